@@ -1,0 +1,65 @@
+package core
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestAttributeTreePrefixesAndLookup(t *testing.T) {
+	tr := NewAttributeTree()
+	exec := tr.AddPath("Threads", "42", "Exec_name")
+	if tr.Len() != 3 {
+		t.Fatalf("Len = %d, want 3 (every prefix keyed)", tr.Len())
+	}
+	if got := tr.Path(exec); got != "Threads/42/Exec_name" {
+		t.Errorf("Path = %q", got)
+	}
+	if k, ok := tr.Lookup("Threads/42"); !ok || tr.Parent(exec) != k || tr.Name(k) != "42" {
+		t.Errorf("Lookup(Threads/42) = %d, %v", k, ok)
+	}
+	if again := tr.AddPath("Threads", "42", "Exec_name"); again != exec || tr.Len() != 3 {
+		t.Errorf("re-adding created a key: %d vs %d, len %d", again, exec, tr.Len())
+	}
+	if _, ok := tr.Lookup("Threads/43"); ok {
+		t.Error("Lookup found a missing path")
+	}
+	for k := Key(0); int(k) < tr.Len(); k++ {
+		if p := tr.Parent(k); p != Root && p >= k {
+			t.Errorf("parent %d of %d is not older", p, k)
+		}
+	}
+}
+
+func TestAttributeTreeGlobAndChildren(t *testing.T) {
+	tr := NewAttributeTree()
+	var want []Key
+	for _, tid := range []string{"1", "20", "3"} {
+		tr.AddPath("Threads", tid, "PPID")
+		want = append(want, tr.AddPath("Threads", tid, "Exec_name"))
+	}
+	tr.AddPath("CPUs", "0")
+	tr.AddPath("Threads", "99") // no Exec_name
+	if got := tr.Glob("Threads/*/Exec_name"); !slices.Equal(got, want) {
+		t.Errorf("Glob = %v, want %v", got, want)
+	}
+	if got := tr.Glob("Threads/[12]*/PPID"); len(got) != 2 {
+		t.Errorf("Glob with class = %v, want 2 keys", got)
+	}
+	if got := tr.Glob("Nope/*"); got != nil {
+		t.Errorf("Glob(Nope/*) = %v", got)
+	}
+	if got := tr.Glob("Threads/[/x"); got != nil {
+		t.Errorf("malformed glob matched %v", got)
+	}
+	threads, _ := tr.Lookup("Threads")
+	var names []string
+	for _, c := range tr.Children(threads) {
+		names = append(names, tr.Name(c))
+	}
+	if !slices.Equal(names, []string{"1", "20", "3", "99"}) {
+		t.Errorf("Children = %v", names)
+	}
+	if top := tr.Children(Root); len(top) != 2 {
+		t.Errorf("top-level = %v", top)
+	}
+}

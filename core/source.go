@@ -1,0 +1,58 @@
+package core
+
+// Source is a trace reader: events in non-decreasing time order (ties
+// broken deterministically, e.g. by stream index), with positions that can
+// be saved and resumed so any event is reachable without decoding from the
+// start.
+//
+// A Source is used by one goroutine at a time. The event returned by Next
+// and everything it references are valid only until the next call to Next
+// or Seek.
+type Source interface {
+	// Info describes the trace. Counts that need a full pass (events) may
+	// be zero until the source has been read to the end.
+	Info() SourceInfo
+	// Next returns the next event, or io.EOF after the last one. Any other
+	// error means the trace is invalid at that point; its message says
+	// where (file, offset) and why.
+	Next() (*Event, error)
+	// AppendContents appends the event's fields as `tracetui dump` prints
+	// them after the event name (for CTF: exactly babeltrace2's text).
+	// ev must be the event last returned by Next.
+	AppendContents(dst []byte, ev *Event) []byte
+	// Checkpoint appends an encoding of the current position (just after
+	// the event last returned by Next) to dst. Seek(checkpoint) followed
+	// by Next returns the same events as the original pass did.
+	Checkpoint(dst []byte) []byte
+	// Seek resumes reading at a position saved by Checkpoint on a source
+	// of the same trace. A malformed checkpoint is an error, not a panic.
+	Seek(checkpoint []byte) error
+	// Progress returns bytes consumed and total bytes, for progress bars.
+	Progress() (done, total int64)
+	// Warnings returns the problems met so far that did not stop reading
+	// (discarded events, skipped lines...).
+	Warnings() []Warning
+	// Close releases the files.
+	Close() error
+}
+
+// SourceInfo describes an opened trace.
+type SourceInfo struct {
+	Format   string // "ctf", "chrome", "paje", "ftrace"
+	Path     string // as given to the reader
+	Hostname string // from the trace's environment, "" if unknown
+	Domain   string // "kernel", "ust", ... if the trace says
+	Streams  int    // number of streams (CTF data files, CPUs...)
+	Bytes    int64  // total size of the trace's files
+	Start    Time   // first event time, if known without a full pass
+	End      Time   // last event time, if known without a full pass
+}
+
+// Warning is a problem in a trace that did not stop reading it.
+type Warning struct {
+	Time    Time   // where in the trace, 0 if not tied to a time
+	Stream  int32  // stream index, -1 if not tied to a stream
+	Count   int64  // how many items it concerns (discarded events...), or 0
+	Kind    string // short machine-readable class: "discarded", "skipped-line", ...
+	Message string // one line for people
+}
