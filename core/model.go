@@ -1,0 +1,111 @@
+package core
+
+// The state model: attribute names and status values written by the
+// analyses (ingest) and read by the browser (tui) and the CLI. Paths follow
+// Trace Compass's kernel analysis, with the fixes of the R-SHT thesis
+// (chapter 5.1): a thread's or CPU's status lives in its own attribute, and
+// sub-attributes are created only when a value is known.
+//
+//	Threads/<tid>                      thread status (ThreadStatus as int32); for
+//	                                   traces without kernel scheduling (user-space
+//	                                   call stacks, Chrome, Pajé) the name of the
+//	                                   outermost frame or state as a string
+//	Threads/<tid>/Exec_name            string
+//	Threads/<tid>/PID                  int32 (process id; thread group leader)
+//	Threads/<tid>/PPID                 int32
+//	Threads/<tid>/System_call          string (current system call name)
+//	Threads/<tid>/Prio                 int32
+//	Threads/<tid>/Current_cpu_rq       int32 (CPU whose run queue holds the thread)
+//	Threads/<tid>/CallStack/<depth>    function address (int64) or name (string), depth 1 = outermost
+//	CPUs/<n>                           CPU status (CPUStatus as int32)
+//	CPUs/<n>/Current_thread            int32
+//	CPUs/<n>/IRQs/<irq>                int32 CPUStatusIRQ while the handler runs
+//	CPUs/<n>/Soft_IRQs/<vec>           int32 CPUStatusSoftIRQ running, CPUStatusSoftIRQRaised raised
+//
+// <tid> is the decimal thread id, except the idle thread (tid 0) which has
+// one attribute per CPU, "0_<cpu>", as in Trace Compass. Formats whose thread
+// ids are not numbers (Chrome string ids, Pajé containers) use any name
+// without '/' and set Exec_name for display.
+const (
+	AttrThreads       = "Threads"
+	AttrExecName      = "Exec_name"
+	AttrPID           = "PID"
+	AttrPPID          = "PPID"
+	AttrSystemCall    = "System_call"
+	AttrPrio          = "Prio"
+	AttrCurrentCPURQ  = "Current_cpu_rq"
+	AttrCallStack     = "CallStack"
+	AttrCPUs          = "CPUs"
+	AttrCurrentThread = "Current_thread"
+	AttrIRQs          = "IRQs"
+	AttrSoftIRQs      = "Soft_IRQs"
+)
+
+// ThreadStatus is the value of a Threads/<tid> attribute in kernel traces.
+type ThreadStatus int32
+
+// Thread statuses (Trace Compass's process statuses). Persisted: do not
+// renumber.
+const (
+	ThreadUnknown     ThreadStatus = 0 // before anything is known
+	ThreadWaitBlocked ThreadStatus = 1 // blocked (sleeping, waiting for I/O...)
+	ThreadRunUser     ThreadStatus = 2 // running in user mode
+	ThreadRunSyscall  ThreadStatus = 3 // running a system call
+	ThreadInterrupted ThreadStatus = 4 // its CPU is handling an interrupt
+	ThreadWaitCPU     ThreadStatus = 5 // runnable, waiting for a CPU
+	ThreadWaitUnknown ThreadStatus = 6 // waiting, reason unknown (e.g. from a statedump)
+)
+
+// String names the status as the legend shows it.
+func (s ThreadStatus) String() string {
+	switch s {
+	case ThreadUnknown:
+		return "unknown"
+	case ThreadWaitBlocked:
+		return "wait blocked"
+	case ThreadRunUser:
+		return "running user mode"
+	case ThreadRunSyscall:
+		return "running syscall"
+	case ThreadInterrupted:
+		return "interrupted"
+	case ThreadWaitCPU:
+		return "wait for CPU"
+	case ThreadWaitUnknown:
+		return "wait unknown"
+	}
+	return "status?"
+}
+
+// CPUStatus is the value of a CPUs/<n> attribute (and of its IRQ and soft
+// IRQ children while active).
+type CPUStatus int32
+
+// CPU statuses. Persisted: do not renumber.
+const (
+	CPUIdle                CPUStatus = 0
+	CPURunUser             CPUStatus = 1
+	CPURunSyscall          CPUStatus = 2
+	CPUStatusIRQ           CPUStatus = 3
+	CPUStatusSoftIRQ       CPUStatus = 4
+	CPUStatusSoftIRQRaised CPUStatus = 5
+)
+
+// String names the status as the legend shows it.
+func (s CPUStatus) String() string {
+	switch s {
+	case CPUIdle:
+		return "idle"
+	case CPURunUser:
+		return "user mode"
+	case CPURunSyscall:
+		return "syscall"
+	case CPUStatusIRQ:
+		return "IRQ"
+	case CPUStatusSoftIRQ:
+		return "soft IRQ"
+	case CPUStatusSoftIRQRaised:
+		return "soft IRQ raised"
+	}
+	return "status?"
+}
