@@ -1,0 +1,207 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/eventindex"
+)
+
+// tableFixture is a small kernel-like trace: events on 2 CPUs, a history
+// saying which thread runs where, and UST-like events carrying their own
+// thread context.
+type tableFixture struct {
+	events []core.Event
+	hist   *core.MemHistory
+	table  *Table
+}
+
+var (
+	kclass = &core.EventClass{ID: 0, Name: "sched_switch", Fields: []string{"prev_tid", "next_tid"}}
+	uclass = &core.EventClass{ID: 1, Name: "app:tick", Fields: []string{"context.vtid", "context.procname", "n"}}
+)
+
+func newTableFixture(t testing.TB, r interface{ IntN(int) int }, n, every int) *tableFixture {
+	t.Helper()
+	fx := &tableFixture{hist: core.NewMemHistory(0)}
+	tree := fx.hist.Attributes()
+	cur := []core.Key{tree.AddPath("CPUs", "0", "Current_thread"), tree.AddPath("CPUs", "1", "Current_thread")}
+	names := map[int64]core.Key{}
+	for tid := int64(1); tid <= 5; tid++ {
+		names[tid] = tree.AddPath("Threads", fmt.Sprint(tid), "Exec_name")
+	}
+	now := core.Time(0)
+	running := []int64{0, 0}
+	for i := range n {
+		now += core.Time(1 + r.IntN(10))
+		cpu := int32(r.IntN(2))
+		if r.IntN(4) == 0 {
+			tid := int64(1 + r.IntN(5))
+			fx.events = append(fx.events, core.Event{Time: now, CPU: cpu, Class: uclass, Fields: []core.Field{
+				{Kind: core.FieldInt, Int: 100 + tid}, {Kind: core.FieldString, Bytes: []byte("app")}, {Kind: core.FieldInt, Int: int64(i)}}})
+			continue
+		}
+		next := int64(1 + r.IntN(5))
+		fx.events = append(fx.events, core.Event{Time: now, CPU: cpu, Class: kclass, Fields: []core.Field{
+			{Kind: core.FieldInt, Int: running[cpu]}, {Kind: core.FieldInt, Int: next}}})
+		running[cpu] = next
+		must(t, fx.hist.Modify(cur[cpu], now, core.Int32(int32(next))))
+		must(t, fx.hist.Modify(names[next], now, core.String(fmt.Sprintf("proc%d", next))))
+	}
+	must(t, fx.hist.Close(now+1))
+
+	w, err := eventindex.NewWriter(t.TempDir(), every)
+	must(t, err)
+	defer w.Close()
+	src := coretest.NewSliceSource(core.SourceInfo{}, fx.events)
+	for {
+		if _, err := w.Next(src); err == io.EOF {
+			break
+		} else {
+			must(t, err)
+		}
+	}
+	size, rd, err := w.Finish()
+	must(t, err)
+	raw, err := io.ReadAll(rd)
+	must(t, err)
+	x, err := eventindex.Open(strings.NewReader(string(raw)), size)
+	must(t, err)
+	fx.table = NewTable(x, func() (core.Source, error) {
+		return coretest.NewSliceSource(core.SourceInfo{}, fx.events), nil
+	}, fx.hist)
+	return fx
+}
+
+// want computes row i the slow way: the thread from the event's context,
+// else the CPU's current thread in the history, and its exec name.
+func (fx *tableFixture) want(t testing.TB, i int) Row {
+	ev := fx.events[i]
+	src := coretest.NewSliceSource(core.SourceInfo{}, nil)
+	row := Row{Rank: int64(i), Time: ev.Time, CPU: ev.CPU, Event: ev.Class.Name, TID: -1,
+		Contents: string(src.AppendContents(nil, &ev))}
+	ctx := context.Background()
+	if ev.Class == uclass {
+		row.TID, row.Process = ev.Fields[0].Int, string(ev.Fields[1].Bytes)
+		return row
+	}
+	k, _ := fx.hist.Attributes().Lookup(fmt.Sprintf("CPUs/%d/Current_thread", ev.CPU))
+	iv, _, err := fx.hist.Single(ctx, k, ev.Time)
+	must(t, err)
+	if iv.Value.IsNull() {
+		return row
+	}
+	row.TID = iv.Value.Int()
+	k, _ = fx.hist.Attributes().Lookup(fmt.Sprintf("Threads/%d/Exec_name", row.TID))
+	iv, _, err = fx.hist.Single(ctx, k, ev.Time)
+	must(t, err)
+	row.Process = iv.Value.Str()
+	return row
+}
+
+func TestTableRowsAndRankAt(t *testing.T) {
+	r := coretest.Rand(t)
+	fx := newTableFixture(t, r, 700, 1+r.IntN(40))
+	ctx := context.Background()
+	for range 30 {
+		first := int64(r.IntN(len(fx.events)))
+		rows, err := fx.table.Rows(ctx, first, 1+r.IntN(60))
+		must(t, err)
+		for _, row := range rows {
+			if want := fx.want(t, int(row.Rank)); row != want {
+				t.Fatalf("row %d = %+v\nwant %+v", row.Rank, row, want)
+			}
+		}
+		if last := rows[len(rows)-1].Rank; last >= int64(len(fx.events)) {
+			t.Fatalf("row past the end: %d", last)
+		}
+	}
+	for range 30 {
+		ts := fx.events[r.IntN(len(fx.events))].Time + core.Time(r.IntN(3)-1)
+		got, err := fx.table.RankAt(ctx, ts)
+		must(t, err)
+		want := slices.IndexFunc(fx.events, func(e core.Event) bool { return e.Time >= ts })
+		if got != int64(want) {
+			t.Fatalf("RankAt(%d) = %d, want %d", ts, got, want)
+		}
+	}
+}
+
+func TestTableFilterMatchesBruteForce(t *testing.T) {
+	r := coretest.Rand(t)
+	fx := newTableFixture(t, r, 3000, 1+r.IntN(20))
+	filters := []Filter{
+		{ColEvent: regexp.MustCompile(`^app:`)},
+		{ColContents: regexp.MustCompile(`next_tid = [23]\b`)},
+		{ColProcess: regexp.MustCompile(`proc4`), ColCPU: regexp.MustCompile(`1`)},
+		{ColTID: regexp.MustCompile(`^10[12]$`)},
+		{ColTime: regexp.MustCompile(`7$`)},
+	}
+	for _, f := range filters {
+		var want []int64
+		for i := range fx.events {
+			row := fx.want(t, i)
+			ok := true
+			for c, re := range f {
+				if re != nil && !re.MatchString(row.Text(Column(c))) {
+					ok = false
+				}
+			}
+			if ok {
+				want = append(want, int64(i))
+			}
+		}
+		var got []int64
+		var last int64
+		err := fx.table.Filter(context.Background(), f, func(p FilterProgress) bool {
+			if p.Done < last || p.Total != int64(len(fx.events)) {
+				t.Errorf("progress went from %d to %d of %d", last, p.Done, p.Total)
+			}
+			last = p.Done
+			got = append(got, p.Matches...)
+			return true
+		})
+		must(t, err)
+		if last != int64(len(fx.events)) {
+			t.Errorf("filter %v: ended at %d of %d", f, last, len(fx.events))
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("filter %v: %d matches, want %d\ngot  %v\nwant %v", f, len(got), len(want), head(got), head(want))
+		}
+	}
+}
+
+func TestTableFilterStopsAndCancels(t *testing.T) {
+	r := coretest.Rand(t)
+	fx := newTableFixture(t, r, 5000, 4)
+	f := Filter{ColEvent: regexp.MustCompile(`.`)}
+	calls := 0
+	must(t, fx.table.Filter(context.Background(), f, func(FilterProgress) bool { calls++; return false }))
+	if calls != 1 {
+		t.Errorf("fn called %d times after returning false", calls)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := fx.table.Filter(ctx, f, func(FilterProgress) bool { return true }); err != context.Canceled {
+		t.Errorf("cancelled filter returned %v", err)
+	}
+	if err := fx.table.Filter(context.Background(), Filter{}, nil); err != ErrEmptyFilter {
+		t.Errorf("empty filter: %v", err)
+	}
+}
+
+func head(s []int64) []int64 { return s[:min(len(s), 20)] }
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,174 @@
+package ingest
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// contextFields are the event fields, by preference, that give an event's
+// thread and process directly (LTTng-UST contexts, ftrace and Chrome
+// readers). Kernel events don't carry them: their thread is the CPU's
+// current thread in the kernel state.
+var (
+	tidFields     = []string{"context.vtid", "context.tid"}
+	processFields = []string{"context.procname", "context.comm"}
+)
+
+// classFields caches, per event class ID, where the context fields are.
+// One per source instance: classes are the source's own.
+type classFields struct {
+	byID []classFieldIdx
+}
+
+type classFieldIdx struct {
+	known      bool
+	tid, procN int
+}
+
+func (c *classFields) of(cl *core.EventClass) classFieldIdx {
+	for len(c.byID) <= cl.ID {
+		c.byID = append(c.byID, classFieldIdx{})
+	}
+	x := &c.byID[cl.ID]
+	if !x.known {
+		x.known, x.tid, x.procN = true, firstField(cl, tidFields), firstField(cl, processFields)
+	}
+	return *x
+}
+
+func firstField(cl *core.EventClass, names []string) int {
+	for _, n := range names {
+		if i := cl.FieldIndex(n); i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// threadResolver fills the TID and Process of rows whose events did not
+// carry them, from the state history: the CPU's Current_thread at the
+// event's time, then that thread's Exec_name. It answers a whole page (or
+// scan block) with two 2D queries, not two queries per row.
+type threadResolver struct {
+	h    core.History
+	tree *core.AttributeTree
+	cpus map[int32]core.Key // CPUs/<n>/Current_thread
+}
+
+func newThreadResolver(h core.History) *threadResolver {
+	r := &threadResolver{h: h, tree: h.Attributes(), cpus: map[int32]core.Key{}}
+	if cpus, ok := r.tree.Child(core.Root, core.AttrCPUs); ok {
+		for _, c := range r.tree.Children(cpus) {
+			n, err := strconv.Atoi(r.tree.Name(c))
+			if k, ok := r.tree.Child(c, core.AttrCurrentThread); ok && err == nil {
+				r.cpus[int32(n)] = k
+			}
+		}
+	}
+	return r
+}
+
+// resolve fills rows[i].TID (when < 0) and rows[i].Process (when empty).
+func (r *threadResolver) resolve(ctx context.Context, rows []Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	t0, t1 := rows[0].Time, rows[len(rows)-1].Time
+	var keys []core.Key
+	for i := range rows {
+		if rows[i].TID < 0 {
+			if k, ok := r.cpus[rows[i].CPU]; ok {
+				keys = append(keys, k)
+			}
+		}
+	}
+	if len(keys) > 0 {
+		states, err := r.query(ctx, keys, t0, t1)
+		if err != nil {
+			return err
+		}
+		for i := range rows {
+			if rows[i].TID >= 0 {
+				continue
+			}
+			if v, ok := valueAt(states[r.cpus[rows[i].CPU]], rows[i].Time); ok && !v.IsNull() {
+				rows[i].TID = v.Int()
+			}
+		}
+	}
+	keys = keys[:0]
+	names := make(map[int]core.Key) // row index -> Exec_name key
+	for i := range rows {
+		if rows[i].Process != "" || rows[i].TID < 0 {
+			continue
+		}
+		if k, ok := r.execNameKey(rows[i].TID, rows[i].CPU); ok {
+			names[i] = k
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	states, err := r.query(ctx, keys, t0, t1)
+	if err != nil {
+		return err
+	}
+	for i, k := range names {
+		if v, ok := valueAt(states[k], rows[i].Time); ok {
+			rows[i].Process = v.Str()
+		}
+	}
+	return nil
+}
+
+// execNameKey returns Threads/<tid>/Exec_name, with the idle thread named
+// per CPU ("0_<cpu>") as the kernel analysis does.
+func (r *threadResolver) execNameKey(tid int64, cpu int32) (core.Key, bool) {
+	threads, ok := r.tree.Child(core.Root, core.AttrThreads)
+	if !ok {
+		return 0, false
+	}
+	name := strconv.FormatInt(tid, 10)
+	if tid == 0 {
+		name = "0_" + strconv.Itoa(int(cpu))
+	}
+	th, ok := r.tree.Child(threads, name)
+	if !ok {
+		return 0, false
+	}
+	return r.tree.Child(th, core.AttrExecName)
+}
+
+// query runs one 2D query and returns each key's intervals in time order.
+func (r *threadResolver) query(ctx context.Context, keys []core.Key, t0, t1 core.Time) (map[core.Key][]core.Interval, error) {
+	out := make(map[core.Key][]core.Interval)
+	_, err := r.h.Query2D(ctx, keys, t0, t1, func(iv core.Interval) bool {
+		out[iv.Key] = append(out[iv.Key], iv)
+		return true
+	})
+	for _, ivs := range out {
+		slices.SortFunc(ivs, core.CompareIntervals)
+	}
+	return out, err
+}
+
+// valueAt finds the value at t in intervals sorted by time.
+func valueAt(ivs []core.Interval, t core.Time) (core.Value, bool) {
+	i, _ := slices.BinarySearchFunc(ivs, t, func(iv core.Interval, t core.Time) int {
+		switch {
+		case iv.End < t:
+			return -1
+		case iv.Start > t:
+			return 1
+		}
+		return 0
+	})
+	if i < len(ivs) && ivs[i].Contains(t) {
+		return ivs[i].Value, true
+	}
+	return core.Value{}, false
+}
