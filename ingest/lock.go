@@ -1,0 +1,58 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+)
+
+// buildLock is an exclusive advisory lock (flock) on "<index>.lock", held
+// while an index is built so that two processes opening the same trace
+// build it once: the second waits, then opens the first one's index. The
+// kernel drops the lock when the process dies, so a killed build never
+// leaves a stale lock behind.
+type buildLock struct{ f *os.File }
+
+// lockPoll is how often a waiting process retries the lock. flock cannot
+// be interrupted by a context, so waiting polls a non-blocking attempt.
+const lockPoll = 50 * time.Millisecond
+
+// acquireLock takes the lock for indexPath, calling waiting once if
+// another process holds it, and gives up when ctx is done.
+func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildLock, error) {
+	f, err := os.OpenFile(indexPath+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("index lock: %w", err)
+	}
+	told := false
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return &buildLock{f}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			f.Close()
+			return nil, fmt.Errorf("index lock: %w", err)
+		}
+		if !told && waiting != nil {
+			waiting()
+			told = true
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
+// release drops the lock. The lock file stays: removing it would race
+// with a process that just opened it.
+func (l *buildLock) release() {
+	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	l.f.Close()
+}
