@@ -101,7 +101,7 @@ func (a *Analysis) fork(c *cpu, ev *core.Event, p *classPlan) {
 		}
 	}
 	child := &a.threads[ci] // after creating the parent: the slice may move
-	if ok && fitsInt32(parentTID) {
+	if ok && parentTID >= 0 && fitsInt32(parentTID) {
 		a.setInt(child, subPPID, int32(parentTID))
 	}
 	if name := textField(ev, p.f[sChildComm]); len(cutNUL(name)) > 0 {
