@@ -34,13 +34,13 @@ type streamPlan struct {
 	nslots       int32
 	// Packet context fields the reader uses, nil when absent.
 	tsBegin, tsEnd, contentSize, packetSize, discarded, seqNum, cpuID *node
-	nPktFields  int // exposed packet context fields: Event.Fields[0:nPktFields]
-	nCtxFields  int // then the stream event context's
-	fieldPrefix []string
-	events      []*eventPlan
-	byID        []*eventPlan // dense, when ids are small
-	byIDMap     map[uint64]*eventPlan
-	headerHasID bool
+	nPktFields                                                        int // exposed packet context fields: Event.Fields[0:nPktFields]
+	nCtxFields                                                        int // then the stream event context's
+	fieldPrefix                                                       []string
+	events                                                            []*eventPlan
+	byID                                                              []*eventPlan // dense, when ids are small
+	byIDMap                                                           map[uint64]*eventPlan
+	headerHasID                                                       bool
 }
 
 // eventPlan is the compiled metadata of one event class.

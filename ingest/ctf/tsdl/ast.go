@@ -59,8 +59,8 @@ type typeSpec struct {
 	hasBody bool
 	body    []decl // struct, variant members and local type declarations
 
-	align  *expr  // struct ... align(N)
-	tag    *expr  // variant <tag>
+	align  *expr // struct ... align(N)
+	tag    *expr // variant <tag>
 	base   *specList
 	values []enumerator
 }
