@@ -13,24 +13,23 @@ import (
 	"github.com/tracetui/tracetui/ingest/ctf"
 )
 
-// analyzeTrace runs the kernel analysis over a real CTF trace read by the
-// ctf reader, into a MemHistory over [first event, last event], and checks
-// that every attribute tiles that range.
-func analyzeTrace(t *testing.T, dir string, wantLayout *Layout) *core.MemHistory {
-	t.Helper()
+// decodeAll reads every event of a real CTF trace with the ctf reader,
+// copied (the reader reuses its event), with the trace's description.
+func decodeAll(tb testing.TB, dir string) ([]core.Event, core.SourceInfo, []*core.EventClass) {
+	tb.Helper()
 	src, err := ctf.Open(dir)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer src.Close()
-	var events []core.Event // copies: the source reuses its event
+	var events []core.Event
 	for {
 		ev, err := src.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 		c := *ev
 		c.Fields = append([]core.Field(nil), ev.Fields...)
@@ -40,9 +39,18 @@ func analyzeTrace(t *testing.T, dir string, wantLayout *Layout) *core.MemHistory
 		events = append(events, c)
 	}
 	if len(events) == 0 {
-		t.Fatal("no events")
+		tb.Fatal("no events")
 	}
-	layout := Detect(src.Info(), src.Classes())
+	return events, src.Info(), src.Classes()
+}
+
+// analyzeTrace runs the kernel analysis over a real CTF trace read by the
+// ctf reader, into a MemHistory over [first event, last event], and checks
+// that every attribute tiles that range.
+func analyzeTrace(t *testing.T, dir string, wantLayout *Layout) *core.MemHistory {
+	t.Helper()
+	events, info, classes := decodeAll(t, dir)
+	layout := Detect(info, classes)
 	if layout != wantLayout {
 		t.Fatalf("Detect = %v, want %v", layout, wantLayout)
 	}
@@ -300,28 +308,8 @@ func TestRealTracesTile(t *testing.T) {
 func BenchmarkRealTraceAnalysis(b *testing.B) {
 	for _, name := range []string{"bug446190", "perf-taskset2"} {
 		b.Run(name, func(b *testing.B) {
-			src, err := ctf.Open(filepath.Join(coretest.SharedTraces(b), "ctf", name))
-			if err != nil {
-				b.Fatal(err)
-			}
-			layout := Detect(src.Info(), src.Classes())
-			var events []core.Event
-			for {
-				ev, err := src.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				c := *ev
-				c.Fields = append([]core.Field(nil), ev.Fields...)
-				for i := range c.Fields {
-					c.Fields[i].Bytes = append([]byte(nil), c.Fields[i].Bytes...)
-				}
-				events = append(events, c)
-			}
-			src.Close()
+			events, info, classes := decodeAll(b, filepath.Join(coretest.SharedTraces(b), "ctf", name))
+			layout := Detect(info, classes)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
