@@ -121,19 +121,18 @@ func (a *Analysis) updateCPU(c *cpu) {
 }
 
 // adoptContext learns the thread running on c from a context field
-// (ftrace's line prefix, perf_tid, an LTTng tid context) while no
-// sched_switch has told it yet, and fills the thread's PID from the
-// matching process context.
+// (ftrace's line prefix, perf_tid, an LTTng tid context), and fills the
+// thread's PID from the matching process context. In a consistent trace
+// the context names the thread the last sched_switch put on the CPU; it
+// says more when no sched_switch has been seen yet on the CPU, or when
+// the trace lacks scheduling events (a syscalls-only capture).
 func (a *Analysis) adoptContext(c *cpu, ev *core.Event, p *classPlan) {
 	tid, ok := intField(ev, p.ctxTID)
 	if !ok {
 		return
 	}
-	if c.cur < 0 {
-		if a.setCurrent(c, tid) == nil {
-			return
-		}
-		a.updateCPU(c)
+	if tid != int64(c.cur) {
+		a.replaceCurrent(c, tid)
 	}
 	if p.ctxPID >= 0 && tid == int64(c.cur) && tid > 0 {
 		th := &a.threads[c.curTh]
@@ -143,6 +142,36 @@ func (a *Analysis) adoptContext(c *cpu, ev *core.Event, p *classPlan) {
 			}
 		}
 	}
+}
+
+// replaceCurrent makes tid the thread running on c without a
+// sched_switch saying how the previous one left: the previous thread
+// waits for an unknown reason (the idle thread for a CPU); the new one,
+// if its state was known, runs in the mode its last system call events
+// left it in, as after a switch; otherwise the CPU's mode is unknown.
+func (a *Analysis) replaceCurrent(c *cpu, tid int64) {
+	if i := a.thread(tid, c.num); i < 0 {
+		return
+	}
+	if old := a.currentThread(c); old != nil {
+		switch {
+		case c.cur == 0:
+			a.setStatus(old, int8(core.ThreadWaitCPU))
+		case old.status == int8(core.ThreadRunUser), old.status == int8(core.ThreadRunSyscall),
+			old.status == int8(core.ThreadInterrupted):
+			a.setStatus(old, int8(core.ThreadWaitUnknown))
+		}
+	}
+	th := a.setCurrent(c, tid)
+	c.mode = modeUnknown
+	if th.status != statusNull {
+		c.mode = modeUser
+		if th.sys >= 0 {
+			c.mode = modeSyscall
+		}
+		a.setStatus(th, running(c, th))
+	}
+	a.updateCPU(c)
 }
 
 // irq returns the state of IRQ n on c, creating it.

@@ -92,10 +92,15 @@
 //     CPUs/<n>/IRQs), the model wins.
 //   - Events that need the current thread of a CPU whose current thread
 //     is unknown (no sched_switch seen yet) update only the CPU; Trace
-//     Compass writes them to a pseudo-thread "-1". When the event carries
-//     the running thread (ftrace's context.tid, perf's perf_tid, an LTTng
-//     tid context), that thread becomes the CPU's current thread, and
-//     its PID is filled from the matching process context.
+//     Compass writes them to a pseudo-thread "-1".
+//   - When an event carries the running thread (ftrace's context.tid,
+//     perf's perf_tid, an LTTng tid context) and it is not the CPU's
+//     current thread, it becomes the current thread: its PID is filled
+//     from the matching process context, the previous thread (no
+//     sched_switch said how it left) waits for an unknown reason, and
+//     the new one, if it was known, runs in its last known mode. In a
+//     consistent trace this only fills the start of the trace; it also
+//     makes captures without scheduling events (syscalls only) readable.
 //   - After an interrupt exit the thread stays interrupted while another
 //     IRQ or soft IRQ still runs on its CPU; raised (not running) soft
 //     IRQs do not keep it interrupted.

@@ -74,7 +74,11 @@ func TestLayoutPerf(t *testing.T) {
 		// CPU 0 runs the idle thread (perf_tid 0) at 7.
 		"CPUs/0/Current_thread": {iv(0, 6, null), iv(7, 7, "0"), iv(8, 13, "1834"), iv(14, 100, "0")},
 		"CPUs/0":                {iv(0, 6, null), iv(7, 7, cIdle), iv(8, 8, cUser), iv(9, 11, cSyscall), iv(12, 13, cUser), iv(14, 100, cIdle)},
-		"Threads/1834":          {iv(0, 6, null), iv(7, 7, tWaitCPU), iv(8, 8, tUser), iv(9, 11, tSyscall), iv(12, 13, tUser), iv(14, 100, tWaitCPU)},
+		// Preempted at 14; at 15 perf_tid says it forks on CPU 1: it runs
+		// there (in user mode, its last system call having returned).
+		"Threads/1834":          {iv(0, 6, null), iv(7, 7, tWaitCPU), iv(8, 8, tUser), iv(9, 11, tSyscall), iv(12, 13, tUser), iv(14, 14, tWaitCPU), iv(15, 100, tUser)},
+		"CPUs/1/Current_thread": {iv(0, 14, null), iv(15, 100, "1834")},
+		"CPUs/1":                {iv(0, 14, null), iv(15, 100, cUser)},
 		// The raw entry names the call by number until the named one.
 		"Threads/1834/System_call": {iv(0, 8, null), iv(9, 9, str("syscall#59")), iv(10, 11, str("execve")), iv(12, 100, null)},
 		"Threads/1834/Exec_name":   {iv(0, 6, null), iv(7, 10, str("perf")), iv(11, 100, str("taskset"))},
@@ -159,4 +163,31 @@ func TestDetect(t *testing.T) {
 			t.Errorf("%s: Detect = %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// An ftrace capture of system calls only: the line prefix tells which
+// thread runs each event, and a change of thread without sched_switch
+// leaves the previous one waiting for an unknown reason.
+func TestFtraceWithoutScheduling(t *testing.T) {
+	s := newStream()
+	sys := func(ts core.Time, name string, tid int) {
+		s.add(ts, 0, name, "context.comm", "x", "context.tid", tid, "fd", 1)
+	}
+	sys(10, "sys_enter_read", 5)
+	sys(12, "sys_exit_read", 5)
+	sys(14, "sys_enter_write", 7)
+	s.add(16, 0, "irq_handler_entry", "context.comm", "x", "context.tid", 7, "irq", 3)
+	s.add(17, 0, "irq_handler_exit", "context.comm", "x", "context.tid", 7, "irq", 3)
+	sys(20, "sys_exit_write", 5) // 5 runs again, 7 left inside write()
+	s.add(30, 0, "kmem_kfree", "context.comm", "<idle>", "context.tid", 0, "ptr", 1)
+	h := s.run(t, LayoutFtrace, 100)
+	want{
+		"Threads/5": {iv(0, 9, null), iv(10, 11, tSyscall), iv(12, 13, tUser), iv(14, 19, tWaitUnk),
+			iv(20, 29, tUser), iv(30, 100, tWaitUnk)},
+		"Threads/7":             {iv(0, 13, null), iv(14, 15, tSyscall), iv(16, 16, tIntr), iv(17, 19, tSyscall), iv(20, 100, tWaitUnk)},
+		"Threads/7/System_call": {iv(0, 13, null), iv(14, 100, str("write"))},
+		"CPUs/0": {iv(0, 9, null), iv(10, 11, cSyscall), iv(12, 13, cUser), iv(14, 15, cSyscall), iv(16, 16, cIRQ),
+			iv(17, 19, cSyscall), iv(20, 29, cUser), iv(30, 100, cIdle)},
+		"CPUs/0/Current_thread": {iv(0, 9, null), iv(10, 13, "5"), iv(14, 19, "7"), iv(20, 29, "5"), iv(30, 100, "0")},
+	}.check(t, h)
 }

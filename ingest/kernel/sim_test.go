@@ -81,12 +81,16 @@ func (m *sim) emit(cpu int, kind string, args ...any) {
 	if l == LayoutPerf || l == LayoutFtrace {
 		tidF, prevF, nextF = "pid", "prev_pid", "next_pid"
 	}
+	running := m.cpus[cpu].cur
+	if kind == "switch" {
+		running = args[1].(int) // recorded before the switch: the previous thread
+	}
 	var ctx []any
 	switch l {
 	case LayoutPerf:
-		ctx = []any{"perf_tid", m.cpus[cpu].cur, "perf_pid", m.cpus[cpu].cur}
+		ctx = []any{"perf_tid", running, "perf_pid", running}
 	case LayoutFtrace:
-		ctx = []any{"context.tid", m.cpus[cpu].cur}
+		ctx = []any{"context.tid", running}
 	}
 	add := func(name string, kv ...any) {
 		m.s.add(m.now, int32(cpu), name, append(append([]any{}, ctx...), kv...)...)
