@@ -219,5 +219,5 @@ func textField(ev *core.Event, i int16) []byte {
 	return f.Bytes
 }
 
-// int32Value reports whether v fits the model's int32 attributes.
+// fitsInt32 reports whether v fits the model's int32 attributes.
 func fitsInt32(v int64) bool { return v >= -1<<31 && v < 1<<31 }
