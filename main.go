@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
 )
 
 func main() {
@@ -212,7 +213,20 @@ func runDump(c *cli, args []string) error {
 	if *limit < 0 {
 		return usagef("--limit %d: want 0 or more", *limit)
 	}
-	return errNotYet("dump")
+	src, err := ingest.OpenSource(fs.Arg(0), "")
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if err := ingest.Dump(c.stdout, src, *limit); err != nil {
+		return err
+	}
+	// The tracer's reports of lost events go to stderr, as babeltrace2
+	// prints them.
+	for _, w := range src.Warnings() {
+		fmt.Fprintln(c.stderr, w.Message)
+	}
+	return nil
 }
 
 func runQuery(c *cli, args []string) error {

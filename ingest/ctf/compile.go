@@ -1,0 +1,465 @@
+package ctf
+
+import (
+	"fmt"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
+)
+
+// tracePlan is the compiled metadata of one trace.
+type tracePlan struct {
+	meta      *tsdl.Trace
+	header    *node // packet header, nil if none
+	headerOps program
+	hdrSlots  int32 // slots [0, hdrSlots) belong to the packet header
+	magic     *node
+	streamID  *node
+	instance  *node
+	uuid      *node // array of 16 bytes, exposed as hdrFields[0]
+	streams   []*streamPlan
+}
+
+// streamPlan is the compiled metadata of one stream class.
+type streamPlan struct {
+	meta         *tsdl.StreamClass
+	clock        *tsdl.Clock // the stream's default clock, nil if none
+	conv         clockConv
+	pktCtx       *node
+	header       *node
+	streamCtx    *node
+	pktCtxOps    program
+	headerOps    program
+	streamCtxOps program
+	nslots       int32
+	// Packet context fields the reader uses, nil when absent.
+	tsBegin, tsEnd, contentSize, packetSize, discarded, seqNum, cpuID *node
+	nPktFields                                                        int // exposed packet context fields: Event.Fields[0:nPktFields]
+	nCtxFields                                                        int // then the stream event context's
+	fieldPrefix                                                       []string
+	events                                                            []*eventPlan
+	byID                                                              []*eventPlan // dense, when ids are small
+	byIDMap                                                           map[uint64]*eventPlan
+	headerHasID                                                       bool
+}
+
+// eventPlan is the compiled metadata of one event class.
+type eventPlan struct {
+	meta       *tsdl.EventClass
+	class      *core.EventClass
+	ctx        *node
+	payload    *node
+	ctxOps     program
+	payloadOps program
+	nfields    int
+	perfCPU    int32 // index of a perf_cpu payload field, -1
+}
+
+// event returns the event class with the given id, or nil.
+func (s *streamPlan) event(id uint64) *eventPlan {
+	if id < uint64(len(s.byID)) {
+		return s.byID[id]
+	}
+	return s.byIDMap[id]
+}
+
+// compileTrace compiles the metadata of a trace.
+func compileTrace(meta *tsdl.Trace) (*tracePlan, error) {
+	tp := &tracePlan{meta: meta}
+	clocks := meta.Clocks
+	var defaultClock *tsdl.Clock
+
+	c := &compiler{clocks: clocks}
+	hdr, err := c.compileScope(scopePacketHeader, meta.PacketHeader)
+	if err != nil {
+		return nil, err
+	}
+	tp.header, tp.hdrSlots = hdr, c.nslots
+	if hdr != nil {
+		for _, ch := range hdr.children {
+			isInt := ch.kind == tsdl.KindInt || ch.kind == tsdl.KindEnum
+			switch {
+			case ch.name == "magic" && isInt:
+				ch.meaning, tp.magic = meanMagic, ch
+			case ch.name == "stream_id" && isInt:
+				ch.meaning, tp.streamID = meanStreamID, ch
+			case ch.name == "stream_instance_id" && isInt:
+				ch.meaning, tp.instance = meanStreamInstanceID, ch
+			case ch.name == "uuid" && ch.kind == tsdl.KindArray:
+				ch.meaning = meanUUID
+				el := ch.elem
+				if ch.length != 16 || el.kind != tsdl.KindInt || el.size != 8 || el.align%8 != 0 {
+					return nil, planError(ch.typ, "packet header uuid must be an array of 16 bytes")
+				}
+				tp.uuid = ch
+				ch.text, ch.field = true, 0 // read as bytes, not printed
+			}
+		}
+		if hasClock(hdr) {
+			return nil, planError(hdr.typ, "the packet header must not hold clock values")
+		}
+		if tp.magic != nil && (tp.magic.size != 32 || tp.magic.signed) {
+			return nil, planError(tp.magic.typ, "packet header magic must be a 32-bit unsigned integer")
+		}
+	}
+	if len(meta.Streams) > 1 && tp.streamID == nil {
+		return nil, &tsdl.Error{Reason: "the trace has several stream classes but its packet header has no stream_id"}
+	}
+	for _, sc := range meta.Streams {
+		if len(clocks) == 0 && defaultClock == nil && needsDefaultClock(meta, sc) {
+			// babeltrace2 maps unmapped timestamps to a 1 GHz clock
+			// when the metadata declares none.
+			defaultClock = &tsdl.Clock{Name: "default", Freq: 1_000_000_000}
+		}
+		sp, err := compileStream(c, tp, sc, defaultClock)
+		if err != nil {
+			return nil, err
+		}
+		tp.streams = append(tp.streams, sp)
+	}
+	if hdr != nil {
+		markIR(hdr)
+	}
+	tp.headerOps = compileOps(hdr)
+	return tp, nil
+}
+
+// needsDefaultClock reports whether a stream class has timestamp fields
+// that babeltrace2 would map to an implicit clock.
+func needsDefaultClock(meta *tsdl.Trace, sc *tsdl.StreamClass) bool {
+	return hasNamedInt(sc.PacketContext, "timestamp_begin", 0) || hasNamedInt(sc.PacketContext, "timestamp_end", 0) ||
+		hasNamedInt(sc.EventHeader, "timestamp", 0)
+}
+
+func hasNamedInt(t *tsdl.Type, name string, depth int) bool {
+	if t == nil || depth > maxDepth {
+		return false
+	}
+	for _, f := range t.Fields {
+		if stripName(f.Name) == name && (f.Type.Kind == tsdl.KindInt || f.Type.Kind == tsdl.KindEnum) {
+			return true
+		}
+		if f.Type.Kind == tsdl.KindStruct || f.Type.Kind == tsdl.KindVariant {
+			if hasNamedInt(f.Type, name, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const maxDepth = 64
+
+func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultClock *tsdl.Clock) (*streamPlan, error) {
+	sp := &streamPlan{meta: sc}
+	c.nslots = tp.hdrSlots
+	var err error
+	if sp.pktCtx, err = c.compileScope(scopePacketContext, sc.PacketContext); err != nil {
+		return nil, err
+	}
+	if sp.header, err = c.compileScope(scopeEventHeader, sc.EventHeader); err != nil {
+		return nil, err
+	}
+	if sp.streamCtx, err = c.compileScope(scopeStreamContext, sc.EventContext); err != nil {
+		return nil, err
+	}
+	// Timestamps without a clock use the trace's only clock (babeltrace2).
+	autoClock := defaultClock
+	if len(c.clocks) == 1 {
+		autoClock = c.clocks[0]
+	}
+	if autoClock != nil {
+		autoMapClock(sp.pktCtx, "timestamp_begin", autoClock)
+		autoMapClock(sp.pktCtx, "timestamp_end", autoClock)
+		autoMapClock(sp.header, "timestamp", autoClock)
+	}
+	for _, ec := range sc.Events {
+		ep := &eventPlan{meta: ec, perfCPU: -1}
+		if ep.ctx, err = c.compileScope(scopeEventContext, ec.Context); err != nil {
+			return nil, err
+		}
+		if ep.payload, err = c.compileScope(scopePayload, ec.Payload); err != nil {
+			return nil, err
+		}
+		sp.events = append(sp.events, ep)
+	}
+	sp.nslots = c.nslots
+
+	// The stream's default clock: the first one a field maps to.
+	trees := []*node{sp.pktCtx, sp.header, sp.streamCtx}
+	for _, ep := range sp.events {
+		trees = append(trees, ep.ctx, ep.payload)
+	}
+	for _, t := range trees {
+		if err := findClock(t, &sp.clock); err != nil {
+			return nil, err
+		}
+	}
+	if sp.clock != nil {
+		if sp.conv, err = newClockConv(sp.clock); err != nil {
+			return nil, planError(nil, "clock %q: %v", sp.clock.Name, err)
+		}
+	}
+
+	// Meanings (babeltrace2's names).
+	if p := sp.pktCtx; p != nil {
+		for _, ch := range p.children {
+			if ch.kind != tsdl.KindInt && ch.kind != tsdl.KindEnum {
+				continue
+			}
+			switch ch.name {
+			case "timestamp_begin":
+				ch.meaning, sp.tsBegin = meanTSBegin, ch
+			case "timestamp_end":
+				ch.meaning, sp.tsEnd = meanTSEnd, ch
+				ch.clock = nil // read as a value: it must not move the clock
+			case "content_size":
+				ch.meaning, sp.contentSize = meanContentSize, ch
+			case "packet_size":
+				ch.meaning, sp.packetSize = meanPacketSize, ch
+			case "events_discarded":
+				ch.meaning, sp.discarded = meanDiscarded, ch
+			case "packet_seq_num":
+				ch.meaning, sp.seqNum = meanSeqNum, ch
+			case "cpu_id":
+				sp.cpuID = ch
+			}
+		}
+	}
+	sp.headerHasID = markEventID(sp.header)
+
+	// What babeltrace2 prints: dependents first (reverse decoding order).
+	for _, ep := range sp.events {
+		for _, t := range []*node{ep.payload, ep.ctx} {
+			if t != nil {
+				markIR(t)
+			}
+		}
+	}
+	for _, t := range []*node{sp.streamCtx, sp.header, sp.pktCtx} {
+		if t != nil {
+			markIR(t)
+		}
+	}
+
+	// Exposed fields: packet context, stream context, event context,
+	// payload.
+	var pktNames []string
+	expose(sp.pktCtx, "packet.", &pktNames)
+	sp.nPktFields = len(pktNames)
+	ctxNames := pktNames
+	expose(sp.streamCtx, "context.", &ctxNames)
+	sp.nCtxFields = len(ctxNames) - len(pktNames)
+	sp.fieldPrefix = ctxNames
+	for _, ep := range sp.events {
+		names := append([]string(nil), ctxNames...)
+		expose(ep.ctx, "context.", &names)
+		expose(ep.payload, "", &names)
+		ep.nfields = len(names)
+		ep.class = &core.EventClass{Name: ep.meta.Name, Fields: names}
+		if sp.cpuID == nil {
+			if i := ep.class.FieldIndex("perf_cpu"); i >= 0 && ep.payload != nil {
+				ep.perfCPU = int32(i)
+			}
+		}
+	}
+
+	sp.pktCtxOps = compileOps(sp.pktCtx)
+	sp.headerOps = compileOps(sp.header)
+	sp.streamCtxOps = compileOps(sp.streamCtx)
+	for _, ep := range sp.events {
+		ep.ctxOps = compileOps(ep.ctx)
+		ep.payloadOps = compileOps(ep.payload)
+	}
+	for _, p := range []program{sp.pktCtxOps, sp.headerOps, sp.streamCtxOps} {
+		if err := checkLoops(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, ep := range sp.events {
+		for _, p := range []program{ep.ctxOps, ep.payloadOps} {
+			if err := checkLoops(p); err != nil {
+				return nil, err
+			}
+		}
+	}
+
+	maxID := uint64(0)
+	for _, ep := range sp.events {
+		maxID = max(maxID, ep.meta.ID)
+	}
+	if maxID < 1<<16 {
+		sp.byID = make([]*eventPlan, maxID+1)
+		for _, ep := range sp.events {
+			sp.byID[ep.meta.ID] = ep
+		}
+	} else {
+		sp.byIDMap = map[uint64]*eventPlan{}
+		for _, ep := range sp.events {
+			sp.byIDMap[ep.meta.ID] = ep
+		}
+	}
+	return sp, nil
+}
+
+// autoMapClock maps unmapped integers with the given name (anywhere in
+// the structure and its variants) to clk.
+func autoMapClock(n *node, name string, clk *tsdl.Clock) {
+	if n == nil {
+		return
+	}
+	for _, ch := range n.children {
+		if ch.name == name && (ch.kind == tsdl.KindInt || ch.kind == tsdl.KindEnum) && ch.clock == nil {
+			ch.clock = clk
+		}
+		if ch.kind == tsdl.KindStruct || ch.kind == tsdl.KindVariant {
+			autoMapClock(ch, name, clk)
+		}
+	}
+}
+
+// findClock sets *clk to the clock the integers of n map to, and refuses
+// a second, different one.
+func findClock(n *node, clk **tsdl.Clock) error {
+	if n == nil {
+		return nil
+	}
+	if n.clock != nil {
+		if *clk != nil && *clk != n.clock {
+			return planError(n.typ, "a stream uses two clocks (%q and %q)", (*clk).Name, n.clock.Name)
+		}
+		*clk = n.clock
+	}
+	for _, ch := range n.children {
+		if err := findClock(ch, clk); err != nil {
+			return err
+		}
+	}
+	if n.elem != nil {
+		return findClock(n.elem, clk)
+	}
+	return nil
+}
+
+func hasClock(n *node) bool {
+	var c *tsdl.Clock
+	_ = findClock(n, &c)
+	return c != nil
+}
+
+// markEventID gives the event-id meaning to every integer named "id" in
+// the event header (through structures; variant options and array
+// elements are not matched by their own name), as babeltrace2 does.
+func markEventID(n *node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	switch n.kind {
+	case tsdl.KindStruct:
+		for _, ch := range n.children {
+			if ch.name == "id" && (ch.kind == tsdl.KindInt || ch.kind == tsdl.KindEnum) {
+				ch.meaning = meanEventID
+				found = true
+			}
+			if markEventID(ch) {
+				found = true
+			}
+		}
+	case tsdl.KindVariant:
+		for _, ch := range n.children {
+			if markEventID(ch) {
+				found = true
+			}
+		}
+	case tsdl.KindArray, tsdl.KindSequence:
+		return markEventID(n.elem)
+	}
+	return found
+}
+
+// markIR decides what babeltrace2 prints (its "in IR" rule): an integer
+// unless it maps to a clock or has a meaning, or when a printed sequence
+// or variant depends on it; a structure if it is empty or has a printed
+// member; a variant, array or sequence if an option or the element is.
+// Dependents are visited before their targets (reverse order).
+func markIR(n *node) {
+	switch n.kind {
+	case tsdl.KindInt, tsdl.KindEnum:
+		n.inIR = (n.clock == nil && n.meaning == meanNone) || n.needed
+	case tsdl.KindStruct:
+		n.inIR = len(n.children) == 0
+		for i := len(n.children) - 1; i >= 0; i-- {
+			markIR(n.children[i])
+			if n.children[i].inIR {
+				n.inIR = true
+			}
+		}
+	case tsdl.KindVariant:
+		for i := len(n.children) - 1; i >= 0; i-- {
+			markIR(n.children[i])
+			if n.children[i].inIR {
+				n.inIR = true
+			}
+		}
+		if n.inIR {
+			for _, ch := range n.children {
+				ch.inIR = true
+			}
+			n.tagNode.needed = true
+		}
+	case tsdl.KindArray, tsdl.KindSequence:
+		markIR(n.elem)
+		n.inIR = n.elem.inIR
+		if n.inIR && n.lenNode != nil {
+			n.lenNode.needed = true
+		}
+	default:
+		n.inIR = true
+	}
+}
+
+// expose assigns Event.Fields indexes to the printed scalar members of a
+// scope root and appends their names.
+func expose(root *node, prefix string, names *[]string) {
+	if root == nil || !root.inIR {
+		return
+	}
+	for _, ch := range root.children {
+		if !ch.inIR {
+			continue
+		}
+		switch ch.kind {
+		case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat, tsdl.KindString:
+		case tsdl.KindArray, tsdl.KindSequence:
+			if !ch.text {
+				continue
+			}
+		default:
+			continue
+		}
+		ch.field = int32(len(*names))
+		*names = append(*names, prefix+ch.name)
+	}
+}
+
+// checkLoops refuses programs whose arrays nest deeper than the decoder's
+// loop stack.
+func checkLoops(p program) error {
+	depth := 0
+	for _, o := range p {
+		switch o.code {
+		case opArray, opSeq:
+			depth++
+			if depth > maxLoopDepth {
+				return planError(nil, "arrays nested more than %d deep", maxLoopDepth)
+			}
+		case opLoopEnd:
+			depth--
+		}
+	}
+	return nil
+}
+
+// describe returns a short name of a stream class for error messages.
+func (s *streamPlan) describe() string { return fmt.Sprintf("stream class %d", s.meta.ID) }

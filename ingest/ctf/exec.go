@@ -1,0 +1,368 @@
+package ctf
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// errRefill tells the stream that a read went past the bytes loaded while
+// the packet content goes further: it loads more and decodes the event
+// again.
+var errRefill = errors.New("ctf: window exhausted")
+
+// maxLoopDepth bounds the nesting of arrays and sequences in a plan (the
+// compiler refuses deeper ones).
+const maxLoopDepth = 64
+
+// maxEmptyElems bounds the length of arrays whose elements can take no
+// space: their length cannot be checked against the packet size.
+const maxEmptyElems = 1 << 20
+
+// dec is the decoding state of one stream: the loaded bytes of the
+// current packet, the position, and the values read so far.
+type dec struct {
+	data    []byte // loaded bytes of the packet
+	base    int64  // packet bit offset of data[0], a multiple of 8
+	limit   int64  // end of the readable bits: min(loaded, content)
+	content int64  // end of the packet content, in bits
+	pos     int64  // current bit offset in the packet
+
+	slots  []uint64     // integer values, by slot
+	fields []core.Field // exposed fields of the event being decoded
+	clock  uint64       // stream clock value, in cycles
+	evID   uint64       // event class id read in the header
+	haveID bool
+
+	loops [maxLoopDepth]loopFrame
+}
+
+type loopFrame struct {
+	left  uint64
+	start int32
+}
+
+// decodeError is a problem in the stream's bytes; the stream adds the
+// file and packet.
+type decodeError struct {
+	pos int64 // bit offset in the packet
+	msg string
+}
+
+func (e *decodeError) Error() string { return e.msg }
+
+func (d *dec) fail(pos int64, format string, a ...any) error {
+	return &decodeError{pos: pos, msg: fmt.Sprintf(format, a...)}
+}
+
+// short reports a read of bits bits at pos that does not fit.
+func (d *dec) short(pos, bits int64) error {
+	if d.limit < d.content {
+		return errRefill
+	}
+	return d.fail(pos, "a %d-bit field at bit %d goes past the end of the packet content (%d bits)", bits, pos, d.content)
+}
+
+// run executes a program from the current position.
+func (d *dec) run(p program) error {
+	pos, data, base, limit := d.pos, d.data, d.base, d.limit
+	sp := 0
+	for pc := 0; pc < len(p); pc++ {
+		o := &p[pc]
+		switch o.code {
+		case opAlign:
+			pos = alignUp(pos, int64(o.align))
+		case opU8:
+			pos = alignUp(pos, int64(o.align))
+			if pos+8 > limit {
+				return d.stop(pos, d.short(pos, 8))
+			}
+			d.store(o, uint64(data[(pos-base)>>3]))
+			pos += 8
+		case opU16L:
+			pos = alignUp(pos, int64(o.align))
+			if pos+16 > limit {
+				return d.stop(pos, d.short(pos, 16))
+			}
+			i := (pos - base) >> 3
+			d.store(o, uint64(binary.LittleEndian.Uint16(data[i:])))
+			pos += 16
+		case opU32L:
+			pos = alignUp(pos, int64(o.align))
+			if pos+32 > limit {
+				return d.stop(pos, d.short(pos, 32))
+			}
+			i := (pos - base) >> 3
+			d.store(o, uint64(binary.LittleEndian.Uint32(data[i:])))
+			pos += 32
+		case opU64L:
+			pos = alignUp(pos, int64(o.align))
+			if pos+64 > limit {
+				return d.stop(pos, d.short(pos, 64))
+			}
+			i := (pos - base) >> 3
+			d.store(o, binary.LittleEndian.Uint64(data[i:]))
+			pos += 64
+		case opU16B:
+			pos = alignUp(pos, int64(o.align))
+			if pos+16 > limit {
+				return d.stop(pos, d.short(pos, 16))
+			}
+			i := (pos - base) >> 3
+			d.store(o, uint64(binary.BigEndian.Uint16(data[i:])))
+			pos += 16
+		case opU32B:
+			pos = alignUp(pos, int64(o.align))
+			if pos+32 > limit {
+				return d.stop(pos, d.short(pos, 32))
+			}
+			i := (pos - base) >> 3
+			d.store(o, uint64(binary.BigEndian.Uint32(data[i:])))
+			pos += 32
+		case opU64B:
+			pos = alignUp(pos, int64(o.align))
+			if pos+64 > limit {
+				return d.stop(pos, d.short(pos, 64))
+			}
+			i := (pos - base) >> 3
+			d.store(o, binary.BigEndian.Uint64(data[i:]))
+			pos += 64
+		case opInt:
+			pos = alignUp(pos, int64(o.align))
+			size := int64(o.size)
+			if pos+size > limit {
+				return d.stop(pos, d.short(pos, size))
+			}
+			d.store(o, readBits(data, pos-base, uint(o.size), o.flags&fBE != 0))
+			pos += size
+		case opFloat32, opFloat64:
+			pos = alignUp(pos, int64(o.align))
+			size := int64(o.size)
+			if pos+size > limit {
+				return d.stop(pos, d.short(pos, size))
+			}
+			v := readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
+			pos += size
+			if o.field >= 0 {
+				f := math.Float64frombits(v)
+				if o.code == opFloat32 {
+					f = float64(math.Float32frombits(uint32(v)))
+				}
+				d.fields[o.field] = core.Field{Kind: core.FieldFloat, Float: f}
+			}
+		case opString:
+			pos = alignUp(pos, 8)
+			i, end := (pos-base)>>3, (limit-base)>>3
+			if i > end {
+				return d.stop(pos, d.short(pos, 8))
+			}
+			k := bytes.IndexByte(data[i:end], 0)
+			if k < 0 {
+				if limit < d.content {
+					return d.stop(pos, errRefill)
+				}
+				return d.stop(pos, d.fail(pos, "string at bit %d is not terminated before the end of the packet content", pos))
+			}
+			if o.field >= 0 {
+				d.fields[o.field] = core.Field{Kind: core.FieldString, Bytes: data[i : i+int64(k) : i+int64(k)]}
+			}
+			pos += int64(k+1) * 8
+		case opText, opTextSeq:
+			pos = alignUp(pos, 8)
+			n := o.n
+			if o.code == opTextSeq {
+				n = d.slots[o.ref]
+			}
+			if pos > limit || n > uint64(limit-pos)/8 {
+				if limit < d.content {
+					return d.stop(pos, errRefill)
+				}
+				return d.stop(pos, d.fail(pos, "a %d-byte character array at bit %d goes past the end of the packet content (%d bits)", n, pos, d.content))
+			}
+			if o.field >= 0 {
+				i := (pos - base) >> 3
+				b := data[i : i+int64(n) : i+int64(n)]
+				if k := bytes.IndexByte(b, 0); k >= 0 && o.flags&fRaw == 0 {
+					b = b[:k:k]
+				}
+				d.fields[o.field] = core.Field{Kind: core.FieldString, Bytes: b}
+			}
+			pos += int64(n) * 8
+		case opSkip:
+			pos = alignUp(pos, int64(o.align))
+			if pos > limit || o.n > uint64(limit-pos) {
+				return d.stop(pos, d.short(pos, int64(min(o.n, 1<<62))))
+			}
+			pos += int64(o.n)
+		case opSeqSkip:
+			pos = alignUp(pos, int64(o.align))
+			count := d.slots[o.ref]
+			if o.n > 0 && count > 0 {
+				if pos > limit || count > uint64(limit-pos)/o.n {
+					if limit < d.content {
+						return d.stop(pos, errRefill)
+					}
+					return d.stop(pos, d.fail(pos, "a sequence of %d elements of %d bits at bit %d goes past the end of the packet content (%d bits)", count, o.n, pos, d.content))
+				}
+				pos += int64(count * o.n)
+			}
+		case opArray, opSeq:
+			count := o.n
+			if o.code == opSeq {
+				count = d.slots[o.ref]
+			}
+			if count == 0 {
+				pc = int(o.jump) - 1
+				continue
+			}
+			if o.minBits == 0 {
+				if count > maxEmptyElems {
+					return d.stop(pos, d.fail(pos, "array or sequence of %d elements that may be empty is too long", count))
+				}
+			} else if pos > d.content || count > uint64(d.content-pos)/o.minBits {
+				return d.stop(pos, d.fail(pos, "an array or sequence of %d elements at bit %d goes past the end of the packet content (%d bits)", count, pos, d.content))
+			}
+			if sp == len(d.loops) {
+				return d.stop(pos, d.fail(pos, "arrays nested too deep"))
+			}
+			d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
+			sp++
+		case opLoopEnd:
+			top := &d.loops[sp-1]
+			top.left--
+			if top.left > 0 {
+				pc = int(top.start) - 1
+			} else {
+				sp--
+			}
+		case opVariant:
+			v := d.slots[o.ref]
+			opt := -1
+			signed := o.node.tagNode.signed
+			for _, c := range o.node.choices {
+				if (signed && int64(c.lo) <= int64(v) && int64(v) <= int64(c.hi)) || (!signed && c.lo <= v && v <= c.hi) {
+					opt = c.opt
+					break
+				}
+			}
+			if opt < 0 {
+				if signed {
+					return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(v), pos))
+				}
+				return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", v, pos))
+			}
+			pc = int(o.targets[opt]) - 1
+		case opJump:
+			pc = int(o.jump) - 1
+		}
+	}
+	d.pos = pos
+	return nil
+}
+
+// stop records the position reached and returns err.
+func (d *dec) stop(pos int64, err error) error {
+	d.pos = pos
+	return err
+}
+
+// store handles an integer value just read.
+func (d *dec) store(o *op, v uint64) {
+	if o.flags&fSigned != 0 {
+		sh := 64 - uint(o.size)
+		v = uint64(int64(v<<sh) >> sh)
+	}
+	d.slots[o.slot] = v
+	if o.flags&(fClock|fEventID) != 0 {
+		if o.flags&fClock != 0 {
+			d.updateClock(v, o.size)
+		}
+		if o.flags&fEventID != 0 {
+			d.evID, d.haveID = v, true
+		}
+	}
+	if o.field >= 0 {
+		f := &d.fields[o.field]
+		switch {
+		case o.flags&fEnum != 0:
+			*f = core.Field{Kind: core.FieldEnum, Int: int64(v), Bytes: enumLabel(o.node, v)}
+		case o.flags&fSigned != 0:
+			*f = core.Field{Kind: core.FieldInt, Int: int64(v)}
+		default:
+			*f = core.Field{Kind: core.FieldUint, Int: int64(v)}
+		}
+	}
+}
+
+// updateClock sets the clock from an N-bit value, assuming at most one
+// wrap of the N low bits since the previous value (CTF 1.8.3 section 8),
+// exactly as babeltrace2 does.
+func (d *dec) updateClock(v uint64, size uint8) {
+	if size == 64 {
+		d.clock = v
+		return
+	}
+	mask := uint64(1)<<size - 1
+	if v < d.clock&mask {
+		d.clock += mask + 1
+	}
+	d.clock = d.clock&^mask | v
+}
+
+// enumLabel returns the first label (in declaration order) whose ranges
+// hold v, or nil.
+func enumLabel(n *node, v uint64) []byte {
+	for i, m := range n.typ.Mappings {
+		for _, r := range m.Ranges {
+			if r.Contains(v, n.signed) {
+				return n.labels[i]
+			}
+		}
+	}
+	return nil
+}
+
+// readBits reads size bits (1 to 64) at bit offset off of data, in CTF's
+// bit order: little-endian fields fill bytes from their low bits,
+// big-endian ones from their high bits. The caller checked that the bits
+// are in data.
+func readBits(data []byte, off int64, size uint, be bool) uint64 {
+	i, sh := off>>3, uint(off&7)
+	var x, next uint64
+	if i+9 <= int64(len(data)) {
+		if be {
+			x = binary.BigEndian.Uint64(data[i:])
+		} else {
+			x = binary.LittleEndian.Uint64(data[i:])
+		}
+		next = uint64(data[i+8])
+	} else {
+		var tmp [9]byte
+		copy(tmp[:], data[i:])
+		if be {
+			x = binary.BigEndian.Uint64(tmp[:])
+		} else {
+			x = binary.LittleEndian.Uint64(tmp[:])
+		}
+		next = uint64(tmp[8])
+	}
+	if be {
+		v := x << sh
+		if sh > 0 {
+			v |= next >> (8 - sh)
+		}
+		return v >> (64 - size)
+	}
+	v := x >> sh
+	if sh > 0 {
+		v |= next << (64 - sh)
+	}
+	if size == 64 {
+		return v
+	}
+	return v & (1<<size - 1)
+}

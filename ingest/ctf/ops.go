@@ -1,0 +1,250 @@
+package ctf
+
+import (
+	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
+)
+
+// opcode is one instruction of a decoding program.
+type opcode uint8
+
+const (
+	opAlign opcode = iota // pos = alignUp(pos, align)
+	opInt                 // any integer: size bits at any alignment and byte order
+	opU8                  // byte-aligned 8-bit integer
+	opU16L                // byte-aligned little-endian 16-bit integer
+	opU32L
+	opU64L
+	opU16B // byte-aligned big-endian 16-bit integer
+	opU32B
+	opU64B
+	opFloat32
+	opFloat64
+	opString  // NUL-terminated string
+	opText    // char array of n bytes, exposed as a string up to its first NUL
+	opTextSeq // char sequence, length in slot ref
+	opSkip    // align, then skip n bits (fixed layout, nothing needed inside)
+	opSeqSkip // align, then skip slots[ref] elements of n bits
+	opArray   // loop n times over the body up to jump
+	opSeq     // loop slots[ref] times over the body up to jump
+	opLoopEnd // end of a loop body (jump: its start)
+	opVariant // jump to the option selected by slots[ref] (node.choices, targets)
+	opJump    // to jump
+)
+
+// op flags.
+const (
+	fSigned  = 1 << iota // sign-extend the value
+	fBE                  // big-endian (opInt, floats)
+	fClock               // update the stream clock with the value
+	fEventID             // the value is the event class id
+	fEnum                // expose as an enum (label lookup)
+	fRaw                 // char array exposed whole, NULs included (uuid)
+)
+
+// op is one decoding instruction.
+type op struct {
+	code    opcode
+	flags   uint8
+	size    uint8  // bits (integers)
+	align   uint32 // bits, applied before reading
+	slot    int32  // where to store the integer value, -1: nowhere
+	field   int32  // index in core.Event.Fields, -1: not exposed
+	ref     int32  // slot of a sequence length or variant tag
+	jump    int32  // loop end / start, variant end
+	n       uint64 // array length, bytes of a char array, bits to skip
+	minBits uint64 // loops: minimum size of one element, for length checks
+	node    *node  // variants (choices), enums (labels)
+	targets []int32
+}
+
+// program is the flat op list of one scope.
+type program []op
+
+// emitter generates programs from node trees.
+type emitter struct {
+	ops program
+}
+
+// compileOps returns the program decoding a scope's tree (nil tree: empty).
+func compileOps(n *node) program {
+	if n == nil {
+		return nil
+	}
+	e := &emitter{}
+	e.emit(n)
+	return e.ops
+}
+
+func (e *emitter) add(o op) int32 {
+	e.ops = append(e.ops, o)
+	return int32(len(e.ops) - 1)
+}
+
+func (e *emitter) emit(n *node) {
+	switch n.kind {
+	case tsdl.KindInt, tsdl.KindEnum:
+		e.add(intOp(n))
+	case tsdl.KindFloat:
+		o := op{code: opFloat32, align: uint32(n.align), slot: -1, field: n.field, size: uint8(n.size)}
+		if n.size == 64 {
+			o.code = opFloat64
+		}
+		if n.bigEndian {
+			o.flags |= fBE
+		}
+		e.add(o)
+	case tsdl.KindString:
+		e.add(op{code: opString, align: 8, slot: -1, field: n.field})
+	case tsdl.KindStruct:
+		if n.align > 1 {
+			e.add(op{code: opAlign, align: uint32(n.align), slot: -1, field: -1})
+		}
+		for _, ch := range n.children {
+			e.emit(ch)
+		}
+	case tsdl.KindVariant:
+		at := e.add(op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n})
+		targets := make([]int32, len(n.children))
+		var ends []int32
+		for i, ch := range n.children {
+			targets[i] = int32(len(e.ops))
+			e.emit(ch)
+			ends = append(ends, e.add(op{code: opJump, slot: -1, field: -1}))
+		}
+		for _, j := range ends {
+			e.ops[j].jump = int32(len(e.ops))
+		}
+		e.ops[at].targets = targets
+	case tsdl.KindArray, tsdl.KindSequence:
+		e.emitArray(n)
+	}
+}
+
+func (e *emitter) emitArray(n *node) {
+	el := n.elem
+	isSeq := n.kind == tsdl.KindSequence
+	switch {
+	case n.text && !isSeq:
+		o := op{code: opText, align: 8, slot: -1, field: n.field, n: n.length}
+		if n.meaning == meanUUID {
+			o.flags |= fRaw
+		}
+		e.add(o)
+		return
+	case n.text:
+		e.add(op{code: opTextSeq, align: 8, slot: -1, field: n.field, ref: n.lenNode.slot})
+		return
+	case !isSeq && n.fixed >= 0 && !hasEffects(n):
+		if n.fixed > 0 || n.align > 1 {
+			e.add(op{code: opSkip, align: uint32(n.align), slot: -1, field: -1, n: uint64(n.fixed)})
+		}
+		return
+	case isSeq && el.fixed >= 0 && el.fixed%int64(el.align) == 0 && !hasEffects(el):
+		e.add(op{code: opSeqSkip, align: uint32(el.align), slot: -1, field: -1, ref: n.lenNode.slot, n: uint64(el.fixed)})
+		return
+	}
+	if n.align > 1 {
+		e.add(op{code: opAlign, align: uint32(n.align), slot: -1, field: -1})
+	}
+	o := op{code: opArray, slot: -1, field: -1, n: n.length, minBits: minBits(el)}
+	if isSeq {
+		o.code, o.ref = opSeq, n.lenNode.slot
+	}
+	at := e.add(o)
+	e.emit(el)
+	end := e.add(op{code: opLoopEnd, slot: -1, field: -1, jump: at + 1})
+	e.ops[at].jump = end + 1
+}
+
+// intOp returns the op reading an integer or enum node.
+func intOp(n *node) op {
+	o := op{code: opInt, size: uint8(n.size), align: uint32(n.align), slot: n.slot, field: n.field, node: n}
+	if n.signed {
+		o.flags |= fSigned
+	}
+	if n.bigEndian {
+		o.flags |= fBE
+	}
+	if n.clock != nil && !n.signed {
+		o.flags |= fClock
+	}
+	if n.meaning == meanEventID {
+		o.flags |= fEventID
+	}
+	if n.kind == tsdl.KindEnum {
+		o.flags |= fEnum
+	}
+	if n.align >= 8 {
+		switch {
+		case n.size == 8:
+			o.code = opU8
+		case n.size == 16 && !n.bigEndian:
+			o.code = opU16L
+		case n.size == 32 && !n.bigEndian:
+			o.code = opU32L
+		case n.size == 64 && !n.bigEndian:
+			o.code = opU64L
+		case n.size == 16:
+			o.code = opU16B
+		case n.size == 32:
+			o.code = opU32B
+		case n.size == 64:
+			o.code = opU64B
+		}
+	}
+	return o
+}
+
+// hasEffects reports whether decoding n does more than move the position:
+// it holds an integer that updates the clock, carries a meaning, or is
+// the length or tag of another field.
+func hasEffects(n *node) bool {
+	switch n.kind {
+	case tsdl.KindInt, tsdl.KindEnum:
+		return n.clock != nil || n.meaning != meanNone || n.referenced
+	case tsdl.KindStruct, tsdl.KindVariant:
+		for _, ch := range n.children {
+			if hasEffects(ch) {
+				return true
+			}
+		}
+	case tsdl.KindArray, tsdl.KindSequence:
+		return hasEffects(n.elem)
+	}
+	return false
+}
+
+// minBits is the smallest size a field can take, alignment aside.
+func minBits(n *node) uint64 {
+	switch n.kind {
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat:
+		return uint64(n.size)
+	case tsdl.KindString:
+		return 8
+	case tsdl.KindStruct:
+		var s uint64
+		for _, ch := range n.children {
+			s += minBits(ch)
+			if s > 1<<40 {
+				return 1 << 40
+			}
+		}
+		return s
+	case tsdl.KindVariant:
+		m := uint64(1 << 40)
+		for _, ch := range n.children {
+			m = min(m, minBits(ch))
+		}
+		return m
+	case tsdl.KindArray:
+		el := minBits(n.elem)
+		if el == 0 {
+			return 0
+		}
+		if n.length > (1<<40)/el {
+			return 1 << 40
+		}
+		return el * n.length
+	}
+	return 0
+}

@@ -1,0 +1,399 @@
+package ctf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// A stream is one data file of a trace: a sequence of packets, each a
+// header, a context and events. It reads packets with ReadAt into
+// reusable buffers: the packet header and context into hdrBuf (kept for
+// printing), the events through a window that slides over the packet and
+// grows when an event does not fit.
+
+// Window sizes: the initial window, and the largest a single event may
+// make it grow to (an event is bounded by its packet anyway; this bounds
+// the memory a hostile content size can claim before the read fails).
+const (
+	initialWindow = 64 << 10
+	headerProbe   = 512
+)
+
+// packet flags.
+const (
+	pktHasBegin = 1 << iota
+	pktHasEnd
+	pktHasDiscarded
+	pktHasSeq
+)
+
+// packetInfo is one entry of a stream's packet index.
+type packetInfo struct {
+	offset    int64  // in the file, bytes
+	size      int64  // packet size, bytes
+	content   int64  // content size, bits
+	hdrEnd    int64  // end of the header and context, bits
+	begin     uint64 // timestamp_begin, cycles
+	end       uint64 // timestamp_end, cycles
+	discarded uint64 // events_discarded snapshot
+	seq       uint64 // packet_seq_num
+	cpu       int32
+	flags     uint8
+	events    int64 // events in the packet, -1 until decoded
+}
+
+type stream struct {
+	idx      int32
+	tr       *traceInfo
+	sp       *streamPlan
+	path     string
+	f        *os.File
+	size     int64
+	packets  []packetInfo
+	instance uint64 // stream_instance_id, if any
+	hasInst  bool
+
+	d         dec
+	win       []byte // event window buffer
+	hdrBuf    []byte // header and context of the current packet
+	hdrFields [1]core.Field
+	pktFields []core.Field
+	fields    []core.Field // Event.Fields backing array
+	ev        core.Event
+
+	cur         int   // current packet, -1 before the first
+	cpu         int32 // current packet's cpu_id, -1 if none
+	evStart     int64 // bit offset of the head event in its packet
+	clockBefore uint64
+	ep          *eventPlan // class of the head event
+	scopePos    [3]int64   // stream context, event context, payload starts
+	pktCtxPos   int64      // packet context start, in hdrBuf
+	counting    bool       // decoding the current packet from its start
+	pktEvents   int64
+	eof         bool
+	ready       bool // head decoded by Seek, not yet in the merge
+}
+
+// streamError locates a problem in a stream's bytes.
+func (s *stream) errorf(pkt int, bitPos int64, format string, a ...any) error {
+	where := s.path
+	if pkt >= 0 && pkt < len(s.packets) {
+		p := s.packets[pkt]
+		where = fmt.Sprintf("%s: packet %d at offset %d", s.path, pkt, p.offset)
+		if bitPos >= 0 {
+			where += fmt.Sprintf(", byte %d", p.offset+bitPos/8)
+		}
+	}
+	return fmt.Errorf("%s: %s", where, fmt.Sprintf(format, a...))
+}
+
+// decodeErr wraps a decoder error with the stream's location.
+func (s *stream) decodeErr(pkt int, err error) error {
+	var de *decodeError
+	if errors.As(err, &de) {
+		return s.errorf(pkt, de.pos, "%s", de.msg)
+	}
+	return s.errorf(pkt, -1, "%v", err)
+}
+
+// readHeader reads and decodes the header and context of the packet at
+// off into hdrBuf, setting the slots, the packet fields and the clock. n is
+// the packet's index (for messages).
+func (s *stream) readHeader(off int64, n int, want int64) (packetInfo, error) {
+	tp := s.tr.plan
+	avail := s.size - off
+	want = min(avail, want)
+	p := packetInfo{offset: off, cpu: -1, events: -1}
+	for {
+		if int64(cap(s.hdrBuf)) < want {
+			s.hdrBuf = make([]byte, want)
+		}
+		buf := s.hdrBuf[:want]
+		if _, err := s.f.ReadAt(buf, off); err != nil && !(errors.Is(err, io.EOF)) {
+			return p, fmt.Errorf("%s: %w", s.path, err)
+		}
+		d := &s.d
+		d.data, d.base, d.pos = buf, 0, 0
+		d.content = avail * 8
+		d.limit = min(want*8, d.content)
+		if int32(len(d.slots)) < tp.hdrSlots {
+			d.slots = make([]uint64, tp.hdrSlots)
+		}
+		d.fields = s.hdrFields[:]
+		err := d.run(tp.headerOps)
+		if err == errRefill {
+			want = min(avail, want*2)
+			continue
+		}
+		if err != nil {
+			return p, s.errorf(-1, -1, "packet %d at offset %d: header: %v", n, off, err)
+		}
+		if err := s.checkHeader(off, n); err != nil {
+			return p, err
+		}
+		s.pktCtxPos = d.pos
+		sp := s.sp
+		d.fields = s.pktFields
+		err = d.run(sp.pktCtxOps)
+		if err == errRefill {
+			want = min(avail, want*2)
+			continue
+		}
+		if err != nil {
+			return p, s.errorf(-1, -1, "packet %d at offset %d: context: %v", n, off, err)
+		}
+		p.hdrEnd = d.pos
+		break
+	}
+	sp, d := s.sp, &s.d
+	// Sizes: packet_size and content_size in bits; without them the
+	// packet is the rest of the file.
+	size, content := uint64(avail)*8, uint64(0)
+	hasSize, hasContent := sp.packetSize != nil, sp.contentSize != nil
+	if hasSize {
+		size = d.slots[sp.packetSize.slot]
+	}
+	if hasContent {
+		content = d.slots[sp.contentSize.slot]
+		if !hasSize {
+			size = (content + 7) &^ 7
+		}
+	} else {
+		content = size
+	}
+	switch {
+	case size%8 != 0:
+		return p, s.errorf(-1, -1, "packet %d at offset %d: packet size %d bits is not a whole number of bytes", n, off, size)
+	case size == 0:
+		return p, s.errorf(-1, -1, "packet %d at offset %d: packet size is 0", n, off)
+	case size/8 > uint64(avail):
+		return p, s.errorf(-1, -1, "packet %d at offset %d: packet size %d bytes goes past the end of the file (%d bytes left)", n, off, size/8, avail)
+	case content > size:
+		return p, s.errorf(-1, -1, "packet %d at offset %d: content size %d bits is larger than the packet size %d bits", n, off, content, size)
+	case content < uint64(p.hdrEnd):
+		return p, s.errorf(-1, -1, "packet %d at offset %d: content size %d bits is smaller than the packet header and context (%d bits)", n, off, content, p.hdrEnd)
+	}
+	p.size, p.content = int64(size/8), int64(content)
+	if sp.tsBegin != nil {
+		p.begin, p.flags = d.slots[sp.tsBegin.slot], p.flags|pktHasBegin
+	}
+	if sp.tsEnd != nil {
+		p.end, p.flags = d.slots[sp.tsEnd.slot], p.flags|pktHasEnd
+	}
+	if sp.discarded != nil {
+		p.discarded, p.flags = d.slots[sp.discarded.slot], p.flags|pktHasDiscarded
+	}
+	if sp.seqNum != nil {
+		p.seq, p.flags = d.slots[sp.seqNum.slot], p.flags|pktHasSeq
+	}
+	if sp.cpuID != nil {
+		p.cpu = int32(d.slots[sp.cpuID.slot])
+	}
+	return p, nil
+}
+
+// checkHeader checks the decoded packet header (magic, uuid) and selects
+// the stream class.
+func (s *stream) checkHeader(off int64, n int) error {
+	tp, d := s.tr.plan, &s.d
+	if tp.magic != nil {
+		if m := d.slots[tp.magic.slot]; m != 0xC1FC1FC1 {
+			return s.errorf(-1, -1, "packet %d at offset %d: bad magic number 0x%X (want 0xC1FC1FC1)", n, off, m)
+		}
+	}
+	if tp.uuid != nil && tp.meta.HasUUID {
+		if string(s.hdrFields[0].Bytes) != string(tp.meta.UUID[:]) {
+			return s.errorf(-1, -1, "packet %d at offset %d: trace uuid differs from the metadata's", n, off)
+		}
+	}
+	var sp *streamPlan
+	if tp.streamID != nil {
+		id := d.slots[tp.streamID.slot]
+		for _, c := range tp.streams {
+			if c.meta.ID == id {
+				sp = c
+			}
+		}
+		if sp == nil {
+			return s.errorf(-1, -1, "packet %d at offset %d: unknown stream id %d", n, off, id)
+		}
+	} else {
+		if len(tp.streams) == 0 {
+			return s.errorf(-1, -1, "the metadata declares no stream")
+		}
+		sp = tp.streams[0]
+	}
+	if s.sp != nil && s.sp != sp {
+		return s.errorf(-1, -1, "packet %d at offset %d: stream id %d differs from the previous packets' (%d)", n, off, sp.meta.ID, s.sp.meta.ID)
+	}
+	if tp.instance != nil {
+		s.instance, s.hasInst = d.slots[tp.instance.slot], true
+	}
+	if s.sp == nil {
+		s.sp = sp
+		slots := make([]uint64, sp.nslots)
+		copy(slots, d.slots)
+		d.slots = slots
+		s.pktFields = make([]core.Field, sp.nPktFields)
+		nf := len(sp.fieldPrefix)
+		for _, ep := range sp.events {
+			nf = max(nf, ep.nfields)
+		}
+		s.fields = make([]core.Field, nf)
+		s.ev.Stream = s.idx
+	}
+	return nil
+}
+
+// scan builds the packet index of the stream.
+func (s *stream) scan() error {
+	for off := int64(0); off < s.size; {
+		p, err := s.readHeader(off, len(s.packets), headerProbe)
+		if err != nil {
+			return err
+		}
+		s.packets = append(s.packets, p)
+		off += p.size
+	}
+	s.cur = -1
+	return nil
+}
+
+// loadPacket makes packet i current: header and context decoded, the
+// window loaded from the first event.
+func (s *stream) loadPacket(i int) error {
+	p := &s.packets[i]
+	if _, err := s.readHeader(p.offset, i, p.hdrEnd/8+1); err != nil {
+		return err
+	}
+	s.cur, s.cpu = i, p.cpu
+	return s.fill(p.hdrEnd, false)
+}
+
+// fill loads the window of the current packet from bit position from
+// (rounded down to a byte). grow doubles the window first.
+func (s *stream) fill(from int64, grow bool) error {
+	p := &s.packets[s.cur]
+	start := from / 8
+	left := (p.content+7)/8 - start
+	size := int64(cap(s.win))
+	if size == 0 {
+		size = initialWindow
+	}
+	if grow {
+		size *= 2
+	}
+	size = min(size, max(left, 0))
+	if int64(cap(s.win)) < size {
+		s.win = make([]byte, size)
+	}
+	buf := s.win[:size]
+	if size > 0 {
+		if _, err := s.f.ReadAt(buf, p.offset+start); err != nil && !errors.Is(err, io.EOF) {
+			return fmt.Errorf("%s: %w", s.path, err)
+		}
+	}
+	d := &s.d
+	d.data, d.base, d.pos = buf, start*8, from
+	d.content = p.content
+	d.limit = min(d.base+size*8, d.content)
+	return nil
+}
+
+// next decodes the stream's next event into s.ev, or sets s.eof.
+func (s *stream) next() error {
+	d := &s.d
+	for {
+		if s.cur < 0 || d.pos >= d.content {
+			if s.cur >= 0 && s.counting {
+				s.packets[s.cur].events = s.pktEvents
+			}
+			if s.cur+1 >= len(s.packets) {
+				s.eof = true
+				return nil
+			}
+			if err := s.loadPacket(s.cur + 1); err != nil {
+				return err
+			}
+			s.counting, s.pktEvents = true, 0
+			continue
+		}
+		s.evStart, s.clockBefore = d.pos, d.clock
+		err := s.decodeEvent()
+		if err == errRefill {
+			// Reload from the event start (growing the window when it
+			// already started there) and decode it again.
+			grow := d.base == (s.evStart/8)*8
+			if err := s.fill(s.evStart, grow); err != nil {
+				return err
+			}
+			d.clock = s.clockBefore
+			continue
+		}
+		if err != nil {
+			return s.decodeErr(s.cur, err)
+		}
+		s.pktEvents++
+		return nil
+	}
+}
+
+// decodeEvent decodes the event at the current position.
+func (s *stream) decodeEvent() error {
+	d, sp := &s.d, s.sp
+	d.haveID = false
+	d.fields = s.fields
+	if err := d.run(sp.headerOps); err != nil {
+		return err
+	}
+	stamp := d.clock
+	var ep *eventPlan
+	switch {
+	case d.haveID:
+		ep = sp.event(d.evID)
+	case len(sp.events) == 1:
+		ep = sp.events[0]
+	default:
+		ep = sp.event(0)
+	}
+	if ep == nil {
+		return d.fail(s.evStart, "unknown event id %d in %s", d.evID, sp.describe())
+	}
+	s.scopePos[0] = d.pos
+	if err := d.run(sp.streamCtxOps); err != nil {
+		return err
+	}
+	s.scopePos[1] = d.pos
+	if err := d.run(ep.ctxOps); err != nil {
+		return err
+	}
+	s.scopePos[2] = d.pos
+	if err := d.run(ep.payloadOps); err != nil {
+		return err
+	}
+	if d.pos == s.evStart {
+		return d.fail(s.evStart, "event of length 0 (id %d)", ep.meta.ID)
+	}
+	s.ep = ep
+	ev := &s.ev
+	ev.Class = ep.class
+	copy(s.fields, s.pktFields)
+	ev.Fields = s.fields[:ep.nfields]
+	ev.CPU = s.cpu
+	if ep.perfCPU >= 0 {
+		ev.CPU = int32(ev.Fields[ep.perfCPU].Int)
+	}
+	ev.Time = 0
+	if sp.clock != nil {
+		t, ok := sp.conv.ns(stamp)
+		if !ok {
+			return d.fail(s.evStart, "timestamp %d cycles of clock %q overflows the nanosecond range", stamp, sp.clock.Name)
+		}
+		ev.Time = t
+	}
+	return nil
+}

@@ -1,0 +1,237 @@
+package ctf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
+)
+
+// maxMetadataSize bounds the metadata file read into memory. The largest
+// real ones (LTTng kernel traces with every syscall) are a few MiB.
+const maxMetadataSize = 256 << 20
+
+// traceInfo is one trace of a reader: a directory holding a metadata file
+// and data stream files.
+type traceInfo struct {
+	dir      string
+	rel      string // relative to the path given to Open ("" for itself)
+	plan     *tracePlan
+	hostname string
+	hasHost  bool
+	domain   string
+	name     string // babeltrace2's trace name, for warnings
+	uuid     string // "xxxxxxxx-...", "" if none
+}
+
+// FindTraces returns the trace directories under root (root itself when
+// it holds a metadata file), in lexical order. A trace directory is not
+// searched further, as babeltrace2 does.
+func FindTraces(root string) ([]string, error) {
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory (a CTF trace is a directory holding a metadata file)", root)
+	}
+	var dirs []string
+	err = filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !de.IsDir() {
+			return nil
+		}
+		if isFile(filepath.Join(p, "metadata")) {
+			dirs = append(dirs, p)
+			return fs.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dirs, nil
+}
+
+// IsTrace reports whether path is a CTF trace directory or holds one.
+func IsTrace(path string) bool {
+	dirs, err := FindTraces(path)
+	return err == nil && len(dirs) > 0
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// ReadMetadata reads and parses a trace directory's metadata file.
+func ReadMetadata(dir string) (*tsdl.Trace, error) {
+	p := filepath.Join(dir, "metadata")
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxMetadataSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if len(data) > maxMetadataSize {
+		return nil, fmt.Errorf("%s: larger than %d MiB", p, maxMetadataSize>>20)
+	}
+	text, err := tsdl.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	meta, err := tsdl.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return meta, nil
+}
+
+// openTrace reads a trace's metadata, compiles it and opens its data
+// streams (scanning their packets).
+func openTrace(dir, rel string, firstStream int32) (*traceInfo, []*stream, error) {
+	meta, err := ReadMetadata(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := compileTrace(meta)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, "metadata"), err)
+	}
+	tr := &traceInfo{dir: dir, rel: rel, plan: plan}
+	tr.hostname, tr.hasHost = meta.EnvString("hostname")
+	tr.domain, _ = meta.EnvString("domain")
+	tr.name = tr.hostname
+	if rel != "" {
+		if tr.name != "" {
+			tr.name += "/"
+		}
+		tr.name += filepath.ToSlash(rel)
+	}
+	if meta.HasUUID {
+		u := meta.UUID
+		tr.uuid = fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+	}
+	names, err := dataFiles(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var streams []*stream
+	fail := func(err error) (*traceInfo, []*stream, error) {
+		for _, s := range streams {
+			s.f.Close()
+		}
+		return nil, nil, err
+	}
+	for _, name := range names {
+		p := filepath.Join(dir, name)
+		f, err := os.Open(p)
+		if err != nil {
+			return fail(err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return fail(err)
+		}
+		if st.Size() == 0 {
+			f.Close()
+			continue
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		s := &stream{idx: firstStream + int32(len(streams)), tr: tr, path: abs, f: f, size: st.Size(), cur: -1, cpu: -1}
+		streams = append(streams, s)
+		if err := s.scan(); err != nil {
+			return fail(err)
+		}
+	}
+	return tr, streams, nil
+}
+
+// dataFiles lists the data stream files of a trace directory: regular
+// files but the metadata and hidden ones, in natural order (channel0_2
+// before channel0_10).
+func dataFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if name == "metadata" || strings.HasPrefix(name, ".") {
+			continue
+		}
+		info, err := e.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if info, err = os.Stat(filepath.Join(dir, name)); err != nil {
+				continue
+			}
+		}
+		if !info.Mode().IsRegular() {
+			continue
+		}
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return naturalLess(names[i], names[j]) })
+	return names, nil
+}
+
+// naturalLess compares strings with runs of digits compared as numbers
+// (ties broken by plain comparison).
+func naturalLess(a, b string) bool {
+	if c := naturalCmp(a, b); c != 0 {
+		return c < 0
+	}
+	return a < b
+}
+
+func naturalCmp(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) - len(nb)
+			}
+			if na != nb {
+				return strings.Compare(na, nb)
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}

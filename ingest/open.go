@@ -1,0 +1,69 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ctf"
+)
+
+// Format is a trace format tracetui can read: how to recognise it and how
+// to open it. Formats are tried in registry order by [OpenSource] when no
+// format is named, so put the most specific detectors first.
+type Format struct {
+	// Name is the format's name ("ctf", "chrome", "paje", "ftrace"), as
+	// given to OpenSource and reported in core.SourceInfo.Format.
+	Name string
+	// Detect reports whether the file or directory at path looks like
+	// this format. It must be cheap (read a few bytes at most) and never
+	// fail loudly: an unreadable path is simply not detected.
+	Detect func(path string) bool
+	// Open opens the trace.
+	Open func(path string) (core.Source, error)
+}
+
+// Formats is the registry of trace formats, in detection order. Other
+// readers add their entry here.
+var Formats = []Format{
+	{Name: "ctf", Detect: ctf.IsTrace, Open: openCTF},
+}
+
+func openCTF(path string) (core.Source, error) {
+	r, err := ctf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// OpenSource opens the trace at path with the named format, or, when
+// format is "", with the first format of [Formats] that detects it.
+func OpenSource(path, format string) (core.Source, error) {
+	if format != "" {
+		for _, f := range Formats {
+			if f.Name == format {
+				return f.Open(path)
+			}
+		}
+		return nil, fmt.Errorf("unknown trace format %q (known: %s)", format, formatNames())
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	for _, f := range Formats {
+		if f.Detect(path) {
+			return f.Open(path)
+		}
+	}
+	return nil, fmt.Errorf("%s: not a trace in a known format (%s)", path, formatNames())
+}
+
+func formatNames() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
