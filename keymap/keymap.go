@@ -91,36 +91,36 @@ func Default() KeyMap {
 		Top:      bind("g", "first row", "g", "home"),
 		Bottom:   bind("G", "last row", "G", "end"),
 
-		Left:          bind("h/←", "cursor one column left", "h", "left"),
-		Right:         bind("l/→", "cursor one column right", "l", "right"),
-		PanLeft:       bind("a/H", "pan half a screen left", "a", "H"),
-		PanRight:      bind("d/L", "pan half a screen right", "d", "L"),
-		ZoomIn:        bind("w/+", "zoom in around the cursor", "w", "+", "="),
-		ZoomOut:       bind("s/-", "zoom out around the cursor", "s", "-"),
-		ZoomSelection: bind("z", "zoom to the selection", "z"),
+		Left:          bind("h/←", "cursor left", "h", "left"),
+		Right:         bind("l/→", "cursor right", "l", "right"),
+		PanLeft:       bind("a/H", "pan left", "a", "H"),
+		PanRight:      bind("d/L", "pan right", "d", "L"),
+		ZoomIn:        bind("w/+", "zoom in", "w", "+", "="),
+		ZoomOut:       bind("s/-", "zoom out", "s", "-"),
+		ZoomSelection: bind("z", "zoom to selection", "z"),
 		ZoomAll:       bind("0", "whole trace", "0"),
-		PrevChange:    bind("[", "previous state change of the row", "["),
-		NextChange:    bind("]", "next state change of the row", "]"),
-		Select:        bind("space", "start/end a selection", " "),
-		GoTo:          bind(":", "go to a time (12.5ms, +200us)", ":"),
-		SetMark:       bind("m", "set the mark at the cursor", "m"),
-		JumpMark:      bind("'", "jump to the mark", "'"),
+		PrevChange:    bind("[", "prev state change", "["),
+		NextChange:    bind("]", "next state change", "]"),
+		Select:        bind("space", "start/end selection", " "),
+		GoTo:          bind(":", "go to time", ":"),
+		SetMark:       bind("m", "set mark", "m"),
+		JumpMark:      bind("'", "jump to mark", "'"),
 
-		Toggle:      bind("enter", "expand/collapse · table: go to event", "enter"),
-		ControlFlow: bind("1", "Control Flow (threads)", "1"),
-		Resources:   bind("2", "Resources (CPUs)", "2"),
-		Find:        bind("/", "find a row by regex (name or tid)", "/"),
+		Toggle:      bind("enter", "expand · go to event", "enter"),
+		ControlFlow: bind("1", "Control Flow", "1"),
+		Resources:   bind("2", "Resources", "2"),
+		Find:        bind("/", "find row", "/"),
 		FindNext:    bind("n", "next match", "n"),
 		FindPrev:    bind("N", "previous match", "N"),
 
-		Focus:       bind("tab", "focus Gantt/table", "tab"),
-		Filter:      bind("f", "filter the table column (regex)", "f"),
-		ToggleTable: bind("t", "show/hide the table", "t"),
+		Focus:       bind("tab", "focus table", "tab"),
+		Filter:      bind("f", "filter column", "f"),
+		ToggleTable: bind("t", "show/hide table", "t"),
 		GrowTable:   bind("}", "taller table", "}"),
 		ShrinkTable: bind("{", "shorter table", "{"),
 
-		Legend: bind("c", "colour legend", "c"),
-		Help:   bind("?", "all keys", "?"),
+		Legend: bind("c", "legend", "c"),
+		Help:   bind("?", "help", "?"),
 		Quit:   bind("q", "quit", "q", "ctrl+c"),
 	}
 }
@@ -173,7 +173,7 @@ func (k *KeyMap) Actions() []Action {
 
 // ShortHelp implements help.KeyMap: the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.ZoomIn, k.ZoomOut, k.PanLeft, k.PanRight, k.Toggle, k.Focus, k.Filter, k.GoTo, k.Find}
+	return []key.Binding{k.Help, k.Quit, k.ZoomIn, k.ZoomOut, k.PanLeft, k.PanRight, k.Toggle, k.Focus, k.Filter, k.GoTo, k.Find, k.Legend}
 }
 
 // FullHelp implements help.KeyMap: one column per group.

@@ -221,8 +221,12 @@ func TestIndexedHistoryMatchesMemHistory(t *testing.T) {
 				t.Fatalf("Query2D [%d,%d]: got %v, want %v", a, b, got, want)
 			}
 			times := []core.Time{b, a, start - 5, (a + b) / 2, end + 3, a}
-			want = collect(func(fn func(core.Interval) bool) (core.QueryStats, error) { return m.Query2DTimes(ctx, keys, times, fn) })
-			got = collect(func(fn func(core.Interval) bool) (core.QueryStats, error) { return h.Query2DTimes(ctx, keys, times, fn) })
+			want = collect(func(fn func(core.Interval) bool) (core.QueryStats, error) {
+				return m.Query2DTimes(ctx, keys, times, fn)
+			})
+			got = collect(func(fn func(core.Interval) bool) (core.QueryStats, error) {
+				return h.Query2DTimes(ctx, keys, times, fn)
+			})
 			if !slices.Equal(got, want) {
 				t.Fatalf("Query2DTimes %v: got %v, want %v", times, got, want)
 			}

@@ -31,7 +31,7 @@ func newIndexedHistory(m *core.MemHistory) *indexedHistory {
 }
 
 func (h *indexedHistory) Attributes() *core.AttributeTree { return h.tree }
-func (h *indexedHistory) Bounds() (core.Time, core.Time)   { return h.start, h.end }
+func (h *indexedHistory) Bounds() (core.Time, core.Time)  { return h.start, h.end }
 
 // find returns the index of the interval of k containing t, or -1.
 func (h *indexedHistory) find(k core.Key, t core.Time) int {

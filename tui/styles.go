@@ -12,11 +12,11 @@ import (
 type cellVariant uint8
 
 const (
-	variantSolid     cellVariant = iota // one dominant state
-	variantMulti                        // the row changed state more than once in the column
-	variantCursor                       // the cursor's column
-	variantSelSolid                     // inside the selection
-	variantSelMulti                     // inside the selection, changed more than once
+	variantSolid    cellVariant = iota // one dominant state
+	variantMulti                       // the row changed state more than once in the column
+	variantCursor                      // the cursor's column
+	variantSelSolid                    // inside the selection
+	variantSelMulti                    // inside the selection, changed more than once
 	numVariants
 )
 
