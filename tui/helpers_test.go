@@ -113,3 +113,5 @@ func (hs *harness) typeText(s string) {
 func (hs *harness) b() *browser { return hs.m.browser }
 
 func (hs *harness) view() string { return hs.m.View() }
+
+func lipglossWidth(s string) int { return lipgloss.Width(s) }

@@ -7,17 +7,21 @@ import (
 )
 
 // tableWidths splits w cells among the columns (one space between
-// columns); Contents takes what is left.
+// columns); Contents takes what is left. Narrow screens shrink Event,
+// Process and TID first.
 func tableWidths(w int) [NumColumns]int {
 	ws := [NumColumns]int{ColTime: 20, ColCPU: 3, ColEvent: 18, ColTID: 7, ColProcess: 14}
-	if w < 100 {
+	switch {
+	case w < 72:
+		ws[ColEvent], ws[ColTID], ws[ColProcess] = 10, 5, 6
+	case w < 100:
 		ws[ColEvent], ws[ColProcess] = 14, 10
 	}
 	used := int(NumColumns) - 1
 	for c := range ColContents {
 		used += ws[c]
 	}
-	ws[ColContents] = max(w-used, 4)
+	ws[ColContents] = max(w-used, 1)
 	return ws
 }
 
@@ -58,7 +62,7 @@ func (b *browser) tableLinesView(l screenLayout) []string {
 		}
 		filt.WriteString(text)
 	}
-	lines := []string{head.String(), filt.String()}
+	lines := []string{fitANSI(head.String(), b.sh.width), fitANSI(filt.String(), b.sh.width)}
 	if tb.fetchErr != nil {
 		lines = append(lines, st.Error.Render(fit("cannot read events: "+tb.fetchErr.Error(), b.sh.width)))
 	}
@@ -90,7 +94,7 @@ func (b *browser) tableLinesView(l screenLayout) []string {
 				sb.WriteString(fit(r.Text(c), ws[c]))
 			}
 		}
-		line := sb.String()
+		line := fit(sb.String(), b.sh.width)
 		if vi == tb.sel {
 			if b.focusTable {
 				line = st.TableSelected.Render(line)
