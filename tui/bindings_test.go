@@ -544,3 +544,21 @@ func TestEveryLineFits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunsOfKeysAreSplit: keys read together (":+1ms" in one message over
+// a slow link) act as if typed one by one; a paste goes into the prompt
+// whole.
+func TestRunsOfKeysAreSplit(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":+1ms")})
+	hs.keys("enter")
+	if b := hs.b(); b.cursor != demoStart+1_000_000 {
+		t.Errorf("cursor %d, want +1ms", b.cursor)
+	}
+	hs.keys(":")
+	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+2ms"), Paste: true})
+	hs.keys("enter")
+	if b := hs.b(); b.cursor != demoStart+2_000_000 {
+		t.Errorf("cursor %d after a paste, want +2ms", b.cursor)
+	}
+}

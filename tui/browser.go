@@ -25,6 +25,7 @@ const (
 type browser struct {
 	sh    *shared
 	ctx   context.Context
+	clock func() time.Time // query timings (pinned in tests)
 	trace Trace
 	hist  core.History
 	info  TraceInfo
@@ -50,6 +51,7 @@ type browser struct {
 	inflight bool       // a frame query is running
 	dirty    bool       // the view changed while it ran: ask again when it ends
 	rate     [2]float64 // measured interval density per view
+	scratch  *frameScratch // lent to the running query, returned with its frame
 
 	changeSeq uint64 // [ and ] queries
 
@@ -58,6 +60,9 @@ type browser struct {
 	findRe *regexp.Regexp
 	note   string // one-line message (errors, "no match"), cleared by the next key
 	noteIs noteKind
+
+	helpW    int    // width helpText was rendered for
+	helpText string // the short help line
 }
 
 type noteKind uint8
@@ -81,8 +86,8 @@ type (
 	}
 )
 
-func newBrowser(ctx context.Context, sh *shared, tr Trace) *browser {
-	b := &browser{sh: sh, ctx: ctx, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5}
+func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
+	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5}
 	start, end := b.hist.Bounds()
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.cursor = start
@@ -196,6 +201,7 @@ func (b *browser) requestFrame() tea.Cmd {
 		return nil
 	}
 	b.inflight = true
+	b.scratch = nil // the query owns it until its frame comes back
 	return queryFrameCmd(b.ctx, req)
 }
 
@@ -207,7 +213,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
 	b.frameSeq++
-	req := frameRequest{seq: b.frameSeq, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
+	req := frameRequest{seq: b.frameSeq, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
@@ -248,6 +254,7 @@ func (b *browser) detailKeys() []core.Key {
 // again if the view changed meanwhile.
 func (b *browser) gotFrame(f *frame) tea.Cmd {
 	b.inflight = false
+	b.scratch, f.scratch = f.scratch, nil
 	if f.err != nil && !errors.Is(f.err, context.Canceled) {
 		b.setNote(noteError, "query failed: "+f.err.Error())
 	}

@@ -75,6 +75,17 @@ type frameRequest struct {
 	extra  []core.Key // read at the cursor only (details line)
 	cursor core.Time
 	rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
+	now    func() time.Time
+	// scratch is reused from frame to frame: the browser runs one query
+	// at a time and gets it back with the frame, so no allocation of the
+	// per-cell accumulators per keypress.
+	scratch *frameScratch
+}
+
+// frameScratch is the per-cell working memory of a frame query.
+type frameScratch struct {
+	acc    []slotAcc
+	starts []core.Time
 }
 
 // cell is one drawn Gantt cell.
@@ -89,6 +100,7 @@ type frame struct {
 	seq       uint64
 	view      timeView
 	keys      []core.Key // per row, as requested
+	scratch   *frameScratch
 	cells     []cell     // len(keys) * view.Cols, row-major
 	atCursor  map[core.Key]core.Interval
 	mode      queryMode
@@ -158,14 +170,20 @@ type frameBuilder struct {
 
 // runFrame answers one request.
 func runFrame(ctx context.Context, req frameRequest) *frame {
-	began := time.Now()
+	began := req.now()
 	v := req.view
 	b := &frameBuilder{req: req, cols: v.Cols, rowOf: make(map[core.Key]int, len(req.rows)),
 		ids: map[core.Value]int32{}, atCursor: map[core.Key]core.Interval{}}
 	for i := range b.smallIDs {
 		b.smallIDs[i] = -1
 	}
-	b.starts = make([]core.Time, v.Cols+1)
+	sc := req.scratch
+	if sc == nil {
+		sc = &frameScratch{}
+	}
+	sc.starts = grow(sc.starts, v.Cols+1)
+	sc.acc = grow(sc.acc, len(req.rows)*v.Cols)
+	b.starts, b.acc = sc.starts, sc.acc
 	for c := range b.starts {
 		b.starts[c] = v.ColStart(c)
 	}
@@ -179,8 +197,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		}
 	}
 	keys = append(keys, req.extra...)
-	b.acc = make([]slotAcc, len(req.rows)*v.Cols)
-	f := &frame{seq: req.seq, view: v, keys: rowKeys}
+	f := &frame{seq: req.seq, view: v, keys: rowKeys, scratch: sc}
 
 	cells := len(req.rows) * v.Cols
 	expected := req.rate * float64(len(req.rows)) * float64(v.Span())
@@ -217,8 +234,16 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	}
 	f.cells = b.finish()
 	f.atCursor = b.atCursor
-	f.elapsed = time.Since(began)
+	f.elapsed = req.now().Sub(began)
 	return f
+}
+
+// grow returns s resized to n, reusing its memory when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 func (b *frameBuilder) reset() {

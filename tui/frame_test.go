@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -122,7 +123,7 @@ func TestFrameMatchesBruteForce(t *testing.T) {
 		cursor := view.T0 + core.Time(rng.Int64N(int64(view.Span())))
 		ref := bruteForceCells(m, keys, view)
 		for _, rate := range []float64{0, 1e9} { // 0: exact first; huge: sampled
-			req := frameRequest{hist: h, view: view, rows: rows, cursor: cursor, rate: rate}
+			req := frameRequest{now: time.Now, hist: h, view: view, rows: rows, cursor: cursor, rate: rate}
 			f := runFrame(context.Background(), req)
 			if f.err != nil {
 				t.Fatal(f.err)
@@ -175,7 +176,7 @@ func TestExactGivesUpOnDenseRanges(t *testing.T) {
 	}
 	h := newIndexedHistory(m)
 	v := timeView{Start: 0, End: 1_000_000, Cols: 50}.whole()
-	f := runFrame(context.Background(), frameRequest{hist: h, view: v, rows: []frameRow{{k, domainCPU}}})
+	f := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: v, rows: []frameRow{{k, domainCPU}}})
 	if f.mode != modeSampled {
 		t.Fatalf("mode %v, want sampled after giving up", f.mode)
 	}
@@ -188,7 +189,7 @@ func TestExactGivesUpOnDenseRanges(t *testing.T) {
 		}
 	}
 	// The next frame, told the measured density, goes sampled directly.
-	g := runFrame(context.Background(), frameRequest{hist: h, view: v, rows: []frameRow{{k, domainCPU}}, rate: f.rate})
+	g := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: v, rows: []frameRow{{k, domainCPU}}, rate: f.rate})
 	if g.mode != modeSampled || g.intervals > 4*50+1 {
 		t.Errorf("second frame: mode %v, %d intervals", g.mode, g.intervals)
 	}

@@ -44,7 +44,14 @@ type harness struct {
 func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
 	t.Helper()
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock.now})
+	return newHarnessClock(t, tr, w, h, ascii, clock.now)
+}
+
+// newHarnessClock is newHarness with a clock (time.Now for benchmarks, so
+// query times are measured).
+func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() time.Time) *harness {
+	t.Helper()
+	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
 	hs := &harness{t: t, m: m}
 	t.Cleanup(m.close)
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})

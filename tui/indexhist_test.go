@@ -14,18 +14,61 @@ import (
 // warm R-SHT query costs per interval returned, without node reads, so the
 // benchmark measures the browser's own cost per frame. (core.MemHistory
 // scans every interval per query: too slow for 50 k threads.)
+//
+// Intervals are stored without pointers (values interned in a table) so
+// the garbage collector does not scan millions of them: like the on-disk
+// tree, the stand-in keeps the Go heap small and does not inflate the
+// browser's GC pauses.
 type indexedHistory struct {
 	tree       *core.AttributeTree
 	start, end core.Time
-	byKey      [][]core.Interval // per key, sorted by Start, tiling [start, end]
+	byKey      [][]ivRec // per key, sorted by Start, tiling [start, end]
+	values     []core.Value
+	valueIDs   map[core.Value]uint32
+}
+
+// ivRec is a stored interval: times and an index into values.
+type ivRec struct {
+	start, end core.Time
+	v          uint32
+}
+
+func (h *indexedHistory) rec(iv core.Interval) ivRec {
+	if h.valueIDs == nil {
+		h.valueIDs = map[core.Value]uint32{}
+	}
+	id, ok := h.valueIDs[iv.Value]
+	if !ok {
+		id = uint32(len(h.values))
+		h.values = append(h.values, iv.Value)
+		h.valueIDs[iv.Value] = id
+	}
+	return ivRec{iv.Start, iv.End, id}
+}
+
+// put stores the intervals of key k (sorted, tiling the bounds).
+func (h *indexedHistory) put(k core.Key, ivs []core.Interval) {
+	for len(h.byKey) <= int(k) {
+		h.byKey = append(h.byKey, nil)
+	}
+	recs := make([]ivRec, len(ivs))
+	for i, iv := range ivs {
+		recs[i] = h.rec(iv)
+	}
+	h.byKey[k] = recs
+}
+
+func (h *indexedHistory) interval(k core.Key, i int) core.Interval {
+	r := h.byKey[k][i]
+	return core.Interval{Key: k, Start: r.start, End: r.end, Value: h.values[r.v]}
 }
 
 // newIndexedHistory indexes the intervals of a closed MemHistory.
 func newIndexedHistory(m *core.MemHistory) *indexedHistory {
-	h := &indexedHistory{tree: m.Attributes(), byKey: make([][]core.Interval, m.Attributes().Len())}
+	h := &indexedHistory{tree: m.Attributes(), byKey: make([][]ivRec, m.Attributes().Len())}
 	h.start, h.end = m.Bounds()
 	for _, iv := range m.Intervals() { // sorted by key, then time
-		h.byKey[iv.Key] = append(h.byKey[iv.Key], iv)
+		h.byKey[iv.Key] = append(h.byKey[iv.Key], h.rec(iv))
 	}
 	return h
 }
@@ -39,8 +82,8 @@ func (h *indexedHistory) find(k core.Key, t core.Time) int {
 		return -1
 	}
 	ivs := h.byKey[k]
-	i := sort.Search(len(ivs), func(i int) bool { return ivs[i].End >= t })
-	if i < len(ivs) && ivs[i].Start <= t {
+	i := sort.Search(len(ivs), func(i int) bool { return ivs[i].end >= t })
+	if i < len(ivs) && ivs[i].start <= t {
 		return i
 	}
 	return -1
@@ -57,7 +100,7 @@ func (h *indexedHistory) Single(ctx context.Context, k core.Key, t core.Time) (c
 	if i < 0 {
 		return core.Interval{}, core.QueryStats{}, fmt.Errorf("%w: key %d at %d", core.ErrNoState, k, t)
 	}
-	return h.byKey[k][i], core.QueryStats{NodesRead: 1, Intervals: 1}, nil
+	return h.interval(k, i), core.QueryStats{NodesRead: 1, Intervals: 1}, nil
 }
 
 func (h *indexedHistory) Full(ctx context.Context, t core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
@@ -65,7 +108,7 @@ func (h *indexedHistory) Full(ctx context.Context, t core.Time, fn func(core.Int
 	for k := range h.byKey {
 		if i := h.find(core.Key(k), t); i >= 0 {
 			st.Intervals++
-			if !fn(h.byKey[k][i]) {
+			if !fn(h.interval(core.Key(k), i)) {
 				break
 			}
 		}
@@ -83,9 +126,9 @@ func (h *indexedHistory) Query2D(ctx context.Context, keys []core.Key, t0, t1 co
 			continue
 		}
 		ivs := h.byKey[k]
-		for i := sort.Search(len(ivs), func(i int) bool { return ivs[i].End >= t0 }); i < len(ivs) && ivs[i].Start <= t1; i++ {
+		for i := sort.Search(len(ivs), func(i int) bool { return ivs[i].end >= t0 }); i < len(ivs) && ivs[i].start <= t1; i++ {
 			st.Intervals++
-			if !fn(ivs[i]) {
+			if !fn(h.interval(k, i)) {
 				return st, nil
 			}
 		}
@@ -105,26 +148,28 @@ func (h *indexedHistory) Query2DTimes(ctx context.Context, keys []core.Key, time
 			continue
 		}
 		ivs := h.byKey[k]
-		last := -1
+		last, lo := -1, 0
 		for j := 0; j < len(sorted); {
 			t := sorted[j]
-			i := sort.Search(len(ivs), func(i int) bool { return ivs[i].End >= t })
+			// Times ascend: search only after the last interval met.
+			i := lo + sort.Search(len(ivs)-lo, func(i int) bool { return ivs[lo+i].end >= t })
+			lo = i
 			if i >= len(ivs) {
 				break
 			}
-			if ivs[i].Start > t { // t before the key's first interval
+			if ivs[i].start > t { // t before the key's first interval
 				j++
 				continue
 			}
 			if i != last {
 				last = i
 				st.Intervals++
-				if !fn(ivs[i]) {
+				if !fn(h.interval(k, i)) {
 					return st, nil
 				}
 			}
 			// Skip the times this interval covers.
-			end := ivs[i].End
+			end := ivs[i].end
 			for j < len(sorted) && sorted[j] <= end {
 				j++
 			}

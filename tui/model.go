@@ -41,7 +41,8 @@ type Settings struct {
 	Styles *Styles
 	// Keys are the bindings; the zero KeyMap means keymap.Default().
 	Keys keymap.KeyMap
-	// Clock returns the time for the indexing estimate; nil: time.Now.
+	// Clock returns the time for the indexing estimate and the query
+	// timings of the status line; nil: time.Now. Tests pin it.
 	Clock func() time.Time
 }
 
@@ -109,6 +110,16 @@ type progressEnvelope struct {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		// Keys typed faster than the terminal is read arrive as one
+		// message (":+1ms" over a slow link): handle them one by one.
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
 		m.sh.width, m.sh.height = ws.Width, ws.Height
 	}
@@ -140,7 +151,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.screen = screenBrowser
-		m.browser = newBrowser(m.ctx, m.sh, msg.trace)
+		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
 		return m.browser.init()
 	case tea.KeyMsg:
 		if key.Matches(msg, m.sh.keys.Quit) || msg.Type == tea.KeyEsc {

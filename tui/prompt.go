@@ -127,7 +127,7 @@ func (p *prompt) view() string {
 		_, n := firstRune(before)
 		before = before[n:]
 	}
-	cur := st.Renderer.NewStyle().Reverse(true).Render(at)
+	cur := st.Reverse.Render(at)
 	if st.ASCII {
 		cur = "_"
 		if at != " " {

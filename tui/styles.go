@@ -28,6 +28,27 @@ type pen struct {
 	prefix, glyph, suffix string
 }
 
+// ink is a text style resolved once: the escape sequences around a
+// single line of text. Rendering with an ink is two string appends, where a
+// lipgloss render converts colours on every call (a frame draws hundreds
+// of styled spans).
+type ink struct{ prefix, suffix string }
+
+// Render styles one line of text.
+func (i ink) Render(s string) string {
+	if i.prefix == "" {
+		return s
+	}
+	return i.prefix + s + i.suffix
+}
+
+// inkOf resolves a lipgloss style (colours, bold, reverse...; no width,
+// padding or border) into an ink.
+func inkOf(st lipgloss.Style) ink {
+	pre, suf, _ := strings.Cut(st.Render("X"), "X")
+	return ink{pre, suf}
+}
+
 // Styles is every style of the browser, built once for a renderer (and
 // so a colour profile). In ASCII mode (--ascii, NO_COLOR or a terminal
 // without colour) states are told apart by glyphs alone.
@@ -36,11 +57,11 @@ type Styles struct {
 
 	pens [numPalette][numVariants]pen
 
-	Title, Dim, Bold, Error, Warning                 lipgloss.Style
-	Status, Details, Ruler, RulerCursor, RulerSelect lipgloss.Style
-	TreeSelected, TreeProcess, TreeMatch             lipgloss.Style
-	TableHeader, TableSelected, TableFocusCol        lipgloss.Style
-	FilterRow, FilterError, Prompt                   lipgloss.Style
+	Title, Dim, Bold, Error, Warning                 ink
+	Status, Details, Ruler, RulerCursor, RulerSelect ink
+	TreeSelected, TreeProcess, TreeMatch             ink
+	TableHeader, TableSelected, TableFocusCol        ink
+	FilterRow, FilterError, Prompt, Reverse          ink
 	Box                                              lipgloss.Style
 	Help                                             help.Styles
 	Renderer                                         *lipgloss.Renderer
@@ -56,35 +77,37 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 	ascii = ascii || r.ColorProfile() == termenv.Ascii
 	s := &Styles{ASCII: ascii, Renderer: r}
 	st := r.NewStyle
-	s.Title = st().Bold(true)
-	s.Dim = st().Foreground(lipgloss.Color("#808080"))
-	s.Bold = st().Bold(true)
-	s.Error = st().Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
-	s.Warning = st().Foreground(lipgloss.Color("#ffaf00"))
-	s.Status = st().Background(lipgloss.Color("#303030")).Foreground(lipgloss.Color("#d0d0d0"))
-	s.Details = st().Foreground(lipgloss.Color("#d0d0d0"))
-	s.Ruler = st().Foreground(lipgloss.Color("#a0a0a0"))
-	s.RulerCursor = st().Foreground(lipgloss.Color("#ffffff")).Bold(true)
-	s.RulerSelect = st().Background(lipgloss.Color("#5f5f87")).Foreground(lipgloss.Color("#ffffff"))
-	s.TreeSelected = st().Reverse(true)
-	s.TreeProcess = st().Bold(true)
-	s.TreeMatch = st().Bold(true).Foreground(lipgloss.Color("#87d7ff"))
-	s.TableHeader = st().Bold(true)
-	s.TableSelected = st().Reverse(true)
-	s.TableFocusCol = st().Bold(true).Foreground(lipgloss.Color("#87d7ff"))
-	s.FilterRow = st().Foreground(lipgloss.Color("#87d7ff"))
+	fg := func(hex string) lipgloss.Style { return st().Foreground(lipgloss.Color(hex)) }
+	s.Title = inkOf(st().Bold(true))
+	s.Dim = inkOf(fg("#808080"))
+	s.Bold = inkOf(st().Bold(true))
+	s.Error = inkOf(fg("#ff5f5f").Bold(true))
+	s.Warning = inkOf(fg("#ffaf00"))
+	s.Status = inkOf(st().Background(lipgloss.Color("#303030")).Foreground(lipgloss.Color("#d0d0d0")))
+	s.Details = inkOf(fg("#d0d0d0"))
+	s.Ruler = inkOf(fg("#a0a0a0"))
+	s.RulerCursor = inkOf(fg("#ffffff").Bold(true))
+	s.RulerSelect = inkOf(st().Background(lipgloss.Color("#5f5f87")).Foreground(lipgloss.Color("#ffffff")))
+	s.TreeSelected = inkOf(st().Reverse(true))
+	s.TreeProcess = inkOf(st().Bold(true))
+	s.TreeMatch = inkOf(fg("#87d7ff").Bold(true))
+	s.TableHeader = inkOf(st().Bold(true))
+	s.TableSelected = inkOf(st().Reverse(true))
+	s.TableFocusCol = inkOf(fg("#87d7ff").Bold(true))
+	s.FilterRow = inkOf(fg("#87d7ff"))
 	s.FilterError = s.Error
-	s.Prompt = st().Bold(true)
+	s.Prompt = inkOf(st().Bold(true))
+	s.Reverse = inkOf(st().Reverse(true))
 	s.Box = st().Border(lipgloss.NormalBorder()).Padding(0, 1)
 	if ascii {
 		s.Box = st().Border(lipgloss.Border{Top: "-", Bottom: "-", Left: "|", Right: "|",
 			TopLeft: "+", TopRight: "+", BottomLeft: "+", BottomRight: "+"}).Padding(0, 1)
 	}
 	s.Help = help.Styles{
-		ShortKey: st().Foreground(lipgloss.Color("#b0b0b0")).Bold(true), ShortDesc: st().Foreground(lipgloss.Color("#808080")),
-		ShortSeparator: st().Foreground(lipgloss.Color("#4e4e4e")), Ellipsis: st().Foreground(lipgloss.Color("#4e4e4e")),
-		FullKey: st().Foreground(lipgloss.Color("#b0b0b0")).Bold(true), FullDesc: st().Foreground(lipgloss.Color("#808080")),
-		FullSeparator: st().Foreground(lipgloss.Color("#4e4e4e")),
+		ShortKey: fg("#b0b0b0").Bold(true), ShortDesc: fg("#808080"),
+		ShortSeparator: fg("#4e4e4e"), Ellipsis: fg("#4e4e4e"),
+		FullKey: fg("#b0b0b0").Bold(true), FullDesc: fg("#808080"),
+		FullSeparator: fg("#4e4e4e"),
 	}
 	for i := range numPalette {
 		for v := range numVariants {

@@ -418,10 +418,13 @@ func (b *browser) helpLine() string {
 	case b.note != "":
 		return fit(b.note, b.sh.width)
 	}
-	h := help.New()
-	h.Styles = st.Help
-	h.Width = b.sh.width
-	return h.ShortHelpView(b.sh.keys.ShortHelp())
+	if b.helpW != b.sh.width { // rendered once per width: help is static
+		h := help.New()
+		h.Styles = st.Help
+		h.Width = b.sh.width
+		b.helpW, b.helpText = b.sh.width, h.ShortHelpView(b.sh.keys.ShortHelp())
+	}
+	return b.helpText
 }
 
 // fullHelp lays the help groups out in as many columns as fit, block
