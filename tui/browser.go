@@ -46,11 +46,11 @@ type browser struct {
 	tableLines         int // preferred table height (events lines)
 	showHelp, showLegd bool
 
-	frame    *frame     // last frame shown (may be for an older view)
-	frameSeq uint64     // last frame requested
-	inflight bool       // a frame query is running
-	dirty    bool       // the view changed while it ran: ask again when it ends
-	rate     [2]float64 // measured interval density per view
+	frame    *frame        // last frame shown (may be for an older view)
+	frameSeq uint64        // last frame requested
+	inflight bool          // a frame query is running
+	dirty    bool          // the view changed while it ran: ask again when it ends
+	rate     [2]float64    // measured interval density per view
 	scratch  *frameScratch // lent to the running query, returned with its frame
 
 	changeSeq uint64 // [ and ] queries

@@ -101,7 +101,7 @@ type frame struct {
 	view      timeView
 	keys      []core.Key // per row, as requested
 	scratch   *frameScratch
-	cells     []cell     // len(keys) * view.Cols, row-major
+	cells     []cell // len(keys) * view.Cols, row-major
 	atCursor  map[core.Key]core.Interval
 	mode      queryMode
 	intervals int // intervals read (both queries when exact gave up)

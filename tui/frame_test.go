@@ -2,10 +2,10 @@ package tui
 
 import (
 	"context"
-	"time"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
