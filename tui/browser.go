@@ -213,7 +213,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
 	b.frameSeq++
-	req := frameRequest{seq: b.frameSeq, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
+	req := frameRequest{seq: b.frameSeq, pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
@@ -258,7 +258,7 @@ func (b *browser) gotFrame(f *frame) tea.Cmd {
 	if f.err != nil && !errors.Is(f.err, context.Canceled) {
 		b.setNote(noteError, "query failed: "+f.err.Error())
 	}
-	if f.err == nil && (b.frame == nil || f.seq > b.frame.seq) {
+	if f.err == nil && f.pane == b.pane && (b.frame == nil || f.seq > b.frame.seq) {
 		b.frame = f
 		if f.rate > 0 {
 			b.rate[b.pane] = f.rate

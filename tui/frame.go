@@ -69,6 +69,7 @@ type frameRow struct {
 // goroutine shares nothing mutable with the UI.
 type frameRequest struct {
 	seq    uint64
+	pane   int // the view (Control Flow, Resources) it was asked for
 	hist   core.History
 	view   timeView
 	rows   []frameRow
@@ -98,6 +99,7 @@ type cell struct {
 // frame is the answer to a frameRequest.
 type frame struct {
 	seq       uint64
+	pane      int
 	view      timeView
 	keys      []core.Key // per row, as requested
 	scratch   *frameScratch
@@ -197,7 +199,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		}
 	}
 	keys = append(keys, req.extra...)
-	f := &frame{seq: req.seq, view: v, keys: rowKeys, scratch: sc}
+	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
 
 	cells := len(req.rows) * v.Cols
 	expected := req.rate * float64(len(req.rows)) * float64(v.Span())
