@@ -95,6 +95,7 @@ func TestApplyRejectsBadFiles(t *testing.T) {
 		{`{"zoom_in": [""]}`, "empty key name"},
 		{`{"zoom_in": ["q"]}`, `bound to both`},
 		{`{`, "not a JSON object"},
+		{`{"quit": ["q"]} trailing`, "not a JSON object"},
 	} {
 		km := Default()
 		err := km.Apply([]byte(c.json))

@@ -1,7 +1,6 @@
 package keymap
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,8 +65,7 @@ func LoadDefault() (KeyMap, error) {
 // On error km is left partly changed: callers start again from Default.
 func (k *KeyMap) Apply(data []byte) error {
 	var raw map[string][]string
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&raw); err != nil {
+	if err := json.Unmarshal(data, &raw); err != nil {
 		return fmt.Errorf("not a JSON object of action -> list of keys: %w", err)
 	}
 	actions := k.Actions()

@@ -89,6 +89,7 @@ type (
 func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5}
 	start, end := b.hist.Bounds()
+	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.cursor = start
 	b.table = newEventTable(tr.Events())

@@ -168,7 +168,9 @@ type Opener struct {
 	// Indexed reports that an up-to-date index exists, so Open is quick.
 	Indexed bool
 	// Open opens the trace, building its index if needed and reporting the
-	// build's progress (any monotonic unit, e.g. bytes read). It must
+	// build's progress as bytes of the trace read so far and in all (the
+	// screen prints them as sizes and estimates the time left from the
+	// rate). It must
 	// return promptly with ctx.Err() once ctx is cancelled (q on the
 	// indexing screen), leaving no index file that opens as valid.
 	Open func(ctx context.Context, progress func(done, total int64)) (Trace, error)

@@ -336,7 +336,7 @@ func (b *browser) detailsText() string {
 		return n.label + " · …"
 	}
 	if n.key >= 0 {
-		if iv, ok := f.atCursor[n.key]; ok {
+		if iv, ok := f.atCursor[n.key]; ok && iv.Contains(b.cursor) {
 			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", describeValue(n.kind.domain(), iv.Value),
 				b.relTime(iv.Start), b.relTime(iv.End), core.FormatDuration(iv.Duration())))
 		} else {
@@ -350,7 +350,7 @@ func (b *browser) detailsText() string {
 			return core.Value{}, false
 		}
 		iv, ok := f.atCursor[k]
-		return iv.Value, ok && !iv.Value.IsNull()
+		return iv.Value, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
 	}
 	if n.thread >= 0 {
 		if v, ok := value(n.thread, core.AttrExecName); ok {
