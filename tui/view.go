@@ -98,7 +98,11 @@ func (b *browser) rulerLines(l screenLayout) []string {
 		title = "Resources"
 	}
 	left1 := st.Title.Render(fit(title, l.treeW))
-	left2 := st.Dim.Render(fit(fmt.Sprintf("%d rows", len(b.tree().visible)), l.treeW))
+	curMark := "▼ "
+	if st.ASCII {
+		curMark = "v "
+	}
+	left2 := st.RulerCursor.Render(fit(curMark+b.relTime(b.cursor), l.treeW)) // the cursor's time
 
 	labels := []rune(strings.Repeat(" ", l.ganttW))
 	ticks := make([]bool, l.ganttW)
@@ -199,7 +203,7 @@ func (b *browser) ganttLines(l screenLayout) []string {
 	}
 	sep := "│"
 	if st.ASCII {
-		sep = "|"
+		sep = ":" // "|" is the cursor
 	}
 	sep = st.Dim.Render(sep)
 	cells := make([]drawCell, v.Cols)
