@@ -562,3 +562,16 @@ func TestRunsOfKeysAreSplit(t *testing.T) {
 		t.Errorf("cursor %d after a paste, want +2ms", b.cursor)
 	}
 }
+
+// TestControlCharactersNeverReachTheTerminal: names and contents come from
+// untrusted traces.
+func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
+	tr := newDemoTrace()
+	ev := tr.events.(*memEvents)
+	ev.rows[0].Contents = "evil \x1b]0;pwned\x07 \x1b[2J"
+	ev.rows[0].Process = "bad\nname"
+	hs := newHarness(t, tr, 100, 30, true) // ASCII: no escape sequence at all is legitimate
+	if v := hs.view(); strings.ContainsAny(v, "\x1b\x07") || !strings.Contains(v, "evil \uFFFD]0;pwned\uFFFD") {
+		t.Errorf("control characters on screen:\n%q", v)
+	}
+}

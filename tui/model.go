@@ -173,7 +173,7 @@ func (m *Model) View() string {
 	case screenOpening:
 		return m.indexing.view()
 	case screenFailed:
-		msg := st.Error.Render("cannot open "+m.opener.Name) + "\n" + fit(errText(m.err), m.sh.width-2) + "\n\n" + st.Dim.Render("press q to quit")
+		msg := st.Error.Render(printable("cannot open "+m.opener.Name)) + "\n" + fit(errText(m.err), m.sh.width-2) + "\n\n" + st.Dim.Render("press q to quit")
 		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
 	}
 	return m.browser.render()

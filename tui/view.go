@@ -12,17 +12,37 @@ import (
 )
 
 // fit truncates s (plain text) to w cells with an ellipsis and pads it
-// with spaces to exactly w cells. Widths come from go-runewidth, so wide
+// with spaces to exactly w cells, control characters replaced. Widths come from go-runewidth, so wide
 // characters in names count for two.
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
+	s = printable(s)
 	if runewidth.StringWidth(s) > w {
 		s = runewidth.Truncate(s, w, "…")
 	}
 	return runewidth.FillRight(s, w)
 }
+
+// printable replaces control characters (names and event contents come
+// from untrusted traces: an escape sequence in a thread name must not
+// reach the terminal) with U+FFFD.
+func printable(s string) string {
+	for _, r := range s {
+		if isControl(r) {
+			return strings.Map(func(r rune) rune {
+				if isControl(r) {
+					return '\uFFFD'
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
 
 // padStyled pads a styled string to w cells (truncating when wider).
 func padStyled(s string, w int) string {
