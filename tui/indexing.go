@@ -56,9 +56,9 @@ func (x *indexing) view() string {
 	w := min(x.sh.width-4, 72)
 	var lines []string
 	if !x.build {
-		lines = append(lines, st.Title.Render(fit("Opening "+x.name+"…", w)))
+		lines = append(lines, st.Title.Render(trunc("Opening "+x.name+"…", w)))
 	} else {
-		lines = append(lines, st.Title.Render(fit("Indexing "+x.name, w)), "",
+		lines = append(lines, st.Title.Render(trunc("Indexing "+x.name, w)), "",
 			st.Dim.Render(fit("The state index is built once; later opens take milliseconds.", w)), "")
 		frac := 0.0
 		if x.total > 0 {

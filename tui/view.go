@@ -25,6 +25,15 @@ func fit(s string, w int) string {
 	return runewidth.FillRight(s, w)
 }
 
+// trunc is fit without the padding.
+func trunc(s string, w int) string {
+	s = printable(s)
+	if runewidth.StringWidth(s) > w {
+		s = runewidth.Truncate(s, max(w, 0), "…")
+	}
+	return s
+}
+
 // printable replaces control characters (names and event contents come
 // from untrusted traces: an escape sequence in a thread name must not
 // reach the terminal) with U+FFFD.
