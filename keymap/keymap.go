@@ -1,0 +1,190 @@
+// Package keymap holds tracetui's key bindings as one struct of
+// key.Binding, from which the help screen and the README key table are
+// generated, so keys and help never drift.
+//
+// Users override bindings in $XDG_CONFIG_HOME/tracetui/keys.json (see
+// [Load] for the JSON shape).
+package keymap
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap is every key binding of the browser. The browser matches keys
+// against these fields only; the help line, the full help (`?`) and the
+// README key table are generated from them by [KeyMap.Actions].
+type KeyMap struct {
+	// Rows and table lines.
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+
+	// Time: cursor, pan and zoom.
+	Left          key.Binding
+	Right         key.Binding
+	PanLeft       key.Binding
+	PanRight      key.Binding
+	ZoomIn        key.Binding
+	ZoomOut       key.Binding
+	ZoomSelection key.Binding
+	ZoomAll       key.Binding
+	PrevChange    key.Binding
+	NextChange    key.Binding
+	Select        key.Binding
+	GoTo          key.Binding
+	SetMark       key.Binding
+	JumpMark      key.Binding
+
+	// Rows: tree, views and search.
+	Toggle      key.Binding
+	ControlFlow key.Binding
+	Resources   key.Binding
+	Find        key.Binding
+	FindNext    key.Binding
+	FindPrev    key.Binding
+
+	// Event table.
+	Focus       key.Binding
+	Filter      key.Binding
+	ToggleTable key.Binding
+	GrowTable   key.Binding
+	ShrinkTable key.Binding
+
+	// Screen.
+	Legend key.Binding
+	Help   key.Binding
+	Quit   key.Binding
+}
+
+// Action names one binding: its stable JSON name (used in keys.json), the
+// help group it is listed in, and the binding itself.
+type Action struct {
+	Name    string
+	Group   string
+	Binding *key.Binding
+}
+
+// Help groups, in the order the full help shows them.
+const (
+	GroupMove  = "move"
+	GroupTime  = "time"
+	GroupRows  = "rows"
+	GroupTable = "table"
+	GroupApp   = "screen"
+)
+
+// Groups lists the help groups in display order.
+func Groups() []string { return []string{GroupMove, GroupTime, GroupRows, GroupTable, GroupApp} }
+
+func bind(help, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+}
+
+// Default returns the built-in bindings.
+func Default() KeyMap {
+	return KeyMap{
+		Up:       bind("k/↑", "row up", "k", "up"),
+		Down:     bind("j/↓", "row down", "j", "down"),
+		PageUp:   bind("pgup", "page up", "pgup"),
+		PageDown: bind("pgdn", "page down", "pgdown"),
+		Top:      bind("g", "first row", "g", "home"),
+		Bottom:   bind("G", "last row", "G", "end"),
+
+		Left:          bind("h/←", "cursor left", "h", "left"),
+		Right:         bind("l/→", "cursor right", "l", "right"),
+		PanLeft:       bind("a/H", "pan left", "a", "H"),
+		PanRight:      bind("d/L", "pan right", "d", "L"),
+		ZoomIn:        bind("w/+", "zoom in", "w", "+", "="),
+		ZoomOut:       bind("s/-", "zoom out", "s", "-"),
+		ZoomSelection: bind("z", "zoom to selection", "z"),
+		ZoomAll:       bind("0", "whole trace", "0"),
+		PrevChange:    bind("[", "prev state change", "["),
+		NextChange:    bind("]", "next state change", "]"),
+		Select:        bind("space", "start/end selection", " "),
+		GoTo:          bind(":", "go to time", ":"),
+		SetMark:       bind("m", "set mark", "m"),
+		JumpMark:      bind("'", "jump to mark", "'"),
+
+		Toggle:      bind("enter", "expand · go to event", "enter"),
+		ControlFlow: bind("1", "Control Flow", "1"),
+		Resources:   bind("2", "Resources", "2"),
+		Find:        bind("/", "find row", "/"),
+		FindNext:    bind("n", "next match", "n"),
+		FindPrev:    bind("N", "previous match", "N"),
+
+		Focus:       bind("tab", "focus table", "tab"),
+		Filter:      bind("f", "filter column", "f"),
+		ToggleTable: bind("t", "show/hide table", "t"),
+		GrowTable:   bind("}", "taller table", "}"),
+		ShrinkTable: bind("{", "shorter table", "{"),
+
+		Legend: bind("c", "legend", "c"),
+		Help:   bind("?", "help", "?"),
+		Quit:   bind("q", "quit", "q", "ctrl+c"),
+	}
+}
+
+// Actions lists every binding with its JSON name and help group, in help
+// order. It is the single list the help, the README table, the overrides
+// and the tests iterate over.
+func (k *KeyMap) Actions() []Action {
+	return []Action{
+		{"up", GroupMove, &k.Up},
+		{"down", GroupMove, &k.Down},
+		{"page_up", GroupMove, &k.PageUp},
+		{"page_down", GroupMove, &k.PageDown},
+		{"top", GroupMove, &k.Top},
+		{"bottom", GroupMove, &k.Bottom},
+
+		{"left", GroupTime, &k.Left},
+		{"right", GroupTime, &k.Right},
+		{"pan_left", GroupTime, &k.PanLeft},
+		{"pan_right", GroupTime, &k.PanRight},
+		{"zoom_in", GroupTime, &k.ZoomIn},
+		{"zoom_out", GroupTime, &k.ZoomOut},
+		{"zoom_selection", GroupTime, &k.ZoomSelection},
+		{"zoom_all", GroupTime, &k.ZoomAll},
+		{"prev_change", GroupTime, &k.PrevChange},
+		{"next_change", GroupTime, &k.NextChange},
+		{"select", GroupTime, &k.Select},
+		{"goto", GroupTime, &k.GoTo},
+		{"set_mark", GroupTime, &k.SetMark},
+		{"jump_mark", GroupTime, &k.JumpMark},
+
+		{"toggle", GroupRows, &k.Toggle},
+		{"control_flow", GroupRows, &k.ControlFlow},
+		{"resources", GroupRows, &k.Resources},
+		{"find", GroupRows, &k.Find},
+		{"find_next", GroupRows, &k.FindNext},
+		{"find_prev", GroupRows, &k.FindPrev},
+
+		{"focus", GroupTable, &k.Focus},
+		{"filter", GroupTable, &k.Filter},
+		{"toggle_table", GroupTable, &k.ToggleTable},
+		{"grow_table", GroupTable, &k.GrowTable},
+		{"shrink_table", GroupTable, &k.ShrinkTable},
+
+		{"legend", GroupApp, &k.Legend},
+		{"help", GroupApp, &k.Help},
+		{"quit", GroupApp, &k.Quit},
+	}
+}
+
+// ShortHelp implements help.KeyMap: the one-line help under the screen.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.Quit, k.ZoomIn, k.ZoomOut, k.PanLeft, k.PanRight, k.Toggle, k.Focus, k.Filter, k.GoTo, k.Find, k.Legend}
+}
+
+// FullHelp implements help.KeyMap: one column per group.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	byGroup := map[string][]key.Binding{}
+	for _, a := range k.Actions() {
+		byGroup[a.Group] = append(byGroup[a.Group], *a.Binding)
+	}
+	var out [][]key.Binding
+	for _, g := range Groups() {
+		out = append(out, byGroup[g])
+	}
+	return out
+}

@@ -1,0 +1,577 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// press sends the first key of the named action.
+func (hs *harness) press(action string) {
+	hs.t.Helper()
+	km := keymap.Default()
+	for _, a := range km.Actions() {
+		if a.Name == action {
+			k := a.Binding.Keys()[0]
+			if k == " " {
+				k = "space"
+			}
+			hs.keys(k)
+			return
+		}
+	}
+	hs.t.Fatalf("no action %q", action)
+}
+
+// selectedLabel is the label of the selected row.
+func (hs *harness) selectedLabel() string {
+	t := hs.b().tree()
+	return t.nodes[t.selected()].label
+}
+
+// selectRow selects the row with the given label.
+func (hs *harness) selectRow(label string) {
+	hs.t.Helper()
+	t := hs.b().tree()
+	for i := range t.nodes {
+		if t.nodes[i].label == label {
+			t.selectNode(int32(i))
+			hs.run(hs.b().changed(false))
+			return
+		}
+	}
+	hs.t.Fatalf("no row %q", label)
+}
+
+// bindingTests has one Update test per action of the key map (checked by
+// TestEveryBindingIsTested).
+var bindingTests = map[string]func(t *testing.T, hs *harness){
+	"up": func(t *testing.T, hs *harness) {
+		hs.press("down")
+		hs.press("down")
+		hs.press("up")
+		if got := hs.b().tree().sel; got != 1 {
+			t.Errorf("selected row %d, want 1", got)
+		}
+	},
+	"down": func(t *testing.T, hs *harness) {
+		hs.press("down")
+		if got := hs.selectedLabel(); got != "kworker/0:1 15" {
+			t.Errorf("selected %q", got)
+		}
+	},
+	"page_down": func(t *testing.T, hs *harness) {
+		hs.press("page_down")
+		if got, want := hs.b().tree().sel, len(hs.b().tree().visible)-1; got != want {
+			t.Errorf("selected row %d, want the last (%d)", got, want)
+		}
+	},
+	"page_up": func(t *testing.T, hs *harness) {
+		hs.press("page_down")
+		hs.press("page_up")
+		if got := hs.b().tree().sel; got != 0 {
+			t.Errorf("selected row %d, want 0", got)
+		}
+	},
+	"bottom": func(t *testing.T, hs *harness) {
+		hs.press("bottom")
+		if got := hs.selectedLabel(); got != "swapper/1 0_1" {
+			t.Errorf("selected %q, want the last row", got)
+		}
+	},
+	"top": func(t *testing.T, hs *harness) {
+		hs.press("bottom")
+		hs.press("top")
+		if got := hs.selectedLabel(); got != "systemd 1" {
+			t.Errorf("selected %q, want the first row", got)
+		}
+	},
+	"right": func(t *testing.T, hs *harness) {
+		hs.press("right")
+		if b := hs.b(); b.cursor != b.tv.ColStart(1) {
+			t.Errorf("cursor %d, want column 1 at %d", b.cursor, b.tv.ColStart(1))
+		}
+		if b := hs.b(); b.table.sel == 0 || b.table.cache[b.table.rankOf(b.table.sel)].Time < b.cursor {
+			t.Errorf("table not scrolled to the cursor: line %d", b.table.sel)
+		}
+	},
+	"left": func(t *testing.T, hs *harness) {
+		hs.press("right")
+		hs.press("right")
+		hs.press("left")
+		if b := hs.b(); b.cursor != b.tv.ColStart(1) {
+			t.Errorf("cursor %d, want column 1", b.cursor)
+		}
+	},
+	"pan_right": func(t *testing.T, hs *harness) {
+		hs.press("zoom_in")
+		before := hs.b().tv
+		hs.press("pan_right")
+		after := hs.b().tv
+		if after.T0 != before.T0+before.Span()/2 || after.Span() != before.Span() {
+			t.Errorf("view %d+%d after pan right from %d+%d", after.T0, after.Span(), before.T0, before.Span())
+		}
+	},
+	"pan_left": func(t *testing.T, hs *harness) {
+		hs.press("zoom_in")
+		hs.press("pan_right")
+		hs.press("pan_right")
+		before := hs.b().tv
+		hs.press("pan_left")
+		if after := hs.b().tv; after.T0 != before.T0-before.Span()/2 {
+			t.Errorf("view starts at %d, want %d", after.T0, before.T0-before.Span()/2)
+		}
+	},
+	"zoom_in": func(t *testing.T, hs *harness) {
+		hs.keys(":")
+		hs.typeText("+5ms")
+		hs.keys("enter")
+		before := hs.b().tv
+		hs.press("zoom_in")
+		b := hs.b()
+		if b.tv.Span() != before.Span()/2 || b.cursor < b.tv.T0 || b.cursor > b.tv.T1 {
+			t.Errorf("span %d -> %d, cursor %d in [%d, %d]", before.Span(), b.tv.Span(), b.cursor, b.tv.T0, b.tv.T1)
+		}
+		if b.frame == nil || b.frame.view != b.tv {
+			t.Error("no frame for the zoomed view")
+		}
+	},
+	"zoom_out": func(t *testing.T, hs *harness) {
+		hs.press("zoom_in")
+		hs.press("zoom_in")
+		before := hs.b().tv.Span()
+		hs.press("zoom_out")
+		if got := hs.b().tv.Span(); got != 2*before && got != 2*before+1 {
+			t.Errorf("span %d -> %d", before, got)
+		}
+	},
+	"zoom_selection": func(t *testing.T, hs *harness) {
+		hs.press("select")
+		for range 10 {
+			hs.press("right")
+		}
+		hs.press("select")
+		b := hs.b()
+		start, end := b.selStart, b.selEnd
+		hs.press("zoom_selection")
+		if b.tv.T0 != start || b.tv.T1 != end {
+			t.Errorf("view [%d, %d], want the selection [%d, %d]", b.tv.T0, b.tv.T1, start, end)
+		}
+	},
+	"zoom_all": func(t *testing.T, hs *harness) {
+		hs.press("zoom_in")
+		hs.press("zoom_in")
+		hs.press("zoom_all")
+		if b := hs.b(); b.tv.T0 != demoStart || b.tv.T1 != demoEnd {
+			t.Errorf("view [%d, %d], want the whole trace", b.tv.T0, b.tv.T1)
+		}
+	},
+	"next_change": func(t *testing.T, hs *harness) {
+		b := hs.b()
+		key := b.tree().nodes[b.tree().selected()].key
+		iv, _, err := b.hist.Single(context.Background(), key, b.cursor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs.press("next_change")
+		if b.cursor != iv.End+1 {
+			t.Errorf("cursor %d, want the next state at %d", b.cursor, iv.End+1)
+		}
+	},
+	"prev_change": func(t *testing.T, hs *harness) {
+		hs.press("next_change")
+		hs.press("next_change")
+		b := hs.b()
+		key := b.tree().nodes[b.tree().selected()].key
+		at := b.cursor
+		prev, _, _ := b.hist.Single(context.Background(), key, at-1)
+		hs.press("prev_change")
+		if b.cursor != prev.Start {
+			t.Errorf("cursor %d, want the previous state's start %d", b.cursor, prev.Start)
+		}
+	},
+	"select": func(t *testing.T, hs *harness) {
+		hs.press("select")
+		hs.press("right")
+		hs.press("right")
+		hs.press("select")
+		b := hs.b()
+		if !b.hasSel || b.selecting || b.selStart != demoStart || b.selEnd != b.tv.ColStart(2) {
+			t.Errorf("selection [%d, %d] (has %v, selecting %v)", b.selStart, b.selEnd, b.hasSel, b.selecting)
+		}
+		if !strings.Contains(hs.view(), "sel "+core.FormatDuration(b.selEnd-b.selStart+1)) {
+			t.Error("status line does not show the selection length")
+		}
+	},
+	"goto": func(t *testing.T, hs *harness) {
+		hs.press("goto")
+		hs.typeText("+2.5ms")
+		hs.keys("enter")
+		if b := hs.b(); b.cursor != demoStart+2_500_000 || b.prompt.active() {
+			t.Errorf("cursor %d (prompt open %v), want %d", b.cursor, b.prompt.active(), demoStart+2_500_000)
+		}
+		hs.press("goto")
+		hs.typeText("soon")
+		hs.keys("enter")
+		b := hs.b()
+		if !b.prompt.active() || b.prompt.err == nil || !strings.Contains(hs.view(), "bad time") {
+			t.Error("an invalid time must keep the prompt open with the error inline")
+		}
+		if b.cursor != demoStart+2_500_000 {
+			t.Error("an invalid time moved the cursor")
+		}
+		hs.keys("esc")
+		if b.prompt.active() {
+			t.Error("esc did not close the prompt")
+		}
+	},
+	"set_mark": func(t *testing.T, hs *harness) {
+		hs.press("right")
+		hs.press("set_mark")
+		if b := hs.b(); !b.hasMark || b.mark != b.cursor {
+			t.Errorf("mark %d (set %v), want the cursor %d", b.mark, b.hasMark, b.cursor)
+		}
+	},
+	"jump_mark": func(t *testing.T, hs *harness) {
+		hs.press("jump_mark") // no mark yet: a message, no move
+		if b := hs.b(); b.cursor != demoStart || !strings.Contains(b.note, "no mark") {
+			t.Errorf("without a mark: cursor %d, note %q", b.cursor, b.note)
+		}
+		hs.press("right")
+		hs.press("set_mark")
+		mark := hs.b().cursor
+		hs.press("zoom_in")
+		hs.press("pan_right")
+		hs.press("pan_right")
+		hs.press("jump_mark")
+		if b := hs.b(); b.cursor != mark || mark < b.tv.T0 || mark > b.tv.T1 {
+			t.Errorf("cursor %d, want the mark %d in view", b.cursor, mark)
+		}
+	},
+	"toggle": func(t *testing.T, hs *harness) {
+		hs.selectRow("firefox 2000")
+		n := len(hs.b().tree().visible)
+		hs.press("toggle")
+		if got := len(hs.b().tree().visible); got != n-2 {
+			t.Errorf("%d rows after collapsing firefox, want %d", got, n-2)
+		}
+		hs.press("toggle")
+		if got := len(hs.b().tree().visible); got != n {
+			t.Errorf("%d rows after expanding, want %d", got, n)
+		}
+	},
+	"control_flow": func(t *testing.T, hs *harness) {
+		hs.press("resources")
+		hs.press("control_flow")
+		if b := hs.b(); b.pane != viewControlFlow || !strings.Contains(hs.view(), "Control Flow") {
+			t.Error("not on Control Flow")
+		}
+	},
+	"resources": func(t *testing.T, hs *harness) {
+		hs.press("resources")
+		b := hs.b()
+		if b.pane != viewResources || hs.selectedLabel() != "CPU 0" {
+			t.Fatalf("view %d, selected %q", b.pane, hs.selectedLabel())
+		}
+		hs.press("toggle") // a CPU expands to its IRQs
+		if v := hs.view(); !strings.Contains(v, "IRQ 18") || !strings.Contains(v, "SoftIRQ 1") {
+			t.Errorf("CPU 0 expanded does not list its IRQs:\n%s", v)
+		}
+	},
+	"find": func(t *testing.T, hs *harness) {
+		hs.press("find")
+		hs.typeText("Web|Compo")
+		hs.keys("enter")
+		if got := hs.selectedLabel(); got != "Web Content 2001" {
+			t.Errorf("selected %q", got)
+		}
+		hs.press("find")
+		hs.typeText("(")
+		hs.keys("enter")
+		if b := hs.b(); !b.prompt.active() || b.prompt.err == nil {
+			t.Error("an invalid regex must keep the prompt open with the error")
+		}
+	},
+	"find_next": func(t *testing.T, hs *harness) {
+		hs.press("find")
+		hs.typeText("^postgres|4000")
+		hs.keys("enter")
+		hs.press("find_next")
+		if got := hs.selectedLabel(); got != "postgres: wal 4001" {
+			t.Errorf("selected %q", got)
+		}
+		hs.press("find_next") // wraps
+		if got := hs.selectedLabel(); got != "postgres 4000" {
+			t.Errorf("selected %q after wrapping", got)
+		}
+	},
+	"find_prev": func(t *testing.T, hs *harness) {
+		hs.press("find")
+		hs.typeText("2001|2002")
+		hs.keys("enter")
+		hs.press("find_next")
+		hs.press("find_prev")
+		if got := hs.selectedLabel(); got != "Web Content 2001" {
+			t.Errorf("selected %q", got)
+		}
+	},
+	"focus": func(t *testing.T, hs *harness) {
+		hs.press("focus")
+		b := hs.b()
+		if !b.focusTable {
+			t.Fatal("focus did not move to the table")
+		}
+		hs.press("down")
+		if b.table.sel != 1 || b.tree().sel != 0 {
+			t.Errorf("down moved table line %d / tree row %d, want the table only", b.table.sel, b.tree().sel)
+		}
+		hs.press("focus")
+		if b.focusTable {
+			t.Error("focus did not come back to the Gantt")
+		}
+	},
+	"filter": func(t *testing.T, hs *harness) {
+		hs.press("filter") // the focused column is Event
+		hs.typeText("sched_sw")
+		hs.keys("enter")
+		b := hs.b()
+		if !b.table.filterOn || b.table.scanning || len(b.table.matches) == 0 {
+			t.Fatalf("filter on %v, scanning %v, %d matches", b.table.filterOn, b.table.scanning, len(b.table.matches))
+		}
+		ev := b.trace.Events().(*memEvents)
+		want := 0
+		for _, r := range ev.rows {
+			if strings.Contains(r.Event, "sched_sw") {
+				want++
+			}
+		}
+		if len(b.table.matches) != want {
+			t.Errorf("%d matches, want %d", len(b.table.matches), want)
+		}
+		if v := hs.view(); !strings.Contains(v, "sched_switch") || strings.Contains(v, "lttng_statedump") {
+			t.Errorf("table does not show only matches:\n%s", v)
+		}
+		hs.press("filter")
+		hs.keys("ctrl+u")
+		hs.typeText("sched_(")
+		hs.keys("enter")
+		if !b.prompt.active() || !strings.Contains(hs.view(), "missing closing )") {
+			t.Error("an invalid regex must show the error inline")
+		}
+		if b.table.pattern[ColEvent] != "sched_sw" || len(b.table.matches) != want {
+			t.Error("an invalid regex changed the filter")
+		}
+	},
+	"toggle_table": func(t *testing.T, hs *harness) {
+		rows := hs.b().sh.layout(true, hs.b().tableLines).ganttRows
+		hs.press("toggle_table")
+		b := hs.b()
+		if b.showTable || strings.Contains(hs.view(), "Contents") {
+			t.Error("table still shown")
+		}
+		if got := b.sh.layout(b.showTable, b.tableLines).ganttRows; got <= rows {
+			t.Errorf("Gantt has %d rows without the table, %d with", got, rows)
+		}
+	},
+	"grow_table": func(t *testing.T, hs *harness) {
+		before := hs.b().tableLines
+		hs.press("grow_table")
+		if got := hs.b().tableLines; got != before+2 {
+			t.Errorf("table %d lines, want %d", got, before+2)
+		}
+	},
+	"shrink_table": func(t *testing.T, hs *harness) {
+		before := hs.b().tableLines
+		hs.press("shrink_table")
+		if got := hs.b().tableLines; got != before-2 {
+			t.Errorf("table %d lines, want %d", got, before-2)
+		}
+	},
+	"legend": func(t *testing.T, hs *harness) {
+		hs.press("legend")
+		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "changed more than once") {
+			t.Errorf("no legend:\n%s", v)
+		}
+		hs.press("legend")
+		if strings.Contains(hs.view(), "wait for CPU") {
+			t.Error("legend not closed")
+		}
+	},
+	"help": func(t *testing.T, hs *harness) {
+		hs.press("help")
+		if v := hs.view(); !strings.Contains(v, "prev state change") || !strings.Contains(v, "show/hide table") {
+			t.Errorf("full help missing keys:\n%s", v)
+		}
+		hs.keys("x")
+		if hs.b().showHelp {
+			t.Error("a key did not close the help")
+		}
+	},
+	"quit": func(t *testing.T, hs *harness) {
+		hs.press("quit")
+		if !hs.quit {
+			t.Error("q did not quit")
+		}
+		hs.quit = false
+		hs.keys("ctrl+c")
+		if !hs.quit {
+			t.Error("ctrl+c did not quit")
+		}
+	},
+}
+
+func TestEveryBindingIsTested(t *testing.T) {
+	km := keymap.Default()
+	for _, a := range km.Actions() {
+		if bindingTests[a.Name] == nil {
+			t.Errorf("action %q has no Update test in bindingTests", a.Name)
+		}
+	}
+	if len(bindingTests) != len(km.Actions()) {
+		t.Errorf("%d binding tests for %d actions", len(bindingTests), len(km.Actions()))
+	}
+}
+
+func TestBindings(t *testing.T) {
+	tr := newDemoTrace()
+	for name, fn := range bindingTests {
+		t.Run(name, func(t *testing.T) {
+			hs := newHarness(t, tr, 100, 30, true)
+			fn(t, hs)
+		})
+	}
+}
+
+// TestTableEnterMovesTheGantt: enter on an event moves the cursor to its
+// time and selects its thread.
+func TestTableEnterMovesTheGantt(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.press("filter")
+	hs.typeText("syscall_entry")
+	hs.keys("enter") // f focuses the table
+	hs.press("down")
+	hs.press("down")
+	b := hs.b()
+	ev := b.table.cache[b.table.rankOf(b.table.sel)]
+	hs.press("toggle")
+	if b.cursor != ev.Time {
+		t.Errorf("cursor %d, want the event's time %d", b.cursor, ev.Time)
+	}
+	n := b.tree().nodes[b.tree().selected()]
+	if n.tid != ev.TID {
+		t.Errorf("selected thread %q, want %q", n.tid, ev.TID)
+	}
+	if !strings.Contains(hs.view(), "syscall ") {
+		t.Errorf("details line does not show the current system call:\n%s", hs.view())
+	}
+}
+
+// TestCursorScrollsTheTable: the table shows the first event at or after
+// the cursor.
+func TestCursorScrollsTheTable(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.press("goto")
+	hs.typeText("+3ms")
+	hs.keys("enter")
+	b := hs.b()
+	ev := b.trace.Events().(*memEvents).rows
+	r := b.table.rankOf(b.table.sel)
+	if ev[r].Time < b.cursor || (r > 0 && ev[r-1].Time >= b.cursor) {
+		t.Errorf("table line at rank %d (time %d), cursor %d", r, ev[r].Time, b.cursor)
+	}
+}
+
+// TestStaleFramesAreDropped: a frame older than the one shown is ignored,
+// and a view change during a query is asked again when it ends.
+func TestStaleFramesAreDropped(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	b := hs.b()
+	shown := b.frame
+	// Start a query without running it, change the view meanwhile.
+	_, cmd := hs.m.Update(keyMsg("w"))
+	if !b.inflight {
+		t.Fatal("no query in flight after zooming")
+	}
+	_, cmd2 := hs.m.Update(keyMsg("w"))
+	if !b.dirty {
+		t.Fatal("a second view change during a query must mark the view dirty")
+	}
+	hs.run(cmd2)
+	old := &frame{seq: shown.seq - 1, view: shown.view}
+	hs.send(frameMsg{old})
+	if b.frame == old {
+		t.Fatal("a stale frame was shown")
+	}
+	hs.run(cmd) // the first query ends: the newest view is asked
+	if b.frame.view != b.tv || b.inflight || b.dirty {
+		t.Errorf("frame for %+v, view %+v, inflight %v, dirty %v", b.frame.view, b.tv, b.inflight, b.dirty)
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 39, 20, true)
+	if v := hs.view(); !strings.Contains(v, "terminal too small") {
+		t.Errorf("39 columns:\n%s", v)
+	}
+	hs.send(tea.WindowSizeMsg{Width: 40, Height: 10})
+	if v := hs.view(); strings.Contains(v, "too small") || len(strings.Split(v, "\n")) != 10 {
+		t.Errorf("40x10 must show the browser on 10 lines:\n%s", v)
+	}
+}
+
+// TestEveryLineFits: at any size, every line is exactly the terminal's
+// width or less and there are exactly as many lines as the height.
+func TestEveryLineFits(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 80, 24, false)
+	for _, sz := range [][2]int{{80, 24}, {40, 10}, {132, 50}, {57, 13}, {200, 60}} {
+		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"}} {
+			hs.keys(keys...)
+			lines := strings.Split(hs.view(), "\n")
+			if len(lines) != sz[1] {
+				t.Errorf("%dx%d after %v: %d lines", sz[0], sz[1], keys, len(lines))
+			}
+			for i, l := range lines {
+				if w := lipglossWidth(l); w > sz[0] {
+					t.Errorf("%dx%d after %v: line %d is %d wide: %q", sz[0], sz[1], keys, i, w, l)
+				}
+			}
+			hs.keys("esc")
+		}
+	}
+}
+
+// TestRunsOfKeysAreSplit: keys read together (":+1ms" in one message over
+// a slow link) act as if typed one by one; a paste goes into the prompt
+// whole.
+func TestRunsOfKeysAreSplit(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":+1ms")})
+	hs.keys("enter")
+	if b := hs.b(); b.cursor != demoStart+1_000_000 {
+		t.Errorf("cursor %d, want +1ms", b.cursor)
+	}
+	hs.keys(":")
+	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+2ms"), Paste: true})
+	hs.keys("enter")
+	if b := hs.b(); b.cursor != demoStart+2_000_000 {
+		t.Errorf("cursor %d after a paste, want +2ms", b.cursor)
+	}
+}
+
+// TestControlCharactersNeverReachTheTerminal: names and contents come from
+// untrusted traces.
+func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
+	tr := newDemoTrace()
+	ev := tr.events.(*memEvents)
+	ev.rows[0].Contents = "evil \x1b]0;pwned\x07 \x1b[2J"
+	ev.rows[0].Process = "bad\nname"
+	hs := newHarness(t, tr, 100, 30, true) // ASCII: no escape sequence at all is legitimate
+	if v := hs.view(); strings.ContainsAny(v, "\x1b\x07") || !strings.Contains(v, "evil \uFFFD]0;pwned\uFFFD") {
+		t.Errorf("control characters on screen:\n%q", v)
+	}
+}

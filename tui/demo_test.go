@@ -1,0 +1,338 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// The demo fixture: a tiny deterministic kernel-like trace (2 CPUs, a dozen
+// threads, 10 ms) following core/model.go, with the event table that
+// produced it. Golden screens use it until the real demo trace (tracetui
+// gen output) is integrated.
+
+const (
+	demoStart = core.Time(1_412_670_961_000_000_000)
+	demoEnd   = demoStart + 10_000_000 - 1 // 10 ms
+	demoStep  = core.Time(5_000)           // simulation step: 5 us
+)
+
+// demoThread is a thread of the demo workload.
+type demoThread struct {
+	tid, pid, ppid int32
+	name           string
+	busy           bool // makes a system call at almost every step (dense row)
+}
+
+func demoThreads() []demoThread {
+	return []demoThread{
+		{1, 1, 0, "systemd", false},
+		{15, 15, 2, "kworker/0:1", false},
+		{1200, 1200, 1, "bash", false},
+		{2000, 2000, 1, "firefox", false},
+		{2001, 2000, 1, "Web Content", true},
+		{2002, 2000, 1, "Compositor", false},
+		{3000, 3000, 1200, "日本語の名前", false},
+		{3100, 3100, 1, "a-process-with-a-really-long-name-indeed", false},
+		{4000, 4000, 1, "postgres", false},
+		{4001, 4000, 1, "postgres: wal", false},
+	}
+}
+
+// memTrace is an in-memory Trace for tests and benchmarks.
+type memTrace struct {
+	name   string
+	info   TraceInfo
+	hist   core.History
+	events EventTable
+}
+
+func (t *memTrace) Name() string          { return t.name }
+func (t *memTrace) Info() TraceInfo       { return t.info }
+func (t *memTrace) History() core.History { return t.hist }
+func (t *memTrace) Events() EventTable    { return t.events }
+
+// demoSim is the state of the demo simulation.
+type demoSim struct {
+	m      *core.MemHistory
+	at     *core.AttributeTree
+	rng    *rand.Rand
+	events []EventRow
+	th     []demoThread
+	status []core.Key // Threads/<tid>
+	sysc   []core.Key // Threads/<tid>/System_call
+	name   []core.Key
+	cpu    []demoCPU
+	state  []core.ThreadStatus
+}
+
+type demoCPU struct {
+	key, cur, irq, soft    core.Key
+	running                int // thread index, -1 idle
+	quantum, sys, irqSteps int
+	soft2                  int // 1: soft IRQ raised, 2: running
+}
+
+// newDemoTrace builds the demo trace (deterministic).
+func newDemoTrace() *memTrace {
+	s := &demoSim{m: core.NewMemHistory(demoStart), rng: rand.New(rand.NewPCG(42, 7)), th: demoThreads()}
+	s.at = s.m.Attributes()
+	s.run()
+	if err := s.m.Close(demoEnd); err != nil {
+		panic(err)
+	}
+	return &memTrace{
+		name: "demo",
+		info: TraceInfo{Format: "ctf", Start: demoStart, End: demoEnd, Events: int64(len(s.events)), Discarded: 3},
+		hist: s.m, events: &memEvents{rows: s.events},
+	}
+}
+
+func (s *demoSim) set(k core.Key, t core.Time, v core.Value) {
+	if err := s.m.Modify(k, t, v); err != nil {
+		panic(err)
+	}
+}
+
+func (s *demoSim) event(t core.Time, cpu int, name string, th int, contents string) {
+	r := EventRow{Rank: int64(len(s.events)), Time: t, CPU: int32(cpu), Event: name, Contents: contents}
+	if th >= 0 {
+		r.TID = strconv.Itoa(int(s.th[th].tid))
+		r.Process = s.th[th].name
+	}
+	s.events = append(s.events, r)
+}
+
+func (s *demoSim) setThread(i int, t core.Time, st core.ThreadStatus) {
+	s.state[i] = st
+	s.set(s.status[i], t, core.Int32(int32(st)))
+}
+
+func (s *demoSim) run() {
+	t := demoStart
+	for i, th := range s.th {
+		tid := strconv.Itoa(int(th.tid))
+		s.status = append(s.status, s.at.AddPath(core.AttrThreads, tid))
+		s.name = append(s.name, s.at.AddPath(core.AttrThreads, tid, core.AttrExecName))
+		s.set(s.name[i], t, core.String(th.name))
+		s.set(s.at.AddPath(core.AttrThreads, tid, core.AttrPID), t, core.Int32(th.pid))
+		s.set(s.at.AddPath(core.AttrThreads, tid, core.AttrPPID), t, core.Int32(th.ppid))
+		s.sysc = append(s.sysc, s.at.AddPath(core.AttrThreads, tid, core.AttrSystemCall))
+		s.state = append(s.state, core.ThreadWaitBlocked)
+		s.set(s.status[i], t, core.Int32(int32(core.ThreadWaitBlocked)))
+		s.event(t, 0, "lttng_statedump_process_state", i, fmt.Sprintf("tid = %d, pid = %d, ppid = %d, name = \"%s\"", th.tid, th.pid, th.ppid, th.name))
+	}
+	for c := range 2 {
+		n := strconv.Itoa(c)
+		idle := s.at.AddPath(core.AttrThreads, "0_"+n)
+		s.set(s.at.AddPath(core.AttrThreads, "0_"+n, core.AttrExecName), t, core.String("swapper/"+n))
+		s.set(idle, t, core.Int32(int32(core.ThreadRunUser)))
+		cpu := demoCPU{key: s.at.AddPath(core.AttrCPUs, n), cur: s.at.AddPath(core.AttrCPUs, n, core.AttrCurrentThread),
+			irq: s.at.AddPath(core.AttrCPUs, n, core.AttrIRQs, strconv.Itoa(18+c)), soft: s.at.AddPath(core.AttrCPUs, n, core.AttrSoftIRQs, "1"), running: -1}
+		s.set(cpu.key, t, core.Int32(int32(core.CPUIdle)))
+		s.set(cpu.cur, t, core.Int32(0))
+		s.cpu = append(s.cpu, cpu)
+	}
+	execDone := false
+	for t = demoStart + demoStep; t+demoStep <= demoEnd; t += demoStep {
+		for c := range s.cpu {
+			s.stepCPU(c, t+core.Time(c)) // CPUs 1 ns apart: distinct timestamps
+		}
+		for i := range s.th { // wake-ups
+			if s.state[i] == core.ThreadWaitBlocked && s.rng.IntN(40) == 0 {
+				s.setThread(i, t+2, core.ThreadWaitCPU)
+				s.event(t+2, 0, "sched_wakeup", i, fmt.Sprintf("comm = \"%s\", tid = %d, prio = 20, target_cpu = 0", s.th[i].name, s.th[i].tid))
+			}
+		}
+		if !execDone && t >= demoStart+5_000_000 { // bash execs ls at 5 ms
+			execDone = true
+			s.th[2].name = "ls"
+			s.set(s.name[2], t+3, core.String("ls"))
+			s.event(t+3, 0, "sched_process_exec", 2, "filename = \"/bin/ls\", tid = 1200, old_tid = 1200")
+		}
+	}
+}
+
+var demoSyscalls = []string{"read", "write", "openat", "futex", "poll", "mmap"}
+
+// stepCPU advances one CPU by one step at time t.
+func (s *demoSim) stepCPU(c int, t core.Time) {
+	cpu := &s.cpu[c]
+	cur := cpu.running
+	cpuStatus := func() core.CPUStatus {
+		switch {
+		case cur < 0:
+			return core.CPUIdle
+		case cpu.sys > 0:
+			return core.CPURunSyscall
+		}
+		return core.CPURunUser
+	}
+	threadStatus := func() core.ThreadStatus {
+		if cpu.sys > 0 {
+			return core.ThreadRunSyscall
+		}
+		return core.ThreadRunUser
+	}
+	if cpu.irqSteps > 0 { // in an interrupt handler
+		cpu.irqSteps--
+		if cpu.irqSteps == 0 {
+			s.set(cpu.irq, t, core.Null())
+			s.set(cpu.key, t, core.Int32(int32(cpuStatus())))
+			if cur >= 0 {
+				s.setThread(cur, t, threadStatus())
+			}
+			s.event(t, c, "irq_handler_exit", cur, fmt.Sprintf("irq = %d, ret = 1", 18+c))
+			s.set(cpu.soft, t, core.Int32(int32(core.CPUStatusSoftIRQRaised)))
+			s.event(t, c, "softirq_raise", cur, "vec = 1 [TIMER]")
+			cpu.soft2 = 1
+		}
+		return
+	}
+	switch cpu.soft2 {
+	case 1: // raised at the previous step: run it
+		cpu.soft2 = 2
+		s.set(cpu.soft, t, core.Int32(int32(core.CPUStatusSoftIRQ)))
+		s.set(cpu.key, t, core.Int32(int32(core.CPUStatusSoftIRQ)))
+		s.event(t, c, "softirq_entry", cur, "vec = 1 [TIMER]")
+		return
+	case 2:
+		cpu.soft2 = 0
+		s.set(cpu.soft, t, core.Null())
+		s.set(cpu.key, t, core.Int32(int32(cpuStatus())))
+		s.event(t, c, "softirq_exit", cur, "vec = 1 [TIMER]")
+		return
+	}
+	if s.rng.IntN(60) == 0 { // an interrupt
+		cpu.irqSteps = 1 + s.rng.IntN(3)
+		s.set(cpu.irq, t, core.Int32(int32(core.CPUStatusIRQ)))
+		s.set(cpu.key, t, core.Int32(int32(core.CPUStatusIRQ)))
+		if cur >= 0 {
+			s.setThread(cur, t, core.ThreadInterrupted)
+		}
+		s.event(t, c, "irq_handler_entry", cur, fmt.Sprintf("irq = %d, name = \"eth0\"", 18+c))
+		return
+	}
+	if cur >= 0 {
+		switch {
+		case cpu.sys > 0:
+			cpu.sys--
+			if cpu.sys == 0 {
+				s.set(s.sysc[cur], t, core.Null())
+				s.setThread(cur, t, core.ThreadRunUser)
+				s.set(cpu.key, t, core.Int32(int32(core.CPURunUser)))
+				s.event(t, c, "syscall_exit_"+demoSyscalls[int(t/demoStep)%len(demoSyscalls)], cur, "ret = 0")
+			}
+		case s.th[cur].busy && s.rng.IntN(2) == 0 || s.rng.IntN(8) == 0:
+			cpu.sys = 1 + s.rng.IntN(4)
+			if s.th[cur].busy {
+				cpu.sys = 1
+			}
+			name := demoSyscalls[s.rng.IntN(len(demoSyscalls))]
+			s.set(s.sysc[cur], t, core.String(name))
+			s.setThread(cur, t, core.ThreadRunSyscall)
+			s.set(cpu.key, t, core.Int32(int32(core.CPURunSyscall)))
+			s.event(t, c, "syscall_entry_"+name, cur, "fd = 3, count = 4096")
+		}
+		cpu.quantum--
+		if cpu.quantum > 0 || cpu.sys > 0 {
+			return
+		}
+	}
+	// Schedule: the longest-waiting runnable thread not on another CPU.
+	next := -1
+	for i := range s.th {
+		if s.state[i] == core.ThreadWaitCPU && next < 0 {
+			next = i
+		}
+	}
+	if next < 0 && cur >= 0 && s.rng.IntN(3) > 0 {
+		cpu.quantum = 5 + s.rng.IntN(20) // nothing else to run: keep running
+		return
+	}
+	if cur < 0 && next < 0 {
+		return // stay idle
+	}
+	if cur >= 0 {
+		st := core.ThreadWaitBlocked
+		if s.rng.IntN(3) == 0 {
+			st = core.ThreadWaitCPU
+		}
+		s.setThread(cur, t, st)
+	}
+	prev, nextTID := "swapper/"+strconv.Itoa(c), int32(0)
+	if cur >= 0 {
+		prev = s.th[cur].name
+	}
+	if next >= 0 {
+		nextTID = s.th[next].tid
+		s.setThread(next, t, core.ThreadRunUser)
+		s.set(cpu.key, t, core.Int32(int32(core.CPURunUser)))
+		cpu.quantum = 5 + s.rng.IntN(40)
+	} else {
+		s.set(cpu.key, t, core.Int32(int32(core.CPUIdle)))
+	}
+	s.set(cpu.cur, t, core.Int32(nextTID))
+	cpu.running = next
+	s.event(t, c, "sched_switch", cur, fmt.Sprintf("prev_comm = \"%s\", next_tid = %d", prev, nextTID))
+}
+
+// memEvents is an in-memory EventTable.
+type memEvents struct {
+	rows  []EventRow
+	batch int // filter batch size (events examined per report); 0: 256
+}
+
+func (e *memEvents) Len() int64 { return int64(len(e.rows)) }
+
+func (e *memEvents) Rows(ctx context.Context, ranks []int64) ([]EventRow, error) {
+	out := make([]EventRow, 0, len(ranks))
+	for _, r := range ranks {
+		if r < 0 || r >= int64(len(e.rows)) {
+			return nil, fmt.Errorf("rank %d out of [0, %d)", r, len(e.rows))
+		}
+		out = append(out, e.rows[r])
+	}
+	return out, ctx.Err()
+}
+
+func (e *memEvents) RankAt(ctx context.Context, t core.Time) (int64, error) {
+	return int64(sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= t })), ctx.Err()
+}
+
+func (e *memEvents) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bool) error {
+	batch := e.batch
+	if batch <= 0 {
+		batch = 256
+	}
+	total := int64(len(e.rows))
+	for i := 0; i < len(e.rows); i += batch {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var m []int64
+		end := min(i+batch, len(e.rows))
+		for j := i; j < end; j++ {
+			if f.Match(&e.rows[j]) {
+				m = append(m, int64(j))
+			}
+		}
+		if !fn(FilterProgress{Matches: m, Done: int64(end), Total: total}) {
+			return nil
+		}
+	}
+	if len(e.rows) == 0 {
+		fn(FilterProgress{Total: 0})
+	}
+	return nil
+}
+
+// sortedByTime checks the fixture's own invariant.
+func sortedByTime(rows []EventRow) bool {
+	return slices.IsSortedFunc(rows, func(a, b EventRow) int { return int(a.Time - b.Time) })
+}

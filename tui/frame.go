@@ -1,0 +1,401 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+)
+
+// Frame queries.
+//
+// A frame is one 2D query: the status attributes of the visible rows (plus
+// the few attributes the details line reads at the cursor) over the visible
+// range, reduced to one cell per (row, column). A cell shows the row's
+// dominant state in the column (the value covering the most time) and is
+// marked when the row changed state more than once in it.
+//
+// Two ways to ask, chosen per frame:
+//
+//   - exact: Query2D over [T0, T1]. Every interval in range is read, so
+//     the dominant state and the change count are exact. Its cost grows
+//     with the intervals in range: millions for a zoomed-out CPU row.
+//   - sampled: Query2DTimes at the first and last instant of every column,
+//     two points inside it, and the cursor. Its cost is bounded by
+//     rows x columns x 4 intervals whatever the zoom. The intervals met
+//     are exact, so a column's first and last intervals are always known:
+//     the "changed more than once" mark stays exact (a column whose known
+//     intervals leave a gap held at least one more interval, so at least
+//     two changes). The dominant state is computed from the known
+//     intervals only: it can be wrong only when the unseen gaps, which are
+//     shorter than the column, hold more of another state than the known
+//     intervals hold of the winner; such columns are always marked, so a
+//     solid cell is always exact.
+//
+// The choice uses the interval density measured by the previous frames
+// (intervals per row per nanosecond): exact when the expected count is
+// within exactBudget intervals per cell. An exact query that meets more than
+// exactCap intervals per cell stops early and the frame is re-asked
+// sampled, so a wrong guess costs at most exactCap intervals per cell.
+const (
+	exactBudget = 2 // expected intervals per cell below which exact is tried
+	exactCap    = 8 // intervals per cell above which exact gives up
+	slotsPerCel = 4 // distinct values tracked per cell
+)
+
+// queryMode is how a frame was asked.
+type queryMode uint8
+
+const (
+	modeExact queryMode = iota
+	modeSampled
+)
+
+func (m queryMode) String() string {
+	if m == modeExact {
+		return "exact"
+	}
+	return "sampled"
+}
+
+// frameRow is one row of a frame request.
+type frameRow struct {
+	key    core.Key // -1: nothing to draw
+	domain valueDomain
+}
+
+// frameRequest is a copy of everything a frame query needs, so the query
+// goroutine shares nothing mutable with the UI.
+type frameRequest struct {
+	seq    uint64
+	pane   int // the view (Control Flow, Resources) it was asked for
+	hist   core.History
+	view   timeView
+	rows   []frameRow
+	extra  []core.Key // read at the cursor only (details line)
+	cursor core.Time
+	rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
+	now    func() time.Time
+	// scratch is reused from frame to frame: the browser runs one query
+	// at a time and gets it back with the frame, so no allocation of the
+	// per-cell accumulators per keypress.
+	scratch *frameScratch
+}
+
+// frameScratch is the per-cell working memory of a frame query.
+type frameScratch struct {
+	acc    []slotAcc
+	starts []core.Time
+}
+
+// cell is one drawn Gantt cell.
+type cell struct {
+	paint paint
+	known bool // some state is known in the column
+	multi bool // the row changed state more than once in the column
+}
+
+// frame is the answer to a frameRequest.
+type frame struct {
+	seq       uint64
+	pane      int
+	view      timeView
+	keys      []core.Key // per row, as requested
+	scratch   *frameScratch
+	cells     []cell // len(keys) * view.Cols, row-major
+	atCursor  map[core.Key]core.Interval
+	mode      queryMode
+	intervals int // intervals read (both queries when exact gave up)
+	elapsed   time.Duration
+	rate      float64 // measured density, for the next request
+	err       error
+}
+
+// frameMsg carries a frame to the UI.
+type frameMsg struct{ f *frame }
+
+// queryFrameCmd runs the request off the UI goroutine.
+func queryFrameCmd(ctx context.Context, req frameRequest) tea.Cmd {
+	return func() tea.Msg { return frameMsg{runFrame(ctx, req)} }
+}
+
+// slotAcc accumulates, for one cell, the time each value covers.
+type slotAcc struct {
+	vals    [slotsPerCel]int32 // value ids, -1 for an empty slot
+	durs    [slotsPerCel]core.Time
+	n       int32     // intervals met in the column
+	covered core.Time // time covered by them
+}
+
+// add adds d to value id; it returns false when the slots are full of
+// other values (the caller keeps the rest in its overflow map).
+func (a *slotAcc) add(id int32, d core.Time) bool {
+	a.n++
+	a.covered += d
+	for i := range a.vals {
+		switch a.vals[i] {
+		case id:
+			a.durs[i] += d
+			return true
+		case -1:
+			a.vals[i], a.durs[i] = id, d
+			return true
+		}
+	}
+	return false
+}
+
+// overflowSlot is a value beyond a cell's slots: rare (more than
+// slotsPerCel distinct states in one column) but kept exact.
+type overflowSlot struct {
+	id  int32
+	dur core.Time
+}
+
+// frameBuilder holds the per-frame scratch state.
+type frameBuilder struct {
+	req      frameRequest
+	cols     int
+	starts   []core.Time // column starts, cols+1 entries
+	rowOf    map[core.Key]int
+	acc      []slotAcc
+	values   []core.Value
+	ids      map[core.Value]int32
+	smallIDs [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
+	atCursor map[core.Key]core.Interval
+	overflow map[int][]overflowSlot // by cell index
+	count    int
+	limit    int // stop the query after this many intervals (0: none)
+	stopped  bool
+}
+
+// runFrame answers one request.
+func runFrame(ctx context.Context, req frameRequest) *frame {
+	began := req.now()
+	v := req.view
+	b := &frameBuilder{req: req, cols: v.Cols, rowOf: make(map[core.Key]int, len(req.rows)),
+		ids: map[core.Value]int32{}, atCursor: map[core.Key]core.Interval{}}
+	for i := range b.smallIDs {
+		b.smallIDs[i] = -1
+	}
+	sc := req.scratch
+	if sc == nil {
+		sc = &frameScratch{}
+	}
+	sc.starts = grow(sc.starts, v.Cols+1)
+	sc.acc = grow(sc.acc, len(req.rows)*v.Cols)
+	b.starts, b.acc = sc.starts, sc.acc
+	for c := range b.starts {
+		b.starts[c] = v.ColStart(c)
+	}
+	keys := make([]core.Key, 0, len(req.rows)+len(req.extra))
+	rowKeys := make([]core.Key, len(req.rows))
+	for i, r := range req.rows {
+		rowKeys[i] = r.key
+		if r.key >= 0 {
+			b.rowOf[r.key] = i
+			keys = append(keys, r.key)
+		}
+	}
+	keys = append(keys, req.extra...)
+	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
+
+	cells := len(req.rows) * v.Cols
+	expected := req.rate * float64(len(req.rows)) * float64(v.Span())
+	f.mode = modeSampled
+	if req.rate == 0 || expected <= float64(exactBudget*cells) {
+		f.mode = modeExact
+		b.reset()
+		b.limit = exactCap*cells + len(req.extra)*v.Cols
+		_, err := req.hist.Query2D(ctx, keys, v.T0, v.T1, b.visit)
+		if err != nil {
+			f.err = err
+			return f
+		}
+		f.intervals = b.count
+		if b.stopped {
+			f.mode = modeSampled
+		}
+	}
+	if f.mode == modeSampled {
+		b.reset()
+		b.limit = 0
+		_, err := req.hist.Query2DTimes(ctx, keys, b.sampleTimes(), b.visit)
+		if err != nil {
+			f.err = err
+			return f
+		}
+		f.intervals += b.count
+	}
+	rows := float64(max(len(req.rows), 1))
+	f.rate = float64(b.count) / (rows * float64(v.Span()))
+	if f.mode == modeSampled && f.intervals > b.count {
+		// Exact gave up: the density is at least what it met.
+		f.rate = max(f.rate, float64(f.intervals-b.count)/(rows*float64(v.Span())))
+	}
+	f.cells = b.finish()
+	f.atCursor = b.atCursor
+	f.elapsed = req.now().Sub(began)
+	return f
+}
+
+// grow returns s resized to n, reusing its memory when it is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+func (b *frameBuilder) reset() {
+	for i := range b.acc {
+		b.acc[i] = slotAcc{vals: [slotsPerCel]int32{-1, -1, -1, -1}}
+	}
+	b.count, b.stopped = 0, false
+	clear(b.atCursor)
+	clear(b.overflow)
+}
+
+// sampleTimes returns the instants of a sampled query: each column's first
+// and last instant and two inside it, and the cursor.
+func (b *frameBuilder) sampleTimes() []core.Time {
+	times := make([]core.Time, 0, 4*b.cols+1)
+	for c := 0; c < b.cols; c++ {
+		s, e := b.starts[c], b.starts[c+1]-1
+		if e < s {
+			continue
+		}
+		w := e - s + 1
+		times = append(times, s)
+		if w > 3 {
+			times = append(times, s+w/3, s+2*w/3)
+		}
+		if e > s {
+			times = append(times, e)
+		}
+	}
+	return append(times, b.req.cursor)
+}
+
+// visit accumulates one interval into the cells it overlaps.
+func (b *frameBuilder) visit(iv core.Interval) bool {
+	b.count++
+	if b.limit > 0 && b.count > b.limit {
+		b.stopped = true
+		return false
+	}
+	if iv.Contains(b.req.cursor) {
+		b.atCursor[iv.Key] = iv
+	}
+	row, ok := b.rowOf[iv.Key]
+	if !ok {
+		return true
+	}
+	v := b.req.view
+	s, e := max(iv.Start, v.T0), min(iv.End, v.T1)
+	if s > e {
+		return true
+	}
+	id := b.intern(iv.Value)
+	base := row * b.cols
+	for c := b.colOf(s); c < b.cols && b.starts[c] <= e; c++ {
+		cs, ce := b.starts[c], b.starts[c+1]-1
+		if ce < cs {
+			continue
+		}
+		d := min(e, ce) - max(s, cs) + 1
+		if !b.acc[base+c].add(id, d) {
+			b.addOverflow(base+c, id, d)
+		}
+	}
+	return true
+}
+
+func (b *frameBuilder) addOverflow(cell int, id int32, d core.Time) {
+	if b.overflow == nil {
+		b.overflow = map[int][]overflowSlot{}
+	}
+	slots := b.overflow[cell]
+	for i := range slots {
+		if slots[i].id == id {
+			slots[i].dur += d
+			return
+		}
+	}
+	b.overflow[cell] = append(slots, overflowSlot{id, d})
+}
+
+// colOf returns the column holding t (T0 <= t <= T1).
+func (b *frameBuilder) colOf(t core.Time) int {
+	c := b.req.view.ColOf(t)
+	for c > 0 && b.starts[c] > t {
+		c--
+	}
+	return c
+}
+
+// intern returns a dense id for a value; kernel statuses avoid the map.
+func (b *frameBuilder) intern(v core.Value) int32 {
+	n := v.Int()
+	small := (v.Kind() == core.KindInt32 || v.Kind() == core.KindInt64) && n >= 0 && n < int64(len(b.smallIDs))
+	if small {
+		if id := b.smallIDs[n]; id >= 0 && b.values[id] == v {
+			return id
+		}
+	}
+	if id, ok := b.ids[v]; ok {
+		return id
+	}
+	id := int32(len(b.values))
+	b.values = append(b.values, v)
+	if small && b.smallIDs[n] < 0 {
+		b.smallIDs[n] = id
+	} else {
+		b.ids[v] = id
+	}
+	return id
+}
+
+// finish turns the accumulators into cells.
+func (b *frameBuilder) finish() []cell {
+	cells := make([]cell, len(b.acc))
+	paints := make([][]paint, 3) // per domain, per value id, computed lazily
+	for d := range paints {
+		paints[d] = make([]paint, len(b.values))
+		for i := range paints[d] {
+			paints[d][i] = paint{colour: 255}
+		}
+	}
+	for r, row := range b.req.rows {
+		for c := 0; c < b.cols; c++ {
+			a := &b.acc[r*b.cols+c]
+			if a.n == 0 {
+				continue
+			}
+			best := 0
+			for i := 1; i < slotsPerCel && a.vals[i] >= 0; i++ {
+				if a.durs[i] > a.durs[best] {
+					best = i
+				}
+			}
+			id, bestDur := a.vals[best], a.durs[best]
+			for _, o := range b.overflow[r*b.cols+c] {
+				if o.dur > bestDur {
+					id, bestDur = o.id, o.dur
+				}
+			}
+			p := &paints[row.domain][id]
+			if p.colour == 255 {
+				*p = paintOf(row.domain, b.values[id])
+			}
+			width := b.starts[c+1] - b.starts[c]
+			changes := a.n - 1
+			if a.covered < width {
+				changes++ // a gap between known intervals hid at least one more
+			}
+			cells[r*b.cols+c] = cell{paint: *p, known: true, multi: changes >= 2}
+		}
+	}
+	return cells
+}

@@ -1,0 +1,258 @@
+package tui
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
+)
+
+// randomHistory builds a closed MemHistory of nkeys status-like keys whose
+// intervals mix long states and bursts of very short ones.
+func randomHistory(rng *rand.Rand, nkeys int) *core.MemHistory {
+	start := core.Time(rng.IntN(1000))
+	m := core.NewMemHistory(start)
+	keys := make([]core.Key, nkeys)
+	for i := range keys {
+		keys[i] = m.Attributes().AddPath("Threads", string(rune('a'+i)))
+	}
+	end := start + core.Time(1000+rng.IntN(100_000))
+	type change struct {
+		t core.Time
+		k core.Key
+		v int32
+	}
+	var changes []change
+	for _, k := range keys {
+		for t := start + 1; t < end; {
+			if rng.IntN(4) == 0 { // burst of short states
+				for range rng.IntN(20) {
+					t += core.Time(1 + rng.IntN(5))
+					changes = append(changes, change{t, k, int32(rng.IntN(6))})
+				}
+			}
+			t += core.Time(1 + rng.IntN(3000))
+			changes = append(changes, change{t, k, int32(rng.IntN(6))})
+		}
+	}
+	slices.SortStableFunc(changes, func(a, b change) int { return int(a.t - b.t) })
+	for _, c := range changes {
+		if c.t > end {
+			break
+		}
+		if err := m.Modify(c.k, c.t, core.Int32(c.v)); err != nil {
+			panic(err)
+		}
+	}
+	if err := m.Close(end); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// refCell is the brute-force answer for one cell.
+type refCell struct {
+	dur       map[core.Value]core.Time
+	intervals int
+}
+
+func (r refCell) dominant() (core.Value, bool) {
+	var best core.Value
+	var bd core.Time = -1
+	unique := false
+	for v, d := range r.dur {
+		switch {
+		case d > bd:
+			best, bd, unique = v, d, true
+		case d == bd:
+			unique = false
+		}
+	}
+	return best, unique
+}
+
+func bruteForceCells(m *core.MemHistory, keys []core.Key, v timeView) []refCell {
+	out := make([]refCell, len(keys)*v.Cols)
+	for i := range out {
+		out[i].dur = map[core.Value]core.Time{}
+	}
+	for r, k := range keys {
+		for _, iv := range m.Intervals() {
+			if iv.Key != k {
+				continue
+			}
+			for c := range v.Cols {
+				cs, ce := v.ColStart(c), v.ColEnd(c)
+				if ce < cs || !iv.Intersects(cs, ce) {
+					continue
+				}
+				rc := &out[r*v.Cols+c]
+				rc.intervals++
+				rc.dur[iv.Value] += min(iv.End, ce) - max(iv.Start, cs) + 1
+			}
+		}
+	}
+	return out
+}
+
+// TestFrameMatchesBruteForce checks both query modes against a brute-force
+// reduction: exact mode gets every dominant state (when unique) and every
+// "changed more than once" mark right; sampled mode gets every mark right
+// and every unmarked cell's state right.
+func TestFrameMatchesBruteForce(t *testing.T) {
+	rng := coretest.Rand(t)
+	for iter := range 200 {
+		m := randomHistory(rng, 1+rng.IntN(4))
+		var h core.History = m
+		if iter%2 == 1 {
+			h = newIndexedHistory(m)
+		}
+		start, end := m.Bounds()
+		keys := m.Attributes().Glob("Threads/*")
+		view := timeView{Start: start, End: end, Cols: 1 + rng.IntN(60)}
+		span := core.Time(1 + rng.Int64N(int64(end-start+1)))
+		view = view.withRange(start+core.Time(rng.Int64N(int64(end-start+1))), span)
+		rows := make([]frameRow, len(keys))
+		for i, k := range keys {
+			rows[i] = frameRow{key: k, domain: domainThread}
+		}
+		cursor := view.T0 + core.Time(rng.Int64N(int64(view.Span())))
+		ref := bruteForceCells(m, keys, view)
+		for _, rate := range []float64{0, 1e9} { // 0: exact first; huge: sampled
+			req := frameRequest{now: time.Now, hist: h, view: view, rows: rows, cursor: cursor, rate: rate}
+			f := runFrame(context.Background(), req)
+			if f.err != nil {
+				t.Fatal(f.err)
+			}
+			for i, rc := range ref {
+				got := f.cells[i]
+				r, c := i/view.Cols, i%view.Cols
+				wantMulti := rc.intervals >= 3
+				if got.known != (rc.intervals > 0) || got.multi != wantMulti {
+					t.Fatalf("iter %d mode %v row %d col %d [%d,%d]: known=%v multi=%v, want known=%v multi=%v (%d intervals)",
+						iter, f.mode, r, c, view.ColStart(c), view.ColEnd(c), got.known, got.multi, rc.intervals > 0, wantMulti, rc.intervals)
+				}
+				if !got.known {
+					continue
+				}
+				dom, unique := rc.dominant()
+				if !unique || (f.mode == modeSampled && got.multi) {
+					continue
+				}
+				if want := paintOf(domainThread, dom); got.paint != want {
+					t.Fatalf("iter %d mode %v row %d col %d: paint %v, want %v (value %v, durations %v)", iter, f.mode, r, c, got.paint, want, dom, rc.dur)
+				}
+			}
+			// The interval at the cursor is always known.
+			for _, k := range keys {
+				want, _, err := m.Single(context.Background(), k, cursor)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := f.atCursor[k]; got != want {
+					t.Fatalf("mode %v: at cursor %v, want %v", f.mode, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestExactGivesUpOnDenseRanges checks that a wrong density guess costs a
+// bounded number of intervals before the frame is re-asked sampled.
+func TestExactGivesUpOnDenseRanges(t *testing.T) {
+	m := core.NewMemHistory(0)
+	k := m.Attributes().AddPath("CPUs", "0")
+	for i := 1; i < 100_000; i++ {
+		if err := m.Modify(k, core.Time(i*10), core.Int32(int32(i%3))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Close(1_000_000); err != nil {
+		t.Fatal(err)
+	}
+	h := newIndexedHistory(m)
+	v := timeView{Start: 0, End: 1_000_000, Cols: 50}.whole()
+	f := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: v, rows: []frameRow{{k, domainCPU}}})
+	if f.mode != modeSampled {
+		t.Fatalf("mode %v, want sampled after giving up", f.mode)
+	}
+	if max := exactCap*50 + 1 + 4*50 + 1; f.intervals > max {
+		t.Errorf("read %d intervals, want at most %d", f.intervals, max)
+	}
+	for i, c := range f.cells {
+		if !c.known || !c.multi {
+			t.Fatalf("cell %d: %+v, want a known multi-change cell", i, c)
+		}
+	}
+	// The next frame, told the measured density, goes sampled directly.
+	g := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: v, rows: []frameRow{{k, domainCPU}}, rate: f.rate})
+	if g.mode != modeSampled || g.intervals > 4*50+1 {
+		t.Errorf("second frame: mode %v, %d intervals", g.mode, g.intervals)
+	}
+}
+
+// TestIndexedHistoryMatchesMemHistory keeps the benchmark's stand-in
+// honest: same answers as the reference on random queries.
+func TestIndexedHistoryMatchesMemHistory(t *testing.T) {
+	rng := coretest.Rand(t)
+	ctx := context.Background()
+	for range 50 {
+		m := randomHistory(rng, 1+rng.IntN(4))
+		h := newIndexedHistory(m)
+		start, end := m.Bounds()
+		keys := m.Attributes().Glob("Threads/*")
+		for range 20 {
+			a := start + core.Time(rng.Int64N(int64(end-start+1)))
+			b := a + core.Time(rng.Int64N(int64(end-a+1)))
+			collect := func(q func(fn func(core.Interval) bool) (core.QueryStats, error)) []core.Interval {
+				var out []core.Interval
+				if _, err := q(func(iv core.Interval) bool { out = append(out, iv); return true }); err != nil {
+					t.Fatal(err)
+				}
+				core.SortIntervals(out)
+				return out
+			}
+			want := collect(func(fn func(core.Interval) bool) (core.QueryStats, error) { return m.Query2D(ctx, keys, a, b, fn) })
+			got := collect(func(fn func(core.Interval) bool) (core.QueryStats, error) { return h.Query2D(ctx, keys, a, b, fn) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("Query2D [%d,%d]: got %v, want %v", a, b, got, want)
+			}
+			times := []core.Time{b, a, start - 5, (a + b) / 2, end + 3, a}
+			want = collect(func(fn func(core.Interval) bool) (core.QueryStats, error) {
+				return m.Query2DTimes(ctx, keys, times, fn)
+			})
+			got = collect(func(fn func(core.Interval) bool) (core.QueryStats, error) {
+				return h.Query2DTimes(ctx, keys, times, fn)
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("Query2DTimes %v: got %v, want %v", times, got, want)
+			}
+		}
+	}
+}
+
+func TestTimeViewColumns(t *testing.T) {
+	rng := coretest.Rand(t)
+	for range 1000 {
+		start := core.Time(rng.Int64N(1 << 60))
+		v := timeView{Start: start, End: start + core.Time(rng.Int64N(1<<40)), Cols: 1 + rng.IntN(300)}
+		v = v.withRange(start+core.Time(rng.Int64N(int64(v.traceSpan()))), core.Time(rng.Int64N(int64(v.traceSpan()))+1))
+		if v.T0 < v.Start || v.T1 > v.End || v.Span() < v.minSpan() {
+			t.Fatalf("view %+v outside bounds", v)
+		}
+		if v.ColStart(0) != v.T0 || v.ColStart(v.Cols) != v.T1+1 {
+			t.Fatalf("view %+v: columns do not tile the range", v)
+		}
+		for range 20 {
+			tm := v.T0 + core.Time(rng.Int64N(int64(v.Span())))
+			c := v.ColOf(tm)
+			if v.ColStart(c) > tm || v.ColEnd(c) < tm {
+				t.Fatalf("view %+v: ColOf(%d) = %d covering [%d, %d]", v, tm, c, v.ColStart(c), v.ColEnd(c))
+			}
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// Golden screens: the browser runs in a real Bubble Tea program (teatest)
+// at a fixed size with the colour profile pinned (ANSI 256, or ASCII), the
+// keys are sent, and once every command has finished the final model's
+// screen is compared with testdata/TestGoldenScreens/<name>.golden.
+// Regenerate with: go test ./tui -run Golden -update
+
+// settled wraps a model and counts the work in flight (messages sent and
+// not yet handled, commands not yet finished, batches included), so a test
+// can wait until the program is quiescent instead of sleeping.
+type settled struct {
+	tea.Model
+	pending atomic.Int64
+	handled atomic.Int64 // messages sent by the test and handled
+}
+
+// sent marks a message counted as pending until Update handles it.
+type sent struct {
+	msg    tea.Msg
+	byTest bool
+}
+
+// wrap counts cmd as pending until its message has been handled by
+// Update (or, for batches and nil, until its sub-commands are counted).
+func (s *settled) wrap(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	s.pending.Add(1)
+	return func() tea.Msg {
+		msg := cmd()
+		switch m := msg.(type) {
+		case tea.BatchMsg:
+			for i := range m {
+				m[i] = s.wrap(m[i])
+			}
+		case nil, tea.QuitMsg:
+		default:
+			return sent{msg, false} // Update decrements once it is handled
+		}
+		s.pending.Add(-1)
+		return msg
+	}
+}
+
+func (s *settled) Init() tea.Cmd { return s.wrap(s.Model.Init()) }
+
+func (s *settled) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m, ok := msg.(sent); ok {
+		defer s.pending.Add(-1)
+		if m.byTest {
+			defer s.handled.Add(1)
+		}
+		msg = m.msg
+	}
+	_, cmd := s.Model.Update(msg)
+	return s, s.wrap(cmd)
+}
+
+func (s *settled) send(tm *teatest.TestModel, msg tea.Msg) {
+	s.pending.Add(1)
+	tm.Send(sent{msg, true})
+}
+
+func (s *settled) idle() bool { return s.pending.Load() == 0 }
+
+// goldenCase is one screen.
+type goldenCase struct {
+	name  string
+	w, h  int
+	ascii bool
+	keys  []string
+}
+
+func goldenCases() []goldenCase {
+	return []goldenCase{
+		{name: "controlflow_80x24", w: 80, h: 24},
+		{name: "controlflow_80x24_ascii", w: 80, h: 24, ascii: true},
+		{name: "zoomed_selection_100x30", w: 100, h: 30, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
+		{name: "zoomed_selection_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
+		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "w", "w"}},
+		{name: "legend_80x24", w: 80, h: 24, keys: []string{"c"}},
+		{name: "help_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?"}},
+		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
+		{name: "filter_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"f", "(", "enter"}},
+		{name: "too_small_39x12", w: 39, h: 12},
+	}
+}
+
+func TestGoldenScreens(t *testing.T) {
+	tr := newDemoTrace()
+	for _, c := range goldenCases() {
+		t.Run(c.name, func(t *testing.T) {
+			clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+			// The trace opens once the size is known, so the frames asked
+			// (and so the query modes) are the same on every run.
+			sized := make(chan struct{})
+			opener := openerOf(tr)
+			open := opener.Open
+			opener.Open = func(ctx context.Context, p func(int64, int64)) (Trace, error) {
+				<-sized
+				return open(ctx, p)
+			}
+			m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
+			t.Cleanup(m.close)
+			s := &settled{Model: m}
+			tm := teatest.NewTestModel(t, s)
+			waitUntil := func(cond func() bool) {
+				teatest.WaitFor(t, tm.Output(), func([]byte) bool { return cond() },
+					teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(time.Millisecond))
+			}
+			wait := func() { waitUntil(s.idle) }
+			s.send(tm, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+			waitUntil(func() bool { return s.handled.Load() == 1 })
+			close(sized)
+			wait()
+			for _, k := range c.keys {
+				s.send(tm, keyMsg(k))
+				wait()
+			}
+			if err := tm.Quit(); err != nil {
+				t.Fatal(err)
+			}
+			final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*settled)
+			golden.RequireEqual(t, []byte(final.View()))
+		})
+	}
+}
+
+// TestIndexingScreen shows the progress bar and estimate while the index
+// is built, and q cancels the build.
+func TestIndexingScreen(t *testing.T) {
+	tr := newDemoTrace()
+	began := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var calls atomic.Int64
+	clock := func() time.Time { return began.Add(time.Duration(calls.Add(1)-1) * 10 * time.Second) }
+	reported := make(chan struct{})
+	opener := Opener{Name: "big-trace", Open: func(ctx context.Context, progress func(int64, int64)) (Trace, error) {
+		progress(400<<20, 1000<<20)
+		close(reported)
+		<-ctx.Done() // a long build, until cancelled
+		return tr, ctx.Err()
+	}}
+	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: keymap.Default(), Clock: clock})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	<-reported
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("left")) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(time.Millisecond))
+	screen := m.indexing.view() // the UI goroutine is idle: the open blocks
+	golden.RequireEqual(t, []byte(screen))
+	tm.Send(keyMsg("q"))
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	if final.Err() != context.Canceled {
+		t.Errorf("Err() = %v after cancelling, want context.Canceled", final.Err())
+	}
+}
+
+// TestOpenFailure shows why the trace could not be opened.
+func TestOpenFailure(t *testing.T) {
+	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+		return nil, errString("metadata: unexpected token at line 3")
+	}}
+	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: keymap.Default()})
+	hs := &harness{t: t, m: m}
+	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	hs.run(m.Init())
+	if v := hs.view(); !bytes.Contains([]byte(v), []byte("cannot open broken")) || !bytes.Contains([]byte(v), []byte("unexpected token")) {
+		t.Errorf("failure screen:\n%s", v)
+	}
+	hs.keys("q")
+	if !hs.quit || m.Err() == nil {
+		t.Error("q must quit and Err must return the open error")
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

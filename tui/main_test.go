@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+)
+
+// demoEnv makes the test binary run the browser on the demo fixture
+// instead of the tests, so the tmux test can drive Run in a real terminal
+// before main.go wires the browser.
+const demoEnv = "TRACETUI_TEST_RUN_DEMO"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(demoEnv) == "1" {
+		tr := newDemoTrace()
+		opener := openerOf(tr)
+		if os.Getenv(demoEnv+"_INDEX") == "1" { // show the indexing screen first
+			opener = slowOpener(tr)
+		}
+		if err := Run(context.Background(), opener, Options{ASCII: os.Getenv(demoEnv+"_ASCII") == "1"}); err != nil {
+			fmt.Fprintln(os.Stderr, "tracetui:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// slowOpener reports progress until the test presses a key... it reports
+// half, then waits to be cancelled.
+func slowOpener(tr Trace) Opener {
+	return Opener{Name: "demo", Open: func(ctx context.Context, progress func(int64, int64)) (Trace, error) {
+		progress(50, 100)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+}

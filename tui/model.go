@@ -1,0 +1,198 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// screen is which screen the root model shows.
+type screen uint8
+
+const (
+	screenOpening screen = iota // indexing or opening
+	screenBrowser
+	screenFailed
+)
+
+// Model is the root Bubble Tea model: it opens the trace (showing the
+// indexing screen), then routes messages to the browser. Components share
+// the terminal size, styles and key bindings through one context.
+type Model struct {
+	sh       *shared
+	opener   Opener
+	ctx      context.Context
+	cancel   context.CancelFunc
+	screen   screen
+	indexing indexing
+	browser  *browser
+	err      error
+	clock    func() time.Time
+}
+
+// Settings configure a Model.
+type Settings struct {
+	// Styles to draw with; nil: NewStyles(lipgloss.DefaultRenderer(), false).
+	Styles *Styles
+	// Keys are the bindings; the zero KeyMap means keymap.Default().
+	Keys keymap.KeyMap
+	// Clock returns the time for the indexing estimate and the query
+	// timings of the status line; nil: time.Now. Tests pin it.
+	Clock func() time.Time
+}
+
+// New returns the root model for a trace. ctx bounds every query and the
+// index build; cancelling it stops them.
+func New(ctx context.Context, o Opener, s Settings) *Model {
+	if s.Styles == nil {
+		s.Styles = NewStyles(lipgloss.DefaultRenderer(), false)
+	}
+	if len(s.Keys.Quit.Keys()) == 0 && len(s.Keys.Up.Keys()) == 0 {
+		s.Keys = keymap.Default()
+	}
+	if s.Clock == nil {
+		s.Clock = time.Now
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys}
+	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,
+		indexing: newIndexing(sh, o, s.Clock())}
+}
+
+// Err returns why the browser stopped (nil after a normal quit,
+// context.Canceled when the indexing was cancelled).
+func (m *Model) Err() error { return m.err }
+
+// openedMsg ends the opening.
+type openedMsg struct {
+	trace Trace
+	err   error
+}
+
+// Init starts opening the trace, reporting progress through a channel
+// that a command listens on.
+func (m *Model) Init() tea.Cmd {
+	ch := make(chan progressMsg, 1)
+	ctx, open, clock := m.ctx, m.opener.Open, m.clock
+	openCmd := func() tea.Msg {
+		tr, err := open(ctx, func(done, total int64) {
+			select { // drop a report when the UI is behind: the next one supersedes it
+			case ch <- progressMsg{done, total, clock()}:
+			default:
+			}
+		})
+		close(ch)
+		return openedMsg{tr, err}
+	}
+	return tea.Batch(openCmd, listenProgress(ch))
+}
+
+func listenProgress(ch <-chan progressMsg) tea.Cmd {
+	return func() tea.Msg {
+		p, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return progressEnvelope{p, ch}
+	}
+}
+
+// progressEnvelope carries a report and the channel to listen on next.
+type progressEnvelope struct {
+	p  progressMsg
+	ch <-chan progressMsg
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
+		// Keys typed faster than the terminal is read arrive as one
+		// message (":+1ms" over a slow link): handle them one by one.
+		cmds := make([]tea.Cmd, 0, len(k.Runes))
+		for _, r := range k.Runes {
+			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+			cmds = append(cmds, cmd)
+		}
+		return m, tea.Batch(cmds...)
+	}
+	if ws, ok := msg.(tea.WindowSizeMsg); ok {
+		m.sh.width, m.sh.height = ws.Width, ws.Height
+	}
+	switch m.screen {
+	case screenOpening:
+		return m, m.updateOpening(msg)
+	case screenFailed:
+		if k, ok := msg.(tea.KeyMsg); ok && (key.Matches(k, m.sh.keys.Quit) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	return m, m.browser.update(msg)
+}
+
+func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case progressEnvelope:
+		m.indexing.update(msg.p)
+		return listenProgress(msg.ch)
+	case openedMsg:
+		if m.indexing.cancelled {
+			m.err = context.Canceled
+			return tea.Quit
+		}
+		if msg.err != nil {
+			m.err = msg.err
+			m.screen = screenFailed
+			return nil
+		}
+		m.screen = screenBrowser
+		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
+		return m.browser.init()
+	case tea.KeyMsg:
+		if key.Matches(msg, m.sh.keys.Quit) || msg.Type == tea.KeyEsc {
+			m.indexing.cancelled = true
+			m.cancel() // Open returns ctx.Err(); openedMsg then quits
+		}
+	}
+	return nil
+}
+
+// View implements tea.Model.
+func (m *Model) View() string {
+	st := m.sh.styles
+	if m.sh.tooSmall() {
+		msg := st.Warning.Render("terminal too small") + "\n" + st.Dim.Render("need at least 40x10")
+		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
+	}
+	switch m.screen {
+	case screenOpening:
+		return m.indexing.view()
+	case screenFailed:
+		msg := st.Error.Render(printable("cannot open "+m.opener.Name)) + "\n" + fit(errText(m.err), m.sh.width-2) + "\n\n" + st.Dim.Render("press q to quit")
+		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
+	}
+	return m.browser.render()
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	if errors.Is(err, context.Canceled) {
+		return "cancelled"
+	}
+	return err.Error()
+}
+
+// close cancels everything still running (after the program ends).
+func (m *Model) close() {
+	if m.browser != nil {
+		m.browser.table.stop()
+	}
+	m.cancel()
+}

@@ -1,0 +1,151 @@
+package tui
+
+import (
+	"slices"
+	"unicode"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-runewidth"
+)
+
+// promptKind is what the one-line prompt asks for.
+type promptKind uint8
+
+const (
+	promptNone   promptKind = iota
+	promptGoTo              // ':' a time
+	promptFind              // '/' a row regex
+	promptFilter            // 'f' a column filter regex
+)
+
+// prompt is the input line that replaces the help line while the user
+// types a time, a search or a filter. Typing only edits text: nothing is
+// queried until enter. (A small line editor of its own: bubbles/textinput
+// would pull a clipboard dependency in.)
+type prompt struct {
+	sh    *shared
+	kind  promptKind
+	label string
+	text  []rune
+	pos   int   // cursor, in runes
+	err   error // shown inline after a rejected entry
+}
+
+// promptDoneMsg is a confirmed entry.
+type promptDoneMsg struct {
+	kind promptKind
+	text string
+}
+
+func newPrompt(sh *shared) prompt { return prompt{sh: sh} }
+
+func (p *prompt) active() bool { return p.kind != promptNone }
+
+// value is the text typed.
+func (p *prompt) value() string { return string(p.text) }
+
+// open starts editing with a label and initial text.
+func (p *prompt) open(kind promptKind, label, text string) tea.Cmd {
+	p.kind, p.err, p.label = kind, nil, label
+	p.text = []rune(text)
+	p.pos = len(p.text)
+	return nil
+}
+
+// close stops editing.
+func (p *prompt) close() { p.kind, p.err = promptNone, nil }
+
+// fail keeps the prompt open showing err; the previous state is kept.
+func (p *prompt) fail(err error) tea.Cmd {
+	p.err = err
+	return nil
+}
+
+// update edits the text; enter confirms (as a promptDoneMsg), esc cancels.
+func (p *prompt) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	switch k.Type {
+	case tea.KeyEnter:
+		kind, text := p.kind, p.value()
+		return func() tea.Msg { return promptDoneMsg{kind, text} }
+	case tea.KeyEsc, tea.KeyCtrlC:
+		p.close()
+		return nil
+	case tea.KeyRunes, tea.KeySpace:
+		if k.Paste || len(p.text)+len(k.Runes) <= 256 {
+			p.text = slices.Insert(p.text, p.pos, k.Runes...)
+			p.pos += len(k.Runes)
+		}
+	case tea.KeyBackspace:
+		if p.pos > 0 {
+			p.text = slices.Delete(p.text, p.pos-1, p.pos)
+			p.pos--
+		}
+	case tea.KeyDelete:
+		if p.pos < len(p.text) {
+			p.text = slices.Delete(p.text, p.pos, p.pos+1)
+		}
+	case tea.KeyLeft:
+		p.pos = max(p.pos-1, 0)
+	case tea.KeyRight:
+		p.pos = min(p.pos+1, len(p.text))
+	case tea.KeyHome, tea.KeyCtrlA:
+		p.pos = 0
+	case tea.KeyEnd, tea.KeyCtrlE:
+		p.pos = len(p.text)
+	case tea.KeyCtrlU:
+		p.text, p.pos = p.text[p.pos:], 0
+	case tea.KeyCtrlW:
+		i := p.pos
+		for i > 0 && unicode.IsSpace(p.text[i-1]) {
+			i--
+		}
+		for i > 0 && !unicode.IsSpace(p.text[i-1]) {
+			i--
+		}
+		p.text, p.pos = slices.Delete(p.text, i, p.pos), i
+	default:
+		return nil
+	}
+	p.err = nil
+	return nil
+}
+
+// view renders the prompt line: label, text with the cursor, error.
+func (p *prompt) view() string {
+	st := p.sh.styles
+	before, at, after := string(p.text[:p.pos]), " ", ""
+	if p.pos < len(p.text) {
+		at, after = string(p.text[p.pos]), string(p.text[p.pos+1:])
+	}
+	// Keep the cursor on screen: drop text from the left when too long.
+	room := p.sh.width - runewidth.StringWidth(p.label) - 2
+	for runewidth.StringWidth(before) > 0 && runewidth.StringWidth(before)+runewidth.StringWidth(at) > room {
+		_, n := firstRune(before)
+		before = before[n:]
+	}
+	cur := st.Reverse.Render(at)
+	if st.ASCII {
+		cur = "_"
+		if at != " " {
+			cur = at
+		}
+	}
+	s := st.Prompt.Render(p.label) + before + cur + after
+	if p.err != nil {
+		s += "  " + st.Error.Render(p.err.Error())
+	}
+	return s
+}
+
+func firstRune(s string) (rune, int) {
+	for i, r := range s {
+		if i > 0 {
+			return r, i
+		}
+	}
+	return 0, len(s)
+}

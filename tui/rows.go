@@ -1,0 +1,423 @@
+package tui
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// rowKind is what a row of the tree stands for.
+type rowKind uint8
+
+const (
+	kindProcess   rowKind = iota // a process: its leader thread (tid == PID), or a name only
+	kindThread                   // a thread
+	kindCallStack                // one call stack depth of a thread
+	kindCPU                      // a CPU
+	kindIRQ                      // an IRQ line of a CPU
+	kindSoftIRQ                  // a soft IRQ vector of a CPU
+)
+
+// domain returns how the row's integer values are read.
+func (k rowKind) domain() valueDomain {
+	switch k {
+	case kindProcess, kindThread:
+		return domainThread
+	case kindCPU, kindIRQ, kindSoftIRQ:
+		return domainCPU
+	}
+	return domainOther
+}
+
+// node is one row of a tree (expanded or not).
+type node struct {
+	label    string   // "name tid", "CPU 3", "IRQ 18"
+	tid      string   // the Threads/<tid> attribute name, "" for other rows
+	kind     rowKind  //
+	key      core.Key // the attribute drawn; -1 for a process without a leader thread
+	thread   core.Key // Threads/<tid>, for the details line; -1 otherwise
+	depth    int
+	parent   int32 // -1 for a root
+	children []int32
+	expanded bool
+}
+
+// rowTree is the rows of one view (Control Flow or Resources): the tree,
+// its flattened visible rows, the selected row and the scroll position.
+// Built once at open; expanding and collapsing re-flattens (linear in the
+// rows shown, a few ms for millions).
+type rowTree struct {
+	nodes   []node
+	roots   []int32
+	visible []int32 // indexes into nodes, in screen order
+	order   []int32 // every node in depth-first order (for search)
+	pos     []int32 // node -> index in order
+	byTID   map[string]int32
+	sel     int // index into visible
+	top     int // first visible row on screen
+}
+
+// psInfo is what the process-tree query learns about one thread.
+type psInfo struct {
+	name      string
+	pid, ppid int64
+	hasPID    bool
+}
+
+// buildControlFlow reads the process tree with one 2D query of
+// Threads/*/Exec_name, PID and PPID (and Processes/*/Exec_name) over the
+// whole trace, as the R-SHT article's PsTree query does. A thread's name
+// is its latest non-null Exec_name (the name it ends with, as after an
+// exec); its process is its latest PID. Threads with a PID other than their
+// own tid sit under the process row (the leader thread, or a row of the
+// process name alone when the trace has no leader thread); threads without
+// PID are at the top level.
+func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
+	at := h.Attributes()
+	threads, ok := at.Lookup(core.AttrThreads)
+	if !ok {
+		return newRowTree(nil, nil), nil
+	}
+	tids := at.Children(threads)
+	type field struct {
+		thread int
+		what   string
+	}
+	var keys []core.Key
+	fieldOf := map[core.Key]field{}
+	for i, t := range tids {
+		for _, n := range []string{core.AttrExecName, core.AttrPID, core.AttrPPID} {
+			if k, ok := at.Child(t, n); ok {
+				keys = append(keys, k)
+				fieldOf[k] = field{i, n}
+			}
+		}
+	}
+	procNames := map[int64]string{}
+	procKey := map[core.Key]int64{}
+	if procs, ok := at.Lookup("Processes"); ok {
+		for _, p := range at.Children(procs) {
+			pid, err := strconv.ParseInt(at.Name(p), 10, 64)
+			if k, ok := at.Child(p, core.AttrExecName); ok && err == nil {
+				keys = append(keys, k)
+				procKey[k] = pid
+			}
+		}
+	}
+	info := make([]psInfo, len(tids))
+	latest := make(map[core.Key]core.Time, len(keys))
+	start, end := h.Bounds()
+	_, err := h.Query2D(ctx, keys, start, end, func(iv core.Interval) bool {
+		if iv.Value.IsNull() {
+			return true
+		}
+		if last, seen := latest[iv.Key]; seen && last >= iv.End {
+			return true
+		}
+		latest[iv.Key] = iv.End
+		if pid, ok := procKey[iv.Key]; ok {
+			procNames[pid] = iv.Value.Str()
+			return true
+		}
+		f := fieldOf[iv.Key]
+		switch f.what {
+		case core.AttrExecName:
+			info[f.thread].name = iv.Value.String()
+		case core.AttrPID:
+			info[f.thread].pid, info[f.thread].hasPID = iv.Value.Int(), true
+		case core.AttrPPID:
+			info[f.thread].ppid = iv.Value.Int()
+		}
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the process tree: %w", err)
+	}
+
+	var nodes []node
+	add := func(n node) int32 {
+		nodes = append(nodes, n)
+		return int32(len(nodes) - 1)
+	}
+	// Leaders first, so threads can find their process row.
+	procRow := map[int64]int32{}
+	threadRow := make([]int32, len(tids))
+	for i, t := range tids {
+		threadRow[i] = -1
+		tid := at.Name(t)
+		n, err := strconv.ParseInt(tid, 10, 64)
+		if info[i].hasPID && err == nil && n == info[i].pid {
+			threadRow[i] = add(node{label: rowLabel(info[i].name, tid), tid: tid, kind: kindProcess, key: t, thread: t, parent: -1, expanded: true})
+			procRow[n] = threadRow[i]
+		}
+	}
+	for i, t := range tids {
+		if threadRow[i] >= 0 {
+			continue
+		}
+		tid := at.Name(t)
+		parent := int32(-1)
+		if info[i].hasPID {
+			p, ok := procRow[info[i].pid]
+			if !ok { // no leader thread: a row for the process itself
+				name := cmp.Or(procNames[info[i].pid], info[i].name)
+				pidText := strconv.FormatInt(info[i].pid, 10)
+				p = add(node{label: rowLabel(name, pidText), kind: kindProcess, key: -1, thread: -1, parent: -1, expanded: true})
+				procRow[info[i].pid] = p
+			}
+			parent = p
+		}
+		threadRow[i] = add(node{label: rowLabel(info[i].name, tid), tid: tid, kind: kindThread, key: t, thread: t, parent: parent})
+	}
+	// Call stacks as collapsed children of their thread.
+	for i, t := range tids {
+		if cs, ok := at.Child(t, core.AttrCallStack); ok {
+			for _, d := range at.Children(cs) {
+				add(node{label: "depth " + at.Name(d), kind: kindCallStack, key: d, thread: t, parent: threadRow[i]})
+			}
+		}
+	}
+	return newRowTree(nodes, func(a, b *node) int {
+		// Call stack depths first (by depth), then threads by tid.
+		if (a.kind == kindCallStack) != (b.kind == kindCallStack) {
+			if a.kind == kindCallStack {
+				return -1
+			}
+			return 1
+		}
+		return compareIDs(idOf(a), idOf(b))
+	}), nil
+}
+
+// idOf is the id a row sorts by: its tid, or the number in its label.
+func idOf(n *node) string {
+	if n.tid != "" {
+		return n.tid
+	}
+	for i := len(n.label) - 1; i >= 0; i-- {
+		if n.label[i] == ' ' {
+			return n.label[i+1:]
+		}
+	}
+	return n.label
+}
+
+// compareIDs orders numeric ids numerically, before other ids in string
+// order.
+func compareIDs(a, b string) int {
+	x, errA := strconv.ParseInt(a, 10, 64)
+	y, errB := strconv.ParseInt(b, 10, 64)
+	switch {
+	case errA == nil && errB == nil:
+		return cmp.Compare(x, y)
+	case errA == nil:
+		return -1
+	case errB == nil:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// rowLabel is a thread's row text, "name tid" (the tid alone without name).
+func rowLabel(name, tid string) string {
+	if name == "" {
+		return tid
+	}
+	return name + " " + tid
+}
+
+// buildResources lists CPUs/* with their IRQs/* and Soft_IRQs/* children
+// (collapsed). No query: the rows come from the attribute tree.
+func buildResources(h core.History) *rowTree {
+	at := h.Attributes()
+	cpus, ok := at.Lookup(core.AttrCPUs)
+	if !ok {
+		return newRowTree(nil, nil)
+	}
+	var nodes []node
+	for _, c := range at.Children(cpus) {
+		row := int32(len(nodes))
+		nodes = append(nodes, node{label: "CPU " + at.Name(c), kind: kindCPU, key: c, thread: -1, parent: -1})
+		for _, sub := range []struct {
+			attr, label string
+			kind        rowKind
+		}{{core.AttrIRQs, "IRQ ", kindIRQ}, {core.AttrSoftIRQs, "SoftIRQ ", kindSoftIRQ}} {
+			if g, ok := at.Child(c, sub.attr); ok {
+				for _, k := range at.Children(g) {
+					nodes = append(nodes, node{label: sub.label + at.Name(k), kind: sub.kind, key: k, thread: -1, parent: row})
+				}
+			}
+		}
+	}
+	return newRowTree(nodes, func(a, b *node) int {
+		if a.kind != b.kind {
+			return cmp.Compare(a.kind, b.kind)
+		}
+		return compareIDs(idOf(a), idOf(b))
+	})
+}
+
+// newRowTree links nodes (whose parent fields are set) into a tree with
+// siblings sorted by less, and flattens it.
+func newRowTree(nodes []node, order func(a, b *node) int) *rowTree {
+	t := &rowTree{nodes: nodes, byTID: map[string]int32{}}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.parent < 0 {
+			t.roots = append(t.roots, int32(i))
+		} else {
+			p := &nodes[n.parent]
+			p.children = append(p.children, int32(i))
+		}
+		if n.tid != "" {
+			t.byTID[n.tid] = int32(i)
+		}
+	}
+	sortIdx := func(idx []int32) {
+		slices.SortStableFunc(idx, func(a, b int32) int { return order(&nodes[a], &nodes[b]) })
+	}
+	if order != nil {
+		sortIdx(t.roots)
+		for i := range nodes {
+			sortIdx(nodes[i].children)
+		}
+	}
+	// Depth-first order, depths and positions.
+	t.pos = make([]int32, len(nodes))
+	stack := slices.Clone(t.roots)
+	slices.Reverse(stack)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.pos[i] = int32(len(t.order))
+		t.order = append(t.order, i)
+		n := &nodes[i]
+		if n.parent >= 0 {
+			n.depth = nodes[n.parent].depth + 1
+		}
+		for j := len(n.children) - 1; j >= 0; j-- {
+			stack = append(stack, n.children[j])
+		}
+	}
+	t.flatten()
+	return t
+}
+
+// flatten recomputes the visible rows from the expanded flags, keeping
+// the selected node selected when it is still visible.
+func (t *rowTree) flatten() {
+	selNode := t.selected()
+	t.visible = t.visible[:0]
+	for i := 0; i < len(t.order); {
+		n := t.order[i]
+		t.visible = append(t.visible, n)
+		if t.nodes[n].expanded || len(t.nodes[n].children) == 0 {
+			i++
+			continue
+		}
+		i = t.skipSubtree(i) // collapsed: jump over its descendants
+	}
+	t.sel = 0
+	for n := selNode; n >= 0; n = t.nodes[n].parent {
+		if i := slices.Index(t.visible, n); i >= 0 {
+			t.sel = i // the selected row, or its nearest visible ancestor
+			return
+		}
+	}
+}
+
+// skipSubtree returns the depth-first index after the subtree at order[i].
+func (t *rowTree) skipSubtree(i int) int {
+	d := t.nodes[t.order[i]].depth
+	j := i + 1
+	for j < len(t.order) && t.nodes[t.order[j]].depth > d {
+		j++
+	}
+	return j
+}
+
+// selected returns the selected node, or -1 when the tree is empty.
+func (t *rowTree) selected() int32 {
+	if t.sel < 0 || t.sel >= len(t.visible) {
+		return -1
+	}
+	return t.visible[t.sel]
+}
+
+// selectNode selects node n, expanding its ancestors if needed.
+func (t *rowTree) selectNode(n int32) {
+	changed := false
+	for p := t.nodes[n].parent; p >= 0; p = t.nodes[p].parent {
+		if !t.nodes[p].expanded {
+			t.nodes[p].expanded, changed = true, true
+		}
+	}
+	if changed {
+		t.flatten()
+	}
+	if i := slices.Index(t.visible, n); i >= 0 {
+		t.sel = i
+	}
+}
+
+// toggle expands or collapses the selected row (no-op on a leaf).
+func (t *rowTree) toggle() bool {
+	n := t.selected()
+	if n < 0 || len(t.nodes[n].children) == 0 {
+		return false
+	}
+	t.nodes[n].expanded = !t.nodes[n].expanded
+	t.flatten()
+	return true
+}
+
+// move moves the selection by d rows, clamped.
+func (t *rowTree) move(d int) {
+	if len(t.visible) == 0 {
+		return
+	}
+	t.sel = min(max(t.sel+d, 0), len(t.visible)-1)
+}
+
+// scroll keeps the selection on a screen of h rows.
+func (t *rowTree) scroll(h int) {
+	if h <= 0 {
+		return
+	}
+	if t.sel < t.top {
+		t.top = t.sel
+	}
+	if t.sel >= t.top+h {
+		t.top = t.sel - h + 1
+	}
+	t.top = max(0, min(t.top, len(t.visible)-h))
+}
+
+// find returns the next node (in depth-first order, after the selected
+// one, wrapping; backwards when back) whose label or tid matches re, or -1.
+func (t *rowTree) find(re *regexp.Regexp, back bool) int32 {
+	if len(t.order) == 0 {
+		return -1
+	}
+	start := 0
+	if s := t.selected(); s >= 0 {
+		start = int(t.pos[s])
+	}
+	step := 1
+	if back {
+		step = -1
+	}
+	for i, j := 0, start; i < len(t.order); i++ {
+		j = (j + step + len(t.order)) % len(t.order)
+		n := &t.nodes[t.order[j]]
+		if re.MatchString(n.label) || (n.tid != "" && re.MatchString(n.tid)) {
+			return t.order[j]
+		}
+	}
+	return -1
+}

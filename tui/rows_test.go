@@ -1,0 +1,93 @@
+package tui
+
+import (
+	"context"
+	"regexp"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// A Chrome-like history: string states, thread ids that are not numbers,
+// a process known only by Processes/<pid>/Exec_name, call stacks.
+func chromeLikeHistory(t *testing.T) *core.MemHistory {
+	m := core.NewMemHistory(0)
+	at := m.Attributes()
+	set := func(k core.Key, tm core.Time, v core.Value) {
+		if err := m.Modify(k, tm, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(at.AddPath("Processes", "7", core.AttrExecName), 0, core.String("chrome"))
+	for i, tid := range []string{"7.main", "7.io"} {
+		k := at.AddPath(core.AttrThreads, tid)
+		set(at.AddPath(core.AttrThreads, tid, core.AttrPID), 0, core.Int32(7))
+		set(at.AddPath(core.AttrThreads, tid, core.AttrExecName), 0, core.String([]string{"CrBrowserMain", "Chrome_IOThread"}[i]))
+		set(at.AddPath(core.AttrThreads, tid, core.AttrCallStack, "1"), 0, core.String("RunTask"))
+		set(at.AddPath(core.AttrThreads, tid, core.AttrCallStack, "2"), 0, core.String("Layout"))
+		set(k, 0, core.String("RunTask"))
+	}
+	set(at.AddPath(core.AttrThreads, "orphan"), 5, core.String("Idle"))
+	if err := m.Close(100); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestControlFlowOfNonKernelTrace(t *testing.T) {
+	tree, err := buildControlFlow(context.Background(), chromeLikeHistory(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, n := range tree.visible {
+		labels = append(labels, tree.nodes[n].label)
+	}
+	want := []string{"chrome 7", "Chrome_IOThread 7.io", "CrBrowserMain 7.main", "orphan"}
+	if len(labels) != len(want) {
+		t.Fatalf("rows %q, want %q", labels, want)
+	}
+	for i := range want {
+		if labels[i] != want[i] {
+			t.Fatalf("rows %q, want %q", labels, want)
+		}
+	}
+	// Call stacks are collapsed children of their thread.
+	main := tree.byTID["7.main"]
+	if n := tree.nodes[main]; len(n.children) != 2 || n.expanded || tree.nodes[n.children[0]].label != "depth 1" {
+		t.Errorf("7.main children %v expanded %v", n.children, n.expanded)
+	}
+	tree.selectNode(main)
+	tree.toggle()
+	if len(tree.visible) != 6 {
+		t.Errorf("%d rows after expanding the call stack, want 6", len(tree.visible))
+	}
+	// String states get a stable colour and their first letter as glyph.
+	p := paintOf(domainThread, core.String("RunTask"))
+	if p != paintOf(domainThread, core.String("RunTask")) || p.glyph != 'R' || p.colour < palStrings {
+		t.Errorf("paint of a string state: %+v", p)
+	}
+	if n := tree.find(regexp.MustCompile("IOThread"), false); n != tree.byTID["7.io"] {
+		t.Errorf("find: node %d", n)
+	}
+}
+
+// TestControlFlowGroupsThreadsUnderLeaders checks the kernel grouping on
+// the demo: threads under their process's leader, idle threads at the top
+// level, names as the latest Exec_name.
+func TestControlFlowGroupsThreadsUnderLeaders(t *testing.T) {
+	tree, err := buildControlFlow(context.Background(), newDemoTrace().hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ff := tree.nodes[tree.byTID["2000"]]
+	if ff.kind != kindProcess || len(ff.children) != 2 || tree.nodes[ff.children[0]].label != "Web Content 2001" {
+		t.Errorf("firefox 2000: %+v", ff)
+	}
+	if n := tree.nodes[tree.byTID["1200"]]; n.label != "ls 1200" {
+		t.Errorf("bash after exec is %q, want the latest name ls", n.label)
+	}
+	if n := tree.nodes[tree.byTID["0_1"]]; n.parent != -1 || n.label != "swapper/1 0_1" {
+		t.Errorf("idle thread: %+v", n)
+	}
+}

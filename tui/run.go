@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// Options are the browser's command-line settings.
+type Options struct {
+	// ASCII draws states with characters only (--ascii). NO_COLOR in the
+	// environment does the same (Run reads it).
+	ASCII bool
+	// Keys are the key bindings; the zero value loads
+	// $XDG_CONFIG_HOME/tracetui/keys.json over the defaults
+	// (keymap.LoadDefault), failing on a bad file.
+	Keys *keymap.KeyMap
+	// Input and Output default to the terminal (stdin, stdout).
+	Input  io.Reader
+	Output io.Writer
+}
+
+// Run shows the browser full-screen until the user quits. It opens the
+// trace with o (showing the indexing screen unless o.Indexed) and returns
+// nil after a normal quit, context.Canceled when the user cancelled the
+// indexing, or the error that stopped it (a bad keys.json, a trace that
+// cannot be opened).
+func Run(ctx context.Context, o Opener, opts Options) error {
+	var km keymap.KeyMap
+	if opts.Keys != nil {
+		km = *opts.Keys
+	} else {
+		var err error
+		if km, err = keymap.LoadDefault(); err != nil {
+			return err
+		}
+	}
+	out := opts.Output
+	if out == nil {
+		out = os.Stdout
+	}
+	in := opts.Input
+	if in == nil {
+		in = os.Stdin
+	}
+	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
+	styles := NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
+	m := New(ctx, o, Settings{Styles: styles, Keys: km})
+	defer m.close()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
+	if _, err := p.Run(); err != nil {
+		return fmt.Errorf("browser: %w", err)
+	}
+	return m.Err()
+}

@@ -1,0 +1,49 @@
+package tui
+
+import "github.com/tracetui/tracetui/keymap"
+
+// Smallest usable terminal.
+const (
+	minWidth  = 40
+	minHeight = 10
+)
+
+// shared is the context every component reads: terminal size, styles and
+// key bindings. Only the root model writes it (on resize).
+type shared struct {
+	width, height int
+	styles        *Styles
+	keys          keymap.KeyMap
+}
+
+func (sh *shared) tooSmall() bool { return sh.width < minWidth || sh.height < minHeight }
+
+// screenLayout is where each part of the browser goes.
+type screenLayout struct {
+	treeW, ganttW int // row tree and Gantt widths (plus a 1-column separator)
+	ganttRows     int // Gantt lines
+	tableEvents   int // event lines of the table (0: table hidden)
+}
+
+// Fixed lines: two ruler lines, details, status, help.
+const fixedLines = 5
+
+// layout splits the screen. The table gets the lines asked for, leaving
+// the Gantt at least 3 rows; it is hidden when that is impossible.
+func (sh *shared) layout(showTable bool, tableLines int) screenLayout {
+	var l screenLayout
+	l.treeW = min(max(sh.width/4, 12), 36)
+	l.ganttW = max(sh.width-l.treeW-1, 1)
+	avail := max(sh.height-fixedLines, 1)
+	if showTable {
+		l.tableEvents = min(max(tableLines, 1), avail-2-3) // header and filter lines
+		if l.tableEvents < 1 {
+			l.tableEvents = 0
+		}
+	}
+	l.ganttRows = avail
+	if l.tableEvents > 0 {
+		l.ganttRows -= l.tableEvents + 2
+	}
+	return l
+}

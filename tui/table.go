@@ -1,0 +1,302 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+)
+
+// eventTable is the virtual event table: only the rows on screen are
+// read (one EventTable.Rows call per screen), and a filter is a growing
+// list of matching ranks that the table shows through a remapping (view
+// index -> rank), never a copy of rows.
+type eventTable struct {
+	ev     EventTable
+	total  int64
+	height int // event lines on screen
+
+	top, sel int64       // view indexes (filtered space when a filter is on)
+	col      EventColumn // focused column (what f edits)
+
+	cache     map[int64]EventRow // rows last read, by rank
+	fetchSeq  uint64
+	fetchKey  string // ranks wanted by the last fetch, to skip duplicates
+	rankSeq   uint64
+	fetchErr  error
+	pattern   [NumColumns]string // the filter's text, per column
+	filter    Filter
+	filterOn  bool    // filter is not empty: the view is matches
+	matches   []int64 // ranks matched so far, ascending
+	scanDone  int64
+	scanTotal int64
+	scanning  bool
+	filterSeq uint64
+	cancel    context.CancelFunc
+}
+
+func newEventTable(ev EventTable) *eventTable {
+	return &eventTable{ev: ev, total: ev.Len(), col: ColEvent, cache: map[int64]EventRow{}}
+}
+
+// Messages of the table's commands, tagged with the sequence number of the
+// request so stale answers are dropped.
+type (
+	rowsMsg struct {
+		seq  uint64
+		rows []EventRow
+		err  error
+	}
+	rankMsg struct {
+		seq  uint64
+		rank int64
+		err  error
+	}
+	filterMsg struct {
+		seq  uint64
+		p    FilterProgress
+		err  error
+		last bool
+		ch   <-chan filterMsg
+	}
+)
+
+// len is the number of lines of the (possibly filtered) table.
+func (t *eventTable) len() int64 {
+	if t.filterOn {
+		return int64(len(t.matches))
+	}
+	return t.total
+}
+
+// rankOf maps a view index to an event rank.
+func (t *eventTable) rankOf(i int64) int64 {
+	if t.filterOn {
+		return t.matches[i]
+	}
+	return i
+}
+
+// move moves the selected line by d (clamped) and scrolls to it.
+func (t *eventTable) move(d int64) {
+	n := t.len()
+	if n == 0 {
+		t.sel, t.top = 0, 0
+		return
+	}
+	t.sel = min(max(t.sel+d, 0), n-1)
+	t.scroll()
+}
+
+// moveTo selects view index i and shows it.
+func (t *eventTable) moveTo(i int64) { t.sel = 0; t.move(i) }
+
+func (t *eventTable) scroll() {
+	h := int64(max(t.height, 1))
+	if t.sel < t.top {
+		t.top = t.sel
+	}
+	if t.sel >= t.top+h {
+		t.top = t.sel - h + 1
+	}
+	t.top = max(0, min(t.top, t.len()-h))
+}
+
+// fetch returns the command reading the rows on screen that are not
+// cached, or nil.
+func (t *eventTable) fetch(ctx context.Context) tea.Cmd {
+	var ranks []int64
+	for i := t.top; i < min(t.top+int64(t.height), t.len()); i++ {
+		if r := t.rankOf(i); !t.hasRow(r) {
+			ranks = append(ranks, r)
+		}
+	}
+	if len(ranks) == 0 {
+		return nil
+	}
+	k := fmt.Sprint(ranks[0], len(ranks), ranks[len(ranks)-1])
+	if k == t.fetchKey {
+		return nil // already asked
+	}
+	t.fetchKey = k
+	t.fetchSeq++
+	seq, ev := t.fetchSeq, t.ev
+	return func() tea.Msg {
+		rows, err := ev.Rows(ctx, ranks)
+		return rowsMsg{seq: seq, rows: rows, err: err}
+	}
+}
+
+func (t *eventTable) hasRow(r int64) bool { _, ok := t.cache[r]; return ok }
+
+// gotRows stores fetched rows. Rows of older fetches are kept too: they
+// are right, only perhaps not needed.
+func (t *eventTable) gotRows(m rowsMsg) {
+	if m.err != nil {
+		if m.seq == t.fetchSeq {
+			t.fetchErr = m.err
+		}
+		return
+	}
+	t.fetchErr = nil
+	if len(t.cache) > 4*max(t.height, 16) { // keep memory flat
+		t.cache = map[int64]EventRow{}
+	}
+	for _, r := range m.rows {
+		t.cache[r.Rank] = r
+	}
+	if m.seq == t.fetchSeq {
+		t.fetchKey = ""
+	}
+}
+
+// syncTo returns the command finding the first event at or after tm, for
+// scrolling the table with the Gantt cursor.
+func (t *eventTable) syncTo(ctx context.Context, tm core.Time) tea.Cmd {
+	t.rankSeq++
+	seq, ev := t.rankSeq, t.ev
+	return func() tea.Msg {
+		r, err := ev.RankAt(ctx, tm)
+		return rankMsg{seq: seq, rank: r, err: err}
+	}
+}
+
+// gotRank selects the first line at or after the rank.
+func (t *eventTable) gotRank(m rankMsg) bool {
+	if m.seq != t.rankSeq || m.err != nil {
+		return false
+	}
+	i := m.rank
+	if t.filterOn {
+		i = int64(sort.Search(len(t.matches), func(j int) bool { return t.matches[j] >= m.rank }))
+	}
+	t.moveTo(min(i, max(t.len()-1, 0)))
+	return true
+}
+
+// setPattern compiles a column's filter text. Plain text is a substring
+// search (an unanchored regex); an invalid regex is returned as an error
+// and the previous filter stays.
+func (t *eventTable) setPattern(col EventColumn, text string) error {
+	var re *regexp.Regexp
+	if text != "" {
+		var err error
+		if re, err = regexp.Compile(text); err != nil {
+			return fmt.Errorf("%s filter: %w", col, err)
+		}
+	}
+	t.pattern[col] = text
+	t.filter[col] = re
+	return nil
+}
+
+// startFilter cancels a running scan and starts one for the current
+// filter (or clears the filtered view).
+func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
+	if t.cancel != nil {
+		t.cancel()
+		t.cancel = nil
+	}
+	t.filterSeq++
+	t.matches = nil
+	t.sel, t.top = 0, 0
+	t.fetchKey = ""
+	t.filterOn = !t.filter.Empty()
+	t.scanning = t.filterOn
+	t.scanDone, t.scanTotal = 0, t.total
+	if !t.filterOn {
+		return nil
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	t.cancel = cancel
+	seq, ev, f := t.filterSeq, t.ev, t.filter
+	ch := make(chan filterMsg, 4)
+	scan := func() { // reports flow through ch to waitFilter
+		defer close(ch)
+		err := ev.Filter(fctx, f, func(p FilterProgress) bool {
+			select {
+			case ch <- filterMsg{seq: seq, p: p}:
+				return true
+			case <-fctx.Done():
+				return false
+			}
+		})
+		select {
+		case ch <- filterMsg{seq: seq, err: err, last: true}:
+		case <-fctx.Done():
+		}
+	}
+	wait := waitFilter(ch)
+	return func() tea.Msg {
+		go scan()
+		return wait()
+	}
+}
+
+// waitFilter waits for the scan's next report.
+func waitFilter(ch <-chan filterMsg) tea.Cmd {
+	return func() tea.Msg {
+		m, ok := <-ch
+		if !ok {
+			return nil
+		}
+		m.ch = ch
+		return m
+	}
+}
+
+// gotFilter applies one report and returns the command waiting for the
+// next (nil when the scan is over or stale).
+func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
+	if m.seq != t.filterSeq {
+		return nil, nil // a cancelled scan's last words
+	}
+	if m.last {
+		t.scanning = false
+		if t.cancel != nil {
+			t.cancel()
+			t.cancel = nil
+		}
+		if m.err != nil && m.err != context.Canceled {
+			return nil, fmt.Errorf("filtering events: %w", m.err)
+		}
+		return nil, nil
+	}
+	t.matches = append(t.matches, m.p.Matches...)
+	t.scanDone, t.scanTotal = m.p.Done, m.p.Total
+	return waitFilter(m.ch), nil
+}
+
+// stop cancels a running scan (on quit).
+func (t *eventTable) stop() {
+	if t.cancel != nil {
+		t.cancel()
+	}
+}
+
+// progressText summarises the filter for the header.
+func (t *eventTable) progressText() string {
+	if !t.filterOn {
+		return fmt.Sprintf("%d events", t.total)
+	}
+	s := fmt.Sprintf("%d/%d match", len(t.matches), t.total)
+	if t.scanning && t.scanTotal > 0 {
+		s += fmt.Sprintf(" · %d%%", t.scanDone*100/t.scanTotal)
+	}
+	return s
+}
+
+// filterSummary is the active patterns, for the filter row when narrow.
+func (t *eventTable) filterSummary() string {
+	var parts []string
+	for c, p := range t.pattern {
+		if p != "" {
+			parts = append(parts, EventColumn(c).String()+"~"+p)
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// tableWidths splits w cells among the columns (one space between
+// columns); Contents takes what is left. Narrow screens shrink Event,
+// Process and TID first.
+func tableWidths(w int) [NumColumns]int {
+	ws := [NumColumns]int{ColTime: 20, ColCPU: 3, ColEvent: 18, ColTID: 7, ColProcess: 14}
+	switch {
+	case w < 72:
+		ws[ColEvent], ws[ColTID], ws[ColProcess] = 10, 5, 6
+	case w < 100:
+		ws[ColEvent], ws[ColProcess] = 14, 10
+	}
+	used := int(NumColumns) - 1
+	for c := range ColContents {
+		used += ws[c]
+	}
+	ws[ColContents] = max(w-used, 1)
+	return ws
+}
+
+// tableLinesView draws the table: header (with the filter's progress),
+// filter row, and the visible events, read from the row cache ("…" for a
+// row still being read).
+func (b *browser) tableLinesView(l screenLayout) []string {
+	st := b.sh.styles
+	tb := b.table
+	ws := tableWidths(b.sh.width)
+	var head, filt strings.Builder
+	for c := range NumColumns {
+		if c > 0 {
+			head.WriteByte(' ')
+			filt.WriteByte(' ')
+		}
+		h := fit(c.String(), ws[c])
+		if c == ColContents { // the filter's progress, right-aligned
+			prog := tb.progressText()
+			if gap := ws[c] - len(c.String()) - runewidth.StringWidth(prog); gap >= 2 {
+				h = c.String() + strings.Repeat(" ", gap) + prog
+			} else {
+				h = fit(prog, ws[c])
+			}
+		}
+		switch {
+		case b.focusTable && c == tb.col:
+			head.WriteString(st.TableFocusCol.Render(h))
+		default:
+			head.WriteString(st.TableHeader.Render(h))
+		}
+		p := tb.pattern[c]
+		text := fit(p, ws[c])
+		if p == "" {
+			text = st.Dim.Render(fit("·", ws[c]))
+		} else {
+			text = st.FilterRow.Render(text)
+		}
+		filt.WriteString(text)
+	}
+	lines := []string{fitANSI(head.String(), b.sh.width), fitANSI(filt.String(), b.sh.width)}
+	if tb.fetchErr != nil {
+		lines = append(lines, st.Error.Render(fit("cannot read events: "+tb.fetchErr.Error(), b.sh.width)))
+	}
+	var sb strings.Builder
+	for i := int64(0); len(lines) < l.tableEvents+2; i++ {
+		vi := tb.top + i
+		if vi >= tb.len() {
+			text := ""
+			if i == 0 {
+				text = "no event"
+				if tb.filterOn && tb.scanning {
+					text = "filtering…"
+				} else if tb.filterOn {
+					text = "no event matches the filter"
+				}
+			}
+			lines = append(lines, st.Dim.Render(fit(text, b.sh.width)))
+			continue
+		}
+		r, ok := tb.cache[tb.rankOf(vi)]
+		sb.Reset()
+		if !ok {
+			sb.WriteString(fit("…", b.sh.width))
+		} else {
+			for c := range NumColumns {
+				if c > 0 {
+					sb.WriteByte(' ')
+				}
+				sb.WriteString(fit(r.Text(c), ws[c]))
+			}
+		}
+		line := fit(sb.String(), b.sh.width)
+		if vi == tb.sel {
+			if b.focusTable {
+				line = st.TableSelected.Render(line)
+			} else {
+				line = st.Bold.Render(line)
+			}
+		}
+		lines = append(lines, line)
+	}
+	return lines
+}

@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"math/bits"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// timeView is the visible time range [T0, T1] (inclusive, like intervals)
+// cut into Cols columns, inside the trace bounds [Start, End]. Column c
+// covers [ColStart(c), ColStart(c+1)-1]; columns differ in width by at most
+// one nanosecond.
+type timeView struct {
+	Start, End core.Time // trace bounds
+	T0, T1     core.Time // visible range
+	Cols       int
+}
+
+// Span is the visible duration in nanoseconds (T1-T0+1).
+func (v timeView) Span() core.Time { return v.T1 - v.T0 + 1 }
+
+// traceSpan is the whole trace's duration.
+func (v timeView) traceSpan() core.Time { return v.End - v.Start + 1 }
+
+// ColStart returns the first instant of column c (c may be Cols: T1+1).
+func (v timeView) ColStart(c int) core.Time {
+	if v.Cols <= 0 {
+		return v.T0
+	}
+	hi, lo := bits.Mul64(uint64(v.Span()), uint64(c))
+	q, _ := bits.Div64(hi, lo, uint64(v.Cols))
+	return v.T0 + core.Time(q)
+}
+
+// ColEnd returns the last instant of column c.
+func (v timeView) ColEnd(c int) core.Time { return v.ColStart(c+1) - 1 }
+
+// ColOf returns the column holding t, clamped to [0, Cols-1].
+func (v timeView) ColOf(t core.Time) int {
+	if t <= v.T0 || v.Cols <= 0 {
+		return 0
+	}
+	if t >= v.T1 {
+		return v.Cols - 1
+	}
+	// Column c starts at T0 + floor(span*c/cols); t is in the largest c
+	// whose start is <= t. ceil-based inverse, then fix up by one.
+	hi, lo := bits.Mul64(uint64(t-v.T0), uint64(v.Cols))
+	c, _ := bits.Div64(hi, lo, uint64(v.Span()))
+	col := int(c)
+	for col+1 < v.Cols && v.ColStart(col+1) <= t {
+		col++
+	}
+	for col > 0 && v.ColStart(col) > t {
+		col--
+	}
+	return col
+}
+
+// colWidth is the nominal duration of one column.
+func (v timeView) colWidth() core.Time {
+	if v.Cols <= 0 {
+		return v.Span()
+	}
+	return max(1, v.Span()/core.Time(v.Cols))
+}
+
+// minSpan is the narrowest range allowed: one nanosecond per column (or
+// the whole trace if it is shorter).
+func (v timeView) minSpan() core.Time { return min(max(core.Time(v.Cols), 1), v.traceSpan()) }
+
+// withRange returns the view showing [t0, t0+span-1], the span clamped to
+// [minSpan, trace span] and the range moved inside the trace bounds.
+func (v timeView) withRange(t0, span core.Time) timeView {
+	span = max(span, v.minSpan())
+	span = min(span, v.traceSpan())
+	t0 = max(t0, v.Start)
+	if t0 > v.End-span+1 {
+		t0 = v.End - span + 1
+	}
+	v.T0, v.T1 = t0, t0+span-1
+	return v
+}
+
+// whole returns the view of the whole trace.
+func (v timeView) whole() timeView { return v.withRange(v.Start, v.traceSpan()) }
+
+// zoom returns the view scaled by factor (< 1 zooms in) keeping anchor at
+// the same place on screen.
+func (v timeView) zoom(anchor core.Time, factor float64) timeView {
+	span := v.Span()
+	frac := float64(anchor-v.T0) / float64(span)
+	newSpan := core.Time(float64(span) * factor)
+	if factor < 1 && newSpan >= span {
+		newSpan = span - 1 // always make progress
+	}
+	newSpan = min(max(newSpan, v.minSpan()), v.traceSpan())
+	return v.withRange(anchor-core.Time(frac*float64(newSpan)), newSpan)
+}
+
+// pan returns the view moved by d nanoseconds (clamped to the trace).
+func (v timeView) pan(d core.Time) timeView { return v.withRange(v.T0+d, v.Span()) }
+
+// showing returns the view moved the least so that t is visible.
+func (v timeView) showing(t core.Time) timeView {
+	switch {
+	case t < v.T0:
+		return v.withRange(t, v.Span())
+	case t > v.T1:
+		return v.withRange(t-v.Span()+1, v.Span())
+	}
+	return v
+}
+
+// centredOn returns the view of the same span centred on t.
+func (v timeView) centredOn(t core.Time) timeView { return v.withRange(t-v.Span()/2, v.Span()) }
+
+// zoomFactor is how many times narrower the view is than the trace.
+func (v timeView) zoomFactor() float64 { return float64(v.traceSpan()) / float64(v.Span()) }

@@ -1,0 +1,490 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/core"
+)
+
+// fit truncates s (plain text) to w cells with an ellipsis and pads it
+// with spaces to exactly w cells, control characters replaced. Widths come from go-runewidth, so wide
+// characters in names count for two.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = printable(s)
+	if runewidth.StringWidth(s) > w {
+		s = runewidth.Truncate(s, w, "…")
+	}
+	return runewidth.FillRight(s, w)
+}
+
+// trunc is fit without the padding.
+func trunc(s string, w int) string {
+	s = printable(s)
+	if runewidth.StringWidth(s) > w {
+		s = runewidth.Truncate(s, max(w, 0), "…")
+	}
+	return s
+}
+
+// printable replaces control characters (names and event contents come
+// from untrusted traces: an escape sequence in a thread name must not
+// reach the terminal) with U+FFFD.
+func printable(s string) string {
+	for _, r := range s {
+		if isControl(r) {
+			return strings.Map(func(r rune) rune {
+				if isControl(r) {
+					return '\uFFFD'
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
+
+// padStyled pads a styled string to w cells (truncating when wider).
+func padStyled(s string, w int) string {
+	n := lipgloss.Width(s)
+	if n > w {
+		return fitANSI(s, w)
+	}
+	return s + strings.Repeat(" ", w-n)
+}
+
+// fitANSI truncates a styled string to w cells.
+func fitANSI(s string, w int) string {
+	return lipgloss.NewStyle().MaxWidth(w).Render(s)
+}
+
+// render draws the browser.
+func (b *browser) render() string {
+	st := b.sh.styles
+	if b.loadErr != nil {
+		return st.Error.Render("cannot read the process tree: "+b.loadErr.Error()) + "\n" + st.Dim.Render("press q to quit")
+	}
+	if b.tree() == nil {
+		return st.Dim.Render("reading the process tree of " + b.trace.Name() + "…")
+	}
+	l := b.sh.layout(b.showTable, b.tableLines)
+	lines := make([]string, 0, b.sh.height)
+	lines = append(lines, b.rulerLines(l)...)
+	if b.showHelp {
+		body := b.fullHelp(l.ganttRows + 1 + b.tableHeight(l))
+		lines = append(lines, body...)
+	} else {
+		lines = append(lines, b.ganttLines(l)...)
+		lines = append(lines, fit(b.detailsText(), b.sh.width))
+		if l.tableEvents > 0 {
+			lines = append(lines, b.tableLinesView(l)...)
+		}
+	}
+	lines = append(lines, b.statusLine(), b.helpLine())
+	return strings.Join(lines, "\n")
+}
+
+func (b *browser) tableHeight(l screenLayout) int {
+	if l.tableEvents == 0 {
+		return 0
+	}
+	return l.tableEvents + 2
+}
+
+// niceStep returns the smallest 1-2-5 x 10^k duration >= d.
+func niceStep(d core.Time) core.Time {
+	step := core.Time(1)
+	for {
+		for _, m := range []core.Time{1, 2, 5} {
+			if step*m >= d {
+				return step * m
+			}
+		}
+		if step > core.MaxTime/100 {
+			return step * 10
+		}
+		step *= 10
+	}
+}
+
+// rulerLines draws the time ruler: tick labels (offsets from the trace
+// start, adaptive units) and a tick line with the cursor, mark and
+// selection.
+func (b *browser) rulerLines(l screenLayout) []string {
+	st := b.sh.styles
+	v := b.tv
+	title := "Control Flow"
+	if b.pane == viewResources {
+		title = "Resources"
+	}
+	left1 := st.Title.Render(fit(title, l.treeW))
+	curMark := "▼ "
+	if st.ASCII {
+		curMark = "v "
+	}
+	left2 := st.RulerCursor.Render(fit(curMark+b.relTime(b.cursor), l.treeW)) // the cursor's time
+
+	labels := []rune(strings.Repeat(" ", l.ganttW))
+	ticks := make([]bool, l.ganttW)
+	step := niceStep(v.Span() * 12 / core.Time(max(l.ganttW, 1)))
+	first := v.Start + (v.T0-v.Start+step-1)/step*step
+	next := 0 // first free label column
+	for t := first; t <= v.T1 && t >= v.Start; t += step {
+		c := v.ColOf(t)
+		ticks[c] = true
+		lab := []rune(core.FormatDuration(t - v.Start))
+		if c >= next && c+len(lab) <= l.ganttW {
+			copy(labels[c:], lab)
+			next = c + len(lab) + 2
+		}
+	}
+	line1 := left1 + " " + st.Ruler.Render(string(labels))
+
+	base, tick, cur, mark := "─", "┬", "▼", "M"
+	if st.ASCII {
+		base, tick, cur, mark = "-", "+", "v", "M"
+	}
+	curCol := -1
+	if b.cursor >= v.T0 && b.cursor <= v.T1 {
+		curCol = v.ColOf(b.cursor)
+	}
+	markCol := -1
+	if b.hasMark && b.mark >= v.T0 && b.mark <= v.T1 {
+		markCol = v.ColOf(b.mark)
+	}
+	var sb strings.Builder
+	sb.WriteString(left2 + " ")
+	for c := range l.ganttW {
+		ch := base
+		if ticks[c] {
+			ch = tick
+		}
+		inSel := b.hasSel && v.ColEnd(c) >= b.selStart && v.ColStart(c) <= b.selEnd
+		if inSel && st.ASCII {
+			ch = "="
+		}
+		switch c {
+		case curCol:
+			sb.WriteString(st.RulerCursor.Render(cur))
+			continue
+		case markCol:
+			ch = mark
+		}
+		if inSel {
+			sb.WriteString(st.RulerSelect.Render(ch))
+		} else {
+			sb.WriteString(st.Ruler.Render(ch))
+		}
+	}
+	return []string{line1, sb.String()}
+}
+
+// drawCell is one cell ready to draw.
+type drawCell struct {
+	colour  uint8
+	variant cellVariant
+	glyph   rune
+}
+
+// ganttLines draws the row tree and the Gantt, one line per row.
+func (b *browser) ganttLines(l screenLayout) []string {
+	st := b.sh.styles
+	t := b.tree()
+	v := b.tv
+	f := b.frame
+	frameRow := map[core.Key]int{}
+	var colMap []int // current column -> frame column, -1 for none
+	if f != nil {
+		for i, k := range f.keys {
+			if k >= 0 {
+				frameRow[k] = i
+			}
+		}
+		colMap = make([]int, v.Cols)
+		for c := range colMap {
+			if f.view == v {
+				colMap[c] = c
+				continue
+			}
+			mid := v.ColStart(c) + (v.ColEnd(c)-v.ColStart(c))/2
+			colMap[c] = -1
+			if mid >= f.view.T0 && mid <= f.view.T1 {
+				colMap[c] = f.view.ColOf(mid)
+			}
+		}
+	}
+	curCol := -1
+	if b.cursor >= v.T0 && b.cursor <= v.T1 {
+		curCol = v.ColOf(b.cursor)
+	}
+	selFrom, selTo := -1, -2
+	if b.hasSel && b.selEnd >= v.T0 && b.selStart <= v.T1 {
+		selFrom, selTo = v.ColOf(max(b.selStart, v.T0)), v.ColOf(min(b.selEnd, v.T1))
+	}
+	sep := "│"
+	if st.ASCII {
+		sep = ":" // "|" is the cursor
+	}
+	sep = st.Dim.Render(sep)
+	cells := make([]drawCell, v.Cols)
+	lines := make([]string, 0, l.ganttRows)
+	var sb strings.Builder
+	for i := range l.ganttRows {
+		r := t.top + i
+		if r >= len(t.visible) {
+			lines = append(lines, strings.Repeat(" ", l.treeW)+sep)
+			continue
+		}
+		n := &t.nodes[t.visible[r]]
+		sb.Reset()
+		sb.WriteString(b.treeCell(n, r == t.sel, l.treeW))
+		sb.WriteString(sep)
+		fr, ok := -1, false
+		if f != nil && n.key >= 0 {
+			fr, ok = frameRow[n.key]
+		}
+		for c := range cells {
+			dc := drawCell{colour: palNone, glyph: ' '}
+			if ok && colMap[c] >= 0 {
+				fc := f.cells[fr*f.view.Cols+colMap[c]]
+				if fc.known {
+					dc.colour, dc.glyph = fc.paint.colour, fc.paint.glyph
+					if fc.multi {
+						dc.variant = variantMulti
+					}
+				}
+			}
+			switch {
+			case c == curCol:
+				dc.variant = variantCursor
+			case c >= selFrom && c <= selTo:
+				dc.variant += variantSelSolid // solid->sel solid, multi->sel multi
+			}
+			cells[c] = dc
+		}
+		b.writeCells(&sb, cells)
+		lines = append(lines, sb.String())
+	}
+	if b.showLegd {
+		b.overlayLegend(lines, l)
+	}
+	return lines
+}
+
+// writeCells appends cells, merging runs that share a pen.
+func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
+	st := b.sh.styles
+	for i := 0; i < len(cells); {
+		c := cells[i]
+		j := i + 1
+		for j < len(cells) && cells[j] == c {
+			j++
+		}
+		p := st.pens[c.colour][c.variant]
+		g := p.glyph
+		if g == "" { // ASCII solid: the state's own glyph
+			g = string(c.glyph)
+		}
+		sb.WriteString(p.prefix)
+		for range j - i {
+			sb.WriteString(g)
+		}
+		sb.WriteString(p.suffix)
+		i = j
+	}
+}
+
+// treeCell draws a row of the tree: indent, expander and "name tid".
+func (b *browser) treeCell(n *node, selected bool, w int) string {
+	st := b.sh.styles
+	exp := "  "
+	if len(n.children) > 0 {
+		switch {
+		case n.expanded && st.ASCII:
+			exp = "v "
+		case n.expanded:
+			exp = "▾ "
+		case st.ASCII:
+			exp = "> "
+		default:
+			exp = "▸ "
+		}
+	}
+	text := fit(strings.Repeat(" ", min(n.depth, 6))+exp+n.label, w)
+	switch {
+	case selected && !b.focusTable:
+		return st.TreeSelected.Render(text)
+	case selected:
+		return st.TreeMatch.Render(text)
+	case n.kind == kindProcess:
+		return st.TreeProcess.Render(text)
+	}
+	return text
+}
+
+// overlayLegend replaces the top-left of the Gantt with the colour legend.
+func (b *browser) overlayLegend(lines []string, l screenLayout) {
+	st := b.sh.styles
+	d := domainThread
+	if b.pane == viewResources {
+		d = domainCPU
+	}
+	var rows []string
+	for _, e := range kernelLegend(d) {
+		rows = append(rows, st.swatch(e.paint)+" "+e.name)
+	}
+	multi := st.pens[palRunUser][variantMulti]
+	rows = append(rows, multi.prefix+multi.glyph+multi.glyph+multi.suffix+" changed more than once (zoom in)")
+	rows = append(rows, st.Dim.Render("strings: a colour per value"))
+	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
+	prefixW := l.treeW + 1
+	for i, bl := range box {
+		if i >= len(lines) {
+			break
+		}
+		lines[i] = fitANSI(lines[i], prefixW) + padStyled(bl, min(lipgloss.Width(bl), l.ganttW))
+	}
+}
+
+// detailsText describes the selected row at the cursor.
+func (b *browser) detailsText() string {
+	t := b.tree()
+	sel := t.selected()
+	if sel < 0 {
+		return ""
+	}
+	n := &t.nodes[sel]
+	parts := []string{n.label}
+	f := b.frame
+	if f == nil {
+		return n.label + " · …"
+	}
+	if n.key >= 0 {
+		if iv, ok := f.atCursor[n.key]; ok && iv.Contains(b.cursor) {
+			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", describeValue(n.kind.domain(), iv.Value),
+				b.relTime(iv.Start), b.relTime(iv.End), core.FormatDuration(iv.Duration())))
+		} else {
+			parts = append(parts, "…")
+		}
+	}
+	at := b.hist.Attributes()
+	value := func(parent core.Key, attr string) (core.Value, bool) {
+		k, ok := at.Child(parent, attr)
+		if !ok {
+			return core.Value{}, false
+		}
+		iv, ok := f.atCursor[k]
+		return iv.Value, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
+	}
+	if n.thread >= 0 {
+		if v, ok := value(n.thread, core.AttrExecName); ok {
+			parts = append(parts, "exec "+v.String())
+		}
+		if v, ok := value(n.thread, core.AttrPPID); ok {
+			parts = append(parts, "ppid "+v.String())
+		}
+		if v, ok := value(n.thread, core.AttrSystemCall); ok {
+			parts = append(parts, "syscall "+v.String())
+		}
+	}
+	if n.kind == kindCPU {
+		if v, ok := value(n.key, core.AttrCurrentThread); ok {
+			tid := v.String()
+			name := tid
+			if cf := b.trees[viewControlFlow]; cf != nil {
+				if i, ok := cf.byTID[tid]; ok {
+					name = cf.nodes[i].label
+				}
+			}
+			parts = append(parts, "running "+name)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// statusLine: trace, range, zoom, cursor, selection, query time, warnings.
+func (b *browser) statusLine() string {
+	st := b.sh.styles
+	v := b.tv
+	parts := []string{
+		b.trace.Name(),
+		fmt.Sprintf("%s–%s", b.relTime(v.T0), b.relTime(v.T1)),
+		"×" + strconv.FormatFloat(v.zoomFactor(), 'g', 3, 64),
+		"cur " + b.relTime(b.cursor),
+	}
+	if b.hasSel {
+		parts = append(parts, "sel "+core.FormatDuration(b.selEnd-b.selStart+1))
+	}
+	if f := b.frame; f != nil {
+		parts = append(parts, fmt.Sprintf("q %.1fms %s", float64(f.elapsed.Microseconds())/1000, f.mode))
+	}
+	s := " " + strings.Join(parts, " │ ")
+	if st.ASCII {
+		s = " " + strings.Join(parts, " | ")
+	}
+	warn := ""
+	switch {
+	case b.info.Discarded > 0:
+		warn = fmt.Sprintf(" ! %d events discarded ", b.info.Discarded)
+	case len(b.info.Warnings) > 0:
+		warn = fmt.Sprintf(" ! %d warnings ", len(b.info.Warnings))
+	}
+	w := b.sh.width - runewidth.StringWidth(warn)
+	return st.Status.Render(fit(s, max(w, 0))) + st.Warning.Render(fit(warn, b.sh.width-max(w, 0)))
+}
+
+// helpLine is the prompt while editing, else a message, else the short
+// help.
+func (b *browser) helpLine() string {
+	st := b.sh.styles
+	switch {
+	case b.prompt.active():
+		return fitANSI(b.prompt.view(), b.sh.width)
+	case b.note != "" && b.noteIs == noteError:
+		return st.Error.Render(fit(b.note, b.sh.width))
+	case b.note != "":
+		return fit(b.note, b.sh.width)
+	}
+	if b.helpW != b.sh.width { // rendered once per width: help is static
+		h := help.New()
+		h.Styles = st.Help
+		h.Width = b.sh.width
+		b.helpW, b.helpText = b.sh.width, h.ShortHelpView(b.sh.keys.ShortHelp())
+	}
+	return b.helpText
+}
+
+// fullHelp lays the help groups out in as many columns as fit, block
+// under block, cut to n lines.
+func (b *browser) fullHelp(n int) []string {
+	h := help.New()
+	h.Styles = b.sh.styles.Help
+	groups := b.sh.keys.FullHelp()
+	var blocks []string
+	for i := 0; i < len(groups); {
+		j := i + 1
+		for j < len(groups) && lipgloss.Width(h.FullHelpView(groups[i:j+1])) <= b.sh.width {
+			j++
+		}
+		blocks = append(blocks, h.FullHelpView(groups[i:j]))
+		i = j
+	}
+	title := b.sh.styles.Title.Render("Keys") + b.sh.styles.Dim.Render("  (any key closes; keys.json overrides them)")
+	out := append([]string{title}, strings.Split(strings.Join(blocks, "\n\n"), "\n")...)
+	for len(out) < n {
+		out = append(out, "")
+	}
+	for i := range out {
+		out[i] = padStyled(out[i], b.sh.width)
+	}
+	return out[:n]
+}
