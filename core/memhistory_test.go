@@ -93,7 +93,7 @@ func TestMemHistoryTilesAndQueries(t *testing.T) {
 	ctx := context.Background()
 	qk := []core.Key{core.Key(r.IntN(keys)), core.Key(r.IntN(keys))}
 	t0 := core.Time(start + r.IntN(end-start))
-	t1 := t0 + core.Time(r.IntN(500))
+	t1 := min(t0+core.Time(r.IntN(500)), end)
 	var got []core.Interval
 	if _, err := m.Query2D(ctx, qk, t0, t1, func(iv core.Interval) bool { got = append(got, iv); return true }); err != nil {
 		t.Fatal(err)

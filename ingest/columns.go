@@ -6,67 +6,66 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// Column identifies a column of the event table.
-type Column int
-
-// The event table's columns, in display order.
-const (
-	ColTime Column = iota
-	ColCPU
-	ColEvent
-	ColTID
-	ColProcess
-	ColContents
-	NumColumns
-)
-
-var columnNames = [NumColumns]string{"Time", "CPU", "Event", "TID", "Process", "Contents"}
-
-// String returns the column's title.
-func (c Column) String() string {
-	if c < 0 || c >= NumColumns {
-		return "column?"
-	}
-	return columnNames[c]
+// scanRow is an event's table columns without strings, so filters scan
+// millions of events per second without allocating. Its column text is
+// exactly core.EventRow's (a test holds them together).
+type scanRow struct {
+	rank     int64
+	time     core.Time
+	cpu      int32
+	event    string // the class name: no copy
+	tid      int64  // -1 when unknown
+	proc     []byte // owned by the row (copied from the event)
+	contents []byte // owned by the row; empty unless asked for
 }
 
-// Row is one event as the table shows it.
-type Row struct {
-	Rank     int64
-	Time     core.Time
-	CPU      int32 // -1 when unknown
-	Event    string
-	TID      int64 // -1 when unknown
-	Process  string
-	Contents string
-}
-
-// Text returns the text of one column of the row, as shown and as matched
-// by filters.
-func (r *Row) Text(c Column) string {
-	return string(r.appendText(nil, c))
-}
-
-func (r *Row) appendText(dst []byte, c Column) []byte {
+// appendText appends the text of column c, as core.EventRow.Text gives it.
+func (r *scanRow) appendText(dst []byte, c core.EventColumn) []byte {
 	switch c {
-	case ColTime:
-		return core.AppendTimestamp(dst, r.Time)
-	case ColCPU:
-		if r.CPU < 0 {
+	case core.ColTime:
+		return core.AppendTimestamp(dst, r.time)
+	case core.ColCPU:
+		return core.AppendCPU(dst, r.cpu)
+	case core.ColEvent:
+		return append(dst, r.event...)
+	case core.ColTID:
+		if r.tid < 0 {
 			return dst
 		}
-		return strconv.AppendInt(dst, int64(r.CPU), 10)
-	case ColEvent:
-		return append(dst, r.Event...)
-	case ColTID:
-		if r.TID < 0 {
-			return dst
-		}
-		return strconv.AppendInt(dst, r.TID, 10)
-	case ColProcess:
-		return append(dst, r.Process...)
-	case ColContents:
-		return append(dst, r.Contents...)
+		return strconv.AppendInt(dst, r.tid, 10)
+	case core.ColProcess:
+		return append(dst, r.proc...)
+	case core.ColContents:
+		return append(dst, r.contents...)
 	}
 	return dst
+}
+
+// eventRow converts to the table's row.
+func (r *scanRow) eventRow() core.EventRow {
+	row := core.EventRow{Rank: r.rank, Time: r.time, CPU: r.cpu, Event: r.event,
+		Process: string(r.proc), Contents: string(r.contents)}
+	if r.tid >= 0 {
+		row.TID = strconv.FormatInt(r.tid, 10)
+	}
+	return row
+}
+
+// fill sets the row from ev, copying what it keeps. Contents are
+// formatted only when asked: it is the expensive part.
+func (r *scanRow) fill(rank int64, ev *core.Event, src core.Source, cf *classFields, contents bool) {
+	r.rank, r.time, r.cpu, r.event = rank, ev.Time, ev.CPU, ev.Class.Name
+	r.tid = -1
+	idx := cf.of(ev.Class)
+	if v, ok := ev.Field(idx.tid).AsInt(); ok {
+		r.tid = v
+	}
+	r.proc = r.proc[:0]
+	if f := ev.Field(idx.procN); f.Kind == core.FieldString {
+		r.proc = append(r.proc, f.Bytes...)
+	}
+	r.contents = r.contents[:0]
+	if contents {
+		r.contents = src.AppendContents(r.contents, ev)
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -14,42 +13,19 @@ import (
 	"github.com/tracetui/tracetui/ingest/eventindex"
 )
 
-// Filter holds one regular expression per column; a nil entry matches
-// anything. An event matches when every non-nil expression matches its
-// column's text.
-type Filter [NumColumns]*regexp.Regexp
-
-// Empty reports whether no column is filtered.
-func (f *Filter) Empty() bool {
-	for _, re := range f {
-		if re != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// FilterProgress reports a running filter: the matches found since the
-// last report (ascending ranks, all after the previous report's), and how
-// many events have been scanned.
-type FilterProgress struct {
-	Matches     []int64
-	Done, Total int64
-}
-
 // ErrEmptyFilter is returned by Filter when no column is filtered (every
 // event matches: the caller shows the unfiltered table instead).
 var ErrEmptyFilter = errors.New("empty filter")
 
 // filterBlocks is the number of checkpoints per scan block: blocks are the
 // unit of parallel work and of progress reports.
-const filterBlocks = 64
+const filterBlocks = 16
 
 // Filter scans the whole trace in the background for events matching f,
 // calling fn in rank order with each block's matches as they are found.
 // It uses up to GOMAXPROCS readers in parallel. fn returning false, or ctx
 // being cancelled, stops the scan (the latter returns ctx.Err()).
-func (t *Table) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bool) error {
+func (t *Table) Filter(ctx context.Context, f core.EventFilter, fn func(core.FilterProgress) bool) error {
 	if f.Empty() {
 		return ErrEmptyFilter
 	}
@@ -57,7 +33,7 @@ func (t *Table) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bo
 	block := t.index.Every() * filterBlocks
 	blocks := (total + block - 1) / block
 	if blocks == 0 {
-		fn(FilterProgress{Total: 0})
+		fn(core.FilterProgress{Total: 0})
 		return nil
 	}
 	workers := int(min(int64(runtime.GOMAXPROCS(0)), blocks, 8))
@@ -127,7 +103,7 @@ func (t *Table) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bo
 			}
 			next++
 			tokens <- struct{}{}
-			if !fn(FilterProgress{Matches: r.matches, Done: min(next*block, total), Total: total}) {
+			if !fn(core.FilterProgress{Matches: r.matches, Done: min(next*block, total), Total: total}) {
 				cancel()
 				return nil
 			}
@@ -145,25 +121,26 @@ func (t *Table) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bo
 // scanner is one filter worker's reader.
 type scanner struct {
 	t        *Table
-	f        Filter
+	f        core.EventFilter
 	src      core.Source
 	seek     *eventindex.Seeker
 	classes  classFields
 	contents bool // the Contents column is filtered
 	threads  bool // TID or Process is filtered: resolve from the history
-	buf, col []byte
-	rows     []Row
+	row      scanRow
+	col      []byte
+	rows     []scanRow
 }
 
-func (t *Table) newScanner(f Filter) (*scanner, error) {
+func (t *Table) newScanner(f core.EventFilter) (*scanner, error) {
 	src, err := t.open()
 	if err != nil {
 		return nil, fmt.Errorf("event filter: %w", err)
 	}
 	return &scanner{
 		t: t, f: f, src: src, seek: eventindex.NewSeeker(t.index, src),
-		contents: f[ColContents] != nil,
-		threads:  t.threads != nil && (f[ColTID] != nil || f[ColProcess] != nil),
+		contents: f[core.ColContents] != nil,
+		threads:  t.threads != nil && (f[core.ColTID] != nil || f[core.ColProcess] != nil),
 	}, nil
 }
 
@@ -173,7 +150,6 @@ func (s *scanner) scan(ctx context.Context, first, n int64) ([]int64, error) {
 		return nil, err
 	}
 	var matches []int64
-	var row Row
 	s.rows = s.rows[:0]
 	for i := int64(0); i < n; i++ {
 		if i%4096 == 0 && ctx.Err() != nil {
@@ -186,13 +162,14 @@ func (s *scanner) scan(ctx context.Context, first, n int64) ([]int64, error) {
 			}
 			return nil, err
 		}
-		s.buf = fillRow(&row, first+i, ev, s.src, &s.classes, s.buf, s.contents)
-		if s.threads {
-			s.rows = append(s.rows, row) // matched after thread resolution
+		if s.threads { // matched after thread resolution
+			s.rows = grow(s.rows)
+			s.rows[len(s.rows)-1].fill(first+i, ev, s.src, &s.classes, s.contents)
 			continue
 		}
-		if s.match(&row) {
-			matches = append(matches, row.Rank)
+		s.row.fill(first+i, ev, s.src, &s.classes, s.contents)
+		if s.match(&s.row) {
+			matches = append(matches, s.row.rank)
 		}
 	}
 	if s.threads {
@@ -201,22 +178,31 @@ func (s *scanner) scan(ctx context.Context, first, n int64) ([]int64, error) {
 		}
 		for i := range s.rows {
 			if s.match(&s.rows[i]) {
-				matches = append(matches, s.rows[i].Rank)
+				matches = append(matches, s.rows[i].rank)
 			}
 		}
 	}
 	return matches, nil
 }
 
-func (s *scanner) match(r *Row) bool {
+func (s *scanner) match(r *scanRow) bool {
 	for c, re := range s.f {
 		if re == nil {
 			continue
 		}
-		s.col = r.appendText(s.col[:0], Column(c))
+		s.col = r.appendText(s.col[:0], core.EventColumn(c))
 		if !re.Match(s.col) {
 			return false
 		}
 	}
 	return true
+}
+
+// grow extends rows by one, reusing a previous row's buffers when the
+// capacity allows (a scan block of rows is refilled block after block).
+func grow(rows []scanRow) []scanRow {
+	if len(rows) < cap(rows) {
+		return rows[:len(rows)+1]
+	}
+	return append(rows, scanRow{})
 }

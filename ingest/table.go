@@ -26,7 +26,6 @@ type Table struct {
 	src     core.Source
 	seeker  *eventindex.Seeker
 	classes classFields
-	buf     []byte
 }
 
 // NewTable returns a table over index, reading events through sources
@@ -67,67 +66,62 @@ func (t *Table) reader() error {
 	return nil
 }
 
-// Rows returns up to n rows starting at rank first (fewer at the end).
-func (t *Table) Rows(ctx context.Context, first int64, n int) ([]Row, error) {
-	if first < 0 || n <= 0 || first >= t.Len() {
-		return nil, nil
-	}
-	n = int(min(int64(n), t.Len()-first))
-	rows := make([]Row, 0, n)
+// Rows returns the events at the given ranks (ascending, each in
+// [0, Len())), in the same order. Consecutive ranks are read in one pass
+// from one seek.
+func (t *Table) Rows(ctx context.Context, ranks []int64) ([]core.EventRow, error) {
+	rows := make([]scanRow, 0, len(ranks))
 	t.mu.Lock()
-	err := t.readRows(first, n, func(r *Row) { rows = append(rows, *r) })
-	t.mu.Unlock()
-	if err != nil {
-		return nil, err
+	for i := 0; i < len(ranks); {
+		j := i + 1
+		for j < len(ranks) && ranks[j] == ranks[j-1]+1 {
+			j++
+		}
+		if ranks[i] < 0 || ranks[j-1] >= t.Len() {
+			t.mu.Unlock()
+			return nil, fmt.Errorf("%w: rows %d..%d of %d", eventindex.ErrRange, ranks[i], ranks[j-1], t.Len())
+		}
+		var err error
+		if rows, err = t.readRun(ranks[i], j-i, rows); err != nil {
+			t.mu.Unlock()
+			return nil, err
+		}
+		i = j
 	}
+	t.mu.Unlock()
 	if t.threads != nil {
 		if err := t.threads.resolve(ctx, rows); err != nil && ctx.Err() == nil {
 			return nil, fmt.Errorf("event table: threads: %w", err)
 		}
 	}
-	return rows, ctx.Err()
+	out := make([]core.EventRow, len(rows))
+	for i := range rows {
+		out[i] = rows[i].eventRow()
+	}
+	return out, ctx.Err()
 }
 
-// readRows decodes n rows from first, with contents. Called with mu held.
-func (t *Table) readRows(first int64, n int, fn func(*Row)) error {
+// readRun appends n rows from rank first, with contents. Called with mu
+// held.
+func (t *Table) readRun(first int64, n int, rows []scanRow) ([]scanRow, error) {
 	if err := t.reader(); err != nil {
-		return err
+		return rows, err
 	}
 	if err := t.seeker.SeekRank(first); err != nil {
-		return err
+		return rows, err
 	}
-	var row Row
 	for i := range n {
 		ev, err := t.src.Next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = fmt.Errorf("%w: the trace ends before event %d", eventindex.ErrCorrupt, first+int64(i))
 			}
-			return err
+			return rows, err
 		}
-		t.buf = fillRow(&row, first+int64(i), ev, t.src, &t.classes, t.buf, true)
-		fn(&row)
+		rows = append(rows, scanRow{})
+		rows[len(rows)-1].fill(first+int64(i), ev, t.src, &t.classes, true)
 	}
-	return nil
-}
-
-// fillRow sets row from ev. Contents are formatted only when asked: it is
-// the expensive part.
-func fillRow(row *Row, rank int64, ev *core.Event, src core.Source, cf *classFields, buf []byte, contents bool) []byte {
-	row.Rank, row.Time, row.CPU, row.Event = rank, ev.Time, ev.CPU, ev.Class.Name
-	row.TID, row.Process, row.Contents = -1, "", ""
-	idx := cf.of(ev.Class)
-	if v, ok := ev.Field(idx.tid).AsInt(); ok {
-		row.TID = v
-	}
-	if f := ev.Field(idx.procN); f.Kind == core.FieldString {
-		row.Process = string(f.Bytes)
-	}
-	if contents {
-		buf = src.AppendContents(buf[:0], ev)
-		row.Contents = string(buf)
-	}
-	return buf
+	return rows, nil
 }
 
 // RankAt returns the rank of the first event at or after ts (Len() when

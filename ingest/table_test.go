@@ -82,14 +82,14 @@ func newTableFixture(t testing.TB, r interface{ IntN(int) int }, n, every int) *
 
 // want computes row i the slow way: the thread from the event's context,
 // else the CPU's current thread in the history, and its exec name.
-func (fx *tableFixture) want(t testing.TB, i int) Row {
+func (fx *tableFixture) want(t testing.TB, i int) core.EventRow {
 	ev := fx.events[i]
 	src := coretest.NewSliceSource(core.SourceInfo{}, nil)
-	row := Row{Rank: int64(i), Time: ev.Time, CPU: ev.CPU, Event: ev.Class.Name, TID: -1,
+	row := core.EventRow{Rank: int64(i), Time: ev.Time, CPU: ev.CPU, Event: ev.Class.Name,
 		Contents: string(src.AppendContents(nil, &ev))}
 	ctx := context.Background()
 	if ev.Class == uclass {
-		row.TID, row.Process = ev.Fields[0].Int, string(ev.Fields[1].Bytes)
+		row.TID, row.Process = fmt.Sprint(ev.Fields[0].Int), string(ev.Fields[1].Bytes)
 		return row
 	}
 	k, _ := fx.hist.Attributes().Lookup(fmt.Sprintf("CPUs/%d/Current_thread", ev.CPU))
@@ -98,8 +98,8 @@ func (fx *tableFixture) want(t testing.TB, i int) Row {
 	if iv.Value.IsNull() {
 		return row
 	}
-	row.TID = iv.Value.Int()
-	k, _ = fx.hist.Attributes().Lookup(fmt.Sprintf("Threads/%d/Exec_name", row.TID))
+	row.TID = fmt.Sprint(iv.Value.Int())
+	k, _ = fx.hist.Attributes().Lookup(fmt.Sprintf("Threads/%s/Exec_name", row.TID))
 	iv, _, err = fx.hist.Single(ctx, k, ev.Time)
 	must(t, err)
 	row.Process = iv.Value.Str()
@@ -111,17 +111,28 @@ func TestTableRowsAndRankAt(t *testing.T) {
 	fx := newTableFixture(t, r, 700, 1+r.IntN(40))
 	ctx := context.Background()
 	for range 30 {
+		// A run of consecutive ranks and a few scattered ones, ascending.
 		first := int64(r.IntN(len(fx.events)))
-		rows, err := fx.table.Rows(ctx, first, 1+r.IntN(60))
+		var ranks []int64
+		for k := first; k < min(first+int64(1+r.IntN(60)), int64(len(fx.events))); k++ {
+			ranks = append(ranks, k)
+		}
+		for k := ranks[len(ranks)-1] + 1; k < int64(len(fx.events)); k += int64(1 + r.IntN(200)) {
+			ranks = append(ranks, k)
+		}
+		rows, err := fx.table.Rows(ctx, ranks)
 		must(t, err)
-		for _, row := range rows {
-			if want := fx.want(t, int(row.Rank)); row != want {
-				t.Fatalf("row %d = %+v\nwant %+v", row.Rank, row, want)
+		if len(rows) != len(ranks) {
+			t.Fatalf("%d rows for %d ranks", len(rows), len(ranks))
+		}
+		for i, row := range rows {
+			if want := fx.want(t, int(ranks[i])); row != want {
+				t.Fatalf("row %d = %+v\nwant %+v", ranks[i], row, want)
 			}
 		}
-		if last := rows[len(rows)-1].Rank; last >= int64(len(fx.events)) {
-			t.Fatalf("row past the end: %d", last)
-		}
+	}
+	if _, err := fx.table.Rows(ctx, []int64{int64(len(fx.events))}); err == nil {
+		t.Error("a rank past the end is not an error")
 	}
 	for range 30 {
 		ts := fx.events[r.IntN(len(fx.events))].Time + core.Time(r.IntN(3)-1)
@@ -137,30 +148,24 @@ func TestTableRowsAndRankAt(t *testing.T) {
 func TestTableFilterMatchesBruteForce(t *testing.T) {
 	r := coretest.Rand(t)
 	fx := newTableFixture(t, r, 3000, 1+r.IntN(20))
-	filters := []Filter{
-		{ColEvent: regexp.MustCompile(`^app:`)},
-		{ColContents: regexp.MustCompile(`next_tid = [23]\b`)},
-		{ColProcess: regexp.MustCompile(`proc4`), ColCPU: regexp.MustCompile(`1`)},
-		{ColTID: regexp.MustCompile(`^10[12]$`)},
-		{ColTime: regexp.MustCompile(`7$`)},
+	filters := []core.EventFilter{
+		{core.ColEvent: regexp.MustCompile(`^app:`)},
+		{core.ColContents: regexp.MustCompile(`next_tid = [23]\b`)},
+		{core.ColProcess: regexp.MustCompile(`proc4`), core.ColCPU: regexp.MustCompile(`1`)},
+		{core.ColTID: regexp.MustCompile(`^10[12]$`)},
+		{core.ColTime: regexp.MustCompile(`7$`)},
 	}
 	for _, f := range filters {
 		var want []int64
 		for i := range fx.events {
 			row := fx.want(t, i)
-			ok := true
-			for c, re := range f {
-				if re != nil && !re.MatchString(row.Text(Column(c))) {
-					ok = false
-				}
-			}
-			if ok {
+			if f.Match(&row) {
 				want = append(want, int64(i))
 			}
 		}
 		var got []int64
 		var last int64
-		err := fx.table.Filter(context.Background(), f, func(p FilterProgress) bool {
+		err := fx.table.Filter(context.Background(), f, func(p core.FilterProgress) bool {
 			if p.Done < last || p.Total != int64(len(fx.events)) {
 				t.Errorf("progress went from %d to %d of %d", last, p.Done, p.Total)
 			}
@@ -181,18 +186,18 @@ func TestTableFilterMatchesBruteForce(t *testing.T) {
 func TestTableFilterStopsAndCancels(t *testing.T) {
 	r := coretest.Rand(t)
 	fx := newTableFixture(t, r, 5000, 4)
-	f := Filter{ColEvent: regexp.MustCompile(`.`)}
+	f := core.EventFilter{core.ColEvent: regexp.MustCompile(`.`)}
 	calls := 0
-	must(t, fx.table.Filter(context.Background(), f, func(FilterProgress) bool { calls++; return false }))
+	must(t, fx.table.Filter(context.Background(), f, func(core.FilterProgress) bool { calls++; return false }))
 	if calls != 1 {
 		t.Errorf("fn called %d times after returning false", calls)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := fx.table.Filter(ctx, f, func(FilterProgress) bool { return true }); err != context.Canceled {
+	if err := fx.table.Filter(ctx, f, func(core.FilterProgress) bool { return true }); err != context.Canceled {
 		t.Errorf("cancelled filter returned %v", err)
 	}
-	if err := fx.table.Filter(context.Background(), Filter{}, nil); err != ErrEmptyFilter {
+	if err := fx.table.Filter(context.Background(), core.EventFilter{}, nil); err != ErrEmptyFilter {
 		t.Errorf("empty filter: %v", err)
 	}
 }
@@ -203,5 +208,22 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestScanRowTextMatchesEventRow holds the filter's allocation-free text
+// to the table's: a filter must match what the user sees.
+func TestScanRowTextMatchesEventRow(t *testing.T) {
+	for _, sr := range []scanRow{
+		{rank: 3, time: 1412670961_211260539, cpu: 2, event: "sched_switch", tid: 496, proc: []byte("lttng"), contents: []byte("{ a = 1 }")},
+		{rank: 0, time: 5, cpu: -1, event: "x", tid: -1},
+		{rank: 9, time: 0, cpu: 0, event: "y", tid: 0, proc: []byte("swapper/0")},
+	} {
+		row := sr.eventRow()
+		for c := core.EventColumn(0); c < core.NumColumns; c++ {
+			if got, want := string(sr.appendText(nil, c)), row.Text(c); got != want {
+				t.Errorf("%v column %v: scan text %q, table text %q", sr, c, got, want)
+			}
+		}
 	}
 }

@@ -71,16 +71,16 @@ func newThreadResolver(h core.History) *threadResolver {
 	return r
 }
 
-// resolve fills rows[i].TID (when < 0) and rows[i].Process (when empty).
-func (r *threadResolver) resolve(ctx context.Context, rows []Row) error {
+// resolve fills rows[i].tid (when < 0) and rows[i].proc (when empty).
+func (r *threadResolver) resolve(ctx context.Context, rows []scanRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	t0, t1 := rows[0].Time, rows[len(rows)-1].Time
+	t0, t1 := rows[0].time, rows[len(rows)-1].time
 	var keys []core.Key
 	for i := range rows {
-		if rows[i].TID < 0 {
-			if k, ok := r.cpus[rows[i].CPU]; ok {
+		if rows[i].tid < 0 {
+			if k, ok := r.cpus[rows[i].cpu]; ok {
 				keys = append(keys, k)
 			}
 		}
@@ -91,21 +91,21 @@ func (r *threadResolver) resolve(ctx context.Context, rows []Row) error {
 			return err
 		}
 		for i := range rows {
-			if rows[i].TID >= 0 {
+			if rows[i].tid >= 0 {
 				continue
 			}
-			if v, ok := valueAt(states[r.cpus[rows[i].CPU]], rows[i].Time); ok && !v.IsNull() {
-				rows[i].TID = v.Int()
+			if v, ok := valueAt(states[r.cpus[rows[i].cpu]], rows[i].time); ok && !v.IsNull() {
+				rows[i].tid = v.Int()
 			}
 		}
 	}
 	keys = keys[:0]
 	names := make(map[int]core.Key) // row index -> Exec_name key
 	for i := range rows {
-		if rows[i].Process != "" || rows[i].TID < 0 {
+		if len(rows[i].proc) > 0 || rows[i].tid < 0 {
 			continue
 		}
-		if k, ok := r.execNameKey(rows[i].TID, rows[i].CPU); ok {
+		if k, ok := r.execNameKey(rows[i].tid, rows[i].cpu); ok {
 			names[i] = k
 			keys = append(keys, k)
 		}
@@ -118,8 +118,8 @@ func (r *threadResolver) resolve(ctx context.Context, rows []Row) error {
 		return err
 	}
 	for i, k := range names {
-		if v, ok := valueAt(states[k], rows[i].Time); ok {
-			rows[i].Process = v.Str()
+		if v, ok := valueAt(states[k], rows[i].time); ok {
+			rows[i].proc = append(rows[i].proc[:0], v.Str()...)
 		}
 	}
 	return nil

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"context"
-	"regexp"
-	"strconv"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -33,108 +31,25 @@ type TraceInfo struct {
 	Warnings   []core.Warning
 }
 
-// EventColumn indexes the columns of the event table.
-type EventColumn int
+// The event table's row, columns and filter are core's, shared with the
+// index pipeline that implements [EventTable].
+type (
+	EventColumn    = core.EventColumn
+	EventRow       = core.EventRow
+	Filter         = core.EventFilter
+	FilterProgress = core.FilterProgress
+)
 
 // The event table's columns, in display order.
 const (
-	ColTime EventColumn = iota
-	ColCPU
-	ColEvent
-	ColTID
-	ColProcess
-	ColContents
-	NumColumns
+	ColTime     = core.ColTime
+	ColCPU      = core.ColCPU
+	ColEvent    = core.ColEvent
+	ColTID      = core.ColTID
+	ColProcess  = core.ColProcess
+	ColContents = core.ColContents
+	NumColumns  = core.NumColumns
 )
-
-// String returns the column's header.
-func (c EventColumn) String() string {
-	switch c {
-	case ColTime:
-		return "Time"
-	case ColCPU:
-		return "CPU"
-	case ColEvent:
-		return "Event"
-	case ColTID:
-		return "TID"
-	case ColProcess:
-		return "Process"
-	case ColContents:
-		return "Contents"
-	}
-	return "?"
-}
-
-// EventRow is one event as the table shows it.
-type EventRow struct {
-	Rank     int64     // position of the event in the trace, 0-based
-	Time     core.Time // timestamp (ns)
-	CPU      int32     // -1 when unknown
-	Event    string    // event name as the trace's tools print it
-	TID      string    // thread id ("" when unknown); the Control Flow row's tid
-	Process  string    // process (exec) name, "" when unknown
-	Contents string    // the fields, as `tracetui dump` prints them
-}
-
-// Text returns the row's text in a column: what filters match and what
-// the table prints (Time as core.FormatTimestamp, CPU in decimal or "").
-func (r *EventRow) Text(c EventColumn) string {
-	switch c {
-	case ColTime:
-		return core.FormatTimestamp(r.Time)
-	case ColCPU:
-		if r.CPU < 0 {
-			return ""
-		}
-		return strconv.Itoa(int(r.CPU))
-	case ColEvent:
-		return r.Event
-	case ColTID:
-		return r.TID
-	case ColProcess:
-		return r.Process
-	case ColContents:
-		return r.Contents
-	}
-	return ""
-}
-
-// Filter has one regular expression per column; nil means no constraint.
-// An event matches when every non-nil expression finds a match in its
-// column's text ([EventRow.Text]): unanchored, so plain text is a
-// substring search.
-type Filter [NumColumns]*regexp.Regexp
-
-// Empty reports whether the filter lets every event through.
-func (f *Filter) Empty() bool {
-	for _, re := range f {
-		if re != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// Match reports whether the row passes the filter. Implementations of
-// [EventTable.Filter] use it so every table filters the same way.
-func (f *Filter) Match(r *EventRow) bool {
-	for c, re := range f {
-		if re != nil && !re.MatchString(r.Text(EventColumn(c))) {
-			return false
-		}
-	}
-	return true
-}
-
-// FilterProgress is one report of a running filter.
-type FilterProgress struct {
-	// Matches are the ranks of the events matched since the previous
-	// report, ascending and after every rank reported before.
-	Matches []int64
-	// Done and Total count the events examined so far and to examine.
-	Done, Total int64
-}
 
 // EventTable is the trace's events by rank (time order), read lazily: the
 // browser only asks for the rows on screen.
