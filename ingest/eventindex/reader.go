@@ -97,8 +97,19 @@ func (x *Index) ForRank(r int64) (entry, skip int64, err error) {
 // (or is the first event of the next checkpoint). Events before t in that
 // stretch must be skipped by the caller. It costs O(log n) entry reads.
 func (x *Index) ForTime(t core.Time) (int64, error) {
+	j, err := x.firstEntryAtOrAfter(t)
+	if err != nil {
+		return 0, err
+	}
+	// Events equal to or after t may sit at the end of checkpoint j-1's
+	// stretch, so start there.
+	return max(j-1, 0), nil
+}
+
+// firstEntryAtOrAfter returns the first checkpoint whose event time is
+// >= t (Entries() if none), by binary search over the entries.
+func (x *Index) firstEntryAtOrAfter(t core.Time) (int64, error) {
 	var ioErr error
-	// j: first checkpoint whose event time is >= t.
 	j := sort.Search(int(x.hdr.entries), func(i int) bool {
 		et, _, err := x.entry(int64(i))
 		if err != nil && ioErr == nil {
@@ -106,13 +117,19 @@ func (x *Index) ForTime(t core.Time) (int64, error) {
 		}
 		return et >= t
 	})
-	if ioErr != nil {
-		return 0, ioErr
+	return int64(j), ioErr
+}
+
+// ApproxRank returns an estimate of the number of events before t,
+// exact to within K: K times the number of checkpoints whose event is
+// before t. It reads O(log n) entries and decodes nothing.
+func (x *Index) ApproxRank(t core.Time) (int64, error) {
+	if x.hdr.events == 0 || t <= x.hdr.first {
+		return 0, nil
 	}
-	// Events equal to or after t may sit at the end of checkpoint j-1's
-	// stretch, so start there.
-	if j > 0 {
-		j--
+	if t > x.hdr.last {
+		return int64(x.hdr.events), nil
 	}
-	return int64(j), nil
+	j, err := x.firstEntryAtOrAfter(t)
+	return min(j*int64(x.hdr.every), int64(x.hdr.events)), err
 }
