@@ -14,10 +14,10 @@ import (
 // checksums; each node's intervals inside its time and key range; each
 // child's entry equal to the child's own header and inside its parent;
 // sub-tree bounds tight (key ranges always, end times for esht and rsht,
-// start times for R-tree nodes); sibling order (by start, consecutive for
-// sht, by key range for R-tree nodes); every node reachable exactly once;
-// the depth, node and interval counts of the header; the attribute tree
-// and every section's checksum. It returns the first violation, as an
+// start times for R-tree nodes); sibling order (by key range for R-tree
+// nodes, by end time otherwise, and consecutive time ranges for sht);
+// every node reachable exactly once; the depth, node and interval counts
+// of the header; the attribute tree and every section's checksum. It returns the first violation, as an
 // ErrCorrupt (or ErrTruncated) error.
 func (t *Tree) Check() error {
 	if t.closed.Load() {
@@ -124,8 +124,9 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 				}
 			case layout == LayoutSHT && e.start != p.end+1:
 				return bad("children %d and %d: [%d, %d] then [%d, %d], not consecutive", i-1, i, p.start, p.end, e.start, e.end)
-			case e.start < p.start:
-				return bad("children %d and %d: start %d after %d", i-1, i, p.start, e.start)
+			case e.end < p.end:
+				// Children are closed (or loaded) in time order.
+				return bad("children %d and %d: end %d after %d", i-1, i, p.end, e.end)
 			}
 		}
 		ch, err := c.t.load(e.seq)

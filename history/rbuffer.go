@@ -11,14 +11,14 @@ import (
 // order, until they fill an R-tree of height r; they are then bulk-loaded
 // top-down under the parent (the article's Algorithm 2).
 type rbuffer struct {
-	t        *treeBuilder
-	recs     []rec
-	est      int64 // conservative size estimate of recs
-	minStart int64
-	ratio    float64 // exact size over estimate, measured at the last sort
-	height   int     // r for the current parent
-	avgRec   float64 // exact bytes per record at the last load
-	maxHeight int    // largest r used
+	t         *treeBuilder
+	recs      []rec
+	est       int64 // conservative size estimate of recs
+	minStart  int64
+	ratio     float64 // exact size over estimate, measured at the last sort
+	height    int     // r for the current parent
+	avgRec    float64 // exact bytes per record at the last load
+	maxHeight int     // largest r used
 
 	// Scratch reused across loads.
 	sorted  []rec
