@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -73,6 +74,13 @@ func open(f *os.File, path string, opts OpenOptions) (*Tree, error) {
 		return nil, fmt.Errorf("%w: %d bytes, header says %d", ErrTruncated, size, h.fileSize)
 	case uint64(size) > h.fileSize:
 		return nil, fmt.Errorf("%w: %d bytes, header says %d", ErrCorrupt, size, h.fileSize)
+	}
+	pad := make([]byte, h.blockSize-fileHeaderSize)
+	if _, err := f.ReadAt(pad, fileHeaderSize); err != nil {
+		return nil, fmt.Errorf("%w: header block: %v", ErrTruncated, err)
+	}
+	if slices.ContainsFunc(pad, func(b byte) bool { return b != 0 }) {
+		return nil, fmt.Errorf("%w: non-zero bytes in the header block's padding", ErrCorrupt)
 	}
 	cacheBytes := opts.CacheBytes
 	if cacheBytes == 0 {
