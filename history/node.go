@@ -1,0 +1,206 @@
+package history
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// node is a decoded node block, as queries and the cache hold it. Records
+// are decoded into parallel arrays; string values point into raw, which the
+// node owns and never changes.
+type node struct {
+	nodeHeader
+	children []child
+	keys     []int32
+	starts   []int64
+	ends     []int64
+	kinds    []core.Kind
+	nums     []uint64 // int/float bits; for strings offset<<32 | length in raw
+	raw      []byte
+}
+
+// memSize estimates the memory the node holds, for the cache budget.
+func (n *node) memSize() int64 {
+	return int64(200 + len(n.raw) + len(n.children)*40 + len(n.keys)*(4+8+8+1+8))
+}
+
+// value returns the value of record i.
+func (n *node) value(i int) core.Value {
+	switch n.kinds[i] {
+	case core.KindInt32:
+		return core.Int32(int32(n.nums[i]))
+	case core.KindInt64:
+		return core.Int64(int64(n.nums[i]))
+	case core.KindFloat64:
+		return core.Float64(math.Float64frombits(n.nums[i]))
+	case core.KindString:
+		off, l := n.nums[i]>>32, n.nums[i]&0xFFFFFFFF
+		if l == 0 {
+			return core.String("")
+		}
+		return core.String(unsafe.String(&n.raw[off], int(l)))
+	}
+	return core.Null()
+}
+
+// interval returns record i as an interval.
+func (n *node) interval(i int) core.Interval {
+	return core.Interval{Key: core.Key(n.keys[i]), Start: core.Time(n.starts[i]), End: core.Time(n.ends[i]), Value: n.value(i)}
+}
+
+// decodeNode decodes a whole block (checksum included). The block becomes
+// owned by the node.
+func decodeNode(b []byte, maxChildren int) (*node, error) {
+	h, err := decodeNodeHeader(b, maxChildren)
+	if err != nil {
+		return nil, err
+	}
+	return decodeNodeBody(b, h)
+}
+
+// decodeNodeBody decodes the child entries and records of a block whose
+// header is h, checking every value against the node's bounds: a record
+// outside them, a bad tag, a length past the end, or a count that does not
+// match is an ErrCorrupt, never a panic.
+func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
+	n := &node{nodeHeader: h, raw: b}
+	if h.childCount > 0 {
+		n.children = make([]child, h.childCount)
+		for i := range n.children {
+			c := getChild(b[nodeHeaderSize+i*childEntrySize:])
+			if i > 0 && c.seq <= n.children[i-1].seq {
+				return nil, fmt.Errorf("%w: node %d: child seqs not increasing (%d after %d)", ErrCorrupt, h.seq, c.seq, n.children[i-1].seq)
+			}
+			if c.end < c.start-1 || c.start < h.start || c.end > h.end {
+				return nil, fmt.Errorf("%w: node %d: child %d range [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.start, c.end, h.start, h.end)
+			}
+			if c.minKey > c.maxKey && (c.minKey != 0 || c.maxKey != -1) ||
+				c.minKey <= c.maxKey && (c.minKey < h.minKey || c.maxKey > h.maxKey) {
+				return nil, fmt.Errorf("%w: node %d: child %d keys [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.minKey, c.maxKey, h.minKey, h.maxKey)
+			}
+			n.children[i] = c
+		}
+	}
+	if h.count == 0 {
+		if h.dataLen != 0 {
+			return nil, fmt.Errorf("%w: node %d: %d record bytes for no interval", ErrCorrupt, h.seq, h.dataLen)
+		}
+		return n, nil
+	}
+	n.keys = make([]int32, h.count)
+	n.starts = make([]int64, h.count)
+	n.ends = make([]int64, h.count)
+	n.kinds = make([]core.Kind, h.count)
+	n.nums = make([]uint64, h.count)
+	pos := nodeHeaderSize + h.childCount*childEntrySize
+	data := b[:pos+h.dataLen]
+	prevKey, prevEnd := int64(0), int64(h.start)
+	bad := func(i int, what string) error {
+		return fmt.Errorf("%w: node %d record %d: %s", ErrCorrupt, h.seq, i, what)
+	}
+	uv := func() (uint64, bool) {
+		if pos < len(data) && data[pos] < 0x80 {
+			v := uint64(data[pos])
+			pos++
+			return v, true
+		}
+		v, k := binary.Uvarint(data[pos:])
+		if k <= 0 {
+			return 0, false
+		}
+		pos += k
+		return v, true
+	}
+	sorted := h.flags&flagSortedByKey != 0
+	for i := 0; i < h.count; i++ {
+		if pos >= len(data) {
+			return nil, bad(i, "past the record bytes")
+		}
+		tag := data[pos]
+		pos++
+		kind := core.Kind(tag & tagKindMask)
+		inline := tag >> tagInlineSft
+		if kind > core.KindString || (inline != 0 && kind != core.KindInt32) {
+			return nil, bad(i, fmt.Sprintf("bad tag %#x", tag))
+		}
+		if tag&tagKeyDelta != 0 {
+			d, ok := uv()
+			if !ok {
+				return nil, bad(i, "bad key delta")
+			}
+			prevKey += unzigzag(d)
+		} else if i == 0 {
+			return nil, bad(i, "first record without a key")
+		}
+		var start, end int64
+		if tag&tagContig != 0 {
+			if i == 0 {
+				return nil, bad(i, "first record marked contiguous")
+			}
+			start = prevEnd + 1
+			dur, ok := uv()
+			if !ok || dur > math.MaxInt64 {
+				return nil, bad(i, "bad duration")
+			}
+			end = start + int64(dur)
+		} else {
+			d, ok := uv()
+			if !ok {
+				return nil, bad(i, "bad end")
+			}
+			end = prevEnd + unzigzag(d)
+			dur, ok := uv()
+			if !ok || dur > math.MaxInt64 {
+				return nil, bad(i, "bad duration")
+			}
+			start = end - int64(dur)
+		}
+		if prevKey < int64(h.minKey) || prevKey > int64(h.maxKey) || start < int64(h.start) || end > int64(h.end) || end < start {
+			return nil, bad(i, fmt.Sprintf("key %d [%d, %d] outside the node's keys [%d, %d] and time [%d, %d]", prevKey, start, end, h.minKey, h.maxKey, h.start, h.end))
+		}
+		if sorted && i > 0 && (int32(prevKey) < n.keys[i-1] || int32(prevKey) == n.keys[i-1] && start <= n.starts[i-1]) {
+			return nil, bad(i, "records not sorted by key")
+		}
+		var num uint64
+		switch {
+		case inline != 0:
+			num = uint64(int64(inline - 1))
+		case kind == core.KindInt32:
+			u, ok := uv()
+			v := unzigzag(u)
+			if !ok || v < math.MinInt32 || v > math.MaxInt32 {
+				return nil, bad(i, "bad int32")
+			}
+			num = uint64(v)
+		case kind == core.KindInt64:
+			u, ok := uv()
+			if !ok {
+				return nil, bad(i, "bad int64")
+			}
+			num = uint64(unzigzag(u))
+		case kind == core.KindFloat64:
+			if len(data)-pos < 8 {
+				return nil, bad(i, "short float64")
+			}
+			num = le.Uint64(data[pos:])
+			pos += 8
+		case kind == core.KindString:
+			l, ok := uv()
+			if !ok || l > core.MaxStringLen || l > uint64(len(data)-pos) {
+				return nil, bad(i, "bad string length")
+			}
+			num = uint64(pos)<<32 | l
+			pos += int(l)
+		}
+		n.keys[i], n.starts[i], n.ends[i], n.kinds[i], n.nums[i] = int32(prevKey), start, end, kind, num
+		prevEnd = end
+	}
+	if pos != len(data) {
+		return nil, fmt.Errorf("%w: node %d: %d record bytes left after %d intervals", ErrCorrupt, h.seq, len(data)-pos, h.count)
+	}
+	return n, nil
+}

@@ -1,0 +1,128 @@
+package history
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Layout selects the build rules of the tree. The three layouts share the
+// file format and the query code; only the placement of intervals in nodes
+// differs, so they can be compared on the same data.
+type Layout uint8
+
+// Layouts. The zero value is the default, [LayoutRSHT].
+const (
+	// LayoutRSHT is the R-SHT: eSHT upper levels, and below them R-tree
+	// sub-trees bulk-loaded from an in-memory R-buffer (longest intervals in
+	// each sub-tree root, the rest split by key).
+	LayoutRSHT Layout = iota
+	// LayoutESHT is the enhanced SHT: a new node starts at its first
+	// interval's start, so siblings overlap; parents hold each child's
+	// time and key bounds.
+	LayoutESHT
+	// LayoutSHT is the classic State History Tree: siblings cover
+	// consecutive time ranges, a new branch starts after the latest end.
+	LayoutSHT
+)
+
+// String returns "rsht", "esht" or "sht".
+func (l Layout) String() string {
+	switch l {
+	case LayoutRSHT:
+		return "rsht"
+	case LayoutESHT:
+		return "esht"
+	case LayoutSHT:
+		return "sht"
+	}
+	return fmt.Sprintf("layout(%d)", uint8(l))
+}
+
+// ParseLayout reads a layout name: "rsht", "esht" or "sht".
+func ParseLayout(s string) (Layout, error) {
+	for _, l := range []Layout{LayoutRSHT, LayoutESHT, LayoutSHT} {
+		if s == l.String() {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown layout %q: want rsht, esht or sht", s)
+}
+
+// Defaults, chosen by BenchmarkTuning (see the package doc and README).
+const (
+	DefaultBlockSize   = 4096
+	DefaultMaxChildren = 32
+	DefaultMaxRHeight  = 3
+	DefaultCacheBytes  = 64 << 20
+	// MinBlockSize and MaxBlockSize bound Options.BlockSize (a power of two).
+	MinBlockSize = 2048
+	MaxBlockSize = 1 << 20
+)
+
+// Options configure a build. Zero values mean the benchmarked defaults.
+type Options struct {
+	// Layout is the build rule set (default LayoutRSHT).
+	Layout Layout
+	// BlockSize is the size of a node in bytes: a power of two between
+	// MinBlockSize and MaxBlockSize (default 4096).
+	BlockSize int
+	// MaxChildren is the fan-out c of core nodes (default 32). A core node
+	// reserves 28 bytes per child, and must still hold one interval of the
+	// largest size (a string of core.MaxStringLen bytes).
+	MaxChildren int
+	// MaxRHeight caps the height r of the R-tree sub-trees of the R-SHT
+	// (default 3). The R-buffer holds up to the capacity of a sub-tree of
+	// height r, so this also bounds the build's memory: about
+	// BlockSize * (c^r-1)/(c-1) * 3 bytes.
+	MaxRHeight int
+	// RHeight fixes the R-tree height (the article's R2, R3...). Zero
+	// means variable height (vR): r = ceil(log_c(A/n)) for A keys and n
+	// intervals per node, re-evaluated when a new R-tree parent starts,
+	// capped by MaxRHeight.
+	RHeight int
+}
+
+// resolved returns o with defaults filled in, or an error for values that
+// cannot work.
+func (o Options) resolved() (Options, error) {
+	if o.BlockSize == 0 {
+		o.BlockSize = DefaultBlockSize
+	}
+	if o.MaxChildren == 0 {
+		o.MaxChildren = DefaultMaxChildren
+	}
+	if o.MaxRHeight == 0 {
+		o.MaxRHeight = DefaultMaxRHeight
+	}
+	if o.Layout > LayoutSHT {
+		return o, fmt.Errorf("history: unknown layout %d", o.Layout)
+	}
+	if o.BlockSize < MinBlockSize || o.BlockSize > MaxBlockSize || bits.OnesCount(uint(o.BlockSize)) != 1 {
+		return o, fmt.Errorf("history: block size %d: want a power of two in [%d, %d]", o.BlockSize, MinBlockSize, MaxBlockSize)
+	}
+	if o.MaxChildren < 2 || o.MaxChildren > maxFanOut(o.BlockSize) {
+		return o, fmt.Errorf("history: max children %d: want 2 to %d for %d-byte blocks (a core node must still hold one %d-byte interval)",
+			o.MaxChildren, maxFanOut(o.BlockSize), o.BlockSize, maxRecordSize)
+	}
+	if o.MaxRHeight < 1 || o.MaxRHeight > 8 {
+		return o, fmt.Errorf("history: max R height %d: want 1 to 8", o.MaxRHeight)
+	}
+	if o.RHeight < 0 || o.RHeight > o.MaxRHeight {
+		return o, fmt.Errorf("history: R height %d: want 0 (variable) to MaxRHeight %d", o.RHeight, o.MaxRHeight)
+	}
+	return o, nil
+}
+
+// maxFanOut is the largest fan-out that leaves room for the largest record
+// in a core node of the given block size.
+func maxFanOut(blockSize int) int {
+	n := (blockSize - nodeHeaderSize - maxRecordSize) / childEntrySize
+	return min(n, 0xFFFF)
+}
+
+// OpenOptions configure [Open]. Zero values mean defaults.
+type OpenOptions struct {
+	// CacheBytes bounds the memory of decoded nodes kept between queries
+	// (default 64 MiB). Negative disables the cache.
+	CacheBytes int64
+}

@@ -1,0 +1,353 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// errStop ends a traversal when the callback returns false.
+var errStop = errors.New("stop")
+
+// walk holds the state of one query: the context, the stats, the
+// callback. Every query visits a node at most once: the tree is walked
+// from the root, each child reached only through its parent's entry.
+type walk struct {
+	t   *Tree
+	ctx context.Context
+	st  core.QueryStats
+	fn  func(core.Interval) bool
+}
+
+func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk, error) {
+	if t.closed.Load() {
+		return nil, ErrTreeClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return &walk{t: t, ctx: ctx, fn: fn}, nil
+}
+
+// enter accounts for a visit of n at depth (the root is 1).
+func (w *walk) enter(n *node, depth int) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if depth > int(w.t.hdr.depth) {
+		return fmt.Errorf("%w: node %d at depth %d, header says %d levels", ErrCorrupt, n.seq, depth, w.t.hdr.depth)
+	}
+	w.st.NodesRead++
+	return nil
+}
+
+func (w *walk) emit(n *node, i int) error {
+	w.st.Intervals++
+	if !w.fn(n.interval(i)) {
+		return errStop
+	}
+	return nil
+}
+
+// done maps the traversal's end to the query's result.
+func (w *walk) done(err error) (core.QueryStats, error) {
+	if err == errStop {
+		err = nil
+	}
+	return w.st, err
+}
+
+// Single implements [core.History]. A key outside the attribute tree gives
+// an error matching both core.ErrNoState and core.ErrBadKey.
+func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Interval, core.QueryStats, error) {
+	var found core.Interval
+	w, err := t.newWalk(ctx, func(iv core.Interval) bool { found = iv; return false })
+	if err != nil {
+		return found, core.QueryStats{}, err
+	}
+	switch {
+	case key < 0 || int64(key) >= int64(t.hdr.attrCount):
+		return found, w.st, fmt.Errorf("%w: %w: key %d", core.ErrNoState, core.ErrBadKey, key)
+	case at < t.hdr.start || at > t.hdr.end:
+		return found, w.st, fmt.Errorf("%w: key %d at %d, outside [%d, %d]", core.ErrNoState, key, at, t.hdr.start, t.hdr.end)
+	}
+	err = w.single(t.root, key, at, 1)
+	if err == errStop {
+		return found, w.st, nil
+	}
+	if err == nil {
+		err = fmt.Errorf("%w: key %d at %d", core.ErrNoState, key, at)
+	}
+	return found, w.st, err
+}
+
+func (w *walk) single(n *node, key core.Key, at core.Time, depth int) error {
+	if err := w.enter(n, depth); err != nil {
+		return err
+	}
+	if i := n.find(key, at); i >= 0 {
+		return w.emit(n, i)
+	}
+	for _, c := range n.children {
+		if c.start <= at && at <= c.end && c.minKey <= key && key <= c.maxKey {
+			ch, err := w.t.child(n, c)
+			if err != nil {
+				return err
+			}
+			if err := w.single(ch, key, at, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// find returns the index of the record of key containing at, or -1.
+func (n *node) find(key core.Key, at core.Time) int {
+	k := int32(key)
+	if n.flags&flagSortedByKey != 0 {
+		i, _ := slices.BinarySearch(n.keys, k)
+		for ; i < len(n.keys) && n.keys[i] == k; i++ {
+			if n.starts[i] <= int64(at) && int64(at) <= n.ends[i] {
+				return i
+			}
+		}
+		return -1
+	}
+	for i, nk := range n.keys {
+		if nk == k && n.starts[i] <= int64(at) && int64(at) <= n.ends[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// Full implements [core.History].
+func (t *Tree) Full(ctx context.Context, at core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+	w, err := t.newWalk(ctx, fn)
+	if err != nil {
+		return core.QueryStats{}, err
+	}
+	if at < t.hdr.start || at > t.hdr.end {
+		return w.st, nil
+	}
+	return w.done(w.full(t.root, int64(at), 1))
+}
+
+func (w *walk) full(n *node, at int64, depth int) error {
+	if err := w.enter(n, depth); err != nil {
+		return err
+	}
+	for i := range n.keys {
+		if n.starts[i] <= at && at <= n.ends[i] {
+			if err := w.emit(n, i); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range n.children {
+		if int64(c.start) <= at && at <= int64(c.end) && c.minKey <= c.maxKey {
+			ch, err := w.t.child(n, c)
+			if err != nil {
+				return err
+			}
+			if err := w.full(ch, at, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// keyList is the sorted, de-duplicated key list of a 2D query, narrowed
+// to a node's key range at each step with binary searches.
+type keyList []core.Key
+
+func sortedKeys(keys []core.Key) keyList {
+	ks := slices.Clone(keys)
+	slices.Sort(ks)
+	return slices.Compact(ks)
+}
+
+// within returns the keys in [lo, hi].
+func (ks keyList) within(lo, hi core.Key) keyList {
+	if len(ks) == 0 || lo > hi || ks[0] > hi || ks[len(ks)-1] < lo {
+		return nil
+	}
+	i, _ := slices.BinarySearch(ks, lo)
+	j, found := slices.BinarySearch(ks[i:], hi)
+	if found {
+		j++
+	}
+	return ks[i : i+j]
+}
+
+func (ks keyList) contains(k core.Key) bool {
+	if len(ks) == 0 || k < ks[0] || k > ks[len(ks)-1] {
+		return false
+	}
+	if int(ks[len(ks)-1]-ks[0]) == len(ks)-1 {
+		return true // a run of consecutive keys, as the rows of a view
+	}
+	_, ok := slices.BinarySearch(ks, k)
+	return ok
+}
+
+// Query2D implements [core.History]: one walk of the tree, pruned by each
+// child's time and key bounds.
+func (t *Tree) Query2D(ctx context.Context, keys []core.Key, t0, t1 core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+	w, err := t.newWalk(ctx, fn)
+	if err != nil {
+		return core.QueryStats{}, err
+	}
+	ks := sortedKeys(keys)
+	t0, t1 = max(t0, t.hdr.start), min(t1, t.hdr.end)
+	if t0 > t1 || len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
+		return w.st, nil
+	}
+	return w.done(w.range2D(t.root, ks, int64(t0), int64(t1), 1))
+}
+
+func (w *walk) range2D(n *node, ks keyList, t0, t1 int64, depth int) error {
+	if err := w.enter(n, depth); err != nil {
+		return err
+	}
+	ks = ks.within(n.minKey, n.maxKey)
+	if n.flags&flagSortedByKey != 0 {
+		// Merge the node's key-sorted records with the key list.
+		i, j := 0, 0
+		for i < len(n.keys) && j < len(ks) {
+			switch k := core.Key(n.keys[i]); {
+			case k < ks[j]:
+				i += sort.Search(len(n.keys)-i, func(x int) bool { return core.Key(n.keys[i+x]) >= ks[j] })
+			case k > ks[j]:
+				j++
+			default:
+				if n.starts[i] <= t1 && n.ends[i] >= t0 {
+					if err := w.emit(n, i); err != nil {
+						return err
+					}
+				}
+				i++
+			}
+		}
+	} else {
+		for i, k := range n.keys {
+			if n.starts[i] <= t1 && n.ends[i] >= t0 && ks.contains(core.Key(k)) {
+				if err := w.emit(n, i); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, c := range n.children {
+		if int64(c.start) > t1 || int64(c.end) < t0 {
+			continue
+		}
+		cks := ks.within(c.minKey, c.maxKey)
+		if len(cks) == 0 {
+			continue
+		}
+		ch, err := w.t.child(n, c)
+		if err != nil {
+			return err
+		}
+		if err := w.range2D(ch, cks, t0, t1, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Query2DTimes implements [core.History]: like Query2D, the time list is
+// narrowed to each child's time bounds.
+func (t *Tree) Query2DTimes(ctx context.Context, keys []core.Key, times []core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+	w, err := t.newWalk(ctx, fn)
+	if err != nil {
+		return core.QueryStats{}, err
+	}
+	ks := sortedKeys(keys)
+	ts := slices.Clone(times)
+	slices.Sort(ts)
+	ts = slices.Compact(ts)
+	ts = timesWithin(ts, t.hdr.start, t.hdr.end)
+	if len(ts) == 0 || len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
+		return w.st, nil
+	}
+	return w.done(w.times2D(t.root, ks, ts, 1))
+}
+
+// timesWithin returns the times of sorted ts in [lo, hi].
+func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
+	if len(ts) == 0 || lo > hi || ts[0] > hi || ts[len(ts)-1] < lo {
+		return nil
+	}
+	i, _ := slices.BinarySearch(ts, lo)
+	j, found := slices.BinarySearch(ts[i:], hi)
+	if found {
+		j++
+	}
+	return ts[i : i+j]
+}
+
+// hits reports whether some time of sorted ts lies in [s, e].
+func hits(ts []core.Time, s, e int64) bool {
+	i, _ := slices.BinarySearch(ts, core.Time(s))
+	return i < len(ts) && int64(ts[i]) <= e
+}
+
+func (w *walk) times2D(n *node, ks keyList, ts []core.Time, depth int) error {
+	if err := w.enter(n, depth); err != nil {
+		return err
+	}
+	ks = ks.within(n.minKey, n.maxKey)
+	ts = timesWithin(ts, n.start, n.end)
+	if n.flags&flagSortedByKey != 0 {
+		i, j := 0, 0
+		for i < len(n.keys) && j < len(ks) {
+			switch k := core.Key(n.keys[i]); {
+			case k < ks[j]:
+				i += sort.Search(len(n.keys)-i, func(x int) bool { return core.Key(n.keys[i+x]) >= ks[j] })
+			case k > ks[j]:
+				j++
+			default:
+				if hits(ts, n.starts[i], n.ends[i]) {
+					if err := w.emit(n, i); err != nil {
+						return err
+					}
+				}
+				i++
+			}
+		}
+	} else {
+		for i, k := range n.keys {
+			if ks.contains(core.Key(k)) && hits(ts, n.starts[i], n.ends[i]) {
+				if err := w.emit(n, i); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, c := range n.children {
+		cts := timesWithin(ts, c.start, c.end)
+		if len(cts) == 0 {
+			continue
+		}
+		cks := ks.within(c.minKey, c.maxKey)
+		if len(cks) == 0 {
+			continue
+		}
+		ch, err := w.t.child(n, c)
+		if err != nil {
+			return err
+		}
+		if err := w.times2D(ch, cks, cts, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}

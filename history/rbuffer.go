@@ -1,0 +1,321 @@
+package history
+
+import (
+	"math"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// rbuffer is the R-SHT's R-buffer: the intervals that start after the
+// current R-tree parent (the deepest eSHT node) wait here, in arrival
+// order, until they fill an R-tree of height r; they are then bulk-loaded
+// top-down under the parent (the article's Algorithm 2).
+type rbuffer struct {
+	t         *treeBuilder
+	recs      []rec
+	est       int64 // conservative size estimate of recs
+	minStart  int64
+	ratio     float64 // exact size over estimate, measured at the last sort
+	height    int     // r for the current parent
+	avgRec    float64 // exact bytes per record at the last load
+	maxHeight int     // largest r used
+
+	// Scratch reused across loads.
+	sorted  []rec
+	perm    []uint64
+	permTmp []uint64
+	durs    []int64
+	sizes   []int32
+	data    [][]byte // record bytes per recursion level
+	chunk   []byte   // blocks of the sub-tree being loaded
+	first   uint32   // seq of chunk[0:bs]
+}
+
+// fill is the fraction of an R-tree's capacity the buffer is loaded at:
+// the slack absorbs the rounding of the splits, so nodes do not overflow
+// into an extra level.
+const fill = 0.94
+
+func newRBuffer(t *treeBuilder) *rbuffer {
+	return &rbuffer{t: t, ratio: 1, avgRec: 12, minStart: math.MaxInt64}
+}
+
+// capacity returns the record bytes an R-tree of height h can hold.
+func (b *rbuffer) capacity(h int) float64 {
+	c := float64(b.t.leafCap)
+	for range h - 1 {
+		c = float64(b.t.coreCap) + float64(b.t.opts.MaxChildren)*c
+	}
+	return c
+}
+
+// newParent re-evaluates r when a new R-tree parent starts: fixed, or
+// r = ceil(log_c(A/n)) for A keys and n records per leaf, capped.
+func (b *rbuffer) newParent() {
+	o := b.t.opts
+	defer func() { b.maxHeight = max(b.maxHeight, b.height) }()
+	if o.RHeight > 0 {
+		b.height = o.RHeight
+		return
+	}
+	n := float64(b.t.leafCap) / b.avgRec
+	ratio := float64(b.t.keyCount()) / n
+	r, reach := 1, float64(o.MaxChildren)
+	for reach < ratio && r < o.MaxRHeight {
+		r++
+		reach *= float64(o.MaxChildren)
+	}
+	b.height = r
+}
+
+func (b *rbuffer) add(r *rec) {
+	b.recs = append(b.recs, *r)
+	b.est += int64(8 + uvarintLen(uint64(r.end-r.start)) + payloadSize(r))
+	b.minStart = min(b.minStart, r.start)
+}
+
+func (b *rbuffer) full() bool {
+	return float64(b.est)*b.ratio >= fill*b.capacity(b.height)
+}
+
+// flush bulk-loads the buffer under the R-tree parent. Unless forced, it
+// first measures the exact size: when the estimate was pessimistic it only
+// recalibrates and keeps buffering.
+func (b *rbuffer) flush(force bool) error {
+	t := b.t
+	total := b.sortByKey()
+	b.ratio = float64(total) / float64(b.est)
+	if !force && float64(total) < 0.9*fill*b.capacity(b.height) {
+		return nil
+	}
+	last := len(t.branch) - 1
+	if len(t.branch[last].children) >= t.opts.MaxChildren {
+		if err := t.roll(last, b.minStart); err != nil {
+			return err
+		}
+		last = len(t.branch) - 1
+	}
+	p := t.branch[last]
+	h := 1
+	for float64(total) > fill*b.capacity(h) && h < 16 {
+		h++
+	}
+	b.first = t.w.next
+	b.chunk = b.chunk[:0]
+	c, height := b.build(b.sorted, h, p.seq, 0)
+	if err := t.w.write(b.first, b.chunk); err != nil {
+		return err
+	}
+	p.addChild(c, height)
+	b.avgRec = float64(total) / float64(len(b.recs))
+	b.recs, b.est, b.minStart = b.recs[:0], 0, math.MaxInt64
+	return nil
+}
+
+// sortByKey fills b.sorted with the buffer sorted by key, stable (so each
+// key's intervals stay in time order), and returns its encoded size.
+func (b *rbuffer) sortByKey() int64 {
+	n := len(b.recs)
+	b.perm = grow(b.perm, n)
+	b.permTmp = grow(b.permTmp, n)
+	maxKey := int32(0)
+	for i := range b.recs {
+		b.perm[i] = uint64(uint32(b.recs[i].key))<<32 | uint64(i)
+		maxKey = max(maxKey, b.recs[i].key)
+	}
+	// LSD radix sort on the key's 16-bit digits; stable, so ties keep
+	// arrival order.
+	src, dst := b.perm, b.permTmp
+	for shift := uint(32); shift < 64 && (shift == 32 || uint64(maxKey)>>(shift-32) != 0); shift += 16 {
+		var count [1 << 16]int
+		for _, v := range src {
+			count[(v>>shift)&0xFFFF]++
+		}
+		sum := 0
+		for i := range count {
+			sum, count[i] = sum+count[i], sum
+		}
+		for _, v := range src {
+			d := (v >> shift) & 0xFFFF
+			dst[count[d]] = v
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	b.sorted = grow(b.sorted, n)
+	for i, v := range src {
+		b.sorted[i] = b.recs[uint32(v)]
+	}
+	return b.sizeOf(b.sorted, b.minStart)
+}
+
+// sizeOf fills b.sizes with the encoded size of each record of recs in
+// sequence (from a node starting at start) and returns the sum.
+func (b *rbuffer) sizeOf(recs []rec, start int64) int64 {
+	b.sizes = grow(b.sizes, len(recs))
+	s := newEncState(start)
+	var total int64
+	for i := range recs {
+		n := s.recordSize(&recs[i])
+		b.sizes[i] = int32(n)
+		total += int64(n)
+		s.advance(&recs[i])
+	}
+	return total
+}
+
+// build writes recs (sorted by key) as an R-tree of height about h under
+// parent: the longest intervals fill the root, the rest is cut into
+// consecutive key ranges of equal size, one per child. It returns the
+// root's entry and the sub-tree's height.
+func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int) {
+	t := b.t
+	bs := t.opts.BlockSize
+	seq := t.w.alloc()
+	slot := int(seq-b.first) * bs
+	b.chunk = append(b.chunk, make([]byte, bs)...)
+
+	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
+	minKey, maxKey := int32(math.MaxInt32), int32(math.MinInt32)
+	for i := range recs {
+		r := &recs[i]
+		minStart, maxEnd = min(minStart, r.start), max(maxEnd, r.end)
+		minKey, maxKey = min(minKey, r.key), max(maxKey, r.key)
+	}
+	hdr := nodeHeader{seq: seq, parent: parent, start: core.Time(minStart), end: core.Time(maxEnd),
+		minKey: core.Key(minKey), maxKey: core.Key(maxKey), flags: flagSortedByKey}
+	for len(b.data) <= level {
+		b.data = append(b.data, nil)
+	}
+	data := b.data[level][:0]
+
+	total := b.sizeOf(recs, minStart)
+	if total <= int64(t.leafCap) {
+		s := newEncState(minStart)
+		for i := range recs {
+			data = s.appendRecord(data, &recs[i])
+		}
+		hdr.typ, hdr.count = nodeLeaf, len(recs)
+		b.data[level] = data
+		b.put(slot, &hdr, nil, data)
+		return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, 1
+	}
+	h = max(h, 2) // did not fit a leaf: one more level, whatever h said
+
+	// Outliers: the k longest intervals, k as many as the root should hold.
+	k := int(float64(t.coreCap) / (float64(total) / float64(len(recs))))
+	k = min(max(k, 1), len(recs))
+	b.durs = grow(b.durs, len(recs))
+	for i := range recs {
+		b.durs[i] = recs[i].end - recs[i].start
+	}
+	thr := nthLargest(b.durs[:len(recs)], k)
+	above := 0
+	for i := range recs {
+		if recs[i].end-recs[i].start > thr {
+			above++
+		}
+	}
+	takeEq := k - above
+	s := newEncState(minStart)
+	w, count := 0, 0
+	for i := range recs {
+		r := &recs[i]
+		d := r.end - r.start
+		cand := d > thr
+		if d == thr && takeEq > 0 {
+			cand = true
+			takeEq--
+		}
+		if cand {
+			old, saved := len(data), s
+			data = s.appendRecord(data, r)
+			if len(data) <= t.coreCap {
+				count++
+				continue
+			}
+			data, s = data[:old], saved
+		}
+		recs[w] = *r
+		w++
+	}
+	b.data[level] = data
+	rest := recs[:w]
+
+	// Cut the rest into m consecutive key ranges of equal encoded size.
+	restBytes := b.sizeOf(rest, minStart)
+	m := int(math.Ceil(float64(restBytes) / (fill * b.capacity(h-1))))
+	m = min(max(m, 1), t.opts.MaxChildren, len(rest))
+	cuts := make([]int, 0, m+1)
+	cuts = append(cuts, 0)
+	var acc int64
+	for i := range rest {
+		if len(cuts) < m && acc >= restBytes*int64(len(cuts))/int64(m) && i > cuts[len(cuts)-1] {
+			cuts = append(cuts, i)
+		}
+		acc += int64(b.sizes[i])
+	}
+	cuts = append(cuts, len(rest))
+
+	children := make([]child, 0, len(cuts)-1)
+	height := 0
+	for j := 0; j+1 < len(cuts); j++ {
+		c, ch := b.build(rest[cuts[j]:cuts[j+1]], h-1, seq, level+1)
+		children = append(children, c)
+		height = max(height, ch)
+	}
+	hdr.typ, hdr.count, hdr.flags = nodeCore, count, flagSortedByKey|flagKeySplit
+	b.put(slot, &hdr, children, b.data[level])
+	return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, height + 1
+}
+
+// put encodes a node block into its slot of the chunk.
+func (b *rbuffer) put(slot int, h *nodeHeader, children []child, data []byte) {
+	blk := b.chunk[slot : slot+b.t.opts.BlockSize]
+	h.childCount, h.dataLen = len(children), len(data)
+	h.put(blk)
+	for i, c := range children {
+		putChild(blk[nodeHeaderSize+i*childEntrySize:], c)
+	}
+	copy(blk[nodeHeaderSize+len(children)*childEntrySize:], data)
+	sealBlock(blk)
+}
+
+// nthLargest returns the k-th largest value of v (1 <= k <= len(v)),
+// reordering v (quickselect).
+func nthLargest(v []int64, k int) int64 {
+	lo, hi, target := 0, len(v)-1, k-1
+	for lo < hi {
+		p := v[lo+(hi-lo)/2]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] > p {
+				i++
+			}
+			for v[j] < p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case target <= j:
+			hi = j
+		case target >= i:
+			lo = i
+		default:
+			return v[target]
+		}
+	}
+	return v[target]
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4)
+	}
+	return s[:n]
+}

@@ -1,0 +1,247 @@
+package history
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// Tree is an open index file. It implements [core.History]; any number of
+// goroutines may query it at once.
+type Tree struct {
+	f     *os.File
+	path  string
+	hdr   *fileHeader
+	root  *node
+	cache *nodeCache
+	secs  []section
+
+	attrOnce sync.Once
+	attrs    *core.AttributeTree
+	attrErr  error
+	closed   atomic.Bool
+}
+
+var _ core.History = (*Tree)(nil)
+
+// Open opens an index built by [Builder]. It reads the header, the root
+// node and the section table, and checks them; the attribute tree is read
+// on first use ([Tree.LoadAttributes]). A file that is not an index, of
+// another format version, corrupt or truncated is refused with an error
+// matching ErrNotIndex, ErrVersion, ErrCorrupt or ErrTruncated: rebuild it.
+func Open(path string, opts OpenOptions) (*Tree, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("history: open index: %w", err)
+	}
+	t, err := open(f, path, opts)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("history: open %s: %w", path, err)
+	}
+	return t, nil
+}
+
+func open(f *os.File, path string, opts OpenOptions) (*Tree, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	size := st.Size()
+	head := make([]byte, fileHeaderSize)
+	n, err := f.ReadAt(head, 0)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if n < len(magic) || n < fileHeaderSize && !bytes.Equal(head[:len(magic)], magic[:]) {
+		if bytes.HasPrefix(magic[:], head[:min(n, len(magic))]) {
+			return nil, fmt.Errorf("%w: %d bytes", ErrTruncated, n)
+		}
+		return nil, fmt.Errorf("%w: %d bytes", ErrNotIndex, n)
+	}
+	h, err := decodeFileHeader(head[:n])
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case uint64(size) < h.fileSize:
+		return nil, fmt.Errorf("%w: %d bytes, header says %d", ErrTruncated, size, h.fileSize)
+	case uint64(size) > h.fileSize:
+		return nil, fmt.Errorf("%w: %d bytes, header says %d", ErrCorrupt, size, h.fileSize)
+	}
+	pad := make([]byte, h.blockSize-fileHeaderSize)
+	if _, err := f.ReadAt(pad, fileHeaderSize); err != nil {
+		return nil, fmt.Errorf("%w: header block: %v", ErrTruncated, err)
+	}
+	if slices.ContainsFunc(pad, func(b byte) bool { return b != 0 }) {
+		return nil, fmt.Errorf("%w: non-zero bytes in the header block's padding", ErrCorrupt)
+	}
+	cacheBytes := opts.CacheBytes
+	if cacheBytes == 0 {
+		cacheBytes = DefaultCacheBytes
+	}
+	t := &Tree{f: f, path: path, hdr: h, cache: newNodeCache(cacheBytes)}
+	tab := make([]byte, h.sectTabLen)
+	if _, err := f.ReadAt(tab, int64(h.sectTabOff)); err != nil {
+		return nil, fmt.Errorf("%w: section table: %v", ErrCorrupt, err)
+	}
+	if got := crc32c(tab); got != h.sectTabCRC {
+		return nil, fmt.Errorf("%w: section table checksum %08x, want %08x", ErrCorrupt, got, h.sectTabCRC)
+	}
+	if t.secs, err = decodeSections(tab, h.sectionCount, h.attrOff+h.attrLen, h.sectTabOff); err != nil {
+		return nil, err
+	}
+	root, err := t.load(h.rootSeq)
+	if err != nil {
+		return nil, err
+	}
+	if root.parent != noParent || root.start != h.start || root.end != h.end {
+		return nil, fmt.Errorf("%w: root node %d (parent %d) spans [%d, %d], header says [%d, %d]",
+			ErrCorrupt, root.seq, root.parent, root.start, root.end, h.start, h.end)
+	}
+	if !root.hollow() && int64(root.maxKey) >= int64(h.attrCount) {
+		return nil, fmt.Errorf("%w: keys up to %d for %d attributes", ErrCorrupt, root.maxKey, h.attrCount)
+	}
+	t.root = root
+	return t, nil
+}
+
+// load reads and decodes node seq, bypassing the cache.
+func (t *Tree) load(seq uint32) (*node, error) {
+	if seq >= t.hdr.nodeCount {
+		return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
+	}
+	b := make([]byte, t.hdr.blockSize)
+	if _, err := t.f.ReadAt(b, nodeOffset(seq, t.hdr.blockSize)); err != nil {
+		if t.closed.Load() {
+			return nil, ErrTreeClosed
+		}
+		return nil, fmt.Errorf("%w: read node %d: %v", ErrTruncated, seq, err)
+	}
+	n, err := decodeNode(b, t.hdr.maxChildren)
+	if err != nil {
+		return nil, err
+	}
+	if n.seq != seq {
+		return nil, fmt.Errorf("%w: block %d holds node %d", ErrCorrupt, seq, n.seq)
+	}
+	return n, nil
+}
+
+// node returns node seq from the cache or the file.
+func (t *Tree) node(seq uint32) (*node, error) {
+	if seq == t.root.seq {
+		return t.root, nil
+	}
+	if n := t.cache.get(seq); n != nil {
+		return n, nil
+	}
+	n, err := t.load(seq)
+	if err != nil {
+		return nil, err
+	}
+	t.cache.put(n)
+	return n, nil
+}
+
+// child returns the child of p described by entry c, checking that the
+// node is the one the entry describes (so a misplaced block is an error,
+// never a wrong answer, and traversals cannot loop).
+func (t *Tree) child(p *node, c child) (*node, error) {
+	n, err := t.node(c.seq)
+	if err != nil {
+		return nil, err
+	}
+	if n.parent != p.seq || n.start != c.start || n.end != c.end || n.minKey != c.minKey || n.maxKey != c.maxKey {
+		return nil, fmt.Errorf("%w: node %d (parent %d, [%d, %d], keys [%d, %d]) does not match its entry in node %d ([%d, %d], keys [%d, %d])",
+			ErrCorrupt, n.seq, n.parent, n.start, n.end, n.minKey, n.maxKey, p.seq, c.start, c.end, c.minKey, c.maxKey)
+	}
+	return n, nil
+}
+
+// LoadAttributes reads the attribute tree (once; later calls return the
+// same tree). For a million attributes this takes a few hundred
+// milliseconds, which is why Open does not do it.
+func (t *Tree) LoadAttributes() (*core.AttributeTree, error) {
+	t.attrOnce.Do(func() {
+		b := make([]byte, t.hdr.attrLen)
+		if _, err := t.f.ReadAt(b, int64(t.hdr.attrOff)); err != nil {
+			t.attrErr = fmt.Errorf("%w: attribute tree: %v", ErrTruncated, err)
+		} else if got := crc32c(b); got != t.hdr.attrCRC {
+			t.attrErr = fmt.Errorf("%w: attribute tree checksum %08x, want %08x", ErrCorrupt, got, t.hdr.attrCRC)
+		} else {
+			t.attrs, t.attrErr = decodeAttributes(b, t.hdr.attrCount)
+		}
+		if t.attrErr != nil {
+			t.attrErr = fmt.Errorf("history: %s: %w", t.path, t.attrErr)
+			t.attrs = core.NewAttributeTree()
+		}
+	})
+	return t.attrs, t.attrErr
+}
+
+// Attributes implements [core.History]. If the attribute tree cannot be
+// read it returns an empty tree: call LoadAttributes to get the error.
+func (t *Tree) Attributes() *core.AttributeTree {
+	a, _ := t.LoadAttributes()
+	return a
+}
+
+// Bounds implements [core.History].
+func (t *Tree) Bounds() (start, end core.Time) { return t.hdr.start, t.hdr.end }
+
+// Info describes an open index (from its header).
+type Info struct {
+	Path          string
+	FormatVersion int
+	Layout        Layout
+	BlockSize     int
+	MaxChildren   int
+	MaxRHeight    int // largest R-tree height used (0 for sht and esht)
+	Depth         int // levels from the root to the deepest leaf
+	Nodes         int
+	Intervals     int64
+	Attributes    int
+	FileBytes     int64
+	Start, End    core.Time
+	Sections      []string
+}
+
+// Info returns facts from the header.
+func (t *Tree) Info() Info {
+	h := t.hdr
+	in := Info{
+		Path: t.path, FormatVersion: int(h.version), Layout: h.layout, BlockSize: h.blockSize, MaxChildren: h.maxChildren,
+		MaxRHeight: int(h.maxRHeight), Depth: int(h.depth), Nodes: int(h.nodeCount), Intervals: int64(h.intervals),
+		Attributes: int(h.attrCount), FileBytes: int64(h.fileSize), Start: h.start, End: h.end,
+	}
+	for _, s := range t.secs {
+		in.Sections = append(in.Sections, s.name)
+	}
+	return in
+}
+
+// Section returns a reader of the named section's bytes, read from the
+// file on demand.
+func (t *Tree) Section(name string) (*io.SectionReader, error) {
+	for _, s := range t.secs {
+		if s.name == name {
+			return io.NewSectionReader(t.f, int64(s.off), int64(s.size)), nil
+		}
+	}
+	return nil, fmt.Errorf("history: %s: %w: %q", t.path, ErrNoSection, name)
+}
+
+// Close closes the file. Queries after Close fail with ErrTreeClosed.
+func (t *Tree) Close() error {
+	if t.closed.Swap(true) {
+		return nil
+	}
+	return t.f.Close()
+}
