@@ -8,15 +8,25 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/tui"
 )
 
 func main() {
@@ -119,14 +129,33 @@ func (c *cli) newFlags(name, synopsis string) *flagSet {
 
 // parse parses args, mapping flag errors to usage errors, and checks the
 // number of positional arguments is within [min, max] (max < 0: no limit).
+// Flags may come after positional arguments (`query TRACE 'CPUs/*' --to
+// 1ms`); "--" ends the flags.
 func parse(fs *flagSet, args []string, min, max int) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(fs.stderr, "usage: tracetui %s\n", fs.synopsis)
-			fs.SetOutput(fs.stderr)
-			fs.PrintDefaults()
-			return err
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(fs.stderr, "usage: tracetui %s\n", fs.synopsis)
+				fs.SetOutput(fs.stderr)
+				fs.PrintDefaults()
+				return err
+			}
+			return usageError{err.Error()}
 		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	// Re-parse the positional arguments alone so fs.Arg and fs.NArg see them.
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
 		return usageError{err.Error()}
 	}
 	n := fs.NArg()
@@ -167,40 +196,97 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 
 func runBrowse(c *cli, args []string) error {
 	fs := c.newFlags("tracetui", "[--index FILE] [--ascii] [TRACE]")
-	fs.StringVar(new(string), "index", "", "use (or build) the index at `FILE` instead of the cache")
-	fs.BoolVar(new(bool), "ascii", false, "tell states apart by characters only (as with NO_COLOR)")
+	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
+	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	if err := parse(fs, args, 0, 1); err != nil {
 		return err
 	}
-	return errNotYet("the browser")
+	path := fs.Arg(0)
+	if path == "" {
+		return errNotYet("the demo trace")
+	}
+	opts := ingest.Options{IndexPath: *index}
+	_, ready, err := ingest.Locate(path, opts)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opener := tui.Opener{
+		Name:    filepath.Base(filepath.Clean(path)),
+		Indexed: ready,
+		Open: func(ctx context.Context, progress func(done, total int64)) (tui.Trace, error) {
+			o := opts
+			o.Progress = progress
+			t, err := ingest.Open(ctx, path, o)
+			if err != nil {
+				return nil, err
+			}
+			return browserTrace{t}, nil
+		},
+	}
+	err = tui.Run(ctx, opener, tui.Options{ASCII: *ascii})
+	if errors.Is(err, context.Canceled) {
+		return nil // the user cancelled the indexing: not a failure
+	}
+	return err
 }
+
+// browserTrace shows an indexed trace to the browser.
+type browserTrace struct{ *ingest.Trace }
+
+func (b browserTrace) Name() string { return filepath.Base(b.Trace.Info().Trace) }
+
+func (b browserTrace) Info() tui.TraceInfo {
+	in := b.Trace.Info()
+	return tui.TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events,
+		Discarded: in.LostEvents, Warnings: in.Warnings}
+}
+
+func (b browserTrace) Events() tui.EventTable { return b.Trace.Events() }
 
 func runIndex(c *cli, args []string) error {
 	cmd := lookup("index")
 	fs := c.newFlags(cmd.name, cmd.synopsis)
 	layout := fs.String("layout", "rsht", "tree layout: `rsht`, esht or sht")
-	fs.String("index", "", "write the index to `FILE` instead of the cache")
-	fs.Bool("json", false, "print the result as JSON")
+	index := fs.String("index", "", "write the index to `FILE` instead of the cache")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	switch *layout {
-	case "rsht", "esht", "sht":
-	default:
+	l, err := history.ParseLayout(*layout)
+	if err != nil {
 		return usagef("--layout %q: want rsht, esht or sht", *layout)
 	}
-	return errNotYet("indexing")
+	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Layout: l, Rebuild: true})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return c.printInfo(t.Info(), *asJSON)
 }
 
 func runInfo(c *cli, args []string) error {
 	cmd := lookup("info")
 	fs := c.newFlags(cmd.name, cmd.synopsis)
-	fs.String("index", "", "read the index at `FILE` instead of the cache")
-	fs.Bool("json", false, "print the result as JSON")
+	index := fs.String("index", "", "read the index at `FILE` instead of the cache")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	return errNotYet("info")
+	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *index})
+	if err != nil {
+		return err
+	}
+	if !ready {
+		return fmt.Errorf("%s has no up-to-date index (looked for %s): run 'tracetui index %s'", fs.Arg(0), path, fs.Arg(0))
+	}
+	t, err := ingest.OpenIndexFile(path, ingest.Options{})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return c.printInfo(t.Info(), *asJSON)
 }
 
 func runDump(c *cli, args []string) error {
@@ -232,8 +318,8 @@ func runDump(c *cli, args []string) error {
 func runQuery(c *cli, args []string) error {
 	cmd := lookup("query")
 	fs := c.newFlags(cmd.name, cmd.synopsis)
-	fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
-	fs.Bool("json", false, "print the result as JSON")
+	index := fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
 	var from, to timeFlag
 	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
 	fs.Var(&to, "to", "end `T` (default: trace end)")
@@ -244,7 +330,29 @@ func runQuery(c *cli, args []string) error {
 	if *samples < 0 {
 		return usagef("--samples %d: want 0 or more", *samples)
 	}
-	return errNotYet("query")
+	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	start, end := t.History().Bounds()
+	req := ingest.QueryRequest{Globs: fs.Args()[1:], From: from.resolve(start, start), To: to.resolve(start, end), Samples: *samples}
+	res, err := ingest.Query(context.Background(), t.History(), req)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(c.stdout, queryJSON(res))
+	}
+	w := bufio.NewWriter(c.stdout)
+	for _, a := range res.Attributes {
+		fmt.Fprintf(w, "%s\n", a.Path)
+		for _, iv := range a.Intervals {
+			fmt.Fprintf(w, "  [%s, %s] %s\n", core.FormatTimestamp(iv.Start), core.FormatTimestamp(iv.End), valueText(iv.Value))
+		}
+	}
+	fmt.Fprintf(w, "# %d attributes, %d intervals, %d nodes read\n", len(res.Attributes), res.Stats.Intervals, res.Stats.NodesRead)
+	return w.Flush()
 }
 
 func runBench(c *cli, args []string) error {
@@ -257,12 +365,28 @@ func runBench(c *cli, args []string) error {
 		return usagef("want the benchmark name: paper")
 	}
 	fs := c.newFlags("bench paper", cmd.synopsis)
-	fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
-	fs.Bool("json", false, "print the result as JSON")
+	index := fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
 	if err := parse(fs, args[1:], 1, 1); err != nil {
 		return err
 	}
-	return errNotYet("bench paper")
+	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	res, err := ingest.PaperBench(context.Background(), t.History())
+	if err != nil {
+		return err
+	}
+	res.Layout = t.Info().Layout
+	if *asJSON {
+		return writeJSON(c.stdout, res)
+	}
+	fmt.Fprintf(c.stdout, "trace     %s (%d threads, %s layout)\n", t.Info().Trace, res.Threads, res.Layout)
+	fmt.Fprintf(c.stdout, "pstree    %8.2f ms  %6d nodes read\n", res.PsTreeMS, res.PsTreeNodes)
+	fmt.Fprintf(c.stdout, "zoom      %8.2f ms  %6d nodes read  %d frames\n", res.ZoomMS, res.ZoomNodes, res.ZoomFrames)
+	return nil
 }
 
 func runGen(c *cli, args []string) error {
@@ -301,4 +425,145 @@ func runHelp(c *cli, args []string) error {
 	fmt.Fprintln(w, "Times (T) are nanoseconds, a number with a unit (12.5ms, 3s), or +OFFSET from the trace start.")
 	fmt.Fprintln(w, "Exit status: 0 ok, 1 runtime error, 2 usage error.")
 	return nil
+}
+
+// openTrace opens a trace with its index, building it when needed with a
+// progress line on stderr; Ctrl-C cancels the build and leaves no index.
+func (c *cli) openTrace(path string, opts ingest.Options) (*ingest.Trace, error) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p := newProgressLine(c.stderr)
+	opts.Progress = p.update
+	opts.Waiting = func() { fmt.Fprintln(c.stderr, "tracetui: another tracetui is indexing this trace; waiting for it") }
+	t, err := ingest.Open(ctx, path, opts)
+	p.done()
+	return t, err
+}
+
+// printInfo prints what an index holds, as text or JSON.
+func (c *cli) printInfo(in ingest.IndexInfo, asJSON bool) error {
+	if asJSON {
+		return writeJSON(c.stdout, struct {
+			Format     string    `json:"format"`
+			Events     int64     `json:"events"`
+			LostEvents int64     `json:"lost_events"`
+			Streams    int       `json:"streams"`
+			StartNS    core.Time `json:"start_ns"`
+			EndNS      core.Time `json:"end_ns"`
+			Attributes int       `json:"attributes"`
+			Intervals  int64     `json:"intervals"`
+			IndexBytes int64     `json:"index_bytes"`
+			Depth      int       `json:"depth"`
+			Nodes      int       `json:"nodes"`
+			BuildMS    float64   `json:"build_ms"`
+			Layout     string    `json:"layout"`
+		}{in.Format, in.Events, in.LostEvents, in.Streams, in.StartNS, in.EndNS, in.Attributes,
+			in.Intervals, in.IndexBytes, in.Depth, in.Nodes, in.BuildMS, in.Layout})
+	}
+	w := bufio.NewWriter(c.stdout)
+	fmt.Fprintf(w, "trace        %s\n", in.Trace)
+	fmt.Fprintf(w, "index        %s\n", in.Index)
+	fmt.Fprintf(w, "format       %s, %d streams\n", in.Format, in.Streams)
+	fmt.Fprintf(w, "events       %d (%d lost)\n", in.Events, in.LostEvents)
+	fmt.Fprintf(w, "time         %s .. %s (%s)\n", core.FormatTimestamp(in.StartNS), core.FormatTimestamp(in.EndNS), core.FormatDuration(in.EndNS-in.StartNS))
+	fmt.Fprintf(w, "attributes   %d\n", in.Attributes)
+	fmt.Fprintf(w, "intervals    %d", in.Intervals)
+	if in.Intervals > 0 {
+		fmt.Fprintf(w, " (%.1f bytes each)", float64(in.IndexBytes)/float64(in.Intervals))
+	}
+	fmt.Fprintf(w, "\nindex bytes  %d\n", in.IndexBytes)
+	fmt.Fprintf(w, "tree         %s, depth %d, %d nodes\n", in.Layout, in.Depth, in.Nodes)
+	fmt.Fprintf(w, "build        %.0f ms\n", in.BuildMS)
+	if n := len(in.Warnings); n > 0 {
+		fmt.Fprintf(w, "warnings     %d (first: %s)\n", n, in.Warnings[0].Message)
+	}
+	return w.Flush()
+}
+
+// valueText prints a state value for `query`: strings quoted (so an empty
+// name is visible), numbers as they are, null as null.
+func valueText(v core.Value) string {
+	if v.Kind() == core.KindString {
+		return strconv.Quote(v.Str())
+	}
+	return v.String()
+}
+
+// queryJSON shapes a query result for --json.
+func queryJSON(res ingest.QueryResult) any {
+	type interval struct {
+		Start core.Time `json:"start_ns"`
+		End   core.Time `json:"end_ns"`
+		Kind  string    `json:"kind"`
+		Value any       `json:"value"`
+	}
+	type attribute struct {
+		Path      string     `json:"path"`
+		Key       core.Key   `json:"key"`
+		Intervals []interval `json:"intervals"`
+	}
+	out := struct {
+		Attributes []attribute `json:"attributes"`
+		NodesRead  int         `json:"nodes_read"`
+	}{Attributes: []attribute{}, NodesRead: res.Stats.NodesRead}
+	for _, a := range res.Attributes {
+		at := attribute{Path: a.Path, Key: a.Key, Intervals: []interval{}}
+		for _, iv := range a.Intervals {
+			var v any
+			switch iv.Value.Kind() {
+			case core.KindInt32, core.KindInt64:
+				v = iv.Value.Int()
+			case core.KindFloat64:
+				v = iv.Value.Float()
+			case core.KindString:
+				v = iv.Value.Str()
+			}
+			at.Intervals = append(at.Intervals, interval{iv.Start, iv.End, iv.Value.Kind().String(), v})
+		}
+		out.Attributes = append(out.Attributes, at)
+	}
+	return out
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// progressLine prints the build's progress on one terminal line, at most
+// ten times a second, and only when stderr is a terminal.
+type progressLine struct {
+	w     io.Writer
+	tty   bool
+	last  time.Time
+	shown bool
+}
+
+func newProgressLine(w io.Writer) *progressLine {
+	f, ok := w.(*os.File)
+	tty := false
+	if ok {
+		st, err := f.Stat()
+		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
+	}
+	return &progressLine{w: w, tty: tty}
+}
+
+func (p *progressLine) update(done, total int64) {
+	if !p.tty || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last, p.shown = time.Now(), true
+	pct := 100.0
+	if total > 0 {
+		pct = 100 * float64(done) / float64(total)
+	}
+	fmt.Fprintf(p.w, "\rindexing: %5.1f%% of %d MB", pct, total>>20)
+}
+
+func (p *progressLine) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
 }

@@ -22,6 +22,10 @@ type Format struct {
 	Detect func(path string) bool
 	// Open opens the trace.
 	Open func(path string) (core.Source, error)
+	// Analyses, if not nil, returns the format's own state analyses
+	// (Chrome, Pajé), run besides the kernel and call-stack analyses
+	// that any format's events may feed.
+	Analyses func(sink core.StateSink) []Analysis
 }
 
 // Formats is the registry of trace formats, in detection order. Other
@@ -58,6 +62,16 @@ func OpenSource(path, format string) (core.Source, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: not a trace in a known format (%s)", path, formatNames())
+}
+
+// formatNamed returns the registered format called name, or nil.
+func formatNamed(name string) *Format {
+	for i := range Formats {
+		if Formats[i].Name == name {
+			return &Formats[i]
+		}
+	}
+	return nil
 }
 
 func formatNames() string {

@@ -57,7 +57,7 @@ func newTableFixture(t testing.TB, r interface{ IntN(int) int }, n, every int) *
 	}
 	must(t, fx.hist.Close(now+1))
 
-	w, err := eventindex.NewWriter(t.TempDir(), every)
+	w, err := eventindex.NewWriter(t.TempDir(), "", every)
 	must(t, err)
 	defer w.Close()
 	src := coretest.NewSliceSource(core.SourceInfo{}, fx.events)

@@ -16,7 +16,7 @@ import (
 // index bytes.
 func build(t testing.TB, src core.Source, k int) []byte {
 	t.Helper()
-	w, err := NewWriter(t.TempDir(), k)
+	w, err := NewWriter(t.TempDir(), "", k)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,17 +54,23 @@ func (s *spool) close() {
 	}
 }
 
+// TempPrefix starts the names of the writer's temporary files, after the
+// caller's prefix, so a caller holding the build lock can remove the ones
+// a killed build left.
+const TempPrefix = ".evidx-"
+
 // NewWriter returns a writer keeping its temporary files in dir (the index
-// directory, never the trace's). every <= 0 means [DefaultEvery].
-func NewWriter(dir string, every int) (*Writer, error) {
+// directory, never the trace's), named prefix + TempPrefix + random.
+// every <= 0 means [DefaultEvery].
+func NewWriter(dir, prefix string, every int) (*Writer, error) {
 	if every <= 0 {
 		every = DefaultEvery
 	}
-	entries, err := newSpool(dir, ".evidx-entries-*")
+	entries, err := newSpool(dir, prefix+TempPrefix+"entries-*")
 	if err != nil {
 		return nil, err
 	}
-	blobs, err := newSpool(dir, ".evidx-blobs-*")
+	blobs, err := newSpool(dir, prefix+TempPrefix+"blobs-*")
 	if err != nil {
 		entries.close()
 		return nil, err

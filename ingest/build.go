@@ -1,0 +1,184 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/callstack"
+	"github.com/tracetui/tracetui/ingest/eventindex"
+	"github.com/tracetui/tracetui/ingest/kernel"
+)
+
+// classLister is implemented by sources that know their event classes up
+// front (CTF, from the metadata), which lets analyses be chosen before the
+// first event.
+type classLister interface {
+	Classes() []*core.EventClass
+}
+
+// chooseAnalyses returns the analyses that apply to src, writing to sink.
+func chooseAnalyses(src core.Source, sink core.StateSink) []Analysis {
+	info := src.Info()
+	var classes []*core.EventClass
+	if cl, ok := src.(classLister); ok {
+		classes = cl.Classes()
+	}
+	var out []Analysis
+	layout := kernel.Detect(info, classes)
+	if layout != nil {
+		out = append(out, kernel.New(sink, layout))
+	}
+	if callstack.Detect(info, classes) {
+		if layout != nil {
+			out = append(out, callstack.New(sink, callstack.WithKernel()))
+		} else {
+			out = append(out, callstack.New(sink))
+		}
+	}
+	if f := formatNamed(info.Format); f != nil && f.Analyses != nil {
+		out = append(out, f.Analyses(sink)...)
+	}
+	return out
+}
+
+// testHookEvent, when set (by tests only), is called with each event's
+// rank during a build: the crash test uses it to kill the process at a
+// chosen point.
+var testHookEvent func(rank int64)
+
+// buildRequest is one index build.
+type buildRequest struct {
+	src         core.Source
+	path        string // final index path
+	layout      history.Layout
+	trace       string // absolute trace path
+	fingerprint string
+	progress    func(done, total int64)
+}
+
+// progressEvery is how many events pass between progress reports and
+// cancellation checks: a few milliseconds of work.
+const progressEvery = 1 << 14
+
+// build reads every event once, feeding the analyses (into the history
+// builder) and the event index, and writes the index file atomically. On
+// any error or cancellation nothing is left at req.path.
+func build(ctx context.Context, req buildRequest) (err error) {
+	began := time.Now()
+	dir := filepath.Dir(req.path)
+	prefix := "." + filepath.Base(req.path)
+	removeStale(dir, prefix+eventindex.TempPrefix)
+	ew, err := eventindex.NewWriter(dir, prefix, 0)
+	if err != nil {
+		return err
+	}
+	defer ew.Close()
+
+	src := req.src
+	var b *history.Builder
+	defer func() {
+		if err != nil && b != nil {
+			b.Abort()
+		}
+	}()
+	var analyses []Analysis
+	var last core.Time
+	for n := int64(0); ; n++ {
+		if n%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if req.progress != nil {
+				req.progress(src.Progress())
+			}
+		}
+		ev, err := ew.Next(src)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("reading the trace: %w", err)
+		}
+		if b == nil { // the history starts at the first event
+			if b, err = history.Create(req.path, ev.Time, history.Options{Layout: req.layout}); err != nil {
+				return err
+			}
+			analyses = chooseAnalyses(src, b)
+		}
+		last = ev.Time
+		if testHookEvent != nil {
+			testHookEvent(n)
+		}
+		for _, a := range analyses {
+			if err := a.Handle(ev); err != nil {
+				return fmt.Errorf("analysing the event at %s: %w", core.FormatTimestamp(ev.Time), err)
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil { // cancelled after the last check
+		return err
+	}
+	if b == nil { // no event: an empty history of one instant
+		start := src.Info().Start
+		if b, err = history.Create(req.path, start, history.Options{Layout: req.layout}); err != nil {
+			return err
+		}
+		last = start
+	}
+	for _, a := range analyses {
+		if err := a.Finish(last); err != nil {
+			return fmt.Errorf("finishing the analysis: %w", err)
+		}
+	}
+	if req.progress != nil {
+		req.progress(src.Progress())
+	}
+
+	size, r, err := ew.Finish()
+	if err != nil {
+		return err
+	}
+	if err := b.AddSection(sectionEvents, size, r); err != nil {
+		return err
+	}
+	info := src.Info()
+	st := storedInfo{Format: info.Format, Events: ew.Events(), Streams: info.Streams,
+		Trace: req.trace, Fingerprint: req.fingerprint}
+	for _, w := range src.Warnings() {
+		if w.Kind == "discarded" {
+			st.LostEvents += w.Count
+		}
+		if len(st.Warnings) < maxStoredWarnings {
+			st.Warnings = append(st.Warnings, w)
+		}
+	}
+	st.BuildMS = ms(time.Since(began))
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	if err := b.AddSection(sectionInfo, int64(len(raw)), strings.NewReader(string(raw))); err != nil {
+		return err
+	}
+	return b.Close(last)
+}
+
+// removeStale deletes temporary files a killed build left in dir. The
+// caller holds the build lock of the index these names belong to.
+func removeStale(dir, prefix string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
+)
+
+// Section names in the index file (history sections).
+const (
+	sectionInfo   = "trace-info"
+	sectionEvents = "event-index"
+)
+
+// analysisVersion changes whenever an analysis's output changes: it is
+// part of the index fingerprint, so old indexes are rebuilt.
+const analysisVersion = 1
+
+// IndexInfo describes an index: what `tracetui index --json` and `info
+// --json` print (the first fields), plus what the browser shows.
+type IndexInfo struct {
+	Format     string    `json:"format"`
+	Events     int64     `json:"events"`
+	LostEvents int64     `json:"lost_events"`
+	Streams    int       `json:"streams"`
+	StartNS    core.Time `json:"start_ns"`
+	EndNS      core.Time `json:"end_ns"`
+	Attributes int       `json:"attributes"`
+	Intervals  int64     `json:"intervals"`
+	IndexBytes int64     `json:"index_bytes"`
+	Depth      int       `json:"depth"`
+	Nodes      int       `json:"nodes"`
+	BuildMS    float64   `json:"build_ms"`
+	Layout     string    `json:"layout"`
+
+	Trace       string         `json:"trace"`       // absolute path of the trace
+	Index       string         `json:"index"`       // path of the index file
+	Fingerprint string         `json:"fingerprint"` // what the index was built from
+	Warnings    []core.Warning `json:"warnings,omitempty"`
+}
+
+// maxStoredWarnings bounds the warnings kept in the index: a trace with a
+// garbled line every few bytes must not make the index huge.
+const maxStoredWarnings = 1000
+
+// storedInfo is the trace-info section: what only the build knows.
+type storedInfo struct {
+	Format      string         `json:"format"`
+	Events      int64          `json:"events"`
+	LostEvents  int64          `json:"lost_events"`
+	Streams     int            `json:"streams"`
+	BuildMS     float64        `json:"build_ms"`
+	Trace       string         `json:"trace"`
+	Fingerprint string         `json:"fingerprint"`
+	Warnings    []core.Warning `json:"warnings,omitempty"`
+}
+
+// readInfo combines the stored section with the history's header.
+func readInfo(tree *history.Tree, path string) (IndexInfo, error) {
+	sec, err := tree.Section(sectionInfo)
+	if err != nil {
+		return IndexInfo{}, err
+	}
+	raw, err := io.ReadAll(io.LimitReader(sec, 64<<20))
+	if err != nil {
+		return IndexInfo{}, fmt.Errorf("reading the trace info: %w", err)
+	}
+	var st storedInfo
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return IndexInfo{}, fmt.Errorf("%w: trace info: %v", history.ErrCorrupt, err)
+	}
+	hi := tree.Info()
+	return IndexInfo{
+		Format: st.Format, Events: st.Events, LostEvents: st.LostEvents, Streams: st.Streams,
+		StartNS: hi.Start, EndNS: hi.End, Attributes: hi.Attributes, Intervals: hi.Intervals,
+		IndexBytes: hi.FileBytes, Depth: hi.Depth, Nodes: hi.Nodes, BuildMS: st.BuildMS,
+		Layout: hi.Layout.String(), Trace: st.Trace, Index: path, Fingerprint: st.Fingerprint,
+		Warnings: st.Warnings,
+	}, nil
+}

@@ -1,0 +1,216 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/eventindex"
+)
+
+// Options says how to open a trace.
+type Options struct {
+	// Format forces a format ("ctf", "chrome", ...); "" detects it.
+	Format string
+	// IndexPath puts the index there instead of the cache directory.
+	IndexPath string
+	// Layout is the history layout of a new index (default: rsht).
+	Layout history.Layout
+	// Rebuild builds the index even if a valid one exists.
+	Rebuild bool
+	// CacheBytes bounds the history's node cache (0: its default).
+	CacheBytes int64
+	// Progress, if set, receives the build's progress in bytes of the
+	// trace read.
+	Progress func(done, total int64)
+	// Waiting, if set, is called once when another process is building
+	// the same index and this one waits for it.
+	Waiting func()
+}
+
+// Trace is an opened trace with its index: the history for state queries
+// and the event table. Safe for concurrent use.
+type Trace struct {
+	info  IndexInfo
+	tree  *history.Tree
+	table *Table
+	built bool
+}
+
+// Locate returns the index path for a trace and whether a valid index is
+// already there, without building anything (the browser uses it to decide
+// whether to show the indexing screen).
+func Locate(path string, opts Options) (indexPath string, ready bool, err error) {
+	abs, fp, indexPath, err := locate(path, opts)
+	if err != nil {
+		return "", false, err
+	}
+	t, err := openIndex(indexPath, abs, fp, opts)
+	if err != nil {
+		return indexPath, false, nil
+	}
+	t.Close()
+	return indexPath, true, nil
+}
+
+func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
+	if abs, err = filepath.Abs(path); err != nil {
+		return "", "", "", err
+	}
+	files, err := traceFiles(abs)
+	if err != nil {
+		return "", "", "", fmt.Errorf("reading the trace: %w", err)
+	}
+	fp = fingerprint(abs, files, indexVersions(opts))
+	indexPath = opts.IndexPath
+	if indexPath == "" {
+		dir, err := CacheDir()
+		if err != nil {
+			return "", "", "", err
+		}
+		indexPath = filepath.Join(dir, cacheName(abs, fp))
+	}
+	return abs, fp, indexPath, nil
+}
+
+// indexVersions names everything that shapes an index, so a change to any
+// of them gives another fingerprint.
+func indexVersions(opts Options) string {
+	return "history" + strconv.Itoa(history.FormatVersion) + "-analysis" + strconv.Itoa(analysisVersion) +
+		"-format=" + opts.Format + "-layout=" + opts.Layout.String()
+}
+
+// Open opens the trace at path with its index, building the index first
+// if there is none, it is stale (the trace changed), corrupt, or of
+// another version. Two processes opening the same trace build it once.
+// The trace's files are only read.
+func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
+	abs, fp, indexPath, err := locate(path, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !opts.Rebuild {
+		if t, err := openIndex(indexPath, abs, fp, opts); err == nil {
+			return t, nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(indexPath), 0o755); err != nil {
+		return nil, fmt.Errorf("index directory: %w", err)
+	}
+	lock, err := acquireLock(ctx, indexPath, opts.Waiting)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
+	// Another process may have built it while this one waited.
+	if !opts.Rebuild {
+		if t, err := openIndex(indexPath, abs, fp, opts); err == nil {
+			return t, nil
+		}
+	}
+	src, err := OpenSource(abs, opts.Format)
+	if err != nil {
+		return nil, err
+	}
+	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, trace: abs, fingerprint: fp, progress: opts.Progress})
+	src.Close()
+	if err != nil {
+		return nil, err
+	}
+	t, err := openIndex(indexPath, abs, fp, opts)
+	if err != nil {
+		return nil, fmt.Errorf("the index just built does not open: %w", err)
+	}
+	t.built = true
+	return t, nil
+}
+
+// openIndex opens an existing index and checks it belongs to this exact
+// trace content. Any problem is an error: the caller rebuilds.
+func openIndex(indexPath, abs, fp string, opts Options) (*Trace, error) {
+	tree, err := history.Open(indexPath, history.OpenOptions{CacheBytes: opts.CacheBytes})
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTrace(tree, indexPath)
+	if err != nil {
+		tree.Close()
+		return nil, err
+	}
+	if t.info.Fingerprint != fp {
+		t.Close()
+		return nil, errors.New("the index was built from another version of the trace")
+	}
+	format := t.info.Format
+	t.table.open = func() (core.Source, error) { return OpenSource(abs, format) }
+	return t, nil
+}
+
+// newTrace wires an opened history file: trace info, attribute tree, event
+// index.
+func newTrace(tree *history.Tree, path string) (*Trace, error) {
+	info, err := readInfo(tree, path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := tree.LoadAttributes(); err != nil {
+		return nil, err
+	}
+	sec, err := tree.Section(sectionEvents)
+	if err != nil {
+		return nil, err
+	}
+	x, err := eventindex.Open(sec, sec.Size())
+	if err != nil {
+		return nil, err
+	}
+	if x.Events() != info.Events {
+		return nil, fmt.Errorf("%w: %d events indexed, %d recorded", history.ErrCorrupt, x.Events(), info.Events)
+	}
+	t := &Trace{info: info, tree: tree}
+	t.table = NewTable(x, func() (core.Source, error) {
+		return nil, errors.New("no trace attached to this index")
+	}, tree)
+	return t, nil
+}
+
+// OpenIndexFile opens an index file alone (for `tracetui info`), without
+// the trace: state queries work, the event table does not.
+func OpenIndexFile(path string, opts Options) (*Trace, error) {
+	tree, err := history.Open(path, history.OpenOptions{CacheBytes: opts.CacheBytes})
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTrace(tree, path)
+	if err != nil {
+		tree.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Info describes the trace and its index.
+func (t *Trace) Info() IndexInfo { return t.info }
+
+// Built reports whether Open built the index (rather than reusing one).
+func (t *Trace) Built() bool { return t.built }
+
+// History returns the state history.
+func (t *Trace) History() core.History { return t.tree }
+
+// Tree returns the history file, for its Info and Check.
+func (t *Trace) Tree() *history.Tree { return t.tree }
+
+// Events returns the event table.
+func (t *Trace) Events() *Table { return t.table }
+
+// Close releases the files.
+func (t *Trace) Close() error {
+	t.table.Close()
+	return t.tree.Close()
+}
