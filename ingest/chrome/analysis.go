@@ -1,7 +1,6 @@
 package chrome
 
 import (
-	"container/heap"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,20 +21,25 @@ import (
 // duration (longest outermost), whatever their order in the file, as
 // clang's -ftime-trace writes children before parents.
 type Analysis struct {
-	sink     core.StateSink
-	tree     *core.AttributeTree
-	classes  []*classRefs // by class ID
-	threads  map[string]*threadState
-	procs    map[string]*procState
-	pending  endHeap
-	async    map[asyncKey]core.Key
-	keyBuf   []byte
-	pidBuf   []byte
-	nextAnon int32 // last stable PID given to a non-numeric pid
-	nextID   uint64
-	warnings []core.Warning
-	dropped  int64
-	last     core.Time
+	sink    core.StateSink
+	tree    *core.AttributeTree
+	classes []*classRefs // by class ID
+	threads map[string]*threadState
+	procs   map[string]*procState
+	pending endHeap
+	async   map[asyncKey]core.Key
+	keyBuf  []byte
+	pidBuf  []byte
+	// The last thread looked up: consecutive events of one thread are
+	// the common case.
+	lastThread             *threadState
+	lastPid, lastTid       core.Field
+	lastPidBuf, lastTidBuf []byte
+	nextAnon               int32 // last stable PID given to a non-numeric pid
+	nextID                 uint64
+	warnings               []core.Warning
+	dropped                int64
+	last                   core.Time
 }
 
 // classRefs is what the analysis resolved once for one event class.
@@ -86,17 +90,45 @@ type pendingEnd struct {
 	id  uint64
 }
 
+// endHeap is a min-heap of pending ends (typed: no boxing per event).
 type endHeap []pendingEnd
 
-func (h endHeap) Len() int           { return len(h) }
-func (h endHeap) Less(i, j int) bool { return h[i].end < h[j].end }
-func (h endHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *endHeap) Push(x any)        { *h = append(*h, x.(pendingEnd)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *endHeap) push(p pendingEnd) {
+	*h = append(*h, p)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if q[parent].end <= q[i].end {
+			break
+		}
+		q[parent], q[i] = q[i], q[parent]
+		i = parent
+	}
+}
+
+func (h *endHeap) pop() pendingEnd {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(q) {
+			break
+		}
+		m := l
+		if r := l + 1; r < len(q) && q[r].end < q[l].end {
+			m = r
+		}
+		if q[i].end <= q[m].end {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
 }
 
 // Attribute names specific to Chrome and Pajé traces (see core/model.go
@@ -190,6 +222,23 @@ func (a *Analysis) thread(ev *core.Event, r *classRefs) *threadState {
 	if tidF.Kind == core.FieldNone && pidF.Kind == core.FieldNone {
 		return nil
 	}
+	if a.lastThread != nil && sameField(pidF, a.lastPid) && sameField(tidF, a.lastTid) {
+		return a.lastThread
+	}
+	th := a.lookupThread(ev, r, pidF, tidF)
+	a.lastThread, a.lastPid, a.lastTid = th, pidF, tidF
+	a.lastPid.Bytes = append(a.lastPidBuf[:0], pidF.Bytes...)
+	a.lastTid.Bytes = append(a.lastTidBuf[:0], tidF.Bytes...)
+	a.lastPidBuf, a.lastTidBuf = a.lastPid.Bytes, a.lastTid.Bytes
+	return th
+}
+
+// sameField compares two pid or tid fields.
+func sameField(a, b core.Field) bool {
+	return a.Kind == b.Kind && a.Int == b.Int && string(a.Bytes) == string(b.Bytes)
+}
+
+func (a *Analysis) lookupThread(ev *core.Event, r *classRefs, pidF, tidF core.Field) *threadState {
 	a.keyBuf = pidF.AppendText(a.keyBuf[:0])
 	a.keyBuf = append(a.keyBuf, ':')
 	a.keyBuf = tidF.AppendText(a.keyBuf)
@@ -290,7 +339,7 @@ func (a *Analysis) pushX(th *threadState, t core.Time, v core.Value, end core.Ti
 	for d := pos; d < len(th.stack); d++ {
 		a.setDepth(th, d+1, t, th.stack[d].value)
 	}
-	heap.Push(&a.pending, pendingEnd{end: end, th: th, id: f.id})
+	a.pending.push(pendingEnd{end: end, th: th, id: f.id})
 	return nil
 }
 
@@ -305,7 +354,7 @@ func (a *Analysis) popTo(th *threadState, n int, t core.Time) {
 // flushEnds pops the complete slices that end at or before t.
 func (a *Analysis) flushEnds(t core.Time) error {
 	for len(a.pending) > 0 && a.pending[0].end <= t {
-		p := heap.Pop(&a.pending).(pendingEnd)
+		p := a.pending.pop()
 		st := p.th.stack
 		for i := len(st) - 1; i >= 0; i-- {
 			if st[i].id == p.id {

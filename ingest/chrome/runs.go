@@ -45,11 +45,18 @@ type runWriter struct {
 	lastSeq  uint64
 }
 
-func newRunWriter(f *os.File, budget int) *runWriter {
-	return &runWriter{
+// newRunWriter returns a writer whose runs hold at most budget bytes of
+// records; sizeHint (the input size) avoids growing the arena by copies
+// when the trace is smaller than a run.
+func newRunWriter(f *os.File, budget int, sizeHint int64) *runWriter {
+	rw := &runWriter{
 		f: f, w: bufio.NewWriterSize(f, 1<<20), budget: budget,
 		maxKeys: max(budget/24, 1024), sortedIn: true,
 	}
+	hint := int(min(int64(budget+budget/8), max(sizeHint, 4096)))
+	rw.arena = make([]byte, 0, hint)
+	rw.keys = make([]sortKey, 0, min(rw.maxKeys, hint/48+16))
+	return rw
 }
 
 // add appends one record; body must be the encoding of the event.

@@ -153,7 +153,7 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 		return err
 	}
 	er := newEventReader(in, min(readBufSize, maxEventBytes), maxEventBytes)
-	rw := newRunWriter(tmp, budget)
+	rw := newRunWriter(tmp, budget, s.size)
 	var ev rawEvent
 	var body []byte
 	minTS, maxEnd := int64(1<<63-1), int64(-1<<63)
