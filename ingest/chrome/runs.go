@@ -15,13 +15,16 @@ import (
 // small heap). Memory is bounded by the arena and one read buffer per run,
 // whatever the size of the trace.
 
-// sortKey locates one record of the arena.
+// sortKey locates one record of the arena. Records are appended in file
+// order, so off doubles as the tie-break and the rank in the run.
 type sortKey struct {
 	ts  int64
-	seq uint64
 	off uint32 // offset of the body in the arena
 	n   uint32 // body length
 }
+
+// keyBytes is the memory of one sortKey, counted in the run budget.
+const keyBytes = 16
 
 // run is one sorted run in the temporary file.
 type run struct {
@@ -36,9 +39,12 @@ type runWriter struct {
 	written  int64
 	arena    []byte
 	keys     []sortKey
-	budget   int // arena bytes per run
-	maxKeys  int
+	budget   int // arena and key bytes per run
 	runs     []run
+	// firstSeq is the sum of the previous runs' arena sizes: with a
+	// record's arena offset it gives a rank increasing in file order,
+	// the merge's tie-break.
+	firstSeq uint64
 	scratch  [binary.MaxVarintLen64*2 + 8]byte
 	sortedIn bool // input so far already in order (no sort needed)
 	lastTS   int64
@@ -49,24 +55,23 @@ type runWriter struct {
 // records; sizeHint (the input size) avoids growing the arena by copies
 // when the trace is smaller than a run.
 func newRunWriter(f *os.File, budget int, sizeHint int64) *runWriter {
-	rw := &runWriter{
-		f: f, w: bufio.NewWriterSize(f, 1<<20), budget: budget,
-		maxKeys: max(budget/24, 1024), sortedIn: true,
-	}
-	hint := int(min(int64(budget+budget/8), max(sizeHint, 4096)))
-	rw.arena = make([]byte, 0, hint)
-	rw.keys = make([]sortKey, 0, min(rw.maxKeys, hint/48+16))
+	rw := &runWriter{f: f, w: bufio.NewWriterSize(f, 1<<20), budget: budget, sortedIn: true}
+	// Records are about a third of their JSON; keys a sixth of records.
+	hint := int(min(int64(budget), max(sizeHint, 4096)))
+	rw.arena = make([]byte, 0, hint*3/4+maxEventBytes/64)
+	rw.keys = make([]sortKey, 0, hint/4/keyBytes+16)
 	return rw
 }
 
-// add appends one record; body must be the encoding of the event.
-func (rw *runWriter) add(ts int64, seq uint64, body []byte) error {
+// add appends one record (the next in file order); body must be the
+// encoding of the event.
+func (rw *runWriter) add(ts int64, body []byte) error {
 	if len(rw.keys) > 0 && (ts < rw.keys[len(rw.keys)-1].ts) {
 		rw.sortedIn = false
 	}
-	rw.keys = append(rw.keys, sortKey{ts: ts, seq: seq, off: uint32(len(rw.arena)), n: uint32(len(body))})
+	rw.keys = append(rw.keys, sortKey{ts: ts, off: uint32(len(rw.arena)), n: uint32(len(body))})
 	rw.arena = append(rw.arena, body...)
-	if len(rw.arena) >= rw.budget || len(rw.keys) >= rw.maxKeys {
+	if len(rw.arena)+keyBytes*len(rw.keys) >= rw.budget {
 		return rw.spill()
 	}
 	return nil
@@ -85,7 +90,7 @@ func (rw *runWriter) spill() error {
 				}
 				return 1
 			}
-			if a.seq < b.seq {
+			if a.off < b.off {
 				return -1
 			}
 			return 1
@@ -94,7 +99,7 @@ func (rw *runWriter) spill() error {
 	r := run{start: rw.written}
 	for _, k := range rw.keys {
 		hdr := binary.LittleEndian.AppendUint64(rw.scratch[:0], uint64(k.ts))
-		hdr = binary.AppendUvarint(hdr, k.seq)
+		hdr = binary.AppendUvarint(hdr, rw.firstSeq+uint64(k.off))
 		hdr = binary.AppendUvarint(hdr, uint64(k.n))
 		if _, err := rw.w.Write(hdr); err != nil {
 			return fmt.Errorf("writing sort run: %w", err)
@@ -106,6 +111,7 @@ func (rw *runWriter) spill() error {
 	}
 	r.end, r.records = rw.written, int64(len(rw.keys))
 	rw.runs = append(rw.runs, r)
+	rw.firstSeq += uint64(len(rw.arena))
 	rw.keys, rw.arena, rw.sortedIn = rw.keys[:0], rw.arena[:0], true
 	return nil
 }

@@ -20,7 +20,7 @@ type Options struct {
 	// os.TempDir(). Never the trace's directory. The file is unlinked as
 	// soon as it is open where the system allows, else removed by Close.
 	TempDir string
-	// RunBytes is the memory given to one sorted run (default 64 MiB):
+	// RunBytes is the memory given to one sorted run (default 32 MiB):
 	// the first pass's memory bound.
 	RunBytes int
 	// Progress, if set, is called during the first pass (which Open
@@ -29,7 +29,7 @@ type Options struct {
 }
 
 const (
-	defaultRunBytes = 64 << 20
+	defaultRunBytes = 32 << 20
 	minRunBytes     = 4 << 10
 	readBufSize     = 1 << 20
 	maxEventBytes   = 64 << 20 // largest single event object
@@ -157,7 +157,7 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 	var ev rawEvent
 	var body []byte
 	minTS, maxEnd := int64(1<<63-1), int64(-1<<63)
-	for seq := uint64(0); ; seq++ {
+	for {
 		ok, err := er.next(&ev)
 		if err != nil {
 			return err
@@ -186,7 +186,7 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 			}
 		}
 		body = appendBody(body[:0], &ev, cls, thread, overflow)
-		if err := rw.add(ts, seq, body); err != nil {
+		if err := rw.add(ts, body); err != nil {
 			return err
 		}
 		s.total++
