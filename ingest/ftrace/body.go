@@ -49,6 +49,9 @@ var schemas = map[string][]fieldSpec{
 	"softirq_exit":       softirqSchema,
 	"sys_enter":          {{"NR", typeInt}, {"args", typeString}},
 	"sys_exit":           {{"NR", typeInt}, {"ret", typeInt}},
+	// trace_marker writes: free text, the kernel's field "buf".
+	"tracing_mark_write": {{"buf", typeString}},
+	"print":              {{"buf", typeString}},
 }
 
 var (
@@ -100,6 +103,8 @@ func parseBody(kvs []kv, name []byte, l *line) []kv {
 		return parseSwitchPlugin(kvs, b)
 	case (n == "sched_wakeup" || n == "sched_waking" || n == "sched_wakeup_new") && !bytes.Contains(b, []byte("comm=")):
 		return parseWakeupPlugin(kvs, b)
+	case n == "tracing_mark_write" || n == "print":
+		return append(kvs, kv{[]byte("buf"), b})
 	case n == "sys_enter":
 		return parseRawSysEnter(kvs, b)
 	case n == "sys_exit":
