@@ -34,13 +34,13 @@ type run struct {
 
 // runWriter accumulates records and spills sorted runs.
 type runWriter struct {
-	f        *os.File
-	w        *bufio.Writer
-	written  int64
-	arena    []byte
-	keys     []sortKey
-	budget   int // arena and key bytes per run
-	runs     []run
+	f       *os.File
+	w       *bufio.Writer
+	written int64
+	arena   []byte
+	keys    []sortKey
+	budget  int // arena and key bytes per run
+	runs    []run
 	// firstSeq is the sum of the previous runs' arena sizes: with a
 	// record's arena offset it gives a rank increasing in file order,
 	// the merge's tie-break.
