@@ -3,6 +3,7 @@ package chrome
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -193,4 +194,65 @@ func benchIngest(b *testing.B, newAnalysis func(core.StateSink) analysis) {
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(peakRSS(), "peak-RSS-MiB")
 	b.ReportMetric(float64(events), "events")
+}
+
+// BenchmarkEncodingJSONBaseline decodes the same generated trace with
+// encoding/json (streaming, one event struct at a time, no sort, no
+// analysis): the peer our hand-written tokenizer is measured against.
+func BenchmarkEncodingJSONBaseline(b *testing.B) {
+	mb := int64(64)
+	if s := os.Getenv(benchSizeEnv); s != "" {
+		if v, err := strconv.ParseInt(s, 10, 64); err == nil && v > 0 {
+			mb = v
+		}
+	}
+	path := filepath.Join(b.TempDir(), "bench.json")
+	events, err := writeBenchTrace(path, mb<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ResetTimer()
+	for range b.N {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dec := json.NewDecoder(bufio.NewReaderSize(f, 1<<20))
+		for {
+			tok, err := dec.Token()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if tok == "traceEvents" {
+				break
+			}
+		}
+		if _, err := dec.Token(); err != nil { // '['
+			b.Fatal(err)
+		}
+		var n int64
+		for dec.More() {
+			var ev struct {
+				Name string          `json:"name"`
+				Cat  string          `json:"cat"`
+				Ph   string          `json:"ph"`
+				Ts   float64         `json:"ts"`
+				Dur  float64         `json:"dur"`
+				Pid  json.RawMessage `json:"pid"`
+				Tid  json.RawMessage `json:"tid"`
+				Args json.RawMessage `json:"args"`
+			}
+			if err := dec.Decode(&ev); err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		f.Close()
+		if n != events {
+			b.Fatalf("decoded %d events, wrote %d", n, events)
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }

@@ -152,7 +152,9 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 	if err != nil {
 		return err
 	}
-	er := newEventReader(in, min(readBufSize, maxEventBytes), maxEventBytes)
+	// Small traces get small buffers; the reader grows its buffer when an
+	// event needs it (gzip input may be larger than the file).
+	er := newEventReader(in, int(min(readBufSize, max(4<<10, 2*s.size))), maxEventBytes)
 	rw := newRunWriter(tmp, budget, s.size)
 	var ev rawEvent
 	var body []byte
@@ -219,7 +221,8 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 	s.layout = s.layoutHash()
 	perRun := max(mergeBufBudget/max(len(s.runs), 1), 4<<10)
 	for _, r := range s.runs {
-		s.readers = append(s.readers, &runReader{f: tmp, run: r, maxBody: maxEventBytes + 1<<10, bufSize: perRun, buf: make([]byte, perRun)})
+		size := int(min(int64(perRun), r.end-r.start+64))
+		s.readers = append(s.readers, &runReader{f: tmp, run: r, maxBody: maxEventBytes + 1<<10, bufSize: size, buf: make([]byte, size)})
 	}
 	return s.seekRuns(nil)
 }
