@@ -2,8 +2,8 @@ package ftrace
 
 import (
 	"bytes"
-	"io"
-	"os"
+
+	"github.com/tracetui/tracetui/ingest/ftrace/lines"
 )
 
 const detectBytes = 16 << 10
@@ -13,17 +13,11 @@ const detectBytes = 16 << 10
 // lines in the first few KB parsing as ftrace's (trace-cmd report, whose
 // header lines "cpus=N" and "version = N" are allowed before them).
 func Detect(path string) (bool, error) {
-	f, err := os.Open(path)
+	head, err := lines.Head(path, detectBytes)
 	if err != nil {
 		return false, err
 	}
-	defer f.Close()
-	head := make([]byte, detectBytes)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, err
-	}
-	return detectHead(head[:n]), nil
+	return detectHead(head), nil
 }
 
 func detectHead(b []byte) bool {

@@ -2,8 +2,8 @@ package paje
 
 import (
 	"bytes"
-	"io"
-	"os"
+
+	"github.com/tracetui/tracetui/ingest/ftrace/lines"
 )
 
 const detectBytes = 8 << 10
@@ -12,17 +12,11 @@ const detectBytes = 8 << 10
 // the first line that is neither empty nor a '#' comment starts a
 // "%EventDef" block.
 func Detect(path string) (bool, error) {
-	f, err := os.Open(path)
+	head, err := lines.Head(path, detectBytes)
 	if err != nil {
 		return false, err
 	}
-	defer f.Close()
-	head := make([]byte, detectBytes)
-	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		return false, err
-	}
-	return detectHead(head[:n]), nil
+	return detectHead(head), nil
 }
 
 func detectHead(b []byte) bool {

@@ -1,17 +1,13 @@
 package paje
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines"
 )
 
 // Options tunes [Open]. There is nothing to tune yet; the type keeps the
@@ -27,7 +23,7 @@ const (
 
 // ErrBadCheckpoint is wrapped by Seek errors for checkpoints this trace
 // did not produce.
-var ErrBadCheckpoint = errors.New("bad checkpoint")
+var ErrBadCheckpoint = lines.ErrBadCheckpoint
 
 // Context fields, first in every class.
 var contextFields = []string{"context.tid", "context.pid", "context.comm", "context.procname"}
@@ -61,11 +57,8 @@ type container struct {
 // core.Source.
 type Source struct {
 	path     string
-	f        *os.File
-	r        *bufio.Reader
-	size     int64
-	off      int64
-	lineNo   int64
+	r        *lines.Reader
+	curLine  int64 // number of the line being read, for messages
 	last     int64
 	defs     map[string]*eventDef
 	classes  []*classInfo
@@ -75,11 +68,9 @@ type Source struct {
 	end      int64
 	events   int64
 	layout   uint32
-	scanned  bool
 	inDef    *eventDef
 	badDef   bool
-	warnings []core.Warning
-	dropped  int64
+	warnings lines.Warnings
 
 	vals   [][]byte
 	ev     core.Event
@@ -91,48 +82,41 @@ var _ core.Source = (*Source)(nil)
 // Open reads the trace once (definitions, containers, time range,
 // problems) and returns a Source positioned before the first event.
 func Open(path string, _ Options) (*Source, error) {
-	f, err := os.Open(path)
+	r, err := lines.Open(path, readBufBytes)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
+	s := &Source{path: path, r: r, defs: map[string]*eventDef{}, contRef: map[string]int32{},
+		warnings: lines.Warnings{Max: maxWarnings}}
+	r.Long = func(lineNo, off int64) {
+		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): longer than %d bytes, skipped", lineNo, off, readBufBytes)})
 	}
-	s := &Source{path: path, f: f, size: st.Size(), r: bufio.NewReaderSize(f, readBufBytes),
-		defs: map[string]*eventDef{}, contRef: map[string]int32{}}
 	if err := s.scan(); err != nil {
-		f.Close()
+		r.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := s.Seek(s.checkpointAt(0, 1, s.start)); err != nil {
-		f.Close()
+	if err := r.Seek(0, 1); err != nil {
+		r.Close()
 		return nil, err
 	}
+	s.last = s.start
 	return s, nil
 }
 
-func (s *Source) warn(w core.Warning) {
-	if s.scanned {
-		return
-	}
-	if len(s.warnings) >= maxWarnings {
-		s.dropped++
-		return
-	}
-	w.Stream = -1
-	s.warnings = append(s.warnings, w)
-}
+func (s *Source) warn(w core.Warning) { s.warnings.Add(w) }
+
+// scanned reports whether the first pass is over.
+func (s *Source) scanned() bool { return s.warnings.Closed() }
 
 // scan is the first pass.
 func (s *Source) scan() error {
 	first := true
 	for {
-		b, off, err := s.readLine()
+		b, lineNo, off, err := s.r.Line()
 		if err == io.EOF {
 			break
 		}
+		s.curLine = lineNo
 		if err != nil {
 			return err
 		}
@@ -150,7 +134,7 @@ func (s *Source) scan() error {
 			if t < s.end {
 				s.warn(core.Warning{Time: core.Time(t), Kind: "time-order",
 					Message: fmt.Sprintf("line %d: time %s goes back from %s; the event is delivered at the later time",
-						s.lineNo-1, core.FormatTimestamp(core.Time(t)), core.FormatTimestamp(core.Time(s.end)))})
+						s.curLine, core.FormatTimestamp(core.Time(t)), core.FormatTimestamp(core.Time(s.end)))})
 			}
 			s.end = max(s.end, t)
 		}
@@ -171,16 +155,8 @@ func (s *Source) scan() error {
 				Message: fmt.Sprintf("%d event(s) of the unknown definition %s (id %s) skipped", d.skipped, d.name, d.id)})
 		}
 	}
-	if s.dropped > 0 {
-		s.warnings = append(s.warnings, core.Warning{Stream: -1, Count: s.dropped, Kind: "more-warnings",
-			Message: fmt.Sprintf("%d more warnings not listed", s.dropped)})
-	}
-	var h []byte
-	h = binary.AppendVarint(h, s.size)
-	h = binary.AppendVarint(h, s.events)
-	h = binary.AppendVarint(h, int64(len(s.classes)))
-	s.layout = crc32.ChecksumIEEE(h)
-	s.scanned = true
+	s.warnings.Close()
+	s.layout = lines.Layout(s.r.Size(), s.events, int64(len(s.classes)))
 	return nil
 }
 
@@ -193,7 +169,7 @@ func (s *Source) line(b []byte, off int64) (def *eventDef, t int64, ok bool, err
 		return nil, 0, false, nil
 	}
 	if t0[0] == '%' {
-		if !s.scanned {
+		if !s.scanned() {
 			s.definitionLine(t0)
 		}
 		return nil, 0, false, nil
@@ -201,29 +177,29 @@ func (s *Source) line(b []byte, off int64) (def *eventDef, t int64, ok bool, err
 	var good bool
 	s.vals, good = splitFields(s.vals[:0], t0)
 	if !good || len(s.vals) > maxFields {
-		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): unterminated quote or too many values, skipped", s.lineNo-1, off)})
+		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): unterminated quote or too many values, skipped", s.curLine, off)})
 		return nil, 0, false, nil
 	}
 	def, found := s.defs[string(s.vals[0])]
 	if !found {
-		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): event id %q has no %%EventDef, skipped", s.lineNo-1, off, clip(s.vals[0]))})
+		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): event id %q has no %%EventDef, skipped", s.curLine, off, clip(s.vals[0]))})
 		return nil, 0, false, nil
 	}
 	if def.class < 0 {
-		if !s.scanned {
+		if !s.scanned() {
 			def.skipped++
 		}
 		return nil, 0, false, nil
 	}
 	vals := s.vals[1:]
 	if len(vals) < len(def.fields) {
-		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): %s wants %d values, found %d; skipped", s.lineNo-1, off, def.name, len(def.fields), len(vals))})
+		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): %s wants %d values, found %d; skipped", s.curLine, off, def.name, len(def.fields), len(vals))})
 		return nil, 0, false, nil
 	}
 	if def.timeAt >= 0 {
 		var tok bool
 		if t, tok = parseSeconds(vals[def.timeAt]); !tok {
-			s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): bad time %q, skipped", s.lineNo-1, off, clip(vals[def.timeAt]))})
+			s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): bad time %q, skipped", s.curLine, off, clip(vals[def.timeAt]))})
 			return nil, 0, false, nil
 		}
 	}
@@ -244,25 +220,25 @@ func (s *Source) definitionLine(b []byte) {
 	case len(word) > 0 && string(word[0]) == "EventDef":
 		d, err := parseDefHeader(b)
 		if err != nil {
-			s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %v", s.lineNo-1, err)})
+			s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %v", s.curLine, err)})
 			s.inDef, s.badDef = nil, true
 			return
 		}
-		d.line = s.lineNo - 1
+		d.line = s.curLine
 		s.inDef, s.badDef = d, false
 	case len(word) > 0 && string(word[0]) == "EndEventDef":
 		d := s.inDef
 		s.inDef = nil
 		if d == nil {
 			if !s.badDef {
-				s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %%EndEventDef without %%EventDef", s.lineNo-1)})
+				s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %%EndEventDef without %%EventDef", s.curLine)})
 			}
 			return
 		}
 		s.endDefinition(d)
 	case s.inDef != nil:
 		if err := s.inDef.addField(b); err != nil {
-			s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %s: %v; its events are skipped", s.lineNo-1, s.inDef.name, err)})
+			s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %s: %v; its events are skipped", s.curLine, s.inDef.name, err)})
 			s.inDef.kind = evUnknown
 		}
 	}
@@ -338,40 +314,9 @@ func (s *Source) addContainer(d *eventDef) {
 	}
 }
 
-// readLine returns the next line without its newline, and its offset.
-// Lines longer than the buffer are skipped with a warning.
-func (s *Source) readLine() ([]byte, int64, error) {
-	for {
-		off := s.off
-		b, err := s.r.ReadSlice('\n')
-		s.off += int64(len(b))
-		if err == bufio.ErrBufferFull {
-			for err == bufio.ErrBufferFull {
-				var more []byte
-				more, err = s.r.ReadSlice('\n')
-				s.off += int64(len(more))
-			}
-			s.lineNo++
-			s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): longer than %d bytes, skipped", s.lineNo-1, off, readBufBytes)})
-			if err != nil && err != io.EOF {
-				return nil, off, err
-			}
-			continue
-		}
-		if err != nil && err != io.EOF {
-			return nil, off, err
-		}
-		if len(b) == 0 && err == io.EOF {
-			return nil, off, io.EOF
-		}
-		s.lineNo++
-		return bytes.TrimRight(b, "\r\n"), off, nil
-	}
-}
-
 // Info implements core.Source.
 func (s *Source) Info() core.SourceInfo {
-	return core.SourceInfo{Format: "paje", Path: s.path, Streams: 1, Bytes: s.size,
+	return core.SourceInfo{Format: "paje", Path: s.path, Streams: 1, Bytes: s.r.Size(),
 		Start: core.Time(s.start), End: core.Time(s.end)}
 }
 
@@ -382,7 +327,8 @@ func (s *Source) Events() int64 { return s.events }
 // values) are delivered at the time of the event before them.
 func (s *Source) Next() (*core.Event, error) {
 	for {
-		b, off, err := s.readLine()
+		b, lineNo, off, err := s.r.Line()
+		s.curLine = lineNo
 		if err != nil {
 			if err != io.EOF {
 				err = fmt.Errorf("%s: %w", s.path, err)
@@ -461,87 +407,38 @@ func toField(v []byte, t fieldType) core.Field {
 // AppendContents implements core.Source: the definition's fields other
 // than Time, babeltrace-style ({ Container = "p1", Type = "ST", Value = "Run" }).
 func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
-	dst = append(dst, '{')
-	first := true
-	for i := numContext; i < len(ev.Fields); i++ {
-		f := ev.Fields[i]
-		if f.Kind == core.FieldNone {
-			continue
-		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = append(dst, ' ')
-		dst = append(dst, ev.Class.Fields[i]...)
-		dst = append(dst, " = "...)
-		if f.Kind == core.FieldString {
-			dst = strconv.AppendQuote(dst, string(f.Bytes))
-		} else {
-			dst = f.AppendText(dst)
-		}
-	}
-	if first {
-		return append(dst, '}')
-	}
-	return append(dst, " }"...)
+	return lines.AppendFields(dst, ev, numContext)
 }
 
-// Checkpoint encoding: "pj", version 1, offset, line number, last time,
-// CRC-32 over them and the trace's layout.
-const cpVersion = 1
+// checkpointMagic starts every Pajé checkpoint.
+const checkpointMagic = "pj"
 
-// Checkpoint implements core.Source.
+// Checkpoint implements core.Source: the next line's offset and number,
+// and the last time delivered (see lines.Checkpoint).
 func (s *Source) Checkpoint(dst []byte) []byte {
-	return append(dst, s.checkpointAt(s.off, s.lineNo, s.last)...)
-}
-
-func (s *Source) checkpointAt(off, lineNo, last int64) []byte {
-	b := []byte{'p', 'j', cpVersion}
-	b = binary.AppendUvarint(b, uint64(off))
-	b = binary.AppendUvarint(b, uint64(lineNo))
-	b = binary.AppendVarint(b, last)
-	return binary.LittleEndian.AppendUint32(b, crc32.Update(s.layout, crc32.IEEETable, b))
+	cp := lines.Checkpoint{Off: s.r.Offset(), LineNo: s.r.LineNo(), Last: s.last}
+	return cp.Append(dst, checkpointMagic, s.layout)
 }
 
 // Seek implements core.Source.
-func (s *Source) Seek(cp []byte) error {
-	if len(cp) < 7 || cp[0] != 'p' || cp[1] != 'j' || cp[2] != cpVersion {
-		return fmt.Errorf("%w: not a Pajé checkpoint", ErrBadCheckpoint)
-	}
-	body := cp[:len(cp)-4]
-	if crc32.Update(s.layout, crc32.IEEETable, body) != binary.LittleEndian.Uint32(cp[len(cp)-4:]) {
-		return fmt.Errorf("%w: checksum mismatch (damaged, or from another trace)", ErrBadCheckpoint)
-	}
-	b := body[3:]
-	off, n := binary.Uvarint(b)
-	if n <= 0 || off > uint64(s.size) {
-		return fmt.Errorf("%w: offset", ErrBadCheckpoint)
-	}
-	b = b[n:]
-	lineNo, n := binary.Uvarint(b)
-	if n <= 0 {
-		return fmt.Errorf("%w: line", ErrBadCheckpoint)
-	}
-	b = b[n:]
-	last, n := binary.Varint(b)
-	if n <= 0 || n != len(b) {
-		return fmt.Errorf("%w: time", ErrBadCheckpoint)
-	}
-	if _, err := s.f.Seek(int64(off), io.SeekStart); err != nil {
+func (s *Source) Seek(b []byte) error {
+	cp, err := lines.Decode(b, checkpointMagic, s.layout)
+	if err != nil {
 		return err
 	}
-	s.r.Reset(s.f)
-	s.off, s.lineNo, s.last = int64(off), int64(lineNo), last
+	if err := s.r.Seek(cp.Off, cp.LineNo); err != nil {
+		return err
+	}
+	s.last = cp.Last
 	return nil
 }
 
 // Progress implements core.Source.
-func (s *Source) Progress() (done, total int64) { return s.off, s.size }
+func (s *Source) Progress() (done, total int64) { return s.r.Offset(), s.r.Size() }
 
 // Warnings implements core.Source: unknown definitions, skipped lines,
 // time going back, all found by Open's first pass.
-func (s *Source) Warnings() []core.Warning { return s.warnings }
+func (s *Source) Warnings() []core.Warning { return s.warnings.List() }
 
 // Close implements core.Source.
-func (s *Source) Close() error { return s.f.Close() }
+func (s *Source) Close() error { return s.r.Close() }
