@@ -396,18 +396,24 @@ func sixDigits(s string) string {
 	return fmt.Sprintf("%.6g", v)
 }
 
+// execName returns the Exec_name of a row (the container's name), from a
+// map built once per history.
 func execName(h *core.MemHistory, row core.Key) string {
-	k, ok := h.Attributes().Child(row, core.AttrExecName)
+	names, ok := execNames[h]
 	if !ok {
-		return ""
-	}
-	for _, iv := range h.Intervals() {
-		if iv.Key == k && !iv.Value.IsNull() {
-			return iv.Value.Str()
+		names = map[core.Key]string{}
+		tree := h.Attributes()
+		for _, iv := range h.Intervals() {
+			if !iv.Value.IsNull() && tree.Name(iv.Key) == core.AttrExecName {
+				names[tree.Parent(iv.Key)] = iv.Value.Str()
+			}
 		}
+		execNames[h] = names
 	}
-	return ""
+	return names[row]
 }
+
+var execNames = map[*core.MemHistory]map[core.Key]string{}
 
 func ourStates(h *core.MemHistory, skip map[string]bool) []string {
 	tree := h.Attributes()
