@@ -70,6 +70,13 @@ type catalog struct {
 	procByPid   map[string]int32
 	keyBuf      []byte
 	overflow    int32 // class of names past maxClasses, -1 until needed
+	// The last name and thread looked up: consecutive events often
+	// share them, and a byte compare is cheaper than a map lookup.
+	lastName   []byte
+	lastClass  int32
+	lastKey    []byte
+	lastThread int32
+	hasLast    bool
 }
 
 func newCatalog() *catalog {
@@ -85,7 +92,11 @@ func newCatalog() *catalog {
 // classOf returns the class of an event name, creating it if needed, and
 // whether the name had to go to the shared overflow class.
 func (c *catalog) classOf(name []byte) (int32, bool) {
+	if c.hasLast && string(name) == string(c.lastName) {
+		return c.lastClass, false
+	}
 	if id, ok := c.classByName[string(name)]; ok {
+		c.lastName, c.lastClass, c.hasLast = append(c.lastName[:0], name...), id, true
 		return id, false
 	}
 	if len(c.classes) >= maxClasses {
@@ -137,7 +148,11 @@ func (c *catalog) threadOf(ev *rawEvent) (int32, error) {
 		c.keyBuf = append(c.keyBuf, 1)
 		c.keyBuf = append(c.keyBuf, ev.tid...)
 	}
+	if c.lastThread != 0 && string(c.keyBuf) == string(c.lastKey) {
+		return c.lastThread, nil
+	}
 	if id, ok := c.threadByKey[string(c.keyBuf)]; ok {
+		c.lastKey, c.lastThread = append(c.lastKey[:0], c.keyBuf...), id
 		return id, nil
 	}
 	if len(c.threads) >= maxThreads {

@@ -77,7 +77,7 @@ func Open(path string, _ Options) (*Source, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s: no ftrace event line (first problem: %s)", path, s.warnings.List()[0].Message)
 	}
-	if err := r.Seek(0, 1); err != nil {
+	if err := r.SeekLine(0, 1); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -290,7 +290,7 @@ func (s *Source) Seek(b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := s.r.Seek(cp.Off, cp.LineNo); err != nil {
+	if err := s.r.SeekLine(cp.Off, cp.LineNo); err != nil {
 		return err
 	}
 	s.last = cp.Last

@@ -95,7 +95,7 @@ func Open(path string, _ Options) (*Source, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := r.Seek(0, 1); err != nil {
+	if err := r.SeekLine(0, 1); err != nil {
 		r.Close()
 		return nil, err
 	}
@@ -426,7 +426,7 @@ func (s *Source) Seek(b []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := s.r.Seek(cp.Off, cp.LineNo); err != nil {
+	if err := s.r.SeekLine(cp.Off, cp.LineNo); err != nil {
 		return err
 	}
 	s.last = cp.Last

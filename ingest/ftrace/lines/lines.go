@@ -93,8 +93,8 @@ func (r *Reader) Line() (b []byte, lineNo, off int64, err error) {
 	}
 }
 
-// Seek repositions the reader at a line start.
-func (r *Reader) Seek(off, lineNo int64) error {
+// SeekLine repositions the reader at a line start.
+func (r *Reader) SeekLine(off, lineNo int64) error {
 	if off < 0 || off > r.size || lineNo < 1 {
 		return fmt.Errorf("%w: position", ErrBadCheckpoint)
 	}

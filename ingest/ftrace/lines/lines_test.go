@@ -74,13 +74,13 @@ func TestReaderLinesOffsetsAndLongLines(t *testing.T) {
 	if len(long) != 2 || long[0] != 2 || long[1] != 5 {
 		t.Errorf("long lines reported %v, want line 2 at offset 5", long)
 	}
-	if err := r.Seek(106, 3); err != nil {
+	if err := r.SeekLine(106, 3); err != nil {
 		t.Fatal(err)
 	}
 	if b, n, _, _ := r.Line(); string(b) != "three" || n != 3 {
 		t.Errorf("after Seek: %q line %d", b, n)
 	}
-	if err := r.Seek(1<<40, 1); !errors.Is(err, ErrBadCheckpoint) {
+	if err := r.SeekLine(1<<40, 1); !errors.Is(err, ErrBadCheckpoint) {
 		t.Errorf("Seek past the end = %v", err)
 	}
 }
