@@ -216,11 +216,11 @@ func (a *Analysis) Handle(ev *core.Event) error {
 }
 
 // thread returns the state of the event's thread, creating its
-// attributes on first sight.
+// attributes on first sight, or nil for an event without a tid.
 func (a *Analysis) thread(ev *core.Event, r *classRefs) *threadState {
 	pidF, tidF := ev.Field(r.pid), ev.Field(r.tid)
-	if tidF.Kind == core.FieldNone && pidF.Kind == core.FieldNone {
-		return nil
+	if tidF.Kind == core.FieldNone {
+		return nil // process- or global-scoped events have no thread row
 	}
 	if a.lastThread != nil && sameField(pidF, a.lastPid) && sameField(tidF, a.lastTid) {
 		return a.lastThread
