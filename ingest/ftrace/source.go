@@ -36,17 +36,15 @@ type classInfo struct {
 // Source reads an ftrace text capture as a [core.Source]. It implements
 // core.Source.
 type Source struct {
-	path     string
-	r        *lines.Reader
-	last     int64 // time of the last event delivered
-	classes  []*classInfo
-	byName   map[string]int
-	start    int64
-	end      int64
-	events   int64
-	cpus     int
-	layout   uint32
-	warnings lines.Warnings
+	lines.Base // Checkpoint, Seek, Progress, Warnings, Close
+	path       string
+	r          *lines.Reader
+	classes    []*classInfo
+	byName     map[string]int
+	start      int64
+	end        int64
+	events     int64
+	cpus       int
 
 	ln     line
 	kvs    []kv
@@ -64,7 +62,7 @@ func Open(path string, _ Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, r: r, byName: map[string]int{}, warnings: lines.Warnings{Max: maxWarnings}}
+	s := &Source{Base: lines.NewBase(r, checkpointMagic, maxWarnings), path: path, r: r, byName: map[string]int{}}
 	r.Long = func(lineNo, off int64) {
 		s.warn(core.Warning{Kind: "skipped-line",
 			Message: fmt.Sprintf("line %d (offset %d): longer than %d bytes, skipped", lineNo, off, readBufBytes)})
@@ -73,13 +71,9 @@ func Open(path string, _ Options) (*Source, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if s.events == 0 && len(s.warnings.List()) > 0 {
+	if s.events == 0 && len(s.Warnings()) > 0 {
 		r.Close()
-		return nil, fmt.Errorf("%s: no ftrace event line (first problem: %s)", path, s.warnings.List()[0].Message)
-	}
-	if err := r.SeekLine(0, 1); err != nil {
-		r.Close()
-		return nil, err
+		return nil, fmt.Errorf("%s: no ftrace event line (first problem: %s)", path, s.Warnings()[0].Message)
 	}
 	return s, nil
 }
@@ -123,9 +117,7 @@ func (s *Source) scan() error {
 		s.events++
 	}
 	s.cpus = len(cpus)
-	s.warnings.Close()
-	s.layout = lines.Layout(s.r.Size(), s.events, int64(len(s.classes)))
-	return nil
+	return s.EndScan(s.start, s.r.Size(), s.events, int64(len(s.classes)))
 }
 
 func clip(b []byte) string {
@@ -159,9 +151,9 @@ func (s *Source) skipLine(b []byte, lineNo, off int64) bool {
 
 // scanning reports whether the first pass is running (warnings and
 // classes are collected there only, so Seek never repeats them).
-func (s *Source) scanning() bool { return !s.warnings.Closed() }
+func (s *Source) scanning() bool { return s.Scanning() }
 
-func (s *Source) warn(w core.Warning) { s.warnings.Add(w) }
+func (s *Source) warn(w core.Warning) { s.Warn(w) }
 
 // classOf returns the class of a parsed line, creating it during the
 // first pass.
@@ -245,8 +237,7 @@ func (s *Source) Next() (*core.Event, error) {
 
 func (s *Source) fillEvent(ci *classInfo) {
 	l := &s.ln
-	t := max(l.ts, s.last)
-	s.last = t
+	t := s.Deliver(l.ts)
 	s.ev.Time, s.ev.CPU, s.ev.Stream, s.ev.Class = core.Time(t), l.cpu, l.cpu, &ci.class
 	n := len(ci.class.Fields)
 	if cap(s.fields) < n {
@@ -274,35 +265,5 @@ func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
 	return lines.AppendFields(dst, ev, numContext)
 }
 
-// checkpointMagic starts every ftrace checkpoint.
+// checkpointMagic starts every ftrace checkpoint (see lines.Checkpoint).
 const checkpointMagic = "ft"
-
-// Checkpoint implements core.Source: the next line's offset and number,
-// and the last time delivered (see lines.Checkpoint).
-func (s *Source) Checkpoint(dst []byte) []byte {
-	cp := lines.Checkpoint{Off: s.r.Offset(), LineNo: s.r.LineNo(), Last: s.last}
-	return cp.Append(dst, checkpointMagic, s.layout)
-}
-
-// Seek implements core.Source.
-func (s *Source) Seek(b []byte) error {
-	cp, err := lines.Decode(b, checkpointMagic, s.layout)
-	if err != nil {
-		return err
-	}
-	if err := s.r.SeekLine(cp.Off, cp.LineNo); err != nil {
-		return err
-	}
-	s.last = cp.Last
-	return nil
-}
-
-// Progress implements core.Source.
-func (s *Source) Progress() (done, total int64) { return s.r.Offset(), s.r.Size() }
-
-// Warnings implements core.Source: skipped lines, lost events, time going
-// back, all found by Open's first pass.
-func (s *Source) Warnings() []core.Warning { return s.warnings.List() }
-
-// Close implements core.Source.
-func (s *Source) Close() error { return s.r.Close() }

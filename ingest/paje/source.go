@@ -56,21 +56,20 @@ type container struct {
 // Source reads a Pajé text trace as a [core.Source]. It implements
 // core.Source.
 type Source struct {
-	path     string
-	r        *lines.Reader
-	curLine  int64 // number of the line being read, for messages
-	last     int64
-	defs     map[string]*eventDef
-	classes  []*classInfo
-	conts    []container
-	contRef  map[string]int32 // alias and name -> container
-	start    int64
-	end      int64
-	events   int64
-	layout   uint32
-	inDef    *eventDef
-	badDef   bool
-	warnings lines.Warnings
+	path       string
+	lines.Base // Checkpoint, Seek, Progress, Warnings, Close
+	r          *lines.Reader
+	curLine    int64 // number of the line being read, for messages
+	defs       map[string]*eventDef
+	defList    []*eventDef // in definition order
+	classes    []*classInfo
+	conts      []container
+	contRef    map[string]int32 // alias and name -> container
+	start      int64
+	end        int64
+	events     int64
+	inDef      *eventDef
+	badDef     bool
 
 	vals   [][]byte
 	ev     core.Event
@@ -86,8 +85,8 @@ func Open(path string, _ Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, r: r, defs: map[string]*eventDef{}, contRef: map[string]int32{},
-		warnings: lines.Warnings{Max: maxWarnings}}
+	s := &Source{Base: lines.NewBase(r, checkpointMagic, maxWarnings), path: path, r: r,
+		defs: map[string]*eventDef{}, contRef: map[string]int32{}}
 	r.Long = func(lineNo, off int64) {
 		s.warn(core.Warning{Kind: "skipped-line", Message: fmt.Sprintf("line %d (offset %d): longer than %d bytes, skipped", lineNo, off, readBufBytes)})
 	}
@@ -95,18 +94,13 @@ func Open(path string, _ Options) (*Source, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := r.SeekLine(0, 1); err != nil {
-		r.Close()
-		return nil, err
-	}
-	s.last = s.start
 	return s, nil
 }
 
-func (s *Source) warn(w core.Warning) { s.warnings.Add(w) }
+func (s *Source) warn(w core.Warning) { s.Warn(w) }
 
 // scanned reports whether the first pass is over.
-func (s *Source) scanned() bool { return s.warnings.Closed() }
+func (s *Source) scanned() bool { return !s.Scanning() }
 
 // scan is the first pass.
 func (s *Source) scan() error {
@@ -149,15 +143,13 @@ func (s *Source) scan() error {
 	if len(s.classes) == 0 {
 		return fmt.Errorf("no Pajé event definition (%%EventDef): not a Pajé trace")
 	}
-	for _, d := range s.defs {
+	for _, d := range s.defList {
 		if d.class < 0 && d.skipped > 0 {
 			s.warn(core.Warning{Kind: "skipped-events", Count: d.skipped,
 				Message: fmt.Sprintf("%d event(s) of the unknown definition %s (id %s) skipped", d.skipped, d.name, d.id)})
 		}
 	}
-	s.warnings.Close()
-	s.layout = lines.Layout(s.r.Size(), s.events, int64(len(s.classes)))
-	return nil
+	return s.EndScan(s.start, s.r.Size(), s.events, int64(len(s.classes)))
 }
 
 // line handles one line in either pass: definitions (first pass only),
@@ -254,6 +246,7 @@ func (s *Source) endDefinition(d *eventDef) {
 		return
 	}
 	s.defs[d.id] = d
+	s.defList = append(s.defList, d)
 	if d.kind == evUnknown {
 		if _, known := kindByName[d.name]; !known {
 			s.warn(core.Warning{Kind: "unknown-definition",
@@ -340,7 +333,7 @@ func (s *Source) Next() (*core.Event, error) {
 			continue
 		}
 		if def.timeAt >= 0 {
-			s.last = max(s.last, t)
+			s.Deliver(t)
 		}
 		s.fill(s.classes[def.class])
 		return &s.ev, nil
@@ -350,7 +343,7 @@ func (s *Source) Next() (*core.Event, error) {
 func (s *Source) fill(ci *classInfo) {
 	d := ci.def
 	vals := s.vals[1:]
-	s.ev.Time, s.ev.CPU, s.ev.Stream, s.ev.Class = core.Time(s.last), -1, 0, &ci.class
+	s.ev.Time, s.ev.CPU, s.ev.Stream, s.ev.Class = core.Time(s.Last()), -1, 0, &ci.class
 	n := len(ci.class.Fields)
 	if cap(s.fields) < n {
 		s.fields = make([]core.Field, n)
@@ -410,35 +403,5 @@ func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
 	return lines.AppendFields(dst, ev, numContext)
 }
 
-// checkpointMagic starts every Pajé checkpoint.
+// checkpointMagic starts every Pajé checkpoint (see lines.Checkpoint).
 const checkpointMagic = "pj"
-
-// Checkpoint implements core.Source: the next line's offset and number,
-// and the last time delivered (see lines.Checkpoint).
-func (s *Source) Checkpoint(dst []byte) []byte {
-	cp := lines.Checkpoint{Off: s.r.Offset(), LineNo: s.r.LineNo(), Last: s.last}
-	return cp.Append(dst, checkpointMagic, s.layout)
-}
-
-// Seek implements core.Source.
-func (s *Source) Seek(b []byte) error {
-	cp, err := lines.Decode(b, checkpointMagic, s.layout)
-	if err != nil {
-		return err
-	}
-	if err := s.r.SeekLine(cp.Off, cp.LineNo); err != nil {
-		return err
-	}
-	s.last = cp.Last
-	return nil
-}
-
-// Progress implements core.Source.
-func (s *Source) Progress() (done, total int64) { return s.r.Offset(), s.r.Size() }
-
-// Warnings implements core.Source: unknown definitions, skipped lines,
-// time going back, all found by Open's first pass.
-func (s *Source) Warnings() []core.Warning { return s.warnings.List() }
-
-// Close implements core.Source.
-func (s *Source) Close() error { return s.r.Close() }

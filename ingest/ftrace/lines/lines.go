@@ -256,3 +256,79 @@ func Head(path string, n int) ([]byte, error) {
 	}
 	return b[:m], nil
 }
+
+// Base is the format-independent half of a line-oriented core.Source:
+// reading position, time clamping, warnings of the first pass, and the
+// Checkpoint, Seek, Progress, Warnings and Close methods. A reader embeds
+// it and adds Info, Next and AppendContents.
+type Base struct {
+	r      *Reader
+	magic  string
+	layout uint32
+	last   int64 // time of the last event delivered
+	warns  Warnings
+}
+
+// NewBase returns a Base reading r, whose checkpoints start with magic
+// (two bytes) and which keeps at most maxWarnings warnings.
+func NewBase(r *Reader, magic string, maxWarnings int) Base {
+	return Base{r: r, magic: magic, warns: Warnings{Max: maxWarnings}}
+}
+
+// Reader returns the line reader.
+func (b *Base) Reader() *Reader { return b.r }
+
+// Warn records a warning during the first pass (ignored afterwards).
+func (b *Base) Warn(w core.Warning) { b.warns.Add(w) }
+
+// Scanning reports whether the first pass is still running.
+func (b *Base) Scanning() bool { return !b.warns.Closed() }
+
+// EndScan ends the first pass: warnings are final, checkpoints are bound
+// to the numbers given (size, event and class counts...), and reading
+// restarts at the first line with start as the last time delivered.
+func (b *Base) EndScan(start int64, ids ...int64) error {
+	b.warns.Close()
+	b.layout = Layout(ids...)
+	b.last = start
+	return b.r.SeekLine(0, 1)
+}
+
+// Deliver returns the time to give an event stamped t: never earlier
+// than the one before.
+func (b *Base) Deliver(t int64) int64 {
+	b.last = max(b.last, t)
+	return b.last
+}
+
+// Last returns the time of the last event delivered.
+func (b *Base) Last() int64 { return b.last }
+
+// Checkpoint implements core.Source: the next line's offset and number,
+// and the last time delivered.
+func (b *Base) Checkpoint(dst []byte) []byte {
+	cp := Checkpoint{Off: b.r.Offset(), LineNo: b.r.LineNo(), Last: b.last}
+	return cp.Append(dst, b.magic, b.layout)
+}
+
+// Seek implements core.Source.
+func (b *Base) Seek(p []byte) error {
+	cp, err := Decode(p, b.magic, b.layout)
+	if err != nil {
+		return err
+	}
+	if err := b.r.SeekLine(cp.Off, cp.LineNo); err != nil {
+		return err
+	}
+	b.last = cp.Last
+	return nil
+}
+
+// Progress implements core.Source: bytes read of the file.
+func (b *Base) Progress() (done, total int64) { return b.r.Offset(), b.r.Size() }
+
+// Warnings implements core.Source: the problems found by the first pass.
+func (b *Base) Warnings() []core.Warning { return b.warns.List() }
+
+// Close implements core.Source.
+func (b *Base) Close() error { return b.r.Close() }
