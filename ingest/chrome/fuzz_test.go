@@ -1,12 +1,12 @@
 package chrome
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
 )
 
 // FuzzChrome feeds arbitrary bytes through Detect, Open (with tiny sort
@@ -31,55 +31,6 @@ func FuzzChrome(f *testing.F) {
 			return
 		}
 		defer src.Close()
-		info := src.Info()
-		h := core.NewMemHistory(info.Start)
-		a := NewAnalysis(h)
-		var cp []byte
-		var after []string
-		last := core.MinTime
-		for n := 0; n < 5000; n++ {
-			if n == 3 {
-				cp = src.Checkpoint(nil)
-			}
-			ev, err := src.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("Next: %v", err)
-			}
-			if ev.Time < last {
-				t.Fatalf("time goes back: %d after %d", ev.Time, last)
-			}
-			last = ev.Time
-			text := string(src.AppendContents(nil, ev))
-			if n >= 3 && len(after) < 5 {
-				after = append(after, text)
-			}
-			if err := a.Handle(ev); err != nil {
-				t.Fatalf("Handle: %v", err)
-			}
-		}
-		a.Finish(info.End)
-		for _, w := range a.Warnings() {
-			if w.Kind == "state" {
-				t.Fatalf("sink refused a change: %s", w.Message)
-			}
-		}
-		if cp == nil {
-			return
-		}
-		if err := src.Seek(cp); err != nil {
-			t.Fatalf("Seek: %v", err)
-		}
-		for i, want := range after {
-			ev, err := src.Next()
-			if err != nil {
-				t.Fatalf("after Seek: %v", err)
-			}
-			if got := string(src.AppendContents(nil, ev)); got != want {
-				t.Fatalf("after Seek, event %d = %s, want %s", i, got, want)
-			}
-		}
+		sourcetest.Fuzz(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) }, 5000)
 	})
 }

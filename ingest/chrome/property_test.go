@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
 )
 
 // eventRank reads the "n" argument each generated event carries.
@@ -108,35 +109,8 @@ func TestAnalysisProperty(t *testing.T) {
 }
 
 // runAnalysis runs the analysis over src into a MemHistory spanning the
-// trace, closes it and checks the tiling.
+// trace and checks the tiling.
 func runAnalysis(t testing.TB, src *Source) *core.MemHistory {
 	t.Helper()
-	info := src.Info()
-	h := core.NewMemHistory(info.Start)
-	a := NewAnalysis(h)
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Handle(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := a.Finish(info.End); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Close(info.End); err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range a.Warnings() {
-		if w.Kind == "state" {
-			t.Errorf("sink refused a change: %s", w.Message)
-		}
-	}
-	coretest.CheckTiling(t, h.Intervals(), h.Attributes().Len(), info.Start, info.End)
-	return h
+	return sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) })
 }

@@ -4,77 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 const sampleDir = "../../testdata/chrome"
-
-// dumpSource prints every event as `tracetui dump` would: time, name,
-// contents, then the fields.
-func dumpSource(t testing.TB, src core.Source) string {
-	t.Helper()
-	var out []byte
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		out = append(out, '[')
-		out = core.AppendTimestamp(out, ev.Time)
-		out = append(out, "] "...)
-		out = append(out, ev.Class.Name...)
-		out = append(out, ": "...)
-		out = src.AppendContents(out, ev)
-		out = append(out, "\n   "...)
-		for i, f := range ev.Fields {
-			if f.Kind == core.FieldNone {
-				continue
-			}
-			out = append(out, ' ')
-			out = append(out, ev.Class.Fields[i]...)
-			out = append(out, '=')
-			out = f.AppendText(out)
-		}
-		out = append(out, '\n')
-	}
-	for _, w := range src.Warnings() {
-		out = append(out, "warning "...)
-		out = append(out, w.Kind...)
-		out = append(out, ": "...)
-		out = append(out, w.Message...)
-		out = append(out, '\n')
-	}
-	return string(out)
-}
-
-func checkGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got, want)
-	}
-}
 
 func TestSamplesGolden(t *testing.T) {
 	for _, name := range []string{"clang-ftime-trace", "bazel-profile", "ninjatracing", "catapult-phases", "unbalanced", "truncated"} {
@@ -84,7 +22,7 @@ func TestSamplesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer src.Close()
-			checkGolden(t, filepath.Join(sampleDir, name+".dump"), dumpSource(t, src))
+			sourcetest.Golden(t, filepath.Join(sampleDir, name+".dump"), sourcetest.Dump(t, src))
 		})
 	}
 }
@@ -123,7 +61,7 @@ func TestGzipGivesTheSameEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if x, y := dumpSource(t, a), dumpSource(t, b); x != y {
+	if x, y := sourcetest.Dump(t, a), sourcetest.Dump(t, b); x != y {
 		t.Errorf("gzip dump differs:\n%s\n---\n%s", y, x)
 	}
 	// A gzip stream cut short keeps the events decoded so far.
@@ -134,7 +72,7 @@ func TestGzipGivesTheSameEvents(t *testing.T) {
 		t.Fatalf("Open(cut gzip): %v", err)
 	}
 	defer c.Close()
-	out := dumpSource(t, c)
+	out := sourcetest.Dump(t, c)
 	if !strings.Contains(out, "warning truncated") || !strings.Contains(out, "myFunction") {
 		t.Errorf("cut gzip: want some events and a truncation warning, got:\n%s", out)
 	}
@@ -207,7 +145,7 @@ func TestTempFileIsNotLeftBehind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dumpSource(t, src)
+	sourcetest.Dump(t, src)
 	if err := src.Close(); err != nil {
 		t.Fatal(err)
 	}

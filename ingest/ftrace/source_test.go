@@ -2,8 +2,6 @@ package ftrace
 
 import (
 	"errors"
-	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,58 +9,12 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 const sampleDir = "../../testdata/ftrace"
 
 var samples = []string{"tracefs-trace", "tracefs-trace-tgid", "trace-cmd-report", "trace-cmd-report-latency", "garbled"}
-
-func dumpSource(t testing.TB, src core.Source) string {
-	t.Helper()
-	var out []byte
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		out = append(out, '[')
-		out = core.AppendTimestamp(out, ev.Time)
-		out = append(out, "] cpu "...)
-		out = append(out, byte('0'+ev.CPU%10))
-		out = append(out, ' ')
-		out = append(out, ev.Class.Name...)
-		out = append(out, ": "...)
-		out = src.AppendContents(out, ev)
-		out = append(out, "\n   "...)
-		for i, f := range ev.Fields {
-			if f.Kind == core.FieldNone {
-				continue
-			}
-			out = append(out, ' ')
-			out = append(out, ev.Class.Fields[i]...)
-			if f.Kind == core.FieldString {
-				out = append(out, "=s:"...)
-			} else {
-				out = append(out, "=i:"...)
-			}
-			out = f.AppendText(out)
-		}
-		out = append(out, '\n')
-	}
-	for _, w := range src.Warnings() {
-		out = append(out, "warning "...)
-		out = append(out, w.Kind...)
-		out = append(out, ": "...)
-		out = append(out, w.Message...)
-		out = append(out, '\n')
-	}
-	return string(out)
-}
 
 func TestSamplesGolden(t *testing.T) {
 	for _, name := range samples {
@@ -76,19 +28,7 @@ func TestSamplesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer src.Close()
-			got := dumpSource(t, src)
-			golden := filepath.Join(sampleDir, name+".dump")
-			if *update {
-				os.WriteFile(golden, []byte(got), 0o644)
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test -update creates it)", err)
-			}
-			if string(want) != got {
-				t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got, want)
-			}
+			sourcetest.Golden(t, filepath.Join(sampleDir, name+".dump"), sourcetest.Dump(t, src))
 		})
 	}
 }
@@ -227,58 +167,25 @@ func TestNotFtraceIsAnError(t *testing.T) {
 }
 
 // TestSeekProperty takes checkpoints at random events of every sample
-// and checks that Seek replays the same events.
+// and checks that Seek replays the same events; damaged checkpoints are
+// refused.
 func TestSeekProperty(t *testing.T) {
 	rng := coretest.Rand(t)
 	for _, name := range samples {
 		path := filepath.Join(sampleDir, name+".txt")
+		sourcetest.SeekProperty(t, rng, func() (core.Source, error) { return Open(path, Options{}) }, 1<<20)
 		src, err := Open(path, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var lines []string
-		var cps [][]byte
-		var at []int
-		for {
-			if rng.IntN(3) == 0 {
-				cps, at = append(cps, src.Checkpoint(nil)), append(at, len(lines))
-			}
-			ev, err := src.Next()
-			if err != nil {
-				break
-			}
-			lines = append(lines, core.FormatTimestamp(ev.Time)+string(src.AppendContents(nil, ev)))
-		}
-		other, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range rng.Perm(len(cps)) {
-			if err := other.Seek(cps[k]); err != nil {
-				t.Fatal(err)
-			}
-			for j := at[k]; j < len(lines); j++ {
-				ev, err := other.Next()
-				if err != nil {
-					t.Fatalf("%s: after Seek to %d: %v", name, at[k], err)
-				}
-				if got := core.FormatTimestamp(ev.Time) + string(other.AppendContents(nil, ev)); got != lines[j] {
-					t.Fatalf("%s: after Seek to %d, event %d = %s, want %s", name, at[k], j, got, lines[j])
-				}
-			}
-			if _, err := other.Next(); err != io.EOF {
-				t.Fatalf("%s: after the last event: %v", name, err)
-			}
-		}
-		bad := append([]byte(nil), src.Checkpoint(nil)...)
+		bad := src.Checkpoint(nil)
 		bad[4] ^= 1
-		if err := other.Seek(bad); !errors.Is(err, ErrBadCheckpoint) {
+		if err := src.Seek(bad); !errors.Is(err, ErrBadCheckpoint) {
 			t.Errorf("Seek(damaged) = %v", err)
 		}
-		if err := other.Seek([]byte("nope")); !errors.Is(err, ErrBadCheckpoint) {
+		if err := src.Seek([]byte("nope")); !errors.Is(err, ErrBadCheckpoint) {
 			t.Errorf("Seek(junk) = %v", err)
 		}
 		src.Close()
-		other.Close()
 	}
 }

@@ -1,12 +1,12 @@
 package paje
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
 )
 
 // FuzzPaje feeds arbitrary text through Detect, Open, Next,
@@ -30,54 +30,6 @@ func FuzzPaje(f *testing.F) {
 			return
 		}
 		defer src.Close()
-		info := src.Info()
-		h := core.NewMemHistory(info.Start)
-		a := NewAnalysis(h)
-		var cp []byte
-		var after []string
-		last := core.MinTime
-		for n := 0; ; n++ {
-			if n == 2 {
-				cp = src.Checkpoint(nil)
-			}
-			ev, err := src.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("Next: %v", err)
-			}
-			if ev.Time < last {
-				t.Fatalf("time goes back")
-			}
-			last = ev.Time
-			if n >= 2 && len(after) < 5 {
-				after = append(after, string(src.AppendContents(nil, ev)))
-			}
-			if err := a.Handle(ev); err != nil {
-				t.Fatalf("Handle: %v", err)
-			}
-		}
-		a.Finish(info.End)
-		for _, w := range a.Warnings() {
-			if w.Kind == "state" {
-				t.Fatalf("sink refused a change: %s", w.Message)
-			}
-		}
-		if cp == nil {
-			return
-		}
-		if err := src.Seek(cp); err != nil {
-			t.Fatalf("Seek: %v", err)
-		}
-		for i, want := range after {
-			ev, err := src.Next()
-			if err != nil {
-				t.Fatalf("after Seek: %v", err)
-			}
-			if got := string(src.AppendContents(nil, ev)); got != want {
-				t.Fatalf("after Seek, event %d = %s, want %s", i, got, want)
-			}
-		}
+		sourcetest.Fuzz(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) }, 1<<20)
 	})
 }

@@ -1,11 +1,8 @@
 package paje
 
 import (
-	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,49 +13,14 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
 )
 
 var _ ingest.Analysis = (*Analysis)(nil)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 const sampleDir = "../../testdata/paje"
 
 var samples = []string{"pajeng-nested.paje", "paje-1x-tabs.trace", "unknown-event.paje"}
-
-func dumpSource(t testing.TB, src core.Source) string {
-	t.Helper()
-	var out []byte
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("Next: %v", err)
-		}
-		out = append(out, '[')
-		out = core.AppendTimestamp(out, ev.Time)
-		out = append(out, "] "...)
-		out = append(out, ev.Class.Name...)
-		out = append(out, ": "...)
-		out = src.AppendContents(out, ev)
-		out = append(out, "\n   "...)
-		for i := 0; i < numContext; i++ {
-			if f := ev.Fields[i]; f.Kind != core.FieldNone {
-				out = append(out, ' ')
-				out = append(out, ev.Class.Fields[i]...)
-				out = append(out, '=')
-				out = f.AppendText(out)
-			}
-		}
-		out = append(out, '\n')
-	}
-	for _, w := range src.Warnings() {
-		out = fmt.Appendf(out, "warning %s (count %d): %s\n", w.Kind, w.Count, w.Message)
-	}
-	return string(out)
-}
 
 func TestSamplesGolden(t *testing.T) {
 	for _, name := range samples {
@@ -72,19 +34,7 @@ func TestSamplesGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer src.Close()
-			got := dumpSource(t, src)
-			golden := path + ".dump"
-			if *update {
-				os.WriteFile(golden, []byte(got), 0o644)
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (go test -update creates it)", err)
-			}
-			if string(want) != got {
-				t.Errorf("%s differs (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", golden, got, want)
-			}
+			sourcetest.Golden(t, path+".dump", sourcetest.Dump(t, src))
 		})
 	}
 }
@@ -105,8 +55,8 @@ func TestUnknownEventWarnsAndTheRestIsRead(t *testing.T) {
 	}
 	h := analyze(t, src)
 	checkStates(t, h, []stateAt{
-		{"Threads/p1", 1_000_000_000, core.String("Busy")},
-		{"Threads/p1", 3_500_000_000, core.String("Idle")},
+		at("Threads/p1", 1_000_000_000, core.String("Busy")),
+		at("Threads/p1", 3_500_000_000, core.String("Idle")),
 	})
 }
 
@@ -133,60 +83,18 @@ func TestNotPaje(t *testing.T) {
 	}
 }
 
-// analyze runs the analysis over src from its current position into a
-// MemHistory spanning the trace and checks the tiling.
+// analyze runs the Pajé analysis over src into a MemHistory.
 func analyze(t testing.TB, src *Source) *core.MemHistory {
 	t.Helper()
-	info := src.Info()
-	h := core.NewMemHistory(info.Start)
-	a := NewAnalysis(h)
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Handle(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := a.Finish(info.End); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.Close(info.End); err != nil {
-		t.Fatal(err)
-	}
-	for _, w := range a.Warnings() {
-		if w.Kind == "state" {
-			t.Errorf("sink refused a change: %s", w.Message)
-		}
-	}
-	coretest.CheckTiling(t, h.Intervals(), h.Attributes().Len(), info.Start, info.End)
-	return h
+	return sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) })
 }
 
-type stateAt struct {
-	path string
-	t    core.Time
-	v    core.Value
-}
+var (
+	checkStates = sourcetest.CheckStates
+	at          = sourcetest.At
+)
 
-func checkStates(t *testing.T, h *core.MemHistory, want []stateAt) {
-	t.Helper()
-	for _, w := range want {
-		k, ok := h.Attributes().Lookup(w.path)
-		if !ok {
-			t.Errorf("%s: no such attribute", w.path)
-			continue
-		}
-		iv, _, err := h.Single(context.Background(), k, w.t)
-		if err != nil || iv.Value != w.v {
-			t.Errorf("%s at %d = %v (%v), want %v", w.path, w.t, iv.Value, err, w.v)
-		}
-	}
-}
+type stateAt = sourcetest.StateAt
 
 func TestAnalysisNested(t *testing.T) {
 	src, err := Open(filepath.Join(sampleDir, "pajeng-nested.paje"), Options{})
@@ -198,30 +106,30 @@ func TestAnalysisNested(t *testing.T) {
 	s := core.String
 	const ms = 1_000_000
 	checkStates(t, h, []stateAt{
-		{"Threads/t1", 50 * ms, core.Null()},
-		{"Threads/t1", 100 * ms, s("Running")}, // entity value alias "run"
-		{"Threads/t1", 200 * ms, s("MPI_Send")},
-		{"Threads/t1", 250 * ms, s("memcpy")},
-		{"Threads/t1/CallStack/1", 250 * ms, s("Running")},
-		{"Threads/t1/CallStack/2", 250 * ms, s("MPI_Send")},
-		{"Threads/t1/CallStack/3", 250 * ms, s("memcpy")},
-		{"Threads/t1/CallStack/3", 300 * ms, core.Null()},
-		{"Threads/t1", 300 * ms, s("MPI_Send")},
-		{"Threads/t1", 400 * ms, s("Running")},
-		{"Threads/t1", 700 * ms, core.Null()}, // ResetState
-		{"Threads/t1/States/Mode", 300 * ms, s("kernel")},
-		{"Threads/t1/States/Mode", 1000*ms - 1, s("kernel")},
-		{"Threads/t1/Exec_name", 100 * ms, s("rank 0")},
-		{"Threads/t1/PID", 100 * ms, core.Int32(1)},
-		{"Threads/t2/PID", 100 * ms, core.Int32(2)},
-		{"Processes/1/Exec_name", 100 * ms, s("node-1")},
-		{"Processes/2/Exec_name", 100 * ms, s("node-2")},
-		{"Threads/t2", 450 * ms, s("Waiting for data")},
-		{"Threads/t2", 900*ms - 1, s("Running")},
-		{"Threads/t2", 900 * ms, core.Null()}, // destroyed
-		{"Threads/n1/Variables/Memory used", 100 * ms, core.Float64(1024)},
-		{"Threads/n1/Variables/Memory used", 500 * ms, core.Float64(1536.5)},
-		{"Threads/n1/Variables/Memory used", 600 * ms, core.Float64(536.5)},
+		at("Threads/t1", 50*ms, core.Null()),
+		at("Threads/t1", 100*ms, s("Running")), // entity value alias "run"
+		at("Threads/t1", 200*ms, s("MPI_Send")),
+		at("Threads/t1", 250*ms, s("memcpy")),
+		at("Threads/t1/CallStack/1", 250*ms, s("Running")),
+		at("Threads/t1/CallStack/2", 250*ms, s("MPI_Send")),
+		at("Threads/t1/CallStack/3", 250*ms, s("memcpy")),
+		at("Threads/t1/CallStack/3", 300*ms, core.Null()),
+		at("Threads/t1", 300*ms, s("MPI_Send")),
+		at("Threads/t1", 400*ms, s("Running")),
+		at("Threads/t1", 700*ms, core.Null()), // ResetState
+		at("Threads/t1/States/Mode", 300*ms, s("kernel")),
+		at("Threads/t1/States/Mode", 1000*ms-1, s("kernel")),
+		at("Threads/t1/Exec_name", 100*ms, s("rank 0")),
+		at("Threads/t1/PID", 100*ms, core.Int32(1)),
+		at("Threads/t2/PID", 100*ms, core.Int32(2)),
+		at("Processes/1/Exec_name", 100*ms, s("node-1")),
+		at("Processes/2/Exec_name", 100*ms, s("node-2")),
+		at("Threads/t2", 450*ms, s("Waiting for data")),
+		at("Threads/t2", 900*ms-1, s("Running")),
+		at("Threads/t2", 900*ms, core.Null()), // destroyed
+		at("Threads/n1/Variables/Memory used", 100*ms, core.Float64(1024)),
+		at("Threads/n1/Variables/Memory used", 500*ms, core.Float64(1536.5)),
+		at("Threads/n1/Variables/Memory used", 600*ms, core.Float64(536.5)),
 	})
 }
 
@@ -229,48 +137,17 @@ func TestSeekProperty(t *testing.T) {
 	rng := coretest.Rand(t)
 	for _, name := range samples {
 		path := filepath.Join(sampleDir, name)
+		sourcetest.SeekProperty(t, rng, func() (core.Source, error) { return Open(path, Options{}) }, 1<<20)
 		src, err := Open(path, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var lines []string
-		var cps [][]byte
-		var at []int
-		for {
-			if rng.IntN(3) == 0 {
-				cps, at = append(cps, src.Checkpoint(nil)), append(at, len(lines))
-			}
-			ev, err := src.Next()
-			if err != nil {
-				break
-			}
-			lines = append(lines, core.FormatTimestamp(ev.Time)+ev.Class.Name+string(src.AppendContents(nil, ev)))
-		}
-		other, err := Open(path, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range rng.Perm(len(cps)) {
-			if err := other.Seek(cps[k]); err != nil {
-				t.Fatal(err)
-			}
-			for j := at[k]; j < len(lines); j++ {
-				ev, err := other.Next()
-				if err != nil {
-					t.Fatalf("%s: after Seek to %d: %v", name, at[k], err)
-				}
-				if got := core.FormatTimestamp(ev.Time) + ev.Class.Name + string(other.AppendContents(nil, ev)); got != lines[j] {
-					t.Fatalf("%s: after Seek to %d, event %d = %s, want %s", name, at[k], j, got, lines[j])
-				}
-			}
-		}
 		bad := src.Checkpoint(nil)
 		bad[3] ^= 1
-		if err := other.Seek(bad); !errors.Is(err, ErrBadCheckpoint) {
+		if err := src.Seek(bad); !errors.Is(err, ErrBadCheckpoint) {
 			t.Errorf("Seek(damaged) = %v", err)
 		}
 		src.Close()
-		other.Close()
 	}
 }
 
