@@ -49,6 +49,7 @@ var schemas = map[string][]fieldSpec{
 	"softirq_exit":       softirqSchema,
 	"sys_enter":          {{"NR", typeInt}, {"args", typeString}},
 	"sys_exit":           {{"NR", typeInt}, {"ret", typeInt}},
+	"function":           {{"ip", typeString}, {"parent_ip", typeString}},
 	// trace_marker writes: free text, the kernel's field "buf".
 	"tracing_mark_write": {{"buf", typeString}},
 	"print":              {{"buf", typeString}},
@@ -103,6 +104,10 @@ func parseBody(kvs []kv, name []byte, l *line) []kv {
 		return parseSwitchPlugin(kvs, b)
 	case (n == "sched_wakeup" || n == "sched_waking" || n == "sched_wakeup_new") && !bytes.Contains(b, []byte("comm=")):
 		return parseWakeupPlugin(kvs, b)
+	case n == "function" && bytes.Contains(b, []byte(" <-- ")):
+		// trace-cmd's function tracer: "ktime_get <-- tick_check_idle".
+		ip, parent, _ := bytes.Cut(b, []byte(" <-- "))
+		return append(kvs, kv{[]byte("ip"), bytes.TrimSpace(ip)}, kv{[]byte("parent_ip"), bytes.TrimSpace(parent)})
 	case n == "tracing_mark_write" || n == "print":
 		return append(kvs, kv{[]byte("buf"), b})
 	case n == "sys_enter":

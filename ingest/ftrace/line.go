@@ -44,8 +44,14 @@ var errGarbled = errors.New("not an ftrace event line")
 // The task name may hold spaces and dashes (it is padded on the left), so
 // the CPU column "[nnn]" anchors the parse.
 func parseLine(b []byte, l *line) error {
+	// The CPU column comes before the first ": " (after the timestamp);
+	// brackets in the body ("[120]") are not it.
+	limit := len(b)
+	if c := bytes.Index(b, []byte(": ")); c >= 0 {
+		limit = c
+	}
 	cpuAt := -1
-	for i := 0; i+2 < len(b); i++ {
+	for i := 0; i+2 < limit; i++ {
 		if b[i] == '[' && i > 0 && b[i-1] == ' ' {
 			j := i + 1
 			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
@@ -58,7 +64,7 @@ func parseLine(b []byte, l *line) error {
 		}
 	}
 	if cpuAt < 0 {
-		return errGarbled
+		return parseUnbracketed(b, l)
 	}
 	task := bytes.TrimSpace(b[:cpuAt])
 	l.hasTgid = false
@@ -73,15 +79,9 @@ func parseLine(b []byte, l *line) error {
 		}
 		task = bytes.TrimSpace(task[:open])
 	}
-	dash := bytes.LastIndexByte(task, '-')
-	if dash < 0 {
-		return errGarbled
+	if !parseTask(task, l) {
+		return parseUnbracketed(b, l)
 	}
-	tid, ok := parseDec(task[dash+1:])
-	if !ok {
-		return errGarbled
-	}
-	l.comm, l.tid = task[:dash], tid
 	end := bytes.IndexByte(b[cpuAt:], ']') + cpuAt
 	cpu, _ := parseDec(b[cpuAt+1 : end])
 	if cpu > 1<<20 {
@@ -112,6 +112,64 @@ func parseLine(b []byte, l *line) error {
 			break
 		}
 		rest = rest[sp:]
+	}
+	return errGarbled
+}
+
+// parseTask reads "comm-pid" (the comm may hold dashes).
+func parseTask(task []byte, l *line) bool {
+	dash := bytes.LastIndexByte(task, '-')
+	if dash < 0 {
+		return false
+	}
+	tid, ok := parseDec(task[dash+1:])
+	if !ok {
+		return false
+	}
+	l.comm, l.tid = task[:dash], tid
+	return true
+}
+
+// parseUnbracketed reads the shape of `trace-cmd report -l` (trace-cmd
+// 2.x), where the CPU number runs into the latency flags:
+//
+//	<idle>-0       0d.h1. 106467.859747: function:             ktime_get <-- tick_check_idle
+func parseUnbracketed(b []byte, l *line) error {
+	// The timestamp is the first token "<digits>.<digits>:" after a space.
+	for i := 1; i < len(b); i++ {
+		if b[i-1] != ' ' || b[i] < '0' || b[i] > '9' {
+			continue
+		}
+		j := i
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.') {
+			j++
+		}
+		if j >= len(b) || b[j] != ':' {
+			continue
+		}
+		ts, ok := parseSeconds(b[i:j])
+		if !ok {
+			continue
+		}
+		head := bytes.TrimSpace(b[:i])
+		sp := bytes.LastIndexAny(head, " \t")
+		if sp < 0 {
+			return errGarbled
+		}
+		cpuFlags := head[sp+1:]
+		k := 0
+		for k < len(cpuFlags) && cpuFlags[k] >= '0' && cpuFlags[k] <= '9' {
+			k++
+		}
+		if k == 0 || k == len(cpuFlags) || k > 7 {
+			return errGarbled
+		}
+		cpu, _ := parseDec(cpuFlags[:k])
+		if !parseTask(bytes.TrimSpace(head[:sp]), l) {
+			return errGarbled
+		}
+		l.cpu, l.ts, l.hasTgid = int32(cpu), ts, false
+		return parseEventText(trimLeft(b[j+1:]), l)
 	}
 	return errGarbled
 }

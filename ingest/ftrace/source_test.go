@@ -14,7 +14,7 @@ import (
 
 const sampleDir = "../../testdata/ftrace"
 
-var samples = []string{"tracefs-trace", "tracefs-trace-tgid", "trace-cmd-report", "trace-cmd-report-latency", "garbled"}
+var samples = []string{"tracefs-trace", "tracefs-trace-tgid", "trace-cmd-report", "trace-cmd-report-latency", "trace-cmd-report-l", "garbled"}
 
 func TestSamplesGolden(t *testing.T) {
 	for _, name := range samples {
