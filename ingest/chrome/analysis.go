@@ -211,6 +211,10 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		return a.counter(ev, r)
 	case 'b', 'e':
 		return a.asyncSlice(ev, r, ph)
+	case 'S': // legacy async start and finish
+		return a.asyncSlice(ev, r, 'b')
+	case 'F':
+		return a.asyncSlice(ev, r, 'e')
 	}
 	return nil
 }
@@ -434,8 +438,9 @@ func (a *Analysis) counter(ev *core.Event, r *classRefs) error {
 	return nil
 }
 
-// asyncSlice counts the open async slices (b/e, matched by category and
-// id) of each name in Processes/<pid>/Async/<cat>/<name>.
+// asyncSlice counts the open async slices (b/e, and the legacy S/F,
+// matched by category and id) of each name in
+// Processes/<pid>/Async/<cat>/<name>.
 func (a *Analysis) asyncSlice(ev *core.Event, r *classRefs, ph byte) error {
 	if ev.Field(r.pid).Kind == core.FieldNone {
 		return nil

@@ -38,8 +38,8 @@
 //	Threads/<pid>:<tid>/PID             int32: the pid, or a stable negative number
 //	                                    for a non-numeric pid (-1, -2... by first appearance)
 //	Processes/<PID>/Exec_name           process_name metadata, else the pid text
-//	Processes/<PID>/Async/<cat>/<name>  int32 number of open async slices (b/e
-//	                                    matched by cat and id), null when none
+//	Processes/<PID>/Async/<cat>/<name>  int32 number of open async slices (b/e, or
+//	                                    the legacy S/F, matched by cat and id), null when none
 //	Counters/<PID>/<name>/<series>      each numeric argument of C events
 //	                                    (int64 or float64)
 //
