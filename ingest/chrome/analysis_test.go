@@ -83,6 +83,8 @@ func TestAnalysisCatapultPhases(t *testing.T) {
 		at("Counters/2343/ctr/dogs", 10_000, core.Float64(2.5)),
 		at("Processes/2343/Async/foo/async_read2", 20_000, core.Int32(1)),
 		at("Processes/2343/Async/foo/async_read2", 60_000, core.Null()),
+		at("Processes/2343/Async/net/legacy_req", 30_000, core.Int32(1)),
+		at("Processes/2343/Async/net/legacy_req", 40_000, core.Null()),
 		// String pids get stable negative numbers.
 		at("Threads/Renderer:Main/PID", 140_000, core.Int32(-1)),
 		at("Processes/-1/Exec_name", 140_000, s("Renderer (example.com)")),
