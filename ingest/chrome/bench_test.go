@@ -256,3 +256,35 @@ func BenchmarkEncodingJSONBaseline(b *testing.B) {
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchmarkTokenize measures the first pass's tokenizer alone on an
+// in-memory trace (no file, no sort), for profiling it.
+func BenchmarkTokenize(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "t.json")
+	events, err := writeBenchTrace(path, 16<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for range b.N {
+		er := newEventReader(bytes.NewReader(data), readBufSize, maxEventBytes)
+		var ev rawEvent
+		var n int64
+		for {
+			ok, err := er.next(&ev)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			n++
+		}
+		if n != events {
+			b.Fatalf("%d events, want %d", n, events)
+		}
+	}
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
