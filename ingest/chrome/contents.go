@@ -45,6 +45,8 @@ func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
 		item("id")
 		if r.id[0] == '{' {
 			dst = appendJSON(dst, r.id, 0)
+		} else if r.idNum {
+			dst = append(dst, r.id...)
 		} else {
 			dst = strconv.AppendQuote(dst, string(r.id))
 		}

@@ -14,6 +14,7 @@ type rawEvent struct {
 	pid, tid         []byte // text of the number, or the decoded string
 	hasPid, hasTid   bool
 	pidNum, tidNum   bool // given as JSON numbers
+	idNum            bool
 	ts, dur          int64
 	hasTs, hasDur    bool
 	args             []byte // raw JSON value of "args", nil if absent
@@ -314,7 +315,7 @@ func (er *eventReader) event(ev *rawEvent) (bool, error) {
 // object continues past b).
 func parseEvent(b []byte, ev *rawEvent) (int, error) {
 	ev.ph, ev.name, ev.cat, ev.id, ev.pid, ev.tid, ev.args = 0, nil, nil, nil, nil, nil, nil
-	ev.hasPid, ev.hasTid, ev.pidNum, ev.tidNum, ev.hasTs, ev.hasDur = false, false, false, false, false, false
+	ev.hasPid, ev.hasTid, ev.pidNum, ev.tidNum, ev.hasTs, ev.hasDur, ev.idNum = false, false, false, false, false, false, false
 	ev.ts, ev.dur = 0, 0
 	ev.extraBuf = ev.extraBuf[:0]
 	var id2 []byte
@@ -382,6 +383,7 @@ func parseEvent(b []byte, ev *rawEvent) (int, error) {
 			ev.cat, ev.catEsc = textOf(val, ev.catEsc)
 		case "id":
 			ev.id, ev.idEsc = textOf(val, ev.idEsc)
+			ev.idNum = !isStr
 		case "id2":
 			id2 = val
 		case "pid":

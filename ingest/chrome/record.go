@@ -14,7 +14,7 @@ import (
 //	  ph      1 byte
 //	  class   uvarint
 //	  thread  uvarint (0: no pid/tid)
-//	  flags   1 byte (bit 0: dur present, bit 1: name in oname)
+//	  flags   1 byte (bit 0: dur present, bit 1: name in oname, bit 2: id was a number)
 //	  dur     varint nanoseconds, if present
 //	  cat, id, args, extra, oname: each uvarint length + bytes
 //
@@ -27,6 +27,7 @@ var errBadRecord = errors.New("corrupt sort record (temporary file damaged or ba
 const (
 	flagDur   = 1 << 0
 	flagOName = 1 << 1
+	flagIDNum = 1 << 2
 )
 
 // record is a decoded body; its slices alias the body bytes.
@@ -34,7 +35,7 @@ type record struct {
 	ph                          byte
 	class                       int32
 	thread                      int32
-	hasDur                      bool
+	hasDur, idNum               bool
 	dur                         int64
 	cat, id, args, extra, oname []byte
 }
@@ -50,6 +51,9 @@ func appendBody(dst []byte, ev *rawEvent, class, thread int32, overflow bool) []
 	}
 	if overflow {
 		flags |= flagOName
+	}
+	if ev.idNum {
+		flags |= flagIDNum
 	}
 	dst = append(dst, flags)
 	if ev.hasDur {
@@ -93,6 +97,7 @@ func decodeBody(body []byte, r *record) error {
 	flags := b[0]
 	b = b[1:]
 	r.class, r.thread, r.hasDur, r.dur = int32(class), int32(thread), flags&flagDur != 0, 0
+	r.idNum = flags&flagIDNum != 0
 	if r.hasDur {
 		d, n := binary.Varint(b)
 		if n <= 0 {
