@@ -201,6 +201,7 @@ func SeekProperty(t testing.TB, rng *rand.Rand, open func() (core.Source, error)
 // analysis (if any) never makes a change the sink refuses, and Seek to a
 // checkpoint taken after the third event replays the next events.
 func Fuzz(t *testing.T, src core.Source, newAnalysis func(core.StateSink) Analysis, max int) {
+	countExec()
 	info := src.Info()
 	var a Analysis
 	if newAnalysis != nil {
@@ -257,6 +258,20 @@ func Fuzz(t *testing.T, src core.Source, newAnalysis func(core.StateSink) Analys
 		}
 		if got := line(src, ev); got != want {
 			t.Fatalf("after Seek, event %d = %s, want %s", i, got, want)
+		}
+	}
+}
+
+// CountEnv names a file to which each fuzz execution that opened a
+// source appends one byte, so long fuzzing runs can report how many
+// inputs went through the whole reader (go test's own count lags).
+const CountEnv = "TRACETUI_FUZZ_COUNT"
+
+func countExec() {
+	if p := os.Getenv(CountEnv); p != "" {
+		if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
+			f.Write([]byte{'.'})
+			f.Close()
 		}
 	}
 }
