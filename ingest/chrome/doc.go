@@ -26,7 +26,15 @@
 // pid and tid are integers when the trace gives numbers, text otherwise.
 //
 // A checkpoint is the offset of each run's next record (plus a CRC bound
-// to the trace's sort layout), so Seek costs one read per run.
+// to the trace's sort layout and so to Options.RunBytes), so Seek costs
+// one read per run.
+//
+// Problems never stop reading: a trace cut inside an event (or a damaged
+// gzip stream) keeps every event before the cut and reports a "truncated"
+// warning from Open; invalid JSON elsewhere is an error naming the byte
+// offset. E events closing no B ("unmatched-end") and B events never
+// closed ("unmatched-begin") are reported during the first full pass of
+// Next, which is when the time order that pairs them is known.
 //
 // # States
 //
