@@ -130,6 +130,10 @@ func (a *Analysis) Handle(ev *core.Event) error {
 				st.vals = st.vals[:0]
 				a.writeStack(c, st, t)
 			}
+			for ti, k := range c.vars {
+				a.modify(k, t, core.Null()) // pj_dump ends variables there too
+				c.varVals[ti] = 0
+			}
 		}
 	case evSetState, evPushState, evPopState, evResetState:
 		c := a.container(text(ev, r.container))

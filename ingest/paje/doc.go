@@ -43,7 +43,7 @@
 // The primary state type of a container is the first one set on it. Set
 // replaces the stack, Push pushes, Pop pops (a Pop on an empty stack is
 // ignored with a warning), Reset empties it, and destroying a container
-// empties all its stacks; values defined by PajeDefineEntityValue show
+// empties all its stacks and nulls its variables; values defined by PajeDefineEntityValue show
 // their name. So CallStack/<d> equals pj_dump's states of imbrication d-1.
 // NewEvent and links are events only. Rows whose alias holds '/' use '_';
 // two containers with one alias get "#2", "#3"... suffixes.
