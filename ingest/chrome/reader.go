@@ -137,6 +137,17 @@ func (er *eventReader) next(ev *rawEvent) (bool, error) {
 		}
 		switch er.state {
 		case stTop:
+			if c == 0xEF { // a UTF-8 byte order mark before the JSON text
+				if er.end-er.pos < 3 {
+					if _, err := er.fill(); err != nil {
+						return false, err
+					}
+				}
+				if er.end-er.pos >= 3 && er.buf[er.pos+1] == 0xBB && er.buf[er.pos+2] == 0xBF {
+					er.pos += 3
+					continue
+				}
+			}
 			switch c {
 			case '[':
 				er.state = stArray

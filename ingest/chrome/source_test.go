@@ -105,6 +105,19 @@ func TestDetect(t *testing.T) {
 	}
 }
 
+func TestByteOrderMarkAndCRLF(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "bom.json")
+	os.WriteFile(p, []byte("\xef\xbb\xbf[\r\n{\"name\":\"a\",\"ph\":\"X\",\"ts\":1,\"dur\":2,\"pid\":1,\"tid\":1}\r\n]\r\n"), 0o644)
+	src, err := Open(p, Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if out := sourcetest.Dump(t, src); !strings.Contains(out, "] cpu -1 a: { ph = \"X\", dur = 2") {
+		t.Errorf("dump = %s", out)
+	}
+}
+
 func TestBadCheckpoints(t *testing.T) {
 	src, err := Open(filepath.Join(sampleDir, "catapult-phases.json"), Options{TempDir: t.TempDir()})
 	if err != nil {
