@@ -1,0 +1,120 @@
+package chrome
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+)
+
+var _ ingest.Analysis = (*Analysis)(nil)
+
+func analyzeSample(t *testing.T, name string) (*core.MemHistory, *Analysis) {
+	t.Helper()
+	src, err := Open(filepath.Join(sampleDir, name), Options{TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	var a *Analysis
+	h := sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis {
+		a = NewAnalysis(s)
+		return a
+	})
+	return h, a
+}
+
+// checkStates and at name the shared helpers shortly.
+var (
+	checkStates = sourcetest.CheckStates
+	at          = sourcetest.At
+)
+
+type stateAt = sourcetest.StateAt
+
+func TestAnalysisClangNestsByDuration(t *testing.T) {
+	h, _ := analyzeSample(t, "clang-ftime-trace.json")
+	s := core.String
+	const th = "Threads/4242:4242"
+	checkStates(t, h, []stateAt{
+		at(th, 0, s("ExecuteCompiler")),
+		at(th+"/Exec_name", 0, s("clang-17")),
+		at(th+"/PID", 0, core.Int32(4242)),
+		at("Processes/4242/Exec_name", 0, s("clang-17")),
+		at(th+"/CallStack/1", 1_000_000, s("ExecuteCompiler")),
+		at(th+"/CallStack/2", 1_000_000, s("Frontend")),
+		// Source (1500us, 1000us) was written after its child Source
+		// (1510us); ParseClass and the frontend end.
+		at(th+"/CallStack/3", 1_500_000, s("Source")),
+		at(th+"/CallStack/4", 1_500_000, core.Null()),
+		at(th+"/CallStack/4", 1_510_000, s("Source")),
+		at(th+"/CallStack/4", 1_739_999, s("Source")),
+		at(th+"/CallStack/4", 1_740_000, core.Null()),
+		at(th+"/CallStack/3", 2_499_999, s("Source")),
+		at(th+"/CallStack/3", 2_500_000, core.Null()),
+		at(th+"/CallStack/3", 3_000_000, s("ParseClass")),
+		// Backend and OptModule start together; Backend is longer.
+		at(th+"/CallStack/2", 4_000_000, s("Backend")),
+		at(th+"/CallStack/3", 4_000_000, s("OptModule")),
+		at(th+"/CallStack/3", 4_800_000, core.Null()),
+		at(th+"/CallStack/2", 5_500_000, core.Null()),
+		at(th, 5_599_999, s("ExecuteCompiler")),
+		at(th, 5_600_000, core.Null()),
+		at("Threads/4242:4243/Exec_name", 0, s("Total ExecuteCompiler")),
+	})
+}
+
+func TestAnalysisCatapultPhases(t *testing.T) {
+	h, a := analyzeSample(t, "catapult-phases.json")
+	s := core.String
+	const th = "Threads/2343:2347"
+	checkStates(t, h, []stateAt{
+		at(th, 122_999, core.Null()),
+		at(th, 123_000, s("myFunction")),
+		at(th+"/CallStack/2", 130_500, s("inner")),
+		at(th+"/CallStack/2", 140_249, s("inner")),
+		at(th+"/CallStack/2", 140_250, core.Null()),
+		at(th, 145_000, core.Null()),
+		at(th+"/Exec_name", 0, s("CrBrowserMain")),
+		at("Counters/2343/ctr/cats", 5_000, core.Int64(0)),
+		at("Counters/2343/ctr/cats", 10_000, core.Int64(10)),
+		at("Counters/2343/ctr/dogs", 10_000, core.Float64(2.5)),
+		at("Processes/2343/Async/foo/async_read2", 20_000, core.Int32(1)),
+		at("Processes/2343/Async/foo/async_read2", 60_000, core.Null()),
+		at("Processes/2343/Async/net/legacy_req", 30_000, core.Int32(1)),
+		at("Processes/2343/Async/net/legacy_req", 40_000, core.Null()),
+		// String pids get stable negative numbers.
+		at("Threads/Renderer:Main/PID", 140_000, core.Int32(-1)),
+		at("Processes/-1/Exec_name", 140_000, s("Renderer (example.com)")),
+		at("Threads/Renderer:Main", 140_000, s("Layout")),
+		at("Threads/Renderer:Main", 160_000, core.Null()),
+	})
+	if len(a.Warnings()) != 0 {
+		t.Errorf("warnings on a clean trace: %v", a.Warnings())
+	}
+}
+
+func TestAnalysisUnbalanced(t *testing.T) {
+	h, a := analyzeSample(t, "unbalanced.json")
+	s := core.String
+	checkStates(t, h, []stateAt{
+		at("Threads/1:1", 5_000, core.Null()),
+		at("Threads/1:1", 10_000, s("outer")),
+		at("Threads/1:1/CallStack/2", 20_000, s("inner")),
+		at("Threads/1:1/CallStack/2", 30_000, core.Null()),
+		at("Threads/1:1/CallStack/2", 40_000, s("never-closed")),
+		at("Threads/1:1", 50_000, s("outer")), // open to the end
+		at("Threads/1:1/CallStack/2", 50_000, s("never-closed")),
+		at("Threads/1:2", 20_000, s("other")),
+		at("Threads/1:2", 25_000, core.Null()),
+	})
+	kinds := map[string]int64{}
+	for _, w := range a.Warnings() {
+		kinds[w.Kind] += w.Count
+	}
+	if kinds["unmatched-end"] != 1 || kinds["unmatched-begin"] != 2 {
+		t.Errorf("warnings = %v, want 1 unmatched-end and 2 open slices", a.Warnings())
+	}
+}

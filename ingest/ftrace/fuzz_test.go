@@ -1,0 +1,33 @@
+package ftrace
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+)
+
+// FuzzFtrace feeds arbitrary text through Detect, Open, Next,
+// AppendContents and Checkpoint/Seek: nothing may panic or hang, and time
+// never goes back.
+func FuzzFtrace(f *testing.F) {
+	for _, name := range samples {
+		if b, err := os.ReadFile(filepath.Join(sampleDir, name+".txt")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), "trace")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		Detect(path)
+		src, err := Open(path, Options{})
+		if err != nil {
+			return
+		}
+		defer src.Close()
+		sourcetest.Fuzz(t, src, nil, 1<<20)
+	})
+}
