@@ -168,6 +168,12 @@ func parse(fs *flagSet, args []string, min, max int) error {
 	return nil
 }
 
+// formatFlag adds --format, which names the trace's format instead of
+// detecting it from the content.
+func formatFlag(fs *flagSet) *string {
+	return fs.String("format", "", "read the trace as `FORMAT` (ctf, chrome, paje, ftrace) instead of detecting it")
+}
+
 // timeFlag is a --from/--to value: checked for syntax when parsed, resolved
 // against the trace start once the trace is open (for "+200us").
 type timeFlag struct {
@@ -198,6 +204,7 @@ func runBrowse(c *cli, args []string) error {
 	fs := c.newFlags("tracetui", "[--index FILE] [--ascii] [TRACE]")
 	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
+	format := formatFlag(fs)
 	if err := parse(fs, args, 0, 1); err != nil {
 		return err
 	}
@@ -205,7 +212,7 @@ func runBrowse(c *cli, args []string) error {
 	if path == "" {
 		return errNotYet("the demo trace")
 	}
-	opts := ingest.Options{IndexPath: *index}
+	opts := ingest.Options{IndexPath: *index, Format: *format}
 	_, ready, err := ingest.Locate(path, opts)
 	if err != nil {
 		return err
@@ -251,6 +258,7 @@ func runIndex(c *cli, args []string) error {
 	layout := fs.String("layout", "rsht", "tree layout: `rsht`, esht or sht")
 	index := fs.String("index", "", "write the index to `FILE` instead of the cache")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	format := formatFlag(fs)
 	if err := parse(fs, args, 1, 1); err != nil {
 		return err
 	}
@@ -258,7 +266,7 @@ func runIndex(c *cli, args []string) error {
 	if err != nil {
 		return usagef("--layout %q: want rsht, esht or sht", *layout)
 	}
-	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Layout: l, Rebuild: true})
+	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Layout: l, Rebuild: true, Format: *format})
 	if err != nil {
 		return err
 	}
@@ -271,10 +279,11 @@ func runInfo(c *cli, args []string) error {
 	fs := c.newFlags(cmd.name, cmd.synopsis)
 	index := fs.String("index", "", "read the index at `FILE` instead of the cache")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	format := formatFlag(fs)
 	if err := parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *index})
+	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *index, Format: *format})
 	if err != nil {
 		return err
 	}
@@ -293,13 +302,14 @@ func runDump(c *cli, args []string) error {
 	cmd := lookup("dump")
 	fs := c.newFlags(cmd.name, cmd.synopsis)
 	limit := fs.Int64("limit", 0, "stop after `N` events (0: all)")
+	format := formatFlag(fs)
 	if err := parse(fs, args, 1, 1); err != nil {
 		return err
 	}
 	if *limit < 0 {
 		return usagef("--limit %d: want 0 or more", *limit)
 	}
-	src, err := ingest.OpenSource(fs.Arg(0), "")
+	src, err := ingest.OpenSource(fs.Arg(0), *format, ingest.OpenEnv{})
 	if err != nil {
 		return err
 	}
@@ -320,6 +330,7 @@ func runQuery(c *cli, args []string) error {
 	fs := c.newFlags(cmd.name, cmd.synopsis)
 	index := fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	format := formatFlag(fs)
 	var from, to timeFlag
 	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
 	fs.Var(&to, "to", "end `T` (default: trace end)")
@@ -330,7 +341,7 @@ func runQuery(c *cli, args []string) error {
 	if *samples < 0 {
 		return usagef("--samples %d: want 0 or more", *samples)
 	}
-	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index})
+	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Format: *format})
 	if err != nil {
 		return err
 	}
@@ -367,10 +378,11 @@ func runBench(c *cli, args []string) error {
 	fs := c.newFlags("bench paper", cmd.synopsis)
 	index := fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	format := formatFlag(fs)
 	if err := parse(fs, args[1:], 1, 1); err != nil {
 		return err
 	}
-	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index})
+	t, err := c.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Format: *format})
 	if err != nil {
 		return err
 	}

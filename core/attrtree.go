@@ -188,3 +188,13 @@ func (t *AttributeTree) Glob(pattern string) []Key {
 	slices.Sort(level) // siblings are in key order, but parents interleave
 	return level
 }
+
+// SafeName makes s usable as one attribute path segment: storable
+// ([SafeString]), no '/', never empty.
+func SafeName(s string) string {
+	s = strings.ReplaceAll(SafeString(s), "/", "_")
+	if s == "" {
+		return "_"
+	}
+	return s
+}

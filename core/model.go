@@ -22,6 +22,14 @@ package core
 //	CPUs/<n>/IRQs/<irq>                int32 CPUStatusIRQ while the handler runs
 //	CPUs/<n>/Soft_IRQs/<vec>           int32 CPUStatusSoftIRQ running, CPUStatusSoftIRQRaised raised
 //
+// Formats without kernel scheduling add (see README, "State model"):
+//
+//	Processes/<pid>/Exec_name          string: a process's name when no leader thread says it (Chrome, Pajé)
+//	Processes/<pid>/Async/<cat>/<name> int32: open asynchronous slices (Chrome)
+//	Counters/<pid>/<name>/<series>     int64 or float64 counter values (Chrome)
+//	Threads/<id>/States/<type>         string: top of a secondary state stack (Pajé)
+//	Threads/<id>/Variables/<type>      float64 variable (Pajé)
+//
 // <tid> is the decimal thread id, except the idle thread (tid 0) which has
 // one attribute per CPU, "0_<cpu>", as in Trace Compass. Formats whose thread
 // ids are not numbers (Chrome string ids, Pajé containers) use any name
@@ -39,6 +47,11 @@ const (
 	AttrCurrentThread = "Current_thread"
 	AttrIRQs          = "IRQs"
 	AttrSoftIRQs      = "Soft_IRQs"
+	AttrProcesses     = "Processes"
+	AttrAsync         = "Async"
+	AttrCounters      = "Counters"
+	AttrStates        = "States"
+	AttrVariables     = "Variables"
 )
 
 // ThreadStatus is the value of a Threads/<tid> attribute in kernel traces.

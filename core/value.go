@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -137,4 +138,22 @@ func CheckValue(v Value) error {
 		return fmt.Errorf("%w: string is not valid UTF-8", ErrBadValue)
 	}
 	return nil
+}
+
+// SafeString makes s storable as a string value: invalid UTF-8 replaced,
+// cut at a rune boundary to at most [MaxStringLen] bytes. Readers of
+// untrusted traces pass names through it.
+func SafeString(s string) string {
+	if len(s) <= MaxStringLen && utf8.ValidString(s) {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) > MaxStringLen {
+		cut := MaxStringLen
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
+	return s
 }

@@ -134,8 +134,16 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		}
 		last = start
 	}
+	// States may outlast the last event (a Chrome X slice's end): the
+	// history ends at the latest instant an analysis needs.
+	end := last
 	for _, a := range analyses {
-		if err := a.Finish(last); err != nil {
+		if h, ok := a.(interface{ Horizon() core.Time }); ok {
+			end = max(end, h.Horizon())
+		}
+	}
+	for _, a := range analyses {
+		if err := a.Finish(end); err != nil {
 			return fmt.Errorf("finishing the analysis: %w", err)
 		}
 	}
@@ -153,7 +161,13 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	info := src.Info()
 	st := storedInfo{Format: info.Format, Events: ew.Events(), Streams: info.Streams,
 		Trace: req.trace, Fingerprint: req.fingerprint}
-	for _, w := range src.Warnings() {
+	warnings := src.Warnings()
+	for _, a := range analyses {
+		if w, ok := a.(interface{ Warnings() []core.Warning }); ok {
+			warnings = append(warnings, w.Warnings()...)
+		}
+	}
+	for _, w := range warnings {
 		if w.Kind == "discarded" {
 			st.LostEvents += w.Count
 		}
@@ -169,7 +183,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if err := b.AddSection(sectionInfo, int64(len(raw)), strings.NewReader(string(raw))); err != nil {
 		return err
 	}
-	return b.Close(last)
+	return b.Close(end)
 }
 
 // removeStale deletes temporary files a killed build left in dir. The

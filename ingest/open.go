@@ -6,50 +6,84 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/ctf"
+	"github.com/tracetui/tracetui/ingest/ftrace"
+	"github.com/tracetui/tracetui/ingest/paje"
 )
 
-// Format is a trace format tracetui can read: how to recognise it and how
-// to open it. Formats are tried in registry order by [OpenSource] when no
-// format is named, so put the most specific detectors first.
+// Format is a trace format tracetui can read: how to recognise it, how to
+// open it, and the state analyses of its own.
 type Format struct {
 	// Name is the format's name ("ctf", "chrome", "paje", "ftrace"), as
 	// given to OpenSource and reported in core.SourceInfo.Format.
 	Name string
 	// Detect reports whether the file or directory at path looks like
-	// this format. It must be cheap (read a few bytes at most) and never
-	// fail loudly: an unreadable path is simply not detected.
+	// this format, from its content (never its name). It must be cheap
+	// (read a few KB at most) and never fail loudly: an unreadable path is
+	// simply not detected.
 	Detect func(path string) bool
 	// Open opens the trace.
-	Open func(path string) (core.Source, error)
+	Open func(path string, env OpenEnv) (core.Source, error)
 	// Analyses, if not nil, returns the format's own state analyses
 	// (Chrome, Pajé), run besides the kernel and call-stack analyses
 	// that any format's events may feed.
 	Analyses func(sink core.StateSink) []Analysis
 }
 
-// Formats is the registry of trace formats, in detection order. Other
-// readers add their entry here.
-var Formats = []Format{
-	{Name: "ctf", Detect: ctf.IsTrace, Open: openCTF},
+// OpenEnv is what a reader may use while opening a trace.
+type OpenEnv struct {
+	// TempDir is scratch space for readers that need it (Chrome sorts its
+	// events there): the index's directory, never the trace's. "" means
+	// the system's temporary directory.
+	TempDir string
+	// Progress, if set, receives the progress of work done while opening
+	// (bytes read of the trace), for readers whose Open reads it all.
+	Progress func(done, total int64)
 }
 
-func openCTF(path string) (core.Source, error) {
-	r, err := ctf.Open(path)
+// Formats is the registry of trace formats, in detection order: the most
+// specific detectors first (a CTF directory, then the text formats whose
+// first lines say what they are).
+var Formats = []Format{
+	{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, _ OpenEnv) (core.Source, error) {
+		return nonNil(ctf.Open(path))
+	}},
+	{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
+		return nonNil(paje.Open(path, paje.Options{}))
+	}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{paje.NewAnalysis(sink)} }},
+	{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+		return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress}))
+	}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
+	{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
+		return nonNil(ftrace.Open(path, ftrace.Options{}))
+	}},
+}
+
+// nonNil turns a typed nil reader into a nil interface on error, so
+// callers can test the source against nil.
+func nonNil[S core.Source](s S, err error) (core.Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r, nil
+	return s, nil
+}
+
+// detected adapts a reader's Detect, whose error (an unreadable file) only
+// means "not this format" here.
+func detected(detect func(string) (bool, error)) func(string) bool {
+	return func(path string) bool {
+		ok, err := detect(path)
+		return ok && err == nil
+	}
 }
 
 // OpenSource opens the trace at path with the named format, or, when
 // format is "", with the first format of [Formats] that detects it.
-func OpenSource(path, format string) (core.Source, error) {
+func OpenSource(path, format string, env OpenEnv) (core.Source, error) {
 	if format != "" {
-		for _, f := range Formats {
-			if f.Name == format {
-				return f.Open(path)
-			}
+		if f := formatNamed(format); f != nil {
+			return f.Open(path, env)
 		}
 		return nil, fmt.Errorf("unknown trace format %q (known: %s)", format, formatNames())
 	}
@@ -58,10 +92,10 @@ func OpenSource(path, format string) (core.Source, error) {
 	}
 	for _, f := range Formats {
 		if f.Detect(path) {
-			return f.Open(path)
+			return f.Open(path, env)
 		}
 	}
-	return nil, fmt.Errorf("%s: not a trace in a known format (%s)", path, formatNames())
+	return nil, fmt.Errorf("%s: not a trace in a known format (%s); name one with --format", path, formatNames())
 }
 
 // formatNamed returns the registered format called name, or nil.

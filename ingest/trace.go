@@ -36,10 +36,11 @@ type Options struct {
 // Trace is an opened trace with its index: the history for state queries
 // and the event table. Safe for concurrent use.
 type Trace struct {
-	info  IndexInfo
-	tree  *history.Tree
-	table *Table
-	built bool
+	info    IndexInfo
+	tree    *history.Tree
+	table   *Table
+	sources *sourcePool // nil for an index opened without its trace
+	built   bool
 }
 
 // Locate returns the index path for a trace and whether a valid index is
@@ -113,11 +114,14 @@ func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
 			return t, nil
 		}
 	}
-	src, err := OpenSource(abs, opts.Format)
+	// Readers that read the whole trace while opening (Chrome's sort)
+	// report the first half of the progress, the build the rest.
+	prog := &phasedProgress{fn: opts.Progress}
+	src, err := OpenSource(abs, opts.Format, OpenEnv{TempDir: filepath.Dir(indexPath), Progress: prog.first})
 	if err != nil {
 		return nil, err
 	}
-	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, trace: abs, fingerprint: fp, progress: opts.Progress})
+	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, trace: abs, fingerprint: fp, progress: prog.second})
 	src.Close()
 	if err != nil {
 		return nil, err
@@ -146,8 +150,8 @@ func openIndex(indexPath, abs, fp string, opts Options) (*Trace, error) {
 		t.Close()
 		return nil, errors.New("the index was built from another version of the trace")
 	}
-	format := t.info.Format
-	t.table.open = func() (core.Source, error) { return OpenSource(abs, format) }
+	t.sources = &sourcePool{path: abs, format: t.info.Format, env: OpenEnv{TempDir: filepath.Dir(indexPath)}}
+	t.table.open = t.sources.open
 	return t, nil
 }
 
@@ -212,5 +216,33 @@ func (t *Trace) Events() *Table { return t.table }
 // Close releases the files.
 func (t *Trace) Close() error {
 	t.table.Close()
+	if t.sources != nil {
+		t.sources.close()
+	}
 	return t.tree.Close()
+}
+
+// phasedProgress reports a two-phase build (reading while opening, then
+// indexing) as one progress: when the first phase reports anything, it
+// takes the first half.
+type phasedProgress struct {
+	fn    func(done, total int64)
+	split bool
+}
+
+func (p *phasedProgress) first(done, total int64) {
+	if p.fn != nil {
+		p.split = true
+		p.fn(done/2, total)
+	}
+}
+
+func (p *phasedProgress) second(done, total int64) {
+	switch {
+	case p.fn == nil:
+	case p.split:
+		p.fn(total/2+done/2, total)
+	default:
+		p.fn(done, total)
+	}
 }

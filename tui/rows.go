@@ -100,7 +100,7 @@ func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
 	}
 	procNames := map[int64]string{}
 	procKey := map[core.Key]int64{}
-	if procs, ok := at.Lookup("Processes"); ok {
+	if procs, ok := at.Lookup(core.AttrProcesses); ok {
 		for _, p := range at.Children(procs) {
 			pid, err := strconv.ParseInt(at.Name(p), 10, 64)
 			if k, ok := at.Child(p, core.AttrExecName); ok && err == nil {

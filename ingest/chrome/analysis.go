@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -27,6 +26,7 @@ type Analysis struct {
 	threads map[string]*threadState
 	procs   map[string]*procState
 	pending endHeap
+	horizon core.Time // latest end of an X slice scheduled so far
 	async   map[asyncKey]core.Key
 	keyBuf  []byte
 	pidBuf  []byte
@@ -131,14 +131,6 @@ func (h *endHeap) pop() pendingEnd {
 	return top
 }
 
-// Attribute names specific to Chrome and Pajé traces (see core/model.go
-// for the shared ones).
-const (
-	AttrProcesses = "Processes"
-	AttrCounters  = "Counters"
-	AttrAsync     = "Async"
-)
-
 // NewAnalysis returns the Chrome state analysis writing into sink.
 func NewAnalysis(sink core.StateSink) *Analysis {
 	return &Analysis{
@@ -159,11 +151,11 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 		ph: c.FieldIndex("ph"), cat: c.FieldIndex("cat"), dur: c.FieldIndex("dur"), id: c.FieldIndex("id"),
 		pid: c.FieldIndex("context.pid"), tid: c.FieldIndex("context.tid"),
 		comm: c.FieldIndex("context.comm"), procname: c.FieldIndex("context.procname"),
-		value: core.String(SafeString(c.Name)),
+		value: core.String(core.SafeString(c.Name)),
 	}
 	for i, f := range c.Fields {
 		if name, ok := strings.CutPrefix(f, argFieldPrefix); ok {
-			r.args = append(r.args, argRef{index: i, name: SafePathName(name)})
+			r.args = append(r.args, argRef{index: i, name: core.SafeName(name)})
 		}
 	}
 	a.classes[c.ID] = r
@@ -249,7 +241,7 @@ func (a *Analysis) lookupThread(ev *core.Event, r *classRefs, pidF, tidF core.Fi
 	if th, ok := a.threads[string(a.keyBuf)]; ok {
 		return th
 	}
-	id := SafePathName(string(a.keyBuf))
+	id := core.SafeName(string(a.keyBuf))
 	th := &threadState{key: a.tree.AddPath(core.AttrThreads, id)}
 	a.threads[string(a.keyBuf)] = th
 	th.proc = a.proc(ev, r)
@@ -257,7 +249,7 @@ func (a *Analysis) lookupThread(ev *core.Event, r *classRefs, pidF, tidF core.Fi
 	if name == "" {
 		name = string(tidF.AppendText(nil))
 	}
-	a.modify(a.tree.Add(th.key, core.AttrExecName), ev.Time, core.String(SafeString(name)))
+	a.modify(a.tree.Add(th.key, core.AttrExecName), ev.Time, core.String(core.SafeString(name)))
 	a.modify(a.tree.Add(th.key, core.AttrPID), ev.Time, core.Int32(th.proc.pid))
 	return th
 }
@@ -280,12 +272,12 @@ func (a *Analysis) proc(ev *core.Event, r *classRefs) *procState {
 		p.pid = a.nextAnon
 	}
 	a.procs[text] = p
-	p.key = a.tree.AddPath(AttrProcesses, strconv.Itoa(int(p.pid)))
+	p.key = a.tree.AddPath(core.AttrProcesses, strconv.Itoa(int(p.pid)))
 	label := string(ev.Field(r.procname).AppendText(nil))
 	if label == "" {
 		label = text
 	}
-	a.modify(a.tree.Add(p.key, core.AttrExecName), ev.Time, core.String(SafeString(label)))
+	a.modify(a.tree.Add(p.key, core.AttrExecName), ev.Time, core.String(core.SafeString(label)))
 	return p
 }
 
@@ -344,6 +336,7 @@ func (a *Analysis) pushX(th *threadState, t core.Time, v core.Value, end core.Ti
 		a.setDepth(th, d+1, t, th.stack[d].value)
 	}
 	a.pending.push(pendingEnd{end: end, th: th, id: f.id})
+	a.horizon = max(a.horizon, end)
 	return nil
 }
 
@@ -397,12 +390,12 @@ func (a *Analysis) metadata(ev *core.Event, r *classRefs) error {
 	switch ev.Class.Name {
 	case "thread_name":
 		if th := a.thread(ev, r); th != nil {
-			a.modify(a.tree.Add(th.key, core.AttrExecName), ev.Time, core.String(SafeString(string(name))))
+			a.modify(a.tree.Add(th.key, core.AttrExecName), ev.Time, core.String(core.SafeString(string(name))))
 		}
 	case "process_name":
 		if ev.Field(r.pid).Kind != core.FieldNone {
 			p := a.proc(ev, r)
-			a.modify(a.tree.Add(p.key, core.AttrExecName), ev.Time, core.String(SafeString(string(name))))
+			a.modify(a.tree.Add(p.key, core.AttrExecName), ev.Time, core.String(core.SafeString(string(name))))
 		}
 	}
 	return nil
@@ -420,7 +413,7 @@ func (a *Analysis) counter(ev *core.Event, r *classRefs) error {
 	}
 	keys, ok := r.counters[p]
 	if !ok {
-		base := a.tree.AddPath(AttrCounters, strconv.Itoa(int(p.pid)), SafePathName(ev.Class.Name))
+		base := a.tree.AddPath(core.AttrCounters, strconv.Itoa(int(p.pid)), core.SafeName(ev.Class.Name))
 		keys = make([]core.Key, len(r.args))
 		for i, arg := range r.args {
 			keys[i] = a.tree.Add(base, arg.name)
@@ -450,7 +443,7 @@ func (a *Analysis) asyncSlice(ev *core.Event, r *classRefs, ph byte) error {
 	ak := asyncKey{proc: p, cat: cat, id: string(ev.Field(r.id).AppendText(nil))}
 	switch ph {
 	case 'b':
-		k := a.tree.AddPath(AttrProcesses, strconv.Itoa(int(p.pid)), AttrAsync, SafePathName(cat), SafePathName(ev.Class.Name))
+		k := a.tree.AddPath(core.AttrProcesses, strconv.Itoa(int(p.pid)), core.AttrAsync, core.SafeName(cat), core.SafeName(ev.Class.Name))
 		a.async[ak] = k
 		a.modify(k, ev.Time, core.Int32(int32(a.sink.Value(k).Int())+1))
 	case 'e':
@@ -500,33 +493,11 @@ func (a *Analysis) warn(w core.Warning) {
 	a.warnings = append(a.warnings, w)
 }
 
+// Horizon returns the latest instant the states need: the end of the
+// last X slice, which may lie after the last event's time. The pipeline
+// ends the history there.
+func (a *Analysis) Horizon() core.Time { return a.horizon }
+
 // Warnings returns the problems met by the analysis (unmatched E events,
 // slices left open, values the sink refused).
 func (a *Analysis) Warnings() []core.Warning { return a.warnings }
-
-// SafeString makes s storable as a state value: valid UTF-8 of at most
-// core.MaxStringLen bytes (cut at a rune boundary).
-func SafeString(s string) string {
-	if len(s) <= core.MaxStringLen && utf8.ValidString(s) {
-		return s
-	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) > core.MaxStringLen {
-		cut := core.MaxStringLen
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut]
-	}
-	return s
-}
-
-// SafePathName makes s usable as one attribute path segment: no '/',
-// never empty, storable.
-func SafePathName(s string) string {
-	s = strings.ReplaceAll(SafeString(s), "/", "_")
-	if s == "" {
-		return "_"
-	}
-	return s
-}

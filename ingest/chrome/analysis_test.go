@@ -5,11 +5,9 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
-var _ ingest.Analysis = (*Analysis)(nil)
 
 func analyzeSample(t *testing.T, name string) (*core.MemHistory, *Analysis) {
 	t.Helper()

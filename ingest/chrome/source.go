@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -45,9 +46,8 @@ var errTooManyThreads = fmt.Errorf("more than %d distinct (pid, tid) pairs", max
 type Source struct {
 	path    string
 	size    int64
-	cat     *catalog
-	tmp     *os.File
-	tmpName string // set when the file could not be unlinked at once
+	cat     *catalog // read-only after the first pass: shared with clones
+	sorted  *runsFile
 	runs    []run
 	readers []*runReader
 	heap    mergeHeap
@@ -143,9 +143,10 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("sort space: %w", err)
 	}
-	s.tmp = tmp
+	s.sorted = &runsFile{f: tmp}
+	s.sorted.refs.Store(1)
 	if os.Remove(tmp.Name()) != nil {
-		s.tmpName = tmp.Name()
+		s.sorted.name = tmp.Name()
 	}
 	counter := &countingReader{fn: opts.Progress, size: s.size}
 	in, err := input(f, counter)
@@ -219,12 +220,60 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 	s.cat.finish()
 	s.depth = make([]int32, len(s.cat.threads))
 	s.layout = s.layoutHash()
+	return s.openReaders()
+}
+
+// openReaders gives the source its own reader of every run, at the start.
+func (s *Source) openReaders() error {
 	perRun := max(mergeBufBudget/max(len(s.runs), 1), 4<<10)
 	for _, r := range s.runs {
 		size := int(min(int64(perRun), r.end-r.start+64))
-		s.readers = append(s.readers, &runReader{f: tmp, run: r, maxBody: maxEventBytes + 1<<10, bufSize: size, buf: make([]byte, size)})
+		s.readers = append(s.readers, &runReader{f: s.sorted.f, run: r, maxBody: maxEventBytes + 1<<10, bufSize: size, buf: make([]byte, size)})
 	}
 	return s.seekRuns(nil)
+}
+
+// runsFile is the sorted runs' temporary file, shared by a source and its
+// clones (all read it with ReadAt); the last Close closes it.
+type runsFile struct {
+	f    *os.File
+	name string // set when the file could not be unlinked at once
+	refs atomic.Int32
+}
+
+func (r *runsFile) release() error {
+	if r.refs.Add(-1) > 0 {
+		return nil
+	}
+	err := r.f.Close()
+	if r.name != "" {
+		if rerr := os.Remove(r.name); rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	return err
+}
+
+// Clone returns an independent source over the same sorted trace,
+// positioned before the first event, without parsing or sorting again: the
+// event table and each filter worker read the trace through clones of the
+// source that indexed it. Clones are used by one goroutine each, like any
+// source; the sorted file lives until the original and every clone are
+// closed. A clone reports no warnings (the original's first pass has them).
+func (s *Source) Clone() (core.Source, error) {
+	if s.sorted == nil {
+		return nil, errors.New("chrome: clone of a closed source")
+	}
+	s.sorted.refs.Add(1)
+	c := &Source{path: s.path, size: s.size, cat: s.cat, sorted: s.sorted, runs: s.runs,
+		total: s.total, start: s.start, end: s.end, layout: s.layout,
+		seeked: true, // no balance check: the original's first pass made it
+	}
+	if err := c.openReaders(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
 }
 
 // layoutHash identifies this trace's sort layout, so a checkpoint from
@@ -524,16 +573,10 @@ func (s *Source) Seek(cp []byte) error {
 
 // Close implements core.Source: it releases and removes the sort file.
 func (s *Source) Close() error {
-	var err error
-	if s.tmp != nil {
-		err = s.tmp.Close()
-		s.tmp = nil
+	if s.sorted == nil {
+		return nil
 	}
-	if s.tmpName != "" {
-		if rerr := os.Remove(s.tmpName); rerr != nil && err == nil {
-			err = rerr
-		}
-		s.tmpName = ""
-	}
+	err := s.sorted.release()
+	s.sorted = nil
 	return err
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
 const sampleDir = "../../testdata/chrome"

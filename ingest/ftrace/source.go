@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/ftrace/lines"
+	"github.com/tracetui/tracetui/ingest/internal/lines"
 )
 
 // Options tunes [Open]. There is nothing to tune yet; the type keeps the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
 const sampleDir = "../../testdata/ftrace"

@@ -5,15 +5,10 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/chrome"
 )
 
-// Attribute names of the Pajé state model (see the package doc).
-const (
-	AttrStates    = "States"
-	AttrVariables = "Variables"
-	rootLabel     = "(root)"
-)
+// rootLabel names the root container's process row.
+const rootLabel = "(root)"
 
 // Analysis turns Pajé events into states. It implements ingest.Analysis
 // over the events of a paje Source (definitions included).
@@ -161,7 +156,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		a.ensureRow(c, t)
 		k, ok := c.vars[ti]
 		if !ok {
-			k = a.tree.AddPath(core.AttrThreads, a.rowID(c), AttrVariables, chrome.SafePathName(ti.name))
+			k = a.tree.AddPath(core.AttrThreads, a.rowID(c), core.AttrVariables, core.SafeName(ti.name))
 			c.vars[ti] = k
 		}
 		f := ev.Field(r.value)
@@ -212,7 +207,7 @@ func (a *Analysis) stateValue(ti *typeInfo, ev *core.Event, r *classRefs) core.V
 	if n, ok := ti.values[v]; ok {
 		v = n
 	}
-	return core.String(chrome.SafeString(v))
+	return core.String(core.SafeString(v))
 }
 
 // rowID returns the container's Threads/<id> name, unique even when two
@@ -226,14 +221,14 @@ func (a *Analysis) ensureRow(c *contState, t core.Time) {
 	if c.hasRow {
 		return
 	}
-	id := chrome.SafePathName(c.key)
+	id := core.SafeName(c.key)
 	for n := 2; a.rowIDs[id]; n++ {
-		id = chrome.SafePathName(c.key) + "#" + strconv.Itoa(n)
+		id = core.SafeName(c.key) + "#" + strconv.Itoa(n)
 	}
 	a.rowIDs[id] = true
 	c.row, c.hasRow = a.tree.AddPath(core.AttrThreads, id), true
 	c.stacks, c.vars, c.varVals = map[*typeInfo]*stateStack{}, map[*typeInfo]core.Key{}, map[*typeInfo]float64{}
-	a.modify(a.tree.Add(c.row, core.AttrExecName), t, core.String(chrome.SafeString(c.name)))
+	a.modify(a.tree.Add(c.row, core.AttrExecName), t, core.String(core.SafeString(c.name)))
 	p := c.parent
 	if p == nil {
 		p = a.root
@@ -242,7 +237,7 @@ func (a *Analysis) ensureRow(c *contState, t core.Time) {
 	if !ok {
 		pid = int32(len(a.pids)) + 1
 		a.pids[p] = pid
-		a.modify(a.tree.AddPath(chrome.AttrProcesses, strconv.Itoa(int(pid)), core.AttrExecName), t, core.String(chrome.SafeString(p.name)))
+		a.modify(a.tree.AddPath(core.AttrProcesses, strconv.Itoa(int(pid)), core.AttrExecName), t, core.String(core.SafeString(p.name)))
 	}
 	a.modify(a.tree.Add(c.row, core.AttrPID), t, core.Int32(pid))
 }
@@ -258,7 +253,7 @@ func (a *Analysis) stack(c *contState, ti *typeInfo, t core.Time) *stateStack {
 	if c.primary == nil {
 		c.primary, st.isMain, st.top = ti, true, c.row
 	} else {
-		st.top = a.tree.AddPath(core.AttrThreads, a.rowID(c), AttrStates, chrome.SafePathName(ti.name))
+		st.top = a.tree.AddPath(core.AttrThreads, a.rowID(c), core.AttrStates, core.SafeName(ti.name))
 	}
 	c.stacks[ti] = st
 	return st

@@ -3,7 +3,7 @@ package paje
 import (
 	"bytes"
 
-	"github.com/tracetui/tracetui/ingest/ftrace/lines"
+	"github.com/tracetui/tracetui/ingest/internal/lines"
 )
 
 const detectBytes = 8 << 10

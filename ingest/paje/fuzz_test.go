@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
 // FuzzPaje feeds arbitrary text through Detect, Open, Next,

@@ -12,11 +12,9 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/ftrace/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
-var _ ingest.Analysis = (*Analysis)(nil)
 
 const sampleDir = "../../testdata/paje"
 
