@@ -8,7 +8,6 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
-
 func analyzeSample(t *testing.T, name string) (*core.MemHistory, *Analysis) {
 	t.Helper()
 	src, err := Open(filepath.Join(sampleDir, name), Options{TempDir: t.TempDir()})

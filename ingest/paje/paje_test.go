@@ -15,7 +15,6 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
-
 const sampleDir = "../../testdata/paje"
 
 var samples = []string{"pajeng-nested.paje", "paje-1x-tabs.trace", "unknown-event.paje"}
