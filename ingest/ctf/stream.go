@@ -205,11 +205,8 @@ func (s *stream) checkHeader(off int64, n int) error {
 			return s.errorf(-1, -1, "packet %d at offset %d: bad magic number 0x%X (want 0xC1FC1FC1)", n, off, m)
 		}
 	}
-	if tp.uuid != nil && tp.meta.HasUUID {
-		if string(s.hdrFields[0].Bytes) != string(tp.meta.UUID[:]) {
-			return s.errorf(-1, -1, "packet %d at offset %d: trace uuid differs from the metadata's", n, off)
-		}
-	}
+	// The packet's trace uuid is not checked against the metadata's:
+	// babeltrace2 does not either, and reads such traces.
 	var sp *streamPlan
 	if tp.streamID != nil {
 		id := d.slots[tp.streamID.slot]

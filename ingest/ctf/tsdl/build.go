@@ -179,11 +179,13 @@ func specName(s *specList) string {
 func (b *builder) declaredType(sc *scope, s *specList, dc declarator) (*Type, error) {
 	var t *Type
 	if dc.pointers > 0 {
-		base, err := b.specType(sc, s) // define what it defines, even if unused
-		if err != nil {
-			return nil, err
+		if s.typ != nil && s.typ.hasBody {
+			// Define what the body defines, even if the pointer alias
+			// is what the field uses.
+			if _, err := b.specType(sc, s); err != nil {
+				return nil, err
+			}
 		}
-		_ = base
 		name := specName(s) + strings.Repeat(" *", dc.pointers)
 		if t = sc.lookup("", name); t == nil {
 			return nil, errorf(dc.line, "unknown type %q (pointers need a typealias)", name)
