@@ -111,4 +111,3 @@ func invalidCases() []ctfCase {
 	}, func(b []byte, p *pktw) []byte { return b })
 	return cs
 }
-

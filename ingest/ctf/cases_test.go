@@ -136,7 +136,7 @@ func simple(name, about, events string, body func(p *pktw)) ctfCase {
 	p := stdPacket(0, 1000, 0, 0)
 	body(p)
 	return ctfCase{name: name, about: about, files: map[string][]byte{
-		"metadata":  []byte(stdPrelude + stdStream + events),
+		"metadata": []byte(stdPrelude + stdStream + events),
 		"stream_0": p.finish(),
 	}}
 }
@@ -350,7 +350,7 @@ func validCases() []ctfCase {
 		}; };`, func(p *pktw) {
 			for i, n := range []int{3, 0, 1} {
 				w := p.event(0, t0+uint64(i))
-				w.u8(2)        // context clen
+				w.u8(2) // context clen
 				w.u32(uint64(n))
 				for j := 0; j < n; j++ {
 					w.u16(uint64(100 + j))
@@ -833,7 +833,7 @@ event { name = "s1b"; id = 3; stream_id = 1; fields := struct { string s; }; };`
 	w.patch64(sizes+8, uint64(w.pos))
 	return ctfCase{name: "several-streams", about: "two stream classes with different headers and packet contexts, three data files, the k-way merge by time",
 		files: map[string][]byte{
-			"metadata":  []byte(meta),
+			"metadata": []byte(meta),
 			"chan_0":   s0(0, t0+1, t0+3, t0+5, t0+7),
 			"chan_1":   s0(1, t0+2, t0+4, t0+6, t0+8),
 			"other_0":  w.b,
