@@ -29,22 +29,24 @@ const (
 	opLoopEnd // end of a loop body (jump: its start)
 	opVariant // jump to the option selected by slots[ref] (node.choices, targets)
 	opJump    // to jump
+	opBlock   // fused run of byte-aligned fixed-size fields (fuse.go)
 )
 
 // op flags.
 const (
-	fSigned  = 1 << iota // sign-extend the value
-	fBE                  // big-endian (opInt, floats)
+	fBE      = 1 << iota // big-endian (opInt, floats)
 	fClock               // update the stream clock with the value
 	fEventID             // the value is the event class id
 	fEnum                // expose as an enum (label lookup)
 	fRaw                 // char array exposed whole, NULs included (uuid)
+	fSignedTag           // variants: the tag is signed
 )
 
 // op is one decoding instruction.
 type op struct {
 	code    opcode
 	flags   uint8
+	sext    uint8  // integers: shift that sign-extends (0 when unsigned)
 	size    uint8  // bits (integers)
 	align   uint32 // bits, applied before reading
 	slot    int32  // where to store the integer value, -1: nowhere
@@ -55,14 +57,37 @@ type op struct {
 	minBits uint64 // loops: minimum size of one element, for length checks
 	node    *node  // variants (choices), enums (labels)
 	targets []int32
+	block   []blockField
 }
 
 // program is the flat op list of one scope.
 type program []op
 
-// emitter generates programs from node trees.
+// emitter generates programs from node trees. It tracks the alignment
+// the position is known to have, to drop alignments that are no-ops.
 type emitter struct {
-	ops program
+	ops   program
+	known int64 // the position is a multiple of known bits
+}
+
+// lowBit is the largest power of two dividing n (n > 0).
+func lowBit(n int64) int64 { return n & -n }
+
+// aligned returns the alignment to apply before a field aligned on a
+// (1 when the position is known to be aligned) and records it.
+func (e *emitter) aligned(a int64) uint32 {
+	if a <= e.known {
+		return 1
+	}
+	e.known = a
+	return uint32(a)
+}
+
+// advance records a read of n bits.
+func (e *emitter) advance(n int64) {
+	if n > 0 {
+		e.known = min(e.known, lowBit(n))
+	}
 }
 
 // compileOps returns the program decoding a scope's tree (nil tree: empty).
@@ -70,9 +95,9 @@ func compileOps(n *node) program {
 	if n == nil {
 		return nil
 	}
-	e := &emitter{}
+	e := &emitter{known: 1}
 	e.emit(n)
-	return e.ops
+	return fuse(e.ops)
 }
 
 func (e *emitter) add(o op) int32 {
@@ -83,9 +108,12 @@ func (e *emitter) add(o op) int32 {
 func (e *emitter) emit(n *node) {
 	switch n.kind {
 	case tsdl.KindInt, tsdl.KindEnum:
-		e.add(intOp(n))
+		o := intOp(n)
+		o.align = e.aligned(int64(n.align))
+		e.add(o)
+		e.advance(int64(n.size))
 	case tsdl.KindFloat:
-		o := op{code: opFloat32, align: uint32(n.align), slot: -1, field: n.field, size: uint8(n.size)}
+		o := op{code: opFloat32, align: e.aligned(int64(n.align)), slot: -1, field: n.field, size: uint8(n.size)}
 		if n.size == 64 {
 			o.code = opFloat64
 		}
@@ -93,28 +121,38 @@ func (e *emitter) emit(n *node) {
 			o.flags |= fBE
 		}
 		e.add(o)
+		e.advance(int64(n.size))
 	case tsdl.KindString:
-		e.add(op{code: opString, align: 8, slot: -1, field: n.field})
+		e.add(op{code: opString, align: e.aligned(8), slot: -1, field: n.field})
+		e.known = 8
 	case tsdl.KindStruct:
-		if n.align > 1 {
-			e.add(op{code: opAlign, align: uint32(n.align), slot: -1, field: -1})
+		if a := e.aligned(int64(n.align)); a > 1 {
+			e.add(op{code: opAlign, align: a, slot: -1, field: -1})
 		}
 		for _, ch := range n.children {
 			e.emit(ch)
 		}
 	case tsdl.KindVariant:
-		at := e.add(op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n})
+		vo := op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n}
+		if n.tagNode.signed {
+			vo.flags |= fSignedTag
+		}
+		at := e.add(vo)
 		targets := make([]int32, len(n.children))
 		var ends []int32
+		start, after := e.known, int64(1<<16)
 		for i, ch := range n.children {
+			e.known = start
 			targets[i] = int32(len(e.ops))
 			e.emit(ch)
+			after = min(after, e.known)
 			ends = append(ends, e.add(op{code: opJump, slot: -1, field: -1}))
 		}
 		for _, j := range ends {
 			e.ops[j].jump = int32(len(e.ops))
 		}
 		e.ops[at].targets = targets
+		e.known = after
 	case tsdl.KindArray, tsdl.KindSequence:
 		e.emitArray(n)
 	}
@@ -125,42 +163,48 @@ func (e *emitter) emitArray(n *node) {
 	isSeq := n.kind == tsdl.KindSequence
 	switch {
 	case n.text && !isSeq:
-		o := op{code: opText, align: 8, slot: -1, field: n.field, n: n.length}
+		o := op{code: opText, align: e.aligned(8), slot: -1, field: n.field, n: n.length}
 		if n.meaning == meanUUID {
 			o.flags |= fRaw
 		}
 		e.add(o)
+		e.known = 8
 		return
 	case n.text:
-		e.add(op{code: opTextSeq, align: 8, slot: -1, field: n.field, ref: n.lenNode.slot})
+		e.add(op{code: opTextSeq, align: e.aligned(8), slot: -1, field: n.field, ref: n.lenNode.slot})
+		e.known = 8
 		return
 	case !isSeq && n.fixed >= 0 && !hasEffects(n):
-		if n.fixed > 0 || n.align > 1 {
-			e.add(op{code: opSkip, align: uint32(n.align), slot: -1, field: -1, n: uint64(n.fixed)})
+		if a := e.aligned(int64(n.align)); n.fixed > 0 || a > 1 {
+			e.add(op{code: opSkip, align: a, slot: -1, field: -1, n: uint64(n.fixed)})
 		}
+		e.advance(n.fixed)
 		return
 	case isSeq && el.fixed >= 0 && el.fixed%int64(el.align) == 0 && !hasEffects(el):
-		e.add(op{code: opSeqSkip, align: uint32(el.align), slot: -1, field: -1, ref: n.lenNode.slot, n: uint64(el.fixed)})
+		e.add(op{code: opSeqSkip, align: e.aligned(int64(el.align)), slot: -1, field: -1, ref: n.lenNode.slot, n: uint64(el.fixed)})
+		e.advance(el.fixed)
 		return
 	}
-	if n.align > 1 {
-		e.add(op{code: opAlign, align: uint32(n.align), slot: -1, field: -1})
+	if a := e.aligned(int64(n.align)); a > 1 {
+		e.add(op{code: opAlign, align: a, slot: -1, field: -1})
 	}
 	o := op{code: opArray, slot: -1, field: -1, n: n.length, minBits: minBits(el)}
 	if isSeq {
 		o.code, o.ref = opSeq, n.lenNode.slot
 	}
 	at := e.add(o)
+	e.known = 1 // a later iteration may start anywhere
 	e.emit(el)
 	end := e.add(op{code: opLoopEnd, slot: -1, field: -1, jump: at + 1})
 	e.ops[at].jump = end + 1
+	e.known = 1
 }
 
 // intOp returns the op reading an integer or enum node.
 func intOp(n *node) op {
 	o := op{code: opInt, size: uint8(n.size), align: uint32(n.align), slot: n.slot, field: n.field, node: n}
 	if n.signed {
-		o.flags |= fSigned
+		o.sext = uint8(64 - n.size)
 	}
 	if n.bigEndian {
 		o.flags |= fBE
@@ -171,7 +215,7 @@ func intOp(n *node) op {
 	if n.meaning == meanEventID {
 		o.flags |= fEventID
 	}
-	if n.kind == tsdl.KindEnum {
+	if n.kind == tsdl.KindEnum && n.field >= 0 {
 		o.flags |= fEnum
 	}
 	if n.align >= 8 {

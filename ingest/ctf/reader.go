@@ -18,7 +18,7 @@ type Reader struct {
 	traces   []*traceInfo
 	streams  []*stream
 	classes  []*core.EventClass
-	heap     []int32 // streams with a decoded head event, min-heap on (time, index)
+	heap     []heapEntry // streams with a decoded head event, min-heap on (time, index)
 	last     int32   // stream of the event last returned, -1
 	started  bool
 	err      error // sticky decoding error
@@ -151,6 +151,7 @@ func (r *Reader) Next() (*core.Event, error) {
 		if s.eof {
 			r.pop()
 		} else {
+			r.heap[0].t = s.ev.Time
 			r.down(0)
 		}
 	}
@@ -158,22 +159,27 @@ func (r *Reader) Next() (*core.Event, error) {
 		r.last = -1
 		return nil, io.EOF
 	}
-	r.last = r.heap[0]
+	r.last = r.heap[0].i
 	return &r.streams[r.last].ev, nil
 }
 
+// heapEntry is a stream in the merge, keyed by its head event's time.
+type heapEntry struct {
+	t core.Time
+	i int32
+}
+
 // less orders streams by their head event: time, then stream index.
-func (r *Reader) less(a, b int32) bool {
-	ta, tb := r.streams[a].ev.Time, r.streams[b].ev.Time
-	return ta < tb || (ta == tb && a < b)
+func less(a, b heapEntry) bool {
+	return a.t < b.t || (a.t == b.t && a.i < b.i)
 }
 
 func (r *Reader) push(i int32) {
-	r.heap = append(r.heap, i)
+	r.heap = append(r.heap, heapEntry{r.streams[i].ev.Time, i})
 	j := len(r.heap) - 1
 	for j > 0 {
 		p := (j - 1) / 2
-		if !r.less(r.heap[j], r.heap[p]) {
+		if !less(r.heap[j], r.heap[p]) {
 			break
 		}
 		r.heap[j], r.heap[p] = r.heap[p], r.heap[j]
@@ -199,10 +205,10 @@ func (r *Reader) down(j int) {
 			return
 		}
 		m := l
-		if l+1 < n && r.less(h[l+1], h[l]) {
+		if l+1 < n && less(h[l+1], h[l]) {
 			m = l + 1
 		}
-		if !r.less(h[m], h[j]) {
+		if !less(h[m], h[j]) {
 			return
 		}
 		h[j], h[m] = h[m], h[j]

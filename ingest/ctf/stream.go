@@ -62,8 +62,13 @@ type stream struct {
 	hdrBuf    []byte // header and context of the current packet
 	hdrFields [1]core.Field
 	pktFields []core.Field
-	fields    []core.Field // Event.Fields backing array
 	ev        core.Event
+	// Event.Fields backing arrays, one per event class (allocated when
+	// first used), with their kinds set once; classGen says which
+	// packet's fields they hold.
+	classFields [][]core.Field
+	classGen    []uint64
+	pktGen      uint64
 
 	cur         int   // current packet, -1 before the first
 	cpu         int32 // current packet's cpu_id, -1 if none
@@ -236,11 +241,11 @@ func (s *stream) checkHeader(off int64, n int) error {
 		copy(slots, d.slots)
 		d.slots = slots
 		s.pktFields = make([]core.Field, sp.nPktFields)
-		nf := len(sp.fieldPrefix)
-		for _, ep := range sp.events {
-			nf = max(nf, ep.nfields)
+		for i, k := range sp.pktKinds {
+			s.pktFields[i].Kind = k
 		}
-		s.fields = make([]core.Field, nf)
+		s.classFields = make([][]core.Field, len(sp.events))
+		s.classGen = make([]uint64, len(sp.events))
 		s.ev.Stream = s.idx
 	}
 	return nil
@@ -268,6 +273,7 @@ func (s *stream) loadPacket(i int) error {
 		return err
 	}
 	s.cur, s.cpu = i, p.cpu
+	s.pktGen++
 	return s.fill(p.hdrEnd, false)
 }
 
@@ -343,7 +349,7 @@ func (s *stream) next() error {
 func (s *stream) decodeEvent() error {
 	d, sp := &s.d, s.sp
 	d.haveID = false
-	d.fields = s.fields
+	d.fields = s.hdrFields[:]
 	if err := d.run(sp.headerOps); err != nil {
 		return err
 	}
@@ -360,17 +366,37 @@ func (s *stream) decodeEvent() error {
 	if ep == nil {
 		return d.fail(s.evStart, "unknown event id %d in %s", d.evID, sp.describe())
 	}
+	fields := s.classFields[ep.idx]
+	if fields == nil {
+		fields = make([]core.Field, ep.nfields)
+		for i, k := range ep.kinds {
+			fields[i].Kind = k
+		}
+		s.classFields[ep.idx] = fields
+		s.classGen[ep.idx] = s.pktGen - 1
+	}
+	if s.classGen[ep.idx] != s.pktGen {
+		copy(fields, s.pktFields)
+		s.classGen[ep.idx] = s.pktGen
+	}
+	d.fields = fields
 	s.scopePos[0] = d.pos
-	if err := d.run(sp.streamCtxOps); err != nil {
-		return err
+	if len(sp.streamCtxOps) > 0 {
+		if err := d.run(sp.streamCtxOps); err != nil {
+			return err
+		}
 	}
 	s.scopePos[1] = d.pos
-	if err := d.run(ep.ctxOps); err != nil {
-		return err
+	if len(ep.ctxOps) > 0 {
+		if err := d.run(ep.ctxOps); err != nil {
+			return err
+		}
 	}
 	s.scopePos[2] = d.pos
-	if err := d.run(ep.payloadOps); err != nil {
-		return err
+	if len(ep.payloadOps) > 0 {
+		if err := d.run(ep.payloadOps); err != nil {
+			return err
+		}
 	}
 	if d.pos == s.evStart {
 		return d.fail(s.evStart, "event of length 0 (id %d)", ep.meta.ID)
@@ -378,8 +404,7 @@ func (s *stream) decodeEvent() error {
 	s.ep = ep
 	ev := &s.ev
 	ev.Class = ep.class
-	copy(s.fields, s.pktFields)
-	ev.Fields = s.fields[:ep.nfields]
+	ev.Fields = fields
 	ev.CPU = s.cpu
 	if ep.perfCPU >= 0 {
 		ev.CPU = int32(ev.Fields[ep.perfCPU].Int)

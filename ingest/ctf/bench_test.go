@@ -1,0 +1,115 @@
+package ctf_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/ctf"
+	"github.com/tracetui/tracetui/ingest/gen"
+)
+
+var benchTraces sync.Map // threads -> dir
+
+// benchTrace returns a generated trace of the given number of threads,
+// written once per test binary run.
+func benchTrace(b *testing.B, threads int) string {
+	if d, ok := benchTraces.Load(threads); ok {
+		return d.(string)
+	}
+	dir, err := os.MkdirTemp("", "tracetui-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir = filepath.Join(dir, "trace")
+	if _, err := gen.Write(dir, gen.Config{Threads: threads, CPUs: 4, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	benchTraces.Store(threads, dir)
+	return dir
+}
+
+// BenchmarkDecode50k measures the analysis path: every event decoded
+// (fields exposed, time merged), nothing formatted, on a generated trace
+// of 50 000 threads. Reported: events/s.
+func BenchmarkDecode50k(b *testing.B) {
+	dir := benchTrace(b, 50_000)
+	var events int64
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		r, err := ctf.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			events++
+		}
+		r.Close()
+	}
+	reportRates(b, events, cpu0)
+}
+
+// BenchmarkDump50k measures `tracetui dump` without the output device:
+// every event decoded and formatted as babeltrace2 prints it.
+func BenchmarkDump50k(b *testing.B) {
+	dir := benchTrace(b, 50_000)
+	var events int64
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		r, err := ctf.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w := &countWriter{}
+		if err := ingest.Dump(w, r, 0); err != nil {
+			b.Fatal(err)
+		}
+		events += w.lines
+		r.Close()
+	}
+	reportRates(b, events, cpu0)
+}
+
+// cpuTime returns the process's user and system CPU time: on a shared
+// machine it measures the work better than the wall clock.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportRates reports events per wall-clock second and per CPU second
+// (run with -cpu 1 so that one core does the work).
+func reportRates(b *testing.B, events int64, cpu0 time.Duration) {
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(events)/cpu.Seconds(), "events/cpu-s")
+	}
+}
+
+type countWriter struct{ lines int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	for _, c := range p {
+		if c == '\n' {
+			w.lines++
+		}
+	}
+	return len(p), nil
+}
