@@ -34,12 +34,12 @@ const (
 
 // op flags.
 const (
-	fBE      = 1 << iota // big-endian (opInt, floats)
-	fClock               // update the stream clock with the value
-	fEventID             // the value is the event class id
-	fEnum                // expose as an enum (label lookup)
-	fRaw                 // char array exposed whole, NULs included (uuid)
-	fSignedTag           // variants: the tag is signed
+	fBE        = 1 << iota // big-endian (opInt, floats)
+	fClock                 // update the stream clock with the value
+	fEventID               // the value is the event class id
+	fEnum                  // expose as an enum (label lookup)
+	fRaw                   // char array exposed whole, NULs included (uuid)
+	fSignedTag             // variants: the tag is signed
 )
 
 // op is one decoding instruction.

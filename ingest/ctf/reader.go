@@ -19,7 +19,7 @@ type Reader struct {
 	streams  []*stream
 	classes  []*core.EventClass
 	heap     []heapEntry // streams with a decoded head event, min-heap on (time, index)
-	last     int32   // stream of the event last returned, -1
+	last     int32       // stream of the event last returned, -1
 	started  bool
 	err      error // sticky decoding error
 	warnings []core.Warning
