@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -134,6 +135,46 @@ func (d *dec) run(p program) error {
 			}
 			v = readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
 			pos += size
+		case opBlock:
+			if pos+int64(o.n) > limit {
+				return d.stop(pos, d.short(pos, int64(o.n)))
+			}
+			i := (pos - base) >> 3
+			d.block(o.block, data[i:i+int64(o.n/8)])
+			pos += int64(o.n)
+			continue
+		case opJump:
+			pc = int(o.jump) - 1
+			continue
+		case opAlign:
+			pos = alignUp(pos, int64(o.align))
+			continue
+		case opVariant:
+			t := d.slots[o.ref]
+			opt := -1
+			if o.flags&fSignedTag == 0 {
+				for _, c := range o.node.choices {
+					if c.lo <= t && t <= c.hi {
+						opt = c.opt
+						break
+					}
+				}
+			} else {
+				for _, c := range o.node.choices {
+					if int64(c.lo) <= int64(t) && int64(t) <= int64(c.hi) {
+						opt = c.opt
+						break
+					}
+				}
+			}
+			if opt < 0 {
+				if o.flags&fSignedTag != 0 {
+					return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(t), pos))
+				}
+				return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", t, pos))
+			}
+			pc = int(o.targets[opt]) - 1
+			continue
 		default:
 			var err error
 			if pos, pc, sp, err = d.other(p, pc, sp, pos); err != nil {
@@ -143,10 +184,17 @@ func (d *dec) run(p program) error {
 		}
 		v = uint64(int64(v<<o.sext) >> o.sext)
 		d.slots[o.slot] = v
-		if o.flags&^fBE != 0 {
+		switch o.flags &^ fBE {
+		case 0:
+			if o.field >= 0 {
+				d.fields[o.field].Int = int64(v)
+			}
+		case fClock:
+			d.updateClock(v, o.size)
+		case fEventID:
+			d.evID, d.haveID = v, true
+		default:
 			d.special(o, v)
-		} else if o.field >= 0 {
-			d.fields[o.field].Int = int64(v)
 		}
 	}
 	d.pos = pos
@@ -159,34 +207,6 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 	data, base, limit := d.data, d.base, d.limit
 	o := &p[pc]
 	switch o.code {
-	case opAlign:
-		pos = alignUp(pos, int64(o.align))
-	case opBlock:
-		if pos+int64(o.n) > limit {
-			return pos, pc, sp, d.stop(pos, d.short(pos, int64(o.n)))
-		}
-		i := (pos - base) >> 3
-		d.block(o.block, data[i:i+int64(o.n/8)])
-		pos += int64(o.n)
-	case opVariant:
-		v := d.slots[o.ref]
-		opt := -1
-		signed := o.flags&fSignedTag != 0
-		for _, c := range o.node.choices {
-			if (signed && int64(c.lo) <= int64(v) && int64(v) <= int64(c.hi)) || (!signed && c.lo <= v && v <= c.hi) {
-				opt = c.opt
-				break
-			}
-		}
-		if opt < 0 {
-			if signed {
-				return pos, pc, sp, d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(v), pos))
-			}
-			return pos, pc, sp, d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", v, pos))
-		}
-		pc = int(o.targets[opt]) - 1
-	case opJump:
-		pc = int(o.jump) - 1
 	case opFloat32, opFloat64:
 		pos = alignUp(pos, int64(o.align))
 		size := int64(o.size)
@@ -203,7 +223,7 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 			d.fields[o.field].Float = f
 		}
 	case opString:
-		pos = alignUp(pos, 8)
+		pos = alignUp(pos, int64(o.align))
 		i, end := (pos-base)>>3, (limit-base)>>3
 		if i > end {
 			return pos, pc, sp, d.stop(pos, d.short(pos, 8))
@@ -220,7 +240,7 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		}
 		pos += int64(k+1) * 8
 	case opText, opTextSeq:
-		pos = alignUp(pos, 8)
+		pos = alignUp(pos, int64(o.align))
 		n := o.n
 		if o.code == opTextSeq {
 			n = d.slots[o.ref]
@@ -429,18 +449,22 @@ func readBits(data []byte, off int64, size uint, be bool) uint64 {
 	return v & (1<<size - 1)
 }
 
-// cutNUL returns b up to its first NUL byte.
+// cutNUL returns b up to its first NUL byte. It tests 8 bytes at a time:
+// (v - 0x01...) &^ v & 0x80... has its lowest set bit in the first zero
+// byte (borrows only disturb the bytes after it).
 func cutNUL(b []byte) []byte {
-	if len(b) <= 32 {
-		for i, c := range b {
-			if c == 0 {
-				return b[:i:i]
-			}
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		v := binary.LittleEndian.Uint64(b[i:])
+		if z := (v - 0x0101010101010101) &^ v & 0x8080808080808080; z != 0 {
+			k := i + bits.TrailingZeros64(z)/8
+			return b[:k:k]
 		}
-		return b
 	}
-	if k := bytes.IndexByte(b, 0); k >= 0 {
-		return b[:k:k]
+	for ; i < len(b); i++ {
+		if b[i] == 0 {
+			return b[:i:i]
+		}
 	}
 	return b
 }

@@ -70,6 +70,36 @@ type emitter struct {
 	known int64 // the position is a multiple of known bits
 }
 
+// foldsAlign reports whether an op applies its own alignment first.
+func foldsAlign(c opcode) bool {
+	switch c {
+	case opInt, opU8, opU16L, opU32L, opU64L, opU16B, opU32B, opU64B, opFloat32, opFloat64, opString, opText, opTextSeq, opSkip, opSeqSkip:
+		return true
+	}
+	return false
+}
+
+// shift fixes the jumps after removing the op at index at (no jump
+// targets it: the struct's first member follows it directly).
+func (e *emitter) shift(at int32) {
+	fix := func(j *int32) {
+		if *j > at {
+			*j--
+		}
+	}
+	for i := range e.ops {
+		o := &e.ops[i]
+		switch o.code {
+		case opJump, opArray, opSeq, opLoopEnd:
+			fix(&o.jump)
+		case opVariant:
+			for k := range o.targets {
+				fix(&o.targets[k])
+			}
+		}
+	}
+}
+
 // lowBit is the largest power of two dividing n (n > 0).
 func lowBit(n int64) int64 { return n & -n }
 
@@ -127,7 +157,19 @@ func (e *emitter) emit(n *node) {
 		e.known = 8
 	case tsdl.KindStruct:
 		if a := e.aligned(int64(n.align)); a > 1 {
-			e.add(op{code: opAlign, align: a, slot: -1, field: -1})
+			at := e.add(op{code: opAlign, align: a, slot: -1, field: -1})
+			for _, ch := range n.children {
+				e.emit(ch)
+			}
+			// Fold the structure's alignment into its first read when
+			// nothing jumps between them.
+			if len(e.ops) > int(at)+1 && foldsAlign(e.ops[at+1].code) {
+				next := &e.ops[at+1]
+				next.align = max(next.align, a)
+				e.ops = append(e.ops[:at], e.ops[at+1:]...)
+				e.shift(at)
+			}
+			break
 		}
 		for _, ch := range n.children {
 			e.emit(ch)
@@ -141,12 +183,16 @@ func (e *emitter) emit(n *node) {
 		targets := make([]int32, len(n.children))
 		var ends []int32
 		start, after := e.known, int64(1<<16)
-		for i, ch := range n.children {
+		// Options are laid out last to first, so the first one (the
+		// common case: LTTng's compact header) needs no jump.
+		for i := len(n.children) - 1; i >= 0; i-- {
 			e.known = start
 			targets[i] = int32(len(e.ops))
-			e.emit(ch)
+			e.emit(n.children[i])
 			after = min(after, e.known)
-			ends = append(ends, e.add(op{code: opJump, slot: -1, field: -1}))
+			if i > 0 {
+				ends = append(ends, e.add(op{code: opJump, slot: -1, field: -1}))
+			}
 		}
 		for _, j := range ends {
 			e.ops[j].jump = int32(len(e.ops))

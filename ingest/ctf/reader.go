@@ -54,6 +54,10 @@ func Open(path string) (*Reader, error) {
 		r.traces = append(r.traces, tr)
 		r.streams = append(r.streams, streams...)
 	}
+	win := min(max(windowBudget/int64(max(len(r.streams), 1)), minWindow), maxWindow)
+	for _, s := range r.streams {
+		s.window = win
+	}
 	// Dense event class ids across traces and stream classes.
 	for _, tr := range r.traces {
 		for _, sp := range tr.plan.streams {

@@ -15,12 +15,14 @@ import (
 // printing), the events through a window that slides over the packet and
 // grows when an event does not fit.
 
-// Window sizes: the initial window, and the largest a single event may
-// make it grow to (an event is bounded by its packet anyway; this bounds
-// the memory a hostile content size can claim before the read fails).
+// Window sizes: each stream reads its packets through a window of
+// windowBudget / streams bytes (clamped), which grows when an event does
+// not fit; headerProbe is the first read of a packet header.
 const (
-	initialWindow = 64 << 10
-	headerProbe   = 512
+	windowBudget = 16 << 20
+	minWindow    = 16 << 10
+	maxWindow    = 256 << 10
+	headerProbe  = 512
 )
 
 // packet flags.
@@ -81,6 +83,7 @@ type stream struct {
 	pktEvents   int64
 	eof         bool
 	ready       bool // head decoded by Seek, not yet in the merge
+	window      int64 // initial window size
 }
 
 // streamError locates a problem in a stream's bytes.
@@ -285,7 +288,7 @@ func (s *stream) fill(from int64, grow bool) error {
 	left := (p.content+7)/8 - start
 	size := int64(cap(s.win))
 	if size == 0 {
-		size = initialWindow
+		size = s.window
 	}
 	if grow {
 		size *= 2
