@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"strconv"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -37,7 +38,7 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 			return err
 		}
 		line = append(line[:0], '[')
-		line = core.AppendTimestamp(line, ev.Time)
+		line = appendTimestamp(line, ev.Time)
 		line = append(line, "] "...)
 		if perEvent {
 			host, hasHost = hs.Hostname(ev)
@@ -56,3 +57,28 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 	}
 	return bw.Flush()
 }
+
+// appendTimestamp is core.AppendTimestamp (seconds, a dot, nine digits of
+// nanoseconds, babeltrace2's --clock-seconds), two digits at a time: the
+// dump prints one per event.
+func appendTimestamp(dst []byte, t core.Time) []byte {
+	if t < 0 {
+		return core.AppendTimestamp(dst, t)
+	}
+	dst = strconv.AppendInt(dst, int64(t/1e9), 10)
+	ns := uint32(t % 1e9)
+	var b [10]byte
+	b[0] = '.'
+	b[9] = byte('0' + ns%10)
+	ns /= 10
+	for i := 7; i >= 1; i -= 2 {
+		d := ns % 100
+		ns /= 100
+		b[i], b[i+1] = digits2[2*d], digits2[2*d+1]
+	}
+	return append(dst, b[:]...)
+}
+
+const digits2 = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"

@@ -1,6 +1,7 @@
 package ctf_test
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -106,10 +107,6 @@ func reportRates(b *testing.B, events int64, cpu0 time.Duration) {
 type countWriter struct{ lines int64 }
 
 func (w *countWriter) Write(p []byte) (int, error) {
-	for _, c := range p {
-		if c == '\n' {
-			w.lines++
-		}
-	}
+	w.lines += int64(bytes.Count(p, []byte{'\n'}))
 	return len(p), nil
 }

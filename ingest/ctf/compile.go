@@ -245,6 +245,18 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		}
 	}
 
+	// Printed member labels; the packet context hides its meanings.
+	for _, t := range trees {
+		setLabels(t)
+	}
+	if sp.pktCtx != nil {
+		for _, ch := range sp.pktCtx.children {
+			if packetContextHidden[ch.name] {
+				ch.shown = false
+			}
+		}
+	}
+
 	// Exposed fields: packet context, stream context, event context,
 	// payload.
 	var pktNames []string
@@ -424,6 +436,19 @@ func markIR(n *node) {
 	default:
 		n.inIR = true
 	}
+}
+
+// setLabels sets what the formatter prints before each member.
+func setLabels(n *node) {
+	if n == nil {
+		return
+	}
+	n.shown = n.inIR
+	n.label = []byte(" " + n.name + " = ")
+	for _, ch := range n.children {
+		setLabels(ch)
+	}
+	setLabels(n.elem)
 }
 
 // expose assigns Event.Fields indexes to the printed scalar members of a
