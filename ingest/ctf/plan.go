@@ -74,10 +74,10 @@ type node struct {
 	slot    int32       // integers and enums: value slot
 	clock   *tsdl.Clock // integers mapped to a clock update the stream clock
 	meaning meaning
-	inIR    bool // babeltrace2 prints it
+	inIR    bool   // babeltrace2 prints it
 	shown   bool   // printed as a member of its structure (inIR, not hidden)
 	label   []byte // " name = ", as printed before its value
-	needed  bool // a sequence or variant in the IR depends on it
+	needed  bool   // a sequence or variant in the IR depends on it
 	// referenced: some sequence or variant reads its value.
 	referenced bool
 

@@ -82,7 +82,7 @@ type stream struct {
 	counting    bool       // decoding the current packet from its start
 	pktEvents   int64
 	eof         bool
-	ready       bool // head decoded by Seek, not yet in the merge
+	ready       bool  // head decoded by Seek, not yet in the merge
 	window      int64 // initial window size
 }
 
