@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/gen"
@@ -109,4 +111,74 @@ type countWriter struct{ lines int64 }
 func (w *countWriter) Write(p []byte) (int, error) {
 	w.lines += int64(bytes.Count(p, []byte{'\n'}))
 	return len(p), nil
+}
+
+// BenchmarkDumpVsBabeltrace runs the built `tracetui dump` and
+// `babeltrace2 --clock-seconds --no-delta` on the same traces (a generated
+// 50 000-thread trace and bug446190) with their output to /dev/null,
+// alternately, and reports each one's events per second (wall clock and
+// CPU time of the process) and the ratio. It skips without babeltrace2.
+func BenchmarkDumpVsBabeltrace(b *testing.B) {
+	bt, err := exec.LookPath("babeltrace2")
+	if err != nil {
+		b.Skip("babeltrace2 not installed")
+	}
+	bin := filepath.Join(b.TempDir(), "tracetui")
+	build := exec.Command("go", "build", "-o", bin, "github.com/tracetui/tracetui")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	traces := map[string]string{"gen50k": benchTrace(b, 50_000)}
+	if d := coretest.SharedDir(); d != "" {
+		traces["bug446190"] = filepath.Join(d, "traces", "ctf", "bug446190")
+	}
+	for name, dir := range traces {
+		b.Run(name, func(b *testing.B) {
+			events := countEvents(b, dir)
+			var tt, bb runStats
+			for i := 0; i < b.N; i++ {
+				tt.add(b, exec.Command(bin, "dump", dir))
+				bb.add(b, exec.Command(bt, "--clock-seconds", "--no-delta", dir))
+			}
+			n := float64(events) * float64(b.N)
+			b.ReportMetric(n/tt.wall.Seconds(), "tracetui-events/s")
+			b.ReportMetric(n/bb.wall.Seconds(), "babeltrace2-events/s")
+			b.ReportMetric(bb.wall.Seconds()/tt.wall.Seconds(), "ratio-wall")
+			b.ReportMetric(bb.cpu.Seconds()/tt.cpu.Seconds(), "ratio-cpu")
+		})
+	}
+}
+
+type runStats struct{ wall, cpu time.Duration }
+
+func (r *runStats) add(b *testing.B, cmd *exec.Cmd) {
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer devnull.Close()
+	cmd.Stdout, cmd.Stderr = devnull, devnull
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%v: %v", cmd.Args, err)
+	}
+	r.wall += time.Since(start)
+	r.cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+func countEvents(b *testing.B, dir string) int64 {
+	r, err := ctf.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	var n int64
+	for {
+		if _, err := r.Next(); err == io.EOF {
+			return n
+		} else if err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
 }

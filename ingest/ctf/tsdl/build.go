@@ -11,7 +11,7 @@ func Parse(text []byte) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{tr: &Trace{}}
+	b := &builder{tr: &Trace{}, leaves: map[*typeSpec]*Type{}}
 	if err := b.build(decls); err != nil {
 		return nil, err
 	}
@@ -23,6 +23,7 @@ type builder struct {
 	tr        *Trace
 	haveTrace bool
 	haveOrder bool
+	leaves    map[*typeSpec]*Type // integer, floating_point, string types built
 }
 
 // scope is a lexical scope of type names.
@@ -228,12 +229,24 @@ func (b *builder) specType(sc *scope, s *specList) (*Type, error) {
 	}
 	ts := s.typ
 	switch ts.kind {
-	case "integer":
-		return b.integer(ts)
-	case "floating_point":
-		return b.float(ts)
-	case "string":
-		return b.stringType(ts)
+	case "integer", "floating_point", "string":
+		if t, ok := b.leaves[ts]; ok {
+			return t, nil
+		}
+		var t *Type
+		var err error
+		switch ts.kind {
+		case "integer":
+			t, err = b.integer(ts)
+		case "floating_point":
+			t, err = b.float(ts)
+		default:
+			t, err = b.stringType(ts)
+		}
+		if err == nil {
+			b.leaves[ts] = t
+		}
+		return t, err
 	case "struct":
 		return b.structType(sc, ts)
 	case "variant":
