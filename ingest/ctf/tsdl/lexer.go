@@ -41,7 +41,6 @@ func (t token) String() string {
 // (an LTTng kernel trace with every syscall) has about 200 000 tokens.
 const maxTokens = 1 << 24
 
-
 type lexer struct {
 	src    []byte
 	pos    int
