@@ -508,6 +508,7 @@ func (p *parser) isAt(n int, punct string) bool {
 // holds no comment, string or nested brace, and nothing is buffered
 // beyond the '{'.
 func (p *parser) cachedLeaf(kind string) *typeSpec {
+	p.fill(1)
 	if p.nbuf != 1 || !p.isAt(0, "{") {
 		return nil
 	}
