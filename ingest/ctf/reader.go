@@ -54,6 +54,12 @@ func Open(path string) (*Reader, error) {
 		r.traces = append(r.traces, tr)
 		r.streams = append(r.streams, streams...)
 	}
+	r.init()
+	return r, nil
+}
+
+// init finishes opening: window sizes, class ids, info, warnings.
+func (r *Reader) init() {
 	win := min(max(windowBudget/int64(max(len(r.streams), 1)), minWindow), maxWindow)
 	for _, s := range r.streams {
 		s.window = win
@@ -69,7 +75,6 @@ func Open(path string) (*Reader, error) {
 	}
 	r.info = r.describe()
 	r.warnings = r.discardWarnings()
-	return r, nil
 }
 
 func (r *Reader) describe() core.SourceInfo {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -53,7 +52,7 @@ type stream struct {
 	tr       *traceInfo
 	sp       *streamPlan
 	path     string
-	f        *os.File
+	f        dataFile
 	size     int64
 	packets  []packetInfo
 	instance uint64 // stream_instance_id, if any
@@ -84,6 +83,12 @@ type stream struct {
 	eof         bool
 	ready       bool  // head decoded by Seek, not yet in the merge
 	window      int64 // initial window size
+}
+
+// dataFile is what a stream reads: an *os.File, or memory in tests.
+type dataFile interface {
+	io.ReaderAt
+	io.Closer
 }
 
 // streamError locates a problem in a stream's bytes.
