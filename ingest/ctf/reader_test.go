@@ -37,7 +37,9 @@ type record struct {
 	text   string
 }
 
-func (r record) String() string { return fmt.Sprintf("[%d] s%d c%d %s", r.time, r.stream, r.class, r.text) }
+func (r record) String() string {
+	return fmt.Sprintf("[%d] s%d c%d %s", r.time, r.stream, r.class, r.text)
+}
 
 func recordOf(r *ctf.Reader, ev *core.Event) record {
 	return record{ev.Time, ev.Stream, ev.Class.ID, string(r.AppendContents(nil, ev))}
