@@ -21,20 +21,29 @@ type memFile struct{ *bytes.Reader }
 
 func (memFile) Close() error { return nil }
 
+// memTraces caches compiled metadata by text: compiled plans are
+// immutable, so fuzzing decodes streams without recompiling.
+var memTraces sync.Map
+
 // openMem opens a trace held in memory: its metadata file and its data
 // stream files.
 func openMem(meta []byte, streams ...[]byte) (*Reader, error) {
-	text, err := tsdl.Decode(meta)
-	if err != nil {
-		return nil, err
-	}
-	m, err := tsdl.Parse(text)
-	if err != nil {
-		return nil, err
-	}
-	tr, err := newTrace(m, "mem", "")
-	if err != nil {
-		return nil, err
+	var tr *traceInfo
+	if v, ok := memTraces.Load(string(meta)); ok {
+		tr = v.(*traceInfo)
+	} else {
+		text, err := tsdl.Decode(meta)
+		if err != nil {
+			return nil, err
+		}
+		m, err := tsdl.Parse(text)
+		if err != nil {
+			return nil, err
+		}
+		if tr, err = newTrace(m, "mem", ""); err != nil {
+			return nil, err
+		}
+		memTraces.Store(string(meta), tr)
 	}
 	r := &Reader{path: "mem", last: -1, traces: []*traceInfo{tr}}
 	for i, b := range streams {

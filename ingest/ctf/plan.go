@@ -111,7 +111,7 @@ func planError(t *tsdl.Type, format string, a ...any) error {
 
 // maxNodes bounds the size of the compiled plan: typedefs can nest types
 // so that a small metadata text expands exponentially.
-const maxNodes = 1 << 21
+const maxNodes = 1 << 18
 
 // compiler builds the node trees of one stream class.
 type compiler struct {

@@ -22,6 +22,9 @@ const (
 	minWindow    = 16 << 10
 	maxWindow    = 256 << 10
 	headerProbe  = 512
+	// maxEvent bounds the bytes one event, or one packet header and
+	// context, may span: the buffers grow to fit them, never further.
+	maxEvent = 256 << 20
 )
 
 // packet flags.
@@ -139,6 +142,9 @@ func (s *stream) readHeader(off int64, n int, want int64) (packetInfo, error) {
 		d.fields = s.hdrFields[:]
 		err := d.run(tp.headerOps)
 		if err == errRefill {
+			if want >= maxEvent {
+				return p, s.errorf(-1, -1, "packet %d at offset %d: the packet header is larger than %d MiB", n, off, maxEvent>>20)
+			}
 			want = min(avail, want*2)
 			continue
 		}
@@ -153,6 +159,9 @@ func (s *stream) readHeader(off int64, n int, want int64) (packetInfo, error) {
 		d.fields = s.pktFields
 		err = d.run(sp.pktCtxOps)
 		if err == errRefill {
+			if want >= maxEvent {
+				return p, s.errorf(-1, -1, "packet %d at offset %d: the packet context is larger than %d MiB", n, off, maxEvent>>20)
+			}
 			want = min(avail, want*2)
 			continue
 		}
@@ -296,7 +305,7 @@ func (s *stream) fill(from int64, grow bool) error {
 		size = s.window
 	}
 	if grow {
-		size *= 2
+		size = min(size*2, maxEvent)
 	}
 	size = min(size, max(left, 0))
 	if int64(cap(s.win)) < size {
@@ -339,6 +348,9 @@ func (s *stream) next() error {
 			// Reload from the event start (growing the window when it
 			// already started there) and decode it again.
 			grow := d.base == (s.evStart/8)*8
+			if grow && len(d.data) >= maxEvent {
+				return s.errorf(s.cur, s.evStart, "an event larger than %d MiB", maxEvent>>20)
+			}
 			if err := s.fill(s.evStart, grow); err != nil {
 				return err
 			}

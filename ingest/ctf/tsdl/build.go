@@ -591,18 +591,7 @@ func (b *builder) traceBlock(parent *scope, d *decl) error {
 	sc := newScope(parent)
 	tr := b.tr
 	seen := map[string]bool{}
-	for i := range d.entries {
-		e := &d.entries[i]
-		if e.kind == declTypedef || e.kind == declTypealias {
-			if err := b.typeDecl(sc, e); err != nil {
-				return err
-			}
-			continue
-		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in trace block", name)
-		}
+	err := b.entries(sc, d, func(name string, e *decl) error {
 		seen[name] = true
 		var err error
 		switch name {
@@ -618,14 +607,13 @@ func (b *builder) traceBlock(parent *scope, d *decl) error {
 		case "uuid":
 			tr.UUID, err = uuid(e.rhs)
 			tr.HasUUID = err == nil
-		case "byte_order":
-			// Read by the first pass.
 		case "packet.header":
 			tr.PacketHeader, err = b.scopeType(sc, e, "trace.packet.header")
 		}
-		if err != nil {
-			return err
-		}
+		return err // byte_order was read by the first pass
+	})
+	if err != nil {
+		return err
 	}
 	if !seen["major"] || !seen["minor"] {
 		return errorf(d.line, "trace block without major and minor")
@@ -690,28 +678,14 @@ func (b *builder) envBlock(d *decl) error {
 
 func (b *builder) clockBlock(d *decl) error {
 	c := &Clock{Freq: 1_000_000_000, Line: d.line}
-	seen := map[string]bool{}
-	for i := range d.entries {
-		e := &d.entries[i]
+	err := b.entries(nil, d, func(name string, e *decl) error {
 		if e.kind != declAssign {
 			return errorf(e.line, "clock entries must be assignments")
 		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in clock block", name)
-		}
-		seen[name] = true
 		var err error
 		switch name {
 		case "name":
-			switch {
-			case e.rhs.kind == exprString:
-				c.Name = e.rhs.str
-			case e.rhs.kind == exprPath && len(e.rhs.path) == 1:
-				c.Name = e.rhs.path[0]
-			default:
-				err = errorf(e.line, "clock name must be a name or a string")
-			}
+			c.Name, err = nameValue(e, "clock name")
 		case "uuid":
 			c.UUID, err = uuid(e.rhs)
 			c.HasUUID = err == nil
@@ -733,9 +707,10 @@ func (b *builder) clockBlock(d *decl) error {
 		case "absolute":
 			c.Absolute, err = boolean(e.rhs, "absolute")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if c.Name == "" {
 		return errorf(d.line, "clock without a name")
@@ -752,21 +727,8 @@ func (b *builder) clockBlock(d *decl) error {
 func (b *builder) streamBlock(parent *scope, d *decl) error {
 	sc := newScope(parent)
 	s := &StreamClass{Line: d.line}
-	seen := map[string]bool{}
 	hasID := false
-	for i := range d.entries {
-		e := &d.entries[i]
-		if e.kind == declTypedef || e.kind == declTypealias {
-			if err := b.typeDecl(sc, e); err != nil {
-				return err
-			}
-			continue
-		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in stream block", name)
-		}
-		seen[name] = true
+	err := b.entries(sc, d, func(name string, e *decl) error {
 		var err error
 		switch name {
 		case "id":
@@ -779,9 +741,10 @@ func (b *builder) streamBlock(parent *scope, d *decl) error {
 		case "packet.context":
 			s.PacketContext, err = b.scopeType(sc, e, "stream.packet.context")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if !hasID {
 		if len(b.tr.Streams) > 0 {
@@ -806,30 +769,12 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	sc := newScope(parent)
 	ev := &EventClass{Line: d.line}
 	seen := map[string]bool{}
-	for i := range d.entries {
-		e := &d.entries[i]
-		if e.kind == declTypedef || e.kind == declTypealias {
-			if err := b.typeDecl(sc, e); err != nil {
-				return err
-			}
-			continue
-		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in event block", name)
-		}
+	err := b.entries(sc, d, func(name string, e *decl) error {
 		seen[name] = true
 		var err error
 		switch name {
 		case "name":
-			switch {
-			case e.rhs.kind == exprString:
-				ev.Name = e.rhs.str
-			case e.rhs.kind == exprPath && len(e.rhs.path) == 1:
-				ev.Name = e.rhs.path[0]
-			default:
-				err = errorf(e.line, "event name must be a string")
-			}
+			ev.Name, err = nameValue(e, "event name")
 		case "id":
 			ev.ID, err = unsigned(e.rhs, "event id")
 		case "stream_id":
@@ -847,9 +792,10 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 		case "fields":
 			ev.Payload, err = b.scopeType(sc, e, "event.fields")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if !seen["name"] {
 		return errorf(d.line, "event block without a name")
@@ -874,6 +820,45 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	}
 	s.Events = append(s.Events, ev)
 	return nil
+}
+
+// entries calls fn for each assignment of a block, registering its
+// typedefs and typealiases in sc (when sc is not nil) and refusing
+// duplicate names.
+func (b *builder) entries(sc *scope, d *decl, fn func(name string, e *decl) error) error {
+	seen := map[string]bool{}
+	for i := range d.entries {
+		e := &d.entries[i]
+		if e.kind == declTypedef || e.kind == declTypealias {
+			if sc == nil {
+				return errorf(e.line, "type declaration in a %s block", d.block)
+			}
+			if err := b.typeDecl(sc, e); err != nil {
+				return err
+			}
+			continue
+		}
+		name := joinPath(e.lhs)
+		if seen[name] {
+			return errorf(e.line, "duplicate %q in %s block", name, d.block)
+		}
+		seen[name] = true
+		if err := fn(name, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nameValue reads a name given as an identifier or a string.
+func nameValue(e *decl, what string) (string, error) {
+	switch {
+	case e.rhs.kind == exprString:
+		return e.rhs.str, nil
+	case e.rhs.kind == exprPath && len(e.rhs.path) == 1:
+		return e.rhs.path[0], nil
+	}
+	return "", errorf(e.line, "%s must be a name or a string", what)
 }
 
 // Attribute value helpers.

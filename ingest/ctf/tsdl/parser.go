@@ -421,53 +421,31 @@ func (p *parser) typeSpec(kw token) (*typeSpec, error) {
 		if p.peek().kind == tokIdent && !p.isWord("align") {
 			ts.name = p.advance().text
 		}
-		if p.accept("{") {
-			body, err := p.body()
-			if err != nil {
-				return nil, err
-			}
-			ts.hasBody, ts.body = true, body
-		}
-		if ts.name == "" && !ts.hasBody {
-			return nil, errorf(kw.line, "struct without a name or a body")
+		if err := p.optBody(ts); err != nil {
+			return nil, err
 		}
 		if p.isWord("align") {
 			p.advance()
-			if err := p.expect("("); err != nil {
-				return nil, err
-			}
-			e, err := p.unary()
+			e, err := p.enclosed("(", ")")
 			if err != nil {
 				return nil, err
 			}
-			if err := p.expect(")"); err != nil {
-				return nil, err
+			if e == nil {
+				return nil, errorf(kw.line, "expected '(' after align")
 			}
-			ts.align = &e
+			ts.align = e
 		}
 	case "variant":
 		if p.peek().kind == tokIdent {
 			ts.name = p.advance().text
 		}
-		if p.accept("<") {
-			e, err := p.unary()
-			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(">"); err != nil {
-				return nil, err
-			}
-			ts.tag = &e
+		e, err := p.enclosed("<", ">")
+		if err != nil {
+			return nil, err
 		}
-		if p.accept("{") {
-			body, err := p.body()
-			if err != nil {
-				return nil, err
-			}
-			ts.hasBody, ts.body = true, body
-		}
-		if ts.name == "" && !ts.hasBody {
-			return nil, errorf(kw.line, "variant without a name or a body")
+		ts.tag = e
+		if err := p.optBody(ts); err != nil {
+			return nil, err
 		}
 	case "enum":
 		if p.peek().kind == tokIdent {
@@ -550,6 +528,35 @@ func (p *parser) cachedLeaf(kind string) *typeSpec {
 	p.nbuf = 0
 	p.lx.pos = end + 1
 	return ts
+}
+
+// optBody parses the { body } of a struct or variant, if there is one;
+// a compound must have a name or a body.
+func (p *parser) optBody(ts *typeSpec) error {
+	if p.accept("{") {
+		body, err := p.body()
+		if err != nil {
+			return err
+		}
+		ts.hasBody, ts.body = true, body
+	}
+	if ts.name == "" && !ts.hasBody {
+		return errorf(ts.line, "%s without a name or a body", ts.kind)
+	}
+	return nil
+}
+
+// enclosed parses "open unary-expression close", or returns nil when the
+// next token is not open.
+func (p *parser) enclosed(open, close string) (*expr, error) {
+	if !p.accept(open) {
+		return nil, nil
+	}
+	e, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	return &e, p.expect(close)
 }
 
 // body parses the declarations of a struct or variant up to '}'.
