@@ -115,7 +115,8 @@ func (w *countWriter) Write(p []byte) (int, error) {
 
 // BenchmarkDumpVsBabeltrace runs the built `tracetui dump` and
 // `babeltrace2 --clock-seconds --no-delta` on the same traces (a generated
-// 50 000-thread trace and bug446190) with their output to /dev/null,
+// 50 000-thread trace, bug446190 and dpdk_service_cores) with their output
+// to /dev/null,
 // alternately, and reports each one's events per second (wall clock and
 // CPU time of the process) and the ratio. It skips without babeltrace2.
 func BenchmarkDumpVsBabeltrace(b *testing.B) {
@@ -131,6 +132,7 @@ func BenchmarkDumpVsBabeltrace(b *testing.B) {
 	traces := map[string]string{"gen50k": benchTrace(b, 50_000)}
 	if d := coretest.SharedDir(); d != "" {
 		traces["bug446190"] = filepath.Join(d, "traces", "ctf", "bug446190")
+		traces["dpdk"] = filepath.Join(d, "traces", "ctf", "dpdk_service_cores")
 	}
 	for name, dir := range traces {
 		b.Run(name, func(b *testing.B) {
@@ -181,4 +183,25 @@ func countEvents(b *testing.B, dir string) int64 {
 		}
 		n++
 	}
+}
+
+// BenchmarkOpen measures opening bug446190: reading its 6 000-line
+// packetized metadata, compiling the plan of its 541 event classes and
+// indexing the packets of its 4 streams.
+func BenchmarkOpen(b *testing.B) {
+	d := coretest.SharedDir()
+	if d == "" {
+		b.Skip("shared traces not found")
+	}
+	dir := filepath.Join(d, "traces", "ctf", "bug446190")
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		r, err := ctf.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.Close()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
