@@ -16,6 +16,13 @@ type HostnameSource interface {
 	Hostname(ev *core.Event) (name string, ok bool)
 }
 
+// TimestampSource is implemented by sources whose events may have no
+// timestamp (a CTF stream without a clock): Dump prints no "[...]" for
+// those, as babeltrace2 does.
+type TimestampSource interface {
+	HasTimestamp(ev *core.Event) bool
+}
+
 // Dump prints the events of src to w, one line each, the way babeltrace2
 // --clock-seconds --no-delta does:
 //
@@ -26,6 +33,7 @@ type HostnameSource interface {
 func Dump(w io.Writer, src core.Source, limit int64) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	hs, perEvent := src.(HostnameSource)
+	ts, timeless := src.(TimestampSource)
 	host, hasHost := src.Info().Hostname, src.Info().Hostname != ""
 	line := make([]byte, 0, 4096)
 	for n := int64(0); limit <= 0 || n < limit; n++ {
@@ -37,9 +45,12 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 			bw.Flush()
 			return err
 		}
-		line = append(line[:0], '[')
-		line = appendTimestamp(line, ev.Time)
-		line = append(line, "] "...)
+		line = line[:0]
+		if !timeless || ts.HasTimestamp(ev) {
+			line = append(line, '[')
+			line = appendTimestamp(line, ev.Time)
+			line = append(line, "] "...)
+		}
 		if perEvent {
 			host, hasHost = hs.Hostname(ev)
 		}

@@ -515,6 +515,17 @@ func validCases() []ctfCase {
 		}; };`, func(p *pktw) {
 			p.event(0, t0).u8(1).u8(2).u8(1).u8(9)
 		}))
+	cs = append(cs, ctfCase{name: "no-clock", about: "no clock and no timestamp field: events have no time, streams come one after the other",
+		files: map[string][]byte{
+			"metadata": []byte(`/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+trace { major = 1; minor = 8; byte_order = le; };
+stream { event.header := struct { uint8_t id; }; };
+event { name = "a"; id = 0; fields := struct { uint8_t x; }; };
+event { name = "b"; id = 1; fields := struct { uint8_t y; }; };`),
+			"s0": {0, 1, 1, 2, 0, 3},
+			"s1": {1, 9},
+		}})
 	cs = append(cs, simple("comment-at-end", "a comment left open at the end of the metadata (babeltrace2 accepts it)",
 		`event { name = "e"; id = 0; fields := struct { uint8_t n; }; }; /* never closed`, func(p *pktw) { p.event(0, t0).u8(1) }))
 	c := simple("uuid-mismatch", "a packet whose trace uuid differs from the metadata's (babeltrace2 does not check it)",

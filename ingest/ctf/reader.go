@@ -262,6 +262,15 @@ func (r *Reader) Hostname(ev *core.Event) (string, bool) {
 	return tr.hostname, tr.hasHost
 }
 
+// HasTimestamp reports whether ev has a time: false for streams without
+// a clock, whose events babeltrace2 prints without one (their Time is 0).
+func (r *Reader) HasTimestamp(ev *core.Event) bool {
+	if ev == nil || ev.Stream < 0 || int(ev.Stream) >= len(r.streams) {
+		return false
+	}
+	return r.streams[ev.Stream].sp.clock != nil
+}
+
 // StreamPath returns the file of stream i.
 func (r *Reader) StreamPath(i int) string { return r.streams[i].path }
 
