@@ -105,6 +105,10 @@ func invalidCases() []ctfCase {
 		w := p.event(2, t0+1)
 		w.raw([]byte("no terminator"))
 	}, func(b []byte, p *pktw) []byte { return b })
+	stream("time-backwards", "an event whose 64-bit timestamp is before the previous event's", evs, func(p *pktw) {
+		p.event(0, t0+10).u8(1)
+		p.event(0, t0+5).u8(2)
+	}, func(b []byte, p *pktw) []byte { return b })
 	stream("variant-no-option", "a variant tag value that selects no option", evs, func(p *pktw) {
 		p.event(0, t0).u8(1)
 		p.event(3, t0+1).u8(7).u8(0)

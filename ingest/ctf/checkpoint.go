@@ -184,6 +184,7 @@ func (r *Reader) reset() {
 	for _, s := range r.streams {
 		s.eof, s.ready, s.cur, s.counting = false, false, -1, false
 		s.d.clock = 0 // as before the first packet
+		s.haveLast = false
 	}
 }
 

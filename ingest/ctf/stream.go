@@ -84,7 +84,9 @@ type stream struct {
 	counting    bool       // decoding the current packet from its start
 	pktEvents   int64
 	eof         bool
-	ready       bool  // head decoded by Seek, not yet in the merge
+	ready       bool // head decoded by Seek, not yet in the merge
+	lastTime    core.Time
+	haveLast    bool  // lastTime holds the previous event's time
 	window      int64 // initial window size
 }
 
@@ -435,7 +437,12 @@ func (s *stream) decodeEvent() error {
 		if !ok {
 			return d.fail(s.evStart, "timestamp %d cycles of clock %q overflows the nanosecond range", stamp, sp.clock.Name)
 		}
-		ev.Time = t
+		// Time never goes back in a stream (babeltrace2 stops there too):
+		// the merge's order relies on it.
+		if s.haveLast && t < s.lastTime {
+			return d.fail(s.evStart, "event time %s is before the previous event's (%s)", core.FormatTimestamp(t), core.FormatTimestamp(s.lastTime))
+		}
+		ev.Time, s.lastTime, s.haveLast = t, t, true
 	}
 	return nil
 }
