@@ -279,6 +279,9 @@ func runGen(c *cli, args []string) error {
 	if *threads < 1 || *cpus < 1 || *out == "" {
 		return usagef("want --threads N >= 1, --cpus C >= 1 and -o DIR")
 	}
+	if *cpus > gen.MaxCPUs {
+		return usagef("--cpus %d: want at most %d", *cpus, gen.MaxCPUs)
+	}
 	st, err := gen.Write(*out, gen.Config{Threads: *threads, CPUs: *cpus, Seed: *seed})
 	if err != nil {
 		return err

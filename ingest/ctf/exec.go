@@ -153,14 +153,14 @@ func (d *dec) run(p program) error {
 			t := d.slots[o.ref]
 			opt := -1
 			if o.flags&fSignedTag == 0 {
-				for _, c := range o.node.choices {
+				for _, c := range o.choices {
 					if c.lo <= t && t <= c.hi {
 						opt = c.opt
 						break
 					}
 				}
 			} else {
-				for _, c := range o.node.choices {
+				for _, c := range o.choices {
 					if int64(c.lo) <= int64(t) && int64(t) <= int64(c.hi) {
 						opt = c.opt
 						break

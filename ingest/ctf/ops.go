@@ -57,6 +57,7 @@ type op struct {
 	minBits uint64 // loops: minimum size of one element, for length checks
 	node    *node  // variants (choices), enums (labels)
 	targets []int32
+	choices []choice // variants
 	block   []blockField
 }
 
@@ -175,7 +176,7 @@ func (e *emitter) emit(n *node) {
 			e.emit(ch)
 		}
 	case tsdl.KindVariant:
-		vo := op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n}
+		vo := op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n, choices: n.choices}
 		if n.tagNode.signed {
 			vo.flags |= fSignedTag
 		}

@@ -160,8 +160,12 @@ func (r *Reader) Next() (*core.Event, error) {
 		if s.eof {
 			r.pop()
 		} else {
-			r.heap[0].t = s.ev.Time
-			r.down(0)
+			h := r.heap
+			h[0].t = s.ev.Time
+			// Often the same stream is still first: two comparisons.
+			if n := len(h); n > 1 && (less(h[1], h[0]) || n > 2 && less(h[2], h[0])) {
+				r.down(0)
+			}
 		}
 	}
 	if len(r.heap) == 0 {

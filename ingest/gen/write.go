@@ -32,8 +32,10 @@ type Stats struct {
 const (
 	clockOffsetNS = 1704067200 * 1_000_000_000
 	startNS       = 3600 * 1_000_000_000
-	maxCPUs       = 256
 )
+
+// MaxCPUs is the largest number of CPUs (streams) Write accepts.
+const MaxCPUs = 256
 
 func creationDate(*Config) string { return "20240101T010000+0000" }
 
@@ -53,8 +55,8 @@ func (c Config) withDefaults() (Config, error) {
 	switch {
 	case c.Threads < 1:
 		return c, fmt.Errorf("gen: %d threads: want at least 1", c.Threads)
-	case c.CPUs < 1 || c.CPUs > maxCPUs:
-		return c, fmt.Errorf("gen: %d CPUs: want 1 to %d", c.CPUs, maxCPUs)
+	case c.CPUs < 1 || c.CPUs > MaxCPUs:
+		return c, fmt.Errorf("gen: %d CPUs: want 1 to %d", c.CPUs, MaxCPUs)
 	case c.PacketSize < pageSize || c.PacketSize%pageSize != 0:
 		return c, fmt.Errorf("gen: packet size %d: want a multiple of %d", c.PacketSize, pageSize)
 	case c.ForkInterval < 2 || c.ForkInterval > 1_000_000_000:
