@@ -25,6 +25,7 @@ type token struct {
 	line int
 }
 
+// String describes the token for error messages.
 func (t token) String() string {
 	switch t.kind {
 	case tokEOF:
