@@ -296,13 +296,13 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 func appendEnum(dst []byte, n *node, v uint64) []byte {
 	dst = append(dst, "( "...)
 	found := 0
-	for _, m := range n.typ.Mappings {
+	for i, m := range n.typ.Mappings {
 		for _, r := range m.Ranges {
 			if r.Contains(v, n.signed) {
 				if found > 0 {
 					dst = append(dst, ", "...)
 				}
-				dst = appendEscaped(dst, []byte(m.Label))
+				dst = appendEscaped(dst, n.labels[i])
 				found++
 				break
 			}
