@@ -26,6 +26,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/gen"
 	"github.com/tracetui/tracetui/tui"
 )
 
@@ -406,7 +407,7 @@ func runGen(c *cli, args []string) error {
 	fs := c.newFlags(cmd.name, cmd.synopsis)
 	threads := fs.Int("threads", 0, "number of threads the workload forks (`N` >= 1)")
 	cpus := fs.Int("cpus", 4, "number of CPUs, one stream each")
-	fs.Uint64("seed", 1, "random seed; the same seed writes the same trace")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed writes the same trace")
 	out := fs.String("o", "", "output `DIR` (created; must not exist or be empty)")
 	if err := parse(fs, args, 0, 0); err != nil {
 		return err
@@ -414,7 +415,15 @@ func runGen(c *cli, args []string) error {
 	if *threads < 1 || *cpus < 1 || *out == "" {
 		return usagef("want --threads N >= 1, --cpus C >= 1 and -o DIR")
 	}
-	return errNotYet("gen")
+	if *cpus > gen.MaxCPUs {
+		return usagef("--cpus %d: want at most %d", *cpus, gen.MaxCPUs)
+	}
+	st, err := gen.Write(*out, gen.Config{Threads: *threads, CPUs: *cpus, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "%s: %d threads, %d events, %d bytes\n", *out, st.Threads, st.Events, st.Bytes)
+	return nil
 }
 
 func runHelp(c *cli, args []string) error {

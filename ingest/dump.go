@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"strconv"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -13,6 +14,13 @@ import (
 // hostname rather than the source's.
 type HostnameSource interface {
 	Hostname(ev *core.Event) (name string, ok bool)
+}
+
+// TimestampSource is implemented by sources whose events may have no
+// timestamp (a CTF stream without a clock): Dump prints no "[...]" for
+// those, as babeltrace2 does.
+type TimestampSource interface {
+	HasTimestamp(ev *core.Event) bool
 }
 
 // Dump prints the events of src to w, one line each, the way babeltrace2
@@ -25,6 +33,7 @@ type HostnameSource interface {
 func Dump(w io.Writer, src core.Source, limit int64) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	hs, perEvent := src.(HostnameSource)
+	ts, timeless := src.(TimestampSource)
 	host, hasHost := src.Info().Hostname, src.Info().Hostname != ""
 	line := make([]byte, 0, 4096)
 	for n := int64(0); limit <= 0 || n < limit; n++ {
@@ -36,9 +45,12 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 			bw.Flush()
 			return err
 		}
-		line = append(line[:0], '[')
-		line = core.AppendTimestamp(line, ev.Time)
-		line = append(line, "] "...)
+		line = line[:0]
+		if !timeless || ts.HasTimestamp(ev) {
+			line = append(line, '[')
+			line = appendTimestamp(line, ev.Time)
+			line = append(line, "] "...)
+		}
 		if perEvent {
 			host, hasHost = hs.Hostname(ev)
 		}
@@ -56,3 +68,28 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 	}
 	return bw.Flush()
 }
+
+// appendTimestamp is core.AppendTimestamp (seconds, a dot, nine digits of
+// nanoseconds, babeltrace2's --clock-seconds), two digits at a time: the
+// dump prints one per event.
+func appendTimestamp(dst []byte, t core.Time) []byte {
+	if t < 0 {
+		return core.AppendTimestamp(dst, t)
+	}
+	dst = strconv.AppendInt(dst, int64(t/1e9), 10)
+	ns := uint32(t % 1e9)
+	var b [10]byte
+	b[0] = '.'
+	b[9] = byte('0' + ns%10)
+	ns /= 10
+	for i := 7; i >= 1; i -= 2 {
+		d := ns % 100
+		ns /= 100
+		b[i], b[i+1] = digits2[2*d], digits2[2*d+1]
+	}
+	return append(dst, b[:]...)
+}
+
+const digits2 = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"

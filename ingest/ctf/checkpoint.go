@@ -183,6 +183,8 @@ func (r *Reader) reset() {
 	r.err, r.started, r.last, r.heap = nil, false, -1, r.heap[:0]
 	for _, s := range r.streams {
 		s.eof, s.ready, s.cur, s.counting = false, false, -1, false
+		s.d.clock = 0 // as before the first packet
+		s.haveLast = false
 	}
 }
 

@@ -37,6 +37,7 @@ type streamPlan struct {
 	nPktFields                                                        int // exposed packet context fields: Event.Fields[0:nPktFields]
 	nCtxFields                                                        int // then the stream event context's
 	fieldPrefix                                                       []string
+	pktKinds                                                          []core.FieldKind
 	events                                                            []*eventPlan
 	byID                                                              []*eventPlan // dense, when ids are small
 	byIDMap                                                           map[uint64]*eventPlan
@@ -45,6 +46,8 @@ type streamPlan struct {
 
 // eventPlan is the compiled metadata of one event class.
 type eventPlan struct {
+	idx        int // in streamPlan.events
+	kinds      []core.FieldKind
 	meta       *tsdl.EventClass
 	class      *core.EventClass
 	ctx        *node
@@ -174,7 +177,7 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		autoMapClock(sp.header, "timestamp", autoClock)
 	}
 	for _, ec := range sc.Events {
-		ep := &eventPlan{meta: ec, perfCPU: -1}
+		ep := &eventPlan{idx: len(sp.events), meta: ec, perfCPU: -1}
 		if ep.ctx, err = c.compileScope(scopeEventContext, ec.Context); err != nil {
 			return nil, err
 		}
@@ -242,20 +245,36 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		}
 	}
 
+	// Printed member labels; the packet context hides its meanings.
+	for _, t := range trees {
+		setLabels(t)
+	}
+	if sp.pktCtx != nil {
+		for _, ch := range sp.pktCtx.children {
+			if packetContextHidden[ch.name] {
+				ch.shown = false
+			}
+		}
+	}
+
 	// Exposed fields: packet context, stream context, event context,
 	// payload.
 	var pktNames []string
-	expose(sp.pktCtx, "packet.", &pktNames)
+	var pktKinds []core.FieldKind
+	expose(sp.pktCtx, "packet.", &pktNames, &pktKinds)
 	sp.nPktFields = len(pktNames)
-	ctxNames := pktNames
-	expose(sp.streamCtx, "context.", &ctxNames)
+	sp.pktKinds = pktKinds
+	ctxNames, ctxKinds := pktNames, pktKinds
+	expose(sp.streamCtx, "context.", &ctxNames, &ctxKinds)
 	sp.nCtxFields = len(ctxNames) - len(pktNames)
 	sp.fieldPrefix = ctxNames
 	for _, ep := range sp.events {
 		names := append([]string(nil), ctxNames...)
-		expose(ep.ctx, "context.", &names)
-		expose(ep.payload, "", &names)
+		kinds := append([]core.FieldKind(nil), ctxKinds...)
+		expose(ep.ctx, "context.", &names, &kinds)
+		expose(ep.payload, "", &names, &kinds)
 		ep.nfields = len(names)
+		ep.kinds = kinds
 		ep.class = &core.EventClass{Name: ep.meta.Name, Fields: names}
 		if sp.cpuID == nil {
 			if i := ep.class.FieldIndex("perf_cpu"); i >= 0 && ep.payload != nil {
@@ -419,9 +438,22 @@ func markIR(n *node) {
 	}
 }
 
+// setLabels sets what the formatter prints before each member.
+func setLabels(n *node) {
+	if n == nil {
+		return
+	}
+	n.shown = n.inIR
+	n.label = []byte(" " + n.name + " = ")
+	for _, ch := range n.children {
+		setLabels(ch)
+	}
+	setLabels(n.elem)
+}
+
 // expose assigns Event.Fields indexes to the printed scalar members of a
-// scope root and appends their names.
-func expose(root *node, prefix string, names *[]string) {
+// scope root and appends their names and kinds.
+func expose(root *node, prefix string, names *[]string, kinds *[]core.FieldKind) {
 	if root == nil || !root.inIR {
 		return
 	}
@@ -429,17 +461,30 @@ func expose(root *node, prefix string, names *[]string) {
 		if !ch.inIR {
 			continue
 		}
+		var k core.FieldKind
 		switch ch.kind {
-		case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat, tsdl.KindString:
+		case tsdl.KindInt:
+			k = core.FieldUint
+			if ch.signed {
+				k = core.FieldInt
+			}
+		case tsdl.KindEnum:
+			k = core.FieldEnum
+		case tsdl.KindFloat:
+			k = core.FieldFloat
+		case tsdl.KindString:
+			k = core.FieldString
 		case tsdl.KindArray, tsdl.KindSequence:
 			if !ch.text {
 				continue
 			}
+			k = core.FieldString
 		default:
 			continue
 		}
 		ch.field = int32(len(*names))
 		*names = append(*names, prefix+ch.name)
+		*kinds = append(*kinds, k)
 	}
 }
 

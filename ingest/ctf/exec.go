@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -67,69 +68,64 @@ func (d *dec) short(pos, bits int64) error {
 	return d.fail(pos, "a %d-bit field at bit %d goes past the end of the packet content (%d bits)", bits, pos, d.content)
 }
 
-// run executes a program from the current position.
+// run executes a program from the current position. Integer ops compute
+// their value and fall through to the common store at the end of the
+// loop; the other ops continue.
 func (d *dec) run(p program) error {
 	pos, data, base, limit := d.pos, d.data, d.base, d.limit
 	sp := 0
 	for pc := 0; pc < len(p); pc++ {
 		o := &p[pc]
+		var v uint64
 		switch o.code {
-		case opAlign:
-			pos = alignUp(pos, int64(o.align))
 		case opU8:
 			pos = alignUp(pos, int64(o.align))
 			if pos+8 > limit {
 				return d.stop(pos, d.short(pos, 8))
 			}
-			d.store(o, uint64(data[(pos-base)>>3]))
+			v = uint64(data[(pos-base)>>3])
 			pos += 8
 		case opU16L:
 			pos = alignUp(pos, int64(o.align))
 			if pos+16 > limit {
 				return d.stop(pos, d.short(pos, 16))
 			}
-			i := (pos - base) >> 3
-			d.store(o, uint64(binary.LittleEndian.Uint16(data[i:])))
+			v = uint64(binary.LittleEndian.Uint16(data[(pos-base)>>3:]))
 			pos += 16
 		case opU32L:
 			pos = alignUp(pos, int64(o.align))
 			if pos+32 > limit {
 				return d.stop(pos, d.short(pos, 32))
 			}
-			i := (pos - base) >> 3
-			d.store(o, uint64(binary.LittleEndian.Uint32(data[i:])))
+			v = uint64(binary.LittleEndian.Uint32(data[(pos-base)>>3:]))
 			pos += 32
 		case opU64L:
 			pos = alignUp(pos, int64(o.align))
 			if pos+64 > limit {
 				return d.stop(pos, d.short(pos, 64))
 			}
-			i := (pos - base) >> 3
-			d.store(o, binary.LittleEndian.Uint64(data[i:]))
+			v = binary.LittleEndian.Uint64(data[(pos-base)>>3:])
 			pos += 64
 		case opU16B:
 			pos = alignUp(pos, int64(o.align))
 			if pos+16 > limit {
 				return d.stop(pos, d.short(pos, 16))
 			}
-			i := (pos - base) >> 3
-			d.store(o, uint64(binary.BigEndian.Uint16(data[i:])))
+			v = uint64(binary.BigEndian.Uint16(data[(pos-base)>>3:]))
 			pos += 16
 		case opU32B:
 			pos = alignUp(pos, int64(o.align))
 			if pos+32 > limit {
 				return d.stop(pos, d.short(pos, 32))
 			}
-			i := (pos - base) >> 3
-			d.store(o, uint64(binary.BigEndian.Uint32(data[i:])))
+			v = uint64(binary.BigEndian.Uint32(data[(pos-base)>>3:]))
 			pos += 32
 		case opU64B:
 			pos = alignUp(pos, int64(o.align))
 			if pos+64 > limit {
 				return d.stop(pos, d.short(pos, 64))
 			}
-			i := (pos - base) >> 3
-			d.store(o, binary.BigEndian.Uint64(data[i:]))
+			v = binary.BigEndian.Uint64(data[(pos-base)>>3:])
 			pos += 64
 		case opInt:
 			pos = alignUp(pos, int64(o.align))
@@ -137,131 +133,216 @@ func (d *dec) run(p program) error {
 			if pos+size > limit {
 				return d.stop(pos, d.short(pos, size))
 			}
-			d.store(o, readBits(data, pos-base, uint(o.size), o.flags&fBE != 0))
+			v = readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
 			pos += size
-		case opFloat32, opFloat64:
-			pos = alignUp(pos, int64(o.align))
-			size := int64(o.size)
-			if pos+size > limit {
-				return d.stop(pos, d.short(pos, size))
+		case opBlock:
+			if pos+int64(o.n) > limit {
+				return d.stop(pos, d.short(pos, int64(o.n)))
 			}
-			v := readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
-			pos += size
-			if o.field >= 0 {
-				f := math.Float64frombits(v)
-				if o.code == opFloat32 {
-					f = float64(math.Float32frombits(uint32(v)))
-				}
-				d.fields[o.field] = core.Field{Kind: core.FieldFloat, Float: f}
-			}
-		case opString:
-			pos = alignUp(pos, 8)
-			i, end := (pos-base)>>3, (limit-base)>>3
-			if i > end {
-				return d.stop(pos, d.short(pos, 8))
-			}
-			k := bytes.IndexByte(data[i:end], 0)
-			if k < 0 {
-				if limit < d.content {
-					return d.stop(pos, errRefill)
-				}
-				return d.stop(pos, d.fail(pos, "string at bit %d is not terminated before the end of the packet content", pos))
-			}
-			if o.field >= 0 {
-				d.fields[o.field] = core.Field{Kind: core.FieldString, Bytes: data[i : i+int64(k) : i+int64(k)]}
-			}
-			pos += int64(k+1) * 8
-		case opText, opTextSeq:
-			pos = alignUp(pos, 8)
-			n := o.n
-			if o.code == opTextSeq {
-				n = d.slots[o.ref]
-			}
-			if pos > limit || n > uint64(limit-pos)/8 {
-				if limit < d.content {
-					return d.stop(pos, errRefill)
-				}
-				return d.stop(pos, d.fail(pos, "a %d-byte character array at bit %d goes past the end of the packet content (%d bits)", n, pos, d.content))
-			}
-			if o.field >= 0 {
-				i := (pos - base) >> 3
-				b := data[i : i+int64(n) : i+int64(n)]
-				if k := bytes.IndexByte(b, 0); k >= 0 && o.flags&fRaw == 0 {
-					b = b[:k:k]
-				}
-				d.fields[o.field] = core.Field{Kind: core.FieldString, Bytes: b}
-			}
-			pos += int64(n) * 8
-		case opSkip:
-			pos = alignUp(pos, int64(o.align))
-			if pos > limit || o.n > uint64(limit-pos) {
-				return d.stop(pos, d.short(pos, int64(min(o.n, 1<<62))))
-			}
+			i := (pos - base) >> 3
+			d.block(o.block, data[i:i+int64(o.n/8)])
 			pos += int64(o.n)
-		case opSeqSkip:
+			continue
+		case opJump:
+			pc = int(o.jump) - 1
+			continue
+		case opAlign:
 			pos = alignUp(pos, int64(o.align))
-			count := d.slots[o.ref]
-			if o.n > 0 && count > 0 {
-				if pos > limit || count > uint64(limit-pos)/o.n {
-					if limit < d.content {
-						return d.stop(pos, errRefill)
-					}
-					return d.stop(pos, d.fail(pos, "a sequence of %d elements of %d bits at bit %d goes past the end of the packet content (%d bits)", count, o.n, pos, d.content))
-				}
-				pos += int64(count * o.n)
-			}
-		case opArray, opSeq:
-			count := o.n
-			if o.code == opSeq {
-				count = d.slots[o.ref]
-			}
-			if count == 0 {
-				pc = int(o.jump) - 1
-				continue
-			}
-			if o.minBits == 0 {
-				if count > maxEmptyElems {
-					return d.stop(pos, d.fail(pos, "array or sequence of %d elements that may be empty is too long", count))
-				}
-			} else if pos > d.content || count > uint64(d.content-pos)/o.minBits {
-				return d.stop(pos, d.fail(pos, "an array or sequence of %d elements at bit %d goes past the end of the packet content (%d bits)", count, pos, d.content))
-			}
-			if sp == len(d.loops) {
-				return d.stop(pos, d.fail(pos, "arrays nested too deep"))
-			}
-			d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
-			sp++
-		case opLoopEnd:
-			top := &d.loops[sp-1]
-			top.left--
-			if top.left > 0 {
-				pc = int(top.start) - 1
-			} else {
-				sp--
-			}
+			continue
 		case opVariant:
-			v := d.slots[o.ref]
+			t := d.slots[o.ref]
 			opt := -1
-			signed := o.node.tagNode.signed
-			for _, c := range o.node.choices {
-				if (signed && int64(c.lo) <= int64(v) && int64(v) <= int64(c.hi)) || (!signed && c.lo <= v && v <= c.hi) {
-					opt = c.opt
-					break
+			if o.flags&fSignedTag == 0 {
+				for _, c := range o.choices {
+					if c.lo <= t && t <= c.hi {
+						opt = c.opt
+						break
+					}
+				}
+			} else {
+				for _, c := range o.choices {
+					if int64(c.lo) <= int64(t) && int64(t) <= int64(c.hi) {
+						opt = c.opt
+						break
+					}
 				}
 			}
 			if opt < 0 {
-				if signed {
-					return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(v), pos))
+				if o.flags&fSignedTag != 0 {
+					return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(t), pos))
 				}
-				return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", v, pos))
+				return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", t, pos))
 			}
 			pc = int(o.targets[opt]) - 1
-		case opJump:
-			pc = int(o.jump) - 1
+			continue
+		default:
+			var err error
+			if pos, pc, sp, err = d.other(p, pc, sp, pos); err != nil {
+				return err
+			}
+			continue
+		}
+		v = uint64(int64(v<<o.sext) >> o.sext)
+		d.slots[o.slot] = v
+		switch o.flags &^ fBE {
+		case 0:
+			if o.field >= 0 {
+				d.fields[o.field].Int = int64(v)
+			}
+		case fClock:
+			d.updateClock(v, o.size)
+		case fEventID:
+			d.evID, d.haveID = v, true
+		default:
+			d.special(o, v)
 		}
 	}
 	d.pos = pos
 	return nil
+}
+
+// other executes the ops that are not integer reads; it returns the new
+// position, program counter and loop stack depth.
+func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
+	data, base, limit := d.data, d.base, d.limit
+	o := &p[pc]
+	switch o.code {
+	case opFloat32, opFloat64:
+		pos = alignUp(pos, int64(o.align))
+		size := int64(o.size)
+		if pos+size > limit {
+			return pos, pc, sp, d.stop(pos, d.short(pos, size))
+		}
+		v := readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
+		pos += size
+		if o.field >= 0 {
+			f := math.Float64frombits(v)
+			if o.code == opFloat32 {
+				f = float64(math.Float32frombits(uint32(v)))
+			}
+			d.fields[o.field].Float = f
+		}
+	case opString:
+		pos = alignUp(pos, int64(o.align))
+		i, end := (pos-base)>>3, (limit-base)>>3
+		if i > end {
+			return pos, pc, sp, d.stop(pos, d.short(pos, 8))
+		}
+		k := bytes.IndexByte(data[i:end], 0)
+		if k < 0 {
+			if limit < d.content {
+				return pos, pc, sp, d.stop(pos, errRefill)
+			}
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "string at bit %d is not terminated before the end of the packet content", pos))
+		}
+		if o.field >= 0 {
+			d.fields[o.field].Bytes = data[i : i+int64(k) : i+int64(k)]
+		}
+		pos += int64(k+1) * 8
+	case opText, opTextSeq:
+		pos = alignUp(pos, int64(o.align))
+		n := o.n
+		if o.code == opTextSeq {
+			n = d.slots[o.ref]
+		}
+		if pos > limit || n > uint64(limit-pos)/8 {
+			if limit < d.content {
+				return pos, pc, sp, d.stop(pos, errRefill)
+			}
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "a %d-byte character array at bit %d goes past the end of the packet content (%d bits)", n, pos, d.content))
+		}
+		if o.field >= 0 {
+			i := (pos - base) >> 3
+			b := data[i : i+int64(n) : i+int64(n)]
+			if o.flags&fRaw == 0 {
+				b = cutNUL(b)
+			}
+			d.fields[o.field].Bytes = b
+		}
+		pos += int64(n) * 8
+	case opSkip:
+		pos = alignUp(pos, int64(o.align))
+		if pos > limit || o.n > uint64(limit-pos) {
+			return pos, pc, sp, d.stop(pos, d.short(pos, int64(min(o.n, 1<<62))))
+		}
+		pos += int64(o.n)
+	case opSeqSkip:
+		pos = alignUp(pos, int64(o.align))
+		count := d.slots[o.ref]
+		if o.n > 0 && count > 0 {
+			if pos > limit || count > uint64(limit-pos)/o.n {
+				if limit < d.content {
+					return pos, pc, sp, d.stop(pos, errRefill)
+				}
+				return pos, pc, sp, d.stop(pos, d.fail(pos, "a sequence of %d elements of %d bits at bit %d goes past the end of the packet content (%d bits)", count, o.n, pos, d.content))
+			}
+			pos += int64(count * o.n)
+		}
+	case opArray, opSeq:
+		count := o.n
+		if o.code == opSeq {
+			count = d.slots[o.ref]
+		}
+		if count == 0 {
+			return pos, int(o.jump) - 1, sp, nil
+		}
+		if o.minBits == 0 {
+			if count > maxEmptyElems {
+				return pos, pc, sp, d.stop(pos, d.fail(pos, "array or sequence of %d elements that may be empty is too long", count))
+			}
+		} else if pos > d.content || count > uint64(d.content-pos)/o.minBits {
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "an array or sequence of %d elements at bit %d goes past the end of the packet content (%d bits)", count, pos, d.content))
+		}
+		if sp == len(d.loops) {
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "arrays nested too deep"))
+		}
+		d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
+		sp++
+	case opLoopEnd:
+		top := &d.loops[sp-1]
+		top.left--
+		if top.left > 0 {
+			pc = int(top.start) - 1
+		} else {
+			sp--
+		}
+	}
+	return pos, pc, sp, nil
+}
+
+// block decodes the fields of an opBlock from b, which holds them all.
+func (d *dec) block(fs []blockField, b []byte) {
+	slots, fields := d.slots, d.fields
+	for k := range fs {
+		f := &fs[k]
+		var v uint64
+		switch f.kind {
+		case bU8:
+			v = uint64(b[f.off])
+		case bU16L:
+			v = uint64(binary.LittleEndian.Uint16(b[f.off:]))
+		case bU32L:
+			v = uint64(binary.LittleEndian.Uint32(b[f.off:]))
+		case bU64L:
+			v = binary.LittleEndian.Uint64(b[f.off:])
+		case bU16B:
+			v = uint64(binary.BigEndian.Uint16(b[f.off:]))
+		case bU32B:
+			v = uint64(binary.BigEndian.Uint32(b[f.off:]))
+		case bU64B:
+			v = binary.BigEndian.Uint64(b[f.off:])
+		case bText:
+			if f.field >= 0 {
+				fields[f.field].Bytes = cutNUL(b[f.off : f.off+f.n : f.off+f.n])
+			}
+			continue
+		}
+		v = uint64(int64(v<<f.sext) >> f.sext)
+		slots[f.slot] = v
+		if f.field >= 0 {
+			fields[f.field].Int = int64(v)
+		}
+	}
 }
 
 // stop records the position reached and returns err.
@@ -270,30 +351,31 @@ func (d *dec) stop(pos int64, err error) error {
 	return err
 }
 
-// store handles an integer value just read.
+// store handles an integer value just read: sign extension, slot,
+// exposed field (whose kind the caller set once), clock and event id.
 func (d *dec) store(o *op, v uint64) {
-	if o.flags&fSigned != 0 {
-		sh := 64 - uint(o.size)
-		v = uint64(int64(v<<sh) >> sh)
-	}
+	v = uint64(int64(v<<o.sext) >> o.sext)
 	d.slots[o.slot] = v
-	if o.flags&(fClock|fEventID) != 0 {
-		if o.flags&fClock != 0 {
-			d.updateClock(v, o.size)
-		}
-		if o.flags&fEventID != 0 {
-			d.evID, d.haveID = v, true
-		}
+	if o.flags != 0 {
+		d.special(o, v)
+	} else if o.field >= 0 {
+		d.fields[o.field].Int = int64(v)
+	}
+}
+
+// special handles the flagged integers: clock values, event ids, enums.
+func (d *dec) special(o *op, v uint64) {
+	if o.flags&fClock != 0 {
+		d.updateClock(v, o.size)
+	}
+	if o.flags&fEventID != 0 {
+		d.evID, d.haveID = v, true
 	}
 	if o.field >= 0 {
 		f := &d.fields[o.field]
-		switch {
-		case o.flags&fEnum != 0:
-			*f = core.Field{Kind: core.FieldEnum, Int: int64(v), Bytes: enumLabel(o.node, v)}
-		case o.flags&fSigned != 0:
-			*f = core.Field{Kind: core.FieldInt, Int: int64(v)}
-		default:
-			*f = core.Field{Kind: core.FieldUint, Int: int64(v)}
+		f.Int = int64(v)
+		if o.flags&fEnum != 0 {
+			f.Bytes = enumLabel(o.node, v)
 		}
 	}
 }
@@ -365,4 +447,24 @@ func readBits(data []byte, off int64, size uint, be bool) uint64 {
 		return v
 	}
 	return v & (1<<size - 1)
+}
+
+// cutNUL returns b up to its first NUL byte. It tests 8 bytes at a time:
+// (v - 0x01...) &^ v & 0x80... has its lowest set bit in the first zero
+// byte (borrows only disturb the bytes after it).
+func cutNUL(b []byte) []byte {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		v := binary.LittleEndian.Uint64(b[i:])
+		if z := (v - 0x0101010101010101) &^ v & 0x8080808080808080; z != 0 {
+			k := i + bits.TrailingZeros64(z)/8
+			return b[:k:k]
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] == 0 {
+			return b[:i:i]
+		}
+	}
+	return b
 }

@@ -2,6 +2,7 @@ package ctf
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"strconv"
 
@@ -35,7 +36,7 @@ func (r *Reader) AppendContents(dst []byte, ev *core.Event) []byte {
 	}
 	sp, ep := s.sp, s.ep
 	first := true
-	scope := func(n *node, p *printer, hide map[string]bool) {
+	scope := func(n *node, p *printer) {
 		if n == nil || !n.inIR {
 			return
 		}
@@ -43,18 +44,18 @@ func (r *Reader) AppendContents(dst []byte, ev *core.Event) []byte {
 			dst = append(dst, ", "...)
 		}
 		first = false
-		dst = p.structure(dst, n, true, hide)
+		dst = p.structure(dst, n, true)
 	}
 	p := printer{slots: s.d.slots}
 	p.data, p.base, p.pos, p.limit = s.hdrBuf, 0, s.pktCtxPos, int64(len(s.hdrBuf))*8
-	scope(sp.pktCtx, &p, packetContextHidden)
+	scope(sp.pktCtx, &p)
 	p.data, p.base, p.limit = s.d.data, s.d.base, s.d.limit
 	p.pos = s.scopePos[0]
-	scope(sp.streamCtx, &p, nil)
+	scope(sp.streamCtx, &p)
 	p.pos = s.scopePos[1]
-	scope(ep.ctx, &p, nil)
+	scope(ep.ctx, &p)
 	p.pos = s.scopePos[2]
-	scope(ep.payload, &p, nil)
+	scope(ep.payload, &p)
 	return dst
 }
 
@@ -74,7 +75,23 @@ func (p *printer) bits(n *node) (uint64, bool) {
 	if p.pos+int64(n.size) > p.limit || p.pos < p.base {
 		return 0, false
 	}
-	v := readBits(p.data, p.pos-p.base, uint(n.size), n.bigEndian)
+	var v uint64
+	off := p.pos - p.base
+	if off&7 == 0 {
+		b := p.data[off>>3:]
+		switch {
+		case n.size == 8:
+			v = uint64(b[0])
+		case n.size == 32 && !n.bigEndian:
+			v = uint64(binary.LittleEndian.Uint32(b))
+		case n.size == 64 && !n.bigEndian:
+			v = binary.LittleEndian.Uint64(b)
+		default:
+			v = readBits(p.data, off, uint(n.size), n.bigEndian)
+		}
+	} else {
+		v = readBits(p.data, off, uint(n.size), n.bigEndian)
+	}
 	p.pos += int64(n.size)
 	if n.signed {
 		sh := 64 - uint(n.size)
@@ -126,7 +143,7 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 		}
 		p.pos += int64(k+1) * 8
 	case tsdl.KindStruct:
-		dst = p.structure(dst, n, emit, nil)
+		dst = p.structure(dst, n, emit)
 	case tsdl.KindVariant:
 		v := p.slots[n.tagNode.slot]
 		opt := -1
@@ -153,22 +170,20 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 }
 
 // structure formats "{ a = 1, b = 2 }" ("{ }" when nothing is printed).
-func (p *printer) structure(dst []byte, n *node, emit bool, hide map[string]bool) []byte {
+func (p *printer) structure(dst []byte, n *node, emit bool) []byte {
 	p.pos = alignUp(p.pos, int64(n.align))
 	if emit {
 		dst = append(dst, '{')
 	}
-	printed := 0
+	printed := false
 	for _, ch := range n.children {
-		show := emit && ch.inIR && !hide[ch.name]
+		show := emit && ch.shown
 		if show {
-			if printed > 0 {
+			if printed {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, ' ')
-			dst = append(dst, ch.name...)
-			dst = append(dst, " = "...)
-			printed++
+			dst = append(dst, ch.label...) // " name = "
+			printed = true
 		}
 		dst = p.field(dst, ch, show)
 	}
@@ -281,13 +296,13 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 func appendEnum(dst []byte, n *node, v uint64) []byte {
 	dst = append(dst, "( "...)
 	found := 0
-	for _, m := range n.typ.Mappings {
+	for i, m := range n.typ.Mappings {
 		for _, r := range m.Ranges {
 			if r.Contains(v, n.signed) {
 				if found > 0 {
 					dst = append(dst, ", "...)
 				}
-				dst = appendEscaped(dst, []byte(m.Label))
+				dst = appendEscaped(dst, n.labels[i])
 				found++
 				break
 			}

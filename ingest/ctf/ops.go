@@ -29,22 +29,24 @@ const (
 	opLoopEnd // end of a loop body (jump: its start)
 	opVariant // jump to the option selected by slots[ref] (node.choices, targets)
 	opJump    // to jump
+	opBlock   // fused run of byte-aligned fixed-size fields (fuse.go)
 )
 
 // op flags.
 const (
-	fSigned  = 1 << iota // sign-extend the value
-	fBE                  // big-endian (opInt, floats)
-	fClock               // update the stream clock with the value
-	fEventID             // the value is the event class id
-	fEnum                // expose as an enum (label lookup)
-	fRaw                 // char array exposed whole, NULs included (uuid)
+	fBE        = 1 << iota // big-endian (opInt, floats)
+	fClock                 // update the stream clock with the value
+	fEventID               // the value is the event class id
+	fEnum                  // expose as an enum (label lookup)
+	fRaw                   // char array exposed whole, NULs included (uuid)
+	fSignedTag             // variants: the tag is signed
 )
 
 // op is one decoding instruction.
 type op struct {
 	code    opcode
 	flags   uint8
+	sext    uint8  // integers: shift that sign-extends (0 when unsigned)
 	size    uint8  // bits (integers)
 	align   uint32 // bits, applied before reading
 	slot    int32  // where to store the integer value, -1: nowhere
@@ -55,14 +57,68 @@ type op struct {
 	minBits uint64 // loops: minimum size of one element, for length checks
 	node    *node  // variants (choices), enums (labels)
 	targets []int32
+	choices []choice // variants
+	block   []blockField
 }
 
 // program is the flat op list of one scope.
 type program []op
 
-// emitter generates programs from node trees.
+// emitter generates programs from node trees. It tracks the alignment
+// the position is known to have, to drop alignments that are no-ops.
 type emitter struct {
-	ops program
+	ops   program
+	known int64 // the position is a multiple of known bits
+}
+
+// foldsAlign reports whether an op applies its own alignment first.
+func foldsAlign(c opcode) bool {
+	switch c {
+	case opInt, opU8, opU16L, opU32L, opU64L, opU16B, opU32B, opU64B, opFloat32, opFloat64, opString, opText, opTextSeq, opSkip, opSeqSkip:
+		return true
+	}
+	return false
+}
+
+// shift fixes the jumps after removing the op at index at (no jump
+// targets it: the struct's first member follows it directly).
+func (e *emitter) shift(at int32) {
+	fix := func(j *int32) {
+		if *j > at {
+			*j--
+		}
+	}
+	for i := range e.ops {
+		o := &e.ops[i]
+		switch o.code {
+		case opJump, opArray, opSeq, opLoopEnd:
+			fix(&o.jump)
+		case opVariant:
+			for k := range o.targets {
+				fix(&o.targets[k])
+			}
+		}
+	}
+}
+
+// lowBit is the largest power of two dividing n (n > 0).
+func lowBit(n int64) int64 { return n & -n }
+
+// aligned returns the alignment to apply before a field aligned on a
+// (1 when the position is known to be aligned) and records it.
+func (e *emitter) aligned(a int64) uint32 {
+	if a <= e.known {
+		return 1
+	}
+	e.known = a
+	return uint32(a)
+}
+
+// advance records a read of n bits.
+func (e *emitter) advance(n int64) {
+	if n > 0 {
+		e.known = min(e.known, lowBit(n))
+	}
 }
 
 // compileOps returns the program decoding a scope's tree (nil tree: empty).
@@ -70,9 +126,9 @@ func compileOps(n *node) program {
 	if n == nil {
 		return nil
 	}
-	e := &emitter{}
+	e := &emitter{known: 1}
 	e.emit(n)
-	return e.ops
+	return fuse(e.ops)
 }
 
 func (e *emitter) add(o op) int32 {
@@ -83,9 +139,12 @@ func (e *emitter) add(o op) int32 {
 func (e *emitter) emit(n *node) {
 	switch n.kind {
 	case tsdl.KindInt, tsdl.KindEnum:
-		e.add(intOp(n))
+		o := intOp(n)
+		o.align = e.aligned(int64(n.align))
+		e.add(o)
+		e.advance(int64(n.size))
 	case tsdl.KindFloat:
-		o := op{code: opFloat32, align: uint32(n.align), slot: -1, field: n.field, size: uint8(n.size)}
+		o := op{code: opFloat32, align: e.aligned(int64(n.align)), slot: -1, field: n.field, size: uint8(n.size)}
 		if n.size == 64 {
 			o.code = opFloat64
 		}
@@ -93,28 +152,54 @@ func (e *emitter) emit(n *node) {
 			o.flags |= fBE
 		}
 		e.add(o)
+		e.advance(int64(n.size))
 	case tsdl.KindString:
-		e.add(op{code: opString, align: 8, slot: -1, field: n.field})
+		e.add(op{code: opString, align: e.aligned(8), slot: -1, field: n.field})
+		e.known = 8
 	case tsdl.KindStruct:
-		if n.align > 1 {
-			e.add(op{code: opAlign, align: uint32(n.align), slot: -1, field: -1})
+		if a := e.aligned(int64(n.align)); a > 1 {
+			at := e.add(op{code: opAlign, align: a, slot: -1, field: -1})
+			for _, ch := range n.children {
+				e.emit(ch)
+			}
+			// Fold the structure's alignment into its first read when
+			// nothing jumps between them.
+			if len(e.ops) > int(at)+1 && foldsAlign(e.ops[at+1].code) {
+				next := &e.ops[at+1]
+				next.align = max(next.align, a)
+				e.ops = append(e.ops[:at], e.ops[at+1:]...)
+				e.shift(at)
+			}
+			break
 		}
 		for _, ch := range n.children {
 			e.emit(ch)
 		}
 	case tsdl.KindVariant:
-		at := e.add(op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n})
+		vo := op{code: opVariant, slot: -1, field: -1, ref: n.tagNode.slot, node: n, choices: n.choices}
+		if n.tagNode.signed {
+			vo.flags |= fSignedTag
+		}
+		at := e.add(vo)
 		targets := make([]int32, len(n.children))
 		var ends []int32
-		for i, ch := range n.children {
+		start, after := e.known, int64(1<<16)
+		// Options are laid out last to first, so the first one (the
+		// common case: LTTng's compact header) needs no jump.
+		for i := len(n.children) - 1; i >= 0; i-- {
+			e.known = start
 			targets[i] = int32(len(e.ops))
-			e.emit(ch)
-			ends = append(ends, e.add(op{code: opJump, slot: -1, field: -1}))
+			e.emit(n.children[i])
+			after = min(after, e.known)
+			if i > 0 {
+				ends = append(ends, e.add(op{code: opJump, slot: -1, field: -1}))
+			}
 		}
 		for _, j := range ends {
 			e.ops[j].jump = int32(len(e.ops))
 		}
 		e.ops[at].targets = targets
+		e.known = after
 	case tsdl.KindArray, tsdl.KindSequence:
 		e.emitArray(n)
 	}
@@ -125,42 +210,48 @@ func (e *emitter) emitArray(n *node) {
 	isSeq := n.kind == tsdl.KindSequence
 	switch {
 	case n.text && !isSeq:
-		o := op{code: opText, align: 8, slot: -1, field: n.field, n: n.length}
+		o := op{code: opText, align: e.aligned(8), slot: -1, field: n.field, n: n.length}
 		if n.meaning == meanUUID {
 			o.flags |= fRaw
 		}
 		e.add(o)
+		e.known = 8
 		return
 	case n.text:
-		e.add(op{code: opTextSeq, align: 8, slot: -1, field: n.field, ref: n.lenNode.slot})
+		e.add(op{code: opTextSeq, align: e.aligned(8), slot: -1, field: n.field, ref: n.lenNode.slot})
+		e.known = 8
 		return
 	case !isSeq && n.fixed >= 0 && !hasEffects(n):
-		if n.fixed > 0 || n.align > 1 {
-			e.add(op{code: opSkip, align: uint32(n.align), slot: -1, field: -1, n: uint64(n.fixed)})
+		if a := e.aligned(int64(n.align)); n.fixed > 0 || a > 1 {
+			e.add(op{code: opSkip, align: a, slot: -1, field: -1, n: uint64(n.fixed)})
 		}
+		e.advance(n.fixed)
 		return
 	case isSeq && el.fixed >= 0 && el.fixed%int64(el.align) == 0 && !hasEffects(el):
-		e.add(op{code: opSeqSkip, align: uint32(el.align), slot: -1, field: -1, ref: n.lenNode.slot, n: uint64(el.fixed)})
+		e.add(op{code: opSeqSkip, align: e.aligned(int64(el.align)), slot: -1, field: -1, ref: n.lenNode.slot, n: uint64(el.fixed)})
+		e.advance(el.fixed)
 		return
 	}
-	if n.align > 1 {
-		e.add(op{code: opAlign, align: uint32(n.align), slot: -1, field: -1})
+	if a := e.aligned(int64(n.align)); a > 1 {
+		e.add(op{code: opAlign, align: a, slot: -1, field: -1})
 	}
 	o := op{code: opArray, slot: -1, field: -1, n: n.length, minBits: minBits(el)}
 	if isSeq {
 		o.code, o.ref = opSeq, n.lenNode.slot
 	}
 	at := e.add(o)
+	e.known = 1 // a later iteration may start anywhere
 	e.emit(el)
 	end := e.add(op{code: opLoopEnd, slot: -1, field: -1, jump: at + 1})
 	e.ops[at].jump = end + 1
+	e.known = 1
 }
 
 // intOp returns the op reading an integer or enum node.
 func intOp(n *node) op {
 	o := op{code: opInt, size: uint8(n.size), align: uint32(n.align), slot: n.slot, field: n.field, node: n}
 	if n.signed {
-		o.flags |= fSigned
+		o.sext = uint8(64 - n.size)
 	}
 	if n.bigEndian {
 		o.flags |= fBE
@@ -171,7 +262,7 @@ func intOp(n *node) op {
 	if n.meaning == meanEventID {
 		o.flags |= fEventID
 	}
-	if n.kind == tsdl.KindEnum {
+	if n.kind == tsdl.KindEnum && n.field >= 0 {
 		o.flags |= fEnum
 	}
 	if n.align >= 8 {

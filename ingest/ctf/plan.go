@@ -74,8 +74,10 @@ type node struct {
 	slot    int32       // integers and enums: value slot
 	clock   *tsdl.Clock // integers mapped to a clock update the stream clock
 	meaning meaning
-	inIR    bool // babeltrace2 prints it
-	needed  bool // a sequence or variant in the IR depends on it
+	inIR    bool   // babeltrace2 prints it
+	shown   bool   // printed as a member of its structure (inIR, not hidden)
+	label   []byte // " name = ", as printed before its value
+	needed  bool   // a sequence or variant in the IR depends on it
 	// referenced: some sequence or variant reads its value.
 	referenced bool
 
@@ -109,7 +111,7 @@ func planError(t *tsdl.Type, format string, a ...any) error {
 
 // maxNodes bounds the size of the compiled plan: typedefs can nest types
 // so that a small metadata text expands exponentially.
-const maxNodes = 1 << 21
+const maxNodes = 1 << 18
 
 // compiler builds the node trees of one stream class.
 type compiler struct {

@@ -18,8 +18,8 @@ type Reader struct {
 	traces   []*traceInfo
 	streams  []*stream
 	classes  []*core.EventClass
-	heap     []int32 // streams with a decoded head event, min-heap on (time, index)
-	last     int32   // stream of the event last returned, -1
+	heap     []heapEntry // streams with a decoded head event, min-heap on (time, index)
+	last     int32       // stream of the event last returned, -1
 	started  bool
 	err      error // sticky decoding error
 	warnings []core.Warning
@@ -54,6 +54,16 @@ func Open(path string) (*Reader, error) {
 		r.traces = append(r.traces, tr)
 		r.streams = append(r.streams, streams...)
 	}
+	r.init()
+	return r, nil
+}
+
+// init finishes opening: window sizes, class ids, info, warnings.
+func (r *Reader) init() {
+	win := min(max(windowBudget/int64(max(len(r.streams), 1)), minWindow), maxWindow)
+	for _, s := range r.streams {
+		s.window = win
+	}
 	// Dense event class ids across traces and stream classes.
 	for _, tr := range r.traces {
 		for _, sp := range tr.plan.streams {
@@ -65,7 +75,6 @@ func Open(path string) (*Reader, error) {
 	}
 	r.info = r.describe()
 	r.warnings = r.discardWarnings()
-	return r, nil
 }
 
 func (r *Reader) describe() core.SourceInfo {
@@ -151,29 +160,39 @@ func (r *Reader) Next() (*core.Event, error) {
 		if s.eof {
 			r.pop()
 		} else {
-			r.down(0)
+			h := r.heap
+			h[0].t = s.ev.Time
+			// Often the same stream is still first: two comparisons.
+			if n := len(h); n > 1 && (less(h[1], h[0]) || n > 2 && less(h[2], h[0])) {
+				r.down(0)
+			}
 		}
 	}
 	if len(r.heap) == 0 {
 		r.last = -1
 		return nil, io.EOF
 	}
-	r.last = r.heap[0]
+	r.last = r.heap[0].i
 	return &r.streams[r.last].ev, nil
 }
 
+// heapEntry is a stream in the merge, keyed by its head event's time.
+type heapEntry struct {
+	t core.Time
+	i int32
+}
+
 // less orders streams by their head event: time, then stream index.
-func (r *Reader) less(a, b int32) bool {
-	ta, tb := r.streams[a].ev.Time, r.streams[b].ev.Time
-	return ta < tb || (ta == tb && a < b)
+func less(a, b heapEntry) bool {
+	return a.t < b.t || (a.t == b.t && a.i < b.i)
 }
 
 func (r *Reader) push(i int32) {
-	r.heap = append(r.heap, i)
+	r.heap = append(r.heap, heapEntry{r.streams[i].ev.Time, i})
 	j := len(r.heap) - 1
 	for j > 0 {
 		p := (j - 1) / 2
-		if !r.less(r.heap[j], r.heap[p]) {
+		if !less(r.heap[j], r.heap[p]) {
 			break
 		}
 		r.heap[j], r.heap[p] = r.heap[p], r.heap[j]
@@ -199,10 +218,10 @@ func (r *Reader) down(j int) {
 			return
 		}
 		m := l
-		if l+1 < n && r.less(h[l+1], h[l]) {
+		if l+1 < n && less(h[l+1], h[l]) {
 			m = l + 1
 		}
-		if !r.less(h[m], h[j]) {
+		if !less(h[m], h[j]) {
 			return
 		}
 		h[j], h[m] = h[m], h[j]
@@ -245,6 +264,15 @@ func (r *Reader) Hostname(ev *core.Event) (string, bool) {
 	}
 	tr := r.streams[ev.Stream].tr
 	return tr.hostname, tr.hasHost
+}
+
+// HasTimestamp reports whether ev has a time: false for streams without
+// a clock, whose events babeltrace2 prints without one (their Time is 0).
+func (r *Reader) HasTimestamp(ev *core.Event) bool {
+	if ev == nil || ev.Stream < 0 || int(ev.Stream) >= len(r.streams) {
+		return false
+	}
+	return r.streams[ev.Stream].sp.clock != nil
 }
 
 // StreamPath returns the file of stream i.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -15,12 +14,17 @@ import (
 // printing), the events through a window that slides over the packet and
 // grows when an event does not fit.
 
-// Window sizes: the initial window, and the largest a single event may
-// make it grow to (an event is bounded by its packet anyway; this bounds
-// the memory a hostile content size can claim before the read fails).
+// Window sizes: each stream reads its packets through a window of
+// windowBudget / streams bytes (clamped), which grows when an event does
+// not fit; headerProbe is the first read of a packet header.
 const (
-	initialWindow = 64 << 10
-	headerProbe   = 512
+	windowBudget = 16 << 20
+	minWindow    = 16 << 10
+	maxWindow    = 256 << 10
+	headerProbe  = 512
+	// maxEvent bounds the bytes one event, or one packet header and
+	// context, may span: the buffers grow to fit them, never further.
+	maxEvent = 256 << 20
 )
 
 // packet flags.
@@ -51,7 +55,7 @@ type stream struct {
 	tr       *traceInfo
 	sp       *streamPlan
 	path     string
-	f        *os.File
+	f        dataFile
 	size     int64
 	packets  []packetInfo
 	instance uint64 // stream_instance_id, if any
@@ -62,8 +66,13 @@ type stream struct {
 	hdrBuf    []byte // header and context of the current packet
 	hdrFields [1]core.Field
 	pktFields []core.Field
-	fields    []core.Field // Event.Fields backing array
 	ev        core.Event
+	// Event.Fields backing arrays, one per event class (allocated when
+	// first used), with their kinds set once; classGen says which
+	// packet's fields they hold.
+	classFields [][]core.Field
+	classGen    []uint64
+	pktGen      uint64
 
 	cur         int   // current packet, -1 before the first
 	cpu         int32 // current packet's cpu_id, -1 if none
@@ -76,6 +85,15 @@ type stream struct {
 	pktEvents   int64
 	eof         bool
 	ready       bool // head decoded by Seek, not yet in the merge
+	lastTime    core.Time
+	haveLast    bool  // lastTime holds the previous event's time
+	window      int64 // initial window size
+}
+
+// dataFile is what a stream reads: an *os.File, or memory in tests.
+type dataFile interface {
+	io.ReaderAt
+	io.Closer
 }
 
 // streamError locates a problem in a stream's bytes.
@@ -126,6 +144,9 @@ func (s *stream) readHeader(off int64, n int, want int64) (packetInfo, error) {
 		d.fields = s.hdrFields[:]
 		err := d.run(tp.headerOps)
 		if err == errRefill {
+			if want >= maxEvent {
+				return p, s.errorf(-1, -1, "packet %d at offset %d: the packet header is larger than %d MiB", n, off, maxEvent>>20)
+			}
 			want = min(avail, want*2)
 			continue
 		}
@@ -140,6 +161,9 @@ func (s *stream) readHeader(off int64, n int, want int64) (packetInfo, error) {
 		d.fields = s.pktFields
 		err = d.run(sp.pktCtxOps)
 		if err == errRefill {
+			if want >= maxEvent {
+				return p, s.errorf(-1, -1, "packet %d at offset %d: the packet context is larger than %d MiB", n, off, maxEvent>>20)
+			}
 			want = min(avail, want*2)
 			continue
 		}
@@ -205,11 +229,8 @@ func (s *stream) checkHeader(off int64, n int) error {
 			return s.errorf(-1, -1, "packet %d at offset %d: bad magic number 0x%X (want 0xC1FC1FC1)", n, off, m)
 		}
 	}
-	if tp.uuid != nil && tp.meta.HasUUID {
-		if string(s.hdrFields[0].Bytes) != string(tp.meta.UUID[:]) {
-			return s.errorf(-1, -1, "packet %d at offset %d: trace uuid differs from the metadata's", n, off)
-		}
-	}
+	// The packet's trace uuid is not checked against the metadata's:
+	// babeltrace2 does not either, and reads such traces.
 	var sp *streamPlan
 	if tp.streamID != nil {
 		id := d.slots[tp.streamID.slot]
@@ -239,11 +260,11 @@ func (s *stream) checkHeader(off int64, n int) error {
 		copy(slots, d.slots)
 		d.slots = slots
 		s.pktFields = make([]core.Field, sp.nPktFields)
-		nf := len(sp.fieldPrefix)
-		for _, ep := range sp.events {
-			nf = max(nf, ep.nfields)
+		for i, k := range sp.pktKinds {
+			s.pktFields[i].Kind = k
 		}
-		s.fields = make([]core.Field, nf)
+		s.classFields = make([][]core.Field, len(sp.events))
+		s.classGen = make([]uint64, len(sp.events))
 		s.ev.Stream = s.idx
 	}
 	return nil
@@ -271,6 +292,7 @@ func (s *stream) loadPacket(i int) error {
 		return err
 	}
 	s.cur, s.cpu = i, p.cpu
+	s.pktGen++
 	return s.fill(p.hdrEnd, false)
 }
 
@@ -282,10 +304,10 @@ func (s *stream) fill(from int64, grow bool) error {
 	left := (p.content+7)/8 - start
 	size := int64(cap(s.win))
 	if size == 0 {
-		size = initialWindow
+		size = s.window
 	}
 	if grow {
-		size *= 2
+		size = min(size*2, maxEvent)
 	}
 	size = min(size, max(left, 0))
 	if int64(cap(s.win)) < size {
@@ -328,6 +350,9 @@ func (s *stream) next() error {
 			// Reload from the event start (growing the window when it
 			// already started there) and decode it again.
 			grow := d.base == (s.evStart/8)*8
+			if grow && len(d.data) >= maxEvent {
+				return s.errorf(s.cur, s.evStart, "an event larger than %d MiB", maxEvent>>20)
+			}
 			if err := s.fill(s.evStart, grow); err != nil {
 				return err
 			}
@@ -346,7 +371,7 @@ func (s *stream) next() error {
 func (s *stream) decodeEvent() error {
 	d, sp := &s.d, s.sp
 	d.haveID = false
-	d.fields = s.fields
+	d.fields = s.hdrFields[:]
 	if err := d.run(sp.headerOps); err != nil {
 		return err
 	}
@@ -363,17 +388,37 @@ func (s *stream) decodeEvent() error {
 	if ep == nil {
 		return d.fail(s.evStart, "unknown event id %d in %s", d.evID, sp.describe())
 	}
+	fields := s.classFields[ep.idx]
+	if fields == nil {
+		fields = make([]core.Field, ep.nfields)
+		for i, k := range ep.kinds {
+			fields[i].Kind = k
+		}
+		s.classFields[ep.idx] = fields
+		s.classGen[ep.idx] = s.pktGen - 1
+	}
+	if s.classGen[ep.idx] != s.pktGen {
+		copy(fields, s.pktFields)
+		s.classGen[ep.idx] = s.pktGen
+	}
+	d.fields = fields
 	s.scopePos[0] = d.pos
-	if err := d.run(sp.streamCtxOps); err != nil {
-		return err
+	if len(sp.streamCtxOps) > 0 {
+		if err := d.run(sp.streamCtxOps); err != nil {
+			return err
+		}
 	}
 	s.scopePos[1] = d.pos
-	if err := d.run(ep.ctxOps); err != nil {
-		return err
+	if len(ep.ctxOps) > 0 {
+		if err := d.run(ep.ctxOps); err != nil {
+			return err
+		}
 	}
 	s.scopePos[2] = d.pos
-	if err := d.run(ep.payloadOps); err != nil {
-		return err
+	if len(ep.payloadOps) > 0 {
+		if err := d.run(ep.payloadOps); err != nil {
+			return err
+		}
 	}
 	if d.pos == s.evStart {
 		return d.fail(s.evStart, "event of length 0 (id %d)", ep.meta.ID)
@@ -381,8 +426,7 @@ func (s *stream) decodeEvent() error {
 	s.ep = ep
 	ev := &s.ev
 	ev.Class = ep.class
-	copy(s.fields, s.pktFields)
-	ev.Fields = s.fields[:ep.nfields]
+	ev.Fields = fields
 	ev.CPU = s.cpu
 	if ep.perfCPU >= 0 {
 		ev.CPU = int32(ev.Fields[ep.perfCPU].Int)
@@ -393,7 +437,12 @@ func (s *stream) decodeEvent() error {
 		if !ok {
 			return d.fail(s.evStart, "timestamp %d cycles of clock %q overflows the nanosecond range", stamp, sp.clock.Name)
 		}
-		ev.Time = t
+		// Time never goes back in a stream (babeltrace2 stops there too):
+		// the merge's order relies on it.
+		if s.haveLast && t < s.lastTime {
+			return d.fail(s.evStart, "event time %s is before the previous event's (%s)", core.FormatTimestamp(t), core.FormatTimestamp(s.lastTime))
+		}
+		ev.Time, s.lastTime, s.haveLast = t, t, true
 	}
 	return nil
 }

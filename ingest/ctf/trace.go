@@ -105,23 +105,9 @@ func openTrace(dir, rel string, firstStream int32) (*traceInfo, []*stream, error
 	if err != nil {
 		return nil, nil, err
 	}
-	plan, err := compileTrace(meta)
+	tr, err := newTrace(meta, dir, rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, "metadata"), err)
-	}
-	tr := &traceInfo{dir: dir, rel: rel, plan: plan}
-	tr.hostname, tr.hasHost = meta.EnvString("hostname")
-	tr.domain, _ = meta.EnvString("domain")
-	tr.name = tr.hostname
-	if rel != "" {
-		if tr.name != "" {
-			tr.name += "/"
-		}
-		tr.name += filepath.ToSlash(rel)
-	}
-	if meta.HasUUID {
-		u := meta.UUID
-		tr.uuid = fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 	}
 	names, err := dataFiles(dir)
 	if err != nil {
@@ -153,13 +139,44 @@ func openTrace(dir, rel string, firstStream int32) (*traceInfo, []*stream, error
 		if err != nil {
 			abs = p
 		}
-		s := &stream{idx: firstStream + int32(len(streams)), tr: tr, path: abs, f: f, size: st.Size(), cur: -1, cpu: -1}
-		streams = append(streams, s)
-		if err := s.scan(); err != nil {
+		s, err := tr.openStream(abs, f, st.Size(), firstStream+int32(len(streams)))
+		if s != nil {
+			streams = append(streams, s)
+		}
+		if err != nil {
 			return fail(err)
 		}
 	}
 	return tr, streams, nil
+}
+
+// newTrace compiles a trace's metadata.
+func newTrace(meta *tsdl.Trace, dir, rel string) (*traceInfo, error) {
+	plan, err := compileTrace(meta)
+	if err != nil {
+		return nil, err
+	}
+	tr := &traceInfo{dir: dir, rel: rel, plan: plan}
+	tr.hostname, tr.hasHost = meta.EnvString("hostname")
+	tr.domain, _ = meta.EnvString("domain")
+	tr.name = tr.hostname
+	if rel != "" {
+		if tr.name != "" {
+			tr.name += "/"
+		}
+		tr.name += filepath.ToSlash(rel)
+	}
+	if meta.HasUUID {
+		u := meta.UUID
+		tr.uuid = fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+	}
+	return tr, nil
+}
+
+// openStream scans the packets of a data stream file.
+func (tr *traceInfo) openStream(path string, f dataFile, size int64, idx int32) (*stream, error) {
+	s := &stream{idx: idx, tr: tr, path: path, f: f, size: size, cur: -1, cpu: -1}
+	return s, s.scan()
 }
 
 // dataFiles lists the data stream files of a trace directory: regular

@@ -26,7 +26,8 @@ func (r *Reader) discardWarnings() []core.Warning {
 				case i == 0 && p.discarded != 0:
 					count, from, to = p.discarded, p.begin, p.end
 				case i > 0 && p.discarded != s.packets[i-1].discarded:
-					count, from, to = p.discarded-s.packets[i-1].discarded, s.packets[i-1].end, p.end
+					// The counter is a snapshot that may wrap at its size.
+					count, from, to = (p.discarded-s.packets[i-1].discarded)&sizeMask(sp.discarded.size), s.packets[i-1].end, p.end
 				}
 				if count != 0 {
 					out = append(out, r.discardWarning(s, "discarded", "events", count, from, to, withTimes))
@@ -85,4 +86,12 @@ func (r *Reader) streamID(s *stream) uint64 {
 		}
 	}
 	return n
+}
+
+// sizeMask is the mask of the low size bits.
+func sizeMask(size int) uint64 {
+	if size >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<size - 1
 }

@@ -96,7 +96,8 @@ type expr struct {
 type exprKind uint8
 
 const (
-	exprNum exprKind = iota
+	exprNone exprKind = iota // no value (the right side of a ':=')
+	exprNum
 	exprString
 	exprPath
 )

@@ -11,7 +11,7 @@ func Parse(text []byte) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{tr: &Trace{}}
+	b := &builder{tr: &Trace{}, leaves: map[*typeSpec]*Type{}}
 	if err := b.build(decls); err != nil {
 		return nil, err
 	}
@@ -23,6 +23,7 @@ type builder struct {
 	tr        *Trace
 	haveTrace bool
 	haveOrder bool
+	leaves    map[*typeSpec]*Type // integer, floating_point, string types built
 }
 
 // scope is a lexical scope of type names.
@@ -179,11 +180,13 @@ func specName(s *specList) string {
 func (b *builder) declaredType(sc *scope, s *specList, dc declarator) (*Type, error) {
 	var t *Type
 	if dc.pointers > 0 {
-		base, err := b.specType(sc, s) // define what it defines, even if unused
-		if err != nil {
-			return nil, err
+		if s.typ != nil && s.typ.hasBody {
+			// Define what the body defines, even if the pointer alias
+			// is what the field uses.
+			if _, err := b.specType(sc, s); err != nil {
+				return nil, err
+			}
 		}
-		_ = base
 		name := specName(s) + strings.Repeat(" *", dc.pointers)
 		if t = sc.lookup("", name); t == nil {
 			return nil, errorf(dc.line, "unknown type %q (pointers need a typealias)", name)
@@ -226,12 +229,24 @@ func (b *builder) specType(sc *scope, s *specList) (*Type, error) {
 	}
 	ts := s.typ
 	switch ts.kind {
-	case "integer":
-		return b.integer(ts)
-	case "floating_point":
-		return b.float(ts)
-	case "string":
-		return b.stringType(ts)
+	case "integer", "floating_point", "string":
+		if t, ok := b.leaves[ts]; ok {
+			return t, nil
+		}
+		var t *Type
+		var err error
+		switch ts.kind {
+		case "integer":
+			t, err = b.integer(ts)
+		case "floating_point":
+			t, err = b.float(ts)
+		default:
+			t, err = b.stringType(ts)
+		}
+		if err == nil {
+			b.leaves[ts] = t
+		}
+		return t, err
 	case "struct":
 		return b.structType(sc, ts)
 	case "variant":
@@ -576,18 +591,7 @@ func (b *builder) traceBlock(parent *scope, d *decl) error {
 	sc := newScope(parent)
 	tr := b.tr
 	seen := map[string]bool{}
-	for i := range d.entries {
-		e := &d.entries[i]
-		if e.kind == declTypedef || e.kind == declTypealias {
-			if err := b.typeDecl(sc, e); err != nil {
-				return err
-			}
-			continue
-		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in trace block", name)
-		}
+	err := b.entries(sc, d, func(name string, e *decl) error {
 		seen[name] = true
 		var err error
 		switch name {
@@ -603,14 +607,13 @@ func (b *builder) traceBlock(parent *scope, d *decl) error {
 		case "uuid":
 			tr.UUID, err = uuid(e.rhs)
 			tr.HasUUID = err == nil
-		case "byte_order":
-			// Read by the first pass.
 		case "packet.header":
 			tr.PacketHeader, err = b.scopeType(sc, e, "trace.packet.header")
 		}
-		if err != nil {
-			return err
-		}
+		return err // byte_order was read by the first pass
+	})
+	if err != nil {
+		return err
 	}
 	if !seen["major"] || !seen["minor"] {
 		return errorf(d.line, "trace block without major and minor")
@@ -675,28 +678,14 @@ func (b *builder) envBlock(d *decl) error {
 
 func (b *builder) clockBlock(d *decl) error {
 	c := &Clock{Freq: 1_000_000_000, Line: d.line}
-	seen := map[string]bool{}
-	for i := range d.entries {
-		e := &d.entries[i]
+	err := b.entries(nil, d, func(name string, e *decl) error {
 		if e.kind != declAssign {
 			return errorf(e.line, "clock entries must be assignments")
 		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in clock block", name)
-		}
-		seen[name] = true
 		var err error
 		switch name {
 		case "name":
-			switch {
-			case e.rhs.kind == exprString:
-				c.Name = e.rhs.str
-			case e.rhs.kind == exprPath && len(e.rhs.path) == 1:
-				c.Name = e.rhs.path[0]
-			default:
-				err = errorf(e.line, "clock name must be a name or a string")
-			}
+			c.Name, err = nameValue(e, "clock name")
 		case "uuid":
 			c.UUID, err = uuid(e.rhs)
 			c.HasUUID = err == nil
@@ -718,9 +707,10 @@ func (b *builder) clockBlock(d *decl) error {
 		case "absolute":
 			c.Absolute, err = boolean(e.rhs, "absolute")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if c.Name == "" {
 		return errorf(d.line, "clock without a name")
@@ -737,21 +727,8 @@ func (b *builder) clockBlock(d *decl) error {
 func (b *builder) streamBlock(parent *scope, d *decl) error {
 	sc := newScope(parent)
 	s := &StreamClass{Line: d.line}
-	seen := map[string]bool{}
 	hasID := false
-	for i := range d.entries {
-		e := &d.entries[i]
-		if e.kind == declTypedef || e.kind == declTypealias {
-			if err := b.typeDecl(sc, e); err != nil {
-				return err
-			}
-			continue
-		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in stream block", name)
-		}
-		seen[name] = true
+	err := b.entries(sc, d, func(name string, e *decl) error {
 		var err error
 		switch name {
 		case "id":
@@ -764,9 +741,10 @@ func (b *builder) streamBlock(parent *scope, d *decl) error {
 		case "packet.context":
 			s.PacketContext, err = b.scopeType(sc, e, "stream.packet.context")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if !hasID {
 		if len(b.tr.Streams) > 0 {
@@ -791,30 +769,12 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	sc := newScope(parent)
 	ev := &EventClass{Line: d.line}
 	seen := map[string]bool{}
-	for i := range d.entries {
-		e := &d.entries[i]
-		if e.kind == declTypedef || e.kind == declTypealias {
-			if err := b.typeDecl(sc, e); err != nil {
-				return err
-			}
-			continue
-		}
-		name := joinPath(e.lhs)
-		if seen[name] {
-			return errorf(e.line, "duplicate %q in event block", name)
-		}
+	err := b.entries(sc, d, func(name string, e *decl) error {
 		seen[name] = true
 		var err error
 		switch name {
 		case "name":
-			switch {
-			case e.rhs.kind == exprString:
-				ev.Name = e.rhs.str
-			case e.rhs.kind == exprPath && len(e.rhs.path) == 1:
-				ev.Name = e.rhs.path[0]
-			default:
-				err = errorf(e.line, "event name must be a string")
-			}
+			ev.Name, err = nameValue(e, "event name")
 		case "id":
 			ev.ID, err = unsigned(e.rhs, "event id")
 		case "stream_id":
@@ -832,9 +792,10 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 		case "fields":
 			ev.Payload, err = b.scopeType(sc, e, "event.fields")
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if !seen["name"] {
 		return errorf(d.line, "event block without a name")
@@ -859,6 +820,45 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	}
 	s.Events = append(s.Events, ev)
 	return nil
+}
+
+// entries calls fn for each assignment of a block, registering its
+// typedefs and typealiases in sc (when sc is not nil) and refusing
+// duplicate names.
+func (b *builder) entries(sc *scope, d *decl, fn func(name string, e *decl) error) error {
+	seen := map[string]bool{}
+	for i := range d.entries {
+		e := &d.entries[i]
+		if e.kind == declTypedef || e.kind == declTypealias {
+			if sc == nil {
+				return errorf(e.line, "type declaration in a %s block", d.block)
+			}
+			if err := b.typeDecl(sc, e); err != nil {
+				return err
+			}
+			continue
+		}
+		name := joinPath(e.lhs)
+		if seen[name] {
+			return errorf(e.line, "duplicate %q in %s block", name, d.block)
+		}
+		seen[name] = true
+		if err := fn(name, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nameValue reads a name given as an identifier or a string.
+func nameValue(e *decl, what string) (string, error) {
+	switch {
+	case e.rhs.kind == exprString:
+		return e.rhs.str, nil
+	case e.rhs.kind == exprPath && len(e.rhs.path) == 1:
+		return e.rhs.path[0], nil
+	}
+	return "", errorf(e.line, "%s must be a name or a string", what)
 }
 
 // Attribute value helpers.

@@ -15,6 +15,7 @@ type Error struct {
 	Reason string
 }
 
+// Error formats the error as "metadata line N: reason".
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("metadata line %d: %s", e.Line, e.Reason)

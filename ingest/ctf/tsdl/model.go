@@ -102,6 +102,7 @@ const (
 	KindSequence
 )
 
+// String names the kind ("integer", "structure"...).
 func (k Kind) String() string {
 	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence"}[k]
 }

@@ -40,6 +40,9 @@ func IsPacketized(data []byte) bool {
 // checked (sizes, schemes, version, uuid).
 func Decode(data []byte) ([]byte, error) {
 	if !IsPacketized(data) {
+		if err := checkSignature(data); err != nil {
+			return nil, err
+		}
 		return data, nil
 	}
 	var order binary.ByteOrder = binary.LittleEndian
@@ -86,4 +89,30 @@ func Decode(data []byte) ([]byte, error) {
 
 func packetErr(n, off int, format string, a ...any) error {
 	return &Error{Reason: fmt.Sprintf("packet %d at offset %d: ", n, off) + fmt.Sprintf(format, a...)}
+}
+
+// checkSignature checks that plain-text metadata starts with
+// "/* CTF 1.8", as the specification requires (and babeltrace2 checks).
+func checkSignature(text []byte) error {
+	const sig = "/* CTF "
+	if !bytes.HasPrefix(text, []byte(sig)) {
+		return &Error{Line: 1, Reason: `plain-text metadata must start with "/* CTF 1.8"`}
+	}
+	rest := text[len(sig):]
+	var major, minor int
+	i := 0
+	for ; i < len(rest) && i < 10 && rest[i] >= '0' && rest[i] <= '9'; i++ {
+		major = major*10 + int(rest[i]-'0')
+	}
+	if i == 0 || i >= len(rest) || rest[i] != '.' {
+		return &Error{Line: 1, Reason: `plain-text metadata must start with "/* CTF 1.8"`}
+	}
+	j := i + 1
+	for ; j < len(rest) && j < i+11 && rest[j] >= '0' && rest[j] <= '9'; j++ {
+		minor = minor*10 + int(rest[j]-'0')
+	}
+	if j == i+1 || major != 1 || minor != 8 {
+		return &Error{Line: 1, Reason: fmt.Sprintf("unsupported CTF version %d.%d in the metadata signature (want 1.8)", major, minor)}
+	}
+	return nil
 }

@@ -1,56 +1,96 @@
 package tsdl
 
+import "bytes"
+
 // maxDepth bounds the nesting of compound types and declarators, so
 // hostile metadata cannot exhaust the stack. Real metadata nests 3 or 4
 // levels deep.
 const maxDepth = 64
 
 // parser is a recursive-descent parser of the TSDL grammar (appendix C of
-// the specification), as babeltrace2 accepts it.
+// the specification), as babeltrace2 accepts it. It pulls tokens from the
+// lexer on demand, with two tokens of lookahead.
 type parser struct {
-	toks  []token
-	pos   int
-	depth int
+	lx     *lexer
+	buf    [2]token // lookahead
+	nbuf   int
+	err    error // lexer error, reported at the next token
+	tokens int
+	depth  int
+	// Leaf types (integer, floating_point, string with attributes)
+	// repeat in real metadata: their text is parsed once.
+	leaves map[string]*typeSpec
 }
 
 // parse returns the root declarations of a metadata text.
 func parse(src []byte) ([]decl, error) {
-	toks, err := lex(src)
-	if err != nil {
-		return nil, err
-	}
-	p := &parser{toks: toks}
+	p := &parser{lx: &lexer{src: src, line: 1, intern: map[string]string{}}, leaves: map[string]*typeSpec{}}
 	var decls []decl
 	for p.peek().kind != tokEOF {
 		d, err := p.rootDecl()
 		if err != nil {
+			if p.err != nil {
+				return nil, p.err // the lexer's error caused it
+			}
 			return nil, err
 		}
-		decls = append(decls, d...)
+		decls = append(decls, d)
+	}
+	if p.err != nil {
+		return nil, p.err
 	}
 	return decls, nil
 }
 
-func (p *parser) peek() token { return p.toks[p.pos] }
+// fill makes sure n tokens are buffered. A lexer error becomes an EOF
+// token and is returned by parse (or by the parser's own error, which
+// then names the unexpected end).
+func (p *parser) fill(n int) {
+	for p.nbuf < n {
+		var t token
+		if p.err == nil {
+			var err error
+			t, err = p.lx.next()
+			p.tokens++
+			if err == nil && p.tokens > maxTokens {
+				err = errorf(t.line, "metadata has more than %d tokens", maxTokens)
+			}
+			if err != nil {
+				p.err = err
+				t = token{kind: tokEOF, line: p.lx.line}
+			}
+		} else {
+			t = token{kind: tokEOF, line: p.lx.line}
+		}
+		p.buf[p.nbuf] = t
+		p.nbuf++
+	}
+}
+
+func (p *parser) peek() token {
+	p.fill(1)
+	return p.buf[0]
+}
 
 func (p *parser) peekAt(n int) token {
-	if p.pos+n < len(p.toks) {
-		return p.toks[p.pos+n]
-	}
-	return p.toks[len(p.toks)-1]
+	p.fill(n + 1)
+	return p.buf[n]
 }
 
 func (p *parser) advance() token {
-	t := p.toks[p.pos]
+	p.fill(1)
+	t := p.buf[0]
 	if t.kind != tokEOF {
-		p.pos++
+		p.buf[0] = p.buf[1]
+		p.nbuf--
 	}
 	return t
 }
 
 func (p *parser) is(punct string) bool {
-	t := p.peek()
-	return t.kind == tokPunct && t.text == punct
+	p.fill(1)
+	t := &p.buf[0]
+	return t.kind == tokPunct && t.text[0] == punct[0] && t.text == punct
 }
 
 func (p *parser) isWord(w string) bool {
@@ -88,19 +128,19 @@ func (p *parser) leave() { p.depth-- }
 var ctfBlocks = map[string]bool{"trace": true, "env": true, "clock": true, "stream": true, "event": true, "callsite": true}
 
 // rootDecl parses one declaration of the root scope.
-func (p *parser) rootDecl() ([]decl, error) {
+func (p *parser) rootDecl() (decl, error) {
 	t := p.peek()
 	if t.kind == tokIdent && ctfBlocks[t.text] && p.peekAt(1).kind == tokPunct && p.peekAt(1).text == "{" {
 		p.advance()
 		p.advance()
 		entries, err := p.blockEntries()
 		if err != nil {
-			return nil, err
+			return decl{}, err
 		}
 		if err := p.expect(";"); err != nil {
-			return nil, err
+			return decl{}, err
 		}
-		return []decl{{line: t.line, kind: declBlock, block: t.text, entries: entries}}, nil
+		return decl{line: t.line, kind: declBlock, block: t.text, entries: entries}, nil
 	}
 	return p.declaration(false)
 }
@@ -108,7 +148,7 @@ func (p *parser) rootDecl() ([]decl, error) {
 // blockEntries parses the assignments of a trace, env, clock, stream,
 // event or callsite block up to its closing brace.
 func (p *parser) blockEntries() ([]decl, error) {
-	var out []decl
+	out := make([]decl, 0, 8)
 	for !p.accept("}") {
 		t := p.peek()
 		if t.kind == tokEOF {
@@ -119,7 +159,7 @@ func (p *parser) blockEntries() ([]decl, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, d...)
+			out = append(out, d)
 			continue
 		}
 		lhs, err := p.path()
@@ -162,15 +202,15 @@ func (p *parser) blockEntries() ([]decl, error) {
 
 // declaration parses a typedef, a typealias, a type definition or (in a
 // compound body, field is true) a field declaration, with its semicolon.
-func (p *parser) declaration(field bool) ([]decl, error) {
+func (p *parser) declaration(field bool) (decl, error) {
 	t := p.peek()
 	if t.kind == tokIdent && t.text == "typealias" {
 		p.advance()
 		d, err := p.typealias(t.line)
 		if err != nil {
-			return nil, err
+			return decl{}, err
 		}
-		return []decl{d}, p.expect(";")
+		return d, p.expect(";")
 	}
 	isTypedef := false
 	if t.kind == tokIdent && t.text == "typedef" {
@@ -179,14 +219,14 @@ func (p *parser) declaration(field bool) ([]decl, error) {
 	}
 	spec, err := p.specifiers()
 	if err != nil {
-		return nil, err
+		return decl{}, err
 	}
 	if p.isWord("typedef") { // "struct x {...} typedef name;" is C, rare but legal
 		p.advance()
 		isTypedef = true
 	}
 	if spec == nil {
-		return nil, errorf(t.line, "expected a declaration, found %s", t)
+		return decl{}, errorf(t.line, "expected a declaration, found %s", t)
 	}
 	d := decl{line: t.line, kind: declType, spec: spec}
 	switch {
@@ -199,15 +239,15 @@ func (p *parser) declaration(field bool) ([]decl, error) {
 		for {
 			dc, err := p.declarator(false)
 			if err != nil {
-				return nil, err
+				return decl{}, err
 			}
 			if p.accept(":") {
 				if !field {
-					return nil, errorf(dc.line, "bitfield outside a structure")
+					return decl{}, errorf(dc.line, "bitfield outside a structure")
 				}
 				e, err := p.unary()
 				if err != nil {
-					return nil, err
+					return decl{}, err
 				}
 				dc.bitfield = &e
 			}
@@ -218,16 +258,16 @@ func (p *parser) declaration(field bool) ([]decl, error) {
 		}
 		if d.kind == declType {
 			if !field {
-				return nil, errorf(t.line, "field %q declared outside a structure or variant", d.decls[0].name)
+				return decl{}, errorf(t.line, "field %q declared outside a structure or variant", d.decls[0].name)
 			}
 		}
 	} else if d.kind == declTypedef {
-		return nil, errorf(t.line, "typedef without a name")
+		return decl{}, errorf(t.line, "typedef without a name")
 	}
 	if err := p.expect(";"); err != nil {
-		return nil, err
+		return decl{}, err
 	}
-	return []decl{d}, nil
+	return d, nil
 }
 
 // typealias parses "spec absdecl := spec decl" after the keyword.
@@ -353,6 +393,9 @@ func (p *parser) typeSpec(kw token) (*typeSpec, error) {
 	ts := &typeSpec{line: kw.line, kind: kw.text}
 	switch kw.text {
 	case "integer", "floating_point":
+		if cached := p.cachedLeaf(kw.text); cached != nil {
+			return cached, nil
+		}
 		if err := p.expect("{"); err != nil {
 			return nil, err
 		}
@@ -362,6 +405,11 @@ func (p *parser) typeSpec(kw token) (*typeSpec, error) {
 		}
 		ts.attrs = attrs
 	case "string":
+		if p.isAt(0, "{") {
+			if cached := p.cachedLeaf(kw.text); cached != nil {
+				return cached, nil
+			}
+		}
 		if p.accept("{") {
 			attrs, err := p.blockEntries()
 			if err != nil {
@@ -373,53 +421,31 @@ func (p *parser) typeSpec(kw token) (*typeSpec, error) {
 		if p.peek().kind == tokIdent && !p.isWord("align") {
 			ts.name = p.advance().text
 		}
-		if p.accept("{") {
-			body, err := p.body()
-			if err != nil {
-				return nil, err
-			}
-			ts.hasBody, ts.body = true, body
-		}
-		if ts.name == "" && !ts.hasBody {
-			return nil, errorf(kw.line, "struct without a name or a body")
+		if err := p.optBody(ts); err != nil {
+			return nil, err
 		}
 		if p.isWord("align") {
 			p.advance()
-			if err := p.expect("("); err != nil {
-				return nil, err
-			}
-			e, err := p.unary()
+			e, err := p.enclosed("(", ")")
 			if err != nil {
 				return nil, err
 			}
-			if err := p.expect(")"); err != nil {
-				return nil, err
+			if e == nil {
+				return nil, errorf(kw.line, "expected '(' after align")
 			}
-			ts.align = &e
+			ts.align = e
 		}
 	case "variant":
 		if p.peek().kind == tokIdent {
 			ts.name = p.advance().text
 		}
-		if p.accept("<") {
-			e, err := p.unary()
-			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(">"); err != nil {
-				return nil, err
-			}
-			ts.tag = &e
+		e, err := p.enclosed("<", ">")
+		if err != nil {
+			return nil, err
 		}
-		if p.accept("{") {
-			body, err := p.body()
-			if err != nil {
-				return nil, err
-			}
-			ts.hasBody, ts.body = true, body
-		}
-		if ts.name == "" && !ts.hasBody {
-			return nil, errorf(kw.line, "variant without a name or a body")
+		ts.tag = e
+		if err := p.optBody(ts); err != nil {
+			return nil, err
 		}
 	case "enum":
 		if p.peek().kind == tokIdent {
@@ -448,9 +474,94 @@ func (p *parser) typeSpec(kw token) (*typeSpec, error) {
 	return ts, nil
 }
 
+// isAt reports whether the n-th lookahead token is the punctuator.
+func (p *parser) isAt(n int, punct string) bool {
+	t := p.peekAt(n)
+	return t.kind == tokPunct && t.text == punct
+}
+
+// cachedLeaf handles "{ attributes }" after integer, floating_point or
+// string by its raw text: a text seen before yields the same (immutable)
+// syntax node without lexing it again. It applies only when the block
+// holds no comment, string or nested brace, and nothing is buffered
+// beyond the '{'.
+func (p *parser) cachedLeaf(kind string) *typeSpec {
+	p.fill(1)
+	if p.nbuf != 1 || !p.isAt(0, "{") {
+		return nil
+	}
+	src := p.lx.src
+	start := p.lx.pos // just after '{'
+	end := start
+	for ; end < len(src); end++ {
+		c := src[end]
+		if c == '}' {
+			break
+		}
+		if c == '{' || c == '"' || c == '/' || c == '\'' || c == '\n' && end-start > 4096 {
+			return nil
+		}
+	}
+	if end >= len(src) {
+		return nil
+	}
+	key := kind + string(src[start:end])
+	ts, ok := p.leaves[key]
+	if !ok {
+		// Parse it normally once, then remember it.
+		line := p.buf[0].line
+		p.advance() // '{'
+		attrs, err := p.blockEntries()
+		if err != nil || p.lx.pos != end+1 || p.nbuf != 0 {
+			// Unusual layout: keep what was parsed, do not cache.
+			if err != nil {
+				p.err = err
+			}
+			return &typeSpec{line: line, kind: kind, attrs: attrs}
+		}
+		ts = &typeSpec{line: line, kind: kind, attrs: attrs}
+		p.leaves[key] = ts
+		return ts
+	}
+	// Skip the block: count its lines, consume the '{' and move past '}'.
+	p.lx.line += bytes.Count(src[start:end], []byte("\n"))
+	p.nbuf = 0
+	p.lx.pos = end + 1
+	return ts
+}
+
+// optBody parses the { body } of a struct or variant, if there is one;
+// a compound must have a name or a body.
+func (p *parser) optBody(ts *typeSpec) error {
+	if p.accept("{") {
+		body, err := p.body()
+		if err != nil {
+			return err
+		}
+		ts.hasBody, ts.body = true, body
+	}
+	if ts.name == "" && !ts.hasBody {
+		return errorf(ts.line, "%s without a name or a body", ts.kind)
+	}
+	return nil
+}
+
+// enclosed parses "open unary-expression close", or returns nil when the
+// next token is not open.
+func (p *parser) enclosed(open, close string) (*expr, error) {
+	if !p.accept(open) {
+		return nil, nil
+	}
+	e, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	return &e, p.expect(close)
+}
+
 // body parses the declarations of a struct or variant up to '}'.
 func (p *parser) body() ([]decl, error) {
-	var out []decl
+	out := make([]decl, 0, 8)
 	for !p.accept("}") {
 		if p.peek().kind == tokEOF {
 			return nil, errorf(p.peek().line, "missing '}'")
@@ -459,7 +570,7 @@ func (p *parser) body() ([]decl, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, d...)
+		out = append(out, d)
 	}
 	return out, nil
 }
