@@ -211,7 +211,11 @@ func runBrowse(c *cli, args []string) error {
 	}
 	path := fs.Arg(0)
 	if path == "" {
-		return errNotYet("the demo trace")
+		demo, err := ingest.DemoTrace()
+		if err != nil {
+			return err
+		}
+		path = demo
 	}
 	opts := ingest.Options{IndexPath: *index, Format: *format}
 	_, ready, err := ingest.Locate(path, opts)

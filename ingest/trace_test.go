@@ -276,3 +276,32 @@ func TestTraceTilesEveryAttribute(t *testing.T) {
 	must(t, err)
 	coretest.CheckTiling(t, all, len(keys), start, end)
 }
+
+// TestDemoTrace: the demo is generated once into the cache, is a trace
+// the whole pipeline opens, and is reused afterwards.
+func TestDemoTrace(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, err := DemoTrace()
+	must(t, err)
+	first := snapshot(t, dir)
+	again, err := DemoTrace()
+	must(t, err)
+	if again != dir || len(snapshot(t, dir)) != len(first) {
+		t.Errorf("second call: %s (was %s)", again, dir)
+	}
+	for p, v := range snapshot(t, dir) {
+		if first[p] != v {
+			t.Errorf("demo file %s rewritten", p)
+		}
+	}
+	tr, err := Open(context.Background(), dir, Options{})
+	must(t, err)
+	defer tr.Close()
+	info := tr.Info()
+	if info.Events < 10000 || info.Attributes < demoThreads {
+		t.Errorf("demo: %d events, %d attributes", info.Events, info.Attributes)
+	}
+	if threads := tr.History().Attributes().Glob("Threads/*"); len(threads) < demoThreads {
+		t.Errorf("demo has %d thread rows, want >= %d", len(threads), demoThreads)
+	}
+}
