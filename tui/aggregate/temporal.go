@@ -269,3 +269,23 @@ func (a Partition) samePartition(b Partition) bool {
 	}
 	return true
 }
+
+// Types returns |J|.
+func (tq *Temporal) Types() int {
+	if len(tq.mode) == 0 {
+		return 0
+	}
+	return len(tq.mode[0])
+}
+
+// Amounts adds to dst (len |J|) the amount of each type over the slices
+// [i, k], all resources together, and returns it: what a part's colour
+// (its dominant type) and intensity are drawn from.
+func (tq *Temporal) Amounts(i, k int, dst []float64) []float64 {
+	for t := i; t <= k; t++ {
+		for j, v := range tq.mode[t] {
+			dst[j] += v
+		}
+	}
+	return dst
+}
