@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -234,4 +235,65 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 			b.Fatalf("%v, %d rows", err, len(t.nodes))
 		}
 	}
+}
+
+// BenchmarkOverview50k is the aggregated overview of the generated 50 k
+// thread trace at 200x60 (Control Flow, the whole 10 s): time to first
+// overview (model read by 2D queries, qualities, significant p values,
+// first drawing) and time to change p (+ or -, then drawing). The
+// temporal overview has |T| = 100 slices, the spatiotemporal one 30.
+// Swap newBigHistory for the R-SHT of `tracetui gen --threads 50000` to
+// measure the real thing.
+//
+//	go test ./tui -run '^$' -bench Overview50k -benchtime 5x
+func BenchmarkOverview50k(b *testing.B) {
+	tr := newBigTrace()
+	for _, kind := range []struct{ name, key string }{{"temporal", "o"}, {"spatiotemporal", "O"}} {
+		hs := newHarnessClock(b, tr, 200, 60, false, time.Now)
+		b.Run(kind.name+"/first", func(b *testing.B) {
+			var cpu time.Duration
+			for range b.N {
+				hs.b().overview.cache = [2]*ovResult{}
+				c0 := cpuTime()
+				hs.keys(kind.key)
+				_ = hs.m.View()
+				cpu += cpuTime() - c0
+				if hs.b().overview.res == nil {
+					b.Fatal("no overview")
+				}
+				b.StopTimer()
+				res := hs.b().overview.res
+				b.ReportMetric(float64(res.model.T), "slices")
+				b.ReportMetric(float64(len(res.parts)), "p-values")
+				for i, ph := range []string{"model-ms", "qualities-ms", "p-values-ms"} {
+					b.ReportMetric(float64(res.phases[i].Microseconds())/1000, ph)
+				}
+				hs.keys("esc")
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+		hs.keys(kind.key)
+		b.Run(kind.name+"/change-p", func(b *testing.B) {
+			for i := range b.N {
+				k := "+"
+				if i%2 == 1 {
+					k = "-"
+				}
+				hs.keys(k)
+				_ = hs.m.View()
+			}
+		})
+		hs.keys("esc")
+	}
+}
+
+// cpuTime is the process's CPU time (user and system, every thread): a
+// measure of work that other processes' load does not inflate.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -36,9 +36,10 @@ const (
 	spatialCalls     = 48
 	spatialThreshold = 1e-3
 	// defaultOverviewBudget is the work (aggregate.TemporalWork and
-	// SpatiotemporalWork steps) allowed before |T| is reduced: about a
-	// second on one core of the 2-core development machine.
-	defaultOverviewBudget = 1.5e9
+	// SpatiotemporalWork steps, plus the model's reading) allowed before
+	// |T| is reduced. Measured on the 50 k-thread benchmark trace, a step
+	// costs 2 to 4 ns of CPU: 5e8 steps is about a second on 2 cores.
+	defaultOverviewBudget = 5e8
 )
 
 // ovRequest is a copy of what an overview computation reads.
@@ -72,6 +73,7 @@ type ovResult struct {
 	def       int           // the partition shown first
 	truncated bool          // the dichotomy's budget cut its list short
 	elapsed   time.Duration
+	phases    [3]time.Duration // model (and temporal qualities), qualities, p values
 	err       error
 }
 
@@ -284,8 +286,10 @@ func computeOverview(ctx context.Context, req ovRequest, progress func(string)) 
 	}
 	res.model = m
 	progress("aggregating…")
+	res.phases[0] = req.now().Sub(began)
 	if !req.spatial {
 		tq := m.temporal.Temporal()
+		res.phases[1] = req.now().Sub(began) - res.phases[0]
 		parts, _, err := tq.SignificantWith(ctx, aggregate.SignificantOptions{Workers: req.workers})
 		if err != nil {
 			res.err = err
@@ -319,6 +323,11 @@ func computeOverview(ctx context.Context, req ovRequest, progress func(string)) 
 			res.err = err
 			return res
 		}
+		if _, err := st.Leaves(ctx, 0); err != nil { // computes the qualities
+			res.err = err
+			return res
+		}
+		res.phases[1] = req.now().Sub(began) - res.phases[0]
 		parts, truncated, err := st.SignificantWith(ctx, aggregate.SignificantOptions{Threshold: spatialThreshold,
 			MaxCalls: req.maxCalls, Workers: req.workers})
 		if err != nil {
@@ -332,6 +341,7 @@ func computeOverview(ctx context.Context, req ovRequest, progress func(string)) 
 	}
 	res.def = kneeOf(res.parts)
 	res.elapsed = req.now().Sub(began)
+	res.phases[2] = res.elapsed - res.phases[0] - res.phases[1]
 	return res
 }
 

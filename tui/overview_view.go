@@ -207,7 +207,7 @@ func summarize(m *ovModel, sh *ovShape, l0, l1, i, k int) ovSummary {
 		}
 	}
 	if s.mode >= 0 && s.rows > 0 {
-		s.amp = best / float64(s.rows*s.slices)
+		s.amp = best / float64(s.rows*s.slices*ticksPerSlice)
 	}
 	return s
 }
@@ -455,7 +455,7 @@ func (b *browser) overviewDetails(d *ovDrawing) string {
 	if res.req.pane == viewResources {
 		domain = domainCPU
 	}
-	capacity := float64(s.rows * s.slices)
+	capacity := float64(s.rows * s.slices * ticksPerSlice)
 	order := make([]int, 0, len(s.amounts))
 	for j, v := range s.amounts {
 		if v > 0 {

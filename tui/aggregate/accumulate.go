@@ -2,7 +2,6 @@ package aggregate
 
 import (
 	"fmt"
-	"hash/maphash"
 	"math"
 	"slices"
 )
@@ -35,10 +34,14 @@ type TemporalAccumulator struct {
 	mode  []float64 // per slice and type: sum of mu (T*J)
 	rows  float64   // resources added (weights)
 
-	pos  []int     // scratch: non-zero slices of one type
-	pre  []float64 // scratch: prefix sums over them
-	seed maphash.Seed
-	memo map[uint64]*memoRow
+	// Scratch, per type: the non-zero slices of the row being added, the
+	// prefix sums of its amounts over them (pre[j][0] = 0), and whether
+	// they are all integers.
+	pos    [][]int
+	pre    [][]float64
+	ints   []bool
+	entTab []float64 // ent(n) for integers n, grown on demand (see addRectangles)
+	memo   map[uint64]*memoRow
 }
 
 // memoRow is an expensive resource seen once or more, computed at the end.
@@ -47,13 +50,12 @@ type memoRow struct {
 	weight float64
 }
 
-// Memoisation limits: rows cheaper than memoMinCost rectangles are
-// computed at once (hashing would cost more than it saves); at most
-// memoMaxRows distinct rows are kept, so memory stays bounded.
-const (
-	memoMinCost = 1024
-	memoMaxRows = 4096
-)
+// Memoisation: only rows with one type in at least 4/5 of the slices are
+// hashed (a thread blocked or idle over the range: the rows that repeat by
+// the thousand, and the most expensive ones); busy rows rarely repeat and
+// are computed at once. At most memoMaxRows distinct rows are kept, so
+// memory stays bounded.
+const memoMaxRows = 4096
 
 // NewTemporalAccumulator returns an empty accumulator for models of T
 // slices and J types.
@@ -62,7 +64,8 @@ func NewTemporalAccumulator(T, J int) (*TemporalAccumulator, error) {
 		return nil, fmt.Errorf("aggregate: accumulator of %d slices x %d types: want 1..%d slices and >= 1 type", T, J, math.MaxInt16)
 	}
 	return &TemporalAccumulator{t: T, j: J, diff: make([]float64, (T+1)*(T+1)), info: make([]float64, T),
-		total: make([]float64, T), mode: make([]float64, T*J), seed: maphash.MakeSeed(), memo: map[uint64]*memoRow{}}, nil
+		total: make([]float64, T), mode: make([]float64, T*J), memo: map[uint64]*memoRow{},
+		pos: make([][]int, J), pre: make([][]float64, J), ints: make([]bool, J)}, nil
 }
 
 // Add adds one resource: row holds its T*J amounts (slice-major, >= 0)
@@ -76,17 +79,13 @@ func (a *TemporalAccumulator) Add(row []float64, weight float64) {
 		return
 	}
 	a.rows += weight
-	for t := range a.t {
-		for j := range a.j {
-			if v := row[t*a.j+j]; v > 0 {
-				a.total[t] += weight * v
-				a.info[t] += weight * ent(v)
-				a.mode[t*a.j+j] += weight * v
-			}
-		}
+	a.collect(row, weight)
+	repeat := false // one type fills 4/5 of the slices: a row worth memoising
+	for j := range a.j {
+		repeat = repeat || 5*len(a.pos[j]) >= 4*a.t
 	}
-	if a.cost(row) < memoMinCost {
-		a.addRectangles(row, weight)
+	if !repeat {
+		a.addRectangles(weight)
 		return
 	}
 	h := a.hash(row)
@@ -95,54 +94,92 @@ func (a *TemporalAccumulator) Add(row []float64, weight float64) {
 		return
 	}
 	if _, taken := a.memo[h]; taken || len(a.memo) >= memoMaxRows {
-		a.addRectangles(row, weight)
+		a.addRectangles(weight)
 		return
 	}
 	a.memo[h] = &memoRow{row: slices.Clone(row), weight: weight}
 }
 
-// cost is the number of rectangles a row adds.
-func (a *TemporalAccumulator) cost(row []float64) int {
-	c := 0
-	for j := range a.j {
-		m := 0
-		for t := range a.t {
-			if row[t*a.j+j] > 0 {
-				m++
-			}
-		}
-		c += m * (m + 1) / 2
-	}
-	return c
-}
-
-func (a *TemporalAccumulator) hash(row []float64) uint64 {
-	var h maphash.Hash
-	h.SetSeed(a.seed)
-	var b [8]byte
-	for _, v := range row {
-		u := math.Float64bits(v)
-		for i := range b {
-			b[i] = byte(u >> (8 * i))
-		}
-		h.Write(b[:])
-	}
-	return h.Sum64()
-}
-
-// addRectangles adds weight * ent(sum over [i, k]) of every type of row
-// to the difference array.
-func (a *TemporalAccumulator) addRectangles(row []float64, weight float64) {
-	T, J, W := a.t, a.j, a.t+1
+// collect reads a row in one contiguous pass: the per-slice sums (times
+// weight) and, per type, the scratch positions and prefix sums.
+func (a *TemporalAccumulator) collect(row []float64, weight float64) {
+	T, J := a.t, a.j
 	for j := range J {
-		a.pos, a.pre = a.pos[:0], append(a.pre[:0], 0)
-		for t := range T {
-			if v := row[t*J+j]; v > 0 {
-				a.pos = append(a.pos, t)
-				a.pre = append(a.pre, a.pre[len(a.pre)-1]+v)
+		a.pos[j], a.pre[j], a.ints[j] = a.pos[j][:0], append(a.pre[j][:0], 0), true
+	}
+	for t := range T {
+		for j, v := range row[t*J : (t+1)*J] {
+			if v <= 0 {
+				continue
+			}
+			a.pos[j] = append(a.pos[j], t)
+			p := a.pre[j]
+			a.pre[j] = append(p, p[len(p)-1]+v)
+			a.ints[j] = a.ints[j] && v == math.Trunc(v)
+			a.total[t] += weight * v
+			a.info[t] += weight * a.ent(v)
+			a.mode[t*J+j] += weight * v
+		}
+	}
+}
+
+// collectPositions is collect without the per-slice sums.
+func (a *TemporalAccumulator) collectPositions(row []float64) {
+	T, J := a.t, a.j
+	for j := range J {
+		a.pos[j], a.pre[j], a.ints[j] = a.pos[j][:0], append(a.pre[j][:0], 0), true
+	}
+	for t := range T {
+		for j, v := range row[t*J : (t+1)*J] {
+			if v > 0 {
+				a.pos[j] = append(a.pos[j], t)
+				p := a.pre[j]
+				a.pre[j] = append(p, p[len(p)-1]+v)
+				a.ints[j] = a.ints[j] && v == math.Trunc(v)
 			}
 		}
-		pos, pre := a.pos, a.pre
+	}
+}
+
+// ent is ent(v), from the table for small integers.
+func (a *TemporalAccumulator) ent(v float64) float64 {
+	if n := int(v); float64(n) == v && n < len(a.entTab) {
+		return a.entTab[n]
+	}
+	return ent(v)
+}
+
+// hash mixes the non-zero amounts of a row and their positions.
+func (a *TemporalAccumulator) hash(row []float64) uint64 {
+	h := uint64(0x243f6a8885a308d3) // equal hashes are checked: no seed needed
+	for i, v := range row {
+		if v != 0 {
+			h ^= math.Float64bits(v) + uint64(i)*0x9e3779b97f4a7c15
+			h *= 0xff51afd7ed558ccd
+			h ^= h >> 32
+		}
+	}
+	return h
+}
+
+// addRectangles adds weight * ent(sum over [i, k]) of every type of the
+// collected row to the difference array.
+//
+// This loop is the temporal overview's cost: one iteration per
+// rectangle. When a type's amounts are small integers (a model counted in
+// ticks) ent comes from a table of n*log2(n), the value ent computes;
+// otherwise the logarithm is computed inline.
+func (a *TemporalAccumulator) addRectangles(weight float64) {
+	W := a.t + 1
+	for j := range a.j {
+		pos, pre := a.pos[j], a.pre[j][1:]
+		if len(pos) == 0 {
+			continue
+		}
+		if total := pre[len(pre)-1]; a.ints[j] && total < maxEntTab {
+			a.addIntegerRectangles(pos, a.pre[j], int(total), weight)
+			continue
+		}
 		for x := range pos {
 			// i in [r0, r1] starts at or after the previous non-zero slice
 			// and at or before pos[x]; k from pos[y] to the next one.
@@ -151,14 +188,68 @@ func (a *TemporalAccumulator) addRectangles(row []float64, weight float64) {
 				r0 = pos[x-1] + 1
 			}
 			top, bottom := a.diff[r0*W:r0*W+W], a.diff[(pos[x]+1)*W:(pos[x]+1)*W+W]
-			prev := 0.0
-			for y := x; y < len(pos); y++ {
-				g := weight * ent(pre[y+1]-pre[x])
-				d := g - prev
+			base, prev := a.pre[j][x], 0.0
+			ys, sums := pos[x:], pre[x:len(pos)]
+			for y, c := range ys {
+				// ent(v) with log2 inlined: this loop is the temporal
+				// overview's cost (one iteration per rectangle).
+				v := sums[y] - base
+				bits := math.Float64bits(v)
+				var l float64
+				if e := int(bits>>52) & 0x7ff; e != 0 && e != 0x7ff && bits>>63 == 0 {
+					k := (bits >> 44) & 0xff
+					r := math.Float64frombits(bits&(1<<52-1)|0x3ff<<52)*log2Inv[k] - 1
+					l = float64(e-1023) + log2Tab[k] + math.Log2E*r*(1-r*(1.0/2-r*(1.0/3-r*(1.0/4-r*(1.0/5-r*(1.0/6))))))
+				} else {
+					l = log2(v)
+				}
+				g := weight * v * l
+				if v <= 0 {
+					g = 0
+				}
+				top[c] += g - prev
+				bottom[c] -= g - prev
 				prev = g
-				top[pos[y]] += d
-				bottom[pos[y]] -= d
 			}
+		}
+	}
+}
+
+// maxEntTab bounds the integer table of ent: 1<<16 entries (512 KiB), a
+// model of 100 slices in ticks of 1/64 slice sums to at most 6400 per
+// (resource, type).
+const maxEntTab = 1 << 16
+
+// addIntegerRectangles is addRectangles's loop for integer amounts
+// (prefix sums pre, exact in float64), with ent from the table.
+func (a *TemporalAccumulator) addIntegerRectangles(pos []int, pre []float64, total int, weight float64) {
+	for n := len(a.entTab); n <= total; n++ {
+		a.entTab = append(a.entTab, ent(float64(n)))
+	}
+	W := a.t + 1
+	tab := a.entTab
+	for x := range pos {
+		r0 := 0
+		if x > 0 {
+			r0 = pos[x-1] + 1
+		}
+		top, bottom := a.diff[r0*W:r0*W+W], a.diff[(pos[x]+1)*W:(pos[x]+1)*W+W]
+		base, prev := int(pre[x]), 0.0
+		ys, sums := pos[x:], pre[x+1:len(pos)+1]
+		if weight != 1 {
+			for y, c := range ys {
+				g := weight * tab[int(sums[y])-base]
+				top[c] += g - prev
+				bottom[c] -= g - prev
+				prev = g
+			}
+			continue
+		}
+		for y, c := range ys {
+			g := tab[int(sums[y])-base]
+			top[c] += g - prev
+			bottom[c] -= g - prev
+			prev = g
 		}
 	}
 }
@@ -186,7 +277,9 @@ func (a *TemporalAccumulator) Merge(b *TemporalAccumulator) error {
 // flush computes the memoised rows.
 func (a *TemporalAccumulator) flush() {
 	for h, m := range a.memo {
-		a.addRectangles(m.row, m.weight)
+		// The sums were added with Add; only the rectangles remain.
+		a.collectPositions(m.row)
+		a.addRectangles(m.weight)
 		delete(a.memo, h)
 	}
 }

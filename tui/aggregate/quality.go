@@ -7,7 +7,7 @@ func ent(x float64) float64 {
 	if x <= 0 {
 		return 0
 	}
-	return x * math.Log2(x)
+	return x * log2(x)
 }
 
 // Quality is a part's (or a partition's, by addition) complexity
@@ -46,6 +46,23 @@ func (a tradeoff) better(b tradeoff) bool {
 	}
 	return b.loss-a.loss > eps*(math.Abs(a.loss)+math.Abs(b.loss))
 }
+
+// betterWithin is better with a fixed tolerance tol on every value: the
+// best-cut loops compare all the candidates of one area against one bound
+// (the candidates' gains and losses never exceed the whole area's:
+// merging only adds gain and loss).
+func (a tradeoff) betterWithin(b tradeoff, tol float64) bool {
+	if d := a.pic - b.pic; d > tol || d < -tol {
+		return d > 0
+	}
+	if d := a.gain - b.gain; d > tol || d < -tol {
+		return d > 0
+	}
+	return b.loss-a.loss > tol
+}
+
+// tolerance is the rounding bound of an area's trade-offs.
+func tolerance(q Quality) float64 { return 2e-12 * (math.Abs(q.Gain) + math.Abs(q.Loss)) }
 
 // qualityOf returns the qualities of a part from e (the sum over types of
 // ent of the part's amount), info (the sum of ent over its cells), its

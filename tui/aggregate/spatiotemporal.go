@@ -102,7 +102,7 @@ type Spatiotemporal struct {
 	rows   [][]float64 // amounts of each node (T*J), sums of its leaves
 	q      [][]Quality // qualities of each node over [i, k], at i*T+k
 	err    error
-	pool   sync.Pool // []tradeoff of T*T, Best's scratch
+	pool   sync.Pool // *bests, Best's scratch
 }
 
 // NewSpatiotemporal checks the hierarchy against the model.
@@ -239,14 +239,22 @@ func (st *Spatiotemporal) Amounts(ctx context.Context, v, i, k int, dst []float6
 	return dst, nil
 }
 
-func (st *Spatiotemporal) scratch() []tradeoff {
-	if s, ok := st.pool.Get().(*[]tradeoff); ok {
-		return *s
-	}
-	return make([]tradeoff, st.m.T*st.m.T)
+// bests are the best trade-offs of one node over every interval [i, k]
+// (at i*T+k), in columns: the cut loop reads pic along a row and down a
+// column, so pic is also kept transposed (colPic[k*T+i]).
+type bests struct {
+	pic, gain, loss, colPic []float64
 }
 
-func (st *Spatiotemporal) release(s []tradeoff) { st.pool.Put(&s) }
+func (st *Spatiotemporal) scratch() *bests {
+	if s, ok := st.pool.Get().(*bests); ok {
+		return s
+	}
+	n := st.m.T * st.m.T
+	return &bests{make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)}
+}
+
+func (st *Spatiotemporal) release(s *bests) { st.pool.Put(s) }
 
 // Best returns the optimal partition for p: for every node, bottom-up,
 // and every interval, the best of keeping the area whole, splitting it
@@ -261,8 +269,8 @@ func (st *Spatiotemporal) Best(ctx context.Context, p float64) (STPartition, err
 	T := st.m.T
 	tri := T * T
 	cuts := make([]int16, len(st.h.Children)*tri)
-	childBest := make([][]tradeoff, len(st.h.Children)) // sum of the children's best, until the node is done
-	var root []tradeoff
+	childBest := make([]*bests, len(st.h.Children)) // sum of the children's best, until the node is done
+	var root *bests
 	for count, v := range st.post {
 		if count%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -278,16 +286,27 @@ func (st *Spatiotemporal) Best(ctx context.Context, p float64) (STPartition, err
 		for i := T - 1; i >= 0; i-- {
 			for k := i; k < T; k++ {
 				x := i*T + k
-				b, c := newTradeoff(p, q[x]), int16(cutWhole)
-				if cb != nil && cb[x].better(b) {
-					b, c = cb[x], cutSpatial
+				b, c, tol := newTradeoff(p, q[x]), int16(cutWhole), tolerance(q[x])
+				if cb != nil {
+					if s := (tradeoff{cb.pic[x], cb.gain[x], cb.loss[x]}); s.betterWithin(b, tol) {
+						b, c = s, cutSpatial
+					}
 				}
-				for y := i; y < k; y++ {
-					if cand := best[i*T+y].add(best[(y+1)*T+k]); cand.better(b) {
+				// Cut after y: best[i, y] + best[y+1, k]. Most cuts lose
+				// by far: compare their pic first, on two contiguous rows.
+				left, right := best.pic[i*T+i:i*T+k], best.colPic[k*T+i+1:k*T+k+1]
+				for d, l := range left {
+					if l+right[d] < b.pic-tol {
+						continue
+					}
+					y := i + d
+					cand := tradeoff{l + right[d], best.gain[i*T+y] + best.gain[(y+1)*T+k], best.loss[i*T+y] + best.loss[(y+1)*T+k]}
+					if cand.betterWithin(b, tol) {
 						b, c = cand, int16(y)
 					}
 				}
-				best[x], cut[x] = b, c
+				best.pic[x], best.gain[x], best.loss[x], best.colPic[k*T+i] = b.pic, b.gain, b.loss, b.pic
+				cut[x] = c
 			}
 		}
 		if cb != nil {
@@ -304,12 +323,14 @@ func (st *Spatiotemporal) Best(ctx context.Context, p float64) (STPartition, err
 			continue
 		}
 		acc := childBest[par]
-		for x := range acc {
-			acc[x] = acc[x].add(best[x])
+		for x := range acc.pic {
+			acc.pic[x] += best.pic[x]
+			acc.gain[x] += best.gain[x]
+			acc.loss[x] += best.loss[x]
 		}
 		st.release(best)
 	}
-	out := STPartition{P: p, Quality: Quality{Gain: root[T-1].gain, Loss: root[T-1].loss}}
+	out := STPartition{P: p, Quality: Quality{Gain: root.gain[T-1], Loss: root.loss[T-1]}}
 	st.release(root)
 	var walk func(v, i, j int)
 	walk = func(v, i, j int) {
