@@ -265,9 +265,12 @@ func planOverview(spatial bool, rows, leaves, nodes, slices int, changes, budget
 	p.slices = min(T, slices)
 	switch {
 	case p.coarse:
-		p.note = fmt.Sprintf("work budget: rows summed into %d groups, |T| %d", leaves, p.slices)
+		p.note = fmt.Sprintf("work budget: rows summed into %d groups", leaves)
+		if p.slices < slices {
+			p.note += fmt.Sprintf(", |T| cut from %d", slices)
+		}
 	case p.slices < slices:
-		p.note = fmt.Sprintf("work budget: |T| reduced from %d to %d", slices, p.slices)
+		p.note = fmt.Sprintf("work budget: |T| cut from %d", slices)
 	}
 	return p
 }

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -238,6 +240,7 @@ type ovModelRequest struct {
 	temporal bool // feed the temporal accumulator (else: leaves only)
 	coarse   bool // the temporal resources are the leaves, not the rows (over budget)
 	workers  int
+	chunk    int                   // rows per query (0: what chunkBytes holds)
 	progress func(done, total int) // chunks read; may be nil
 }
 
@@ -290,7 +293,10 @@ func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
 		slot[k] = int32(i)
 	}
 	rows := len(sh.rowKeys)
-	chunk := max(chunkBytes/(T*J*8), 16)
+	chunk := req.chunk
+	if chunk <= 0 {
+		chunk = max(chunkBytes/(T*J*8), 16)
+	}
 	chunks := (rows + chunk - 1) / chunk
 	workers := max(min(req.workers, chunks), 1)
 	shared := &valueIDs{ids: map[core.Value]int{}}
@@ -303,14 +309,16 @@ func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
 		}
 		ws[i] = w
 	}
-	var next, done atomic.Int64
+	var done atomic.Int64
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for i, w := range ws {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+			// A fixed share of the chunks: the sums (and so the last bits
+			// of the qualities) do not depend on scheduling.
+			for c := i; c < chunks; c += workers {
 				if err := w.chunk(ctx, c*chunk, min((c+1)*chunk, rows)); err != nil {
 					errs[i] = err
 					return
@@ -346,7 +354,47 @@ func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
 		}
 	}
 	m.values, m.other = shared.values, shared.other
+	m.canonicalTypes()
 	return m, nil
+}
+
+// canonicalTypes sorts the types by value (statuses in their numeric
+// order), so types, colours' tie-breaks and the legend do not depend on
+// which worker met a value first. The temporal accumulator's qualities do
+// not depend on the order of types; the leaves' amounts are permuted.
+func (m *ovModel) canonicalTypes() {
+	n, fixed := len(m.values), 0
+	if n < 2 {
+		return
+	}
+	order := make([]int, n) // new id -> old id
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order[fixed:], func(a, b int) int { return compareValues(m.values[a], m.values[b]) })
+	values := make([]core.Value, n)
+	for nw, old := range order {
+		values[nw] = m.values[old]
+	}
+	m.values = values
+	tmp := make([]float64, n)
+	for cell := 0; cell < len(m.leaves); cell += m.J {
+		for nw, old := range order {
+			tmp[nw] = m.leaves[cell+old]
+		}
+		copy(m.leaves[cell:cell+n], tmp)
+	}
+}
+
+// compareValues orders values by kind, then number, then string.
+func compareValues(a, b core.Value) int {
+	if a.Kind() != b.Kind() {
+		return cmp.Compare(a.Kind(), b.Kind())
+	}
+	if c := cmp.Compare(a.Float(), b.Float()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Str(), b.Str())
 }
 
 // chunk reads rows [a, b) and adds them to the worker's sums.

@@ -354,11 +354,11 @@ func (b *browser) overviewView() []string {
 		}
 		leaves := d.lineLeaves(line)
 		first := sh.leaves[leaves[0]]
-		label := strings.Repeat(" ", min(first.depth, 4)) + first.label
-		if len(leaves) > 1 {
-			label = fmt.Sprintf("%s …+%d", first.label, len(leaves)-1)
+		text := fit(strings.Repeat(" ", min(first.depth, 4))+first.label, l.treeW)
+		if len(leaves) > 1 { // the count stays when the name is cut
+			more := fmt.Sprintf(" (+%d)", len(leaves)-1)
+			text = fit(trunc(first.label, l.treeW-len(more))+more, l.treeW)
 		}
-		text := fit(label, l.treeW)
 		if line == ov.line {
 			text = st.TreeSelected.Render(text)
 		}
@@ -398,6 +398,9 @@ func (b *browser) overviewTitle() string {
 			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
 			fmt.Sprintf("%d parts", len(p.areas)),
 			fmt.Sprintf("|T| %d", res.model.T))
+		if ov.note != "" {
+			parts[len(parts)-1] += " (" + ov.note + ")"
+		}
 		if res.req.shape.grouped != "" {
 			parts = append(parts, fmt.Sprintf("%d groups", len(res.req.shape.leaves)))
 		}
@@ -407,9 +410,9 @@ func (b *browser) overviewTitle() string {
 		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.elapsed.Microseconds())/1000))
 	} else {
 		parts = append(parts, b.relTime(ov.req.from)+"–"+b.relTime(ov.req.to))
-	}
-	if ov.note != "" {
-		parts = append(parts, ov.note)
+		if ov.note != "" {
+			parts = append(parts, ov.note)
+		}
 	}
 	if b.sh.styles.ASCII {
 		return strings.Join(parts, " | ")
@@ -540,13 +543,10 @@ func (b *browser) overlayOverviewLegend(lines, prefixes []string, l screenLayout
 	if res.req.pane == viewResources {
 		domain = domainCPU
 	}
-	var rows []string
-	for j := range m.J {
-		if j >= len(m.values) && !(j == m.J-1 && m.other) {
-			continue
-		}
-		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
-	}
+	// The hatch and the intensities first: on a short screen the box is
+	// cut, and the states are also listed by the Gantt's legend.
+	h := st.hatch
+	rows := []string{h.prefix + h.glyph + h.glyph + h.suffix + " several parts in a cell: not data, zoom in"}
 	sample := typePaint(m, domain, 0)
 	if st.ASCII {
 		rows = append(rows, "XXX part in state X: X fills >= 2/3 of it",
@@ -561,8 +561,12 @@ func (b *browser) overlayOverviewLegend(lines, prefixes []string, l screenLayout
 		start := st.ovPens[sample.colour][numLevels-1][1]
 		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
 	}
-	h := st.hatch
-	rows = append(rows, h.prefix+h.glyph+h.glyph+h.suffix+" several parts in a cell: not data, zoom in")
+	for j := range m.J {
+		if j >= len(m.values) && !(j == m.J-1 && m.other) {
+			continue
+		}
+		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
+	}
 	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
 	for i, bl := range box {
 		if i >= len(lines) || i >= len(prefixes) {
