@@ -137,7 +137,7 @@ func TestStatsCancel(t *testing.T) {
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()
 	<-ev.started
-	first := <-msgs // the history's part
+	first := <-msgs    // the history's part
 	hs.m.Update(first) // its command waits for the count: not run
 	if v := hs.view(); !strings.Contains(v, "counting") {
 		t.Errorf("no progress shown while counting:\n%s", v)
