@@ -170,16 +170,10 @@ func (r ovRequest) sameAs(o ovRequest) bool {
 		len(r.shape.leaves) == len(o.shape.leaves)
 }
 
-func waitOverview(ch <-chan ovMsg) tea.Cmd {
-	return func() tea.Msg {
-		m, ok := <-ch
-		if !ok {
-			return nil
-		}
-		m.ch = ch
-		return m
-	}
-}
+// waitOverview waits for the computation's next report.
+func waitOverview(ch <-chan ovMsg) tea.Cmd { return waitReport(ch) }
+
+func (m ovMsg) on(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
 
 // closeOverview cancels a running computation and leaves the screen.
 func (b *browser) closeOverview() {
@@ -389,6 +383,7 @@ func (b *browser) overviewKey(msg tea.KeyMsg) tea.Cmd {
 		spatial := key.Matches(msg, km.OverviewST)
 		if spatial == ov.spatial {
 			b.closeOverview()
+			b.showLegd = false // the overview's legend, not the Gantt's
 			return nil
 		}
 		return b.openOverview(spatial)

@@ -215,16 +215,9 @@ func (b *browser) closeStats() {
 }
 
 // waitStats waits for the next report.
-func waitStats(ch <-chan statsMsg) tea.Cmd {
-	return func() tea.Msg {
-		m, ok := <-ch
-		if !ok {
-			return nil
-		}
-		m.ch = ch
-		return m
-	}
-}
+func waitStats(ch <-chan statsMsg) tea.Cmd { return waitReport(ch) }
+
+func (m statsMsg) on(ch <-chan statsMsg) statsMsg { m.ch = ch; return m }
 
 // gotStats applies a report.
 func (b *browser) gotStats(m statsMsg) tea.Cmd {
