@@ -267,8 +267,9 @@ type ovWorker struct {
 	ids    localIDs
 	slot   []int32 // key -> row index, shared read-only
 	buf    []float64
-	base   int // first row of the chunk
-	n      int // rows in the chunk
+	cells  [][]int32 // per chunk row: the cells of buf it touched
+	base   int       // first row of the chunk
+	n      int       // rows in the chunk
 	acc    *aggregate.TemporalAccumulator
 	leaves []float64
 }
@@ -303,7 +304,8 @@ func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
 	ws := make([]*ovWorker, workers)
 	for i := range ws {
 		w := &ovWorker{req: &req, m: m, ids: localIDs{shared: shared, m: map[core.Value]int{}}, slot: slot,
-			buf: make([]float64, min(chunk, rows)*T*J), leaves: make([]float64, len(m.leaves))}
+			buf: make([]float64, min(chunk, rows)*T*J), cells: make([][]int32, min(chunk, rows)),
+			leaves: make([]float64, len(m.leaves))}
 		if req.temporal {
 			w.acc, _ = aggregate.NewTemporalAccumulator(T, J)
 		}
@@ -406,18 +408,21 @@ func (w *ovWorker) chunk(ctx context.Context, a, b int) error {
 	}
 	n := w.m.T * w.m.J
 	for r := range w.n {
-		row := w.buf[r*n : (r+1)*n]
+		// Only the cells the row's intervals touched: a thread is in a
+		// few states per slice, not in all |J|.
+		row, cells := w.buf[r*n:(r+1)*n], w.cells[r]
 		leaf := w.leaves[int(req.shape.rowLeaf[a+r])*n:][:n]
-		for i, x := range row {
-			if x != 0 {
-				row[i] = math.Round(x)
-				leaf[i] += row[i]
-			}
+		for _, i := range cells {
+			row[i] = math.Round(row[i])
+			leaf[i] += row[i]
 		}
 		if w.acc != nil && !req.coarse {
-			w.acc.Add(row, 1)
+			w.acc.AddSparse(row, cells, 1)
 		}
-		clear(row)
+		for _, i := range cells {
+			row[i] = 0
+		}
+		w.cells[r] = cells[:0]
 	}
 	return ctx.Err()
 }
@@ -442,7 +447,11 @@ func (w *ovWorker) visit(iv core.Interval) bool {
 	row := w.buf[r*T*J:]
 	for ; k < T && st[k] <= e; k++ {
 		d := min(e, st[k+1]-1) - max(s, st[k]) + 1
-		row[k*J+id] += float64(d) * ticksPerSlice / float64(st[k+1]-st[k])
+		i := k*J + id
+		if row[i] == 0 {
+			w.cells[r] = append(w.cells[r], int32(i))
+		}
+		row[i] += float64(d) * ticksPerSlice / float64(st[k+1]-st[k])
 	}
 	return true
 }

@@ -262,7 +262,7 @@ func (d *ovDrawing) cellKey(line, c int) int32 {
 	case cellHatch:
 		return -2
 	case cellEmpty:
-		return -1 - 1e6 // empty stretches are one stop
+		return -1 // an empty stretch is one stop
 	}
 	return cell.area
 }

@@ -40,6 +40,8 @@ type TemporalAccumulator struct {
 	pos    [][]int
 	pre    [][]float64
 	ints   []bool
+	preInt []int32   // scratch: integer prefix sums (see addIntegerRectangles)
+	idx    []int32   // scratch: non-zero cells of a dense row
 	entTab []float64 // ent(n) for integers n, grown on demand (see addRectangles)
 	memo   map[uint64]*memoRow
 }
@@ -75,11 +77,27 @@ func (a *TemporalAccumulator) Add(row []float64, weight float64) {
 	if len(row) != a.t*a.j {
 		panic(fmt.Sprintf("aggregate: row of %d amounts, want %d x %d", len(row), a.t, a.j))
 	}
+	a.idx = a.idx[:0]
+	for i, v := range row {
+		if v > 0 {
+			a.idx = append(a.idx, int32(i))
+		}
+	}
+	a.AddSparse(row, a.idx, weight)
+}
+
+// AddSparse is Add for a row whose non-zero amounts are at the indexes
+// nonzero (each once, in any order; other cells may be zero or not be
+// read): it costs the non-zero cells and the rectangles, not |T| x |J|.
+func (a *TemporalAccumulator) AddSparse(row []float64, nonzero []int32, weight float64) {
+	if len(row) != a.t*a.j {
+		panic(fmt.Sprintf("aggregate: row of %d amounts, want %d x %d", len(row), a.t, a.j))
+	}
 	if weight <= 0 {
 		return
 	}
 	a.rows += weight
-	a.collect(row, weight)
+	a.collect(row, nonzero, weight)
 	repeat := false // one type fills 4/5 of the slices: a row worth memoising
 	for j := range a.j {
 		repeat = repeat || 5*len(a.pos[j]) >= 4*a.t
@@ -100,44 +118,39 @@ func (a *TemporalAccumulator) Add(row []float64, weight float64) {
 	a.memo[h] = &memoRow{row: slices.Clone(row), weight: weight}
 }
 
-// collect reads a row in one contiguous pass: the per-slice sums (times
-// weight) and, per type, the scratch positions and prefix sums.
-func (a *TemporalAccumulator) collect(row []float64, weight float64) {
-	T, J := a.t, a.j
+// collect reads a row's non-zero cells: the per-slice sums (times
+// weight; none with weight 0, for a memoised row whose sums are in) and,
+// per type, the scratch positions (ascending) and prefix sums.
+func (a *TemporalAccumulator) collect(row []float64, nonzero []int32, weight float64) {
+	J := a.j
 	for j := range J {
-		a.pos[j], a.pre[j], a.ints[j] = a.pos[j][:0], append(a.pre[j][:0], 0), true
+		a.pos[j] = a.pos[j][:0]
 	}
-	for t := range T {
-		for j, v := range row[t*J : (t+1)*J] {
-			if v <= 0 {
-				continue
-			}
-			a.pos[j] = append(a.pos[j], t)
-			p := a.pre[j]
-			a.pre[j] = append(p, p[len(p)-1]+v)
-			a.ints[j] = a.ints[j] && v == math.Trunc(v)
+	for _, i := range nonzero {
+		v := row[i]
+		if v <= 0 {
+			continue
+		}
+		t, j := int(i)/J, int(i)%J
+		a.pos[j] = append(a.pos[j], t)
+		if weight > 0 {
 			a.total[t] += weight * v
 			a.info[t] += weight * a.ent(v)
-			a.mode[t*J+j] += weight * v
+			a.mode[i] += weight * v
 		}
 	}
-}
-
-// collectPositions is collect without the per-slice sums.
-func (a *TemporalAccumulator) collectPositions(row []float64) {
-	T, J := a.t, a.j
 	for j := range J {
-		a.pos[j], a.pre[j], a.ints[j] = a.pos[j][:0], append(a.pre[j][:0], 0), true
-	}
-	for t := range T {
-		for j, v := range row[t*J : (t+1)*J] {
-			if v > 0 {
-				a.pos[j] = append(a.pos[j], t)
-				p := a.pre[j]
-				a.pre[j] = append(p, p[len(p)-1]+v)
-				a.ints[j] = a.ints[j] && v == math.Trunc(v)
-			}
+		pos := a.pos[j]
+		if !slices.IsSorted(pos) {
+			slices.Sort(pos)
 		}
+		pre, ints := append(a.pre[j][:0], 0), true
+		for _, t := range pos {
+			v := row[t*J+j]
+			pre = append(pre, pre[len(pre)-1]+v)
+			ints = ints && v == math.Trunc(v)
+		}
+		a.pre[j], a.ints[j] = pre, ints
 	}
 }
 
@@ -226,27 +239,26 @@ func (a *TemporalAccumulator) addIntegerRectangles(pos []int, pre []float64, tot
 	for n := len(a.entTab); n <= total; n++ {
 		a.entTab = append(a.entTab, ent(float64(n)))
 	}
+	a.preInt = a.preInt[:0]
+	for _, v := range pre {
+		a.preInt = append(a.preInt, int32(v))
+	}
 	W := a.t + 1
-	tab := a.entTab
+	tab := a.entTab[:total+1]
 	for x := range pos {
 		r0 := 0
 		if x > 0 {
 			r0 = pos[x-1] + 1
 		}
 		top, bottom := a.diff[r0*W:r0*W+W], a.diff[(pos[x]+1)*W:(pos[x]+1)*W+W]
-		base, prev := int(pre[x]), 0.0
-		ys, sums := pos[x:], pre[x+1:len(pos)+1]
-		if weight != 1 {
-			for y, c := range ys {
-				g := weight * tab[int(sums[y])-base]
-				top[c] += g - prev
-				bottom[c] -= g - prev
-				prev = g
-			}
-			continue
-		}
+		base, prev := a.preInt[x], 0.0
+		ys := pos[x:]
+		sums := a.preInt[x+1 : x+1+len(ys)]
 		for y, c := range ys {
-			g := tab[int(sums[y])-base]
+			g := tab[sums[y]-base]
+			if weight != 1 {
+				g *= weight
+			}
 			top[c] += g - prev
 			bottom[c] -= g - prev
 			prev = g
@@ -278,7 +290,13 @@ func (a *TemporalAccumulator) Merge(b *TemporalAccumulator) error {
 func (a *TemporalAccumulator) flush() {
 	for h, m := range a.memo {
 		// The sums were added with Add; only the rectangles remain.
-		a.collectPositions(m.row)
+		a.idx = a.idx[:0]
+		for i, v := range m.row {
+			if v > 0 {
+				a.idx = append(a.idx, int32(i))
+			}
+		}
+		a.collect(m.row, a.idx, 0)
 		a.addRectangles(m.weight)
 		delete(a.memo, h)
 	}

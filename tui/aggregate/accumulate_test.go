@@ -50,11 +50,23 @@ func TestAccumulatorMatchesDense(t *testing.T) {
 		a, _ := NewTemporalAccumulator(T, J)
 		b, _ := NewTemporalAccumulator(T, J)
 		for s := range S {
+			acc := a
 			if r.IntN(2) == 0 {
-				a.Add(m.row(s), 1)
-			} else {
-				b.Add(m.row(s), 1)
+				acc = b
 			}
+			if r.IntN(2) == 0 {
+				acc.Add(m.row(s), 1)
+				continue
+			}
+			// The sparse form: the non-zero cells in any order.
+			var idx []int32
+			for i, v := range m.row(s) {
+				if v > 0 {
+					idx = append(idx, int32(i))
+				}
+			}
+			r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+			acc.AddSparse(m.row(s), idx, 1)
 		}
 		if err := a.Merge(b); err != nil {
 			t.Fatal(err)
