@@ -629,7 +629,8 @@ func TestEveryLineFits(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 80, 24, false)
 	for _, sz := range [][2]int{{80, 24}, {40, 10}, {132, 50}, {57, 13}, {200, 60}} {
 		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"}} {
+		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"},
+			{"S"}, {"S", "tab", "j", "j"}, {"o"}, {"o", "c"}, {"O", "w", "w", "j", "l"}, {"O", "c"}} {
 			hs.keys(keys...)
 			lines := strings.Split(hs.view(), "\n")
 			if len(lines) != sz[1] {
@@ -640,7 +641,7 @@ func TestEveryLineFits(t *testing.T) {
 					t.Errorf("%dx%d after %v: line %d is %d wide: %q", sz[0], sz[1], keys, i, w, l)
 				}
 			}
-			hs.keys("esc")
+			hs.keys("esc", "esc")
 		}
 	}
 }

@@ -19,6 +19,10 @@ func (b *browser) statsHeights() [numStatsTables]int {
 	s := &b.stats
 	avail := b.sh.panelLines() - 1
 	var h [numStatsTables]int
+	if avail < 2*numStatsTables { // too short for all: the focused one (tab cycles)
+		h[s.focus] = max(avail, 1)
+		return h
+	}
 	spare := avail
 	for i := range h {
 		h[i] = max(min(avail/numStatsTables, len(s.tables[i].lines)+1), 2)
@@ -62,7 +66,9 @@ func (b *browser) statsView() []string {
 		" (" + core.FormatDuration(s.to-s.from+1) + ")"
 	lines := []string{st.Title.Render(fit(title, w))}
 	for i, h := range b.statsHeights() {
-		lines = append(lines, b.statsTableLines(i, h, w)...)
+		if h > 0 {
+			lines = append(lines, b.statsTableLines(i, h, w)...)
+		}
 	}
 	for len(lines) < b.sh.panelLines() {
 		lines = append(lines, "")
