@@ -51,6 +51,13 @@ type KeyMap struct {
 	GrowTable   key.Binding
 	ShrinkTable key.Binding
 
+	// Overview and statistics.
+	Stats       key.Binding
+	SortNext    key.Binding
+	SortReverse key.Binding
+	Overview    key.Binding
+	OverviewST  key.Binding
+
 	// Screen.
 	Legend key.Binding
 	Help   key.Binding
@@ -71,11 +78,14 @@ const (
 	GroupTime  = "time"
 	GroupRows  = "rows"
 	GroupTable = "table"
+	GroupViews = "overview"
 	GroupApp   = "screen"
 )
 
 // Groups lists the help groups in display order.
-func Groups() []string { return []string{GroupMove, GroupTime, GroupRows, GroupTable, GroupApp} }
+func Groups() []string {
+	return []string{GroupMove, GroupTime, GroupRows, GroupTable, GroupViews, GroupApp}
+}
 
 func bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
@@ -95,8 +105,8 @@ func Default() KeyMap {
 		Right:         bind("l/→", "cursor right", "l", "right"),
 		PanLeft:       bind("a/H", "pan left", "a", "H"),
 		PanRight:      bind("d/L", "pan right", "d", "L"),
-		ZoomIn:        bind("w/+", "zoom in", "w", "+", "="),
-		ZoomOut:       bind("s/-", "zoom out", "s", "-"),
+		ZoomIn:        bind("w/+", "zoom in · finer p", "w", "+", "="),
+		ZoomOut:       bind("s/-", "zoom out · coarser p", "s", "-"),
 		ZoomSelection: bind("z", "zoom to selection", "z"),
 		ZoomAll:       bind("0", "whole trace", "0"),
 		PrevChange:    bind("[", "prev state change", "["),
@@ -106,18 +116,24 @@ func Default() KeyMap {
 		SetMark:       bind("m", "set mark", "m"),
 		JumpMark:      bind("'", "jump to mark", "'"),
 
-		Toggle:      bind("enter", "expand · go to event", "enter"),
+		Toggle:      bind("enter", "expand · go to event/part", "enter"),
 		ControlFlow: bind("1", "Control Flow", "1"),
 		Resources:   bind("2", "Resources", "2"),
 		Find:        bind("/", "find row", "/"),
 		FindNext:    bind("n", "next match", "n"),
 		FindPrev:    bind("N", "previous match", "N"),
 
-		Focus:       bind("tab", "focus table", "tab"),
+		Focus:       bind("tab", "focus table · next stats", "tab"),
 		Filter:      bind("f", "filter column", "f"),
 		ToggleTable: bind("t", "show/hide table", "t"),
 		GrowTable:   bind("}", "taller table", "}"),
 		ShrinkTable: bind("{", "shorter table", "{"),
+
+		Stats:       bind("S", "statistics", "S"),
+		SortNext:    bind(">", "sort by next column", ">"),
+		SortReverse: bind("<", "reverse sort order", "<"),
+		Overview:    bind("o", "temporal overview", "o"),
+		OverviewST:  bind("O", "spatiotemporal overview", "O"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -165,6 +181,12 @@ func (k *KeyMap) Actions() []Action {
 		{"grow_table", GroupTable, &k.GrowTable},
 		{"shrink_table", GroupTable, &k.ShrinkTable},
 
+		{"stats", GroupViews, &k.Stats},
+		{"sort", GroupViews, &k.SortNext},
+		{"sort_reverse", GroupViews, &k.SortReverse},
+		{"overview", GroupViews, &k.Overview},
+		{"overview_st", GroupViews, &k.OverviewST},
+
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},
 		{"quit", GroupApp, &k.Quit},
@@ -173,7 +195,7 @@ func (k *KeyMap) Actions() []Action {
 
 // ShortHelp implements help.KeyMap: the one-line help under the screen.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.ZoomIn, k.ZoomOut, k.PanLeft, k.PanRight, k.Toggle, k.Focus, k.Filter, k.GoTo, k.Find, k.Legend}
+	return []key.Binding{k.Help, k.Quit, k.ZoomIn, k.ZoomOut, k.PanLeft, k.PanRight, k.Toggle, k.Overview, k.Stats, k.Focus, k.Filter, k.GoTo, k.Find, k.Legend}
 }
 
 // FullHelp implements help.KeyMap: one column per group.

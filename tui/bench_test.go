@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -133,6 +134,36 @@ func (bigEvents) Filter(ctx context.Context, f Filter, fn func(FilterProgress) b
 	return ctx.Err()
 }
 
+// Density is exact: events are evenly spread, rank r at
+// bigStart + r*bigSpan/bigEventCount.
+func (e bigEvents) Density(ctx context.Context, from, to core.Time, columns int) ([]int64, error) {
+	if columns <= 0 || to < from {
+		return nil, fmt.Errorf("density: %d columns over [%d, %d]", columns, from, to)
+	}
+	out := make([]int64, columns)
+	span := float64(to-from) + 1
+	prev, _ := e.RankAt(ctx, from)
+	for i := range columns {
+		end := from + core.Time(span*float64(i+1)/float64(columns))
+		if i == columns-1 {
+			end = to + 1
+		}
+		r, _ := e.RankAt(ctx, end)
+		out[i], prev = r-prev, r
+	}
+	return out, ctx.Err()
+}
+
+// CountByType pretends to scan: every event is a sched_switch.
+func (e bigEvents) CountByType(ctx context.Context, from, to core.Time, fn func(done, total int64) bool) (map[string]int64, error) {
+	r0, _ := e.RankAt(ctx, from)
+	r1, _ := e.RankAt(ctx, to+1)
+	if fn != nil {
+		fn(r1-r0, r1-r0)
+	}
+	return map[string]int64{"sched_switch": r1 - r0}, ctx.Err()
+}
+
 func newBigTrace() *memTrace {
 	h := newBigHistory()
 	return &memTrace{name: "gen-50k", hist: h, events: bigEvents{},
@@ -204,4 +235,65 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 			b.Fatalf("%v, %d rows", err, len(t.nodes))
 		}
 	}
+}
+
+// BenchmarkOverview50k is the aggregated overview of the generated 50 k
+// thread trace at 200x60 (Control Flow, the whole 10 s): time to first
+// overview (model read by 2D queries, qualities, significant p values,
+// first drawing) and time to change p (+ or -, then drawing). The
+// temporal overview has |T| = 100 slices, the spatiotemporal one 30.
+// Swap newBigHistory for the R-SHT of `tracetui gen --threads 50000` to
+// measure the real thing.
+//
+//	go test ./tui -run '^$' -bench Overview50k -benchtime 5x
+func BenchmarkOverview50k(b *testing.B) {
+	tr := newBigTrace()
+	for _, kind := range []struct{ name, key string }{{"temporal", "o"}, {"spatiotemporal", "O"}} {
+		hs := newHarnessClock(b, tr, 200, 60, false, time.Now)
+		b.Run(kind.name+"/first", func(b *testing.B) {
+			var cpu time.Duration
+			for range b.N {
+				hs.b().overview.cache = [2]*ovResult{}
+				c0 := cpuTime()
+				hs.keys(kind.key)
+				_ = hs.m.View()
+				cpu += cpuTime() - c0
+				if hs.b().overview.res == nil {
+					b.Fatal("no overview")
+				}
+				b.StopTimer()
+				res := hs.b().overview.res
+				b.ReportMetric(float64(res.model.T), "slices")
+				b.ReportMetric(float64(len(res.parts)), "p-values")
+				for i, ph := range []string{"model-ms", "qualities-ms", "p-values-ms"} {
+					b.ReportMetric(float64(res.phases[i].Microseconds())/1000, ph)
+				}
+				hs.keys("esc")
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+		hs.keys(kind.key)
+		b.Run(kind.name+"/change-p", func(b *testing.B) {
+			for i := range b.N {
+				k := "+"
+				if i%2 == 1 {
+					k = "-"
+				}
+				hs.keys(k)
+				_ = hs.m.View()
+			}
+		})
+		hs.keys("esc")
+	}
+}
+
+// cpuTime is the process's CPU time (user and system, every thread): a
+// measure of work that other processes' load does not inflate.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -391,6 +393,96 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("table %d lines, want %d", got, before-2)
 		}
 	},
+	"stats": func(t *testing.T, hs *harness) {
+		hs.press("stats")
+		b := hs.b()
+		st := &b.stats
+		if !st.open || st.running != 0 {
+			t.Fatalf("statistics open %v, %d parts still running", st.open, st.running)
+		}
+		for i, want := range []string{"wait blocked", "sched_switch", "read"} {
+			found := false
+			for _, l := range st.tables[i].lines {
+				found = found || l.name == want
+			}
+			if !found {
+				t.Errorf("table %d lacks %q: %+v", i, want, st.tables[i].lines)
+			}
+		}
+		if v := hs.view(); !strings.Contains(v, "Statistics of the visible range") || !strings.Contains(v, "System call") {
+			t.Errorf("statistics screen:\n%s", v)
+		}
+		hs.press("stats")
+		if st.open || strings.Contains(hs.view(), "Statistics of") {
+			t.Error("S did not close the statistics")
+		}
+	},
+	"sort": func(t *testing.T, hs *harness) {
+		hs.press("stats")
+		tb := &hs.b().stats.tables[statsStates]
+		hs.press("sort") // All rows -> its %
+		hs.press("sort") // -> State, by name
+		if tb.sortCol != 0 || !slices.IsSortedFunc(tb.lines, func(a, b statsLine) int { return strings.Compare(a.name, b.name) }) {
+			t.Errorf("sort column %d, lines %v", tb.sortCol, names(tb.lines))
+		}
+		if !strings.Contains(hs.view(), "State ^") { // ASCII: ascending
+			t.Errorf("the header does not mark the sort:\n%s", hs.view())
+		}
+	},
+	"sort_reverse": func(t *testing.T, hs *harness) {
+		hs.press("sort_reverse") // outside statistics: a hint
+		if !strings.Contains(hs.b().note, "statistics") {
+			t.Errorf("note %q", hs.b().note)
+		}
+		hs.press("stats")
+		hs.press("focus") // the events table
+		tb := &hs.b().stats.tables[statsEvents]
+		hs.press("sort_reverse")
+		if !tb.asc || !slices.IsSortedFunc(tb.lines, func(a, b statsLine) int { return cmp.Compare(a.vals[1], b.vals[1]) }) {
+			t.Errorf("ascending %v, counts %v", tb.asc, names(tb.lines))
+		}
+	},
+	"overview": func(t *testing.T, hs *harness) {
+		hs.press("overview")
+		ov := &hs.b().overview
+		if !ov.open || ov.spatial || ov.res == nil || len(ov.res.parts) < 3 {
+			t.Fatalf("overview open %v spatial %v, result %v", ov.open, ov.spatial, ov.res != nil)
+		}
+		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
+			t.Errorf("overview screen:\n%s", v)
+		}
+		cur := ov.cur
+		hs.press("zoom_out") // coarser: a larger p
+		if ov.cur != cur+1 || ov.res.parts[ov.cur].p <= ov.res.parts[cur].p {
+			t.Errorf("partition %d -> %d", cur, ov.cur)
+		}
+		hs.press("zoom_in")
+		if ov.cur != cur {
+			t.Errorf("zoom in went to partition %d, want %d", ov.cur, cur)
+		}
+		hs.press("overview")
+		if ov.open {
+			t.Error("o did not close the overview")
+		}
+	},
+	"overview_st": func(t *testing.T, hs *harness) {
+		hs.press("overview_st")
+		ov := &hs.b().overview
+		if !ov.open || !ov.spatial || ov.res == nil {
+			t.Fatalf("spatiotemporal overview open %v spatial %v", ov.open, ov.spatial)
+		}
+		if v := hs.view(); !strings.Contains(v, "Spatiotemporal overview") {
+			t.Errorf("overview screen:\n%s", v)
+		}
+		hs.press("overview") // switches to the temporal one
+		if !ov.open || ov.spatial {
+			t.Error("o did not switch to the temporal overview")
+		}
+		hs.keys("esc")
+		if ov.open {
+			t.Error("esc did not close the overview")
+		}
+	},
 	"legend": func(t *testing.T, hs *harness) {
 		hs.press("legend")
 		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "changed more than once") {
@@ -422,6 +514,14 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Error("ctrl+c did not quit")
 		}
 	},
+}
+
+func names(lines []statsLine) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, l.name)
+	}
+	return out
 }
 
 func TestEveryBindingIsTested(t *testing.T) {
@@ -529,7 +629,8 @@ func TestEveryLineFits(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 80, 24, false)
 	for _, sz := range [][2]int{{80, 24}, {40, 10}, {132, 50}, {57, 13}, {200, 60}} {
 		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"}} {
+		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"},
+			{"S"}, {"S", "tab", "j", "j"}, {"o"}, {"o", "c"}, {"O", "w", "w", "j", "l"}, {"O", "c"}} {
 			hs.keys(keys...)
 			lines := strings.Split(hs.view(), "\n")
 			if len(lines) != sz[1] {
@@ -540,7 +641,7 @@ func TestEveryLineFits(t *testing.T) {
 					t.Errorf("%dx%d after %v: line %d is %d wide: %q", sz[0], sz[1], keys, i, w, l)
 				}
 			}
-			hs.keys("esc")
+			hs.keys("esc", "esc")
 		}
 	}
 }

@@ -55,6 +55,11 @@ type browser struct {
 
 	changeSeq uint64 // [ and ] queries
 
+	density  density  // the strip's data
+	stats    stats    // the statistics screen (S)
+	overview overview // the aggregated overview (o, O)
+	ovBudget float64  // the overview's work budget (tests lower it)
+
 	table  *eventTable
 	prompt prompt
 	findRe *regexp.Regexp
@@ -87,7 +92,8 @@ type (
 )
 
 func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
-	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5}
+	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
+		ovBudget: defaultOverviewBudget}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
@@ -124,6 +130,13 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 		return b.changed(false)
 	case frameMsg:
 		return b.gotFrame(msg.f)
+	case densityMsg:
+		b.gotDensity(msg)
+		return nil
+	case statsMsg:
+		return b.gotStats(msg)
+	case ovMsg:
+		return b.gotOverview(msg)
 	case rowsMsg:
 		b.table.gotRows(msg)
 		return nil
@@ -169,7 +182,7 @@ func (b *browser) layout() tea.Cmd {
 	b.tv = b.tv.withRange(b.tv.T0, b.tv.Span())
 	b.table.height = l.tableEvents
 	b.table.scroll()
-	return b.changed(false)
+	return tea.Batch(b.changed(false), b.requestDensity(l))
 }
 
 // changed is called after anything that changes the frame: it asks for a
@@ -283,11 +296,23 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 	b.note = ""
 	if key.Matches(msg, km.Quit) {
 		b.table.stop()
+		b.closeStats()
+		b.closeOverview()
 		return tea.Quit
 	}
 	if b.showHelp { // any key closes the full help
 		b.showHelp = false
 		return nil
+	}
+	if key.Matches(msg, km.Help) {
+		b.showHelp = true
+		return nil
+	}
+	switch {
+	case b.stats.open:
+		return b.statsKey(msg)
+	case b.overview.open:
+		return b.overviewKey(msg)
 	}
 	if msg.Type == tea.KeyEsc {
 		b.showLegd = false
@@ -300,8 +325,12 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 		return nil // still reading the process tree
 	}
 	switch {
-	case key.Matches(msg, km.Help):
-		b.showHelp = true
+	case key.Matches(msg, km.Stats):
+		return b.openStats()
+	case key.Matches(msg, km.Overview, km.OverviewST):
+		return b.openOverview(key.Matches(msg, km.OverviewST))
+	case key.Matches(msg, km.SortNext, km.SortReverse):
+		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil
 	case key.Matches(msg, km.Legend):
 		b.showLegd = !b.showLegd
@@ -318,6 +347,7 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.pane, b.frame = v, nil
+		b.overview.cache = [2]*ovResult{} // the overviews were of the other view's rows
 		return b.changed(false)
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -330,6 +331,50 @@ func (e *memEvents) Filter(ctx context.Context, f Filter, fn func(FilterProgress
 		fn(FilterProgress{Total: 0})
 	}
 	return nil
+}
+
+// Density counts the events per column exactly.
+func (e *memEvents) Density(ctx context.Context, from, to core.Time, columns int) ([]int64, error) {
+	if columns <= 0 || to < from {
+		return nil, fmt.Errorf("density: %d columns over [%d, %d]", columns, from, to)
+	}
+	out := make([]int64, columns)
+	span := uint64(to - from + 1)
+	i := sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= from })
+	for ; i < len(e.rows) && e.rows[i].Time <= to; i++ {
+		hi, lo := bits.Mul64(uint64(e.rows[i].Time-from), uint64(columns))
+		c, _ := bits.Div64(hi, lo, span)
+		out[c]++
+	}
+	return out, ctx.Err()
+}
+
+// CountByType counts the events of each name in [from, to], reporting
+// every countBatch events (0: 256).
+func (e *memEvents) CountByType(ctx context.Context, from, to core.Time, fn func(done, total int64) bool) (map[string]int64, error) {
+	batch := e.batch
+	if batch <= 0 {
+		batch = 256
+	}
+	r0 := sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= from })
+	r1 := sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time > to })
+	counts := map[string]int64{}
+	total := int64(max(r1-r0, 0))
+	for i := r0; i < r1; i++ {
+		if done := int64(i - r0); done > 0 && done%int64(batch) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if fn != nil && !fn(done, total) {
+				return counts, nil
+			}
+		}
+		counts[e.rows[i].Event]++
+	}
+	if fn != nil {
+		fn(total, total)
+	}
+	return counts, ctx.Err()
 }
 
 // sortedByTime checks the fixture's own invariant.

@@ -13,7 +13,8 @@
 // The browser consumes three small interfaces, implemented by the index
 // pipeline: [Trace] (name, info, history, events), [EventTable] (events by
 // rank, first event at a time, a cancellable background filter that
-// reports matching ranks in batches) and core.History.
+// reports matching ranks in batches, event density per column, event
+// counts per type) and core.History.
 //
 // # Structure
 //
@@ -27,6 +28,21 @@
 // time: a view change during a query marks the view dirty and the newest
 // view is asked as soon as the query ends, so holding a key never queues
 // stale work and typing never waits for a query.
+//
+// # Overview and statistics
+//
+// A density strip (density.go) tops every screen: events per column of
+// the whole trace from EventTable.Density, the visible range bracketed.
+// S opens the statistics (stats.go: time per state of the selected row
+// and of all rows from 2D queries, system calls from their attributes,
+// event counts from EventTable.CountByType; sortable tables). o and O
+// open the aggregated overview (overview*.go, the algorithms in package
+// aggregate): the visible range cut into |T| slices, the rows' state times
+// streamed into a temporal accumulator or into the leaves of the row
+// hierarchy, the significant partitions drawn in Ocelotl's mode view.
+// Both compute off the UI goroutine with a sequence number and a
+// cancellable context; the overview's cost is estimated first and |T|
+// reduced over budget (planOverview).
 //
 // # Frames
 //
@@ -44,5 +60,6 @@
 // regenerated with `go test ./tui -run Golden -update`. The end-to-end
 // test drives the built binary in tmux on a shared kernel trace; it skips
 // until main.go opens the browser. BenchmarkKeypressToFrame measures
-// keypress to new frame on a generated 50 k-thread trace.
+// keypress to new frame on a generated 50 k-thread trace, and
+// BenchmarkOverview50k the overview's time to first screen and to a new p.
 package tui

@@ -98,6 +98,17 @@ func goldenCases() []goldenCase {
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
 		{name: "filter_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"f", "(", "enter"}},
 		{name: "too_small_39x12", w: 39, h: 12},
+		// The density strip is on every screen above. Statistics:
+		{name: "stats_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "j", "j", "S"}},
+		{name: "stats_selection_100x30", w: 100, h: 30, keys: []string{"w", "space", "l", "l", "l", "l", "l", "l", "space", "S", "tab", ">"}},
+		// The aggregated overview: temporal, spatiotemporal (merged
+		// leaves hatched on a short screen), legend, Resources.
+		{name: "overview_temporal_100x30", w: 100, h: 30, keys: []string{"o", "j", "j", "l", "l"}},
+		{name: "overview_temporal_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"o", "-", "l"}},
+		{name: "overview_st_100x30", w: 100, h: 30, keys: []string{"O", "j", "l"}},
+		{name: "overview_st_80x16_ascii", w: 80, h: 16, ascii: true, keys: []string{"O", "w", "w", "w", "w", "w", "w", "w", "w", "j"}},
+		{name: "overview_legend_100x30", w: 100, h: 30, keys: []string{"o", "c"}},
+		{name: "overview_resources_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"2", "o", "j"}},
 	}
 }
 

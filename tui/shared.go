@@ -25,8 +25,8 @@ type screenLayout struct {
 	tableEvents   int // event lines of the table (0: table hidden)
 }
 
-// Fixed lines: two ruler lines, details, status, help.
-const fixedLines = 5
+// Fixed lines: density strip, two ruler lines, details, status, help.
+const fixedLines = 6
 
 // layout splits the screen. The table gets the lines asked for, leaving
 // the Gantt at least 3 rows; it is hidden when that is impossible.

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"hash/fnv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -141,12 +142,14 @@ func paintOf(d valueDomain, v core.Value) paint {
 
 // stringPaint gives a string state a stable colour from a hash of it, and
 // its first character as glyph (so "read" and "write" differ without
-// colour; '*' when that character is not one terminal cell wide).
+// colour; '*' when that character is not one terminal cell wide or is one
+// of the marks ASCII mode draws over states: the cursor '|', the Gantt's
+// multi-state '%', the overview's hatch '/' and intensity fills '=' '-').
 func stringPaint(s string) paint {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	g, _ := utf8.DecodeRuneInString(s)
-	if g == utf8.RuneError || runewidth.RuneWidth(g) != 1 || g == ' ' {
+	if g == utf8.RuneError || runewidth.RuneWidth(g) != 1 || strings.ContainsRune(" |%/=-", g) {
 		g = '*'
 	}
 	return paint{palStrings + uint8(h.Sum32()%numStringColours), g}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -56,12 +58,17 @@ type Styles struct {
 	ASCII bool
 
 	pens [numPalette][numVariants]pen
+	// ovPens draw the overview's parts: per colour, intensity level and
+	// whether the cell is a part's first column.
+	ovPens [numPalette][numLevels][2]pen
+	hatch  pen // merged parts smaller than a cell (never a state)
 
 	Title, Dim, Bold, Error, Warning                 ink
 	Status, Details, Ruler, RulerCursor, RulerSelect ink
 	TreeSelected, TreeProcess, TreeMatch             ink
 	TableHeader, TableSelected, TableFocusCol        ink
 	FilterRow, FilterError, Prompt, Reverse          ink
+	StripIn, StripOut, StripBracket                  ink
 	Box                                              lipgloss.Style
 	Help                                             help.Styles
 	Renderer                                         *lipgloss.Renderer
@@ -77,17 +84,17 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 	ascii = ascii || r.ColorProfile() == termenv.Ascii
 	s := &Styles{ASCII: ascii, Renderer: r}
 	st := r.NewStyle
-	fg := func(hex string) lipgloss.Style { return st().Foreground(lipgloss.Color(hex)) }
+	fg := func(hex string) lipgloss.Style { return st().Foreground(s.colour(hex)) }
 	s.Title = inkOf(st().Bold(true))
 	s.Dim = inkOf(fg("#808080"))
 	s.Bold = inkOf(st().Bold(true))
 	s.Error = inkOf(fg("#ff5f5f").Bold(true))
 	s.Warning = inkOf(fg("#ffaf00"))
-	s.Status = inkOf(st().Background(lipgloss.Color("#303030")).Foreground(lipgloss.Color("#d0d0d0")))
+	s.Status = inkOf(st().Background(s.colour("#303030")).Foreground(s.colour("#d0d0d0")))
 	s.Details = inkOf(fg("#d0d0d0"))
 	s.Ruler = inkOf(fg("#a0a0a0"))
 	s.RulerCursor = inkOf(fg("#ffffff").Bold(true))
-	s.RulerSelect = inkOf(st().Background(lipgloss.Color("#5f5f87")).Foreground(lipgloss.Color("#ffffff")))
+	s.RulerSelect = inkOf(st().Background(s.colour("#5f5f87")).Foreground(s.colour("#ffffff")))
 	s.TreeSelected = inkOf(st().Reverse(true))
 	s.TreeProcess = inkOf(st().Bold(true))
 	s.TreeMatch = inkOf(fg("#87d7ff").Bold(true))
@@ -98,6 +105,9 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 	s.FilterError = s.Error
 	s.Prompt = inkOf(st().Bold(true))
 	s.Reverse = inkOf(st().Reverse(true))
+	s.StripIn = inkOf(fg("#87afd7"))
+	s.StripOut = inkOf(fg("#5f5f5f"))
+	s.StripBracket = inkOf(fg("#ffffff").Bold(true))
 	s.Box = st().Border(lipgloss.NormalBorder()).Padding(0, 1)
 	if ascii {
 		s.Box = st().Border(lipgloss.Border{Top: "-", Bottom: "-", Left: "|", Right: "|",
@@ -113,8 +123,100 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 		for v := range numVariants {
 			s.pens[i][v] = s.makePen(uint8(i), v)
 		}
+		for level := range numLevels {
+			for start := range 2 {
+				s.ovPens[i][level][start] = s.makeOvPen(uint8(i), level, start == 1)
+			}
+		}
+	}
+	s.hatch = pen{glyph: "/"}
+	if !ascii {
+		s.hatch = pen{glyph: "╱"}
+		s.hatch.prefix, s.hatch.suffix, _ = strings.Cut(st().Foreground(s.colour("#b0b0b0")).Render("X"), "X")
 	}
 	return s
+}
+
+// colour returns a "#rrggbb" colour for the renderer's profile. On a
+// 256-colour terminal it is the nearest xterm colour (of the 6x6x6 cube
+// or the grey ramp): termenv's own conversion sends some saturated
+// colours (#d00040, "interrupted") and many dark shades to #080808, black
+// on a dark terminal.
+func (s *Styles) colour(hex string) lipgloss.Color {
+	if s.Renderer == nil || s.Renderer.ColorProfile() != termenv.ANSI256 {
+		return lipgloss.Color(hex)
+	}
+	v, err := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
+	if err != nil {
+		return lipgloss.Color(hex)
+	}
+	return lipgloss.Color(strconv.Itoa(xterm256(int(v>>16&0xff), int(v>>8&0xff), int(v&0xff))))
+}
+
+// xterm256 returns the index of the xterm-256 colour nearest to r, g, b.
+func xterm256(r, g, b int) int {
+	levels := [6]int{0, 95, 135, 175, 215, 255}
+	near := func(c int) int {
+		best := 0
+		for i, l := range levels {
+			if abs(l-c) < abs(levels[best]-c) {
+				best = i
+			}
+		}
+		return best
+	}
+	dist := func(x, y, z int) int { return (x-r)*(x-r) + (y-g)*(y-g) + (z-b)*(z-b) }
+	ri, gi, bi := near(r), near(g), near(b)
+	cube, cubeD := 16+36*ri+6*gi+bi, dist(levels[ri], levels[gi], levels[bi])
+	grey := min(max((r+g+b)/3-3, 0)/10, 23) // ramp: 8, 18, ..., 238
+	if lv := 8 + 10*grey; dist(lv, lv, lv) < cubeD {
+		return 232 + grey
+	}
+	return cube
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// levelShade is how much of a state's colour each overview intensity
+// keeps (the rest is the dark background's).
+var levelShade = [numLevels]float64{0.45, 0.72, 1}
+
+// makeOvPen renders an overview pen. In ASCII mode a part shows its
+// state's glyph on its first column and, after it, the glyph again at full
+// intensity, '=' at mid and '-' when light.
+func (s *Styles) makeOvPen(colour uint8, level int, start bool) pen {
+	if s.ASCII {
+		if start || level == numLevels-1 {
+			return pen{} // the state's own glyph
+		}
+		return pen{glyph: [numLevels]string{"-", "="}[level]}
+	}
+	st := s.Renderer.NewStyle()
+	if hex := paletteHex(colour); hex != "" {
+		st = st.Background(s.colour(shade(hex, levelShade[level])))
+	}
+	glyph := " "
+	if start {
+		glyph = "▏"
+		st = st.Foreground(s.colour("#000000"))
+	}
+	pre, suf, _ := strings.Cut(st.Render("X"), "X")
+	return pen{prefix: pre, glyph: glyph, suffix: suf}
+}
+
+// shade scales a "#rrggbb" colour towards black.
+func shade(hex string, f float64) string {
+	v, err := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
+	if err != nil || f >= 1 {
+		return hex
+	}
+	r, g, b := float64(v>>16&0xff)*f, float64(v>>8&0xff)*f, float64(v&0xff)*f
+	return fmt.Sprintf("#%02x%02x%02x", int(r), int(g), int(b))
 }
 
 // makePen renders one (colour, variant) pair once and splits the result
@@ -135,30 +237,30 @@ func (s *Styles) makePen(colour uint8, v cellVariant) pen {
 	switch v {
 	case variantSolid:
 		if hex != "" {
-			st = st.Background(lipgloss.Color(hex))
+			st = st.Background(s.colour(hex))
 		}
 	case variantMulti:
 		glyph = "▒"
 		if hex != "" {
-			st = st.Foreground(lipgloss.Color(hex))
+			st = st.Foreground(s.colour(hex))
 		}
 	case variantCursor:
 		glyph = "│"
-		st = st.Foreground(lipgloss.Color("#ffffff")).Bold(true)
+		st = st.Foreground(s.colour("#ffffff")).Bold(true)
 		if hex != "" {
-			st = st.Background(lipgloss.Color(hex))
+			st = st.Background(s.colour(hex))
 		}
 	case variantSelSolid:
 		glyph = "·"
-		st = st.Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#5f5f87"))
+		st = st.Foreground(s.colour("#ffffff")).Background(s.colour("#5f5f87"))
 		if hex != "" {
-			st = st.Background(lipgloss.Color(hex))
+			st = st.Background(s.colour(hex))
 		}
 	case variantSelMulti:
 		glyph = "▒"
-		st = st.Background(lipgloss.Color("#5f5f87"))
+		st = st.Background(s.colour("#5f5f87"))
 		if hex != "" {
-			st = st.Foreground(lipgloss.Color(hex))
+			st = st.Foreground(s.colour(hex))
 		}
 	}
 	out := st.Render("X")

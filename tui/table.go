@@ -238,16 +238,26 @@ func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
 }
 
 // waitFilter waits for the scan's next report.
-func waitFilter(ch <-chan filterMsg) tea.Cmd {
+func waitFilter(ch <-chan filterMsg) tea.Cmd { return waitReport(ch) }
+
+// report is a message of a background computation (filter, statistics,
+// overview) that carries its channel, so its handler can wait for the
+// next one.
+type report[M any] interface{ on(ch <-chan M) M }
+
+// waitReport waits for a computation's next report (nil once its channel
+// is closed).
+func waitReport[M report[M]](ch <-chan M) tea.Cmd {
 	return func() tea.Msg {
 		m, ok := <-ch
 		if !ok {
 			return nil
 		}
-		m.ch = ch
-		return m
+		return m.on(ch)
 	}
 }
+
+func (m filterMsg) on(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
 
 // gotFilter applies one report and returns the command waiting for the
 // next (nil when the scan is over or stale).

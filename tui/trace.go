@@ -72,6 +72,19 @@ type EventTable interface {
 	// runs on the scanning goroutine and may block; the slice it receives
 	// is its to keep.
 	Filter(ctx context.Context, f Filter, fn func(FilterProgress) bool) error
+	// Density returns the number of events in each of columns equal parts
+	// of [from, to] (column i covers [from + span*i/columns, from +
+	// span*(i+1)/columns), the last one ending at to inclusive; span =
+	// to-from+1). It may be approximate at column boundaries (the index
+	// pipeline's is exact to within one index checkpoint of 1024 events)
+	// and must be cheap: the density strip asks it for the whole trace.
+	Density(ctx context.Context, from, to core.Time, columns int) ([]int64, error)
+	// CountByType returns the number of events of each event name in
+	// [from, to] (inclusive), scanning them. fn (if not nil) reports the
+	// progress in events and may stop the scan by returning false: the
+	// partial counts are then returned with a nil error. Cancelling ctx
+	// returns ctx.Err().
+	CountByType(ctx context.Context, from, to core.Time, fn func(done, total int64) bool) (map[string]int64, error)
 }
 
 // Opener opens a trace for the browser. When Indexed is false the browser

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
@@ -78,11 +79,17 @@ func (b *browser) render() string {
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
 	lines := make([]string, 0, b.sh.height)
+	lines = append(lines, b.stripLine(l))
 	lines = append(lines, b.rulerLines(l)...)
-	if b.showHelp {
+	switch {
+	case b.showHelp:
 		body := b.fullHelp(l.ganttRows + 1 + b.tableHeight(l))
 		lines = append(lines, body...)
-	} else {
+	case b.stats.open:
+		lines = append(lines, b.statsView()...)
+	case b.overview.open:
+		lines = append(lines, b.overviewView()...)
+	default:
 		lines = append(lines, b.ganttLines(l)...)
 		lines = append(lines, fit(b.detailsText(), b.sh.width))
 		if l.tableEvents > 0 {
@@ -131,7 +138,8 @@ func (b *browser) rulerLines(l screenLayout) []string {
 	if st.ASCII {
 		curMark = "v "
 	}
-	left2 := st.RulerCursor.Render(fit(curMark+b.relTime(b.cursor), l.treeW)) // the cursor's time
+	marks := b.rulerMarks()
+	left2 := st.RulerCursor.Render(fit(curMark+b.relTime(marks.cursorTime), l.treeW)) // the cursor's time
 
 	labels := []rune(strings.Repeat(" ", l.ganttW))
 	ticks := make([]bool, l.ganttW)
@@ -153,14 +161,7 @@ func (b *browser) rulerLines(l screenLayout) []string {
 	if st.ASCII {
 		base, tick, cur, mark = "-", "+", "v", "M"
 	}
-	curCol := -1
-	if b.cursor >= v.T0 && b.cursor <= v.T1 {
-		curCol = v.ColOf(b.cursor)
-	}
-	markCol := -1
-	if b.hasMark && b.mark >= v.T0 && b.mark <= v.T1 {
-		markCol = v.ColOf(b.mark)
-	}
+	curCol, markCol := marks.cursorCol, marks.markCol
 	var sb strings.Builder
 	sb.WriteString(left2 + " ")
 	for c := range l.ganttW {
@@ -168,7 +169,7 @@ func (b *browser) rulerLines(l screenLayout) []string {
 		if ticks[c] {
 			ch = tick
 		}
-		inSel := b.hasSel && v.ColEnd(c) >= b.selStart && v.ColStart(c) <= b.selEnd
+		inSel := c >= marks.selFrom && c <= marks.selTo
 		if inSel && st.ASCII {
 			ch = "="
 		}
@@ -186,6 +187,63 @@ func (b *browser) rulerLines(l screenLayout) []string {
 		}
 	}
 	return []string{line1, sb.String()}
+}
+
+// rulerMarks are the columns the ruler marks: the cursor, the mark and
+// the selection (on the overview: its cursor and the part under it).
+type rulerMarks struct {
+	cursorTime     core.Time
+	cursorCol      int
+	markCol        int
+	selFrom, selTo int // -1, -2 when none
+}
+
+func (b *browser) rulerMarks() rulerMarks {
+	v := b.tv
+	m := rulerMarks{cursorTime: b.cursor, cursorCol: -1, markCol: -1, selFrom: -1, selTo: -2}
+	if ov := &b.overview; ov.open && ov.res != nil {
+		d := b.overviewDrawing()
+		col := max(0, min(ov.col, d.cols-1))
+		m.cursorCol, m.cursorTime = col, v.ColStart(col)
+		line := max(0, min(ov.line, d.usedLines-1))
+		if d.usedLines > 0 && d.cells[line*d.cols+col].kind == cellPart {
+			k := d.cellKey(line, col)
+			m.selFrom, m.selTo = col, col
+			for m.selFrom > 0 && d.cellKey(line, m.selFrom-1) == k {
+				m.selFrom--
+			}
+			for m.selTo+1 < d.cols && d.cellKey(line, m.selTo+1) == k {
+				m.selTo++
+			}
+		}
+		return m
+	}
+	if b.cursor >= v.T0 && b.cursor <= v.T1 {
+		m.cursorCol = v.ColOf(b.cursor)
+	}
+	if b.hasMark && b.mark >= v.T0 && b.mark <= v.T1 {
+		m.markCol = v.ColOf(b.mark)
+	}
+	if b.hasSel && b.selEnd >= v.T0 && b.selStart <= v.T1 {
+		m.selFrom, m.selTo = v.ColOf(max(b.selStart, v.T0)), v.ColOf(min(b.selEnd, v.T1))
+	}
+	return m
+}
+
+// modeHelp is the help line of the statistics and overview screens.
+func (b *browser) modeHelp() string {
+	km := &b.sh.keys
+	k := func(bd key.Binding) string { return bd.Help().Key }
+	sep := " · "
+	if b.sh.styles.ASCII {
+		sep = " | "
+	}
+	if b.stats.open {
+		return strings.Join([]string{k(km.Focus) + " next table", k(km.SortNext) + " sort column", k(km.SortReverse) + " reverse",
+			k(km.Up) + " " + k(km.Down) + " scroll", k(km.Stats) + "/esc close", k(km.Help) + " help"}, sep)
+	}
+	return strings.Join([]string{k(km.ZoomIn) + " finer p", k(km.ZoomOut) + " coarser p", k(km.Left) + " " + k(km.Right) + " parts",
+		k(km.Up) + " " + k(km.Down) + " rows", k(km.Toggle) + " zoom to part", k(km.Legend) + " legend", "esc close"}, sep)
 }
 
 // drawCell is one cell ready to draw.
@@ -453,12 +511,16 @@ func (b *browser) helpLine() string {
 		return st.Error.Render(fit(b.note, b.sh.width))
 	case b.note != "":
 		return fit(b.note, b.sh.width)
+	case b.stats.open || b.overview.open:
+		return st.Dim.Render(fit(b.modeHelp(), b.sh.width))
 	}
 	if b.helpW != b.sh.width { // rendered once per width: help is static
 		h := help.New()
 		h.Styles = st.Help
 		h.Width = b.sh.width
-		b.helpW, b.helpText = b.sh.width, h.ShortHelpView(b.sh.keys.ShortHelp())
+		// Clipped: bubbles adds every remaining item when the line is
+		// exactly full and its ellipsis no longer fits.
+		b.helpW, b.helpText = b.sh.width, fitANSI(h.ShortHelpView(b.sh.keys.ShortHelp()), b.sh.width)
 	}
 	return b.helpText
 }

@@ -2,7 +2,9 @@ package aggregate
 
 import (
 	"context"
-	"math"
+	"errors"
+	"sync"
+	"sync/atomic"
 )
 
 // Temporal holds the qualities of every interval of slices [i, j] of a
@@ -23,8 +25,7 @@ func NewTemporal(ctx context.Context, m *Model) (*Temporal, error) {
 	for t := range T {
 		tq.mode[t] = make([]float64, J)
 	}
-	sum := make([]float64, J)  // running sum over [i, j] per type
-	info := make([]float64, J) // running sum of ent over [i, j] per type
+	sum := make([]float64, J) // running sum over [i, j] per type
 	for s := range m.S {
 		if s%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -41,23 +42,20 @@ func NewTemporal(ctx context.Context, m *Model) (*Temporal, error) {
 		}
 		for i := range T {
 			clear(sum)
-			clear(info)
+			var info, total float64
 			for jj := i; jj < T; jj++ {
-				size := math.Log2(float64(jj - i + 1))
-				var g, l float64
+				var e float64
 				for j := range J {
 					v := row[jj*J+j]
 					sum[j] += v
-					info[j] += ent(v)
-					if sum[j] > 0 {
-						gain := ent(sum[j]) - info[j]
-						g += gain
-						l += sum[j]*size - gain
-					}
+					info += ent(v)
+					total += v
+					e += ent(sum[j])
 				}
+				part := qualityOf(e, info, total, float64(jj-i+1))
 				q := &tq.q[i*T+jj]
-				q.Gain += g
-				q.Loss += l
+				q.Gain += part.Gain
+				q.Loss += part.Loss
 			}
 		}
 	}
@@ -113,12 +111,36 @@ const DefaultThreshold = 1e-4
 // while its ends give different partitions and it is wider than
 // threshold. Each partition carries the smallest p at which it was met.
 func (tq *Temporal) Significant(ctx context.Context, threshold float64) ([]Partition, error) {
-	return significant(ctx, threshold, tq.Best)
+	parts, _, err := tq.SignificantWith(ctx, SignificantOptions{Threshold: threshold})
+	return parts, err
+}
+
+// SignificantWith is Significant with options (see [SignificantOptions]).
+func (tq *Temporal) SignificantWith(ctx context.Context, o SignificantOptions) ([]Partition, bool, error) {
+	return significant(ctx, o, func(p float64) (Partition, error) { return tq.Best(p), nil })
+}
+
+// SignificantOptions tune the dichotomy on p.
+type SignificantOptions struct {
+	// Threshold is the resolution on p (<= 0: DefaultThreshold).
+	Threshold float64
+	// MaxCalls bounds the best-partition evaluations besides p = 0 and
+	// p = 1 (<= 0: no bound). When the bound cuts the dichotomy short, the
+	// widest intervals of p have been split first.
+	MaxCalls int
+	// Workers is how many evaluations run at once (<= 1: one at a time).
+	Workers int
 }
 
 // significant runs the dichotomy over any best-partition function (the
-// temporal and spatiotemporal algorithms share it).
-func significant[P interface{ samePartition(P) bool }](ctx context.Context, threshold float64, best func(float64) P) ([]P, error) {
+// temporal and spatiotemporal algorithms share it), breadth first: the
+// intervals of p of one depth are split together, their midpoints
+// evaluated by up to o.Workers goroutines. Without a budget it evaluates
+// the same p as the depth-first recursion of the thesis, so it finds the
+// same partitions at the same p. It returns the partitions in increasing
+// p and whether the budget stopped it.
+func significant[P interface{ samePartition(P) bool }](ctx context.Context, o SignificantOptions, best func(float64) (P, error)) ([]P, bool, error) {
+	threshold := o.Threshold
 	if threshold <= 0 {
 		threshold = DefaultThreshold
 	}
@@ -126,32 +148,54 @@ func significant[P interface{ samePartition(P) bool }](ctx context.Context, thre
 		p    float64
 		part P
 	}
-	var all []found
-	var rec func(p1, p2 float64, a, b P) error
-	rec = func(p1, p2 float64, a, b P) error {
-		if a.samePartition(b) || p2-p1 <= threshold {
-			return nil
-		}
+	type span struct {
+		p1, p2 float64
+		a, b   P
+	}
+	lo, err := best(0)
+	if err != nil {
+		return nil, false, err
+	}
+	hi, err := best(1)
+	if err != nil {
+		return nil, false, err
+	}
+	all := []found{{0, lo}, {1, hi}}
+	level := []span{{0, 1, lo, hi}}
+	calls, truncated := 0, false
+	for len(level) > 0 && !truncated {
 		if err := ctx.Err(); err != nil {
-			return err
+			return nil, false, err
 		}
-		pm := (p1 + p2) / 2
-		m := best(pm)
-		all = append(all, found{pm, m})
-		if !m.samePartition(a) {
-			if err := rec(p1, pm, a, m); err != nil {
-				return err
+		var todo []span
+		for _, s := range level {
+			if !s.a.samePartition(s.b) && s.p2-s.p1 > threshold {
+				todo = append(todo, s)
 			}
 		}
-		if !m.samePartition(b) {
-			return rec(pm, p2, m, b)
+		if o.MaxCalls > 0 && calls+len(todo) > o.MaxCalls {
+			todo, truncated = todo[:o.MaxCalls-calls], true
 		}
-		return nil
-	}
-	lo, hi := best(0), best(1)
-	all = append(all, found{0, lo}, found{1, hi})
-	if err := rec(0, 1, lo, hi); err != nil {
-		return nil, err
+		mids := make([]P, len(todo))
+		if err := parallel(len(todo), o.Workers, func(i int) error {
+			var err error
+			mids[i], err = best((todo[i].p1 + todo[i].p2) / 2)
+			return err
+		}); err != nil {
+			return nil, false, err
+		}
+		calls += len(todo)
+		level = level[:0:0]
+		for i, s := range todo {
+			pm, m := (s.p1+s.p2)/2, mids[i]
+			all = append(all, found{pm, m})
+			if !m.samePartition(s.a) {
+				level = append(level, span{s.p1, pm, s.a, m})
+			}
+			if !m.samePartition(s.b) {
+				level = append(level, span{pm, s.p2, m, s.b})
+			}
+		}
 	}
 	// Keep the smallest p of each distinct partition, in increasing p.
 	var out []P
@@ -172,7 +216,37 @@ func significant[P interface{ samePartition(P) bool }](ctx context.Context, thre
 		}
 	}
 	sortByP(out, ps)
-	return out, nil
+	return out, truncated, nil
+}
+
+// parallel runs fn(0..n-1) on up to workers goroutines and returns the
+// first error.
+func parallel(n, workers int, fn func(i int) error) error {
+	if workers <= 1 || n <= 1 {
+		for i := range n {
+			if err := fn(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	errs := make([]error, min(workers, n))
+	for w := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				if err := fn(i); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 func sortByP[P any](out []P, ps []float64) {
@@ -194,4 +268,24 @@ func (a Partition) samePartition(b Partition) bool {
 		}
 	}
 	return true
+}
+
+// Types returns |J|.
+func (tq *Temporal) Types() int {
+	if len(tq.mode) == 0 {
+		return 0
+	}
+	return len(tq.mode[0])
+}
+
+// Amounts adds to dst (len |J|) the amount of each type over the slices
+// [i, k], all resources together, and returns it: what a part's colour
+// (its dominant type) and intensity are drawn from.
+func (tq *Temporal) Amounts(i, k int, dst []float64) []float64 {
+	for t := i; t <= k; t++ {
+		for j, v := range tq.mode[t] {
+			dst[j] += v
+		}
+	}
+	return dst
 }

@@ -1,0 +1,145 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The density strip: one line, always on screen, of the number of events
+// per column over the whole trace (EventTable.Density, cheap on the index
+// pipeline), with the visible range bracketed. It is read once per strip
+// width (at open and on resize); zooming only moves the brackets.
+
+// densityLevels are the glyphs of the 8 non-zero levels; an empty column
+// is a space.
+var (
+	densityLevels      = []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
+	densityLevelsASCII = []string{".", ":", "-", "=", "+", "*", "#", "@"}
+)
+
+// density is the strip's data.
+type density struct {
+	seq    uint64  // last request
+	cols   int     // columns asked by the last request
+	counts []int64 // events per column of the whole trace (nil: not read yet)
+	err    error
+}
+
+// densityMsg answers a density request.
+type densityMsg struct {
+	seq    uint64
+	counts []int64
+	err    error
+}
+
+// stripCols is the number of data columns of the strip: the Gantt's width
+// less the two brackets.
+func stripCols(l screenLayout) int { return max(l.ganttW-2, 1) }
+
+// requestDensity asks for the strip when its width changed.
+func (b *browser) requestDensity(l screenLayout) tea.Cmd {
+	n := stripCols(l)
+	if n == b.density.cols && (b.density.counts != nil || b.density.err != nil) {
+		return nil
+	}
+	b.density.seq++
+	b.density.cols = n
+	seq, ev, ctx := b.density.seq, b.trace.Events(), b.ctx
+	from, to := b.tv.Start, b.tv.End
+	return func() tea.Msg {
+		counts, err := ev.Density(ctx, from, to, n)
+		return densityMsg{seq: seq, counts: counts, err: err}
+	}
+}
+
+// gotDensity keeps the newest answer.
+func (b *browser) gotDensity(m densityMsg) {
+	if m.seq != b.density.seq {
+		return
+	}
+	b.density.counts, b.density.err = m.counts, m.err
+	if m.err != nil && len(m.counts) != b.density.cols {
+		b.density.counts = nil
+	}
+}
+
+// stripLine draws the strip: the event count under the tree, then the
+// density with [ and ] around the visible range.
+func (b *browser) stripLine(l screenLayout) string {
+	st := b.sh.styles
+	d := &b.density
+	label := eventCount(b.table.total) + " events"
+	var sb strings.Builder
+	sb.WriteString(st.Dim.Render(fit(label, l.treeW)))
+	sb.WriteByte(' ')
+	n := stripCols(l)
+	if len(d.counts) != n {
+		text := "…"
+		if d.err != nil {
+			text = "event density unavailable: " + d.err.Error()
+		}
+		sb.WriteString(st.Dim.Render(fit(text, l.ganttW)))
+		return sb.String()
+	}
+	var peak int64
+	for _, c := range d.counts {
+		peak = max(peak, c)
+	}
+	levels := densityLevels
+	if st.ASCII {
+		levels = densityLevelsASCII
+	}
+	whole := timeView{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
+	c0, c1 := whole.ColOf(b.tv.T0), whole.ColOf(b.tv.T1)
+	var run strings.Builder // glyphs sharing one ink, written at once
+	flush := func(in ink) {
+		if run.Len() > 0 {
+			sb.WriteString(in.Render(run.String()))
+			run.Reset()
+		}
+	}
+	for c, v := range d.counts {
+		if c == c0 {
+			sb.WriteString(st.StripBracket.Render("["))
+		}
+		g := " "
+		if v > 0 && peak > 0 {
+			g = levels[min(int((v*int64(len(levels))+peak-1)/peak), len(levels))-1]
+		}
+		run.WriteString(g)
+		if c+1 == c0 || c == c1 || c+1 == n { // the ink changes after c
+			if c >= c0 && c <= c1 {
+				flush(st.StripIn)
+			} else {
+				flush(st.StripOut)
+			}
+		}
+		if c == c1 {
+			sb.WriteString(st.StripBracket.Render("]"))
+		}
+	}
+	return sb.String()
+}
+
+// eventCount prints a count compactly: 1518, 12.3k, 50M.
+func eventCount(n int64) string {
+	switch {
+	case n < 10_000:
+		return strconv.FormatInt(n, 10)
+	case n < 1_000_000:
+		return trimDecimal(float64(n)/1e3) + "k"
+	case n < 1_000_000_000:
+		return trimDecimal(float64(n)/1e6) + "M"
+	}
+	return trimDecimal(float64(n)/1e9) + "G"
+}
+
+// trimDecimal prints v with one decimal under 100, none above.
+func trimDecimal(v float64) string {
+	if v >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0")
+}

@@ -1,0 +1,467 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/aggregate"
+)
+
+// The aggregated overview (o: temporal, O: spatiotemporal), after
+// Ocelotl (Dosimont's thesis, chapters 5-7). The visible range of the
+// Gantt when it opens (0 then o: the whole trace) is cut into |T| slices
+// and the rows' state times aggregated into parts: for every p of the
+// dichotomy's list the best partition, drawn in the mode view (each part in
+// the colour of its dominant state, lighter when that state fills less of
+// it). + and - step through the significant values of p, enter zooms the
+// Gantt to the part under the cursor. The model and the algorithms run
+// off the UI goroutine, cancellable (esc, or leaving the view), and their
+// cost is estimated first: over budget, |T| is reduced (and, for the
+// temporal aggregation, rows are summed into groups).
+
+// Overview sizes (the thesis's: ~100 slices temporal, ~30 spatiotemporal;
+// never more slices than columns, so every slice gets a column).
+const (
+	temporalSlices = 100
+	spatialSlices  = 30
+	minSlices      = 10
+	// spatialCalls bounds the spatiotemporal dichotomy (each call costs
+	// O(|H| |T|^3)); the temporal one is cheap and runs to the end.
+	spatialCalls     = 48
+	spatialThreshold = 1e-3
+	// defaultOverviewBudget is the work (aggregate.TemporalWork and
+	// SpatiotemporalWork steps, plus the model's reading) allowed before
+	// |T| is reduced. Measured on the 50 k-thread benchmark trace, a step
+	// costs 2 to 4 ns of CPU: 5e8 steps is about a second on 2 cores.
+	defaultOverviewBudget = 5e8
+)
+
+// ovRequest is a copy of what an overview computation reads.
+type ovRequest struct {
+	seq      uint64
+	spatial  bool
+	pane     int
+	hist     core.History
+	shape    *ovShape
+	from, to core.Time
+	slices   int
+	coarse   bool
+	workers  int
+	maxCalls int
+	now      func() time.Time
+}
+
+// ovPartition is one significant partition: its p, qualities and areas
+// (temporal parts are areas of the root).
+type ovPartition struct {
+	p float64
+	aggregate.Quality
+	areas []aggregate.Area
+}
+
+// ovResult is a computed overview.
+type ovResult struct {
+	req       ovRequest
+	model     *ovModel
+	parts     []ovPartition // increasing p
+	def       int           // the partition shown first
+	truncated bool          // the dichotomy's budget cut its list short
+	elapsed   time.Duration
+	phases    [3]time.Duration // model (and temporal qualities), qualities, p values
+	err       error
+}
+
+// ovMsg is one report of a running computation.
+type ovMsg struct {
+	seq      uint64
+	progress string
+	res      *ovResult
+	ch       <-chan ovMsg
+}
+
+// overview is the overview screen's state.
+type overview struct {
+	open     bool
+	spatial  bool
+	seq      uint64
+	cancel   context.CancelFunc
+	req      ovRequest // the request shown or running
+	note     string    // what the cost guard did
+	progress string
+	res      *ovResult    // shown (nil while computing)
+	cache    [2]*ovResult // the last result of each kind, reused on reopening
+	cur      int          // index in res.parts
+	line     int          // cursor line (among the leaf lines)
+	col      int          // cursor column
+	draw     *ovDrawing   // cells of res.parts[cur] at the current size
+}
+
+// openOverview starts (or reuses) the overview of the visible range.
+func (b *browser) openOverview(spatial bool) tea.Cmd {
+	b.closeStats()
+	b.closeOverview()
+	ov := &b.overview
+	shape := buildShape(b.tree(), maxLeaves)
+	if len(shape.leaves) == 0 {
+		b.setNote(noteInfo, "no rows to aggregate in this view")
+		return nil
+	}
+	l := b.sh.layout(b.showTable, b.tableLines)
+	slices := temporalSlices
+	if spatial {
+		slices = spatialSlices
+	}
+	slices = int(min(int64(slices), int64(max(l.ganttW, 1)), int64(b.tv.Span())))
+	changes := -1.0
+	if r := b.rate[b.pane]; r > 0 {
+		changes = r * float64(b.tv.Span())
+	}
+	plan := planOverview(spatial, len(shape.rowKeys), len(shape.leaves), len(shape.hier.Children), slices, changes, b.ovBudget)
+	req := ovRequest{spatial: spatial, pane: b.pane, hist: b.hist, shape: shape, from: b.tv.T0, to: b.tv.T1,
+		slices: plan.slices, coarse: plan.coarse, workers: defaultWorkers(), maxCalls: spatialCalls, now: b.clock}
+	ov.open, ov.spatial, ov.req, ov.note = true, spatial, req, plan.note
+	ov.line, ov.col = 0, 0
+	if c := ov.cache[boolIndex(spatial)]; c != nil && c.req.sameAs(req) {
+		b.showOverview(c)
+		return nil
+	}
+	ov.seq++
+	req.seq = ov.seq
+	ov.req = req
+	ov.progress = "reading the states…"
+	ctx, cancel := context.WithCancel(b.ctx)
+	ov.cancel = cancel
+	ch := make(chan ovMsg, 4)
+	return func() tea.Msg {
+		go func() {
+			defer close(ch)
+			res := computeOverview(ctx, req, func(s string) {
+				select { // a report the UI has not read yet is superseded
+				case ch <- ovMsg{seq: req.seq, progress: s}:
+				default:
+				}
+			})
+			select {
+			case ch <- ovMsg{seq: req.seq, res: res}:
+			case <-ctx.Done():
+			}
+		}()
+		return waitOverview(ch)()
+	}
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sameAs reports whether two requests ask for the same overview.
+func (r ovRequest) sameAs(o ovRequest) bool {
+	return r.spatial == o.spatial && r.pane == o.pane && r.from == o.from && r.to == o.to &&
+		r.slices == o.slices && r.coarse == o.coarse && len(r.shape.rowKeys) == len(o.shape.rowKeys) &&
+		len(r.shape.leaves) == len(o.shape.leaves)
+}
+
+// waitOverview waits for the computation's next report.
+func waitOverview(ch <-chan ovMsg) tea.Cmd { return waitReport(ch) }
+
+func (m ovMsg) on(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
+
+// closeOverview cancels a running computation and leaves the screen.
+func (b *browser) closeOverview() {
+	ov := &b.overview
+	if ov.cancel != nil {
+		ov.cancel()
+		ov.cancel = nil
+	}
+	ov.open, ov.res, ov.draw, ov.progress = false, nil, nil, ""
+	ov.seq++
+}
+
+// gotOverview applies a report.
+func (b *browser) gotOverview(m ovMsg) tea.Cmd {
+	ov := &b.overview
+	if m.seq != ov.seq {
+		return nil
+	}
+	if m.res == nil {
+		ov.progress = m.progress
+		return waitOverview(m.ch)
+	}
+	if ov.cancel != nil {
+		ov.cancel()
+		ov.cancel = nil
+	}
+	if m.res.err != nil {
+		if !errors.Is(m.res.err, context.Canceled) {
+			ov.progress = ""
+			b.setNote(noteError, "overview failed: "+m.res.err.Error())
+			b.closeOverview()
+		}
+		return nil
+	}
+	ov.cache[boolIndex(m.res.req.spatial)] = m.res
+	b.showOverview(m.res)
+	return nil
+}
+
+// showOverview shows a result at its default partition.
+func (b *browser) showOverview(res *ovResult) {
+	ov := &b.overview
+	ov.res, ov.cur, ov.progress, ov.draw = res, res.def, "", nil
+}
+
+// planOverview is the cost guard's decision.
+type overviewPlan struct {
+	slices int
+	coarse bool
+	note   string
+}
+
+// planOverview estimates the work of an overview of rows (grouped into
+// leaves, in a hierarchy of nodes) at slices slices, each row meeting
+// about changes state changes in the range (< 0: unknown), and reduces
+// the slices (then, for the temporal overview, sums rows into their
+// groups) until it fits the budget.
+func planOverview(spatial bool, rows, leaves, nodes, slices int, changes, budget float64) overviewPlan {
+	work := func(T int, resources int) float64 {
+		n := changes
+		if n < 0 {
+			n = float64(T)
+		}
+		read := float64(rows) * (n + float64(T*maxTypes)) // intervals and chunk rows
+		if !spatial {
+			return read + aggregate.TemporalWork(resources, T, 8, changes)
+		}
+		calls := 1 + float64(spatialCalls)/float64(max(defaultWorkers(), 1))
+		return read + aggregate.SpatiotemporalWork(nodes, T, maxTypes)*calls
+	}
+	p := overviewPlan{slices: slices}
+	T := slices
+	for T > minSlices && work(T, rows) > budget {
+		T = max(T*4/5, minSlices)
+	}
+	if !spatial && work(T, rows) > budget && leaves < rows {
+		p.coarse = true
+		T = slices
+		for T > minSlices && work(T, leaves) > budget {
+			T = max(T*4/5, minSlices)
+		}
+	}
+	p.slices = min(T, slices)
+	switch {
+	case p.coarse:
+		p.note = fmt.Sprintf("work budget: rows summed into %d groups", leaves)
+		if p.slices < slices {
+			p.note += fmt.Sprintf(", |T| cut from %d", slices)
+		}
+	case p.slices < slices:
+		p.note = fmt.Sprintf("work budget: |T| cut from %d", slices)
+	}
+	return p
+}
+
+// computeOverview builds the model, the qualities and the significant
+// partitions.
+func computeOverview(ctx context.Context, req ovRequest, progress func(string)) *ovResult {
+	began := req.now()
+	res := &ovResult{req: req}
+	m, err := buildModel(ctx, ovModelRequest{hist: req.hist, shape: req.shape, from: req.from, to: req.to,
+		slices: req.slices, temporal: !req.spatial, coarse: req.coarse, workers: req.workers,
+		progress: func(done, total int) { progress(fmt.Sprintf("reading the states %d%%", done*100/total)) }})
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.model = m
+	progress("aggregating…")
+	res.phases[0] = req.now().Sub(began)
+	if !req.spatial {
+		tq := m.temporal.Temporal()
+		res.phases[1] = req.now().Sub(began) - res.phases[0]
+		parts, _, err := tq.SignificantWith(ctx, aggregate.SignificantOptions{Workers: req.workers})
+		if err != nil {
+			res.err = err
+			return res
+		}
+		for _, p := range parts {
+			op := ovPartition{p: p.P, Quality: p.Quality}
+			for _, x := range p.Parts {
+				op.areas = append(op.areas, aggregate.Area{Node: 0, Start: x.Start, End: x.End})
+			}
+			res.parts = append(res.parts, op)
+		}
+	} else {
+		mod, err := aggregate.NewModel(len(req.shape.leaves), m.T, m.J)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		for l := range req.shape.leaves {
+			row := m.leafRow(l)
+			for t := range m.T {
+				for j := range m.J {
+					if v := row[t*m.J+j]; v > 0 {
+						mod.Add(l, t, j, v)
+					}
+				}
+			}
+		}
+		st, err := aggregate.NewSpatiotemporal(mod, req.shape.hier)
+		if err != nil {
+			res.err = err
+			return res
+		}
+		if _, err := st.Leaves(ctx, 0); err != nil { // computes the qualities
+			res.err = err
+			return res
+		}
+		res.phases[1] = req.now().Sub(began) - res.phases[0]
+		parts, truncated, err := st.SignificantWith(ctx, aggregate.SignificantOptions{Threshold: spatialThreshold,
+			MaxCalls: req.maxCalls, Workers: req.workers})
+		if err != nil {
+			res.err = err
+			return res
+		}
+		res.truncated = truncated
+		for _, p := range parts {
+			res.parts = append(res.parts, ovPartition{p: p.P, Quality: p.Quality, areas: p.Areas})
+		}
+	}
+	res.def = kneeOf(res.parts)
+	res.elapsed = req.now().Sub(began)
+	res.phases[2] = res.elapsed - res.phases[0] - res.phases[1]
+	return res
+}
+
+// kneeOf picks the partition shown first: the one furthest above the
+// diagonal of the normalised gain and loss curves (both grow with p, from
+// 0 at p = 0 to their maximum at p = 1), the best trade of complexity
+// reduction against information loss without choosing p.
+func kneeOf(parts []ovPartition) int {
+	if len(parts) == 0 {
+		return 0
+	}
+	last := parts[len(parts)-1]
+	best, bestV := len(parts)-1, math.Inf(-1)
+	for i, p := range parts {
+		g, l := 0.0, 0.0
+		if last.Gain > 0 {
+			g = p.Gain / last.Gain
+		}
+		if last.Loss > 0 {
+			l = p.Loss / last.Loss
+		}
+		if v := g - l; v > bestV+1e-12 {
+			best, bestV = i, v
+		}
+	}
+	return best
+}
+
+// overviewKey handles a key on the overview screen.
+func (b *browser) overviewKey(msg tea.KeyMsg) tea.Cmd {
+	km := &b.sh.keys
+	ov := &b.overview
+	switch {
+	case msg.Type == tea.KeyEsc:
+		if b.showLegd {
+			b.showLegd = false
+			return nil
+		}
+		b.closeOverview()
+		return nil
+	case key.Matches(msg, km.Overview, km.OverviewST):
+		spatial := key.Matches(msg, km.OverviewST)
+		if spatial == ov.spatial {
+			b.closeOverview()
+			b.showLegd = false // the overview's legend, not the Gantt's
+			return nil
+		}
+		return b.openOverview(spatial)
+	case key.Matches(msg, km.Stats):
+		return b.openStats()
+	case key.Matches(msg, km.Legend):
+		b.showLegd = !b.showLegd
+		return nil
+	}
+	if ov.res == nil {
+		b.setNote(noteInfo, "the overview is being computed: esc cancels")
+		return nil
+	}
+	d := b.overviewDrawing()
+	switch {
+	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
+		step := -1
+		if key.Matches(msg, km.ZoomOut) {
+			step = 1
+		}
+		next := ov.cur + step
+		if next < 0 || next >= len(ov.res.parts) {
+			b.setNote(noteInfo, "no finer or coarser partition: this is the last significant p")
+			return nil
+		}
+		ov.cur, ov.draw = next, nil
+	case key.Matches(msg, km.Left):
+		ov.col = d.partEdge(ov.line, ov.col, -1)
+	case key.Matches(msg, km.Right):
+		ov.col = d.partEdge(ov.line, ov.col, 1)
+	case key.Matches(msg, km.Up):
+		ov.line--
+	case key.Matches(msg, km.Down):
+		ov.line++
+	case key.Matches(msg, km.PageUp):
+		ov.line -= d.lines
+	case key.Matches(msg, km.PageDown):
+		ov.line += d.lines
+	case key.Matches(msg, km.Top):
+		ov.line = 0
+	case key.Matches(msg, km.Bottom):
+		ov.line = d.lines
+	case key.Matches(msg, km.Toggle):
+		return b.zoomToPart()
+	default:
+		b.setNote(noteInfo, "overview: "+km.ZoomIn.Help().Key+"/"+km.ZoomOut.Help().Key+" finer/coarser p · ←/→ parts · enter zooms · c legend · esc closes")
+		return nil
+	}
+	ov.line = max(0, min(ov.line, d.usedLines-1))
+	return nil
+}
+
+// zoomToPart shows the part under the cursor in the Gantt: its time range,
+// and (spatiotemporal) its rows.
+func (b *browser) zoomToPart() tea.Cmd {
+	ov := &b.overview
+	d := b.overviewDrawing()
+	a, ok := d.areaAt(ov.line, ov.col)
+	if !ok {
+		b.setNote(noteInfo, "no part here")
+		return nil
+	}
+	m := ov.res.model
+	t0, t1 := m.starts[a.Start], m.starts[a.End+1]-1
+	sh := ov.res.req.shape
+	tree := int32(-1)
+	if ov.res.req.spatial {
+		tree = sh.nodeTree[a.Node]
+	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
+		tree = sh.leaves[leaves[0]].node
+	}
+	b.closeOverview()
+	if tree >= 0 && ov.req.pane == b.pane {
+		t := b.tree()
+		t.selectNode(tree)
+		t.top = t.sel
+	}
+	b.tv = b.tv.withRange(t0, t1-t0+1)
+	b.setNote(noteInfo, "zoomed to the part "+b.relTime(t0)+"–"+b.relTime(t1))
+	return b.moveCursor(t0, false)
+}

@@ -1,0 +1,577 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/aggregate"
+)
+
+// Drawing the overview (the thesis's mode view, 5.6.4 and 6.4.3-4). The
+// leaves of the hierarchy are stacked in lines, several leaves to a line
+// when they outnumber the lines; columns are the Gantt's. A cell shows the
+// part covering its line and column: in the colour of the part's dominant
+// state, at one of three intensities for the share of the part's time
+// spent in that state (its amplitude), with a thin mark on the part's
+// first column. A cell covering several parts (a spatiotemporal line of
+// leaves split differently) is drawn with the hatch glyph: never a state,
+// and the legend says so. The temporal overview adds, above the lines,
+// the parts of all rows together.
+
+// Intensity levels: the dominant state fills at least 2/3 of the part
+// (full colour), at least 1/3 (mid), or less (light).
+const numLevels = 3
+
+func levelOf(amp float64) uint8 {
+	switch {
+	case amp >= 2.0/3:
+		return 2
+	case amp >= 1.0/3:
+		return 1
+	}
+	return 0
+}
+
+// ovCell is one drawn cell.
+type ovCell struct {
+	kind   uint8 // cellEmpty, cellPart, cellHatch
+	level  uint8
+	start  bool // first column of its part on this line
+	colour uint8
+	glyph  rune
+	area   int32 // the part (cellPart)
+}
+
+const (
+	cellEmpty = iota
+	cellPart
+	cellHatch
+)
+
+// ovSummary is a part's (or a part on one line's) look and content.
+type ovSummary struct {
+	amounts []float64 // per type
+	rows    int
+	slices  int
+	mode    int // dominant type, -1 when nothing is known
+	amp     float64
+}
+
+// ovDrawing is the cells of one partition at one screen size.
+type ovDrawing struct {
+	part      int
+	cols      int
+	lines     int      // leaf lines on screen
+	usedLines int      // lines holding leaves
+	lineFirst []int    // line l holds leaves [lineFirst[l], lineFirst[l+1])
+	colSlice  []int    // slice of each column
+	partOf    []int32  // per leaf and slice: the index of its part
+	cells     []ovCell // lines*cols
+	band      []ovCell // temporal: all rows
+	bandSum   []ovSummary
+	res       *ovResult
+}
+
+// leafLines is how many lines the leaves get.
+func (b *browser) leafLines() int {
+	n := b.sh.panelLines() - 2 // p line, details line
+	if !b.overview.spatial {
+		n-- // the all-rows band
+	}
+	return max(n, 1)
+}
+
+// overviewDrawing returns the cells of the shown partition, computing
+// them when the partition or the size changed.
+func (b *browser) overviewDrawing() *ovDrawing {
+	ov := &b.overview
+	l := b.sh.layout(b.showTable, b.tableLines)
+	if d := ov.draw; d != nil && d.part == ov.cur && d.cols == l.ganttW && d.lines == b.leafLines() {
+		return d
+	}
+	ov.draw = newDrawing(ov.res, ov.cur, l.ganttW, b.leafLines(), b.tv)
+	return ov.draw
+}
+
+// newDrawing lays a partition out.
+func newDrawing(res *ovResult, part, cols, lines int, tv timeView) *ovDrawing {
+	m, sh := res.model, res.req.shape
+	L, T := len(sh.leaves), m.T
+	d := &ovDrawing{part: part, cols: cols, lines: lines, res: res}
+	d.usedLines = min(L, lines)
+	d.lineFirst = make([]int, d.usedLines+1)
+	for i := range d.lineFirst {
+		d.lineFirst[i] = i * L / d.usedLines
+	}
+	view := timeView{Start: tv.Start, End: tv.End, T0: res.req.from, T1: res.req.to, Cols: cols}
+	d.colSlice = make([]int, cols)
+	for c := range cols {
+		mid := view.ColStart(c) + (view.ColEnd(c)-view.ColStart(c))/2
+		d.colSlice[c] = max(sortSearch(m.starts, mid)-1, 0)
+	}
+	p := &res.parts[part]
+	d.partOf = make([]int32, L*T)
+	for i, a := range p.areas {
+		for leaf := sh.first[a.Node]; leaf <= sh.last[a.Node]; leaf++ {
+			for t := a.Start; t <= a.End; t++ {
+				d.partOf[leaf*T+t] = int32(i)
+			}
+		}
+	}
+	d.cells = make([]ovCell, d.usedLines*cols)
+	domain := domainThread
+	if res.req.pane == viewResources {
+		domain = domainCPU
+	}
+	if !res.req.spatial {
+		// Each line's summary per part, and all rows' per part.
+		d.bandSum = make([]ovSummary, len(p.areas))
+		for i, a := range p.areas {
+			d.bandSum[i] = summarize(m, sh, 0, L-1, a.Start, a.End)
+		}
+		d.band = make([]ovCell, cols)
+		for c := range cols {
+			x := d.partOf[d.colSlice[c]] // every leaf has the same parts
+			d.band[c] = cellOf(&d.bandSum[x], x, domain, m)
+		}
+		markStarts(d.band)
+		for line := range d.usedLines {
+			sums := make([]ovSummary, len(p.areas))
+			for i, a := range p.areas {
+				sums[i] = summarize(m, sh, d.lineFirst[line], d.lineFirst[line+1]-1, a.Start, a.End)
+			}
+			row := d.cells[line*cols : (line+1)*cols]
+			for c := range cols {
+				x := d.partOf[d.colSlice[c]]
+				row[c] = cellOf(&sums[x], x, domain, m)
+			}
+			markStarts(row)
+		}
+		return d
+	}
+	sums := make([]*ovSummary, len(p.areas)) // computed for the areas drawn
+	for line := range d.usedLines {
+		row := d.cells[line*cols : (line+1)*cols]
+		for c := range cols {
+			t := d.colSlice[c]
+			first := d.partOf[d.lineFirst[line]*T+t]
+			hatch := false
+			for leaf := d.lineFirst[line] + 1; leaf < d.lineFirst[line+1]; leaf++ {
+				if d.partOf[leaf*T+t] != first {
+					hatch = true
+					break
+				}
+			}
+			if hatch {
+				row[c] = ovCell{kind: cellHatch, area: -1}
+				continue
+			}
+			if sums[first] == nil {
+				a := p.areas[first]
+				s := summarize(m, sh, sh.first[a.Node], sh.last[a.Node], a.Start, a.End)
+				sums[first] = &s
+			}
+			row[c] = cellOf(sums[first], first, domain, m)
+		}
+		markStarts(row)
+	}
+	return d
+}
+
+// sortSearch returns the number of starts <= t.
+func sortSearch(starts []core.Time, t core.Time) int {
+	i, _ := slices.BinarySearch(starts, t+1)
+	return i
+}
+
+// summarize sums the amounts of leaves [l0, l1] over slices [i, k].
+func summarize(m *ovModel, sh *ovShape, l0, l1, i, k int) ovSummary {
+	s := ovSummary{amounts: make([]float64, m.J), slices: k - i + 1, mode: -1}
+	for leaf := l0; leaf <= l1; leaf++ {
+		s.rows += sh.leaves[leaf].rows
+		row := m.leafRow(leaf)
+		for t := i; t <= k; t++ {
+			for j, v := range row[t*m.J : (t+1)*m.J] {
+				s.amounts[j] += v
+			}
+		}
+	}
+	best := 0.0
+	for j, v := range s.amounts {
+		if v > best {
+			s.mode, best = j, v
+		}
+	}
+	if s.mode >= 0 && s.rows > 0 {
+		s.amp = best / float64(s.rows*s.slices*ticksPerSlice)
+	}
+	return s
+}
+
+// typePaint is the look of a type of the model.
+func typePaint(m *ovModel, domain valueDomain, j int) paint {
+	if j >= len(m.values) {
+		return paint{palOther, 'o'}
+	}
+	return paintOf(domain, m.values[j])
+}
+
+// typeName names a type of the model.
+func typeName(m *ovModel, domain valueDomain, j int) string {
+	if j >= len(m.values) {
+		return "other values"
+	}
+	return describeValue(domain, m.values[j])
+}
+
+func cellOf(s *ovSummary, area int32, domain valueDomain, m *ovModel) ovCell {
+	if s.mode < 0 {
+		return ovCell{kind: cellEmpty, area: area}
+	}
+	p := typePaint(m, domain, s.mode)
+	return ovCell{kind: cellPart, level: levelOf(s.amp), colour: p.colour, glyph: p.glyph, area: area}
+}
+
+// markStarts marks the first column of every part of a line.
+func markStarts(row []ovCell) {
+	for c := range row {
+		row[c].start = row[c].kind == cellPart && (c == 0 || row[c-1].area != row[c].area || row[c-1].kind != cellPart)
+	}
+}
+
+// lineLeaves returns the leaves of a line.
+func (d *ovDrawing) lineLeaves(line int) []int {
+	if line < 0 || line >= d.usedLines {
+		return nil
+	}
+	var out []int
+	for l := d.lineFirst[line]; l < d.lineFirst[line+1]; l++ {
+		out = append(out, l)
+	}
+	return out
+}
+
+// cellKey identifies what a cell shows, for moving part to part.
+func (d *ovDrawing) cellKey(line, c int) int32 {
+	cell := d.cells[line*d.cols+c]
+	switch cell.kind {
+	case cellHatch:
+		return -2
+	case cellEmpty:
+		return -1 // an empty stretch is one stop
+	}
+	return cell.area
+}
+
+// partEdge moves a column to the next part's first column (dir > 0) or
+// to the current part's first column, or the previous one's when already
+// there (dir < 0). Hatched columns are stepped one by one.
+func (d *ovDrawing) partEdge(line, col, dir int) int {
+	if d.usedLines == 0 || d.cols == 0 {
+		return 0
+	}
+	line = max(0, min(line, d.usedLines-1))
+	col = max(0, min(col, d.cols-1))
+	k := d.cellKey(line, col)
+	if dir > 0 {
+		c := col + 1
+		for k != -2 && c < d.cols && d.cellKey(line, c) == k {
+			c++
+		}
+		return min(c, d.cols-1)
+	}
+	c := col
+	if c > 0 && (k == -2 || d.cellKey(line, c-1) != k) {
+		c-- // at the part's start: go to the previous part
+		k = d.cellKey(line, c)
+	}
+	for k != -2 && c > 0 && d.cellKey(line, c-1) == k {
+		c--
+	}
+	return c
+}
+
+// areaAt returns the part under a cell (for a hatched cell, the part of
+// the line's first leaf).
+func (d *ovDrawing) areaAt(line, col int) (aggregate.Area, bool) {
+	if line < 0 || line >= d.usedLines || col < 0 || col >= d.cols {
+		return aggregate.Area{}, false
+	}
+	T := d.res.model.T
+	x := d.partOf[d.lineFirst[line]*T+d.colSlice[col]]
+	return d.res.parts[d.part].areas[x], true
+}
+
+// overviewView draws the overview screen (panelLines lines).
+func (b *browser) overviewView() []string {
+	st := b.sh.styles
+	ov := &b.overview
+	l := b.sh.layout(b.showTable, b.tableLines)
+	n := b.sh.panelLines()
+	lines := make([]string, 0, n)
+	if ov.res == nil {
+		lines = append(lines, st.Title.Render(fit(b.overviewTitle(), b.sh.width)))
+		msg := ov.progress
+		if ov.note != "" {
+			msg += " · " + ov.note
+		}
+		lines = append(lines, st.Dim.Render(fit(msg+" · esc cancels", b.sh.width)))
+		for len(lines) < n {
+			lines = append(lines, "")
+		}
+		return lines[:n]
+	}
+	d := b.overviewDrawing()
+	ov.line = max(0, min(ov.line, d.usedLines-1))
+	ov.col = max(0, min(ov.col, d.cols-1))
+	lines = append(lines, st.Title.Render(fit(b.overviewTitle(), b.sh.width)))
+	sep := st.Dim.Render("│")
+	if st.ASCII {
+		sep = st.Dim.Render(":")
+	}
+	var sb strings.Builder
+	if !ov.spatial {
+		sb.WriteString(st.Bold.Render(fit(fmt.Sprintf("all %d rows", len(ov.res.req.shape.rowKeys)), l.treeW)))
+		sb.WriteString(sep)
+		b.writeOvCells(&sb, d.band, -1)
+		lines = append(lines, sb.String())
+	}
+	sh := ov.res.req.shape
+	var prefixes []string // each line's label and separator, for the legend
+	if !ov.spatial {
+		prefixes = append(prefixes, lines[1][:strings.Index(lines[1], sep)+len(sep)])
+	}
+	for line := range d.lines {
+		sb.Reset()
+		if line >= d.usedLines {
+			lines = append(lines, strings.Repeat(" ", l.treeW)+sep)
+			prefixes = append(prefixes, lines[len(lines)-1])
+			continue
+		}
+		leaves := d.lineLeaves(line)
+		first := sh.leaves[leaves[0]]
+		text := fit(strings.Repeat(" ", min(first.depth, 4))+first.label, l.treeW)
+		if len(leaves) > 1 { // the count stays when the name is cut
+			more := fmt.Sprintf(" (+%d)", len(leaves)-1)
+			text = fit(trunc(first.label, l.treeW-len(more))+more, l.treeW)
+		}
+		if line == ov.line {
+			text = st.TreeSelected.Render(text)
+		}
+		sb.WriteString(text)
+		sb.WriteString(sep)
+		prefixes = append(prefixes, sb.String())
+		cur := -1
+		if line == ov.line {
+			cur = ov.col
+		}
+		b.writeOvCells(&sb, d.cells[line*d.cols:(line+1)*d.cols], cur)
+		lines = append(lines, sb.String())
+	}
+	if b.showLegd {
+		b.overlayOverviewLegend(lines[1:], prefixes, l)
+	}
+	lines = append(lines, fit(b.overviewDetails(d), b.sh.width))
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines[:n]
+}
+
+// overviewTitle is the p line: kind, p (rank in the list), gain and
+// loss, parts, slices, time and what the cost guard did.
+func (b *browser) overviewTitle() string {
+	ov := &b.overview
+	kind := "Temporal overview"
+	if ov.spatial {
+		kind = "Spatiotemporal overview"
+	}
+	parts := []string{kind}
+	if res := ov.res; res != nil {
+		p := res.parts[ov.cur]
+		parts = append(parts,
+			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.p, 'g', 6, 64), ov.cur+1, len(res.parts)),
+			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
+			fmt.Sprintf("%d parts", len(p.areas)),
+			fmt.Sprintf("|T| %d", res.model.T))
+		if ov.note != "" {
+			parts[len(parts)-1] += " (" + ov.note + ")"
+		}
+		if res.req.shape.grouped != "" {
+			parts = append(parts, fmt.Sprintf("%d groups", len(res.req.shape.leaves)))
+		}
+		if res.truncated {
+			parts = append(parts, "p list cut at "+strconv.Itoa(spatialCalls)+" evaluations")
+		}
+		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.elapsed.Microseconds())/1000))
+	} else {
+		parts = append(parts, b.relTime(ov.req.from)+"–"+b.relTime(ov.req.to))
+		if ov.note != "" {
+			parts = append(parts, ov.note)
+		}
+	}
+	if b.sh.styles.ASCII {
+		return strings.Join(parts, " | ")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// overviewDetails describes the part under the cursor: its range, its
+// rows and its three main states.
+func (b *browser) overviewDetails(d *ovDrawing) string {
+	ov := &b.overview
+	res := ov.res
+	if ov.line >= d.usedLines {
+		return ""
+	}
+	cell := d.cells[ov.line*d.cols+ov.col]
+	if cell.kind == cellHatch {
+		return "several parts in this cell (the hatch is not data): enter zooms the Gantt here"
+	}
+	a, ok := d.areaAt(ov.line, ov.col)
+	if !ok {
+		return ""
+	}
+	m, sh := res.model, res.req.shape
+	l0, l1 := sh.first[a.Node], sh.last[a.Node]
+	if !res.req.spatial {
+		leaves := d.lineLeaves(ov.line)
+		l0, l1 = leaves[0], leaves[len(leaves)-1]
+	}
+	s := summarize(m, sh, l0, l1, a.Start, a.End)
+	t0, t1 := m.starts[a.Start], m.starts[a.End+1]-1
+	parts := []string{fmt.Sprintf("%s–%s", b.relTime(t0), b.relTime(t1))}
+	if res.req.spatial && a.Node == 0 {
+		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
+	} else {
+		label := sh.leaves[l0].label
+		if v := sh.nodeTree[a.Node]; res.req.spatial && sh.hier.Resource[a.Node] < 0 && v >= 0 {
+			label = b.overviewTreeLabel(v)
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d rows)", label, s.rows))
+	}
+	domain := domainThread
+	if res.req.pane == viewResources {
+		domain = domainCPU
+	}
+	capacity := float64(s.rows * s.slices * ticksPerSlice)
+	order := make([]int, 0, len(s.amounts))
+	for j, v := range s.amounts {
+		if v > 0 {
+			order = append(order, j)
+		}
+	}
+	slices.SortFunc(order, func(x, y int) int {
+		switch {
+		case s.amounts[x] > s.amounts[y]:
+			return -1
+		case s.amounts[x] < s.amounts[y]:
+			return 1
+		}
+		return x - y
+	})
+	for i, j := range order {
+		if i == 3 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", typeName(m, domain, j), 100*s.amounts[j]/capacity))
+	}
+	if len(order) == 0 {
+		parts = append(parts, "no state known")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// overviewTreeLabel is a tree node's label (of the overview's view).
+func (b *browser) overviewTreeLabel(n int32) string {
+	t := b.trees[b.overview.req.pane]
+	if t == nil || int(n) >= len(t.nodes) {
+		return ""
+	}
+	return t.nodes[n].label
+}
+
+// writeOvCells appends a line of cells, runs of equal cells written with
+// one pen; cur is the cursor's column (-1: none).
+func (b *browser) writeOvCells(sb *strings.Builder, cells []ovCell, cur int) {
+	for i := 0; i < len(cells); {
+		j := i + 1
+		for i != cur && j < len(cells) && j != cur && cells[j] == cells[i] {
+			j++
+		}
+		p := b.ovPen(cells[i], i == cur)
+		sb.WriteString(p.prefix)
+		for k := i; k < j; k++ {
+			if p.glyph == "" { // ASCII: the state's own glyph
+				sb.WriteRune(cells[k].glyph)
+			} else {
+				sb.WriteString(p.glyph)
+			}
+		}
+		sb.WriteString(p.suffix)
+		i = j
+	}
+}
+
+// ovPen is how a cell is drawn.
+func (b *browser) ovPen(cell ovCell, cursor bool) pen {
+	st := b.sh.styles
+	switch {
+	case cursor && cell.kind == cellPart:
+		return st.pens[cell.colour][variantCursor]
+	case cursor:
+		return st.pens[palNone][variantCursor]
+	case cell.kind == cellHatch:
+		return st.hatch
+	case cell.kind == cellEmpty:
+		return pen{glyph: " "}
+	}
+	return st.ovPens[cell.colour][cell.level][boolIndex(cell.start)]
+}
+
+// overlayOverviewLegend replaces the top-left of the cells with the
+// overview's legend: the states met, the intensities, the hatch.
+func (b *browser) overlayOverviewLegend(lines, prefixes []string, l screenLayout) {
+	st := b.sh.styles
+	res := b.overview.res
+	m := res.model
+	domain := domainThread
+	if res.req.pane == viewResources {
+		domain = domainCPU
+	}
+	// The hatch and the intensities first: on a short screen the box is
+	// cut, and the states are also listed by the Gantt's legend.
+	h := st.hatch
+	rows := []string{h.prefix + h.glyph + h.glyph + h.suffix + " several parts in a cell: not data, zoom in"}
+	sample := typePaint(m, domain, 0)
+	if st.ASCII {
+		rows = append(rows, "XXX part in state X: X fills >= 2/3 of it",
+			"X== X fills >= 1/3, X-- less")
+	} else {
+		var lv strings.Builder
+		for level := numLevels - 1; level >= 0; level-- {
+			p := st.ovPens[sample.colour][level][0]
+			lv.WriteString(p.prefix + "  " + p.suffix + " ")
+		}
+		rows = append(rows, lv.String()+"dominant state fills ≥ 2/3, ≥ 1/3, less")
+		start := st.ovPens[sample.colour][numLevels-1][1]
+		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
+	}
+	for j := range m.J {
+		if j >= len(m.values) && !(j == m.J-1 && m.other) {
+			continue
+		}
+		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
+	}
+	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
+	for i, bl := range box {
+		if i >= len(lines) || i >= len(prefixes) {
+			break
+		}
+		lines[i] = prefixes[i] + padStyled(bl, min(lipgloss.Width(bl), l.ganttW))
+	}
+}

@@ -1,0 +1,447 @@
+package tui
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+)
+
+// Statistics (S) over the selection, or the visible range without one:
+// time per state for the selected row (with its threads when it is a
+// process) and for all rows of the view, event counts per type, and the
+// system calls by total time and count. State and system call times are
+// 2D queries of the history; event counts scan the events of the range
+// (EventTable.CountByType). Both run off the UI goroutine, at once, and
+// report through a channel; esc, S or leaving the view cancels them, and
+// answers carry the request's sequence number so a cancelled run's last
+// words are dropped.
+
+// Statistics tables.
+const (
+	statsStates = iota
+	statsEvents
+	statsSyscalls
+	numStatsTables
+)
+
+// colKind is how a statistics column prints.
+type colKind uint8
+
+const (
+	colName colKind = iota
+	colDuration
+	colCount
+	colPercent
+)
+
+// statsCol is one column of a statistics table.
+type statsCol struct {
+	head string
+	kind colKind
+	// of is the column whose value a percentage is computed from (its
+	// own index for other columns): sorting by a percentage sorts by it.
+	of int
+}
+
+// statsLine is one line of a table: a name (with the state's paint for
+// state lines) and one value per numeric column.
+type statsLine struct {
+	name  string
+	paint *paint
+	vals  []float64 // per column, index 0 unused
+}
+
+// statsTable is one table with its sort order and scroll position.
+type statsTable struct {
+	cols    []statsCol
+	lines   []statsLine
+	sortCol int
+	asc     bool
+	top     int
+	status  string // "counting 45%", an error; "" when complete
+}
+
+// sort orders the lines by the sort column (names ascending by default,
+// numbers descending), ties by name.
+func (t *statsTable) sort() {
+	c := t.cols[t.sortCol].of
+	slices.SortStableFunc(t.lines, func(a, b statsLine) int {
+		var r int
+		if c == 0 {
+			r = cmp.Compare(a.name, b.name)
+		} else {
+			r = -cmp.Compare(a.vals[c], b.vals[c])
+		}
+		if t.asc {
+			r = -r
+		}
+		if r == 0 {
+			r = cmp.Compare(a.name, b.name)
+		}
+		return r
+	})
+}
+
+// stats is the statistics screen's state.
+type stats struct {
+	open    bool
+	seq     uint64
+	cancel  context.CancelFunc
+	from    core.Time
+	to      core.Time
+	what    string // "selection" or "visible range"
+	row     string // the selected row's label
+	tables  [numStatsTables]statsTable
+	focus   int
+	running int // parts still computing
+}
+
+// statsMsg is one report of a running computation.
+type statsMsg struct {
+	seq   uint64
+	table int // statsStates (also fills statsSyscalls) or statsEvents
+	lines [numStatsTables][]statsLine
+	done  int64 // events counted so far (statsEvents progress)
+	total int64
+	last  bool // the part is over (err says how)
+	err   error
+	ch    <-chan statsMsg
+}
+
+// statsRequest is a copy of what the computation reads.
+type statsRequest struct {
+	seq      uint64
+	hist     core.History
+	events   EventTable
+	from, to core.Time
+	all      []core.Key // the status attributes of every row of the view
+	sel      []core.Key // the selected row's (and its threads')
+	syscalls []core.Key // Threads/*/System_call
+	domain   valueDomain
+}
+
+// newStats returns the tables with their columns, sorted by time or count.
+func newStats(row string) [numStatsTables]statsTable {
+	return [numStatsTables]statsTable{
+		statsStates: {cols: []statsCol{{"State", colName, 0}, {trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
+			{"All rows", colDuration, 3}, {"%", colPercent, 3}}, sortCol: 3},
+		statsEvents: {cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, sortCol: 1},
+		statsSyscalls: {cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
+			{"Mean", colDuration, 3}, {"% time", colPercent, 2}}, sortCol: 2},
+	}
+}
+
+// openStats starts computing the statistics of the selection (or the
+// visible range).
+func (b *browser) openStats() tea.Cmd {
+	b.closeStats()
+	b.closeOverview()
+	s := &b.stats
+	s.open, s.focus = true, 0
+	s.from, s.to, s.what = b.tv.T0, b.tv.T1, "visible range"
+	if b.hasSel {
+		s.from, s.to, s.what = b.selStart, b.selEnd, "selection"
+	}
+	req := statsRequest{hist: b.hist, events: b.trace.Events(), from: s.from, to: s.to, domain: domainThread}
+	if b.pane == viewResources {
+		req.domain = domainCPU
+	}
+	at := b.hist.Attributes()
+	t := b.tree()
+	s.row = "selected row"
+	if sel := t.selected(); sel >= 0 {
+		n := &t.nodes[sel]
+		s.row = n.label
+		var add func(i int32)
+		add = func(i int32) {
+			if k := t.nodes[i].key; k >= 0 && t.nodes[i].kind != kindCallStack {
+				req.sel = append(req.sel, k)
+			}
+			if t.nodes[i].kind == kindProcess { // a CPU's IRQ rows are already in its status
+				for _, c := range t.nodes[i].children {
+					add(c)
+				}
+			}
+		}
+		add(sel)
+		if len(n.children) > 0 && n.kind == kindProcess {
+			s.row += fmt.Sprintf(" +%d", len(n.children))
+		}
+	}
+	for i := range t.nodes {
+		n := &t.nodes[i]
+		if n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU) {
+			req.all = append(req.all, n.key)
+		}
+	}
+	if threads, ok := at.Lookup(core.AttrThreads); ok {
+		at.EachChild(threads, func(th core.Key) {
+			if k, ok := at.Child(th, core.AttrSystemCall); ok {
+				req.syscalls = append(req.syscalls, k)
+			}
+		})
+	}
+	s.tables = newStats(s.row)
+	s.tables[statsStates].status = "computing…"
+	s.tables[statsSyscalls].status = "computing…"
+	s.tables[statsEvents].status = "counting…"
+	s.seq++
+	req.seq = s.seq
+	s.running = 2
+	ctx, cancel := context.WithCancel(b.ctx)
+	s.cancel = cancel
+	ch := make(chan statsMsg, 8)
+	return func() tea.Msg {
+		go runStats(ctx, req, ch)
+		return waitStats(ch)()
+	}
+}
+
+// closeStats cancels a running computation and leaves the screen.
+func (b *browser) closeStats() {
+	s := &b.stats
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+	s.open = false
+	s.seq++ // drop what a cancelled run still sends
+}
+
+// waitStats waits for the next report.
+func waitStats(ch <-chan statsMsg) tea.Cmd { return waitReport(ch) }
+
+func (m statsMsg) on(ch <-chan statsMsg) statsMsg { m.ch = ch; return m }
+
+// gotStats applies a report.
+func (b *browser) gotStats(m statsMsg) tea.Cmd {
+	s := &b.stats
+	if m.seq != s.seq {
+		return nil // a cancelled run: its channel closes when it stops
+	}
+	next := waitStats(m.ch)
+	switch {
+	case m.err != nil && m.err != context.Canceled:
+		s.tables[m.table].status = "failed: " + m.err.Error()
+		if m.table == statsStates {
+			s.tables[statsSyscalls].status = s.tables[statsStates].status
+		}
+	case m.table == statsEvents:
+		s.tables[statsEvents].lines = m.lines[statsEvents]
+		s.tables[statsEvents].status = ""
+		if !m.last && m.total > 0 {
+			s.tables[statsEvents].status = fmt.Sprintf("counting %d%%", m.done*100/m.total)
+		}
+		s.tables[statsEvents].sort()
+	default:
+		for _, t := range []int{statsStates, statsSyscalls} {
+			s.tables[t].lines, s.tables[t].status = m.lines[t], ""
+			s.tables[t].sort()
+		}
+	}
+	if m.last {
+		s.running--
+		if s.running == 0 && s.cancel != nil {
+			s.cancel()
+			s.cancel = nil
+		}
+	}
+	return next
+}
+
+// runStats computes both parts at once and closes ch when both are over.
+func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
+	send := func(m statsMsg) bool {
+		m.seq = req.seq
+		select {
+		case ch <- m:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		var m statsMsg
+		m.table, m.last = statsStates, true
+		m.lines[statsStates], m.lines[statsSyscalls], m.err = historyStats(ctx, req)
+		send(m)
+	}()
+	go func() {
+		defer wg.Done()
+		counts, err := req.events.CountByType(ctx, req.from, req.to, func(done, total int64) bool {
+			// Progress only: counts come at the end. A full channel
+			// skips the report rather than slowing the scan.
+			select {
+			case ch <- statsMsg{seq: req.seq, table: statsEvents, done: done, total: total}:
+			default:
+			}
+			return ctx.Err() == nil
+		})
+		m := statsMsg{table: statsEvents, last: true, err: err}
+		m.lines[statsEvents] = eventLines(counts)
+		send(m)
+	}()
+	wg.Wait()
+	close(ch)
+}
+
+// historyStats reads the time per state and the system calls.
+func historyStats(ctx context.Context, req statsRequest) (states, syscalls []statsLine, err error) {
+	at := req.hist.Attributes()
+	inAll := make([]bool, at.Len())
+	inSel := make([]bool, at.Len())
+	keys := make([]core.Key, 0, len(req.all)+len(req.sel))
+	for _, k := range req.all {
+		inAll[k] = true
+		keys = append(keys, k)
+	}
+	for _, k := range req.sel {
+		inSel[k] = true
+		keys = append(keys, k)
+	}
+	type stateTime struct{ sel, all core.Time }
+	byValue := map[core.Value]*stateTime{}
+	var small [64]*stateTime // kernel statuses without a map access
+	clip := func(iv core.Interval) core.Time { return min(iv.End, req.to) - max(iv.Start, req.from) + 1 }
+	_, err = req.hist.Query2D(ctx, keys, req.from, req.to, func(iv core.Interval) bool {
+		if iv.Value.IsNull() {
+			return true
+		}
+		var st *stateTime
+		n := iv.Value.Int()
+		isSmall := iv.Value.Kind() == core.KindInt32 && n >= 0 && n < int64(len(small))
+		if isSmall {
+			st = small[n]
+		}
+		if st == nil {
+			if st = byValue[iv.Value]; st == nil {
+				st = &stateTime{}
+				byValue[iv.Value] = st
+			}
+			if isSmall {
+				small[n] = st
+			}
+		}
+		d := clip(iv)
+		if inAll[iv.Key] {
+			st.all += d
+		}
+		if inSel[iv.Key] {
+			st.sel += d
+		}
+		return true
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the states: %w", err)
+	}
+	var selTotal, allTotal core.Time
+	for _, st := range byValue {
+		selTotal += st.sel
+		allTotal += st.all
+	}
+	for v, st := range byValue {
+		p := paintOf(req.domain, v)
+		states = append(states, statsLine{name: describeValue(req.domain, v), paint: &p,
+			vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
+	}
+
+	type call struct {
+		n     int64
+		total core.Time
+	}
+	calls := map[string]*call{}
+	_, err = req.hist.Query2D(ctx, req.syscalls, req.from, req.to, func(iv core.Interval) bool {
+		if iv.Value.Kind() != core.KindString {
+			return true
+		}
+		c := calls[iv.Value.Str()]
+		if c == nil {
+			c = &call{}
+			calls[iv.Value.Str()] = c
+		}
+		c.n++
+		c.total += clip(iv)
+		return true
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the system calls: %w", err)
+	}
+	var callTime core.Time
+	for _, c := range calls {
+		callTime += c.total
+	}
+	for name, c := range calls {
+		syscalls = append(syscalls, statsLine{name: name,
+			vals: []float64{0, float64(c.n), float64(c.total), float64(c.total) / float64(c.n), percent(c.total, callTime)}})
+	}
+	return states, syscalls, nil
+}
+
+// eventLines turns counts per event name into table lines.
+func eventLines(counts map[string]int64) []statsLine {
+	var total int64
+	for _, n := range counts {
+		total += n
+	}
+	lines := make([]statsLine, 0, len(counts))
+	for name, n := range counts {
+		lines = append(lines, statsLine{name: name, vals: []float64{0, float64(n), percent(n, total)}})
+	}
+	return lines
+}
+
+func percent[N core.Time | int64](part, whole N) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
+}
+
+// statsKey handles a key on the statistics screen.
+func (b *browser) statsKey(msg tea.KeyMsg) tea.Cmd {
+	km := &b.sh.keys
+	s := &b.stats
+	t := &s.tables[s.focus]
+	page := max(b.statsHeights()[s.focus]-1, 1)
+	switch {
+	case msg.Type == tea.KeyEsc || key.Matches(msg, km.Stats):
+		b.closeStats()
+	case key.Matches(msg, km.Focus):
+		s.focus = (s.focus + 1) % numStatsTables
+	case key.Matches(msg, km.SortNext):
+		t.sortCol = (t.sortCol + 1) % len(t.cols)
+		t.asc = false
+		t.sort()
+	case key.Matches(msg, km.SortReverse):
+		t.asc = !t.asc
+		t.sort()
+	case key.Matches(msg, km.Up):
+		t.top--
+	case key.Matches(msg, km.Down):
+		t.top++
+	case key.Matches(msg, km.PageUp):
+		t.top -= page
+	case key.Matches(msg, km.PageDown):
+		t.top += page
+	case key.Matches(msg, km.Top):
+		t.top = 0
+	case key.Matches(msg, km.Bottom):
+		t.top = len(t.lines)
+	case key.Matches(msg, km.Overview, km.OverviewST):
+		b.closeStats()
+		return b.key(msg)
+	default:
+		b.setNote(noteInfo, "statistics: tab next table · "+km.SortNext.Help().Key+" sort · "+km.SortReverse.Help().Key+" reverse · esc close")
+	}
+	t.top = max(0, min(t.top, len(t.lines)-page))
+	return nil
+}

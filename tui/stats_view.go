@@ -1,0 +1,169 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/core"
+)
+
+// panelLines is the height of the statistics and overview screens: all
+// but the strip, the ruler, the status and the help lines.
+func (sh *shared) panelLines() int { return max(sh.height-5, 1) }
+
+// statsHeights splits the panel (less its title line) among the tables:
+// an equal share each, a table with fewer lines lending the rest to the
+// focused one. Each height counts the header line.
+func (b *browser) statsHeights() [numStatsTables]int {
+	s := &b.stats
+	avail := b.sh.panelLines() - 1
+	var h [numStatsTables]int
+	if avail < 2*numStatsTables { // too short for all: the focused one (tab cycles)
+		h[s.focus] = max(avail, 1)
+		return h
+	}
+	spare := avail
+	for i := range h {
+		h[i] = max(min(avail/numStatsTables, len(s.tables[i].lines)+1), 2)
+		spare -= h[i]
+	}
+	// The spare lines go to the focused table, then to the others, as
+	// far as they have lines to show; what is left stays blank.
+	for _, i := range []int{s.focus, (s.focus + 1) % numStatsTables, (s.focus + 2) % numStatsTables} {
+		more := min(max(len(s.tables[i].lines)+1-h[i], 0), max(spare, 0))
+		h[i] += more
+		spare -= more
+	}
+	return h
+}
+
+// statsWidths gives the name column what the numeric ones leave.
+func statsWidths(cols []statsCol, w int) []int {
+	ws := make([]int, len(cols))
+	used := len(cols) - 1 // one space between columns
+	for i, c := range cols {
+		switch c.kind {
+		case colDuration:
+			ws[i] = 12
+		case colCount:
+			ws[i] = 11
+		case colPercent:
+			ws[i] = 7
+		}
+		used += ws[i]
+	}
+	ws[0] = max(w-used, 6)
+	return ws
+}
+
+// statsView draws the statistics screen.
+func (b *browser) statsView() []string {
+	st := b.sh.styles
+	s := &b.stats
+	w := b.sh.width
+	title := "Statistics of the " + s.what + " " + b.relTime(s.from) + "–" + b.relTime(s.to) +
+		" (" + core.FormatDuration(s.to-s.from+1) + ")"
+	lines := []string{st.Title.Render(fit(title, w))}
+	for i, h := range b.statsHeights() {
+		if h > 0 {
+			lines = append(lines, b.statsTableLines(i, h, w)...)
+		}
+	}
+	for len(lines) < b.sh.panelLines() {
+		lines = append(lines, "")
+	}
+	return lines[:b.sh.panelLines()]
+}
+
+// statsTableLines draws one table in h lines: header, then its lines
+// from the scroll position (or its status).
+func (b *browser) statsTableLines(i, h, w int) []string {
+	st := b.sh.styles
+	t := &b.stats.tables[i]
+	ws := statsWidths(t.cols, w)
+	down, up := " ↓", " ↑"
+	if st.ASCII {
+		down, up = " v", " ^"
+	}
+	var head strings.Builder
+	for c, col := range t.cols {
+		if c > 0 {
+			head.WriteByte(' ')
+		}
+		name := col.head
+		if c == t.sortCol {
+			if (t.asc) != (col.of == 0) {
+				name += up
+			} else {
+				name += down
+			}
+		}
+		if c == 0 {
+			head.WriteString(fit(name, ws[c]))
+		} else {
+			head.WriteString(padLeft(name, ws[c]))
+		}
+	}
+	headInk := st.TableHeader
+	if i == b.stats.focus {
+		headInk = st.TableFocusCol
+	}
+	out := []string{headInk.Render(fit(head.String(), w))}
+	if t.status != "" || len(t.lines) == 0 {
+		msg := t.status
+		if msg == "" {
+			msg = "nothing in this range"
+		}
+		out = append(out, st.Dim.Render(fit(msg, w)))
+	}
+	for j := t.top; len(out) < h && j < len(t.lines); j++ {
+		out = append(out, b.statsLineText(t, &t.lines[j], ws, w))
+	}
+	for len(out) < h {
+		out = append(out, "")
+	}
+	return out[:h]
+}
+
+// statsLineText draws one line: the state's swatch and name, then the
+// values right-aligned.
+func (b *browser) statsLineText(t *statsTable, l *statsLine, ws []int, w int) string {
+	st := b.sh.styles
+	var sb strings.Builder
+	name := l.name
+	nameW := ws[0]
+	if l.paint != nil {
+		sb.WriteString(st.swatch(*l.paint))
+		sb.WriteByte(' ')
+		nameW -= 3
+	}
+	sb.WriteString(fit(name, nameW))
+	for c := 1; c < len(t.cols); c++ {
+		sb.WriteByte(' ')
+		sb.WriteString(padLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
+	}
+	return padStyled(sb.String(), w)
+}
+
+// formatStat prints a value of a column.
+func formatStat(k colKind, v float64) string {
+	switch k {
+	case colDuration:
+		return core.FormatDuration(core.Time(v + 0.5))
+	case colCount:
+		return strconv.FormatInt(int64(v), 10)
+	case colPercent:
+		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	}
+	return ""
+}
+
+// padLeft right-aligns s in w cells (truncating when longer).
+func padLeft(s string, w int) string {
+	n := runewidth.StringWidth(s)
+	if n >= w {
+		return trunc(s, w)
+	}
+	return strings.Repeat(" ", w-n) + s
+}
