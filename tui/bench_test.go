@@ -7,11 +7,11 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
 // The keypress-to-frame benchmark: a generated kernel-like trace of 50 k
@@ -175,7 +175,12 @@ func newBigTrace() *memTrace {
 var benchKeys = []string{"j", "l", "d", "j", "w", "l", "s", "k", "h", "a", "pgdown", "]", "l", "[", "pgup", "enter", "enter", "j"}
 
 func BenchmarkKeypressToFrame(b *testing.B) {
-	tr := newBigTrace()
+	for _, bt := range benchTraces {
+		b.Run(bt.name, func(b *testing.B) { benchKeypress(b, bt.open(b)) })
+	}
+}
+
+func benchKeypress(b *testing.B, tr Trace) {
 	for _, view := range []string{"1", "2"} {
 		for _, zoom := range []int{0, 5, 10, 15, 20} { // 2^zoom times narrower than the trace
 			name := fmt.Sprintf("view=%s/zoom=2^%d", map[string]string{"1": "controlflow", "2": "resources"}[view], zoom)
@@ -227,13 +232,17 @@ func BenchmarkKeypressToFrame(b *testing.B) {
 // BenchmarkOpenProcessTree50k is the one-time process tree read at open
 // (one 2D query over Exec_name, PID, PPID of 50 k threads).
 func BenchmarkOpenProcessTree50k(b *testing.B) {
-	h := newBigHistory()
-	b.ResetTimer()
-	for range b.N {
-		t, err := buildControlFlow(context.Background(), h)
-		if err != nil || len(t.nodes) != bigThreads {
-			b.Fatalf("%v, %d rows", err, len(t.nodes))
-		}
+	for _, bt := range benchTraces {
+		b.Run(bt.name, func(b *testing.B) {
+			h := bt.open(b).History()
+			b.ResetTimer()
+			for range b.N {
+				t, err := buildControlFlow(context.Background(), h)
+				if err != nil || len(t.nodes) < bigThreads {
+					b.Fatalf("%v, %d rows", err, len(t.nodes))
+				}
+			}
+		})
 	}
 }
 
@@ -247,17 +256,22 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 //
 //	go test ./tui -run '^$' -bench Overview50k -benchtime 5x
 func BenchmarkOverview50k(b *testing.B) {
-	tr := newBigTrace()
+	for _, bt := range benchTraces {
+		b.Run(bt.name, func(b *testing.B) { benchOverview(b, bt.open(b)) })
+	}
+}
+
+func benchOverview(b *testing.B, tr Trace) {
 	for _, kind := range []struct{ name, key string }{{"temporal", "o"}, {"spatiotemporal", "O"}} {
 		hs := newHarnessClock(b, tr, 200, 60, false, time.Now)
 		b.Run(kind.name+"/first", func(b *testing.B) {
 			var cpu time.Duration
 			for range b.N {
 				hs.b().overview.cache = [2]*ovResult{}
-				c0 := cpuTime()
+				c0 := gentest.CPUTime()
 				hs.keys(kind.key)
 				_ = hs.m.View()
-				cpu += cpuTime() - c0
+				cpu += gentest.CPUTime() - c0
 				if hs.b().overview.res == nil {
 					b.Fatal("no overview")
 				}
@@ -286,14 +300,4 @@ func BenchmarkOverview50k(b *testing.B) {
 		})
 		hs.keys("esc")
 	}
-}
-
-// cpuTime is the process's CPU time (user and system, every thread): a
-// measure of work that other processes' load does not inflate.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

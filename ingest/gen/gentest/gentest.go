@@ -1,0 +1,86 @@
+// Package gentest has helpers for benchmarks over generated traces: the
+// traces themselves (generated once, kept in $TMPDIR: the generator is
+// deterministic, so a kept trace is the trace a fresh run would write)
+// and timed runs of external commands, for comparisons with peers.
+package gentest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tracetui/tracetui/ingest/gen"
+)
+
+// Dir is where generated benchmark traces and their indexes are kept.
+func Dir() string { return filepath.Join(os.TempDir(), "tracetui-bench") }
+
+var mu sync.Mutex
+
+// Trace returns a generated kernel trace of the given number of threads
+// (4 CPUs, seed 1), generating it on first use.
+func Trace(tb testing.TB, threads int) string {
+	tb.Helper()
+	mu.Lock()
+	defer mu.Unlock()
+	dir := filepath.Join(Dir(), fmt.Sprintf("gen-%d-seed1", threads))
+	if _, err := os.Stat(filepath.Join(dir, "metadata")); err == nil {
+		return dir
+	}
+	if err := os.MkdirAll(Dir(), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	os.RemoveAll(dir)
+	if _, err := gen.Write(dir, gen.Config{Threads: threads, CPUs: 4, Seed: 1}); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// Runs accumulates the wall and CPU time of command runs.
+type Runs struct{ Wall, CPU time.Duration }
+
+// Add runs cmd with its output discarded and adds its times.
+func (r *Runs) Add(tb testing.TB, cmd *exec.Cmd) {
+	tb.Helper()
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer devnull.Close()
+	if cmd.Stdout == nil {
+		cmd.Stdout = devnull
+	}
+	cmd.Stderr = devnull
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		tb.Fatalf("%v: %v", cmd.Args, err)
+	}
+	r.Wall += time.Since(start)
+	r.CPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// CPUTime is this process's CPU time (user and system, all threads): a
+// measure of work that other processes' load does not inflate.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Binary builds tracetui into a temporary directory and returns its path.
+func Binary(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "tracetui")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tracetui/tracetui").CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}

@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
+)
+
+// The real counterpart of newBigTrace: `tracetui gen --threads 50000`
+// (the article's many-threads scale) indexed by the real pipeline (R-SHT
+// and event index), so the benchmarks measure what users get. The trace
+// and its index are kept in $TMPDIR/tracetui-bench (gentest) so that
+// repeated runs skip the build; the index is rebuilt if the trace or the
+// format changed.
+
+var realTrace struct {
+	once sync.Once
+	tr   *ingest.Trace
+	err  error
+}
+
+func realBigTrace(b *testing.B) Trace {
+	b.Helper()
+	realTrace.once.Do(func() {
+		trace := gentest.Trace(b, 50_000)
+		realTrace.tr, realTrace.err = ingest.Open(context.Background(), trace, ingest.Options{IndexPath: trace + ".tti"})
+	})
+	if realTrace.err != nil {
+		b.Fatal(realTrace.err)
+	}
+	return ingestTrace{realTrace.tr}
+}
+
+// ingestTrace shows an ingest.Trace to the browser (main.go has the same
+// adapter for the real program).
+type ingestTrace struct{ *ingest.Trace }
+
+func (t ingestTrace) Name() string { return filepath.Base(t.Trace.Info().Trace) }
+
+func (t ingestTrace) Info() TraceInfo {
+	in := t.Trace.Info()
+	return TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Discarded: in.LostEvents}
+}
+
+func (t ingestTrace) Events() EventTable { return t.Trace.Events() }
+
+// benchTraces are the two histories every 50 k benchmark runs on.
+var benchTraces = []struct {
+	name string
+	open func(b *testing.B) Trace
+}{
+	{"history=standin", func(*testing.B) Trace { return newBigTrace() }},
+	{"history=rsht", realBigTrace},
+}
