@@ -13,7 +13,7 @@ import (
 // adding keys in order.
 func encodeAttributes(tr *core.AttributeTree) []byte {
 	n := tr.Len()
-	ids := make(map[string]uint32)
+	ids := make(map[string]uint32, n/2)
 	var names []string
 	nameID := make([]uint32, n)
 	for k := range n {
