@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -192,15 +191,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 func reportNodes(b *testing.B, nodes int) {
 	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }
@@ -333,4 +323,29 @@ func BenchmarkOpenAttributes(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDecodeNode decodes the leaves of an R-SHT built from the model.
+func BenchmarkDecodeNode(b *testing.B) {
+	tr := benchTree(b, 100_000, LayoutRSHT)
+	var blocks [][]byte
+	for seq := uint32(0); seq < tr.hdr.nodeCount && len(blocks) < 256; seq++ {
+		blk := make([]byte, tr.hdr.blockSize)
+		if _, err := tr.f.ReadAt(blk, nodeOffset(seq, tr.hdr.blockSize)); err != nil {
+			b.Fatal(err)
+		}
+		if blk[0] == nodeLeaf {
+			blocks = append(blocks, blk)
+		}
+	}
+	b.ResetTimer()
+	recs := 0
+	for i := 0; i < b.N; i++ {
+		n, err := decodeNode(blocks[i%len(blocks)], tr.hdr.maxChildren)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs += n.count
+	}
+	b.ReportMetric(float64(recs)/float64(b.N), "records/op")
 }
