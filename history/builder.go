@@ -27,7 +27,7 @@ type Builder struct {
 	start core.Time
 	last  core.Time
 	state []keyState // current state per key
-	secs  []section // offsets relative to the side file until Close
+	secs  []section  // offsets relative to the side file until Close
 	done  bool
 	err   error // first write error: the build cannot go on
 }
