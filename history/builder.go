@@ -198,19 +198,23 @@ func (b *Builder) close(end core.Time) error {
 	b.grow()
 	// The last states in order of start, so the long ones come first and
 	// the eSHT rule puts the rest below them instead of stacking roots.
-	order := make([]int32, len(b.state))
-	for i := range order {
-		order[i] = int32(i)
+	type last struct {
+		since core.Time
+		key   int32
 	}
-	slices.SortFunc(order, func(x, y int32) int {
-		if c := cmp.Compare(b.state[x].since, b.state[y].since); c != 0 {
+	order := make([]last, len(b.state))
+	for k := range order {
+		order[k] = last{b.state[k].since, int32(k)}
+	}
+	slices.SortFunc(order, func(x, y last) int {
+		if c := cmp.Compare(x.since, y.since); c != 0 {
 			return c
 		}
-		return cmp.Compare(x, y)
+		return cmp.Compare(x.key, y.key)
 	})
-	for _, k := range order {
-		st := &b.state[k]
-		r := recFromValue(core.Key(k), st.since, end, st.v)
+	for _, o := range order {
+		st := &b.state[o.key]
+		r := recFromValue(core.Key(o.key), st.since, end, st.v)
 		if err := b.tb.insert(&r); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -22,8 +23,7 @@ type rbuffer struct {
 
 	// Scratch reused across loads.
 	sorted  []rec
-	perm    []uint64
-	permTmp []uint64
+	spare   []rec
 	durs    []int64
 	sizes   []int32
 	data    [][]byte // record bytes per recursion level
@@ -102,7 +102,7 @@ func (b *rbuffer) flush(force bool) error {
 	}
 	b.first = t.w.next
 	b.chunk = b.chunk[:0]
-	c, height := b.build(b.sorted, h, p.seq, 0)
+	c, height := b.build(b.sorted, h, p.seq, 0, total)
 	if err := t.w.write(b.first, b.chunk); err != nil {
 		return err
 	}
@@ -113,38 +113,44 @@ func (b *rbuffer) flush(force bool) error {
 }
 
 // sortByKey fills b.sorted with the buffer sorted by key, stable (so each
-// key's intervals stay in time order), and returns its encoded size.
+// key's intervals stay in time order), and returns its encoded size. It is
+// an LSD radix sort on 11-bit digits that moves the records themselves:
+// sequential reads, and count tables that stay in cache.
 func (b *rbuffer) sortByKey() int64 {
 	n := len(b.recs)
-	b.perm = grow(b.perm, n)
-	b.permTmp = grow(b.permTmp, n)
 	maxKey := int32(0)
 	for i := range b.recs {
-		b.perm[i] = uint64(uint32(b.recs[i].key))<<32 | uint64(i)
 		maxKey = max(maxKey, b.recs[i].key)
 	}
-	// LSD radix sort on the key's 16-bit digits; stable, so ties keep
-	// arrival order.
-	src, dst := b.perm, b.permTmp
-	for shift := uint(32); shift < 64 && (shift == 32 || uint64(maxKey)>>(shift-32) != 0); shift += 16 {
-		var count [1 << 16]int
-		for _, v := range src {
-			count[(v>>shift)&0xFFFF]++
+	b.sorted = grow(b.sorted, n)
+	b.spare = grow(b.spare, n)
+	src, dst := b.recs, b.sorted
+	const digit = 11
+	for shift := uint(0); shift == 0 || uint32(maxKey)>>shift != 0; shift += digit {
+		var count [1 << digit]int
+		for i := range src {
+			count[uint32(src[i].key)>>shift&(1<<digit-1)]++
 		}
 		sum := 0
 		for i := range count {
 			sum, count[i] = sum+count[i], sum
 		}
-		for _, v := range src {
-			d := (v >> shift) & 0xFFFF
-			dst[count[d]] = v
+		for i := range src {
+			d := uint32(src[i].key) >> shift & (1<<digit - 1)
+			dst[count[d]] = src[i]
 			count[d]++
 		}
-		src, dst = dst, src
+		// Never write into recs: the buffer keeps its arrival order in
+		// case this sort only recalibrates.
+		src = dst
+		if &dst[0] == &b.sorted[0] {
+			dst = b.spare
+		} else {
+			dst = b.sorted
+		}
 	}
-	b.sorted = grow(b.sorted, n)
-	for i, v := range src {
-		b.sorted[i] = b.recs[uint32(v)]
+	if &src[0] != &b.sorted[0] {
+		copy(b.sorted, src)
 	}
 	return b.sizeOf(b.sorted, b.minStart)
 }
@@ -167,13 +173,16 @@ func (b *rbuffer) sizeOf(recs []rec, start int64) int64 {
 // build writes recs (sorted by key) as an R-tree of height about h under
 // parent: the longest intervals fill the root, the rest is cut into
 // consecutive key ranges of equal size, one per child. It returns the
-// root's entry and the sub-tree's height.
-func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int) {
+// root's entry and the sub-tree's height. total is the encoded size of recs
+// as the parent measured it (within a few bytes of the size in a node of
+// their own).
+func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64) (child, int) {
 	t := b.t
 	bs := t.opts.BlockSize
 	seq := t.w.alloc()
 	slot := int(seq-b.first) * bs
-	b.chunk = append(b.chunk, make([]byte, bs)...)
+	b.chunk = slices.Grow(b.chunk, bs)[:len(b.chunk)+bs]
+	clear(b.chunk[slot:])
 
 	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	minKey, maxKey := int32(math.MaxInt32), int32(math.MinInt32)
@@ -189,16 +198,18 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int
 	}
 	data := b.data[level][:0]
 
-	total := b.sizeOf(recs, minStart)
-	if total <= int64(t.leafCap) {
+	if total <= int64(t.leafCap)+64 {
 		s := newEncState(minStart)
 		for i := range recs {
 			data = s.appendRecord(data, &recs[i])
 		}
-		hdr.typ, hdr.count = nodeLeaf, len(recs)
-		b.data[level] = data
-		b.put(slot, &hdr, nil, data)
-		return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, 1
+		if len(data) <= t.leafCap {
+			hdr.typ, hdr.count = nodeLeaf, len(recs)
+			b.data[level] = data
+			b.put(slot, &hdr, nil, data)
+			return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, 1
+		}
+		data = data[:0]
 	}
 	h = max(h, 2) // did not fit a leaf: one more level, whatever h said
 
@@ -257,10 +268,17 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int
 	}
 	cuts = append(cuts, len(rest))
 
+	// The children overwrite b.sizes: sum each part's bytes first.
+	parts := make([]int64, len(cuts)-1)
+	for j := range parts {
+		for _, z := range b.sizes[cuts[j]:cuts[j+1]] {
+			parts[j] += int64(z)
+		}
+	}
 	children := make([]child, 0, len(cuts)-1)
 	height := 0
 	for j := 0; j+1 < len(cuts); j++ {
-		c, ch := b.build(rest[cuts[j]:cuts[j+1]], h-1, seq, level+1)
+		c, ch := b.build(rest[cuts[j]:cuts[j+1]], h-1, seq, level+1, parts[j]+16)
 		children = append(children, c)
 		height = max(height, ch)
 	}
