@@ -22,13 +22,13 @@ type rbuffer struct {
 	maxHeight int     // largest r used
 
 	// Scratch reused across loads.
-	sorted  []rec
-	spare   []rec
-	durs    []int64
-	sizes   []int32
-	data    [][]byte // record bytes per recursion level
-	chunk   []byte   // blocks of the sub-tree being loaded
-	first   uint32   // seq of chunk[0:bs]
+	sorted []rec
+	spare  []rec
+	durs   []int64
+	sizes  []int32
+	data   [][]byte // record bytes per recursion level
+	chunk  []byte   // blocks of the sub-tree being loaded
+	first  uint32   // seq of chunk[0:bs]
 }
 
 // fill is the fraction of an R-tree's capacity the buffer is loaded at:
