@@ -27,6 +27,7 @@ type Builder struct {
 	start core.Time
 	last  core.Time
 	state []keyState // current state per key
+	strs  []byte     // the string of the interval being inserted
 	secs  []section  // offsets relative to the side file until Close
 	done  bool
 	err   error // first write error: the build cannot go on
@@ -79,7 +80,9 @@ func (b *Builder) Value(key core.Key) core.Value {
 }
 
 func (b *Builder) grow() {
-	for len(b.state) < b.tree.Len() {
+	n := b.tree.Len()
+	b.state = slices.Grow(b.state, n-len(b.state))
+	for len(b.state) < n {
 		b.state = append(b.state, keyState{since: b.start})
 	}
 }
@@ -111,8 +114,9 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 		return nil
 	}
 	if t > st.since {
-		r := recFromValue(key, st.since, t-1, st.v)
-		if err := b.tb.insert(&r); err != nil {
+		b.strs = b.strs[:0]
+		r := recFromValue(key, st.since, t-1, st.v, &b.strs)
+		if err := b.tb.insert(&r, b.strs); err != nil {
 			b.err = err
 			return err
 		}
@@ -214,8 +218,9 @@ func (b *Builder) close(end core.Time) error {
 	})
 	for _, o := range order {
 		st := &b.state[o.key]
-		r := recFromValue(core.Key(o.key), st.since, end, st.v)
-		if err := b.tb.insert(&r); err != nil {
+		b.strs = b.strs[:0]
+		r := recFromValue(core.Key(o.key), st.since, end, st.v, &b.strs)
+		if err := b.tb.insert(&r, b.strs); err != nil {
 			return err
 		}
 	}

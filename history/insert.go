@@ -53,9 +53,9 @@ func (n *bnode) reset(seq, parent uint32, typ uint8, start int64, capacity int) 
 }
 
 // tryAdd appends r if it fits.
-func (n *bnode) tryAdd(r *rec) bool {
+func (n *bnode) tryAdd(r *rec, strs []byte) bool {
 	saved, old := n.enc, len(n.data)
-	n.data = n.enc.appendRecord(n.data, r)
+	n.data = n.enc.appendRecord(n.data, r, strs)
 	if len(n.data) > n.cap {
 		n.data, n.enc = n.data[:old], saved
 		return false
@@ -143,26 +143,26 @@ func (t *treeBuilder) deepest(s int64) int {
 }
 
 // insert places one interval.
-func (t *treeBuilder) insert(r *rec) error {
+func (t *treeBuilder) insert(r *rec, strs []byte) error {
 	t.intervals++
-	err := t.place(r)
+	err := t.place(r, strs)
 	t.treeEnd = max(t.treeEnd, r.end) // after placing: SHT branches start past the previous end
 	return err
 }
 
-func (t *treeBuilder) place(r *rec) error {
+func (t *treeBuilder) place(r *rec, strs []byte) error {
 	for {
 		d := t.deepest(r.start)
 		last := len(t.branch) - 1
 		if t.rb != nil && d == last {
 			// Starts at or after the R-tree parent: into the R-buffer.
-			t.rb.add(r)
+			t.rb.add(r, strs)
 			if t.rb.full() {
 				return t.rb.flush(false)
 			}
 			return nil
 		}
-		if t.branch[d].tryAdd(r) {
+		if t.branch[d].tryAdd(r, strs) {
 			return nil
 		}
 		if t.rb != nil && len(t.rb.recs) > 0 {

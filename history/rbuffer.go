@@ -14,7 +14,8 @@ import (
 type rbuffer struct {
 	t         *treeBuilder
 	recs      []rec
-	est       int64 // conservative size estimate of recs
+	arena     []byte // the bytes of the string values of recs
+	est       int64  // conservative size estimate of recs
 	minStart  int64
 	ratio     float64 // exact size over estimate, measured at the last sort
 	height    int     // r for the current parent
@@ -68,14 +69,19 @@ func (b *rbuffer) newParent() {
 	b.height = r
 }
 
-func (b *rbuffer) add(r *rec) {
+func (b *rbuffer) add(r *rec, strs []byte) {
 	b.recs = append(b.recs, *r)
+	if r.kind == core.KindString {
+		s := r.str(strs)
+		b.recs[len(b.recs)-1].num = uint64(len(b.arena))<<32 | uint64(len(s))
+		b.arena = append(b.arena, s...)
+	}
 	b.est += int64(8 + uvarintLen(uint64(r.end-r.start)) + payloadSize(r))
 	b.minStart = min(b.minStart, r.start)
 }
 
 func (b *rbuffer) full() bool {
-	return float64(b.est)*b.ratio >= fill*b.capacity(b.height)
+	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > 1<<30
 }
 
 // flush bulk-loads the buffer under the R-tree parent. Unless forced, it
@@ -108,7 +114,7 @@ func (b *rbuffer) flush(force bool) error {
 	}
 	p.addChild(c, height)
 	b.avgRec = float64(total) / float64(len(b.recs))
-	b.recs, b.est, b.minStart = b.recs[:0], 0, math.MaxInt64
+	b.recs, b.arena, b.est, b.minStart = b.recs[:0], b.arena[:0], 0, math.MaxInt64
 	return nil
 }
 
@@ -201,7 +207,7 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 	if total <= int64(t.leafCap)+64 {
 		s := newEncState(minStart)
 		for i := range recs {
-			data = s.appendRecord(data, &recs[i])
+			data = s.appendRecord(data, &recs[i], b.arena)
 		}
 		if len(data) <= t.leafCap {
 			hdr.typ, hdr.count = nodeLeaf, len(recs)
@@ -240,7 +246,7 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 		}
 		if cand {
 			old, saved := len(data), s
-			data = s.appendRecord(data, r)
+			data = s.appendRecord(data, r, b.arena)
 			if len(data) <= t.coreCap {
 				count++
 				continue
