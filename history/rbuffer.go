@@ -37,6 +37,9 @@ type rbuffer struct {
 // into an extra level.
 const fill = 0.94
 
+// maxArena bounds the string bytes of the buffer (offsets are 32-bit).
+const maxArena = 1 << 30
+
 func newRBuffer(t *treeBuilder) *rbuffer {
 	return &rbuffer{t: t, ratio: 1, avgRec: 12, minStart: math.MaxInt64}
 }
@@ -81,7 +84,7 @@ func (b *rbuffer) add(r *rec, strs []byte) {
 }
 
 func (b *rbuffer) full() bool {
-	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > 1<<30
+	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > maxArena
 }
 
 // flush bulk-loads the buffer under the R-tree parent. Unless forced, it
@@ -91,7 +94,7 @@ func (b *rbuffer) flush(force bool) error {
 	t := b.t
 	total := b.sortByKey()
 	b.ratio = float64(total) / float64(b.est)
-	if !force && float64(total) < 0.9*fill*b.capacity(b.height) {
+	if !force && float64(total) < 0.9*fill*b.capacity(b.height) && len(b.arena) <= maxArena {
 		return nil
 	}
 	last := len(t.branch) - 1
