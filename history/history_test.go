@@ -169,3 +169,22 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 }
 
 func head(ivs []core.Interval) []core.Interval { return ivs[:min(len(ivs), 8)] }
+
+// TestExtremeTimes: a trace spanning the whole int64 range round-trips.
+func TestExtremeTimes(t *testing.T) {
+	s := &scenario{start: core.MinTime, end: core.MaxTime}
+	s.ops = []scenarioOp{{path: []string{"k"}}, {path: []string{"j"}},
+		{key: 0, t: core.MinTime + 1, v: core.Int64(1)}, {key: 1, t: 0, v: core.String("zero")},
+		{key: 0, t: core.MaxTime - 1, v: core.Float64(-1)}}
+	mem := core.NewMemHistory(s.start)
+	s.replay(t, mem)
+	for _, l := range []Layout{LayoutRSHT, LayoutESHT, LayoutSHT} {
+		tr := openChecked(t, buildScenario(t, s, Options{Layout: l}), OpenOptions{})
+		got := collect(t, func(fn func(core.Interval) bool) (core.QueryStats, error) {
+			return tr.Query2D(bg, []core.Key{0, 1}, core.MinTime, core.MaxTime, fn)
+		})
+		if !slices.Equal(got, mem.Intervals()) {
+			t.Errorf("%s: %v, want %v", l, got, mem.Intervals())
+		}
+	}
+}

@@ -176,6 +176,9 @@ func (t *treeBuilder) place(r *rec, strs []byte) error {
 		start := r.start // eSHT, R-SHT: a new node starts at its first interval
 		if t.opts.Layout == LayoutSHT {
 			start = t.treeEnd + 1 // SHT: siblings are consecutive; r may have to go up
+			if t.treeEnd == math.MaxInt64 {
+				start = t.treeEnd
+			}
 		}
 		if err := t.roll(d, start); err != nil {
 			return err

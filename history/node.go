@@ -130,16 +130,16 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 				return nil, bad(i, "first record marked contiguous")
 			}
 			start = prevEnd + 1
-			if u, pos = uvarint(data, pos); pos < 0 || u > math.MaxInt64 {
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad duration")
 			}
-			end = start + int64(u)
+			end = start + int64(u) // wraps like the encoder; bounds checked below
 		} else {
 			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad end")
 			}
 			end = prevEnd + unzigzag(u)
-			if u, pos = uvarint(data, pos); pos < 0 || u > math.MaxInt64 {
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad duration")
 			}
 			start = end - int64(u)
