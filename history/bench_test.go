@@ -242,43 +242,31 @@ func evenTimes(n int, t0, t1 core.Time) []core.Time {
 
 // Benchmark2DSparse is the article's 2D benchmark: 100 random keys at 2000
 // timestamps spread over the trace.
-func Benchmark2DSparse(b *testing.B) {
-	benchLayouts(b, func(b *testing.B, a int, l Layout) {
-		tr := benchTree(b, a, l)
-		r := rand.New(rand.NewPCG(7, 8))
-		times := evenTimes(2000, 0, modelT)
-		keys := make([]core.Key, 100)
-		nodes := 0
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			for k := range keys {
-				keys[k] = core.Key(r.IntN(a))
-			}
-			st, err := tr.Query2DTimes(bg, keys, times, func(core.Interval) bool { return true })
-			if err != nil {
-				b.Fatal(err)
-			}
-			nodes += st.NodesRead
-		}
-		reportNodes(b, nodes)
-	})
-}
+func Benchmark2DSparse(b *testing.B) { bench2D(b, 100, false, 2000) }
 
 // Benchmark2DFrame is one terminal frame of the browser: 60 consecutive
 // rows by 200 columns, fully zoomed out (one timestamp per column over the
 // whole trace).
-func Benchmark2DFrame(b *testing.B) {
+func Benchmark2DFrame(b *testing.B) { bench2D(b, 60, true, 200) }
+
+// bench2D queries n keys (random, or a random run of consecutive keys) at
+// columns times evenly spread over the trace.
+func bench2D(b *testing.B, n int, consecutive bool, columns int) {
 	benchLayouts(b, func(b *testing.B, a int, l Layout) {
 		tr := benchTree(b, a, l)
-		r := rand.New(rand.NewPCG(9, 10))
-		times := evenTimes(200, 0, modelT)
-		keys := make([]core.Key, 60)
+		r := rand.New(rand.NewPCG(uint64(n), uint64(columns)))
+		times := evenTimes(columns, 0, modelT)
+		keys := make([]core.Key, n)
 		nodes := 0
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			first := r.IntN(a - len(keys))
+			first := r.IntN(a - n)
 			for k := range keys {
-				keys[k] = core.Key(first + k)
+				if consecutive {
+					keys[k] = core.Key(first + k)
+				} else {
+					keys[k] = core.Key(r.IntN(a))
+				}
 			}
 			st, err := tr.Query2DTimes(bg, keys, times, func(core.Interval) bool { return true })
 			if err != nil {
