@@ -331,3 +331,45 @@ func TestEmptyIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedTail: damage in the attribute tree or a section is reported
+// when they are read (and by Check), not hidden.
+func TestDamagedTail(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	buildTiny(t, good, Options{BlockSize: 2048, MaxChildren: 4})
+	tr := openChecked(t, good, OpenOptions{})
+	h := *tr.hdr
+	tr.Close()
+	if _, err := tr.Full(bg, h.start, func(core.Interval) bool { return true }); !errors.Is(err, ErrTreeClosed) {
+		t.Errorf("query after Close: %v", err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, off := range map[string]uint64{"attributes": h.attrOff + 3, "section": h.attrOff + h.attrLen + 2} {
+		b := slices.Clone(data)
+		b[off] ^= 0x20
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Open(p, OpenOptions{})
+		if err != nil {
+			t.Fatalf("%s: Open: %v", name, err)
+		}
+		defer tr.Close()
+		if err := tr.Check(); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: Check = %v, want ErrCorrupt", name, err)
+		}
+		_, aerr := tr.LoadAttributes()
+		if name == "attributes" {
+			if !errors.Is(aerr, ErrCorrupt) || tr.Attributes().Len() != 0 {
+				t.Errorf("damaged attribute tree: %v, %d attributes", aerr, tr.Attributes().Len())
+			}
+		} else if aerr != nil {
+			t.Errorf("section damage broke the attributes: %v", aerr)
+		}
+	}
+}

@@ -126,6 +126,15 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 		if !slices.Equal(got, want) {
 			t.Fatalf("Query2D(%v, %d, %d): %d intervals, want %d\n%v\n%v", ks, t0, t1, len(got), len(want), head(got), head(want))
 		}
+		rows, _, err := Rows(bg, tr, ks, t0, t1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range ks {
+			if got := rows[i]; !slices.Equal(got, rowOf(want, k)) {
+				t.Fatalf("Rows row %d (key %d) = %v, want %v", i, k, got, rowOf(want, k))
+			}
+		}
 		times := make([]core.Time, r.IntN(30))
 		for i := range times {
 			times[i] = randTime()
@@ -135,19 +144,13 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 		if !slices.Equal(got, want) {
 			t.Fatalf("Query2DTimes(%v, %v): %d intervals, want %d", ks, times, len(got), len(want))
 		}
-		rows, _, err := RowsAt(bg, tr, ks, times)
+		rows, _, err = RowsAt(bg, tr, ks, times)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, k := range ks {
-			var wantRow []core.Interval
-			for _, iv := range want {
-				if iv.Key == k {
-					wantRow = append(wantRow, iv)
-				}
-			}
-			if !slices.Equal(rows[i], wantRow) {
-				t.Fatalf("RowsAt row %d (key %d) = %v, want %v", i, k, rows[i], wantRow)
+			if got := rows[i]; !slices.Equal(got, rowOf(want, k)) {
+				t.Fatalf("RowsAt row %d (key %d) = %v, want %v", i, k, got, rowOf(want, k))
 			}
 		}
 	}
@@ -166,6 +169,17 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 	if _, _, err := tr.Single(ctx, 0, start); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Single with a cancelled context: %v", err)
 	}
+}
+
+// rowOf returns the intervals of key k in sorted ivs.
+func rowOf(ivs []core.Interval, k core.Key) []core.Interval {
+	var row []core.Interval
+	for _, iv := range ivs {
+		if iv.Key == k {
+			row = append(row, iv)
+		}
+	}
+	return row
 }
 
 func head(ivs []core.Interval) []core.Interval { return ivs[:min(len(ivs), 8)] }
