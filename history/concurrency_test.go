@@ -18,7 +18,7 @@ func TestConcurrentQueries(t *testing.T) {
 	s := randomScenario(r, 4000, 200)
 	mem := core.NewMemHistory(s.start)
 	s.replay(t, mem)
-	tr := openChecked(t, buildScenario(t, s, Options{BlockSize: 2048, MaxChildren: 4}), OpenOptions{CacheBytes: 100_000})
+	tr := openChecked(t, buildScenario(t, s, Options{BlockSize: 2048, MaxChildren: 4}), OpenOptions{CacheBytes: 16 * 20_000})
 	start, end := mem.Bounds()
 	keys := allKeys(mem)
 	var wg sync.WaitGroup
@@ -57,5 +57,31 @@ func TestConcurrentQueries(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestNodeCacheBound: the cache never holds more than its budget, and
+// keeps the most recently used nodes.
+func TestNodeCacheBound(t *testing.T) {
+	c := newNodeCache(16 * 10_000)
+	mk := func(seq uint32) *node {
+		return &node{nodeHeader: nodeHeader{seq: seq}, raw: make([]byte, 3000)}
+	}
+	for seq := range uint32(1000) {
+		c.put(mk(seq))
+		if c.get(seq) == nil {
+			t.Fatalf("node %d not cached right after put", seq)
+		}
+	}
+	for i := range c.shards {
+		if s := &c.shards[i]; s.used > s.limit || s.used != int64(s.lru.Len())*mk(0).memSize() {
+			t.Fatalf("shard %d uses %d of %d bytes for %d nodes", i, s.used, s.limit, s.lru.Len())
+		}
+	}
+	if c.get(0) != nil || c.get(999) == nil {
+		t.Error("the cache kept an old node or dropped the newest")
+	}
+	if newNodeCache(-1).get(1) != nil {
+		t.Error("a disabled cache returned a node")
 	}
 }

@@ -36,7 +36,7 @@ func TestMatchesMemHistory(t *testing.T) {
 			for ci, o := range testConfigs {
 				o.Layout = layout
 				t.Run(fmt.Sprintf("round%d/%s/cfg%d", round, layout, ci), func(t *testing.T) {
-					tr := openChecked(t, buildScenario(t, s, o), OpenOptions{CacheBytes: int64(r.IntN(3)) * 40000})
+					tr := openChecked(t, buildScenario(t, s, o), OpenOptions{CacheBytes: []int64{-1, 0, 16 * 15_000}[r.IntN(3)]})
 					compareHistories(t, r, mem, tr)
 				})
 			}
