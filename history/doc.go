@@ -73,11 +73,13 @@
 // Block size 4096 and fan-out 32 were chosen by BenchmarkTuning (A = 1 M
 // attributes of the article's model, 11 M intervals; see README): among
 // 4, 8 and 16 KiB blocks and fan-outs 16, 32 and 64, 4 KiB/32 and 8 KiB/32
-// are the two where vR's rounding leaves few R-trees overlapping a time
-// (one fully zoomed-out frame reads 145 and 93 nodes, a single query 10
-// and 8, at 13.2 and 13.3 bytes per interval), the other seven read 2 to
-// 9 times more nodes. 4 KiB/32 has half the R-buffer memory of 8 KiB/32,
-// the cheapest single queries, and matches the page size.
+// are the two where vR's rounding leaves few R-trees overlapping a given
+// time: a fully zoomed-out frame reads 145 and 93 nodes, a single query 10
+// and 8, the article's sparse 2D query 3917 and 2032, at 12.9 and 13.1
+// bytes per interval; the seven others read 2 to 9 times more nodes. The
+// two are within 20% of each other in CPU time per query, either way from
+// run to run. 4 KiB/32 keeps the R-buffer at half the memory and matches
+// the page size.
 //
 // # File format (version 1)
 //
