@@ -61,11 +61,12 @@ func (n *bnode) tryAdd(r *rec, strs []byte) bool {
 		return false
 	}
 	n.count++
-	n.cover(r.start, r.end, r.key, r.key)
+	n.cover(r.end, r.key, r.key)
 	return true
 }
 
-func (n *bnode) cover(_, end int64, minKey, maxKey int32) {
+// cover extends the sub-tree bounds the node will have when it closes.
+func (n *bnode) cover(end int64, minKey, maxKey int32) {
 	n.end = max(n.end, end)
 	n.minKey = min(n.minKey, minKey)
 	n.maxKey = max(n.maxKey, maxKey)
@@ -75,7 +76,7 @@ func (n *bnode) addChild(c child, height int) {
 	n.children = append(n.children, c)
 	n.childHeight = max(n.childHeight, height)
 	if c.minKey <= c.maxKey {
-		n.cover(int64(c.start), int64(c.end), int32(c.minKey), int32(c.maxKey))
+		n.cover(int64(c.end), int32(c.minKey), int32(c.maxKey))
 	}
 }
 
