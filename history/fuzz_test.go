@@ -3,6 +3,7 @@ package history
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -54,22 +55,51 @@ func FuzzOpen(f *testing.F) {
 	f.Add([]byte("not an index"))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		path := filepath.Join(dir, "index")
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
+		// Each input is tried as it is, and with its checksums made valid,
+		// so that the fuzzer also reaches the structural checks behind them.
+		for _, data := range [][]byte{b, fixChecksums(b)} {
+			path := filepath.Join(dir, "index")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := Open(path, OpenOptions{})
+			if err != nil {
+				continue
+			}
+			_ = tr.Check()
+			keys := []core.Key{0, 1, 2, 3, 4}
+			start, end := tr.Bounds()
+			tr.Query2D(bg, keys, start, end, func(core.Interval) bool { return true })
+			tr.Query2DTimes(bg, keys, []core.Time{start, end}, func(core.Interval) bool { return true })
+			tr.Full(bg, start, func(core.Interval) bool { return true })
+			tr.Single(bg, 1, end)
+			tr.Attributes().Glob("*")
+			tr.Close()
 		}
-		tr, err := Open(path, OpenOptions{})
-		if err != nil {
-			return
-		}
-		defer tr.Close()
-		_ = tr.Check()
-		keys := []core.Key{0, 1, 2, 3, 4}
-		start, end := tr.Bounds()
-		tr.Query2D(bg, keys, start, end, func(core.Interval) bool { return true })
-		tr.Query2DTimes(bg, keys, []core.Time{start, end}, func(core.Interval) bool { return true })
-		tr.Full(bg, start, func(core.Interval) bool { return true })
-		tr.Single(bg, 1, end)
-		tr.Attributes().Glob("*")
 	})
+}
+
+// fixChecksums returns a copy of b with every checksum it can locate
+// recomputed: header, node blocks, attribute tree, section table.
+func fixChecksums(b []byte) []byte {
+	b = slices.Clone(b)
+	if len(b) < fileHeaderSize {
+		return b
+	}
+	bs := int(le.Uint32(b[16:]))
+	if bs >= MinBlockSize && bs <= MaxBlockSize {
+		for off := bs; off+bs <= len(b); off += bs {
+			sealBlock(b[off : off+bs])
+		}
+	}
+	fix := func(offAt, lenAt, crcAt int) {
+		off, n := le.Uint64(b[offAt:]), le.Uint64(b[lenAt:])
+		if off <= uint64(len(b)) && n <= uint64(len(b))-off {
+			le.PutUint32(b[crcAt:], crc32c(b[off:off+n]))
+		}
+	}
+	fix(64, 72, 80)
+	fix(88, 96, 104)
+	le.PutUint32(b[124:], crc32c(b[:124]))
+	return b
 }
