@@ -160,7 +160,8 @@
 //	         (else same key as the previous record; the first record has
 //	         K); bit 4 C: contiguous, start = previous end + 1 (never on the
 //	         first record); bits 5-7: for int32, 0 or the value + 1 when
-//	         the value is 0 to 6 (no payload then)
+//	         the value is 0 to 6 (no payload then: every core.ThreadStatus
+//	         and core.CPUStatus fits)
 //	[K]      key - previous key: zigzag varint
 //	[not C]  end - previous end: zigzag varint
 //	         duration end - start: uvarint (end = start + duration if C,
