@@ -111,7 +111,7 @@ func newTreeBuilder(opts Options, w *blockWriter, start int64, keyCount func() i
 	if opts.Layout == LayoutRSHT {
 		t.rb = newRBuffer(t)
 		t.branch = append(t.branch, t.newNode(noParent, nodeCore, start))
-		t.rb.newParent()
+		t.rb.setHeight()
 	} else {
 		t.branch = append(t.branch, t.newNode(noParent, nodeLeaf, start))
 	}
@@ -216,9 +216,6 @@ func (t *treeBuilder) roll(d int, start int64) error {
 		}
 		t.branch[i] = t.newNode(t.branch[i-1].seq, typ, start)
 	}
-	if t.rb != nil {
-		t.rb.newParent()
-	}
 	return nil
 }
 
@@ -292,7 +289,7 @@ func (t *treeBuilder) finish(end int64) (root uint32, depth int, err error) {
 	return r.seq, r.childHeight + 1, nil
 }
 
-// maxRHeight returns the largest R-tree height used (0 without R-trees).
+// maxRHeight returns the largest R-tree height loaded (0 without R-trees).
 func (t *treeBuilder) maxRHeight() int {
 	if t.rb == nil {
 		return 0

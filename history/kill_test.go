@@ -24,7 +24,7 @@ func TestKilledBuildLeavesNoIndex(t *testing.T) {
 		if err != nil {
 			os.Exit(3)
 		}
-		m := newModel(20_000, 3)
+		m := newModel(20_000, 40) // more than one R-buffer
 		m.addKeys(b.Attributes())
 		m.feed(b)
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)

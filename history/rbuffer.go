@@ -20,7 +20,8 @@ type rbuffer struct {
 	ratio     float64 // exact size over estimate, measured at the last sort
 	height    int     // r for the current parent
 	avgRec    float64 // exact bytes per record at the last load
-	maxHeight int     // largest r used
+	maxHeight int     // largest R-tree height loaded
+	keys      int     // key count r was set for
 
 	// Scratch reused across loads.
 	sorted []rec
@@ -53,18 +54,26 @@ func (b *rbuffer) capacity(h int) float64 {
 	return c
 }
 
-// newParent re-evaluates r when a new R-tree parent starts: fixed, or
-// r = ceil(log_c(A/n)) for A keys and n records per leaf, capped.
-func (b *rbuffer) newParent() {
+// setHeight sets r for the intervals being buffered: fixed, or the
+// smallest r whose R-tree has at least A leaf records, c^(r-1)*n >= A for
+// A keys and n records per leaf (r = 1 + ceil(log_c(A/n))), capped. That
+// is one level more than the article's ceil(log_c(A/n)), which lets
+// between 2 and c+1 R-trees overlap any time; with one more level an
+// R-tree holds the current interval of every key and at most 2 overlap.
+// The article changes r only when a new R-tree parent starts; here it
+// follows A as soon as keys are added, so the R-trees loaded while a trace
+// creates its keys do not keep a height chosen before they existed (see
+// the package doc for the measurements).
+func (b *rbuffer) setHeight() {
 	o := b.t.opts
-	defer func() { b.maxHeight = max(b.maxHeight, b.height) }()
+	b.keys = b.t.keyCount()
 	if o.RHeight > 0 {
 		b.height = o.RHeight
 		return
 	}
 	n := float64(b.t.leafCap) / b.avgRec
-	ratio := float64(b.t.keyCount()) / n
-	r, reach := 1, float64(o.MaxChildren)
+	ratio := float64(b.keys) / n
+	r, reach := 1, 1.0
 	for reach < ratio && r < o.MaxRHeight {
 		r++
 		reach *= float64(o.MaxChildren)
@@ -73,6 +82,12 @@ func (b *rbuffer) newParent() {
 }
 
 func (b *rbuffer) add(r *rec, strs []byte) {
+	if len(b.recs) == cap(b.recs) {
+		// Grow in large steps towards what a full buffer holds, rather
+		// than copying it over and over by doubling from zero.
+		want := int(b.capacity(b.height) / b.avgRec / 4)
+		b.recs = slices.Grow(b.recs, max(len(b.recs), want, 1024))
+	}
 	b.recs = append(b.recs, *r)
 	if r.kind == core.KindString {
 		s := r.str(strs)
@@ -84,6 +99,9 @@ func (b *rbuffer) add(r *rec, strs []byte) {
 }
 
 func (b *rbuffer) full() bool {
+	if b.t.keyCount() != b.keys {
+		b.setHeight()
+	}
 	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > maxArena
 }
 
@@ -109,6 +127,7 @@ func (b *rbuffer) flush(force bool) error {
 	for float64(total) > fill*b.capacity(h) && h < 16 {
 		h++
 	}
+	b.maxHeight = max(b.maxHeight, h)
 	b.first = t.w.next
 	b.chunk = b.chunk[:0]
 	c, height := b.build(b.sorted, h, p.seq, 0, total)
@@ -118,6 +137,7 @@ func (b *rbuffer) flush(force bool) error {
 	p.addChild(c, height)
 	b.avgRec = float64(total) / float64(len(b.recs))
 	b.recs, b.arena, b.est, b.minStart = b.recs[:0], b.arena[:0], 0, math.MaxInt64
+	b.setHeight() // n may have changed
 	return nil
 }
 

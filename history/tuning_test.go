@@ -84,3 +84,54 @@ func BenchmarkTuning(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRHeight compares, at A = 10 k and 100 k, the variable height
+// (vR, RHeight 0) with every fixed height: the evidence for choosing
+// c^(r-1)*n >= A rather than the article's c^r*n >= A (see setHeight).
+// Run with -benchtime 1x.
+func BenchmarkRHeight(b *testing.B) {
+	for _, a := range []int{10_000, 100_000} {
+		m := newModel(a, benchI)
+		for _, rh := range []int{0, 1, 2, 3} {
+			b.Run(fmt.Sprintf("A=%s/r=%d", shortCount(a), rh), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					path := filepath.Join(b.TempDir(), "index")
+					m.build(b, path, Options{RHeight: rh})
+					tr, err := Open(path, OpenOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					info := tr.Info()
+					r := rand.New(rand.NewPCG(1, 1))
+					frame, sparse := evenTimes(200, 0, modelT), evenTimes(2000, 0, modelT)
+					var frameNodes, singleNodes, sparseNodes int
+					for range 200 {
+						first := r.IntN(a - 60)
+						keys := make([]core.Key, 60)
+						for k := range keys {
+							keys[k] = core.Key(first + k)
+						}
+						st, _ := tr.Query2DTimes(bg, keys, frame, func(core.Interval) bool { return true })
+						frameNodes += st.NodesRead
+						_, st, _ = tr.Single(bg, core.Key(r.IntN(a)), core.Time(r.Int64N(modelT)))
+						singleNodes += st.NodesRead
+					}
+					for range 10 {
+						keys := make([]core.Key, 100)
+						for k := range keys {
+							keys[k] = core.Key(r.IntN(a))
+						}
+						st, _ := tr.Query2DTimes(bg, keys, sparse, func(core.Interval) bool { return true })
+						sparseNodes += st.NodesRead
+					}
+					tr.Close()
+					b.ReportMetric(float64(info.MaxRHeight), "r")
+					b.ReportMetric(float64(info.FileBytes)/float64(info.Intervals), "bytes/interval")
+					b.ReportMetric(float64(frameNodes)/200, "frame-nodes/op")
+					b.ReportMetric(float64(singleNodes)/200, "single-nodes/op")
+					b.ReportMetric(float64(sparseNodes)/10, "sparse-nodes/op")
+				}
+			})
+		}
+	}
+}
