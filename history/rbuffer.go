@@ -41,6 +41,13 @@ const fill = 0.94
 // maxArena bounds the string bytes of the buffer (offsets are 32-bit).
 const maxArena = 1 << 30
 
+// minRecordBytes bounds the number of records the buffer holds to its
+// capacity in bytes over this: when intervals compress well (a key's
+// consecutive intervals take 3 or 4 bytes in a key-sorted leaf), the
+// buffer is loaded as a partly filled R-tree rather than holding, at 32
+// bytes each in memory, ten times more intervals than usual.
+const minRecordBytes = 12
+
 func newRBuffer(t *treeBuilder) *rbuffer {
 	return &rbuffer{t: t, ratio: 1, avgRec: 12, minStart: math.MaxInt64}
 }
@@ -102,7 +109,8 @@ func (b *rbuffer) full() bool {
 	if b.t.keyCount() != b.keys {
 		b.setHeight()
 	}
-	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > maxArena
+	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > maxArena ||
+		float64(len(b.recs)) >= b.capacity(b.height)/minRecordBytes
 }
 
 // flush bulk-loads the buffer under the R-tree parent. Unless forced, it
@@ -112,7 +120,8 @@ func (b *rbuffer) flush(force bool) error {
 	t := b.t
 	total := b.sortByKey()
 	b.ratio = float64(total) / float64(b.est)
-	if !force && float64(total) < 0.9*fill*b.capacity(b.height) && len(b.arena) <= maxArena {
+	if !force && float64(total) < 0.9*fill*b.capacity(b.height) && len(b.arena) <= maxArena &&
+		float64(len(b.recs)) < b.capacity(b.height)/minRecordBytes {
 		return nil
 	}
 	last := len(t.branch) - 1
