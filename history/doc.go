@@ -82,15 +82,19 @@
 // # Defaults
 //
 // Block size 4096 and fan-out 32 were chosen by BenchmarkTuning (A = 1 M
-// attributes of the article's model, 11 M intervals; see README): among
-// 4, 8 and 16 KiB blocks and fan-outs 16, 32 and 64, 4 KiB/32 and 8 KiB/32
-// are the two where vR's rounding leaves few R-trees overlapping a given
-// time: a fully zoomed-out frame reads 145 and 93 nodes, a single query 10
-// and 8, the article's sparse 2D query 3917 and 2032, at 12.9 and 13.1
-// bytes per interval; the seven others read 2 to 9 times more nodes. The
-// two are within 20% of each other in CPU time per query, either way from
-// run to run. 4 KiB/32 keeps the R-buffer at half the memory and matches
-// the page size.
+// attributes of the article's model, 11 M intervals; figures in README)
+// among 4, 8 and 16 KiB blocks and fan-outs 16, 32 and 64. What decides is
+// how many R-trees overlap a given time, that is whether an R-tree of
+// height r <= MaxRHeight holds about one interval per key: with fan-out
+// 16 none does, and a zoomed-out frame reads 105 to 368 nodes; 4 KiB/32
+// reads 112 (a single query 9, the article's sparse 2D query 3963) at
+// 12.9 bytes per interval with an R-buffer of 4 MB; fan-out 64 reads 2 to
+// 15 times fewer nodes (4 KiB/64: 42, 5 and 1166 at 11.7 bytes per
+// interval) but needs a 4 to 16 times larger R-buffer (17 MB to 67 MB of
+// encoded intervals, 130 MB and more of memory), for every trace of more
+// than 21 k keys. 4 KiB/32 meets every target (README) with the smallest
+// memory and matches the page size; Options.MaxChildren = 64 is the choice
+// for traces of a million keys where memory is plentiful.
 //
 // # File format (version 1)
 //
