@@ -44,8 +44,8 @@
 //     (BenchmarkRHeight): the article's r = ceil(log_c(A/n)) only
 //     guarantees c^r*n >= A, so between 2 and c+1 R-trees overlap a given
 //     time, where one more level makes it at most 2 (at A = 100 k a
-//     zoomed-out frame reads 11 nodes instead of 276, a single query 4
-//     instead of 16, and the file shrinks from 12.6 to 8.6 bytes per
+//     zoomed-out frame reads 14 nodes instead of 204, a single query 4
+//     instead of 13, and the file shrinks from 12.7 to 9.2 bytes per
 //     interval, since each key's consecutive intervals share a leaf); and
 //     r follows A as soon as keys are added, not only when a new R-tree
 //     parent starts, so the R-trees loaded while a trace creates its keys
