@@ -7,35 +7,42 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// encodeAttributes serialises the attribute tree: the distinct names
-// once, then per key its parent (as the distance back to it) and the index
-// of its name. Parents always have smaller keys, so the tree is rebuilt by
-// adding keys in order.
+// nameCacheSize is the number of slots of the direct-mapped cache of
+// recent names the attribute encoder deduplicates with: repeated leaf
+// names ("Exec_name", "Status") hit it, unique ones (thread ids) cost one
+// hash and no map insertion.
+const nameCacheSize = 1 << 12
+
+// encodeAttributes serialises the attribute tree: per key, its parent as
+// the distance back to it (parents always have smaller keys, so the tree is
+// rebuilt by adding keys in order), then its name, either new (written
+// out, and numbered) or a reference to an earlier one.
 func encodeAttributes(tr *core.AttributeTree) []byte {
 	n := tr.Len()
-	ids := make(map[string]uint32)
-	var names []string
-	nameID := make([]uint32, n)
-	for k := range n {
-		name := tr.Name(core.Key(k))
-		id, ok := ids[name]
-		if !ok {
-			id = uint32(len(names))
-			ids[name] = id
-			names = append(names, name)
-		}
-		nameID[k] = id
+	b := make([]byte, 4, 4+n*4)
+	le.PutUint32(b, uint32(n))
+	var cache [nameCacheSize]struct {
+		name string
+		id   uint32
+		used bool
 	}
-	b := make([]byte, 8, 8+n*3)
-	le.PutUint32(b[0:], uint32(n))
-	le.PutUint32(b[4:], uint32(len(names)))
-	for _, s := range names {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
+	next := uint32(0)
 	for k := range n {
 		b = binary.AppendUvarint(b, uint64(int64(k)-int64(tr.Parent(core.Key(k)))))
-		b = binary.AppendUvarint(b, uint64(nameID[k]))
+		name := tr.Name(core.Key(k))
+		slot := &cache[fnv1a(name)%nameCacheSize]
+		if slot.used && slot.name == name {
+			b = binary.AppendUvarint(b, uint64(slot.id)<<1)
+			continue
+		}
+		*slot = struct {
+			name string
+			id   uint32
+			used bool
+		}{name, next, true}
+		next++
+		b = binary.AppendUvarint(b, uint64(len(name))<<1|1)
+		b = append(b, name...)
 	}
 	return b
 }
@@ -46,44 +53,43 @@ func decodeAttributes(b []byte, want uint32) (*core.AttributeTree, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: attribute tree: %s", ErrCorrupt, fmt.Sprintf(format, a...))
 	}
-	if len(b) < 8 {
+	if len(b) < 4 {
 		return nil, bad("%d bytes", len(b))
 	}
-	n, nn := le.Uint32(b[0:]), le.Uint32(b[4:])
+	n := le.Uint32(b)
 	if n != want {
 		return nil, bad("%d attributes, header says %d", n, want)
 	}
-	// Each name takes at least one byte and each key two: bound the
-	// allocations by the bytes present.
-	if uint64(nn) > uint64(len(b)) || uint64(n)*2 > uint64(len(b)) {
-		return nil, bad("%d names and %d keys in %d bytes", nn, n, len(b))
+	if uint64(n)*2 > uint64(len(b)) { // each key takes two bytes at least
+		return nil, bad("%d keys in %d bytes", n, len(b))
 	}
-	pos := 8
-	uv := func() (uint64, bool) {
-		v, k := binary.Uvarint(b[pos:])
-		if k <= 0 {
-			return 0, false
-		}
-		pos += k
-		return v, true
-	}
-	names := make([]string, nn)
-	for i := range names {
-		l, ok := uv()
-		if !ok || l > uint64(len(b)-pos) {
-			return nil, bad("name %d: bad length", i)
-		}
-		names[i] = string(b[pos : pos+int(l)])
-		pos += int(l)
-	}
+	pos := 4
+	var names []string
 	tr := core.NewAttributeTree()
 	for k := range int(n) {
-		d, ok1 := uv()
-		id, ok2 := uv()
-		if !ok1 || !ok2 || d < 1 || d > uint64(k)+1 || id >= uint64(nn) {
-			return nil, bad("key %d: bad parent or name", k)
+		var d, x uint64
+		if d, pos = uvarint(b, pos); pos < 0 || d < 1 || d > uint64(k)+1 {
+			return nil, bad("key %d: bad parent", k)
 		}
-		if got := tr.Add(core.Key(int64(k)-int64(d)), names[id]); got != core.Key(k) {
+		if x, pos = uvarint(b, pos); pos < 0 {
+			return nil, bad("key %d: bad name", k)
+		}
+		var name string
+		if x&1 == 0 {
+			if x>>1 >= uint64(len(names)) {
+				return nil, bad("key %d: name %d of %d", k, x>>1, len(names))
+			}
+			name = names[x>>1]
+		} else {
+			l := x >> 1
+			if l > uint64(len(b)-pos) {
+				return nil, bad("key %d: name of %d bytes", k, l)
+			}
+			name = string(b[pos : pos+int(l)])
+			pos += int(l)
+			names = append(names, name)
+		}
+		if got := tr.Add(core.Key(int64(k)-int64(d)), name); got != core.Key(k) {
 			return nil, bad("key %d repeats key %d", k, got)
 		}
 	}
@@ -91,4 +97,14 @@ func decodeAttributes(b []byte, want uint32) (*core.AttributeTree, error) {
 		return nil, bad("%d bytes left over", len(b)-pos)
 	}
 	return tr, nil
+}
+
+// fnv1a hashes a name for the encoder's cache; a fixed hash keeps the file
+// bytes reproducible.
+func fnv1a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
 }

@@ -109,7 +109,7 @@ func BenchmarkBuild(b *testing.B) {
 		m := newModel(a, benchI)
 		dir := b.TempDir()
 		var info Info
-		var elapsed time.Duration
+		var elapsed, cpu time.Duration
 		for i := 0; i < b.N; i++ {
 			path := filepath.Join(dir, "index")
 			bl, err := Create(path, 0, Options{Layout: l})
@@ -119,7 +119,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.StopTimer()
 			m.addKeys(bl.Attributes())
 			b.StartTimer()
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			if err := m.feed(bl); err != nil {
 				b.Fatal(err)
 			}
@@ -127,6 +127,7 @@ func BenchmarkBuild(b *testing.B) {
 				b.Fatal(err)
 			}
 			elapsed += time.Since(t0)
+			cpu += cpuTime() - c0
 			b.StopTimer()
 			tr, err := Open(path, OpenOptions{})
 			if err != nil {
@@ -138,6 +139,9 @@ func BenchmarkBuild(b *testing.B) {
 			b.StartTimer()
 		}
 		b.ReportMetric(float64(info.Intervals)*float64(b.N)/elapsed.Seconds()/1e6, "Mintervals/s")
+		// On a shared machine the CPU time (user+system, every thread, GC
+		// included) is steadier than the wall clock.
+		b.ReportMetric(float64(info.Intervals)*float64(b.N)/cpu.Seconds()/1e6, "Mintervals/cpu-s")
 		b.ReportMetric(float64(info.FileBytes)/float64(info.Intervals), "bytes/interval")
 		b.ReportMetric(float64(info.Depth), "depth")
 		b.ReportMetric(float64(info.Nodes), "nodes")
@@ -238,43 +242,31 @@ func evenTimes(n int, t0, t1 core.Time) []core.Time {
 
 // Benchmark2DSparse is the article's 2D benchmark: 100 random keys at 2000
 // timestamps spread over the trace.
-func Benchmark2DSparse(b *testing.B) {
-	benchLayouts(b, func(b *testing.B, a int, l Layout) {
-		tr := benchTree(b, a, l)
-		r := rand.New(rand.NewPCG(7, 8))
-		times := evenTimes(2000, 0, modelT)
-		keys := make([]core.Key, 100)
-		nodes := 0
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			for k := range keys {
-				keys[k] = core.Key(r.IntN(a))
-			}
-			st, err := tr.Query2DTimes(bg, keys, times, func(core.Interval) bool { return true })
-			if err != nil {
-				b.Fatal(err)
-			}
-			nodes += st.NodesRead
-		}
-		reportNodes(b, nodes)
-	})
-}
+func Benchmark2DSparse(b *testing.B) { bench2D(b, 100, false, 2000) }
 
 // Benchmark2DFrame is one terminal frame of the browser: 60 consecutive
 // rows by 200 columns, fully zoomed out (one timestamp per column over the
 // whole trace).
-func Benchmark2DFrame(b *testing.B) {
+func Benchmark2DFrame(b *testing.B) { bench2D(b, 60, true, 200) }
+
+// bench2D queries n keys (random, or a random run of consecutive keys) at
+// columns times evenly spread over the trace.
+func bench2D(b *testing.B, n int, consecutive bool, columns int) {
 	benchLayouts(b, func(b *testing.B, a int, l Layout) {
 		tr := benchTree(b, a, l)
-		r := rand.New(rand.NewPCG(9, 10))
-		times := evenTimes(200, 0, modelT)
-		keys := make([]core.Key, 60)
+		r := rand.New(rand.NewPCG(uint64(n), uint64(columns)))
+		times := evenTimes(columns, 0, modelT)
+		keys := make([]core.Key, n)
 		nodes := 0
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			first := r.IntN(a - len(keys))
+			first := r.IntN(a - n)
 			for k := range keys {
-				keys[k] = core.Key(first + k)
+				if consecutive {
+					keys[k] = core.Key(first + k)
+				} else {
+					keys[k] = core.Key(r.IntN(a))
+				}
 			}
 			st, err := tr.Query2DTimes(bg, keys, times, func(core.Interval) bool { return true })
 			if err != nil {
@@ -319,4 +311,29 @@ func BenchmarkOpenAttributes(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkDecodeNode decodes the leaves of an R-SHT built from the model.
+func BenchmarkDecodeNode(b *testing.B) {
+	tr := benchTree(b, 100_000, LayoutRSHT)
+	var blocks [][]byte
+	for seq := uint32(0); seq < tr.hdr.nodeCount && len(blocks) < 256; seq++ {
+		blk := make([]byte, tr.hdr.blockSize)
+		if _, err := tr.f.ReadAt(blk, nodeOffset(seq, tr.hdr.blockSize)); err != nil {
+			b.Fatal(err)
+		}
+		if blk[0] == nodeLeaf {
+			blocks = append(blocks, blk)
+		}
+	}
+	b.ResetTimer()
+	recs := 0
+	for i := 0; i < b.N; i++ {
+		n, err := decodeNode(blocks[i%len(blocks)], tr.hdr.maxChildren)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs += n.count
+	}
+	b.ReportMetric(float64(recs)/float64(b.N), "records/op")
 }

@@ -26,14 +26,21 @@ type Builder struct {
 	tb    *treeBuilder
 	start core.Time
 	last  core.Time
-	cur   []core.Value
-	since []core.Time
-	secs  []section // offsets relative to the side file until Close
+	state []keyState // current state per key
+	strs  []byte     // the string of the interval being inserted
+	secs  []section  // offsets relative to the side file until Close
 	done  bool
 	err   error // first write error: the build cannot go on
 }
 
 var _ core.StateSink = (*Builder)(nil)
+
+// keyState is a key's current value and the time it took it. One array
+// of them (not two) keeps Modify to one cache miss per change.
+type keyState struct {
+	v     core.Value
+	since core.Time
+}
 
 // Create starts building the index that Close will put at path, for a
 // trace starting at start. It writes a temporary file in path's directory
@@ -66,16 +73,17 @@ func (b *Builder) Attributes() *core.AttributeTree { return b.tree }
 
 // Value implements [core.StateSink].
 func (b *Builder) Value(key core.Key) core.Value {
-	if key >= 0 && int(key) < len(b.cur) {
-		return b.cur[key]
+	if key >= 0 && int(key) < len(b.state) {
+		return b.state[key].v
 	}
 	return core.Null()
 }
 
 func (b *Builder) grow() {
-	for len(b.cur) < b.tree.Len() {
-		b.cur = append(b.cur, core.Null())
-		b.since = append(b.since, b.start)
+	n := b.tree.Len()
+	b.state = slices.Grow(b.state, n-len(b.state))
+	for len(b.state) < n {
+		b.state = append(b.state, keyState{since: b.start})
 	}
 }
 
@@ -98,21 +106,23 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 		return err
 	}
 	b.last = t
-	if int(key) >= len(b.cur) {
+	if int(key) >= len(b.state) {
 		b.grow()
 	}
-	if b.cur[key] == v {
+	st := &b.state[key]
+	if st.v == v {
 		return nil
 	}
-	if t > b.since[key] {
-		r := recFromValue(key, b.since[key], t-1, b.cur[key])
-		if err := b.tb.insert(&r); err != nil {
+	if t > st.since {
+		b.strs = b.strs[:0]
+		r := recFromValue(key, st.since, t-1, st.v, &b.strs)
+		if err := b.tb.insert(&r, b.strs); err != nil {
 			b.err = err
 			return err
 		}
-		b.since[key] = t
+		st.since = t
 	}
-	b.cur[key] = v
+	st.v = v
 	return nil
 }
 
@@ -192,14 +202,25 @@ func (b *Builder) close(end core.Time) error {
 	b.grow()
 	// The last states in order of start, so the long ones come first and
 	// the eSHT rule puts the rest below them instead of stacking roots.
-	order := make([]int32, len(b.cur))
-	for i := range order {
-		order[i] = int32(i)
+	type last struct {
+		since core.Time
+		key   int32
 	}
-	slices.SortStableFunc(order, func(x, y int32) int { return cmp.Compare(b.since[x], b.since[y]) })
-	for _, k := range order {
-		r := recFromValue(core.Key(k), b.since[k], end, b.cur[k])
-		if err := b.tb.insert(&r); err != nil {
+	order := make([]last, len(b.state))
+	for k := range order {
+		order[k] = last{b.state[k].since, int32(k)}
+	}
+	slices.SortFunc(order, func(x, y last) int {
+		if c := cmp.Compare(x.since, y.since); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.key, y.key)
+	})
+	for _, o := range order {
+		st := &b.state[o.key]
+		b.strs = b.strs[:0]
+		r := recFromValue(core.Key(o.key), st.since, end, st.v, &b.strs)
+		if err := b.tb.insert(&r, b.strs); err != nil {
 			return err
 		}
 	}

@@ -1,5 +1,226 @@
-// Package history is the on-disk state history: an R-SHT (State History
-// Tree with R-Tree properties) built once per trace and queried for every
-// frame of the browser. The file format is documented in this package doc
-// when the format lands.
+// Package history is the on-disk state history of tracetui: an R-SHT
+// (State History Tree with R-Tree properties, Prieur-Drevon, Beamonte and
+// Dagenais, JSS 2018), built once per trace and queried for every frame of
+// the browser. The classic SHT and the eSHT build rules live beside it, so
+// the three can be compared on the same data.
+//
+// # Using it
+//
+// An analysis writes through a [Builder] ([Create], then the
+// [core.StateSink] methods, [Builder.AddSection], [Builder.Close]); the
+// browser reads through a [Tree] ([Open], then the [core.History] queries
+// Single, Full, Query2D and Query2DTimes, or [Rows] and [RowsAt] for
+// per-key, time-ordered rows). Intervals are closed at both ends, as in
+// package core: a state changed at t ends the previous one at t-1.
+//
+// # The three layouts
+//
+// Intervals reach the tree by non-decreasing end time. The rightmost branch
+// of the tree is in memory; an interval goes into the deepest branch node
+// whose start is at or before the interval's start. When that node is
+// full, it and the branch below it are closed (written) and replaced by new
+// nodes under the deepest ancestor that has room for one more child (a new
+// root when none has).
+//
+//   - sht: the new branch starts one nanosecond after the latest end seen,
+//     so siblings cover consecutive time ranges; with many attributes
+//     whose first state starts at the trace start the tree degenerates
+//     into a deep comb (section 3 of the article).
+//   - esht: the new branch starts at the start of the interval that
+//     caused it, so siblings overlap in time; a node ends at the latest end
+//     of its sub-tree. Parents keep each child's time and key bounds.
+//   - rsht: eSHT for the upper levels. The deepest branch node is the
+//     R-tree parent: intervals that start at or after it go to the
+//     R-buffer, which holds up to an R-tree of height r (times a fill
+//     factor of 0.94). A full buffer is sorted by key (stable, so each key
+//     stays in time order) and bulk-loaded top-down under the parent
+//     (Algorithm 2): the longest intervals fill the sub-tree root, the rest
+//     is cut into at most c consecutive key ranges of equal encoded size,
+//     each loaded the same way one level down, down to leaves. With
+//     Options.RHeight zero the height is variable (vR), grown with the
+//     number of keys A: the smallest r with c^(r-1)*n >= A, n the
+//     intervals a leaf holds, capped at Options.MaxRHeight (default 3).
+//     This departs from the article in two ways, both measured
+//     (BenchmarkRHeight): the article's r = ceil(log_c(A/n)) only
+//     guarantees c^r*n >= A, so between 2 and c+1 R-trees overlap a given
+//     time, where one more level makes it at most 2 (at A = 100 k a
+//     zoomed-out frame reads 14 nodes instead of 204, a single query 4
+//     instead of 13, and the file shrinks from 12.7 to 9.2 bytes per
+//     interval, since each key's consecutive intervals share a leaf); and
+//     r follows A as soon as keys are added, not only when a new R-tree
+//     parent starts, so the R-trees loaded while a trace creates its keys
+//     do not keep a height chosen before the keys existed. A buffer loaded
+//     early (its parent must close) gets the smallest height that holds
+//     it.
+//
+// [Builder.Close] ends the last state of every key in order of start, so
+// the long ones are placed first and the rest fits below them.
+//
+// Memory: the builder holds the current state of every key (about 40
+// bytes each, inherently O(keys)), the attribute tree, the branch (one
+// block per level) and the R-buffer: up to the capacity of an R-tree of
+// height r in encoded bytes (about 4 MB at r = 3 with the defaults), and
+// at most that capacity over 12 in records, held as 32-byte records plus
+// their string bytes, three times over while it is sorted. It does not
+// grow with the number of intervals (BenchmarkBuildMemory measures it).
+//
+// # Queries
+//
+// Every query walks the tree once from the root and reads each node at
+// most once. Query2D and Query2DTimes sort and de-duplicate their key (and
+// time) list once, then narrow it to each child's key (and time) bounds by
+// binary search, and skip a child when nothing is left (section 5.4 of the
+// article). Key-sorted nodes are merged with the key list; other nodes are
+// scanned. Callbacks receive intervals in tree order; returning false
+// stops the walk. Contexts are checked at every node. A [Tree] is safe for
+// concurrent queries: nodes are read with pread and decoded nodes are kept
+// in a sharded LRU cache bounded in bytes (OpenOptions.CacheBytes, default
+// 64 MiB). Every child read is checked against its parent's entry for it,
+// so a misplaced or damaged block is an error, never a wrong answer, and a
+// walk cannot loop. Query2D with t0 > t1 returns nothing.
+//
+// # Defaults
+//
+// Block size 4096 and fan-out 32 were chosen by BenchmarkTuning (A = 1 M
+// attributes of the article's model, 11 M intervals; figures in README)
+// among 4, 8 and 16 KiB blocks and fan-outs 16, 32 and 64. What decides is
+// how many R-trees overlap a given time, that is whether an R-tree of
+// height r <= MaxRHeight holds about one interval per key: with fan-out
+// 16 none does, and a zoomed-out frame reads 105 to 368 nodes; 4 KiB/32
+// reads 112 (a single query 9, the article's sparse 2D query 3963) at
+// 12.9 bytes per interval with an R-buffer of 4 MB; fan-out 64 reads 2 to
+// 15 times fewer nodes (4 KiB/64: 42, 5 and 1166 at 11.7 bytes per
+// interval) but needs a 4 to 16 times larger R-buffer (17 MB to 67 MB of
+// encoded intervals, 130 MB and more of memory), for every trace of more
+// than 21 k keys. 4 KiB/32 meets every target (README) with the smallest
+// memory and matches the page size; Options.MaxChildren = 64 is the choice
+// for traces of a million keys where memory is plentiful.
+//
+// # File format (version 1)
+//
+// All integers are little-endian; times are int64 nanoseconds; keys are
+// int32. The file is a sequence of blocks of BlockSize bytes (a power of
+// two, 2048 to 1 MiB) followed by a tail:
+//
+//	block 0              the file header, zero-padded to the block size
+//	blocks 1..N          nodes: node seq s is at offset (s+1)*BlockSize
+//	tail                 attribute tree, section bytes, section table
+//
+// File header (block 0):
+//
+//	off  size  field
+//	0    8     magic: 0x89 'R' 'S' 'H' 'T' '\r' '\n' 0x1a
+//	8    4     format version (uint32), 1
+//	12   1     layout: 1 rsht, 2 esht, 3 sht
+//	13   1     flags, 0
+//	14   2     max children c (uint16)
+//	16   4     block size (uint32)
+//	20   4     root node seq (uint32)
+//	24   4     node count N (uint32)
+//	28   4     depth: levels from the root to the deepest leaf (uint32)
+//	32   8     interval count (uint64)
+//	40   8     trace start (int64)
+//	48   8     trace end (int64), inclusive
+//	56   4     attribute count (uint32)
+//	60   4     largest R-tree height used (uint32; 0 for sht and esht)
+//	64   8     attribute tree offset (uint64)
+//	72   8     attribute tree length (uint64)
+//	80   4     attribute tree CRC32C (uint32)
+//	84   4     section count (uint32)
+//	88   8     section table offset (uint64)
+//	96   8     section table length (uint64)
+//	104  4     section table CRC32C (uint32)
+//	108  8     file size (uint64)
+//	116  8     reserved, 0
+//	124  4     CRC32C (Castagnoli) of bytes 0..124
+//	128  ...   zero up to the block size
+//
+// Node block:
+//
+//	off  size  field
+//	0    1     type: 1 leaf, 2 core
+//	1    1     flags: bit 0 records sorted by (key, start); bit 1 children
+//	           ordered by key range (R-tree nodes)
+//	2    2     child count (uint16; 0 for leaves)
+//	4    4     seq of this node (uint32)
+//	8    4     seq of the parent (uint32; 0xFFFFFFFF for the root)
+//	12   4     interval count (uint32)
+//	16   8     start (int64): no interval of the sub-tree starts before
+//	24   8     end (int64): no interval of the sub-tree ends after; the
+//	           latest end of the sub-tree except for sht nodes (which end
+//	           where the tree was when they closed) and the root (the trace)
+//	32   4     min key of the sub-tree (int32)
+//	36   4     max key of the sub-tree (int32); a sub-tree without any
+//	           interval has keys [0, -1], and may have end = start-1
+//	40   4     record bytes (uint32)
+//	44   4     CRC32C of the block with these four bytes left out
+//	48   28*k  child entries, k = child count, each:
+//	             0  4  child seq (uint32), strictly increasing
+//	             4  8  child start (int64)  }
+//	             12 8  child end (int64)    } equal to the child's own
+//	             20 4  child min key (int32)} header fields: the MBR of
+//	             24 4  child max key (int32)} its whole sub-tree
+//	...  ...   records (record bytes), then zeros to the end of the block
+//
+// A core node's capacity for records leaves room for c child entries; a
+// record never exceeds 1 + 5 + 10 + 10 + 2 + core.MaxStringLen bytes, and
+// Options are refused unless a core node can hold one.
+//
+// Record (an interval), encoded against the previous record of the node;
+// before the first one, the previous key is 0 and the previous end is the
+// node's start:
+//
+//	tag      1 byte: bits 0-2 value kind (core.Kind: 0 null, 1 int32,
+//	         2 int64, 3 float64, 4 string); bit 3 K: a key delta follows
+//	         (else same key as the previous record; the first record has
+//	         K); bit 4 C: contiguous, start = previous end + 1 (never on the
+//	         first record); bits 5-7: for int32, 0 or the value + 1 when
+//	         the value is 0 to 6 (no payload then: every core.ThreadStatus
+//	         and core.CPUStatus fits)
+//	[K]      key - previous key: zigzag varint
+//	[not C]  end - previous end: zigzag varint
+//	         duration end - start: uvarint (end = start + duration if C,
+//	         start = end - duration otherwise)
+//	payload  int32, int64: zigzag varint; float64: 8 bytes, IEEE 754 bits;
+//	         string: uvarint length (<= core.MaxStringLen) and UTF-8 bytes;
+//	         null and inline int32: nothing
+//
+// Varints are encoding/binary's. Every record lies inside its node's time
+// and key range; key-sorted nodes have (key, start) strictly increasing.
+//
+// Attribute tree (at its offset in the header):
+//
+//	4 bytes   attribute count A (uint32)
+//	A times   parent distance: uvarint, key - parent key (key + 1 for a
+//	          top-level attribute; parents always have smaller keys);
+//	          name: uvarint x; x even: the name numbered x/2 (names are
+//	          numbered in order of first appearance); x odd: a new name of
+//	          x/2 bytes, which follow
+//
+// Sections follow the attribute tree, back to back, in the order they were
+// added. Section table:
+//
+//	4 bytes   section count S (uint32)
+//	S times   name length (uint16), name (1 to 255 bytes of UTF-8), offset
+//	          (uint64), size (uint64), CRC32C of the bytes (uint32)
+//
+// # Durability and damage
+//
+// [Create] writes a temporary file ".<name>.tmp-<random>" in the
+// destination directory (and ".sec" beside it for sections), holding an
+// exclusive flock on it. The header block stays zero until the nodes, the
+// attribute tree and the sections are written and synced; then the header
+// is written and synced, the file renamed into place and the directory
+// synced. A killed build leaves only temporary files, which have no magic
+// and never open as an index; the next Create of the same path removes the
+// ones no live builder holds.
+//
+// [Open] checks, in order: the magic (ErrNotIndex), the version
+// (ErrVersion), the header checksum and fields (ErrCorrupt), the file size
+// (ErrTruncated when shorter, ErrCorrupt when longer), the header block's
+// zero padding, the section table and the root node. Nodes are checked
+// (checksum, bounds, parent entry) as queries read them; the attribute tree
+// when it is loaded ([Tree.LoadAttributes]). [Tree.Check] reads everything
+// and verifies every invariant. Any of these errors means: rebuild the
+// index from the trace.
 package history

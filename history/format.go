@@ -306,17 +306,20 @@ func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 func uvarintLen(u uint64) int { return (bits.Len64(u|1) + 6) / 7 }
 
-// rec is an interval as the builder holds it: the value split into kind,
-// number bits and string.
+// rec is an interval as the builder holds it: the value split into kind
+// and number bits; a string's bytes live in a separate byte slice (the
+// "strs" of the functions below) and num holds their offset<<32 | length.
+// Without a pointer, the R-buffer's arrays of recs cost the garbage
+// collector nothing.
 type rec struct {
 	start, end int64
-	num        uint64 // int32/int64 two's complement, float64 bits
-	str        string
+	num        uint64 // int32/int64 two's complement, float64 bits, string offset<<32|length
 	key        int32
 	kind       core.Kind
 }
 
-func recFromValue(key core.Key, start, end core.Time, v core.Value) rec {
+// recFromValue makes a rec, appending a string value's bytes to *strs.
+func recFromValue(key core.Key, start, end core.Time, v core.Value, strs *[]byte) rec {
 	r := rec{key: int32(key), start: int64(start), end: int64(end), kind: v.Kind()}
 	switch r.kind {
 	case core.KindInt32, core.KindInt64:
@@ -324,23 +327,17 @@ func recFromValue(key core.Key, start, end core.Time, v core.Value) rec {
 	case core.KindFloat64:
 		r.num = math.Float64bits(v.Float())
 	case core.KindString:
-		r.str = v.Str()
+		s := v.Str()
+		r.num = uint64(len(*strs))<<32 | uint64(len(s))
+		*strs = append(*strs, s...)
 	}
 	return r
 }
 
-func (r *rec) value() core.Value {
-	switch r.kind {
-	case core.KindInt32:
-		return core.Int32(int32(r.num))
-	case core.KindInt64:
-		return core.Int64(int64(r.num))
-	case core.KindFloat64:
-		return core.Float64(math.Float64frombits(r.num))
-	case core.KindString:
-		return core.String(r.str)
-	}
-	return core.Null()
+// str returns the bytes of a string rec.
+func (r *rec) str(strs []byte) []byte {
+	off, l := r.num>>32, r.num&0xFFFFFFFF
+	return strs[off : off+l]
 }
 
 // encState is the context of the next record of a node.
@@ -368,7 +365,8 @@ func payloadSize(r *rec) int {
 	case core.KindFloat64:
 		return 8
 	case core.KindString:
-		return uvarintLen(uint64(len(r.str))) + len(r.str)
+		l := r.num & 0xFFFFFFFF
+		return uvarintLen(l) + int(l)
 	}
 	return 0
 }
@@ -391,8 +389,9 @@ func (s *encState) advance(r *rec) {
 	s.n++
 }
 
-// appendRecord encodes r after state s and advances s.
-func (s *encState) appendRecord(b []byte, r *rec) []byte {
+// appendRecord encodes r (with its string in strs) after state s and
+// advances s.
+func (s *encState) appendRecord(b []byte, r *rec, strs []byte) []byte {
 	tag := byte(r.kind)
 	inline := false
 	if r.kind == core.KindInt32 {
@@ -426,8 +425,9 @@ func (s *encState) appendRecord(b []byte, r *rec) []byte {
 		case core.KindFloat64:
 			b = le.AppendUint64(b, r.num)
 		case core.KindString:
-			b = binary.AppendUvarint(b, uint64(len(r.str)))
-			b = append(b, r.str...)
+			str := r.str(strs)
+			b = binary.AppendUvarint(b, uint64(len(str)))
+			b = append(b, str...)
 		}
 	}
 	s.advance(r)

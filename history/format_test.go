@@ -196,6 +196,7 @@ func TestCorruptionNeverGivesAWrongAnswer(t *testing.T) {
 	mem := core.NewMemHistory(s.start)
 	s.replay(t, mem)
 	path := buildScenario(t, s, Options{BlockSize: 2048, MaxChildren: 3})
+	openChecked(t, path, OpenOptions{})
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -304,5 +305,71 @@ func TestParseLayout(t *testing.T) {
 	}
 	if _, err := ParseLayout("btree"); err == nil {
 		t.Error("ParseLayout(btree) succeeded")
+	}
+}
+
+// TestEmptyIndex: a trace without any attribute still makes a valid index.
+func TestEmptyIndex(t *testing.T) {
+	for _, l := range []Layout{LayoutRSHT, LayoutESHT, LayoutSHT} {
+		path := filepath.Join(t.TempDir(), "index")
+		b, err := Create(path, 5, Options{Layout: l})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(50); err != nil {
+			t.Fatal(err)
+		}
+		tr := openChecked(t, path, OpenOptions{})
+		if s, e := tr.Bounds(); s != 5 || e != 50 || tr.Attributes().Len() != 0 {
+			t.Errorf("%s: bounds %d, %d, %d attributes", l, s, e, tr.Attributes().Len())
+		}
+		if _, _, err := tr.Single(bg, 0, 10); !errors.Is(err, core.ErrNoState) || !errors.Is(err, core.ErrBadKey) {
+			t.Errorf("%s: Single on an empty index: %v", l, err)
+		}
+		if got := collect(t, func(fn func(core.Interval) bool) (core.QueryStats, error) { return tr.Full(bg, 10, fn) }); len(got) != 0 {
+			t.Errorf("%s: Full = %v", l, got)
+		}
+	}
+}
+
+// TestDamagedTail: damage in the attribute tree or a section is reported
+// when they are read (and by Check), not hidden.
+func TestDamagedTail(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	buildTiny(t, good, Options{BlockSize: 2048, MaxChildren: 4})
+	tr := openChecked(t, good, OpenOptions{})
+	h := *tr.hdr
+	tr.Close()
+	if _, err := tr.Full(bg, h.start, func(core.Interval) bool { return true }); !errors.Is(err, ErrTreeClosed) {
+		t.Errorf("query after Close: %v", err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, off := range map[string]uint64{"attributes": h.attrOff + 3, "section": h.attrOff + h.attrLen + 2} {
+		b := slices.Clone(data)
+		b[off] ^= 0x20
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Open(p, OpenOptions{})
+		if err != nil {
+			t.Fatalf("%s: Open: %v", name, err)
+		}
+		defer tr.Close()
+		if err := tr.Check(); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: Check = %v, want ErrCorrupt", name, err)
+		}
+		_, aerr := tr.LoadAttributes()
+		if name == "attributes" {
+			if !errors.Is(aerr, ErrCorrupt) || tr.Attributes().Len() != 0 {
+				t.Errorf("damaged attribute tree: %v, %d attributes", aerr, tr.Attributes().Len())
+			}
+		} else if aerr != nil {
+			t.Errorf("section damage broke the attributes: %v", aerr)
+		}
 	}
 }

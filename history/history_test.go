@@ -36,7 +36,7 @@ func TestMatchesMemHistory(t *testing.T) {
 			for ci, o := range testConfigs {
 				o.Layout = layout
 				t.Run(fmt.Sprintf("round%d/%s/cfg%d", round, layout, ci), func(t *testing.T) {
-					tr := openChecked(t, buildScenario(t, s, o), OpenOptions{CacheBytes: int64(r.IntN(3)) * 40000})
+					tr := openChecked(t, buildScenario(t, s, o), OpenOptions{CacheBytes: []int64{-1, 0, 16 * 15_000}[r.IntN(3)]})
 					compareHistories(t, r, mem, tr)
 				})
 			}
@@ -126,6 +126,15 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 		if !slices.Equal(got, want) {
 			t.Fatalf("Query2D(%v, %d, %d): %d intervals, want %d\n%v\n%v", ks, t0, t1, len(got), len(want), head(got), head(want))
 		}
+		rows, _, err := Rows(bg, tr, ks, t0, t1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, k := range ks {
+			if got := rows[i]; !slices.Equal(got, rowOf(want, k)) {
+				t.Fatalf("Rows row %d (key %d) = %v, want %v", i, k, got, rowOf(want, k))
+			}
+		}
 		times := make([]core.Time, r.IntN(30))
 		for i := range times {
 			times[i] = randTime()
@@ -135,19 +144,13 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 		if !slices.Equal(got, want) {
 			t.Fatalf("Query2DTimes(%v, %v): %d intervals, want %d", ks, times, len(got), len(want))
 		}
-		rows, _, err := RowsAt(bg, tr, ks, times)
+		rows, _, err = RowsAt(bg, tr, ks, times)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, k := range ks {
-			var wantRow []core.Interval
-			for _, iv := range want {
-				if iv.Key == k {
-					wantRow = append(wantRow, iv)
-				}
-			}
-			if !slices.Equal(rows[i], wantRow) {
-				t.Fatalf("RowsAt row %d (key %d) = %v, want %v", i, k, rows[i], wantRow)
+			if got := rows[i]; !slices.Equal(got, rowOf(want, k)) {
+				t.Fatalf("RowsAt row %d (key %d) = %v, want %v", i, k, got, rowOf(want, k))
 			}
 		}
 	}
@@ -168,4 +171,34 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 	}
 }
 
+// rowOf returns the intervals of key k in sorted ivs.
+func rowOf(ivs []core.Interval, k core.Key) []core.Interval {
+	var row []core.Interval
+	for _, iv := range ivs {
+		if iv.Key == k {
+			row = append(row, iv)
+		}
+	}
+	return row
+}
+
 func head(ivs []core.Interval) []core.Interval { return ivs[:min(len(ivs), 8)] }
+
+// TestExtremeTimes: a trace spanning the whole int64 range round-trips.
+func TestExtremeTimes(t *testing.T) {
+	s := &scenario{start: core.MinTime, end: core.MaxTime}
+	s.ops = []scenarioOp{{path: []string{"k"}}, {path: []string{"j"}},
+		{key: 0, t: core.MinTime + 1, v: core.Int64(1)}, {key: 1, t: 0, v: core.String("zero")},
+		{key: 0, t: core.MaxTime - 1, v: core.Float64(-1)}}
+	mem := core.NewMemHistory(s.start)
+	s.replay(t, mem)
+	for _, l := range []Layout{LayoutRSHT, LayoutESHT, LayoutSHT} {
+		tr := openChecked(t, buildScenario(t, s, Options{Layout: l}), OpenOptions{})
+		got := collect(t, func(fn func(core.Interval) bool) (core.QueryStats, error) {
+			return tr.Query2D(bg, []core.Key{0, 1}, core.MinTime, core.MaxTime, fn)
+		})
+		if !slices.Equal(got, mem.Intervals()) {
+			t.Errorf("%s: %v, want %v", l, got, mem.Intervals())
+		}
+	}
+}

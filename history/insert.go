@@ -53,19 +53,20 @@ func (n *bnode) reset(seq, parent uint32, typ uint8, start int64, capacity int) 
 }
 
 // tryAdd appends r if it fits.
-func (n *bnode) tryAdd(r *rec) bool {
+func (n *bnode) tryAdd(r *rec, strs []byte) bool {
 	saved, old := n.enc, len(n.data)
-	n.data = n.enc.appendRecord(n.data, r)
+	n.data = n.enc.appendRecord(n.data, r, strs)
 	if len(n.data) > n.cap {
 		n.data, n.enc = n.data[:old], saved
 		return false
 	}
 	n.count++
-	n.cover(r.start, r.end, r.key, r.key)
+	n.cover(r.end, r.key, r.key)
 	return true
 }
 
-func (n *bnode) cover(_, end int64, minKey, maxKey int32) {
+// cover extends the sub-tree bounds the node will have when it closes.
+func (n *bnode) cover(end int64, minKey, maxKey int32) {
 	n.end = max(n.end, end)
 	n.minKey = min(n.minKey, minKey)
 	n.maxKey = max(n.maxKey, maxKey)
@@ -75,7 +76,7 @@ func (n *bnode) addChild(c child, height int) {
 	n.children = append(n.children, c)
 	n.childHeight = max(n.childHeight, height)
 	if c.minKey <= c.maxKey {
-		n.cover(int64(c.start), int64(c.end), int32(c.minKey), int32(c.maxKey))
+		n.cover(int64(c.end), int32(c.minKey), int32(c.maxKey))
 	}
 }
 
@@ -110,7 +111,7 @@ func newTreeBuilder(opts Options, w *blockWriter, start int64, keyCount func() i
 	if opts.Layout == LayoutRSHT {
 		t.rb = newRBuffer(t)
 		t.branch = append(t.branch, t.newNode(noParent, nodeCore, start))
-		t.rb.newParent()
+		t.rb.setHeight()
 	} else {
 		t.branch = append(t.branch, t.newNode(noParent, nodeLeaf, start))
 	}
@@ -143,26 +144,26 @@ func (t *treeBuilder) deepest(s int64) int {
 }
 
 // insert places one interval.
-func (t *treeBuilder) insert(r *rec) error {
+func (t *treeBuilder) insert(r *rec, strs []byte) error {
 	t.intervals++
-	err := t.place(r)
+	err := t.place(r, strs)
 	t.treeEnd = max(t.treeEnd, r.end) // after placing: SHT branches start past the previous end
 	return err
 }
 
-func (t *treeBuilder) place(r *rec) error {
+func (t *treeBuilder) place(r *rec, strs []byte) error {
 	for {
 		d := t.deepest(r.start)
 		last := len(t.branch) - 1
 		if t.rb != nil && d == last {
 			// Starts at or after the R-tree parent: into the R-buffer.
-			t.rb.add(r)
+			t.rb.add(r, strs)
 			if t.rb.full() {
 				return t.rb.flush(false)
 			}
 			return nil
 		}
-		if t.branch[d].tryAdd(r) {
+		if t.branch[d].tryAdd(r, strs) {
 			return nil
 		}
 		if t.rb != nil && len(t.rb.recs) > 0 {
@@ -176,6 +177,9 @@ func (t *treeBuilder) place(r *rec) error {
 		start := r.start // eSHT, R-SHT: a new node starts at its first interval
 		if t.opts.Layout == LayoutSHT {
 			start = t.treeEnd + 1 // SHT: siblings are consecutive; r may have to go up
+			if t.treeEnd == math.MaxInt64 {
+				start = t.treeEnd
+			}
 		}
 		if err := t.roll(d, start); err != nil {
 			return err
@@ -211,9 +215,6 @@ func (t *treeBuilder) roll(d int, start int64) error {
 			typ = nodeLeaf
 		}
 		t.branch[i] = t.newNode(t.branch[i-1].seq, typ, start)
-	}
-	if t.rb != nil {
-		t.rb.newParent()
 	}
 	return nil
 }
@@ -288,7 +289,7 @@ func (t *treeBuilder) finish(end int64) (root uint32, depth int, err error) {
 	return r.seq, r.childHeight + 1, nil
 }
 
-// maxRHeight returns the largest R-tree height used (0 without R-trees).
+// maxRHeight returns the largest R-tree height loaded (0 without R-trees).
 func (t *treeBuilder) maxRHeight() int {
 	if t.rb == nil {
 		return 0

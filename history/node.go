@@ -1,7 +1,6 @@
 package history
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"unsafe"
@@ -91,32 +90,22 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 		}
 		return n, nil
 	}
-	n.keys = make([]int32, h.count)
-	n.starts = make([]int64, h.count)
-	n.ends = make([]int64, h.count)
-	n.kinds = make([]core.Kind, h.count)
-	n.nums = make([]uint64, h.count)
+	c := h.count
+	times := make([]int64, 2*c)
+	n.starts, n.ends = times[:c:c], times[c:]
+	n.keys = make([]int32, c)
+	n.kinds = make([]core.Kind, c)
+	n.nums = make([]uint64, c)
 	pos := nodeHeaderSize + h.childCount*childEntrySize
 	data := b[:pos+h.dataLen]
 	prevKey, prevEnd := int64(0), int64(h.start)
+	minKey, maxKey, lo, hi := int64(h.minKey), int64(h.maxKey), int64(h.start), int64(h.end)
+	sorted := h.flags&flagSortedByKey != 0
 	bad := func(i int, what string) error {
 		return fmt.Errorf("%w: node %d record %d: %s", ErrCorrupt, h.seq, i, what)
 	}
-	uv := func() (uint64, bool) {
-		if pos < len(data) && data[pos] < 0x80 {
-			v := uint64(data[pos])
-			pos++
-			return v, true
-		}
-		v, k := binary.Uvarint(data[pos:])
-		if k <= 0 {
-			return 0, false
-		}
-		pos += k
-		return v, true
-	}
-	sorted := h.flags&flagSortedByKey != 0
-	for i := 0; i < h.count; i++ {
+	var u uint64
+	for i := 0; i < c; i++ {
 		if pos >= len(data) {
 			return nil, bad(i, "past the record bytes")
 		}
@@ -128,11 +117,10 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 			return nil, bad(i, fmt.Sprintf("bad tag %#x", tag))
 		}
 		if tag&tagKeyDelta != 0 {
-			d, ok := uv()
-			if !ok {
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad key delta")
 			}
-			prevKey += unzigzag(d)
+			prevKey += unzigzag(u)
 		} else if i == 0 {
 			return nil, bad(i, "first record without a key")
 		}
@@ -142,24 +130,21 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 				return nil, bad(i, "first record marked contiguous")
 			}
 			start = prevEnd + 1
-			dur, ok := uv()
-			if !ok || dur > math.MaxInt64 {
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad duration")
 			}
-			end = start + int64(dur)
+			end = start + int64(u) // wraps like the encoder; bounds checked below
 		} else {
-			d, ok := uv()
-			if !ok {
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad end")
 			}
-			end = prevEnd + unzigzag(d)
-			dur, ok := uv()
-			if !ok || dur > math.MaxInt64 {
+			end = prevEnd + unzigzag(u)
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad duration")
 			}
-			start = end - int64(dur)
+			start = end - int64(u)
 		}
-		if prevKey < int64(h.minKey) || prevKey > int64(h.maxKey) || start < int64(h.start) || end > int64(h.end) || end < start {
+		if prevKey < minKey || prevKey > maxKey || start < lo || end > hi || end < start {
 			return nil, bad(i, fmt.Sprintf("key %d [%d, %d] outside the node's keys [%d, %d] and time [%d, %d]", prevKey, start, end, h.minKey, h.maxKey, h.start, h.end))
 		}
 		if sorted && i > 0 && (int32(prevKey) < n.keys[i-1] || int32(prevKey) == n.keys[i-1] && start <= n.starts[i-1]) {
@@ -168,17 +153,18 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 		var num uint64
 		switch {
 		case inline != 0:
-			num = uint64(int64(inline - 1))
+			num = uint64(inline - 1)
 		case kind == core.KindInt32:
-			u, ok := uv()
+			if u, pos = uvarint(data, pos); pos < 0 {
+				return nil, bad(i, "bad int32")
+			}
 			v := unzigzag(u)
-			if !ok || v < math.MinInt32 || v > math.MaxInt32 {
+			if v < math.MinInt32 || v > math.MaxInt32 {
 				return nil, bad(i, "bad int32")
 			}
 			num = uint64(v)
 		case kind == core.KindInt64:
-			u, ok := uv()
-			if !ok {
+			if u, pos = uvarint(data, pos); pos < 0 {
 				return nil, bad(i, "bad int64")
 			}
 			num = uint64(unzigzag(u))
@@ -189,12 +175,11 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 			num = le.Uint64(data[pos:])
 			pos += 8
 		case kind == core.KindString:
-			l, ok := uv()
-			if !ok || l > core.MaxStringLen || l > uint64(len(data)-pos) {
+			if u, pos = uvarint(data, pos); pos < 0 || u > core.MaxStringLen || u > uint64(len(data)-pos) {
 				return nil, bad(i, "bad string length")
 			}
-			num = uint64(pos)<<32 | l
-			pos += int(l)
+			num = uint64(pos)<<32 | u
+			pos += int(u)
 		}
 		n.keys[i], n.starts[i], n.ends[i], n.kinds[i], n.nums[i] = int32(prevKey), start, end, kind, num
 		prevEnd = end
@@ -203,4 +188,25 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 		return nil, fmt.Errorf("%w: node %d: %d record bytes left after %d intervals", ErrCorrupt, h.seq, len(data)-pos, h.count)
 	}
 	return n, nil
+}
+
+// uvarint decodes an unsigned varint at b[pos:], returning the value and
+// the position after it, or pos < 0 if the bytes end or overflow 64 bits.
+func uvarint(b []byte, pos int) (uint64, int) {
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if pos >= len(b) {
+			return 0, -1
+		}
+		c := b[pos]
+		pos++
+		if c < 0x80 {
+			if shift == 63 && c > 1 {
+				return 0, -1
+			}
+			return v | uint64(c)<<shift, pos
+		}
+		v |= uint64(c&0x7f) << shift
+	}
+	return 0, -1
 }

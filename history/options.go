@@ -72,8 +72,9 @@ type Options struct {
 	MaxChildren int
 	// MaxRHeight caps the height r of the R-tree sub-trees of the R-SHT
 	// (default 3). The R-buffer holds up to the capacity of a sub-tree of
-	// height r, so this also bounds the build's memory: about
-	// BlockSize * (c^r-1)/(c-1) * 3 bytes.
+	// height r, so this also bounds the build's memory: with the defaults,
+	// about 4 MB of encoded intervals and at most 350 k intervals (32
+	// bytes each in memory, three copies while sorting).
 	MaxRHeight int
 	// RHeight fixes the R-tree height (the article's R2, R3...). Zero
 	// means variable height (vR): r = ceil(log_c(A/n)) for A keys and n

@@ -200,85 +200,61 @@ func (ks keyList) contains(k core.Key) bool {
 // Query2D implements [core.History]: one walk of the tree, pruned by each
 // child's time and key bounds.
 func (t *Tree) Query2D(ctx context.Context, keys []core.Key, t0, t1 core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
-	w, err := t.newWalk(ctx, fn)
-	if err != nil {
-		return core.QueryStats{}, err
-	}
-	ks := sortedKeys(keys)
 	t0, t1 = max(t0, t.hdr.start), min(t1, t.hdr.end)
-	if t0 > t1 || len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
-		return w.st, nil
+	if t0 > t1 {
+		return t.query2D(ctx, nil, timeSpec{}, fn)
 	}
-	return w.done(w.range2D(t.root, ks, int64(t0), int64(t1), 1))
+	return t.query2D(ctx, keys, timeSpec{t0: int64(t0), t1: int64(t1)}, fn)
 }
 
-func (w *walk) range2D(n *node, ks keyList, t0, t1 int64, depth int) error {
-	if err := w.enter(n, depth); err != nil {
-		return err
-	}
-	ks = ks.within(n.minKey, n.maxKey)
-	if n.flags&flagSortedByKey != 0 {
-		// Merge the node's key-sorted records with the key list.
-		i, j := 0, 0
-		for i < len(n.keys) && j < len(ks) {
-			switch k := core.Key(n.keys[i]); {
-			case k < ks[j]:
-				i += sort.Search(len(n.keys)-i, func(x int) bool { return core.Key(n.keys[i+x]) >= ks[j] })
-			case k > ks[j]:
-				j++
-			default:
-				if n.starts[i] <= t1 && n.ends[i] >= t0 {
-					if err := w.emit(n, i); err != nil {
-						return err
-					}
-				}
-				i++
-			}
-		}
-	} else {
-		for i, k := range n.keys {
-			if n.starts[i] <= t1 && n.ends[i] >= t0 && ks.contains(core.Key(k)) {
-				if err := w.emit(n, i); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	for _, c := range n.children {
-		if int64(c.start) > t1 || int64(c.end) < t0 {
-			continue
-		}
-		cks := ks.within(c.minKey, c.maxKey)
-		if len(cks) == 0 {
-			continue
-		}
-		ch, err := w.t.child(n, c)
-		if err != nil {
-			return err
-		}
-		if err := w.range2D(ch, cks, t0, t1, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Query2DTimes implements [core.History]: like Query2D, the time list is
+// Query2DTimes implements [core.History]: like Query2D, with the time list
 // narrowed to each child's time bounds.
 func (t *Tree) Query2DTimes(ctx context.Context, keys []core.Key, times []core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+	ts := slices.Clone(times)
+	slices.Sort(ts)
+	ts = timesWithin(slices.Compact(ts), t.hdr.start, t.hdr.end)
+	if len(ts) == 0 {
+		return t.query2D(ctx, nil, timeSpec{}, fn)
+	}
+	return t.query2D(ctx, keys, timeSpec{ts: ts, list: true}, fn)
+}
+
+func (t *Tree) query2D(ctx context.Context, keys []core.Key, ts timeSpec, fn func(core.Interval) bool) (core.QueryStats, error) {
 	w, err := t.newWalk(ctx, fn)
 	if err != nil {
 		return core.QueryStats{}, err
 	}
 	ks := sortedKeys(keys)
-	ts := slices.Clone(times)
-	slices.Sort(ts)
-	ts = slices.Compact(ts)
-	ts = timesWithin(ts, t.hdr.start, t.hdr.end)
-	if len(ts) == 0 || len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
+	if len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
 		return w.st, nil
 	}
-	return w.done(w.times2D(t.root, ks, ts, 1))
+	return w.done(w.walk2D(t.root, ks, ts, 1))
+}
+
+// timeSpec is the time side of a 2D query: the range [t0, t1], or a
+// sorted list of times.
+type timeSpec struct {
+	t0, t1 int64
+	ts     []core.Time
+	list   bool
+}
+
+// within narrows s to [lo, hi] and reports whether anything is left.
+func (s timeSpec) within(lo, hi core.Time) (timeSpec, bool) {
+	if !s.list {
+		return s, int64(lo) <= s.t1 && int64(hi) >= s.t0
+	}
+	ts := timesWithin(s.ts, lo, hi)
+	return timeSpec{ts: ts, list: true}, len(ts) > 0
+}
+
+// hits reports whether the interval [start, end] matches s.
+func (s timeSpec) hits(start, end int64) bool {
+	if !s.list {
+		return start <= s.t1 && end >= s.t0
+	}
+	i, _ := slices.BinarySearch(s.ts, core.Time(start))
+	return i < len(s.ts) && int64(s.ts[i]) <= end
 }
 
 // timesWithin returns the times of sorted ts in [lo, hi].
@@ -294,19 +270,14 @@ func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
 	return ts[i : i+j]
 }
 
-// hits reports whether some time of sorted ts lies in [s, e].
-func hits(ts []core.Time, s, e int64) bool {
-	i, _ := slices.BinarySearch(ts, core.Time(s))
-	return i < len(ts) && int64(ts[i]) <= e
-}
-
-func (w *walk) times2D(n *node, ks keyList, ts []core.Time, depth int) error {
+func (w *walk) walk2D(n *node, ks keyList, ts timeSpec, depth int) error {
 	if err := w.enter(n, depth); err != nil {
 		return err
 	}
 	ks = ks.within(n.minKey, n.maxKey)
-	ts = timesWithin(ts, n.start, n.end)
+	ts, _ = ts.within(n.start, n.end)
 	if n.flags&flagSortedByKey != 0 {
+		// Merge the node's key-sorted records with the key list.
 		i, j := 0, 0
 		for i < len(n.keys) && j < len(ks) {
 			switch k := core.Key(n.keys[i]); {
@@ -315,7 +286,7 @@ func (w *walk) times2D(n *node, ks keyList, ts []core.Time, depth int) error {
 			case k > ks[j]:
 				j++
 			default:
-				if hits(ts, n.starts[i], n.ends[i]) {
+				if ts.hits(n.starts[i], n.ends[i]) {
 					if err := w.emit(n, i); err != nil {
 						return err
 					}
@@ -325,7 +296,7 @@ func (w *walk) times2D(n *node, ks keyList, ts []core.Time, depth int) error {
 		}
 	} else {
 		for i, k := range n.keys {
-			if ks.contains(core.Key(k)) && hits(ts, n.starts[i], n.ends[i]) {
+			if ks.contains(core.Key(k)) && ts.hits(n.starts[i], n.ends[i]) {
 				if err := w.emit(n, i); err != nil {
 					return err
 				}
@@ -333,8 +304,8 @@ func (w *walk) times2D(n *node, ks keyList, ts []core.Time, depth int) error {
 		}
 	}
 	for _, c := range n.children {
-		cts := timesWithin(ts, c.start, c.end)
-		if len(cts) == 0 {
+		cts, ok := ts.within(c.start, c.end)
+		if !ok {
 			continue
 		}
 		cks := ks.within(c.minKey, c.maxKey)
@@ -345,7 +316,7 @@ func (w *walk) times2D(n *node, ks keyList, ts []core.Time, depth int) error {
 		if err != nil {
 			return err
 		}
-		if err := w.times2D(ch, cks, cts, depth+1); err != nil {
+		if err := w.walk2D(ch, cks, cts, depth+1); err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -13,28 +14,39 @@ import (
 type rbuffer struct {
 	t         *treeBuilder
 	recs      []rec
-	est       int64 // conservative size estimate of recs
+	arena     []byte // the bytes of the string values of recs
+	est       int64  // conservative size estimate of recs
 	minStart  int64
 	ratio     float64 // exact size over estimate, measured at the last sort
 	height    int     // r for the current parent
 	avgRec    float64 // exact bytes per record at the last load
-	maxHeight int     // largest r used
+	maxHeight int     // largest R-tree height loaded
+	keys      int     // key count r was set for
 
 	// Scratch reused across loads.
-	sorted  []rec
-	perm    []uint64
-	permTmp []uint64
-	durs    []int64
-	sizes   []int32
-	data    [][]byte // record bytes per recursion level
-	chunk   []byte   // blocks of the sub-tree being loaded
-	first   uint32   // seq of chunk[0:bs]
+	sorted []rec
+	spare  []rec
+	durs   []int64
+	sizes  []int32
+	data   [][]byte // record bytes per recursion level
+	chunk  []byte   // blocks of the sub-tree being loaded
+	first  uint32   // seq of chunk[0:bs]
 }
 
 // fill is the fraction of an R-tree's capacity the buffer is loaded at:
 // the slack absorbs the rounding of the splits, so nodes do not overflow
 // into an extra level.
 const fill = 0.94
+
+// maxArena bounds the string bytes of the buffer (offsets are 32-bit).
+const maxArena = 1 << 30
+
+// minRecordBytes bounds the number of records the buffer holds to its
+// capacity in bytes over this: when intervals compress well (a key's
+// consecutive intervals take 3 or 4 bytes in a key-sorted leaf), the
+// buffer is loaded as a partly filled R-tree rather than holding, at 32
+// bytes each in memory, ten times more intervals than usual.
+const minRecordBytes = 12
 
 func newRBuffer(t *treeBuilder) *rbuffer {
 	return &rbuffer{t: t, ratio: 1, avgRec: 12, minStart: math.MaxInt64}
@@ -49,18 +61,26 @@ func (b *rbuffer) capacity(h int) float64 {
 	return c
 }
 
-// newParent re-evaluates r when a new R-tree parent starts: fixed, or
-// r = ceil(log_c(A/n)) for A keys and n records per leaf, capped.
-func (b *rbuffer) newParent() {
+// setHeight sets r for the intervals being buffered: fixed, or the
+// smallest r whose R-tree has at least A leaf records, c^(r-1)*n >= A for
+// A keys and n records per leaf (r = 1 + ceil(log_c(A/n))), capped. That
+// is one level more than the article's ceil(log_c(A/n)), which lets
+// between 2 and c+1 R-trees overlap any time; with one more level an
+// R-tree holds the current interval of every key and at most 2 overlap.
+// The article changes r only when a new R-tree parent starts; here it
+// follows A as soon as keys are added, so the R-trees loaded while a trace
+// creates its keys do not keep a height chosen before they existed (see
+// the package doc for the measurements).
+func (b *rbuffer) setHeight() {
 	o := b.t.opts
-	defer func() { b.maxHeight = max(b.maxHeight, b.height) }()
+	b.keys = b.t.keyCount()
 	if o.RHeight > 0 {
 		b.height = o.RHeight
 		return
 	}
 	n := float64(b.t.leafCap) / b.avgRec
-	ratio := float64(b.t.keyCount()) / n
-	r, reach := 1, float64(o.MaxChildren)
+	ratio := float64(b.keys) / n
+	r, reach := 1, 1.0
 	for reach < ratio && r < o.MaxRHeight {
 		r++
 		reach *= float64(o.MaxChildren)
@@ -68,14 +88,29 @@ func (b *rbuffer) newParent() {
 	b.height = r
 }
 
-func (b *rbuffer) add(r *rec) {
+func (b *rbuffer) add(r *rec, strs []byte) {
+	if len(b.recs) == cap(b.recs) {
+		// Grow in large steps towards what a full buffer holds, rather
+		// than copying it over and over by doubling from zero.
+		want := int(b.capacity(b.height) / b.avgRec / 4)
+		b.recs = slices.Grow(b.recs, max(len(b.recs), want, 1024))
+	}
 	b.recs = append(b.recs, *r)
+	if r.kind == core.KindString {
+		s := r.str(strs)
+		b.recs[len(b.recs)-1].num = uint64(len(b.arena))<<32 | uint64(len(s))
+		b.arena = append(b.arena, s...)
+	}
 	b.est += int64(8 + uvarintLen(uint64(r.end-r.start)) + payloadSize(r))
 	b.minStart = min(b.minStart, r.start)
 }
 
 func (b *rbuffer) full() bool {
-	return float64(b.est)*b.ratio >= fill*b.capacity(b.height)
+	if b.t.keyCount() != b.keys {
+		b.setHeight()
+	}
+	return float64(b.est)*b.ratio >= fill*b.capacity(b.height) || len(b.arena) > maxArena ||
+		float64(len(b.recs)) >= b.capacity(b.height)/minRecordBytes
 }
 
 // flush bulk-loads the buffer under the R-tree parent. Unless forced, it
@@ -85,7 +120,8 @@ func (b *rbuffer) flush(force bool) error {
 	t := b.t
 	total := b.sortByKey()
 	b.ratio = float64(total) / float64(b.est)
-	if !force && float64(total) < 0.9*fill*b.capacity(b.height) {
+	if !force && float64(total) < 0.9*fill*b.capacity(b.height) && len(b.arena) <= maxArena &&
+		float64(len(b.recs)) < b.capacity(b.height)/minRecordBytes {
 		return nil
 	}
 	last := len(t.branch) - 1
@@ -100,51 +136,59 @@ func (b *rbuffer) flush(force bool) error {
 	for float64(total) > fill*b.capacity(h) && h < 16 {
 		h++
 	}
+	b.maxHeight = max(b.maxHeight, h)
 	b.first = t.w.next
 	b.chunk = b.chunk[:0]
-	c, height := b.build(b.sorted, h, p.seq, 0)
+	c, height := b.build(b.sorted, h, p.seq, 0, total)
 	if err := t.w.write(b.first, b.chunk); err != nil {
 		return err
 	}
 	p.addChild(c, height)
 	b.avgRec = float64(total) / float64(len(b.recs))
-	b.recs, b.est, b.minStart = b.recs[:0], 0, math.MaxInt64
+	b.recs, b.arena, b.est, b.minStart = b.recs[:0], b.arena[:0], 0, math.MaxInt64
+	b.setHeight() // n may have changed
 	return nil
 }
 
 // sortByKey fills b.sorted with the buffer sorted by key, stable (so each
-// key's intervals stay in time order), and returns its encoded size.
+// key's intervals stay in time order), and returns its encoded size. It is
+// an LSD radix sort on 11-bit digits that moves the records themselves:
+// sequential reads, and count tables that stay in cache.
 func (b *rbuffer) sortByKey() int64 {
 	n := len(b.recs)
-	b.perm = grow(b.perm, n)
-	b.permTmp = grow(b.permTmp, n)
 	maxKey := int32(0)
 	for i := range b.recs {
-		b.perm[i] = uint64(uint32(b.recs[i].key))<<32 | uint64(i)
 		maxKey = max(maxKey, b.recs[i].key)
 	}
-	// LSD radix sort on the key's 16-bit digits; stable, so ties keep
-	// arrival order.
-	src, dst := b.perm, b.permTmp
-	for shift := uint(32); shift < 64 && (shift == 32 || uint64(maxKey)>>(shift-32) != 0); shift += 16 {
-		var count [1 << 16]int
-		for _, v := range src {
-			count[(v>>shift)&0xFFFF]++
+	b.sorted = grow(b.sorted, n)
+	b.spare = grow(b.spare, n)
+	src, dst := b.recs, b.sorted
+	const digit = 11
+	for shift := uint(0); shift == 0 || uint32(maxKey)>>shift != 0; shift += digit {
+		var count [1 << digit]int
+		for i := range src {
+			count[uint32(src[i].key)>>shift&(1<<digit-1)]++
 		}
 		sum := 0
 		for i := range count {
 			sum, count[i] = sum+count[i], sum
 		}
-		for _, v := range src {
-			d := (v >> shift) & 0xFFFF
-			dst[count[d]] = v
+		for i := range src {
+			d := uint32(src[i].key) >> shift & (1<<digit - 1)
+			dst[count[d]] = src[i]
 			count[d]++
 		}
-		src, dst = dst, src
+		// Never write into recs: the buffer keeps its arrival order in
+		// case this sort only recalibrates.
+		src = dst
+		if &dst[0] == &b.sorted[0] {
+			dst = b.spare
+		} else {
+			dst = b.sorted
+		}
 	}
-	b.sorted = grow(b.sorted, n)
-	for i, v := range src {
-		b.sorted[i] = b.recs[uint32(v)]
+	if &src[0] != &b.sorted[0] {
+		copy(b.sorted, src)
 	}
 	return b.sizeOf(b.sorted, b.minStart)
 }
@@ -167,13 +211,16 @@ func (b *rbuffer) sizeOf(recs []rec, start int64) int64 {
 // build writes recs (sorted by key) as an R-tree of height about h under
 // parent: the longest intervals fill the root, the rest is cut into
 // consecutive key ranges of equal size, one per child. It returns the
-// root's entry and the sub-tree's height.
-func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int) {
+// root's entry and the sub-tree's height. total is the encoded size of recs
+// as the parent measured it (within a few bytes of the size in a node of
+// their own).
+func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64) (child, int) {
 	t := b.t
 	bs := t.opts.BlockSize
 	seq := t.w.alloc()
 	slot := int(seq-b.first) * bs
-	b.chunk = append(b.chunk, make([]byte, bs)...)
+	b.chunk = slices.Grow(b.chunk, bs)[:len(b.chunk)+bs]
+	clear(b.chunk[slot:])
 
 	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	minKey, maxKey := int32(math.MaxInt32), int32(math.MinInt32)
@@ -189,16 +236,18 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int
 	}
 	data := b.data[level][:0]
 
-	total := b.sizeOf(recs, minStart)
-	if total <= int64(t.leafCap) {
+	if total <= int64(t.leafCap)+64 {
 		s := newEncState(minStart)
 		for i := range recs {
-			data = s.appendRecord(data, &recs[i])
+			data = s.appendRecord(data, &recs[i], b.arena)
 		}
-		hdr.typ, hdr.count = nodeLeaf, len(recs)
-		b.data[level] = data
-		b.put(slot, &hdr, nil, data)
-		return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, 1
+		if len(data) <= t.leafCap {
+			hdr.typ, hdr.count = nodeLeaf, len(recs)
+			b.data[level] = data
+			b.put(slot, &hdr, nil, data)
+			return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, 1
+		}
+		data = data[:0]
 	}
 	h = max(h, 2) // did not fit a leaf: one more level, whatever h said
 
@@ -229,7 +278,7 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int
 		}
 		if cand {
 			old, saved := len(data), s
-			data = s.appendRecord(data, r)
+			data = s.appendRecord(data, r, b.arena)
 			if len(data) <= t.coreCap {
 				count++
 				continue
@@ -257,10 +306,17 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int) (child, int
 	}
 	cuts = append(cuts, len(rest))
 
+	// The children overwrite b.sizes: sum each part's bytes first.
+	parts := make([]int64, len(cuts)-1)
+	for j := range parts {
+		for _, z := range b.sizes[cuts[j]:cuts[j+1]] {
+			parts[j] += int64(z)
+		}
+	}
 	children := make([]child, 0, len(cuts)-1)
 	height := 0
 	for j := 0; j+1 < len(cuts); j++ {
-		c, ch := b.build(rest[cuts[j]:cuts[j+1]], h-1, seq, level+1)
+		c, ch := b.build(rest[cuts[j]:cuts[j+1]], h-1, seq, level+1, parts[j]+16)
 		children = append(children, c)
 		height = max(height, ch)
 	}
