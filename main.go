@@ -47,11 +47,11 @@ type command struct {
 // variable, because the subcommands look themselves up in it.
 func commands() []command {
 	return []command{
-		{"index", "index [--layout rsht|esht|sht] [--index FILE] [--json] TRACE", "build (or rebuild) the trace's state index", runIndex},
-		{"info", "info [--index FILE] [--json] TRACE", "describe an existing index without rebuilding it", runInfo},
-		{"dump", "dump [--limit N] TRACE", "print every event, one line each, as babeltrace2 does", runDump},
-		{"query", "query [--index FILE] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...", "print the states of attributes over a time range", runQuery},
-		{"bench", "bench paper [--index FILE] [--json] TRACE", "run the R-SHT article's Control Flow workload on a trace", runBench},
+		{"index", "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE", "build (or rebuild) the trace's state index", runIndex},
+		{"info", "info [--index FILE] [--format F] [--json] TRACE", "describe an existing index without rebuilding it", runInfo},
+		{"dump", "dump [--limit N] [--format F] TRACE", "print every event, one line each, as babeltrace2 does", runDump},
+		{"query", "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...", "print the states of attributes over a time range", runQuery},
+		{"bench", "bench paper [--index FILE] [--format F] [--json] TRACE", "run the R-SHT article's Control Flow workload on a trace", runBench},
 		{"gen", "gen --threads N [--cpus C] [--seed S] -o DIR", "write a synthetic LTTng-kernel-style CTF trace", runGen},
 		{"help", "help [COMMAND]", "show this help, or a command's flags", runHelp},
 	}
@@ -202,7 +202,7 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 }
 
 func runBrowse(c *cli, args []string) error {
-	fs := c.newFlags("tracetui", "[--index FILE] [--ascii] [TRACE]")
+	fs := c.newFlags("tracetui", "[--index FILE] [--ascii] [--format F] [TRACE]")
 	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := formatFlag(fs)
@@ -442,12 +442,13 @@ func runHelp(c *cli, args []string) error {
 	fmt.Fprintln(w, "tracetui: a terminal trace browser (LTTng/CTF, Chrome JSON, Pajé, ftrace)")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage:")
-	fmt.Fprintln(w, "  tracetui [--index FILE] [--ascii] [TRACE]   open the browser (no TRACE: a built-in demo trace)")
+	fmt.Fprintln(w, "  tracetui [--index FILE] [--ascii] [--format F] [TRACE]\n      open the browser (no TRACE: a built-in demo trace)")
 	for _, cmd := range commands() {
 		fmt.Fprintf(w, "  tracetui %s\n      %s\n", cmd.synopsis, cmd.summary)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Times (T) are nanoseconds, a number with a unit (12.5ms, 3s), or +OFFSET from the trace start.")
+	fmt.Fprintln(w, "Formats (F): ctf, chrome, paje, ftrace; detected from the content when not given.")
 	fmt.Fprintln(w, "Exit status: 0 ok, 1 runtime error, 2 usage error.")
 	return nil
 }
