@@ -40,7 +40,7 @@ func BenchmarkIndexVsBabeltrace(b *testing.B) {
 	if err != nil {
 		b.Skip("babeltrace2 not installed (apt-get install -y babeltrace2)")
 	}
-	bin := gentest.Binary(b)
+	bin := gentest.Binary(b, b.TempDir())
 	traces := map[string]string{"gen50k": gentest.Trace(b, 50_000)}
 	if d := coretest.SharedDir(); d != "" {
 		traces["bug446190"] = filepath.Join(d, "traces", "ctf", "bug446190")

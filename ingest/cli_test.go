@@ -1,4 +1,4 @@
-package main
+package ingest_test
 
 import (
 	"bytes"
@@ -7,40 +7,87 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
-// runCLI runs the CLI in-process and returns its exit status and output.
-func runCLI(args ...string) (code int, stdout, stderr string) {
+// The CLI's contract (main.go), checked on the built binary: subcommands,
+// help, exit status 0/1/2, errors as "tracetui: <what>: <why>", and the
+// index subcommands end to end on a real trace.
+
+var cliBinary struct {
+	once sync.Once
+	dir  string // removed by TestMain
+	path string
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if cliBinary.dir != "" {
+		os.RemoveAll(cliBinary.dir)
+	}
+	os.Exit(code)
+}
+
+// runCLI runs the built tracetui with args (and env added) and returns its
+// exit status and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cliBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tracetui-cli-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cliBinary.dir, cliBinary.path = dir, gentest.Binary(t, dir)
+	})
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	cmd := exec.Command(cliBinary.path, args...)
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
 	return code, o.String(), e.String()
 }
 
+// synopses are the usage lines `tracetui help` must show, one per command.
+var synopses = map[string]string{
+	"index": "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE",
+	"info":  "info [--index FILE] [--format F] [--json] TRACE",
+	"dump":  "dump [--limit N] [--format F] TRACE",
+	"query": "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
+	"bench": "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"gen":   "gen --threads N [--cpus C] [--seed S] -o DIR",
+	"help":  "help [COMMAND]",
+}
+
 func TestCLIHelpListsEveryCommand(t *testing.T) {
-	code, out, _ := runCLI("help")
+	code, out, _ := runCLI(t, "help")
 	if code != 0 {
 		t.Fatalf("help exited %d", code)
 	}
-	for _, cmd := range commands() {
-		if !strings.Contains(out, "tracetui "+cmd.synopsis) {
-			t.Errorf("help does not show %q", cmd.synopsis)
+	for _, syn := range synopses {
+		if !strings.Contains(out, "tracetui "+syn) {
+			t.Errorf("help does not show %q", syn)
 		}
 	}
 }
 
 func TestCLIDashHOnEveryCommand(t *testing.T) {
-	for _, cmd := range commands() {
-		args := []string{cmd.name, "-h"}
-		if cmd.name == "bench" {
+	for name := range synopses {
+		args := []string{name, "-h"}
+		if name == "bench" {
 			args = []string{"bench", "paper", "-h"}
 		}
-		if cmd.name == "help" {
+		if name == "help" {
 			continue
 		}
-		code, _, errOut := runCLI(args...)
+		code, _, errOut := runCLI(t, args...)
 		if code != 0 || !strings.Contains(errOut, "usage: tracetui") {
 			t.Errorf("%v: exit %d, stderr %q; want 0 and a usage line", args, code, errOut)
 		}
@@ -61,7 +108,7 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"a", "b"}, // browser takes one trace
 	}
 	for _, args := range cases {
-		code, _, errOut := runCLI(args...)
+		code, _, errOut := runCLI(t, args...)
 		if code != 2 {
 			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, errOut)
 		}
@@ -71,36 +118,12 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 	}
 }
 
-// TestBuiltBinaryExitStatus runs the compiled binary, because the exit
-// status contract is about the process, not the run function.
-func TestBuiltBinaryExitStatus(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "tracetui")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	for _, c := range []struct {
-		args []string
-		code int
-	}{
-		{[]string{"help"}, 0},
-		{[]string{"dump"}, 2},
-		{[]string{"dump", filepath.Join(t.TempDir(), "missing")}, 1},
-	} {
-		cmd := exec.Command(bin, c.args...)
-		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+t.TempDir())
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		if code != c.code {
-			t.Errorf("tracetui %v: exit %d, want %d", c.args, code, c.code)
-		}
+// TestCLIRuntimeErrorExit1: a trace that cannot be read is a runtime
+// error, not a usage error.
+func TestCLIRuntimeErrorExit1(t *testing.T) {
+	code, _, errOut := runCLI(t, "dump", filepath.Join(t.TempDir(), "missing"))
+	if code != 1 || !strings.HasPrefix(errOut, "tracetui: dump: ") {
+		t.Errorf("dump of a missing trace: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -108,11 +131,11 @@ func TestBuiltBinaryExitStatus(t *testing.T) {
 // real kernel trace.
 func TestCLIIndexInfoQueryBench(t *testing.T) {
 	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	if code, _, errOut := runCLI("info", trace); code != 1 || !strings.Contains(errOut, "tracetui index") {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // inherited by the binary
+	if code, _, errOut := runCLI(t, "info", trace); code != 1 || !strings.Contains(errOut, "tracetui index") {
 		t.Errorf("info before index: exit %d, stderr %q", code, errOut)
 	}
-	code, out, errOut := runCLI("index", "--json", trace)
+	code, out, errOut := runCLI(t, "index", "--json", trace)
 	if code != 0 {
 		t.Fatalf("index: exit %d: %s", code, errOut)
 	}
@@ -128,33 +151,33 @@ func TestCLIIndexInfoQueryBench(t *testing.T) {
 	if got["events"] != float64(31556) || got["layout"] != "rsht" {
 		t.Errorf("index --json = %v", got)
 	}
-	code, out, _ = runCLI("info", "--json", trace)
+	code, out, _ = runCLI(t, "info", "--json", trace)
 	var info map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &info) != nil || info["intervals"] != got["intervals"] {
 		t.Errorf("info --json: exit %d, %s", code, out)
 	}
 	// Thread 1 is systemd in the statedump.
-	code, out, errOut = runCLI("query", trace, "Threads/1/Exec_name", "--from", "+1s", "--to", "+2s")
+	code, out, errOut = runCLI(t, "query", trace, "Threads/1/Exec_name", "--from", "+1s", "--to", "+2s")
 	if code != 0 || !strings.Contains(out, `"systemd"`) {
 		t.Errorf("query: exit %d, out %q, err %q", code, out, errOut)
 	}
-	code, out, _ = runCLI("query", "--json", "--samples", "3", trace, "CPUs/*")
+	code, out, _ = runCLI(t, "query", "--json", "--samples", "3", trace, "CPUs/*")
 	var q struct {
 		Attributes []struct{ Path string }
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &q) != nil || len(q.Attributes) != 4 {
 		t.Errorf("query --samples --json: exit %d, %s", code, out)
 	}
-	if code, _, errOut := runCLI("query", trace, "Nope/*"); code != 1 || !strings.Contains(errOut, "no attribute matches") {
+	if code, _, errOut := runCLI(t, "query", trace, "Nope/*"); code != 1 || !strings.Contains(errOut, "no attribute matches") {
 		t.Errorf("query of a missing glob: exit %d, %q", code, errOut)
 	}
-	code, out, _ = runCLI("bench", "paper", "--json", trace)
+	code, out, _ = runCLI(t, "bench", "paper", "--json", trace)
 	var b map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &b) != nil || b["zoom_frames"] == nil || b["pstree_nodes"] == nil {
 		t.Errorf("bench paper --json: exit %d, %s", code, out)
 	}
 	for _, layout := range []string{"esht", "sht"} {
-		if code, _, errOut := runCLI("index", "--layout", layout, trace); code != 0 {
+		if code, _, errOut := runCLI(t, "index", "--layout", layout, trace); code != 0 {
 			t.Errorf("index --layout %s: exit %d: %s", layout, code, errOut)
 		}
 	}
