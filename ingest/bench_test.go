@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,4 +154,43 @@ func BenchmarkFilterScan(b *testing.B) {
 			b.ReportMetric(float64(matches), "matches")
 		})
 	}
+}
+
+// BenchmarkIndexChrome indexes a generated Chrome JSON trace end to end
+// (first pass and external sort, merge, Chrome analysis, R-SHT, event
+// index, written to disk), with the size from $TRACETUI_CHROME_BENCH_MB
+// (default 64). Target: >= 1 M events/s, peak RSS independent of the file
+// size (compare two sizes; run alone so other benchmarks do not raise the
+// peak):
+//
+//	TRACETUI_CHROME_BENCH_MB=1024 go test ./ingest -run '^$' -bench IndexChrome -benchtime 1x
+func BenchmarkIndexChrome(b *testing.B) {
+	mb := int64(64)
+	if s := os.Getenv("TRACETUI_CHROME_BENCH_MB"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || v <= 0 {
+			b.Fatalf("TRACETUI_CHROME_BENCH_MB=%q: want a number of MB", s)
+		}
+		mb = v
+	}
+	path, events := gentest.ChromeTrace(b, mb)
+	idx := filepath.Join(b.TempDir(), "chrome.tti")
+	cpu0 := gentest.CPUTime()
+	b.ResetTimer()
+	for range b.N {
+		tr, err := Open(context.Background(), path, Options{IndexPath: idx, Rebuild: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if tr.Info().Events != events {
+			b.Fatalf("indexed %d events, wrote %d", tr.Info().Events, events)
+		}
+		tr.Close()
+	}
+	b.StopTimer()
+	n := float64(events) * float64(b.N)
+	b.ReportMetric(n/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(n/(gentest.CPUTime()-cpu0).Seconds(), "events/cpu-s")
+	b.ReportMetric(gentest.PeakRSS(), "peak-RSS-MiB")
+	b.ReportMetric(float64(events), "events")
 }

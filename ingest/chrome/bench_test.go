@@ -4,85 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
 // benchSizeEnv sets the size of the generated trace, in MB (default 64).
 const benchSizeEnv = "TRACETUI_CHROME_BENCH_MB"
-
-// writeBenchTrace writes a synthetic trace of about size bytes: 16
-// threads of nested slices in the shapes real producers write (X events
-// written when they end, so parents follow children; B/E pairs; instants;
-// counters with two series; args on most events). It returns the number
-// of events.
-func writeBenchTrace(path string, size int64) (int64, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return 0, err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString(`{"otherData":{"version":"bench"},"traceEvents":[` + "\n")
-	var n int64
-	var line []byte
-	emit := func(b []byte) {
-		if n > 0 {
-			w.WriteString(",\n")
-		}
-		w.Write(b)
-		n++
-	}
-	names := []string{"ParseDeclarationOrFunctionDefinition", "InstantiateFunction", "PerformPendingInstantiations", "CodeGen Function", "RunPass", "OptFunction", "Source", "Frontend"}
-	ts := int64(1_700_000_000_000_000) // epoch microseconds, as Bazel writes
-	for tid := 0; tid < 16; tid++ {
-		line = fmt.Appendf(line[:0], `{"name":"thread_name","ph":"M","pid":1,"tid":%d,"args":{"name":"worker-%d"}}`, tid, tid)
-		emit(line)
-	}
-	written := func() int64 { return int64(w.Buffered()) }
-	var flushed int64
-	for i := 0; flushed+written() < size; i++ {
-		tid := i % 16
-		base := ts + int64(i)*40
-		// A parent X with two X children, written children first, and a
-		// B/E pair with an instant inside.
-		for c := 0; c < 2; c++ {
-			line = fmt.Appendf(line[:0], `{"pid":1,"tid":%d,"ph":"X","ts":%d.%03d,"dur":%d.5,"name":%q,"args":{"detail":"file%d.h","count":%d}}`,
-				tid, base+int64(c)*10, i%1000, 8, names[(i+c)%len(names)], i%977, c)
-			emit(line)
-		}
-		line = fmt.Appendf(line[:0], `{"pid":1,"tid":%d,"ph":"X","ts":%d,"dur":25,"name":%q}`, tid, base, names[i%len(names)])
-		emit(line)
-		line = fmt.Appendf(line[:0], `{"name":"step","cat":"exec","ph":"B","ts":%d,"pid":1,"tid":%d,"args":{"id":%d}}`, base+26, tid, i)
-		emit(line)
-		line = fmt.Appendf(line[:0], `{"name":"tick","ph":"i","s":"t","ts":%d,"pid":1,"tid":%d}`, base+27, tid)
-		emit(line)
-		line = fmt.Appendf(line[:0], `{"name":"step","cat":"exec","ph":"E","ts":%d,"pid":1,"tid":%d}`, base+30, tid)
-		emit(line)
-		if i%8 == 0 {
-			line = fmt.Appendf(line[:0], `{"name":"memory","ph":"C","ts":%d,"pid":1,"args":{"heap":%d,"rss":%d.25}}`, base, i%5000, i%7000)
-			emit(line)
-		}
-		if w.Buffered() > 512<<10 {
-			flushed += int64(w.Buffered())
-			if err := w.Flush(); err != nil {
-				return 0, err
-			}
-		}
-	}
-	w.WriteString("\n]}\n")
-	if err := w.Flush(); err != nil {
-		return 0, err
-	}
-	return n, f.Close()
-}
 
 // countingSink is a cheap core.StateSink: it keeps the current values
 // only, as the history builder's front does, and counts changes.
@@ -106,21 +38,6 @@ func (s *countingSink) Value(k core.Key) core.Value {
 		return s.cur[k]
 	}
 	return core.Null()
-}
-
-// peakRSS returns VmHWM, the process's peak resident set, in MiB.
-func peakRSS() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, l := range bytes.Split(b, []byte("\n")) {
-		if v, ok := bytes.CutPrefix(l, []byte("VmHWM:")); ok {
-			kb, _ := strconv.ParseFloat(string(bytes.Fields(v)[0]), 64)
-			return kb / 1024
-		}
-	}
-	return 0
 }
 
 // BenchmarkIngest parses, sorts and analyses a generated trace (size from
@@ -154,14 +71,10 @@ func benchIngest(b *testing.B, newAnalysis func(core.StateSink) analysis) {
 		mb = v
 	}
 	dir := b.TempDir()
-	path := filepath.Join(dir, "bench.json")
-	events, err := writeBenchTrace(path, mb<<20)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, events := gentest.ChromeTrace(b, mb)
 	st, _ := os.Stat(path)
 	b.SetBytes(st.Size())
-	cpu0 := cpuTime()
+	cpu0 := gentest.CPUTime()
 	b.ResetTimer()
 	for range b.N {
 		src, err := Open(path, Options{TempDir: dir})
@@ -197,18 +110,9 @@ func benchIngest(b *testing.B, newAnalysis func(core.StateSink) analysis) {
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	// CPU time (all threads, GC included) is steadier than wall time on
 	// a shared machine: events per CPU-second is the single-core rate.
-	b.ReportMetric(float64(events)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
-	b.ReportMetric(peakRSS(), "peak-RSS-MiB")
+	b.ReportMetric(float64(events)*float64(b.N)/(gentest.CPUTime()-cpu0).Seconds(), "events/cpu-s")
+	b.ReportMetric(gentest.PeakRSS(), "peak-RSS-MiB")
 	b.ReportMetric(float64(events), "events")
-}
-
-// cpuTime returns the process's user plus system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkEncodingJSONBaseline decodes the same generated trace with
@@ -221,14 +125,10 @@ func BenchmarkEncodingJSONBaseline(b *testing.B) {
 			mb = v
 		}
 	}
-	path := filepath.Join(b.TempDir(), "bench.json")
-	events, err := writeBenchTrace(path, mb<<20)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, events := gentest.ChromeTrace(b, mb)
 	st, _ := os.Stat(path)
 	b.SetBytes(st.Size())
-	cpu0 := cpuTime()
+	cpu0 := gentest.CPUTime()
 	b.ResetTimer()
 	for range b.N {
 		f, err := os.Open(path)
@@ -271,17 +171,13 @@ func BenchmarkEncodingJSONBaseline(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
-	b.ReportMetric(float64(events)*float64(b.N)/(cpuTime()-cpu0).Seconds(), "events/cpu-s")
+	b.ReportMetric(float64(events)*float64(b.N)/(gentest.CPUTime()-cpu0).Seconds(), "events/cpu-s")
 }
 
 // BenchmarkTokenize measures the first pass's tokenizer alone on an
 // in-memory trace (no file, no sort), for profiling it.
 func BenchmarkTokenize(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "t.json")
-	events, err := writeBenchTrace(path, 16<<20)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, events := gentest.ChromeTrace(b, 16)
 	data, _ := os.ReadFile(path)
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
