@@ -93,8 +93,10 @@ func (fx *tableFixture) want(t testing.TB, i int) core.EventRow {
 		return row
 	}
 	k, _ := fx.hist.Attributes().Lookup(fmt.Sprintf("CPUs/%d/Current_thread", ev.CPU))
-	iv, _, err := fx.hist.Single(ctx, k, ev.Time)
-	must(t, err)
+	iv, _, err := fx.hist.Single(ctx, k, ev.Time-1) // the thread running just before the event
+	if err != nil {                                 // before the trace start: unknown
+		return row
+	}
 	if iv.Value.IsNull() {
 		return row
 	}

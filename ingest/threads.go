@@ -86,7 +86,10 @@ func (r *threadResolver) resolve(ctx context.Context, rows []scanRow) error {
 		}
 	}
 	if len(keys) > 0 {
-		states, err := r.query(ctx, keys, t0, t1)
+		// The thread that emitted an event is the one running just before
+		// it: at a sched_switch's own instant the CPU already runs the
+		// next thread.
+		states, err := r.query(ctx, keys, t0-1, t1)
 		if err != nil {
 			return err
 		}
@@ -94,7 +97,7 @@ func (r *threadResolver) resolve(ctx context.Context, rows []scanRow) error {
 			if rows[i].tid >= 0 {
 				continue
 			}
-			if v, ok := valueAt(states[r.cpus[rows[i].cpu]], rows[i].time); ok && !v.IsNull() {
+			if v, ok := valueAt(states[r.cpus[rows[i].cpu]], rows[i].time-1); ok && !v.IsNull() {
 				rows[i].tid = v.Int()
 			}
 		}

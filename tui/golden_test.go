@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -115,41 +116,73 @@ func goldenCases() []goldenCase {
 func TestGoldenScreens(t *testing.T) {
 	tr := newDemoTrace()
 	for _, c := range goldenCases() {
-		t.Run(c.name, func(t *testing.T) {
-			clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-			// The trace opens once the size is known, so the frames asked
-			// (and so the query modes) are the same on every run.
-			sized := make(chan struct{})
-			opener := openerOf(tr)
-			open := opener.Open
-			opener.Open = func(ctx context.Context, p func(int64, int64)) (Trace, error) {
-				<-sized
-				return open(ctx, p)
-			}
-			m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
-			t.Cleanup(m.close)
-			s := &settled{Model: m}
-			tm := teatest.NewTestModel(t, s)
-			waitUntil := func(cond func() bool) {
-				teatest.WaitFor(t, tm.Output(), func([]byte) bool { return cond() },
-					teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(time.Millisecond))
-			}
-			wait := func() { waitUntil(s.idle) }
-			s.send(tm, tea.WindowSizeMsg{Width: c.w, Height: c.h})
-			waitUntil(func() bool { return s.handled.Load() == 1 })
-			close(sized)
-			wait()
-			for _, k := range c.keys {
-				s.send(tm, keyMsg(k))
-				wait()
-			}
-			if err := tm.Quit(); err != nil {
-				t.Fatal(err)
-			}
-			final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*settled)
-			golden.RequireEqual(t, []byte(final.View()))
-		})
+		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}
+}
+
+// TestGoldenScreensDemo shows the main screens on the real demo trace
+// (what `tracetui` opens with no argument: ingest.DemoTrace), read through
+// the real pipeline (CTF reader, kernel analysis, R-SHT, event index).
+// A change of the generator or the analyses changes them: regenerate with
+// -update after checking the new screens.
+func TestGoldenScreensDemo(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, err := ingest.DemoTrace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := ingest.Open(context.Background(), dir, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	tr := ingestTrace{it}
+	for _, c := range []goldenCase{
+		{name: "controlflow_80x24", w: 80, h: 24},
+		{name: "controlflow_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "w", "w", "l", "l"}},
+		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "j"}},
+		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
+		{name: "stats_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S"}},
+		{name: "overview_temporal_100x30", w: 100, h: 30, keys: []string{"o"}},
+	} {
+		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
+	}
+}
+
+// runGolden drives one golden screen of tr and compares it.
+func runGolden(t *testing.T, tr Trace, c goldenCase) {
+	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	// The trace opens once the size is known, so the frames asked
+	// (and so the query modes) are the same on every run.
+	sized := make(chan struct{})
+	opener := openerOf(tr)
+	open := opener.Open
+	opener.Open = func(ctx context.Context, p func(int64, int64)) (Trace, error) {
+		<-sized
+		return open(ctx, p)
+	}
+	m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
+	t.Cleanup(m.close)
+	s := &settled{Model: m}
+	tm := teatest.NewTestModel(t, s)
+	waitUntil := func(cond func() bool) {
+		teatest.WaitFor(t, tm.Output(), func([]byte) bool { return cond() },
+			teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(time.Millisecond))
+	}
+	wait := func() { waitUntil(s.idle) }
+	s.send(tm, tea.WindowSizeMsg{Width: c.w, Height: c.h})
+	waitUntil(func() bool { return s.handled.Load() == 1 })
+	close(sized)
+	wait()
+	for _, k := range c.keys {
+		s.send(tm, keyMsg(k))
+		wait()
+	}
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*settled)
+	golden.RequireEqual(t, []byte(final.View()))
 }
 
 // TestIndexingScreen shows the progress bar and estimate while the index
