@@ -469,22 +469,7 @@ func (c *cli) openTrace(path string, opts ingest.Options) (*ingest.Trace, error)
 // printInfo prints what an index holds, as text or JSON.
 func (c *cli) printInfo(in ingest.IndexInfo, asJSON bool) error {
 	if asJSON {
-		return writeJSON(c.stdout, struct {
-			Format     string    `json:"format"`
-			Events     int64     `json:"events"`
-			LostEvents int64     `json:"lost_events"`
-			Streams    int       `json:"streams"`
-			StartNS    core.Time `json:"start_ns"`
-			EndNS      core.Time `json:"end_ns"`
-			Attributes int       `json:"attributes"`
-			Intervals  int64     `json:"intervals"`
-			IndexBytes int64     `json:"index_bytes"`
-			Depth      int       `json:"depth"`
-			Nodes      int       `json:"nodes"`
-			BuildMS    float64   `json:"build_ms"`
-			Layout     string    `json:"layout"`
-		}{in.Format, in.Events, in.LostEvents, in.Streams, in.StartNS, in.EndNS, in.Attributes,
-			in.Intervals, in.IndexBytes, in.Depth, in.Nodes, in.BuildMS, in.Layout})
+		return writeJSON(c.stdout, in.IndexSummary)
 	}
 	w := bufio.NewWriter(c.stdout)
 	fmt.Fprintf(w, "trace        %s\n", in.Trace)

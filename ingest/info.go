@@ -19,9 +19,8 @@ const (
 // part of the index fingerprint, so old indexes are rebuilt.
 const analysisVersion = 1
 
-// IndexInfo describes an index: what `tracetui index --json` and `info
-// --json` print (the first fields), plus what the browser shows.
-type IndexInfo struct {
+// IndexSummary is what `tracetui index --json` and `info --json` print.
+type IndexSummary struct {
 	Format     string    `json:"format"`
 	Events     int64     `json:"events"`
 	LostEvents int64     `json:"lost_events"`
@@ -35,7 +34,12 @@ type IndexInfo struct {
 	Nodes      int       `json:"nodes"`
 	BuildMS    float64   `json:"build_ms"`
 	Layout     string    `json:"layout"`
+}
 
+// IndexInfo describes an index: the summary, and what the browser and
+// the build need besides.
+type IndexInfo struct {
+	IndexSummary
 	Trace       string         `json:"trace"`       // absolute path of the trace
 	Index       string         `json:"index"`       // path of the index file
 	Fingerprint string         `json:"fingerprint"` // what the index was built from
@@ -74,10 +78,12 @@ func readInfo(tree *history.Tree, path string) (IndexInfo, error) {
 	}
 	hi := tree.Info()
 	return IndexInfo{
-		Format: st.Format, Events: st.Events, LostEvents: st.LostEvents, Streams: st.Streams,
-		StartNS: hi.Start, EndNS: hi.End, Attributes: hi.Attributes, Intervals: hi.Intervals,
-		IndexBytes: hi.FileBytes, Depth: hi.Depth, Nodes: hi.Nodes, BuildMS: st.BuildMS,
-		Layout: hi.Layout.String(), Trace: st.Trace, Index: path, Fingerprint: st.Fingerprint,
-		Warnings: st.Warnings,
+		IndexSummary: IndexSummary{
+			Format: st.Format, Events: st.Events, LostEvents: st.LostEvents, Streams: st.Streams,
+			StartNS: hi.Start, EndNS: hi.End, Attributes: hi.Attributes, Intervals: hi.Intervals,
+			IndexBytes: hi.FileBytes, Depth: hi.Depth, Nodes: hi.Nodes, BuildMS: st.BuildMS,
+			Layout: hi.Layout.String(),
+		},
+		Trace: st.Trace, Index: path, Fingerprint: st.Fingerprint, Warnings: st.Warnings,
 	}, nil
 }
