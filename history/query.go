@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -75,7 +74,11 @@ func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Int
 	case at < t.hdr.start || at > t.hdr.end:
 		return found, w.st, fmt.Errorf("%w: key %d at %d, outside [%d, %d]", core.ErrNoState, key, at, t.hdr.start, t.hdr.end)
 	}
-	err = w.single(t.root, key, at, 1)
+	of, err := t.loadClasses()
+	if err != nil {
+		return found, w.st, err
+	}
+	err = w.single(t.root, key, of[key], at, 1)
 	if err == errStop {
 		return found, w.st, nil
 	}
@@ -85,7 +88,7 @@ func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Int
 	return found, w.st, err
 }
 
-func (w *walk) single(n *node, key core.Key, at core.Time, depth int) error {
+func (w *walk) single(n *node, key core.Key, class uint16, at core.Time, depth int) error {
 	if err := w.enter(n, depth); err != nil {
 		return err
 	}
@@ -93,12 +96,12 @@ func (w *walk) single(n *node, key core.Key, at core.Time, depth int) error {
 		return w.emit(n, i)
 	}
 	for _, c := range n.children {
-		if c.start <= at && at <= c.end && c.minKey <= key && key <= c.maxKey {
+		if c.start <= at && at <= c.end && c.minKey <= key && key <= c.maxKey && c.minClass <= class && class <= c.maxClass {
 			ch, err := w.t.child(n, c)
 			if err != nil {
 				return err
 			}
-			if err := w.single(ch, key, at, depth+1); err != nil {
+			if err := w.single(ch, key, class, at, depth+1); err != nil {
 				return err
 			}
 		}
@@ -169,8 +172,25 @@ type keyList []core.Key
 
 func sortedKeys(keys []core.Key) keyList {
 	ks := slices.Clone(keys)
-	slices.Sort(ks)
+	if !slices.IsSorted(ks) {
+		slices.Sort(ks)
+	}
 	return slices.Compact(ks)
+}
+
+// gallop returns the first index after i (s[i] < x) of sorted s whose
+// element is at least x, or len(s): an exponential then a binary search,
+// so that skipping d elements costs O(log d).
+func gallop[T ~int32](s []T, i int, x T) int {
+	lo, hi, step := i+1, i+1, 1
+	for hi < len(s) && s[hi] < x {
+		lo = hi + 1
+		hi = lo + step
+		step *= 2
+	}
+	hi = min(hi, len(s))
+	j, _ := slices.BinarySearch(s[lo:hi], x)
+	return lo + j
 }
 
 // within returns the keys in [lo, hi].
@@ -198,7 +218,7 @@ func (ks keyList) contains(k core.Key) bool {
 }
 
 // Query2D implements [core.History]: one walk of the tree, pruned by each
-// child's time and key bounds.
+// child's time, key and class bounds.
 func (t *Tree) Query2D(ctx context.Context, keys []core.Key, t0, t1 core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
 	t0, t1 = max(t0, t.hdr.start), min(t1, t.hdr.end)
 	if t0 > t1 {
@@ -228,7 +248,11 @@ func (t *Tree) query2D(ctx context.Context, keys []core.Key, ts timeSpec, fn fun
 	if len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
 		return w.st, nil
 	}
-	return w.done(w.walk2D(t.root, ks, ts, 1))
+	of, err := t.loadClasses()
+	if err != nil {
+		return w.st, err
+	}
+	return w.done(w.walk2D(t.root, ks, classSetOf(of, ks), ts, 1))
 }
 
 // timeSpec is the time side of a 2D query: the range [t0, t1], or a
@@ -270,21 +294,28 @@ func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
 	return ts[i : i+j]
 }
 
-func (w *walk) walk2D(n *node, ks keyList, ts timeSpec, depth int) error {
+func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) error {
 	if err := w.enter(n, depth); err != nil {
 		return err
 	}
 	ks = ks.within(n.minKey, n.maxKey)
 	ts, _ = ts.within(n.start, n.end)
 	if n.flags&flagSortedByKey != 0 {
-		// Merge the node's key-sorted records with the key list.
+		// Merge the node's key-sorted records with the key list,
+		// galloping over the side that is behind: an R-tree root holds a
+		// few hundred records over the whole key range, and a query may
+		// ask for a hundred thousand keys.
 		i, j := 0, 0
 		for i < len(n.keys) && j < len(ks) {
 			switch k := core.Key(n.keys[i]); {
 			case k < ks[j]:
-				i += sort.Search(len(n.keys)-i, func(x int) bool { return core.Key(n.keys[i+x]) >= ks[j] })
+				if i++; i < len(n.keys) && core.Key(n.keys[i]) < ks[j] {
+					i = gallop(n.keys, i, int32(ks[j]))
+				}
 			case k > ks[j]:
-				j++
+				if j++; j < len(ks) && ks[j] < k {
+					j = gallop(ks, j, k)
+				}
 			default:
 				if ts.hits(n.starts[i], n.ends[i]) {
 					if err := w.emit(n, i); err != nil {
@@ -308,6 +339,10 @@ func (w *walk) walk2D(n *node, ks keyList, ts timeSpec, depth int) error {
 		if !ok {
 			continue
 		}
+		ccs := cs.within(c.minClass, c.maxClass)
+		if len(ccs) == 0 {
+			continue
+		}
 		cks := ks.within(c.minKey, c.maxKey)
 		if len(cks) == 0 {
 			continue
@@ -316,7 +351,7 @@ func (w *walk) walk2D(n *node, ks keyList, ts timeSpec, depth int) error {
 		if err != nil {
 			return err
 		}
-		if err := w.walk2D(ch, cks, cts, depth+1); err != nil {
+		if err := w.walk2D(ch, cks, ccs, cts, depth+1); err != nil {
 			return err
 		}
 	}

@@ -25,7 +25,12 @@ type Tree struct {
 	attrOnce sync.Once
 	attrs    *core.AttributeTree
 	attrErr  error
-	closed   atomic.Bool
+
+	classOnce sync.Once
+	classes   []uint16 // class per key (classes.go)
+	classErr  error
+
+	closed atomic.Bool
 }
 
 var _ core.History = (*Tree)(nil)
@@ -158,9 +163,9 @@ func (t *Tree) child(p *node, c child) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.parent != p.seq || n.start != c.start || n.end != c.end || n.minKey != c.minKey || n.maxKey != c.maxKey {
-		return nil, fmt.Errorf("%w: node %d (parent %d, [%d, %d], keys [%d, %d]) does not match its entry in node %d ([%d, %d], keys [%d, %d])",
-			ErrCorrupt, n.seq, n.parent, n.start, n.end, n.minKey, n.maxKey, p.seq, c.start, c.end, c.minKey, c.maxKey)
+	if n.parent != p.seq || !n.matches(c) {
+		return nil, fmt.Errorf("%w: node %d (parent %d, %+v) does not match its entry in node %d (%+v)",
+			ErrCorrupt, n.seq, n.parent, n.entry(), p.seq, c)
 	}
 	return n, nil
 }
