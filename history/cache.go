@@ -48,6 +48,18 @@ func (c *nodeCache) get(seq uint32) *node {
 	return nil
 }
 
+// has reports whether node seq is cached, without touching its recency.
+func (c *nodeCache) has(seq uint32) bool {
+	if c == nil {
+		return false
+	}
+	s := &c.shards[seq%cacheShards]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.index[seq]
+	return ok
+}
+
 func (c *nodeCache) put(n *node) {
 	if c == nil {
 		return

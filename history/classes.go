@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
@@ -157,16 +158,34 @@ func (t *Tree) loadClasses() ([]uint16, error) {
 // keys, narrowed to each child's class range like the key list.
 type classSet []uint16
 
-// classSetOf returns the classes of the valid keys of ks.
-func classSetOf(of []uint16, ks keyList) classSet {
-	cs := make(classSet, 0, 8)
+// classSetOf returns the classes of the valid keys of ks, of count
+// classes in all.
+func classSetOf(of []uint16, ks keyList, count int) classSet {
+	if len(ks) <= 64 {
+		cs := make(classSet, 0, len(ks))
+		for _, k := range ks {
+			if k >= 0 && int(k) < len(of) {
+				cs = append(cs, of[k])
+			}
+		}
+		slices.Sort(cs)
+		return slices.Compact(cs)
+	}
+	seen := make([]uint64, (count+63)/64)
 	for _, k := range ks {
 		if k >= 0 && int(k) < len(of) {
-			cs = append(cs, of[k])
+			if c := of[k]; int(c) < count {
+				seen[c/64] |= 1 << (c % 64)
+			}
 		}
 	}
-	slices.Sort(cs)
-	return slices.Compact(cs)
+	var cs classSet
+	for i, word := range seen {
+		for ; word != 0; word &= word - 1 {
+			cs = append(cs, uint16(i*64+bits.TrailingZeros64(word)))
+		}
+	}
+	return cs
 }
 
 // within returns the classes in [lo, hi] (none for the empty range of a

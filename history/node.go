@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/tracetui/tracetui/core"
@@ -208,21 +209,26 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 
 // uvarint decodes an unsigned varint at b[pos:], returning the value and
 // the position after it, or pos < 0 if the bytes end or overflow 64 bits.
-// Values of up to three bytes (times of up to 2 ms apart) take the
-// unrolled path.
+//
+// Varints of up to 8 bytes are decoded without a branch on their length
+// (which the data makes unpredictable): one 8-byte load, which may read
+// past len(b) into the block's padding but not past cap(b), the
+// terminating byte found with TrailingZeros, and the 7-bit groups packed
+// with three mask-and-shift steps. The bytes past the terminator are
+// masked off, so they never change the result.
 func uvarint(b []byte, pos int) (uint64, int) {
-	if pos >= 0 && pos+3 <= len(b) {
-		c0 := b[pos]
-		if c0 < 0x80 {
-			return uint64(c0), pos + 1
-		}
-		c1 := b[pos+1]
-		if c1 < 0x80 {
-			return uint64(c0&0x7f) | uint64(c1)<<7, pos + 2
-		}
-		c2 := b[pos+2]
-		if c2 < 0x80 {
-			return uint64(c0&0x7f) | uint64(c1&0x7f)<<7 | uint64(c2)<<14, pos + 3
+	if pos >= 0 && pos+8 <= cap(b) {
+		x := le.Uint64(b[pos : pos+8])
+		if m := ^x & 0x8080808080808080; m != 0 {
+			n := bits.TrailingZeros64(m)>>3 + 1
+			if pos+n > len(b) {
+				return 0, -1
+			}
+			x &= 1<<(8*n) - 1 // n = 8: 1<<64 is 0, the mask all ones
+			x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+			x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+			x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+			return x, pos + n
 		}
 	}
 	var v uint64

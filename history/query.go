@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
@@ -16,10 +17,11 @@ var errStop = errors.New("stop")
 // callback. Every query visits a node at most once: the tree is walked
 // from the root, each child reached only through its parent's entry.
 type walk struct {
-	t   *Tree
-	ctx context.Context
-	st  core.QueryStats
-	fn  func(core.Interval) bool
+	t       *Tree
+	ctx     context.Context
+	st      core.QueryStats
+	fn      func(core.Interval) bool
+	scratch []byte // runs of blocks read together
 }
 
 func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk, error) {
@@ -170,12 +172,29 @@ func (w *walk) full(n *node, at int64, depth int) error {
 // to a node's key range at each step with binary searches.
 type keyList []core.Key
 
-func sortedKeys(keys []core.Key) keyList {
-	ks := slices.Clone(keys)
-	if !slices.IsSorted(ks) {
+// sortedKeys returns the keys of the tree among keys, sorted and
+// de-duplicated (keys outside [0, attrs) match nothing and are dropped).
+// A long list (the process tree asks for every thread's Exec_name and
+// PPID) is sorted through a bitmap of the attributes, in linear time.
+func sortedKeys(keys []core.Key, attrs uint32) keyList {
+	if len(keys) < 4096 || uint64(attrs) > 64*uint64(len(keys)) {
+		ks := slices.DeleteFunc(slices.Clone(keys), func(k core.Key) bool { return k < 0 || int64(k) >= int64(attrs) })
 		slices.Sort(ks)
+		return slices.Compact(ks)
 	}
-	return slices.Compact(ks)
+	set := make([]uint64, (attrs+63)/64)
+	for _, k := range keys {
+		if k >= 0 && int64(k) < int64(attrs) {
+			set[k/64] |= 1 << (k % 64)
+		}
+	}
+	ks := make(keyList, 0, len(keys))
+	for i, word := range set {
+		for ; word != 0; word &= word - 1 {
+			ks = append(ks, core.Key(i*64+bits.TrailingZeros64(word)))
+		}
+	}
+	return ks
 }
 
 // gallop returns the first index after i (s[i] < x) of sorted s whose
@@ -244,7 +263,7 @@ func (t *Tree) query2D(ctx context.Context, keys []core.Key, ts timeSpec, fn fun
 	if err != nil {
 		return core.QueryStats{}, err
 	}
-	ks := sortedKeys(keys)
+	ks := sortedKeys(keys, t.hdr.attrCount)
 	if len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
 		return w.st, nil
 	}
@@ -252,7 +271,7 @@ func (t *Tree) query2D(ctx context.Context, keys []core.Key, ts timeSpec, fn fun
 	if err != nil {
 		return w.st, err
 	}
-	return w.done(w.walk2D(t.root, ks, classSetOf(of, ks), ts, 1))
+	return w.done(w.walk2D(t.root, ks, classSetOf(of, ks, int(t.hdr.classCount)), ts, 1))
 }
 
 // timeSpec is the time side of a 2D query: the range [t0, t1], or a
@@ -334,26 +353,31 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 			}
 		}
 	}
+	if len(n.children) == 0 {
+		return nil
+	}
+	// The children to visit, read together (see Tree.children).
+	var entries [maxFanOutAlloc]child
+	var kids [maxFanOutAlloc]*node
+	visit := entries[:0]
 	for _, c := range n.children {
-		cts, ok := ts.within(c.start, c.end)
-		if !ok {
-			continue
+		if _, ok := ts.within(c.start, c.end); ok && len(cs.within(c.minClass, c.maxClass)) > 0 && len(ks.within(c.minKey, c.maxKey)) > 0 {
+			visit = append(visit, c)
 		}
-		ccs := cs.within(c.minClass, c.maxClass)
-		if len(ccs) == 0 {
-			continue
-		}
-		cks := ks.within(c.minKey, c.maxKey)
-		if len(cks) == 0 {
-			continue
-		}
-		ch, err := w.t.child(n, c)
-		if err != nil {
-			return err
-		}
-		if err := w.walk2D(ch, cks, ccs, cts, depth+1); err != nil {
+	}
+	nodes, err := w.t.children(n, visit, kids[:0], &w.scratch)
+	if err != nil {
+		return err
+	}
+	for i, c := range visit {
+		cts, _ := ts.within(c.start, c.end)
+		if err := w.walk2D(nodes[i], ks.within(c.minKey, c.maxKey), cs.within(c.minClass, c.maxClass), cts, depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// maxFanOutAlloc is the fan-out up to which walk2D keeps its list of
+// children on the stack.
+const maxFanOutAlloc = 64

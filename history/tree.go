@@ -123,12 +123,26 @@ func (t *Tree) load(seq uint32) (*node, error) {
 		return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
 	}
 	b := make([]byte, t.hdr.blockSize)
+	if err := t.readBlocks(b, seq); err != nil {
+		return nil, err
+	}
+	return t.decode(b, seq)
+}
+
+// readBlocks reads len(b)/blockSize consecutive blocks starting at node
+// seq.
+func (t *Tree) readBlocks(b []byte, seq uint32) error {
 	if _, err := t.f.ReadAt(b, nodeOffset(seq, t.hdr.blockSize)); err != nil {
 		if t.closed.Load() {
-			return nil, ErrTreeClosed
+			return ErrTreeClosed
 		}
-		return nil, fmt.Errorf("%w: read node %d: %v", ErrTruncated, seq, err)
+		return fmt.Errorf("%w: read node %d: %v", ErrTruncated, seq, err)
 	}
+	return nil
+}
+
+// decode decodes block b, which must hold node seq.
+func (t *Tree) decode(b []byte, seq uint32) (*node, error) {
 	n, err := decodeNode(b, t.hdr.maxChildren)
 	if err != nil {
 		return nil, err
@@ -163,11 +177,74 @@ func (t *Tree) child(p *node, c child) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
+	return n, checkEntry(p, c, n)
+}
+
+func checkEntry(p *node, c child, n *node) error {
 	if n.parent != p.seq || !n.matches(c) {
-		return nil, fmt.Errorf("%w: node %d (parent %d, %+v) does not match its entry in node %d (%+v)",
+		return fmt.Errorf("%w: node %d (parent %d, %+v) does not match its entry in node %d (%+v)",
 			ErrCorrupt, n.seq, n.parent, n.entry(), p.seq, c)
 	}
-	return n, nil
+	return nil
+}
+
+// maxRun bounds the blocks read by one system call (128 KiB of 4 KiB
+// blocks).
+const maxRun = 32
+
+// children returns the children of p described by entries cs (in order,
+// as child does for one), reading each run of consecutive blocks that
+// are not in the cache with one system call: the leaves of an R-tree
+// that a query reads are mostly consecutive in the file. Each node gets
+// its own copy of its block, so the cache's accounting stays exact.
+func (t *Tree) children(p *node, cs []child, out []*node, scratch *[]byte) ([]*node, error) {
+	out = out[:0]
+	bs := t.hdr.blockSize
+	for i := 0; i < len(cs); {
+		seq := cs[i].seq
+		if seq >= t.hdr.nodeCount {
+			return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
+		}
+		if n := t.cache.get(seq); n != nil {
+			if err := checkEntry(p, cs[i], n); err != nil {
+				return nil, err
+			}
+			out = append(out, n)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(cs) && j-i < maxRun && cs[j].seq == cs[j-1].seq+1 && cs[j].seq < t.hdr.nodeCount && !t.cache.has(cs[j].seq) {
+			j++
+		}
+		run := (*scratch)[:0]
+		if j-i > 1 {
+			*scratch = slices.Grow(run, (j-i)*bs)
+			run = (*scratch)[:(j-i)*bs]
+			if err := t.readBlocks(run, seq); err != nil {
+				return nil, err
+			}
+		}
+		for k := i; k < j; k++ {
+			b := make([]byte, bs)
+			if j-i > 1 {
+				copy(b, run[(k-i)*bs:])
+			} else if err := t.readBlocks(b, seq); err != nil {
+				return nil, err
+			}
+			n, err := t.decode(b, cs[k].seq)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkEntry(p, cs[k], n); err != nil {
+				return nil, err
+			}
+			t.cache.put(n)
+			out = append(out, n)
+		}
+		i = j
+	}
+	return out, nil
 }
 
 // LoadAttributes reads the attribute tree (once; later calls return the
