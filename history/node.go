@@ -21,6 +21,7 @@ type node struct {
 	kinds    []core.Kind
 	nums     []uint64 // int/float bits; for strings offset<<32 | length in raw
 	raw      []byte
+	strings  bool // some value is a string (in raw)
 }
 
 // memSize estimates the memory the node holds, for the cache budget.
@@ -67,20 +68,33 @@ func decodeNode(b []byte, maxChildren int) (*node, error) {
 // outside them, a bad tag, a length past the end, or a count that does not
 // match is an ErrCorrupt, never a panic.
 func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
-	n := &node{nodeHeader: h, raw: b}
+	n := new(node)
+	if err := n.decode(b, h); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// decode decodes into n, reusing its arrays when they are large enough (a
+// query decodes the leaves of a large scan into one node, see scan.go).
+func (n *node) decode(b []byte, h nodeHeader) error {
+	*n = node{nodeHeader: h, raw: b, children: n.children[:0], keys: n.keys[:0], starts: n.starts[:0], ends: n.ends[:0], kinds: n.kinds[:0], nums: n.nums[:0]}
 	if h.childCount > 0 {
-		n.children = make([]child, h.childCount)
+		if cap(n.children) < h.childCount {
+			n.children = make([]child, h.childCount)
+		}
+		n.children = n.children[:h.childCount]
 		for i := range n.children {
 			c := getChild(b[nodeHeaderSize+i*childEntrySize:])
 			if i > 0 && c.seq <= n.children[i-1].seq {
-				return nil, fmt.Errorf("%w: node %d: child seqs not increasing (%d after %d)", ErrCorrupt, h.seq, c.seq, n.children[i-1].seq)
+				return fmt.Errorf("%w: node %d: child seqs not increasing (%d after %d)", ErrCorrupt, h.seq, c.seq, n.children[i-1].seq)
 			}
 			if c.end < c.start-1 || c.start < h.start || c.end > h.end {
-				return nil, fmt.Errorf("%w: node %d: child %d range [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.start, c.end, h.start, h.end)
+				return fmt.Errorf("%w: node %d: child %d range [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.start, c.end, h.start, h.end)
 			}
 			if c.minKey > c.maxKey && (c.minKey != 0 || c.maxKey != -1 || c.minClass != noClassLo || c.maxClass != noClassHi) ||
 				c.minKey <= c.maxKey && (c.minKey < h.minKey || c.maxKey > h.maxKey || c.minClass > c.maxClass || c.minClass < h.minClass || c.maxClass > h.maxClass) {
-				return nil, fmt.Errorf("%w: node %d: child %d keys [%d, %d] classes [%d, %d] outside [%d, %d] [%d, %d]",
+				return fmt.Errorf("%w: node %d: child %d keys [%d, %d] classes [%d, %d] outside [%d, %d] [%d, %d]",
 					ErrCorrupt, h.seq, c.seq, c.minKey, c.maxKey, c.minClass, c.maxClass, h.minKey, h.maxKey, h.minClass, h.maxClass)
 			}
 			n.children[i] = c
@@ -88,16 +102,20 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 	}
 	if h.count == 0 {
 		if h.dataLen != 0 {
-			return nil, fmt.Errorf("%w: node %d: %d record bytes for no interval", ErrCorrupt, h.seq, h.dataLen)
+			return fmt.Errorf("%w: node %d: %d record bytes for no interval", ErrCorrupt, h.seq, h.dataLen)
 		}
-		return n, nil
+		return nil
 	}
 	c := h.count
-	times := make([]int64, 2*c)
-	starts, ends := times[:c:c], times[c:]
-	nums := make([]uint64, c)
-	keys := make([]int32, c)
-	kinds := make([]core.Kind, c)
+	keys, starts, ends, kinds, nums := n.keys[:0], n.starts[:0], n.ends[:0], n.kinds[:0], n.nums[:0]
+	if cap(keys) < c || cap(starts) < c || cap(ends) < c || cap(kinds) < c || cap(nums) < c {
+		times := make([]int64, 2*c)
+		starts, ends = times[:0:c], times[c:c]
+		nums = make([]uint64, 0, c)
+		keys = make([]int32, 0, c)
+		kinds = make([]core.Kind, 0, c)
+	}
+	keys, starts, ends, kinds, nums = keys[:c], starts[:c], ends[:c], kinds[:c], nums[:c]
 	pos := nodeHeaderSize + h.childCount*childEntrySize
 	data := b[:pos+h.dataLen]
 	prevKey, prevEnd, prevStart := int64(0), int64(h.start), int64(0)
@@ -109,57 +127,57 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 	var u uint64
 	for i := range keys {
 		if pos >= len(data) {
-			return nil, bad(i, "past the record bytes")
+			return bad(i, "past the record bytes")
 		}
 		tag := data[pos]
 		pos++
 		kind := core.Kind(tag & tagKindMask)
 		inline := tag >> tagInlineSft
 		if kind > core.KindString || (inline != 0 && kind != core.KindInt32) {
-			return nil, bad(i, fmt.Sprintf("bad tag %#x", tag))
+			return bad(i, fmt.Sprintf("bad tag %#x", tag))
 		}
 		key := prevKey
 		if tag&tagKeyDelta != 0 {
 			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
 				u, pos = uint64(data[pos]), pos+1
 			} else if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad key delta")
+				return bad(i, "bad key delta")
 			}
 			key += unzigzag(u)
 		} else if i == 0 {
-			return nil, bad(i, "first record without a key")
+			return bad(i, "first record without a key")
 		}
 		var start, end int64
 		if tag&tagContig != 0 {
 			if i == 0 {
-				return nil, bad(i, "first record marked contiguous")
+				return bad(i, "first record marked contiguous")
 			}
 			start = prevEnd + 1
 			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
 				u, pos = uint64(data[pos]), pos+1
 			} else if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad duration")
+				return bad(i, "bad duration")
 			}
 			end = start + int64(u) // wraps like the encoder; bounds checked below
 		} else {
 			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
 				u, pos = uint64(data[pos]), pos+1
 			} else if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad end")
+				return bad(i, "bad end")
 			}
 			end = prevEnd + unzigzag(u)
 			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
 				u, pos = uint64(data[pos]), pos+1
 			} else if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad duration")
+				return bad(i, "bad duration")
 			}
 			start = end - int64(u)
 		}
 		if key < minKey || key > maxKey || start < lo || end > hi || end < start {
-			return nil, bad(i, fmt.Sprintf("key %d [%d, %d] outside the node's keys [%d, %d] and time [%d, %d]", key, start, end, h.minKey, h.maxKey, h.start, h.end))
+			return bad(i, fmt.Sprintf("key %d [%d, %d] outside the node's keys [%d, %d] and time [%d, %d]", key, start, end, h.minKey, h.maxKey, h.start, h.end))
 		}
 		if sorted && i > 0 && (key < prevKey || key == prevKey && start <= prevStart) {
-			return nil, bad(i, "records not sorted by key")
+			return bad(i, "records not sorted by key")
 		}
 		var num uint64
 		switch {
@@ -170,29 +188,30 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
 				u, pos = uint64(data[pos]), pos+1
 			} else if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad int32")
+				return bad(i, "bad int32")
 			}
 			v := unzigzag(u)
 			if v < math.MinInt32 || v > math.MaxInt32 {
-				return nil, bad(i, "bad int32")
+				return bad(i, "bad int32")
 			}
 			num = uint64(v)
 		case kind == core.KindInt64:
 			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
 				u, pos = uint64(data[pos]), pos+1
 			} else if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad int64")
+				return bad(i, "bad int64")
 			}
 			num = uint64(unzigzag(u))
 		case kind == core.KindFloat64:
 			if len(data)-pos < 8 {
-				return nil, bad(i, "short float64")
+				return bad(i, "short float64")
 			}
 			num = le.Uint64(data[pos:])
 			pos += 8
 		default: // string
+			n.strings = true
 			if u, pos = uvarint(data, pos); pos < 0 || u > core.MaxStringLen || u > uint64(len(data)-pos) {
-				return nil, bad(i, "bad string length")
+				return bad(i, "bad string length")
 			}
 			num = uint64(pos)<<32 | u
 			pos += int(u)
@@ -201,10 +220,10 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 		prevKey, prevEnd, prevStart = key, end, start
 	}
 	if pos != len(data) {
-		return nil, fmt.Errorf("%w: node %d: %d record bytes left after %d intervals", ErrCorrupt, h.seq, len(data)-pos, h.count)
+		return fmt.Errorf("%w: node %d: %d record bytes left after %d intervals", ErrCorrupt, h.seq, len(data)-pos, h.count)
 	}
 	n.keys, n.starts, n.ends, n.kinds, n.nums = keys, starts, ends, kinds, nums
-	return n, nil
+	return nil
 }
 
 // uvarint decodes an unsigned varint at b[pos:], returning the value and

@@ -21,7 +21,9 @@ type walk struct {
 	ctx     context.Context
 	st      core.QueryStats
 	fn      func(core.Interval) bool
-	scratch []byte // runs of blocks read together
+	batches []*batch // children being visited, per depth (scan.go)
+	loaded  int      // nodes read from the file
+	leaf    node     // scratch leaf of large queries
 }
 
 func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk, error) {
@@ -356,22 +358,25 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 	if len(n.children) == 0 {
 		return nil
 	}
-	// The children to visit, read together (see Tree.children).
+	// The children to visit, read together (see scan.go).
 	var entries [maxFanOutAlloc]child
-	var kids [maxFanOutAlloc]*node
 	visit := entries[:0]
 	for _, c := range n.children {
 		if _, ok := ts.within(c.start, c.end); ok && len(cs.within(c.minClass, c.maxClass)) > 0 && len(ks.within(c.minKey, c.maxKey)) > 0 {
 			visit = append(visit, c)
 		}
 	}
-	nodes, err := w.t.children(n, visit, kids[:0], &w.scratch)
+	b, err := w.readChildren(n, visit, depth)
 	if err != nil {
 		return err
 	}
 	for i, c := range visit {
+		ch, err := w.child(b, i, n, c)
+		if err != nil {
+			return err
+		}
 		cts, _ := ts.within(c.start, c.end)
-		if err := w.walk2D(nodes[i], ks.within(c.minKey, c.maxKey), cs.within(c.minClass, c.maxClass), cts, depth+1); err != nil {
+		if err := w.walk2D(ch, ks.within(c.minKey, c.maxKey), cs.within(c.minClass, c.maxClass), cts, depth+1); err != nil {
 			return err
 		}
 	}

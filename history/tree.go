@@ -192,61 +192,6 @@ func checkEntry(p *node, c child, n *node) error {
 // blocks).
 const maxRun = 32
 
-// children returns the children of p described by entries cs (in order,
-// as child does for one), reading each run of consecutive blocks that
-// are not in the cache with one system call: the leaves of an R-tree
-// that a query reads are mostly consecutive in the file. Each node gets
-// its own copy of its block, so the cache's accounting stays exact.
-func (t *Tree) children(p *node, cs []child, out []*node, scratch *[]byte) ([]*node, error) {
-	out = out[:0]
-	bs := t.hdr.blockSize
-	for i := 0; i < len(cs); {
-		seq := cs[i].seq
-		if seq >= t.hdr.nodeCount {
-			return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
-		}
-		if n := t.cache.get(seq); n != nil {
-			if err := checkEntry(p, cs[i], n); err != nil {
-				return nil, err
-			}
-			out = append(out, n)
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(cs) && j-i < maxRun && cs[j].seq == cs[j-1].seq+1 && cs[j].seq < t.hdr.nodeCount && !t.cache.has(cs[j].seq) {
-			j++
-		}
-		run := (*scratch)[:0]
-		if j-i > 1 {
-			*scratch = slices.Grow(run, (j-i)*bs)
-			run = (*scratch)[:(j-i)*bs]
-			if err := t.readBlocks(run, seq); err != nil {
-				return nil, err
-			}
-		}
-		for k := i; k < j; k++ {
-			b := make([]byte, bs)
-			if j-i > 1 {
-				copy(b, run[(k-i)*bs:])
-			} else if err := t.readBlocks(b, seq); err != nil {
-				return nil, err
-			}
-			n, err := t.decode(b, cs[k].seq)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkEntry(p, cs[k], n); err != nil {
-				return nil, err
-			}
-			t.cache.put(n)
-			out = append(out, n)
-		}
-		i = j
-	}
-	return out, nil
-}
-
 // LoadAttributes reads the attribute tree (once; later calls return the
 // same tree). For a million attributes this takes a few hundred
 // milliseconds, which is why Open does not do it.
