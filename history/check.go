@@ -5,7 +5,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/tracetui/tracetui/core"
@@ -53,12 +52,10 @@ func (t *Tree) Check() error {
 	if err != nil {
 		return err
 	}
-	if want := classesOf(attrs); !slices.Equal(of, want) {
-		i := 0
-		for i < min(len(of), len(want))-1 && of[i] == want[i] {
-			i++
+	for k, want := range classesOf(attrs) {
+		if got := of.of(core.Key(k)); got != want {
+			return fmt.Errorf("%w: key %d (%s) has class %d, its path's shape is class %d", ErrCorrupt, k, attrs.Path(core.Key(k)), got, want)
 		}
-		return fmt.Errorf("%w: key %d (%s) has class %d, its path's shape is class %d", ErrCorrupt, i, attrs.Path(core.Key(i)), of[i], want[i])
 	}
 	for _, s := range t.secs {
 		hash := crc32.New(castagnoli)
@@ -75,7 +72,7 @@ func (t *Tree) Check() error {
 type checker struct {
 	t        *Tree
 	seen     []bool
-	classes  []uint16
+	classes  classTable
 	visited  int
 	maxDepth int
 }
@@ -123,10 +120,10 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 			}
 		}
 		k := n.keys[i]
-		if int64(k) >= int64(len(c.classes)) {
-			return bad("record %d: key %d of %d attributes", i, k, len(c.classes))
+		if int64(k) >= int64(c.classes.len()) {
+			return bad("record %d: key %d of %d attributes", i, k, c.classes.len())
 		}
-		cl := c.classes[k]
+		cl := c.classes.of(core.Key(k))
 		sub.add(bounds{count: 1, minStart: n.starts[i], maxEnd: n.ends[i], minKey: core.Key(k), maxKey: core.Key(k), minClass: cl, maxClass: cl})
 	}
 	layout := c.t.hdr.layout

@@ -105,34 +105,41 @@ func encodeClasses(of []uint16) []byte {
 	return b
 }
 
-// decodeClasses reads the class table of a attributes and count classes,
-// checking that ids are dense and numbered in order of first appearance.
-func decodeClasses(b []byte, attrs, count uint32) ([]uint16, error) {
+// classTable is the class table as stored: one little-endian uint16 per
+// key. Queries read it in place (no second copy of it in memory).
+type classTable []byte
+
+// of returns the class of key k (a key of the tree).
+func (c classTable) of(k core.Key) uint16 { return le.Uint16(c[2*int(k):]) }
+
+// len returns the number of keys.
+func (c classTable) len() int { return len(c) / 2 }
+
+// decodeClasses checks the class table of a attributes and count classes:
+// its size, and ids dense and numbered in order of first appearance.
+func decodeClasses(b []byte, attrs, count uint32) (classTable, error) {
 	if uint64(len(b)) != 2*uint64(attrs) {
 		return nil, fmt.Errorf("%w: class table of %d bytes for %d attributes", ErrCorrupt, len(b), attrs)
 	}
-	of := make([]uint16, attrs)
-	next := 0 // the id a new class must take
-	for k := range of {
-		c := le.Uint16(b[2*k:])
-		switch {
-		case int(c) == next:
+	next := uint32(0) // the id a new class must take
+	for k := 0; k+1 < len(b); k += 2 {
+		switch c := uint32(b[k]) | uint32(b[k+1])<<8; {
+		case c == next:
 			next++
-		case int(c) > next:
-			return nil, fmt.Errorf("%w: key %d has class %d before class %d appeared", ErrCorrupt, k, c, next)
+		case c > next:
+			return nil, fmt.Errorf("%w: key %d has class %d before class %d appeared", ErrCorrupt, k/2, c, next)
 		}
-		of[k] = c
 	}
-	if next != int(count) {
+	if next != count {
 		return nil, fmt.Errorf("%w: %d classes in the class table, header says %d", ErrCorrupt, next, count)
 	}
-	return of, nil
+	return classTable(b), nil
 }
 
 // loadClasses reads the class table (once; queries call it when they
 // first need a key's class). It is 2 bytes per attribute: about 2 MB and
 // a millisecond at a million attributes.
-func (t *Tree) loadClasses() ([]uint16, error) {
+func (t *Tree) loadClasses() (classTable, error) {
 	t.classOnce.Do(func() {
 		h := t.hdr
 		b := make([]byte, h.classLen())
@@ -160,12 +167,12 @@ type classSet []uint16
 
 // classSetOf returns the classes of the valid keys of ks, of count
 // classes in all.
-func classSetOf(of []uint16, ks keyList, count int) classSet {
+func classSetOf(of classTable, ks keyList, count int) classSet {
 	if len(ks) <= 64 {
 		cs := make(classSet, 0, len(ks))
 		for _, k := range ks {
-			if k >= 0 && int(k) < len(of) {
-				cs = append(cs, of[k])
+			if k >= 0 && int(k) < of.len() {
+				cs = append(cs, of.of(k))
 			}
 		}
 		slices.Sort(cs)
@@ -173,8 +180,8 @@ func classSetOf(of []uint16, ks keyList, count int) classSet {
 	}
 	seen := make([]uint64, (count+63)/64)
 	for _, k := range ks {
-		if k >= 0 && int(k) < len(of) {
-			if c := of[k]; int(c) < count {
+		if k >= 0 && int(k) < of.len() {
+			if c := of.of(k); int(c) < count {
 				seen[c/64] |= 1 << (c % 64)
 			}
 		}

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,18 @@ func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &walk{t: t, ctx: ctx, fn: fn}, nil
+	w, _ := t.walks.Get().(*walk)
+	if w == nil {
+		w = &walk{t: t}
+	}
+	w.ctx, w.fn, w.st, w.loaded = ctx, fn, core.QueryStats{}, 0
+	return w, nil
+}
+
+// release returns w, and the buffers it grew, to the tree's pool.
+func (w *walk) release() {
+	w.ctx, w.fn = nil, nil
+	w.t.walks.Put(w)
 }
 
 // enter accounts for a visit of n at depth (the root is 1).
@@ -72,6 +84,7 @@ func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Int
 	if err != nil {
 		return found, core.QueryStats{}, err
 	}
+	defer w.release()
 	switch {
 	case key < 0 || int64(key) >= int64(t.hdr.attrCount):
 		return found, w.st, fmt.Errorf("%w: %w: key %d", core.ErrNoState, core.ErrBadKey, key)
@@ -82,7 +95,7 @@ func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Int
 	if err != nil {
 		return found, w.st, err
 	}
-	err = w.single(t.root, key, of[key], at, 1)
+	err = w.single(t.root, key, of.of(key), at, 1)
 	if err == errStop {
 		return found, w.st, nil
 	}
@@ -139,6 +152,7 @@ func (t *Tree) Full(ctx context.Context, at core.Time, fn func(core.Interval) bo
 	if err != nil {
 		return core.QueryStats{}, err
 	}
+	defer w.release()
 	if at < t.hdr.start || at > t.hdr.end {
 		return w.st, nil
 	}
@@ -202,7 +216,7 @@ func sortedKeys(keys []core.Key, attrs uint32) keyList {
 // gallop returns the first index after i (s[i] < x) of sorted s whose
 // element is at least x, or len(s): an exponential then a binary search,
 // so that skipping d elements costs O(log d).
-func gallop[T ~int32](s []T, i int, x T) int {
+func gallop[T cmp.Ordered](s []T, i int, x T) int {
 	lo, hi, step := i+1, i+1, 1
 	for hi < len(s) && s[hi] < x {
 		lo = hi + 1
@@ -265,6 +279,7 @@ func (t *Tree) query2D(ctx context.Context, keys []core.Key, ts timeSpec, fn fun
 	if err != nil {
 		return core.QueryStats{}, err
 	}
+	defer w.release()
 	ks := sortedKeys(keys, t.hdr.attrCount)
 	if len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
 		return w.st, nil
@@ -302,6 +317,21 @@ func (s timeSpec) hits(start, end int64) bool {
 	return i < len(s.ts) && int64(s.ts[i]) <= end
 }
 
+// hitsFrom is hits for intervals of one key in time order: *pos is the
+// index in the time list reached by the previous one (0 for a key's
+// first), so that a key's run of records walks the list once.
+func (s timeSpec) hitsFrom(start, end int64, pos *int) bool {
+	if !s.list {
+		return start <= s.t1 && end >= s.t0
+	}
+	i := *pos
+	if i < len(s.ts) && int64(s.ts[i]) < start {
+		i = gallop(s.ts, i, core.Time(start))
+		*pos = i
+	}
+	return i < len(s.ts) && int64(s.ts[i]) <= end
+}
+
 // timesWithin returns the times of sorted ts in [lo, hi].
 func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
 	if len(ts) == 0 || lo > hi || ts[0] > hi || ts[len(ts)-1] < lo {
@@ -326,7 +356,7 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 		// galloping over the side that is behind: an R-tree root holds a
 		// few hundred records over the whole key range, and a query may
 		// ask for a hundred thousand keys.
-		i, j := 0, 0
+		i, j, tpos := 0, 0, 0
 		for i < len(n.keys) && j < len(ks) {
 			switch k := core.Key(n.keys[i]); {
 			case k < ks[j]:
@@ -337,8 +367,10 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 				if j++; j < len(ks) && ks[j] < k {
 					j = gallop(ks, j, k)
 				}
+				tpos = 0
 			default:
-				if ts.hits(n.starts[i], n.ends[i]) {
+				// (key, start) increase: a key's records are in time order.
+				if ts.hitsFrom(n.starts[i], n.ends[i], &tpos) {
 					if err := w.emit(n, i); err != nil {
 						return err
 					}

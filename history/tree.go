@@ -26,8 +26,10 @@ type Tree struct {
 	attrs    *core.AttributeTree
 	attrErr  error
 
+	walks sync.Pool // of *walk, with their buffers
+
 	classOnce sync.Once
-	classes   []uint16 // class per key (classes.go)
+	classes   classTable // class per key (classes.go)
 	classErr  error
 
 	closed atomic.Bool
