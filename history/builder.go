@@ -63,7 +63,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
-	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(), start: start, last: start}
+	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), start: start, last: start}
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }

@@ -40,9 +40,10 @@ type classer struct {
 	of       []uint16 // class per key
 	ids      map[classRef]uint16
 	overflow bool // some key has the shared last id
+	one      bool // every key in class 0 (Options.oneClass)
 }
 
-func newClasser() *classer { return &classer{ids: map[classRef]uint16{}} }
+func newClasser(one bool) *classer { return &classer{ids: map[classRef]uint16{}, one: one} }
 
 // extend assigns classes to the keys of tr that have none yet.
 func (c *classer) extend(tr *core.AttributeTree) {
@@ -52,6 +53,11 @@ func (c *classer) extend(tr *core.AttributeTree) {
 	}
 	c.of = slices.Grow(c.of, n-len(c.of))
 	for k := core.Key(len(c.of)); int(k) < n; k++ {
+		if c.one {
+			c.of = append(c.of, 0)
+			c.ids[classRef{}] = 0
+			continue
+		}
 		ref := classRef{parent: -1, seg: tr.Name(k)}
 		if p := tr.Parent(k); p != core.Root {
 			ref.parent = int32(c.of[p])
@@ -87,13 +93,6 @@ func hasDigit(s string) bool {
 		}
 	}
 	return false
-}
-
-// classesOf computes the class of every key of tr.
-func classesOf(tr *core.AttributeTree) []uint16 {
-	c := newClasser()
-	c.extend(tr)
-	return c.of
 }
 
 // encodeClasses writes the class table: one uint16 per key.

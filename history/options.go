@@ -81,6 +81,10 @@ type Options struct {
 	// intervals per node, re-evaluated when a new R-tree parent starts,
 	// capped by MaxRHeight.
 	RHeight int
+
+	// oneClass puts every key in class 0: the R-SHT without attribute
+	// classes, for the tests and benchmarks that measure them.
+	oneClass bool
 }
 
 // resolved returns o with defaults filled in, or an error for values that

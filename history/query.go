@@ -170,15 +170,27 @@ func (w *walk) full(n *node, at int64, depth int) error {
 			}
 		}
 	}
+	if len(n.children) == 0 {
+		return nil
+	}
+	var entries [maxFanOutAlloc]child
+	visit := entries[:0]
 	for _, c := range n.children {
 		if int64(c.start) <= at && at <= int64(c.end) && c.minKey <= c.maxKey {
-			ch, err := w.t.child(n, c)
-			if err != nil {
-				return err
-			}
-			if err := w.full(ch, at, depth+1); err != nil {
-				return err
-			}
+			visit = append(visit, c)
+		}
+	}
+	b, err := w.readChildren(n, visit, depth)
+	if err != nil {
+		return err
+	}
+	for i, c := range visit {
+		ch, err := w.child(b, i, n, c)
+		if err != nil {
+			return err
+		}
+		if err := w.full(ch, at, depth+1); err != nil {
+			return err
 		}
 	}
 	return nil
