@@ -333,21 +333,8 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 	b.data[level] = data
 	rest := recs[:w]
 
-	// Cut the rest into m consecutive (class, key) ranges of equal encoded
-	// size.
 	restBytes := b.sizeOf(rest, minStart)
-	m := int(math.Ceil(float64(restBytes) / (fill * b.capacity(h-1))))
-	m = min(max(m, 1), t.opts.MaxChildren, len(rest))
-	cuts := make([]int, 0, m+1)
-	cuts = append(cuts, 0)
-	var acc int64
-	for i := range rest {
-		if len(cuts) < m && acc >= restBytes*int64(len(cuts))/int64(m) && i > cuts[len(cuts)-1] {
-			cuts = append(cuts, i)
-		}
-		acc += int64(b.sizes[i])
-	}
-	cuts = append(cuts, len(rest))
+	cuts := b.cuts(rest, restBytes, fill*b.capacity(h-1))
 
 	// The children overwrite b.sizes: sum each part's bytes first.
 	parts := make([]int64, len(cuts)-1)
@@ -366,6 +353,63 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 	hdr.typ, hdr.count, hdr.flags = nodeCore, count, flagSortedByKey|flagKeySplit
 	b.put(slot, &hdr, children, b.data[level])
 	return hdr.entry(), height + 1
+}
+
+// cuts returns the boundaries of a node's children in rest, whose records
+// have the encoded sizes b.sizes and sum restBytes, for children that hold
+// up to capacity bytes each: consecutive (class, key) ranges of equal
+// size, as few as fit. When there is room for it, the ranges also start
+// at every change of class, each class cut into as few equal ranges as
+// fit: children then hold one class, and a query for one class does not
+// read the children that straddle it and its neighbours (their key
+// ranges, from the end of one class's keys to the start of the next's,
+// would match nearly any key list).
+func (b *rbuffer) cuts(rest []rec, restBytes int64, capacity float64) []int {
+	c := b.t.opts.MaxChildren
+	parts := func(bytes int64, n int) int {
+		return min(max(int(math.Ceil(float64(bytes)/capacity)), 1), n)
+	}
+	// equal appends to cuts the starts of k ranges of equal size of
+	// rest[from:to] (bytes in all), the first at from.
+	equal := func(cuts []int, from, to int, bytes int64, k int) []int {
+		first := len(cuts)
+		cuts = append(cuts, from)
+		var acc int64
+		for i := from; i < to; i++ {
+			if n := len(cuts) - first; n < k && acc >= bytes*int64(n)/int64(k) && i > cuts[len(cuts)-1] {
+				cuts = append(cuts, i)
+			}
+			acc += int64(b.sizes[i])
+		}
+		return cuts
+	}
+	var cuts []int
+	if rest[0].class != rest[len(rest)-1].class {
+		total, from := 0, 0
+		var bytes int64
+		for i := range rest {
+			if i > 0 && rest[i].class != rest[i-1].class {
+				total += parts(bytes, i-from)
+				from, bytes = i, 0
+			}
+			bytes += int64(b.sizes[i])
+		}
+		total += parts(bytes, len(rest)-from)
+		if total <= c {
+			from, bytes = 0, 0
+			for i := range rest {
+				if i > 0 && rest[i].class != rest[i-1].class {
+					cuts = equal(cuts, from, i, bytes, parts(bytes, i-from))
+					from, bytes = i, 0
+				}
+				bytes += int64(b.sizes[i])
+			}
+			cuts = equal(cuts, from, len(rest), bytes, parts(bytes, len(rest)-from))
+			return append(cuts, len(rest))
+		}
+	}
+	cuts = equal(cuts, 0, len(rest), restBytes, min(parts(restBytes, len(rest)), c))
+	return append(cuts, len(rest))
 }
 
 // put encodes a node block into its slot of the chunk.
