@@ -67,7 +67,7 @@ type Options struct {
 	// MinBlockSize and MaxBlockSize (default 4096).
 	BlockSize int
 	// MaxChildren is the fan-out c of core nodes (default 32). A core node
-	// reserves 28 bytes per child, and must still hold one interval of the
+	// reserves 32 bytes per child, and must still hold one interval of the
 	// largest size (a string of core.MaxStringLen bytes).
 	MaxChildren int
 	// MaxRHeight caps the height r of the R-tree sub-trees of the R-SHT
