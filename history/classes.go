@@ -200,6 +200,9 @@ func (cs classSet) within(lo, hi uint16) classSet {
 	if len(cs) == 0 || lo > hi || cs[0] > hi || cs[len(cs)-1] < lo {
 		return nil
 	}
+	if lo <= cs[0] && cs[len(cs)-1] <= hi {
+		return cs
+	}
 	i, _ := slices.BinarySearch(cs, lo)
 	j, found := slices.BinarySearch(cs[i:], hi)
 	if found {

@@ -173,18 +173,16 @@ func (w *walk) full(n *node, at int64, depth int) error {
 	if len(n.children) == 0 {
 		return nil
 	}
-	var entries [maxFanOutAlloc]child
-	visit := entries[:0]
+	b := w.batch(depth)
 	for _, c := range n.children {
 		if int64(c.start) <= at && at <= int64(c.end) && c.minKey <= c.maxKey {
-			visit = append(visit, c)
+			b.visit = append(b.visit, c)
 		}
 	}
-	b, err := w.readChildren(n, visit, depth)
-	if err != nil {
+	if err := w.readChildren(n, b); err != nil {
 		return err
 	}
-	for i, c := range visit {
+	for i, c := range b.visit {
 		ch, err := w.child(b, i, n, c)
 		if err != nil {
 			return err
@@ -244,6 +242,9 @@ func gallop[T cmp.Ordered](s []T, i int, x T) int {
 func (ks keyList) within(lo, hi core.Key) keyList {
 	if len(ks) == 0 || lo > hi || ks[0] > hi || ks[len(ks)-1] < lo {
 		return nil
+	}
+	if lo <= ks[0] && ks[len(ks)-1] <= hi {
+		return ks
 	}
 	i, _ := slices.BinarySearch(ks, lo)
 	j, found := slices.BinarySearch(ks[i:], hi)
@@ -329,25 +330,13 @@ func (s timeSpec) hits(start, end int64) bool {
 	return i < len(s.ts) && int64(s.ts[i]) <= end
 }
 
-// hitsFrom is hits for intervals of one key in time order: *pos is the
-// index in the time list reached by the previous one (0 for a key's
-// first), so that a key's run of records walks the list once.
-func (s timeSpec) hitsFrom(start, end int64, pos *int) bool {
-	if !s.list {
-		return start <= s.t1 && end >= s.t0
-	}
-	i := *pos
-	if i < len(s.ts) && int64(s.ts[i]) < start {
-		i = gallop(s.ts, i, core.Time(start))
-		*pos = i
-	}
-	return i < len(s.ts) && int64(s.ts[i]) <= end
-}
-
 // timesWithin returns the times of sorted ts in [lo, hi].
 func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
 	if len(ts) == 0 || lo > hi || ts[0] > hi || ts[len(ts)-1] < lo {
 		return nil
+	}
+	if lo <= ts[0] && ts[len(ts)-1] <= hi {
+		return ts
 	}
 	i, _ := slices.BinarySearch(ts, lo)
 	j, found := slices.BinarySearch(ts[i:], hi)
@@ -368,7 +357,7 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 		// galloping over the side that is behind: an R-tree root holds a
 		// few hundred records over the whole key range, and a query may
 		// ask for a hundred thousand keys.
-		i, j, tpos := 0, 0, 0
+		i, j, tpos := 0, 0, -1
 		for i < len(n.keys) && j < len(ks) {
 			switch k := core.Key(n.keys[i]); {
 			case k < ks[j]:
@@ -379,10 +368,24 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 				if j++; j < len(ks) && ks[j] < k {
 					j = gallop(ks, j, k)
 				}
-				tpos = 0
+				tpos = -1
 			default:
-				// (key, start) increase: a key's records are in time order.
-				if ts.hitsFrom(n.starts[i], n.ends[i], &tpos) {
+				hit := false
+				if start, end := n.starts[i], n.ends[i]; !ts.list {
+					hit = start <= ts.t1 && end >= ts.t0
+				} else {
+					// (key, start) increase: a key's records are in time
+					// order, and gallop along the time list from where the
+					// key's previous record left it.
+					switch {
+					case tpos < 0:
+						tpos, _ = slices.BinarySearch(ts.ts, core.Time(start))
+					case tpos < len(ts.ts) && int64(ts.ts[tpos]) < start:
+						tpos = gallop(ts.ts, tpos, core.Time(start))
+					}
+					hit = tpos < len(ts.ts) && int64(ts.ts[tpos]) <= end
+				}
+				if hit {
 					if err := w.emit(n, i); err != nil {
 						return err
 					}
@@ -402,31 +405,35 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 	if len(n.children) == 0 {
 		return nil
 	}
-	// The children to visit, read together (see scan.go).
-	var entries [maxFanOutAlloc]child
-	visit := entries[:0]
+	// The children to visit, with the lists narrowed to each, read
+	// together (see scan.go).
+	b := w.batch(depth)
 	for _, c := range n.children {
-		if _, ok := ts.within(c.start, c.end); ok && len(cs.within(c.minClass, c.maxClass)) > 0 && len(ks.within(c.minKey, c.maxKey)) > 0 {
-			visit = append(visit, c)
+		cts, ok := ts.within(c.start, c.end)
+		if !ok {
+			continue
+		}
+		ccs := cs.within(c.minClass, c.maxClass)
+		if len(ccs) == 0 {
+			continue
+		}
+		if cks := ks.within(c.minKey, c.maxKey); len(cks) > 0 {
+			b.visit = append(b.visit, c)
+			b.specs = append(b.specs, spec{cks, ccs, cts})
 		}
 	}
-	b, err := w.readChildren(n, visit, depth)
-	if err != nil {
+	if err := w.readChildren(n, b); err != nil {
 		return err
 	}
-	for i, c := range visit {
+	for i, c := range b.visit {
 		ch, err := w.child(b, i, n, c)
 		if err != nil {
 			return err
 		}
-		cts, _ := ts.within(c.start, c.end)
-		if err := w.walk2D(ch, ks.within(c.minKey, c.maxKey), cs.within(c.minClass, c.maxClass), cts, depth+1); err != nil {
+		sp := &b.specs[i]
+		if err := w.walk2D(ch, sp.ks, sp.cs, sp.ts, depth+1); err != nil {
 			return err
 		}
 	}
 	return nil
 }
-
-// maxFanOutAlloc is the fan-out up to which walk2D keeps its list of
-// children on the stack.
-const maxFanOutAlloc = 64

@@ -26,32 +26,48 @@ import (
 // reads a few dozen nodes; this is above that.
 const scanAfter = 64
 
-// batch is a node's children to visit: each is a cached node, or a block
-// in buf.
+// batch is the children of a node that a walk visits: their entries, the
+// query's lists narrowed to each (2D queries), and each child as a cached
+// node or a block in buf. A walk keeps one per depth, reused.
 type batch struct {
+	visit []child
+	specs []spec
 	nodes []*node // nil: the block is buf[offs[i]:][:blockSize]
 	offs  []int
 	buf   []byte
 }
 
-// readChildren fills the batch of depth with the children of p described
-// by cs, reading the blocks of those not in the cache.
-func (w *walk) readChildren(p *node, cs []child, depth int) (*batch, error) {
-	t := w.t
+// spec is a 2D query's lists narrowed to a child.
+type spec struct {
+	ks keyList
+	cs classSet
+	ts timeSpec
+}
+
+// batch returns the walk's batch for the children of a node at depth,
+// emptied.
+func (w *walk) batch(depth int) *batch {
 	for len(w.batches) <= depth {
 		w.batches = append(w.batches, new(batch))
 	}
 	b := w.batches[depth]
-	b.nodes, b.offs, b.buf = b.nodes[:0], b.offs[:0], b.buf[:0]
+	b.visit, b.specs, b.nodes, b.offs, b.buf = b.visit[:0], b.specs[:0], b.nodes[:0], b.offs[:0], b.buf[:0]
+	return b
+}
+
+// readChildren finds the children b.visit of p in the cache, or reads
+// their blocks.
+func (w *walk) readChildren(p *node, b *batch) error {
+	t, cs := w.t, b.visit
 	bs := t.hdr.blockSize
 	for i := 0; i < len(cs); {
 		seq := cs[i].seq
 		if seq >= t.hdr.nodeCount {
-			return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
+			return fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
 		}
 		if n := t.cache.get(seq); n != nil {
 			if err := checkEntry(p, cs[i], n); err != nil {
-				return nil, err
+				return err
 			}
 			b.nodes, b.offs = append(b.nodes, n), append(b.offs, -1)
 			i++
@@ -64,14 +80,14 @@ func (w *walk) readChildren(p *node, cs []child, depth int) (*batch, error) {
 		off := len(b.buf)
 		b.buf = slices.Grow(b.buf, (j-i)*bs)[:off+(j-i)*bs]
 		if err := t.readBlocks(b.buf[off:], seq); err != nil {
-			return nil, err
+			return err
 		}
 		for k := i; k < j; k++ {
 			b.nodes, b.offs = append(b.nodes, nil), append(b.offs, off+(k-i)*bs)
 		}
 		i = j
 	}
-	return b, nil
+	return nil
 }
 
 // child returns child i of the batch, p's child of entry c, decoding it
