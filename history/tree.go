@@ -28,6 +28,9 @@ type Tree struct {
 
 	walks sync.Pool // of *walk, with their buffers
 
+	scannedOnce sync.Once
+	scanned     []atomic.Uint64 // leaves read once through a scratch node (scan.go)
+
 	classOnce sync.Once
 	classes   classTable // class per key (classes.go)
 	classErr  error
