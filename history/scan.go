@@ -19,8 +19,9 @@ import (
 // the 2Q cache. A query that reads hundreds of leaves once (the process
 // tree at open: every thread's Exec_name and PPID, 750 nodes on a
 // 50 k-thread trace) then allocates nothing for them: 13 MB less, which
-// in the browser's process, with its attribute tree on the heap, made the
-// query two times slower in garbage collection and page faults. A query
+// in the browser's process, with its attribute tree on the heap, cost
+// the query 20 to 23 ms instead of 15 (garbage collection, page faults:
+// `tracetui bench paper`, caching every leaf that fits). A query
 // that reads more nodes than the cache holds (a full query or the
 // article's sparse 2D query at a million attributes: 4000 nodes, 70 MB
 // decoded) no longer flushes the cache with each run for nothing (as a
