@@ -157,7 +157,9 @@ var benchFiles struct {
 	paths map[string]string
 }
 
-func benchTree(b *testing.B, a int, l Layout) *Tree {
+// benchFile returns the path of the index called name, built by build
+// the first time.
+func benchFile(b *testing.B, name string, build func(path string)) string {
 	b.Helper()
 	benchFiles.Lock()
 	defer benchFiles.Unlock()
@@ -168,13 +170,18 @@ func benchTree(b *testing.B, a int, l Layout) *Tree {
 		}
 		benchFiles.dir, benchFiles.paths = d, map[string]string{}
 	}
-	name := fmt.Sprintf("%d-%s", a, l)
 	path, ok := benchFiles.paths[name]
 	if !ok {
 		path = filepath.Join(benchFiles.dir, name)
-		newModel(a, benchI).build(b, path, Options{Layout: l})
+		build(path)
 		benchFiles.paths[name] = path
 	}
+	return path
+}
+
+func benchTree(b *testing.B, a int, l Layout) *Tree {
+	b.Helper()
+	path := benchFile(b, fmt.Sprintf("%d-%s", a, l), func(path string) { newModel(a, benchI).build(b, path, Options{Layout: l}) })
 	tr, err := Open(path, OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -347,23 +354,9 @@ var benchKernel = kernelModel{threads: 50_000, changes: 20, seed: 1}
 // without attribute classes.
 func kernelTreePath(b *testing.B, oneClass bool) string {
 	b.Helper()
-	benchFiles.Lock()
-	defer benchFiles.Unlock()
-	if benchFiles.paths == nil {
-		d, err := os.MkdirTemp("", "history-bench-")
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchFiles.dir, benchFiles.paths = d, map[string]string{}
-	}
-	name := fmt.Sprintf("kernel-%d-oneclass=%v", benchKernel.threads, oneClass)
-	path, ok := benchFiles.paths[name]
-	if !ok {
-		path = filepath.Join(benchFiles.dir, name)
+	return benchFile(b, fmt.Sprintf("kernel-%d-oneclass=%v", benchKernel.threads, oneClass), func(path string) {
 		benchKernel.build(b, path, Options{oneClass: oneClass})
-		benchFiles.paths[name] = path
-	}
-	return path
+	})
 }
 
 // BenchmarkKernel runs, on the kernel-like model with and without

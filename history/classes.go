@@ -196,17 +196,4 @@ func classSetOf(of classTable, ks keyList, count int) classSet {
 
 // within returns the classes in [lo, hi] (none for the empty range of a
 // sub-tree without intervals).
-func (cs classSet) within(lo, hi uint16) classSet {
-	if len(cs) == 0 || lo > hi || cs[0] > hi || cs[len(cs)-1] < lo {
-		return nil
-	}
-	if lo <= cs[0] && cs[len(cs)-1] <= hi {
-		return cs
-	}
-	i, _ := slices.BinarySearch(cs, lo)
-	j, found := slices.BinarySearch(cs[i:], hi)
-	if found {
-		j++
-	}
-	return cs[i : i+j]
-}
+func (cs classSet) within(lo, hi uint16) classSet { return within(cs, lo, hi) }

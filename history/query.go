@@ -179,19 +179,7 @@ func (w *walk) full(n *node, at int64, depth int) error {
 			b.visit = append(b.visit, c)
 		}
 	}
-	if err := w.readChildren(n, b); err != nil {
-		return err
-	}
-	for i, c := range b.visit {
-		ch, err := w.child(b, i, n, c)
-		if err != nil {
-			return err
-		}
-		if err := w.full(ch, at, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.visit(n, b, func(_ int, ch *node) error { return w.full(ch, at, depth+1) })
 }
 
 // keyList is the sorted, de-duplicated key list of a 2D query, narrowed
@@ -239,19 +227,23 @@ func gallop[T cmp.Ordered](s []T, i int, x T) int {
 }
 
 // within returns the keys in [lo, hi].
-func (ks keyList) within(lo, hi core.Key) keyList {
-	if len(ks) == 0 || lo > hi || ks[0] > hi || ks[len(ks)-1] < lo {
+func (ks keyList) within(lo, hi core.Key) keyList { return within(ks, lo, hi) }
+
+// within returns the elements of sorted s in [lo, hi] (none when lo > hi,
+// as for the empty ranges of a sub-tree without intervals).
+func within[S ~[]E, E cmp.Ordered](s S, lo, hi E) S {
+	if len(s) == 0 || lo > hi || s[0] > hi || s[len(s)-1] < lo {
 		return nil
 	}
-	if lo <= ks[0] && ks[len(ks)-1] <= hi {
-		return ks
+	if lo <= s[0] && s[len(s)-1] <= hi {
+		return s
 	}
-	i, _ := slices.BinarySearch(ks, lo)
-	j, found := slices.BinarySearch(ks[i:], hi)
+	i, _ := slices.BinarySearch(s, lo)
+	j, found := slices.BinarySearch(s[i:], hi)
 	if found {
 		j++
 	}
-	return ks[i : i+j]
+	return s[i : i+j]
 }
 
 func (ks keyList) contains(k core.Key) bool {
@@ -331,20 +323,7 @@ func (s timeSpec) hits(start, end int64) bool {
 }
 
 // timesWithin returns the times of sorted ts in [lo, hi].
-func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
-	if len(ts) == 0 || lo > hi || ts[0] > hi || ts[len(ts)-1] < lo {
-		return nil
-	}
-	if lo <= ts[0] && ts[len(ts)-1] <= hi {
-		return ts
-	}
-	i, _ := slices.BinarySearch(ts, lo)
-	j, found := slices.BinarySearch(ts[i:], hi)
-	if found {
-		j++
-	}
-	return ts[i : i+j]
-}
+func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time { return within(ts, lo, hi) }
 
 func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) error {
 	if err := w.enter(n, depth); err != nil {
@@ -422,18 +401,8 @@ func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) 
 			b.specs = append(b.specs, spec{cks, ccs, cts})
 		}
 	}
-	if err := w.readChildren(n, b); err != nil {
-		return err
-	}
-	for i, c := range b.visit {
-		ch, err := w.child(b, i, n, c)
-		if err != nil {
-			return err
-		}
+	return w.visit(n, b, func(i int, ch *node) error {
 		sp := &b.specs[i]
-		if err := w.walk2D(ch, sp.ks, sp.cs, sp.ts, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
+		return w.walk2D(ch, sp.ks, sp.cs, sp.ts, depth+1)
+	})
 }

@@ -99,6 +99,23 @@ func (w *walk) readChildren(p *node, b *batch) error {
 	return nil
 }
 
+// visit reads the children b.visit of n and calls f with each, in order.
+func (w *walk) visit(n *node, b *batch, f func(i int, ch *node) error) error {
+	if err := w.readChildren(n, b); err != nil {
+		return err
+	}
+	for i, c := range b.visit {
+		ch, err := w.child(b, i, n, c)
+		if err != nil {
+			return err
+		}
+		if err := f(i, ch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // child returns child i of the batch, p's child of entry c, decoding it
 // if needed: into a new node that goes to the cache, or, past scanAfter
 // nodes, a leaf into the walk's scratch node, valid until the next call.
