@@ -38,6 +38,35 @@ func NewAttributeTree() *AttributeTree {
 	return &AttributeTree{nameIDs: map[string]uint32{}, child: map[childRef]Key{}}
 }
 
+// Grow makes room for n more attributes, so that adding them does not
+// grow the arrays and maps step by step (loading a million attributes
+// from an index spends most of its time there otherwise). names is the
+// number of distinct names expected among them, if known (0: unknown).
+func (t *AttributeTree) Grow(n, names int) {
+	if n <= 0 {
+		return
+	}
+	t.parent = slices.Grow(t.parent, n)
+	t.nameID = slices.Grow(t.nameID, n)
+	t.firstChild = slices.Grow(t.firstChild, n)
+	t.lastChild = slices.Grow(t.lastChild, n)
+	t.nextSibling = slices.Grow(t.nextSibling, n)
+	// Maps cannot grow in place: rebuild them with the final size.
+	child := make(map[childRef]Key, len(t.child)+n)
+	for r, k := range t.child {
+		child[r] = k
+	}
+	t.child = child
+	if names > 0 {
+		t.names = slices.Grow(t.names, names)
+		ids := make(map[string]uint32, len(t.nameIDs)+names)
+		for name, id := range t.nameIDs {
+			ids[name] = id
+		}
+		t.nameIDs = ids
+	}
+}
+
 // Len returns the number of attributes; keys are 0 .. Len()-1.
 func (t *AttributeTree) Len() int { return len(t.parent) }
 

@@ -63,3 +63,53 @@ func TestAttributeTreeGlobAndChildren(t *testing.T) {
 		t.Errorf("top-level = %v", top)
 	}
 }
+
+// TestAttributeTreeGrow: a tree grown first behaves as one that was not,
+// keeps what it held, and adding the keys it was grown for allocates
+// nothing more.
+func TestAttributeTreeGrow(t *testing.T) {
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = "t" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
+	}
+	build := func(grow bool) *AttributeTree {
+		tr := NewAttributeTree()
+		threads := tr.AddPath("Threads")
+		if grow {
+			tr.Grow(2*len(names), len(names)+1)
+		}
+		for _, n := range names {
+			k := tr.Add(threads, n)
+			tr.Add(k, "Exec_name")
+		}
+		return tr
+	}
+	plain, grown := build(false), build(true)
+	if plain.Len() != grown.Len() {
+		t.Fatalf("Len %d vs %d", plain.Len(), grown.Len())
+	}
+	for k := Key(0); int(k) < plain.Len(); k++ {
+		if plain.Path(k) != grown.Path(k) || plain.Parent(k) != grown.Parent(k) || !slices.Equal(plain.Children(k), grown.Children(k)) {
+			t.Fatalf("key %d: %q vs %q", k, plain.Path(k), grown.Path(k))
+		}
+		if got, ok := grown.Lookup(plain.Path(k)); !ok || got != k {
+			t.Fatalf("Lookup(%q) = %d, %v", plain.Path(k), got, ok)
+		}
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		tr := NewAttributeTree()
+		tr.Grow(len(names), len(names))
+		for _, n := range names {
+			tr.Add(Root, n)
+		}
+	})
+	if allocs > 40 {
+		t.Errorf("adding %d keys after Grow: %.0f allocations", len(names), allocs)
+	}
+	tr := NewAttributeTree()
+	tr.Grow(0, 0) // nothing to do
+	tr.Grow(-1, 5)
+	if tr.Len() != 0 || tr.Add(Root, "a") != 0 {
+		t.Error("Grow of nothing broke the tree")
+	}
+}

@@ -115,8 +115,15 @@ func (m *MemHistory) Full(ctx context.Context, t Time, fn func(Interval) bool) (
 	return m.scan(ctx, func(iv Interval) bool { return iv.Contains(t) }, fn)
 }
 
-// Query2D implements [History].
+// Query2D implements [History]. A reversed range (t0 > t1) holds no
+// time, so it returns nothing, as the on-disk tree does.
 func (m *MemHistory) Query2D(ctx context.Context, keys []Key, t0, t1 Time, fn func(Interval) bool) (QueryStats, error) {
+	if t0 > t1 {
+		if err := ctx.Err(); err != nil {
+			return QueryStats{}, err
+		}
+		return QueryStats{NodesRead: 1}, nil
+	}
 	want := keySet(keys)
 	return m.scan(ctx, func(iv Interval) bool { return want[iv.Key] && iv.Intersects(t0, t1) }, fn)
 }

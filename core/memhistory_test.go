@@ -113,6 +113,32 @@ func TestMemHistoryTilesAndQueries(t *testing.T) {
 	}
 }
 
+// TestMemHistoryReversedRange: Query2D over [t0, t1] with t0 > t1 returns
+// nothing (the range holds no time), however the keys cover it.
+func TestMemHistoryReversedRange(t *testing.T) {
+	m := core.NewMemHistory(0)
+	k := m.Attributes().AddPath("k")
+	must(t, m.Modify(k, 50, core.Int32(1)))
+	must(t, m.Close(100))
+	ctx := context.Background()
+	count := func(t0, t1 core.Time) int {
+		n := 0
+		if _, err := m.Query2D(ctx, []core.Key{k}, t0, t1, func(core.Interval) bool { n++; return true }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := count(60, 40); got != 0 {
+		t.Errorf("Query2D(60, 40) gave %d intervals, want none", got)
+	}
+	if got := count(40, 60); got != 2 {
+		t.Errorf("Query2D(40, 60) gave %d intervals, want 2", got)
+	}
+	if got := count(50, 50); got != 1 {
+		t.Errorf("Query2D(50, 50) gave %d intervals, want 1", got)
+	}
+}
+
 func contains(ivs []core.Interval, want core.Interval) bool {
 	for _, iv := range ivs {
 		if iv == want {

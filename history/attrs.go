@@ -66,6 +66,7 @@ func decodeAttributes(b []byte, want uint32) (*core.AttributeTree, error) {
 	pos := 4
 	var names []string
 	tr := core.NewAttributeTree()
+	tr.Grow(int(n), countNames(b, n))
 	for k := range int(n) {
 		var d, x uint64
 		if d, pos = uvarint(b, pos); pos < 0 || d < 1 || d > uint64(k)+1 {
@@ -97,6 +98,30 @@ func decodeAttributes(b []byte, want uint32) (*core.AttributeTree, error) {
 		return nil, bad("%d bytes left over", len(b)-pos)
 	}
 	return tr, nil
+}
+
+// countNames returns the number of distinct names in the encoded tree,
+// to size the tree's maps once: a quick pass over the bytes that stops at
+// the first inconsistency (decodeAttributes reports it).
+func countNames(b []byte, n uint32) int {
+	pos, names := 4, 0
+	for range n {
+		var x uint64
+		if _, pos = uvarint(b, pos); pos < 0 {
+			break
+		}
+		if x, pos = uvarint(b, pos); pos < 0 {
+			break
+		}
+		if x&1 == 1 {
+			if x>>1 > uint64(len(b)-pos) {
+				break
+			}
+			names++
+			pos += int(x >> 1)
+		}
+	}
+	return names
 }
 
 // fnv1a hashes a name for the encoder's cache; a fixed hash keeps the file

@@ -157,7 +157,9 @@ var benchFiles struct {
 	paths map[string]string
 }
 
-func benchTree(b *testing.B, a int, l Layout) *Tree {
+// benchFile returns the path of the index called name, built by build
+// the first time.
+func benchFile(b *testing.B, name string, build func(path string)) string {
 	b.Helper()
 	benchFiles.Lock()
 	defer benchFiles.Unlock()
@@ -168,13 +170,18 @@ func benchTree(b *testing.B, a int, l Layout) *Tree {
 		}
 		benchFiles.dir, benchFiles.paths = d, map[string]string{}
 	}
-	name := fmt.Sprintf("%d-%s", a, l)
 	path, ok := benchFiles.paths[name]
 	if !ok {
 		path = filepath.Join(benchFiles.dir, name)
-		newModel(a, benchI).build(b, path, Options{Layout: l})
+		build(path)
 		benchFiles.paths[name] = path
 	}
+	return path
+}
+
+func benchTree(b *testing.B, a int, l Layout) *Tree {
+	b.Helper()
+	path := benchFile(b, fmt.Sprintf("%d-%s", a, l), func(path string) { newModel(a, benchI).build(b, path, Options{Layout: l}) })
 	tr, err := Open(path, OpenOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -336,4 +343,82 @@ func BenchmarkDecodeNode(b *testing.B) {
 		recs += n.count
 	}
 	b.ReportMetric(float64(recs)/float64(b.N), "records/op")
+}
+
+// benchKernel is the kernel-like model of the benchmarks: 50 k threads
+// (the size of the browser's process tree benchmark), 20 status changes
+// each.
+var benchKernel = kernelModel{threads: 50_000, changes: 20, seed: 1}
+
+// kernelTreePath builds the kernel-like model once per process, with or
+// without attribute classes.
+func kernelTreePath(b *testing.B, oneClass bool) string {
+	b.Helper()
+	return benchFile(b, fmt.Sprintf("kernel-%d-oneclass=%v", benchKernel.threads, oneClass), func(path string) {
+		benchKernel.build(b, path, Options{oneClass: oneClass})
+	})
+}
+
+// BenchmarkKernel runs, on the kernel-like model with and without
+// attribute classes, the browser's two kinds of 2D query: PsTree, the
+// Exec_name and PPID of every thread over the whole trace (the process
+// tree at open: a freshly opened index, nothing cached), and Frame, the
+// status of 60 consecutive threads at 200 columns over the whole trace.
+func BenchmarkKernel(b *testing.B) {
+	for _, one := range []bool{false, true} {
+		classes := map[bool]string{false: "classes", true: "oneclass"}[one]
+		b.Run("PsTree/"+classes, func(b *testing.B) {
+			path := kernelTreePath(b, one)
+			tr, err := Open(path, OpenOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			keys := psKeys(tr.Attributes())
+			info := tr.Info()
+			tr.Close()
+			nodes := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				tr, err := Open(path, OpenOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				st, err := tr.Query2D(bg, keys, core.MinTime, core.MaxTime, func(core.Interval) bool { return true })
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += st.NodesRead
+				b.StopTimer()
+				tr.Close()
+				b.StartTimer()
+			}
+			reportNodes(b, nodes)
+			b.ReportMetric(float64(info.Nodes), "tree-nodes")
+			b.ReportMetric(float64(info.FileBytes)/float64(info.Intervals), "bytes/interval")
+		})
+		b.Run("Frame/"+classes, func(b *testing.B) {
+			tr, err := Open(kernelTreePath(b, one), OpenOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tr.Close()
+			threads, _ := tr.Attributes().Child(core.Root, "Threads")
+			rows := tr.Attributes().Children(threads)
+			r := rand.New(rand.NewPCG(7, 8))
+			times := evenTimes(200, 0, kernelT)
+			nodes := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				first := r.IntN(len(rows) - 60)
+				st, err := tr.Query2DTimes(bg, rows[first:first+60], times, func(core.Interval) bool { return true })
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += st.NodesRead
+			}
+			reportNodes(b, nodes)
+		})
+	}
 }

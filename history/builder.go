@@ -23,6 +23,7 @@ type Builder struct {
 	f     *os.File // the temporary index
 	side  *os.File // temporary section data, created by the first AddSection
 	tree  *core.AttributeTree
+	cls   *classer // class per key, extended with state
 	tb    *treeBuilder
 	start core.Time
 	last  core.Time
@@ -62,7 +63,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
-	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), start: start, last: start}
+	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), start: start, last: start}
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -85,6 +86,7 @@ func (b *Builder) grow() {
 	for len(b.state) < n {
 		b.state = append(b.state, keyState{since: b.start})
 	}
+	b.cls.extend(b.tree)
 }
 
 // Modify implements [core.StateSink] with the semantics of
@@ -115,7 +117,7 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 	}
 	if t > st.since {
 		b.strs = b.strs[:0]
-		r := recFromValue(key, st.since, t-1, st.v, &b.strs)
+		r := recFromValue(key, b.cls.of[key], st.since, t-1, st.v, &b.strs)
 		if err := b.tb.insert(&r, b.strs); err != nil {
 			b.err = err
 			return err
@@ -219,7 +221,7 @@ func (b *Builder) close(end core.Time) error {
 	for _, o := range order {
 		st := &b.state[o.key]
 		b.strs = b.strs[:0]
-		r := recFromValue(core.Key(o.key), st.since, end, st.v, &b.strs)
+		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, st.v, &b.strs)
 		if err := b.tb.insert(&r, b.strs); err != nil {
 			return err
 		}
@@ -236,6 +238,12 @@ func (b *Builder) close(end core.Time) error {
 		intervals: b.tb.intervals, start: b.start, end: end, attrCount: uint32(b.tree.Len()),
 	}
 	off := (uint64(nodes) + 1) * bs
+	classes := encodeClasses(b.cls.of)
+	if _, err := b.f.WriteAt(classes, int64(off)); err != nil {
+		return fmt.Errorf("history: write class table: %w", err)
+	}
+	h.classOff, h.classCRC, h.classCount = off, crc32c(classes), uint32(b.cls.count())
+	off += uint64(len(classes))
 	attrs := encodeAttributes(b.tree)
 	if _, err := b.f.WriteAt(attrs, int64(off)); err != nil {
 		return fmt.Errorf("history: write attribute tree: %w", err)

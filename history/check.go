@@ -13,17 +13,23 @@ import (
 // Check reads the whole file and verifies every invariant of the format:
 // checksums; each node's intervals inside its time and key range; each
 // child's entry equal to the child's own header and inside its parent;
-// sub-tree bounds tight (key ranges always, end times for esht and rsht,
-// start times for R-tree nodes); sibling order (by key range for R-tree
-// nodes, by end time otherwise, and consecutive time ranges for sht);
-// every node reachable exactly once; the depth, node and interval counts
-// of the header; the attribute tree and every section's checksum. It returns the first violation, as an
-// ErrCorrupt (or ErrTruncated) error.
+// sub-tree bounds tight (key and class ranges always, end times for esht
+// and rsht, start times for R-tree nodes); sibling order (by class and key
+// range for R-tree nodes, by end time otherwise, and consecutive time
+// ranges for sht); every node reachable exactly once; the depth, node and
+// interval counts of the header; the class table (dense ids; any
+// assignment is correct, see classes.go), the attribute tree and every
+// section's checksum. It returns the first violation, as an ErrCorrupt (or
+// ErrTruncated) error.
 func (t *Tree) Check() error {
 	if t.closed.Load() {
 		return ErrTreeClosed
 	}
-	c := checker{t: t, seen: make([]bool, t.hdr.nodeCount)}
+	of, err := t.loadClasses()
+	if err != nil {
+		return err
+	}
+	c := checker{t: t, seen: make([]bool, t.hdr.nodeCount), classes: of}
 	c.seen[t.root.seq] = true
 	sub, err := c.node(t.root, 1)
 	if err != nil {
@@ -60,26 +66,29 @@ func (t *Tree) Check() error {
 type checker struct {
 	t        *Tree
 	seen     []bool
+	classes  classTable
 	visited  int
 	maxDepth int
 }
 
 // bounds are the tight bounds of a sub-tree's intervals.
 type bounds struct {
-	count          uint64
-	minStart       int64
-	maxEnd         int64
-	minKey, maxKey core.Key
+	count              uint64
+	minStart           int64
+	maxEnd             int64
+	minKey, maxKey     core.Key
+	minClass, maxClass uint16
 }
 
 func emptyBounds() bounds {
-	return bounds{minStart: math.MaxInt64, maxEnd: math.MinInt64, minKey: math.MaxInt32, maxKey: math.MinInt32}
+	return bounds{minStart: math.MaxInt64, maxEnd: math.MinInt64, minKey: math.MaxInt32, maxKey: math.MinInt32, minClass: noClassLo, maxClass: noClassHi}
 }
 
 func (b *bounds) add(o bounds) {
 	b.count += o.count
 	b.minStart, b.maxEnd = min(b.minStart, o.minStart), max(b.maxEnd, o.maxEnd)
 	b.minKey, b.maxKey = min(b.minKey, o.minKey), max(b.maxKey, o.maxKey)
+	b.minClass, b.maxClass = min(b.minClass, o.minClass), max(b.maxClass, o.maxClass)
 }
 
 func (c *checker) node(n *node, depth int) (bounds, error) {
@@ -104,7 +113,12 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 				return bad("record %d: string is not UTF-8", i)
 			}
 		}
-		sub.add(bounds{count: 1, minStart: n.starts[i], maxEnd: n.ends[i], minKey: core.Key(n.keys[i]), maxKey: core.Key(n.keys[i])})
+		k := n.keys[i]
+		if int64(k) >= int64(c.classes.len()) {
+			return bad("record %d: key %d of %d attributes", i, k, c.classes.len())
+		}
+		cl := c.classes.of(core.Key(k))
+		sub.add(bounds{count: 1, minStart: n.starts[i], maxEnd: n.ends[i], minKey: core.Key(k), maxKey: core.Key(k), minClass: cl, maxClass: cl})
 	}
 	layout := c.t.hdr.layout
 	for i, e := range n.children {
@@ -119,8 +133,10 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 			p := n.children[i-1]
 			switch {
 			case n.flags&flagKeySplit != 0:
-				if p.maxKey > e.minKey {
-					return bad("children %d and %d: key ranges out of order", i-1, i)
+				// Ordered by (class, key): a class shared by two
+				// siblings has its smaller keys in the first.
+				if p.maxClass > e.minClass || p.minClass == e.maxClass && p.maxKey > e.minKey {
+					return bad("children %d and %d: class and key ranges out of order", i-1, i)
 				}
 			case layout == LayoutSHT && e.start != p.end+1:
 				return bad("children %d and %d: [%d, %d] then [%d, %d], not consecutive", i-1, i, p.start, p.end, e.start, e.end)
@@ -133,7 +149,7 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 		if err != nil {
 			return bounds{}, err
 		}
-		if ch.parent != n.seq || ch.start != e.start || ch.end != e.end || ch.minKey != e.minKey || ch.maxKey != e.maxKey {
+		if ch.parent != n.seq || !ch.matches(e) {
 			return bad("child %d (node %d) does not match its entry", i, e.seq)
 		}
 		cb, err := c.node(ch, depth+1)
@@ -151,6 +167,8 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 	switch {
 	case n.hollow() || n.minKey != sub.minKey || n.maxKey != sub.maxKey:
 		return bad("keys [%d, %d], sub-tree has [%d, %d]", n.minKey, n.maxKey, sub.minKey, sub.maxKey)
+	case n.minClass != sub.minClass || n.maxClass != sub.maxClass:
+		return bad("classes [%d, %d], sub-tree has [%d, %d]", n.minClass, n.maxClass, sub.minClass, sub.maxClass)
 	case int64(n.start) > sub.minStart || int64(n.end) < sub.maxEnd:
 		return bad("range [%d, %d] does not cover its sub-tree [%d, %d]", n.start, n.end, sub.minStart, sub.maxEnd)
 	case layout != LayoutSHT && n.parent != noParent && int64(n.end) != sub.maxEnd:

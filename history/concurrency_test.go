@@ -15,12 +15,15 @@ import (
 // under the readers' feet) and checks every answer; CI runs it with -race.
 func TestConcurrentQueries(t *testing.T) {
 	r := coretest.Rand(t)
-	s := randomScenario(r, 4000, 200)
+	s := randomScenario(r, 8000, 200)
 	mem := core.NewMemHistory(s.start)
 	s.replay(t, mem)
 	tr := openChecked(t, buildScenario(t, s, Options{BlockSize: 2048, MaxChildren: 4}), OpenOptions{CacheBytes: 16 * 20_000})
 	start, end := mem.Bounds()
 	keys := allKeys(mem)
+	if st, err := tr.Query2D(bg, keys, start, end, func(core.Interval) bool { return true }); err != nil || st.NodesRead <= scanAfter {
+		t.Fatalf("a query of every key read %d nodes (%v): too few for the scratch node", st.NodesRead, err)
+	}
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)
 	for g := range 8 {
@@ -29,7 +32,16 @@ func TestConcurrentQueries(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			r := rand.New(rand.NewPCG(seed, uint64(g)))
-			for range 60 {
+			for i := range 60 {
+				if i%10 == 0 { // a large query: scratch nodes, second readings
+					var all []core.Interval
+					tr.Query2D(bg, keys, start, end, func(iv core.Interval) bool { all = append(all, iv); return true })
+					core.SortIntervals(all)
+					if !slices.Equal(all, mem.Intervals()) {
+						errs <- "Query2D of every key differs"
+						return
+					}
+				}
 				at := start + core.Time(r.Int64N(int64(end-start)+1))
 				k := keys[r.IntN(len(keys))]
 				got, _, err1 := tr.Single(bg, k, at)

@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -14,12 +15,19 @@ import (
 const (
 	// FormatVersion is the version of the file format this package reads
 	// and writes. Any change to the bytes on disk increments it.
-	FormatVersion = 1
+	FormatVersion = 2
 
-	fileHeaderSize = 128
-	nodeHeaderSize = 48
-	childEntrySize = 28
+	fileHeaderSize = 160
+	headerCRCOff   = fileHeaderSize - 4
+	nodeHeaderSize = 52
+	nodeCRCOff     = 48
+	childEntrySize = 32
 	noParent       = math.MaxUint32
+
+	// noClassLo and noClassHi are the class range of a sub-tree without
+	// any interval (as [0, -1] is its key range).
+	noClassLo = math.MaxUint16
+	noClassHi = 0
 
 	nodeLeaf = 1
 	nodeCore = 2
@@ -70,7 +78,13 @@ type fileHeader struct {
 	sectTabLen   uint64
 	sectTabCRC   uint32
 	fileSize     uint64
+	classOff     uint64 // class table: 2 bytes per attribute
+	classCRC     uint32
+	classCount   uint32
 }
+
+// classLen returns the length of the class table.
+func (h *fileHeader) classLen() uint64 { return 2 * uint64(h.attrCount) }
 
 var le = binary.LittleEndian
 
@@ -98,8 +112,11 @@ func (h *fileHeader) encode() []byte {
 	le.PutUint64(b[96:], h.sectTabLen)
 	le.PutUint32(b[104:], h.sectTabCRC)
 	le.PutUint64(b[108:], h.fileSize)
-	// 116..124 reserved, zero.
-	le.PutUint32(b[124:], crc32c(b[:124]))
+	le.PutUint64(b[116:], h.classOff)
+	le.PutUint32(b[124:], h.classCRC)
+	le.PutUint32(b[128:], h.classCount)
+	// 132..156 reserved, zero.
+	le.PutUint32(b[headerCRCOff:], crc32c(b[:headerCRCOff]))
 	return b
 }
 
@@ -121,11 +138,11 @@ func decodeFileHeader(b []byte) (*fileHeader, error) {
 		}
 		return nil, fmt.Errorf("%w: file has format version %d (%s), this build reads version %d", ErrVersion, h.version, age, FormatVersion)
 	}
-	if got, want := crc32c(b[:124]), le.Uint32(b[124:]); got != want {
+	if got, want := crc32c(b[:headerCRCOff]), le.Uint32(b[headerCRCOff:]); got != want {
 		return nil, fmt.Errorf("%w: header checksum %08x, want %08x", ErrCorrupt, got, want)
 	}
-	if b[12] < 1 || b[12] > 3 || b[13] != 0 {
-		return nil, fmt.Errorf("%w: header layout byte %d, flags %d", ErrCorrupt, b[12], b[13])
+	if b[12] < 1 || b[12] > 3 || b[13] != 0 || slices.ContainsFunc(b[132:headerCRCOff], func(x byte) bool { return x != 0 }) {
+		return nil, fmt.Errorf("%w: header layout byte %d, flags %d, or reserved bytes not zero", ErrCorrupt, b[12], b[13])
 	}
 	h.layout = Layout(b[12] - 1)
 	h.maxChildren = int(le.Uint16(b[14:]))
@@ -146,6 +163,9 @@ func decodeFileHeader(b []byte) (*fileHeader, error) {
 	h.sectTabLen = le.Uint64(b[96:])
 	h.sectTabCRC = le.Uint32(b[104:])
 	h.fileSize = le.Uint64(b[108:])
+	h.classOff = le.Uint64(b[116:])
+	h.classCRC = le.Uint32(b[124:])
+	h.classCount = le.Uint32(b[128:])
 	o := Options{Layout: h.layout, BlockSize: h.blockSize, MaxChildren: h.maxChildren, MaxRHeight: 1}
 	if _, err := o.resolved(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
@@ -157,6 +177,8 @@ func decodeFileHeader(b []byte) (*fileHeader, error) {
 		return nil, fmt.Errorf("%w: depth %d for %d nodes", ErrCorrupt, h.depth, h.nodeCount)
 	case h.end < h.start:
 		return nil, fmt.Errorf("%w: trace ends (%d) before it starts (%d)", ErrCorrupt, h.end, h.start)
+	case h.classCount > maxClasses || h.classCount > h.attrCount || h.classCount == 0 && h.attrCount > 0:
+		return nil, fmt.Errorf("%w: %d attribute classes for %d attributes", ErrCorrupt, h.classCount, h.attrCount)
 	}
 	nodesEnd := (uint64(h.nodeCount) + 1) * uint64(h.blockSize)
 	if nodesEnd/uint64(h.blockSize) != uint64(h.nodeCount)+1 {
@@ -165,7 +187,7 @@ func decodeFileHeader(b []byte) (*fileHeader, error) {
 	for _, r := range []struct {
 		name     string
 		off, len uint64
-	}{{"attribute tree", h.attrOff, h.attrLen}, {"section table", h.sectTabOff, h.sectTabLen}} {
+	}{{"attribute tree", h.attrOff, h.attrLen}, {"section table", h.sectTabOff, h.sectTabLen}, {"class table", h.classOff, h.classLen()}} {
 		if r.off < nodesEnd || r.off > h.fileSize || r.len > h.fileSize-r.off {
 			return nil, fmt.Errorf("%w: %s at [%d, +%d) outside the tail [%d, %d)", ErrCorrupt, r.name, r.off, r.len, nodesEnd, h.fileSize)
 		}
@@ -187,6 +209,8 @@ type nodeHeader struct {
 	start, end core.Time
 	minKey     core.Key
 	maxKey     core.Key
+	minClass   uint16
+	maxClass   uint16
 	dataLen    int // bytes of records
 }
 
@@ -197,13 +221,24 @@ type nodeHeader struct {
 func (h *nodeHeader) hollow() bool { return h.minKey > h.maxKey }
 
 // child is one entry of a core node: the child's sequence number and the
-// bounds of its whole sub-tree (an MBR over time and keys).
+// bounds of its whole sub-tree (an MBR over time, keys and key classes).
 type child struct {
 	seq        uint32
 	start, end core.Time
 	minKey     core.Key
 	maxKey     core.Key
+	minClass   uint16
+	maxClass   uint16
 }
+
+// entry returns the entry a parent holds for the node with header h.
+func (h *nodeHeader) entry() child {
+	return child{seq: h.seq, start: h.start, end: h.end, minKey: h.minKey, maxKey: h.maxKey, minClass: h.minClass, maxClass: h.maxClass}
+}
+
+// matches reports whether the node's own header agrees with its parent's
+// entry for it.
+func (h *nodeHeader) matches(c child) bool { return h.entry() == c }
 
 func (h *nodeHeader) put(b []byte) {
 	b[0] = h.typ
@@ -216,7 +251,9 @@ func (h *nodeHeader) put(b []byte) {
 	le.PutUint64(b[24:], uint64(h.end))
 	le.PutUint32(b[32:], uint32(h.minKey))
 	le.PutUint32(b[36:], uint32(h.maxKey))
-	le.PutUint32(b[40:], uint32(h.dataLen))
+	le.PutUint16(b[40:], h.minClass)
+	le.PutUint16(b[42:], h.maxClass)
+	le.PutUint32(b[44:], uint32(h.dataLen))
 }
 
 func putChild(b []byte, c child) {
@@ -225,25 +262,29 @@ func putChild(b []byte, c child) {
 	le.PutUint64(b[12:], uint64(c.end))
 	le.PutUint32(b[20:], uint32(c.minKey))
 	le.PutUint32(b[24:], uint32(c.maxKey))
+	le.PutUint16(b[28:], c.minClass)
+	le.PutUint16(b[30:], c.maxClass)
 }
 
 func getChild(b []byte) child {
 	return child{
-		seq:    le.Uint32(b[0:]),
-		start:  core.Time(le.Uint64(b[4:])),
-		end:    core.Time(le.Uint64(b[12:])),
-		minKey: core.Key(le.Uint32(b[20:])),
-		maxKey: core.Key(le.Uint32(b[24:])),
+		seq:      le.Uint32(b[0:]),
+		start:    core.Time(le.Uint64(b[4:])),
+		end:      core.Time(le.Uint64(b[12:])),
+		minKey:   core.Key(le.Uint32(b[20:])),
+		maxKey:   core.Key(le.Uint32(b[24:])),
+		minClass: le.Uint16(b[28:]),
+		maxClass: le.Uint16(b[30:]),
 	}
 }
 
-// sealBlock writes the block checksum (bytes 44..48 hold the CRC32C of the
+// sealBlock writes the block checksum (bytes 48..52 hold the CRC32C of the
 // rest of the block).
-func sealBlock(b []byte) { le.PutUint32(b[44:], blockCRC(b)) }
+func sealBlock(b []byte) { le.PutUint32(b[nodeCRCOff:], blockCRC(b)) }
 
 func blockCRC(b []byte) uint32 {
-	c := crc32.Update(0, castagnoli, b[:44])
-	return crc32.Update(c, castagnoli, b[48:])
+	c := crc32.Update(0, castagnoli, b[:nodeCRCOff])
+	return crc32.Update(c, castagnoli, b[nodeCRCOff+4:])
 }
 
 // decodeNodeHeader checks a block's checksum and fixed fields.
@@ -252,7 +293,7 @@ func decodeNodeHeader(b []byte, maxChildren int) (nodeHeader, error) {
 	if len(b) < nodeHeaderSize {
 		return h, fmt.Errorf("%w: node block of %d bytes", ErrCorrupt, len(b))
 	}
-	if got, want := blockCRC(b), le.Uint32(b[44:]); got != want {
+	if got, want := blockCRC(b), le.Uint32(b[nodeCRCOff:]); got != want {
 		return h, fmt.Errorf("%w: node checksum %08x, want %08x", ErrCorrupt, got, want)
 	}
 	return parseNodeHeader(b, maxChildren)
@@ -272,7 +313,9 @@ func parseNodeHeader(b []byte, maxChildren int) (nodeHeader, error) {
 		end:        core.Time(le.Uint64(b[24:])),
 		minKey:     core.Key(le.Uint32(b[32:])),
 		maxKey:     core.Key(le.Uint32(b[36:])),
-		dataLen:    int(le.Uint32(b[40:])),
+		minClass:   le.Uint16(b[40:]),
+		maxClass:   le.Uint16(b[42:]),
+		dataLen:    int(le.Uint32(b[44:])),
 	}
 	switch {
 	case h.typ != nodeLeaf && h.typ != nodeCore:
@@ -287,11 +330,12 @@ func parseNodeHeader(b []byte, maxChildren int) (nodeHeader, error) {
 		return h, fmt.Errorf("%w: node %d: %d intervals in %d bytes", ErrCorrupt, h.seq, h.count, h.dataLen)
 	}
 	if h.hollow() {
-		if h.count != 0 || h.end < h.start-1 || h.minKey != 0 || h.maxKey != -1 {
-			return h, fmt.Errorf("%w: node %d without intervals has %d records, range [%d, %d] keys [%d, %d]", ErrCorrupt, h.seq, h.count, h.start, h.end, h.minKey, h.maxKey)
+		if h.count != 0 || h.end < h.start-1 || h.minKey != 0 || h.maxKey != -1 || h.minClass != noClassLo || h.maxClass != noClassHi {
+			return h, fmt.Errorf("%w: node %d without intervals has %d records, range [%d, %d] keys [%d, %d] classes [%d, %d]",
+				ErrCorrupt, h.seq, h.count, h.start, h.end, h.minKey, h.maxKey, h.minClass, h.maxClass)
 		}
-	} else if h.end < h.start || h.minKey < 0 {
-		return h, fmt.Errorf("%w: node %d has range [%d, %d] keys [%d, %d]", ErrCorrupt, h.seq, h.start, h.end, h.minKey, h.maxKey)
+	} else if h.end < h.start || h.minKey < 0 || h.minClass > h.maxClass {
+		return h, fmt.Errorf("%w: node %d has range [%d, %d] keys [%d, %d] classes [%d, %d]", ErrCorrupt, h.seq, h.start, h.end, h.minKey, h.maxKey, h.minClass, h.maxClass)
 	}
 	return h, nil
 }
@@ -315,12 +359,13 @@ type rec struct {
 	start, end int64
 	num        uint64 // int32/int64 two's complement, float64 bits, string offset<<32|length
 	key        int32
+	class      uint16 // the key's class (see classes.go)
 	kind       core.Kind
 }
 
 // recFromValue makes a rec, appending a string value's bytes to *strs.
-func recFromValue(key core.Key, start, end core.Time, v core.Value, strs *[]byte) rec {
-	r := rec{key: int32(key), start: int64(start), end: int64(end), kind: v.Kind()}
+func recFromValue(key core.Key, class uint16, start, end core.Time, v core.Value, strs *[]byte) rec {
+	r := rec{key: int32(key), class: class, start: int64(start), end: int64(end), kind: v.Kind()}
 	switch r.kind {
 	case core.KindInt32, core.KindInt64:
 		r.num = uint64(v.Int())

@@ -100,6 +100,12 @@ func fixChecksums(b []byte) []byte {
 	}
 	fix(64, 72, 80)
 	fix(88, 96, 104)
-	le.PutUint32(b[124:], crc32c(b[:124]))
+	if len(b) >= fileHeaderSize {
+		off, n := le.Uint64(b[116:]), 2*uint64(le.Uint32(b[56:]))
+		if off <= uint64(len(b)) && n <= uint64(len(b))-off {
+			le.PutUint32(b[124:], crc32c(b[off:off+n]))
+		}
+	}
+	le.PutUint32(b[headerCRCOff:], crc32c(b[:headerCRCOff]))
 	return b
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,10 +76,24 @@ func randomValue(r *rand.Rand) core.Value {
 // created along the way, with same-instant and equal-value changes.
 func randomScenario(r *rand.Rand, n, keys int) *scenario {
 	s := &scenario{start: core.Time(r.Int64N(1e9)) - 1e6}
+	// Paths of several shapes (attribute classes): entities numbered
+	// ("t7", "42") with named attributes below them, as a kernel analysis
+	// makes them, sometimes one entity's attributes in a row.
+	entity := func() string {
+		if r.IntN(2) == 0 {
+			return strconv.Itoa(r.IntN(300))
+		}
+		return string(rune('a'+r.IntN(26))) + string(rune('0'+r.IntN(10)))
+	}
+	names := []string{"Exec_name", "PPID", "Status", "IRQs"}
 	segs := func() []string {
 		p := []string{[]string{"Threads", "CPUs", "Misc"}[r.IntN(3)]}
 		for range r.IntN(3) {
-			p = append(p, string(rune('a'+r.IntN(26)))+string(rune('0'+r.IntN(10))))
+			if len(p) > 1 && r.IntN(2) == 0 {
+				p = append(p, names[r.IntN(len(names))])
+			} else {
+				p = append(p, entity())
+			}
 		}
 		return p
 	}
@@ -86,6 +102,13 @@ func randomScenario(r *rand.Rand, n, keys int) *scenario {
 		p := segs()
 		s.ops = append(s.ops, scenarioOp{path: p})
 		tr.AddPath(p...)
+		if len(p) > 1 && r.IntN(3) == 0 { // siblings of the same entity next
+			for _, name := range names[:1+r.IntN(len(names))] {
+				q := append(slices.Clone(p[:len(p)-1]), name)
+				s.ops = append(s.ops, scenarioOp{path: q})
+				tr.AddPath(q...)
+			}
+		}
 	}
 	for range 1 + r.IntN(max(1, keys/2)) {
 		add()

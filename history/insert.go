@@ -34,21 +34,22 @@ func (w *blockWriter) write(first uint32, blocks []byte) error {
 // into data as they arrive (the encoding of a record depends only on the
 // one before it), child entries are added as children close.
 type bnode struct {
-	seq, parent    uint32
-	typ            uint8
-	start, end     int64 // nominal start; max end of the sub-tree so far
-	minKey, maxKey int32 // of the sub-tree so far
-	children       []child
-	childHeight    int
-	data           []byte
-	enc            encState
-	cap            int
-	count          int
+	seq, parent        uint32
+	typ                uint8
+	start, end         int64  // nominal start; max end of the sub-tree so far
+	minKey, maxKey     int32  // of the sub-tree so far
+	minClass, maxClass uint16 // of the sub-tree so far
+	children           []child
+	childHeight        int
+	data               []byte
+	enc                encState
+	cap                int
+	count              int
 }
 
 func (n *bnode) reset(seq, parent uint32, typ uint8, start int64, capacity int) {
 	*n = bnode{seq: seq, parent: parent, typ: typ, start: start, end: math.MinInt64,
-		minKey: math.MaxInt32, maxKey: math.MinInt32, children: n.children[:0], data: n.data[:0],
+		minKey: math.MaxInt32, maxKey: math.MinInt32, minClass: noClassLo, maxClass: noClassHi, children: n.children[:0], data: n.data[:0],
 		enc: newEncState(start), cap: capacity}
 }
 
@@ -61,22 +62,24 @@ func (n *bnode) tryAdd(r *rec, strs []byte) bool {
 		return false
 	}
 	n.count++
-	n.cover(r.end, r.key, r.key)
+	n.cover(r.end, r.key, r.key, r.class, r.class)
 	return true
 }
 
 // cover extends the sub-tree bounds the node will have when it closes.
-func (n *bnode) cover(end int64, minKey, maxKey int32) {
+func (n *bnode) cover(end int64, minKey, maxKey int32, minClass, maxClass uint16) {
 	n.end = max(n.end, end)
 	n.minKey = min(n.minKey, minKey)
 	n.maxKey = max(n.maxKey, maxKey)
+	n.minClass = min(n.minClass, minClass)
+	n.maxClass = max(n.maxClass, maxClass)
 }
 
 func (n *bnode) addChild(c child, height int) {
 	n.children = append(n.children, c)
 	n.childHeight = max(n.childHeight, height)
 	if c.minKey <= c.maxKey {
-		n.cover(int64(c.end), int32(c.minKey), int32(c.maxKey))
+		n.cover(int64(c.end), int32(c.minKey), int32(c.maxKey), c.minClass, c.maxClass)
 	}
 }
 
@@ -240,9 +243,10 @@ func (t *treeBuilder) closeLevel(i int) error {
 // writeNode encodes and writes n, returning its entry for the parent.
 func (t *treeBuilder) writeNode(n *bnode) (child, error) {
 	h := nodeHeader{typ: n.typ, childCount: len(n.children), seq: n.seq, parent: n.parent,
-		count: n.count, start: core.Time(n.start), end: core.Time(n.end), minKey: core.Key(n.minKey), maxKey: core.Key(n.maxKey), dataLen: len(n.data)}
+		count: n.count, start: core.Time(n.start), end: core.Time(n.end), minKey: core.Key(n.minKey), maxKey: core.Key(n.maxKey),
+		minClass: n.minClass, maxClass: n.maxClass, dataLen: len(n.data)}
 	if n.minKey > n.maxKey { // no interval in the sub-tree
-		h.minKey, h.maxKey = 0, -1
+		h.minKey, h.maxKey, h.minClass, h.maxClass = 0, -1, noClassLo, noClassHi
 		if t.opts.Layout != LayoutSHT && n.parent != noParent {
 			h.end = h.start - 1
 		}
@@ -261,7 +265,7 @@ func (t *treeBuilder) writeNode(n *bnode) (child, error) {
 	if err := t.w.write(n.seq, b); err != nil {
 		return child{}, err
 	}
-	return child{seq: n.seq, start: h.start, end: h.end, minKey: h.minKey, maxKey: h.maxKey}, nil
+	return h.entry(), nil
 }
 
 // finish loads what the R-buffer holds, closes the whole branch and
@@ -281,7 +285,7 @@ func (t *treeBuilder) finish(end int64) (root uint32, depth int, err error) {
 	r := t.branch[0]
 	r.end = max(r.end, end) // the root spans the whole trace
 	if r.minKey > r.maxKey {
-		r.minKey, r.maxKey = 0, -1
+		r.minKey, r.maxKey, r.minClass, r.maxClass = 0, -1, noClassLo, noClassHi
 	}
 	if _, err := t.writeNode(r); err != nil {
 		return 0, 0, err

@@ -3,6 +3,7 @@ package history
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/tracetui/tracetui/core"
@@ -20,11 +21,18 @@ type node struct {
 	kinds    []core.Kind
 	nums     []uint64 // int/float bits; for strings offset<<32 | length in raw
 	raw      []byte
+	strings  bool // some value is a string (in raw)
 }
 
 // memSize estimates the memory the node holds, for the cache budget.
 func (n *node) memSize() int64 {
 	return int64(200 + len(n.raw) + len(n.children)*40 + len(n.keys)*(4+8+8+1+8))
+}
+
+// memSize estimates the memory the decoded node of header h and a block
+// of blockSize bytes will hold (node.memSize, before decoding it).
+func (h *nodeHeader) memSize(blockSize int) int64 {
+	return int64(200 + blockSize + h.childCount*40 + h.count*(4+8+8+1+8))
 }
 
 // value returns the value of record i.
@@ -66,136 +74,191 @@ func decodeNode(b []byte, maxChildren int) (*node, error) {
 // outside them, a bad tag, a length past the end, or a count that does not
 // match is an ErrCorrupt, never a panic.
 func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
-	n := &node{nodeHeader: h, raw: b}
+	n := new(node)
+	if err := n.decode(b, h); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// decode decodes into n, reusing its arrays when they are large enough (a
+// query decodes the leaves of a large scan into one node, see scan.go).
+func (n *node) decode(b []byte, h nodeHeader) error {
+	*n = node{nodeHeader: h, raw: b, children: n.children[:0], keys: n.keys[:0], starts: n.starts[:0], ends: n.ends[:0], kinds: n.kinds[:0], nums: n.nums[:0]}
 	if h.childCount > 0 {
-		n.children = make([]child, h.childCount)
+		if cap(n.children) < h.childCount {
+			n.children = make([]child, h.childCount)
+		}
+		n.children = n.children[:h.childCount]
 		for i := range n.children {
 			c := getChild(b[nodeHeaderSize+i*childEntrySize:])
 			if i > 0 && c.seq <= n.children[i-1].seq {
-				return nil, fmt.Errorf("%w: node %d: child seqs not increasing (%d after %d)", ErrCorrupt, h.seq, c.seq, n.children[i-1].seq)
+				return fmt.Errorf("%w: node %d: child seqs not increasing (%d after %d)", ErrCorrupt, h.seq, c.seq, n.children[i-1].seq)
 			}
 			if c.end < c.start-1 || c.start < h.start || c.end > h.end {
-				return nil, fmt.Errorf("%w: node %d: child %d range [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.start, c.end, h.start, h.end)
+				return fmt.Errorf("%w: node %d: child %d range [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.start, c.end, h.start, h.end)
 			}
-			if c.minKey > c.maxKey && (c.minKey != 0 || c.maxKey != -1) ||
-				c.minKey <= c.maxKey && (c.minKey < h.minKey || c.maxKey > h.maxKey) {
-				return nil, fmt.Errorf("%w: node %d: child %d keys [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.minKey, c.maxKey, h.minKey, h.maxKey)
+			if c.minKey > c.maxKey && (c.minKey != 0 || c.maxKey != -1 || c.minClass != noClassLo || c.maxClass != noClassHi) ||
+				c.minKey <= c.maxKey && (c.minKey < h.minKey || c.maxKey > h.maxKey || c.minClass > c.maxClass || c.minClass < h.minClass || c.maxClass > h.maxClass) {
+				return fmt.Errorf("%w: node %d: child %d keys [%d, %d] classes [%d, %d] outside [%d, %d] [%d, %d]",
+					ErrCorrupt, h.seq, c.seq, c.minKey, c.maxKey, c.minClass, c.maxClass, h.minKey, h.maxKey, h.minClass, h.maxClass)
 			}
 			n.children[i] = c
 		}
 	}
 	if h.count == 0 {
 		if h.dataLen != 0 {
-			return nil, fmt.Errorf("%w: node %d: %d record bytes for no interval", ErrCorrupt, h.seq, h.dataLen)
+			return fmt.Errorf("%w: node %d: %d record bytes for no interval", ErrCorrupt, h.seq, h.dataLen)
 		}
-		return n, nil
+		return nil
 	}
 	c := h.count
-	times := make([]int64, 2*c)
-	n.starts, n.ends = times[:c:c], times[c:]
-	n.keys = make([]int32, c)
-	n.kinds = make([]core.Kind, c)
-	n.nums = make([]uint64, c)
+	keys, starts, ends, kinds, nums := n.keys[:0], n.starts[:0], n.ends[:0], n.kinds[:0], n.nums[:0]
+	if cap(keys) < c || cap(starts) < c || cap(ends) < c || cap(kinds) < c || cap(nums) < c {
+		times := make([]int64, 2*c)
+		starts, ends = times[:0:c], times[c:c]
+		nums = make([]uint64, 0, c)
+		keys = make([]int32, 0, c)
+		kinds = make([]core.Kind, 0, c)
+	}
+	keys, starts, ends, kinds, nums = keys[:c], starts[:c], ends[:c], kinds[:c], nums[:c]
 	pos := nodeHeaderSize + h.childCount*childEntrySize
 	data := b[:pos+h.dataLen]
-	prevKey, prevEnd := int64(0), int64(h.start)
+	prevKey, prevEnd, prevStart := int64(0), int64(h.start), int64(0)
 	minKey, maxKey, lo, hi := int64(h.minKey), int64(h.maxKey), int64(h.start), int64(h.end)
 	sorted := h.flags&flagSortedByKey != 0
 	bad := func(i int, what string) error {
 		return fmt.Errorf("%w: node %d record %d: %s", ErrCorrupt, h.seq, i, what)
 	}
 	var u uint64
-	for i := 0; i < c; i++ {
+	for i := range keys {
 		if pos >= len(data) {
-			return nil, bad(i, "past the record bytes")
+			return bad(i, "past the record bytes")
 		}
 		tag := data[pos]
 		pos++
 		kind := core.Kind(tag & tagKindMask)
 		inline := tag >> tagInlineSft
 		if kind > core.KindString || (inline != 0 && kind != core.KindInt32) {
-			return nil, bad(i, fmt.Sprintf("bad tag %#x", tag))
+			return bad(i, fmt.Sprintf("bad tag %#x", tag))
 		}
+		key := prevKey
 		if tag&tagKeyDelta != 0 {
-			if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad key delta")
+			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
+				u, pos = uint64(data[pos]), pos+1
+			} else if u, pos = uvarint(data, pos); pos < 0 {
+				return bad(i, "bad key delta")
 			}
-			prevKey += unzigzag(u)
+			key += unzigzag(u)
 		} else if i == 0 {
-			return nil, bad(i, "first record without a key")
+			return bad(i, "first record without a key")
 		}
 		var start, end int64
 		if tag&tagContig != 0 {
 			if i == 0 {
-				return nil, bad(i, "first record marked contiguous")
+				return bad(i, "first record marked contiguous")
 			}
 			start = prevEnd + 1
-			if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad duration")
+			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
+				u, pos = uint64(data[pos]), pos+1
+			} else if u, pos = uvarint(data, pos); pos < 0 {
+				return bad(i, "bad duration")
 			}
 			end = start + int64(u) // wraps like the encoder; bounds checked below
 		} else {
-			if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad end")
+			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
+				u, pos = uint64(data[pos]), pos+1
+			} else if u, pos = uvarint(data, pos); pos < 0 {
+				return bad(i, "bad end")
 			}
 			end = prevEnd + unzigzag(u)
-			if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad duration")
+			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
+				u, pos = uint64(data[pos]), pos+1
+			} else if u, pos = uvarint(data, pos); pos < 0 {
+				return bad(i, "bad duration")
 			}
 			start = end - int64(u)
 		}
-		if prevKey < minKey || prevKey > maxKey || start < lo || end > hi || end < start {
-			return nil, bad(i, fmt.Sprintf("key %d [%d, %d] outside the node's keys [%d, %d] and time [%d, %d]", prevKey, start, end, h.minKey, h.maxKey, h.start, h.end))
+		if key < minKey || key > maxKey || start < lo || end > hi || end < start {
+			return bad(i, fmt.Sprintf("key %d [%d, %d] outside the node's keys [%d, %d] and time [%d, %d]", key, start, end, h.minKey, h.maxKey, h.start, h.end))
 		}
-		if sorted && i > 0 && (int32(prevKey) < n.keys[i-1] || int32(prevKey) == n.keys[i-1] && start <= n.starts[i-1]) {
-			return nil, bad(i, "records not sorted by key")
+		if sorted && i > 0 && (key < prevKey || key == prevKey && start <= prevStart) {
+			return bad(i, "records not sorted by key")
 		}
 		var num uint64
 		switch {
 		case inline != 0:
 			num = uint64(inline - 1)
+		case kind == core.KindNull:
 		case kind == core.KindInt32:
-			if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad int32")
+			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
+				u, pos = uint64(data[pos]), pos+1
+			} else if u, pos = uvarint(data, pos); pos < 0 {
+				return bad(i, "bad int32")
 			}
 			v := unzigzag(u)
 			if v < math.MinInt32 || v > math.MaxInt32 {
-				return nil, bad(i, "bad int32")
+				return bad(i, "bad int32")
 			}
 			num = uint64(v)
 		case kind == core.KindInt64:
-			if u, pos = uvarint(data, pos); pos < 0 {
-				return nil, bad(i, "bad int64")
+			if pos < len(data) && data[pos] < 0x80 { // one-byte varint, inline
+				u, pos = uint64(data[pos]), pos+1
+			} else if u, pos = uvarint(data, pos); pos < 0 {
+				return bad(i, "bad int64")
 			}
 			num = uint64(unzigzag(u))
 		case kind == core.KindFloat64:
 			if len(data)-pos < 8 {
-				return nil, bad(i, "short float64")
+				return bad(i, "short float64")
 			}
 			num = le.Uint64(data[pos:])
 			pos += 8
-		case kind == core.KindString:
+		default: // string
+			n.strings = true
 			if u, pos = uvarint(data, pos); pos < 0 || u > core.MaxStringLen || u > uint64(len(data)-pos) {
-				return nil, bad(i, "bad string length")
+				return bad(i, "bad string length")
 			}
 			num = uint64(pos)<<32 | u
 			pos += int(u)
 		}
-		n.keys[i], n.starts[i], n.ends[i], n.kinds[i], n.nums[i] = int32(prevKey), start, end, kind, num
-		prevEnd = end
+		keys[i], starts[i], ends[i], kinds[i], nums[i] = int32(key), start, end, kind, num
+		prevKey, prevEnd, prevStart = key, end, start
 	}
 	if pos != len(data) {
-		return nil, fmt.Errorf("%w: node %d: %d record bytes left after %d intervals", ErrCorrupt, h.seq, len(data)-pos, h.count)
+		return fmt.Errorf("%w: node %d: %d record bytes left after %d intervals", ErrCorrupt, h.seq, len(data)-pos, h.count)
 	}
-	return n, nil
+	n.keys, n.starts, n.ends, n.kinds, n.nums = keys, starts, ends, kinds, nums
+	return nil
 }
 
 // uvarint decodes an unsigned varint at b[pos:], returning the value and
 // the position after it, or pos < 0 if the bytes end or overflow 64 bits.
+//
+// Varints of up to 8 bytes are decoded without a branch on their length
+// (which the data makes unpredictable): one 8-byte load, which may read
+// past len(b) into the block's padding but not past cap(b), the
+// terminating byte found with TrailingZeros, and the 7-bit groups packed
+// with three mask-and-shift steps. The bytes past the terminator are
+// masked off, so they never change the result.
 func uvarint(b []byte, pos int) (uint64, int) {
+	if pos >= 0 && pos+8 <= cap(b) {
+		x := le.Uint64(b[pos : pos+8])
+		if m := ^x & 0x8080808080808080; m != 0 {
+			n := bits.TrailingZeros64(m)>>3 + 1
+			if pos+n > len(b) {
+				return 0, -1
+			}
+			x &= 1<<(8*n) - 1 // n = 8: 1<<64 is 0, the mask all ones
+			x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+			x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+			x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+			return x, pos + n
+		}
+	}
 	var v uint64
 	for shift := uint(0); shift < 64; shift += 7 {
-		if pos >= len(b) {
+		if pos < 0 || pos >= len(b) {
 			return 0, -1
 		}
 		c := b[pos]

@@ -67,7 +67,7 @@ type Options struct {
 	// MinBlockSize and MaxBlockSize (default 4096).
 	BlockSize int
 	// MaxChildren is the fan-out c of core nodes (default 32). A core node
-	// reserves 28 bytes per child, and must still hold one interval of the
+	// reserves 32 bytes per child, and must still hold one interval of the
 	// largest size (a string of core.MaxStringLen bytes).
 	MaxChildren int
 	// MaxRHeight caps the height r of the R-tree sub-trees of the R-SHT
@@ -81,6 +81,10 @@ type Options struct {
 	// intervals per node, re-evaluated when a new R-tree parent starts,
 	// capped by MaxRHeight.
 	RHeight int
+
+	// oneClass puts every key in class 0: the R-SHT without attribute
+	// classes, for the tests and benchmarks that measure them.
+	oneClass bool
 }
 
 // resolved returns o with defaults filled in, or an error for values that

@@ -1,11 +1,12 @@
 package history
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
-	"sort"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -17,10 +18,13 @@ var errStop = errors.New("stop")
 // callback. Every query visits a node at most once: the tree is walked
 // from the root, each child reached only through its parent's entry.
 type walk struct {
-	t   *Tree
-	ctx context.Context
-	st  core.QueryStats
-	fn  func(core.Interval) bool
+	t       *Tree
+	ctx     context.Context
+	st      core.QueryStats
+	fn      func(core.Interval) bool
+	batches []*batch // children being visited, per depth (scan.go)
+	loaded  int      // nodes read from the file
+	leaf    node     // scratch leaf of large queries
 }
 
 func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk, error) {
@@ -30,7 +34,18 @@ func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &walk{t: t, ctx: ctx, fn: fn}, nil
+	w, _ := t.walks.Get().(*walk)
+	if w == nil {
+		w = &walk{t: t}
+	}
+	w.ctx, w.fn, w.st, w.loaded = ctx, fn, core.QueryStats{}, 0
+	return w, nil
+}
+
+// release returns w, and the buffers it grew, to the tree's pool.
+func (w *walk) release() {
+	w.ctx, w.fn = nil, nil
+	w.t.walks.Put(w)
 }
 
 // enter accounts for a visit of n at depth (the root is 1).
@@ -69,13 +84,18 @@ func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Int
 	if err != nil {
 		return found, core.QueryStats{}, err
 	}
+	defer w.release()
 	switch {
 	case key < 0 || int64(key) >= int64(t.hdr.attrCount):
 		return found, w.st, fmt.Errorf("%w: %w: key %d", core.ErrNoState, core.ErrBadKey, key)
 	case at < t.hdr.start || at > t.hdr.end:
 		return found, w.st, fmt.Errorf("%w: key %d at %d, outside [%d, %d]", core.ErrNoState, key, at, t.hdr.start, t.hdr.end)
 	}
-	err = w.single(t.root, key, at, 1)
+	of, err := t.loadClasses()
+	if err != nil {
+		return found, w.st, err
+	}
+	err = w.single(t.root, key, of.of(key), at, 1)
 	if err == errStop {
 		return found, w.st, nil
 	}
@@ -85,7 +105,7 @@ func (t *Tree) Single(ctx context.Context, key core.Key, at core.Time) (core.Int
 	return found, w.st, err
 }
 
-func (w *walk) single(n *node, key core.Key, at core.Time, depth int) error {
+func (w *walk) single(n *node, key core.Key, class uint16, at core.Time, depth int) error {
 	if err := w.enter(n, depth); err != nil {
 		return err
 	}
@@ -93,12 +113,12 @@ func (w *walk) single(n *node, key core.Key, at core.Time, depth int) error {
 		return w.emit(n, i)
 	}
 	for _, c := range n.children {
-		if c.start <= at && at <= c.end && c.minKey <= key && key <= c.maxKey {
+		if c.start <= at && at <= c.end && c.minKey <= key && key <= c.maxKey && c.minClass <= class && class <= c.maxClass {
 			ch, err := w.t.child(n, c)
 			if err != nil {
 				return err
 			}
-			if err := w.single(ch, key, at, depth+1); err != nil {
+			if err := w.single(ch, key, class, at, depth+1); err != nil {
 				return err
 			}
 		}
@@ -132,6 +152,7 @@ func (t *Tree) Full(ctx context.Context, at core.Time, fn func(core.Interval) bo
 	if err != nil {
 		return core.QueryStats{}, err
 	}
+	defer w.release()
 	if at < t.hdr.start || at > t.hdr.end {
 		return w.st, nil
 	}
@@ -149,41 +170,80 @@ func (w *walk) full(n *node, at int64, depth int) error {
 			}
 		}
 	}
+	if len(n.children) == 0 {
+		return nil
+	}
+	b := w.batch(depth)
 	for _, c := range n.children {
 		if int64(c.start) <= at && at <= int64(c.end) && c.minKey <= c.maxKey {
-			ch, err := w.t.child(n, c)
-			if err != nil {
-				return err
-			}
-			if err := w.full(ch, at, depth+1); err != nil {
-				return err
-			}
+			b.visit = append(b.visit, c)
 		}
 	}
-	return nil
+	return w.visit(n, b, func(_ int, ch *node) error { return w.full(ch, at, depth+1) })
 }
 
 // keyList is the sorted, de-duplicated key list of a 2D query, narrowed
 // to a node's key range at each step with binary searches.
 type keyList []core.Key
 
-func sortedKeys(keys []core.Key) keyList {
-	ks := slices.Clone(keys)
-	slices.Sort(ks)
-	return slices.Compact(ks)
+// sortedKeys returns the keys of the tree among keys, sorted and
+// de-duplicated (keys outside [0, attrs) match nothing and are dropped).
+// A long list (the process tree asks for every thread's Exec_name and
+// PPID) is sorted through a bitmap of the attributes, in linear time.
+func sortedKeys(keys []core.Key, attrs uint32) keyList {
+	if len(keys) < 4096 || uint64(attrs) > 64*uint64(len(keys)) {
+		ks := slices.DeleteFunc(slices.Clone(keys), func(k core.Key) bool { return k < 0 || int64(k) >= int64(attrs) })
+		slices.Sort(ks)
+		return slices.Compact(ks)
+	}
+	set := make([]uint64, (attrs+63)/64)
+	for _, k := range keys {
+		if k >= 0 && int64(k) < int64(attrs) {
+			set[k/64] |= 1 << (k % 64)
+		}
+	}
+	ks := make(keyList, 0, len(keys))
+	for i, word := range set {
+		for ; word != 0; word &= word - 1 {
+			ks = append(ks, core.Key(i*64+bits.TrailingZeros64(word)))
+		}
+	}
+	return ks
+}
+
+// gallop returns the first index after i (s[i] < x) of sorted s whose
+// element is at least x, or len(s): an exponential then a binary search,
+// so that skipping d elements costs O(log d).
+func gallop[T cmp.Ordered](s []T, i int, x T) int {
+	lo, hi, step := i+1, i+1, 1
+	for hi < len(s) && s[hi] < x {
+		lo = hi + 1
+		hi = lo + step
+		step *= 2
+	}
+	hi = min(hi, len(s))
+	j, _ := slices.BinarySearch(s[lo:hi], x)
+	return lo + j
 }
 
 // within returns the keys in [lo, hi].
-func (ks keyList) within(lo, hi core.Key) keyList {
-	if len(ks) == 0 || lo > hi || ks[0] > hi || ks[len(ks)-1] < lo {
+func (ks keyList) within(lo, hi core.Key) keyList { return within(ks, lo, hi) }
+
+// within returns the elements of sorted s in [lo, hi] (none when lo > hi,
+// as for the empty ranges of a sub-tree without intervals).
+func within[S ~[]E, E cmp.Ordered](s S, lo, hi E) S {
+	if len(s) == 0 || lo > hi || s[0] > hi || s[len(s)-1] < lo {
 		return nil
 	}
-	i, _ := slices.BinarySearch(ks, lo)
-	j, found := slices.BinarySearch(ks[i:], hi)
+	if lo <= s[0] && s[len(s)-1] <= hi {
+		return s
+	}
+	i, _ := slices.BinarySearch(s, lo)
+	j, found := slices.BinarySearch(s[i:], hi)
 	if found {
 		j++
 	}
-	return ks[i : i+j]
+	return s[i : i+j]
 }
 
 func (ks keyList) contains(k core.Key) bool {
@@ -198,7 +258,7 @@ func (ks keyList) contains(k core.Key) bool {
 }
 
 // Query2D implements [core.History]: one walk of the tree, pruned by each
-// child's time and key bounds.
+// child's time, key and class bounds.
 func (t *Tree) Query2D(ctx context.Context, keys []core.Key, t0, t1 core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
 	t0, t1 = max(t0, t.hdr.start), min(t1, t.hdr.end)
 	if t0 > t1 {
@@ -224,11 +284,16 @@ func (t *Tree) query2D(ctx context.Context, keys []core.Key, ts timeSpec, fn fun
 	if err != nil {
 		return core.QueryStats{}, err
 	}
-	ks := sortedKeys(keys)
+	defer w.release()
+	ks := sortedKeys(keys, t.hdr.attrCount)
 	if len(ks.within(t.root.minKey, t.root.maxKey)) == 0 {
 		return w.st, nil
 	}
-	return w.done(w.walk2D(t.root, ks, ts, 1))
+	of, err := t.loadClasses()
+	if err != nil {
+		return w.st, err
+	}
+	return w.done(w.walk2D(t.root, ks, classSetOf(of, ks, int(t.hdr.classCount)), ts, 1))
 }
 
 // timeSpec is the time side of a 2D query: the range [t0, t1], or a
@@ -258,35 +323,48 @@ func (s timeSpec) hits(start, end int64) bool {
 }
 
 // timesWithin returns the times of sorted ts in [lo, hi].
-func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time {
-	if len(ts) == 0 || lo > hi || ts[0] > hi || ts[len(ts)-1] < lo {
-		return nil
-	}
-	i, _ := slices.BinarySearch(ts, lo)
-	j, found := slices.BinarySearch(ts[i:], hi)
-	if found {
-		j++
-	}
-	return ts[i : i+j]
-}
+func timesWithin(ts []core.Time, lo, hi core.Time) []core.Time { return within(ts, lo, hi) }
 
-func (w *walk) walk2D(n *node, ks keyList, ts timeSpec, depth int) error {
+func (w *walk) walk2D(n *node, ks keyList, cs classSet, ts timeSpec, depth int) error {
 	if err := w.enter(n, depth); err != nil {
 		return err
 	}
 	ks = ks.within(n.minKey, n.maxKey)
 	ts, _ = ts.within(n.start, n.end)
 	if n.flags&flagSortedByKey != 0 {
-		// Merge the node's key-sorted records with the key list.
-		i, j := 0, 0
+		// Merge the node's key-sorted records with the key list,
+		// galloping over the side that is behind: an R-tree root holds a
+		// few hundred records over the whole key range, and a query may
+		// ask for a hundred thousand keys.
+		i, j, tpos := 0, 0, -1
 		for i < len(n.keys) && j < len(ks) {
 			switch k := core.Key(n.keys[i]); {
 			case k < ks[j]:
-				i += sort.Search(len(n.keys)-i, func(x int) bool { return core.Key(n.keys[i+x]) >= ks[j] })
+				if i++; i < len(n.keys) && core.Key(n.keys[i]) < ks[j] {
+					i = gallop(n.keys, i, int32(ks[j]))
+				}
 			case k > ks[j]:
-				j++
+				if j++; j < len(ks) && ks[j] < k {
+					j = gallop(ks, j, k)
+				}
+				tpos = -1
 			default:
-				if ts.hits(n.starts[i], n.ends[i]) {
+				hit := false
+				if start, end := n.starts[i], n.ends[i]; !ts.list {
+					hit = start <= ts.t1 && end >= ts.t0
+				} else {
+					// (key, start) increase: a key's records are in time
+					// order, and gallop along the time list from where the
+					// key's previous record left it.
+					switch {
+					case tpos < 0:
+						tpos, _ = slices.BinarySearch(ts.ts, core.Time(start))
+					case tpos < len(ts.ts) && int64(ts.ts[tpos]) < start:
+						tpos = gallop(ts.ts, tpos, core.Time(start))
+					}
+					hit = tpos < len(ts.ts) && int64(ts.ts[tpos]) <= end
+				}
+				if hit {
 					if err := w.emit(n, i); err != nil {
 						return err
 					}
@@ -303,22 +381,28 @@ func (w *walk) walk2D(n *node, ks keyList, ts timeSpec, depth int) error {
 			}
 		}
 	}
+	if len(n.children) == 0 {
+		return nil
+	}
+	// The children to visit, with the lists narrowed to each, read
+	// together (see scan.go).
+	b := w.batch(depth)
 	for _, c := range n.children {
 		cts, ok := ts.within(c.start, c.end)
 		if !ok {
 			continue
 		}
-		cks := ks.within(c.minKey, c.maxKey)
-		if len(cks) == 0 {
+		ccs := cs.within(c.minClass, c.maxClass)
+		if len(ccs) == 0 {
 			continue
 		}
-		ch, err := w.t.child(n, c)
-		if err != nil {
-			return err
-		}
-		if err := w.walk2D(ch, cks, cts, depth+1); err != nil {
-			return err
+		if cks := ks.within(c.minKey, c.maxKey); len(cks) > 0 {
+			b.visit = append(b.visit, c)
+			b.specs = append(b.specs, spec{cks, ccs, cts})
 		}
 	}
-	return nil
+	return w.visit(n, b, func(i int, ch *node) error {
+		sp := &b.specs[i]
+		return w.walk2D(ch, sp.ks, sp.cs, sp.ts, depth+1)
+	})
 }

@@ -1,7 +1,9 @@
 package history
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
@@ -26,6 +28,9 @@ type rbuffer struct {
 	// Scratch reused across loads.
 	sorted []rec
 	spare  []rec
+	byKey  []rec   // a leaf's records re-sorted by key
+	cand   []int32 // indices of outlier candidates
+	taken  []bool  // records placed in the node being built
 	durs   []int64
 	sizes  []int32
 	data   [][]byte // record bytes per recursion level
@@ -150,31 +155,40 @@ func (b *rbuffer) flush(force bool) error {
 	return nil
 }
 
-// sortByKey fills b.sorted with the buffer sorted by key, stable (so each
-// key's intervals stay in time order), and returns its encoded size. It is
-// an LSD radix sort on 11-bit digits that moves the records themselves:
-// sequential reads, and count tables that stay in cache.
+// sortByKey fills b.sorted with the buffer sorted by (class, key), stable
+// (so each key's intervals stay in time order), and returns its encoded
+// size. Sorting by class first puts each kind of attribute in its own
+// leaves (see classes.go). It is an LSD radix sort on 11-bit digits of
+// (class - min class) << (bits of the largest key) | key that moves the
+// records themselves: sequential reads, and count tables that stay in
+// cache; a buffer of one class costs no more passes than a key sort.
 func (b *rbuffer) sortByKey() int64 {
 	n := len(b.recs)
 	maxKey := int32(0)
+	minClass, maxClass := uint16(noClassLo), uint16(noClassHi)
 	for i := range b.recs {
-		maxKey = max(maxKey, b.recs[i].key)
+		r := &b.recs[i]
+		maxKey = max(maxKey, r.key)
+		minClass, maxClass = min(minClass, r.class), max(maxClass, r.class)
 	}
+	keyBits := uint(bits.Len32(uint32(maxKey)))
+	maxVal := uint64(maxClass-minClass)<<keyBits | uint64(maxKey)
 	b.sorted = grow(b.sorted, n)
 	b.spare = grow(b.spare, n)
 	src, dst := b.recs, b.sorted
 	const digit = 11
-	for shift := uint(0); shift == 0 || uint32(maxKey)>>shift != 0; shift += digit {
+	val := func(r *rec) uint64 { return uint64(r.class-minClass)<<keyBits | uint64(uint32(r.key)) }
+	for shift := uint(0); shift == 0 || maxVal>>shift != 0; shift += digit {
 		var count [1 << digit]int
 		for i := range src {
-			count[uint32(src[i].key)>>shift&(1<<digit-1)]++
+			count[val(&src[i])>>shift&(1<<digit-1)]++
 		}
 		sum := 0
 		for i := range count {
 			sum, count[i] = sum+count[i], sum
 		}
 		for i := range src {
-			d := uint32(src[i].key) >> shift & (1<<digit - 1)
+			d := val(&src[i]) >> shift & (1<<digit - 1)
 			dst[count[d]] = src[i]
 			count[d]++
 		}
@@ -208,12 +222,14 @@ func (b *rbuffer) sizeOf(recs []rec, start int64) int64 {
 	return total
 }
 
-// build writes recs (sorted by key) as an R-tree of height about h under
-// parent: the longest intervals fill the root, the rest is cut into
-// consecutive key ranges of equal size, one per child. It returns the
-// root's entry and the sub-tree's height. total is the encoded size of recs
-// as the parent measured it (within a few bytes of the size in a node of
-// their own).
+// build writes recs (sorted by class and key) as an R-tree of height about
+// h under parent: the longest intervals fill the root, the rest is cut
+// into consecutive (class, key) ranges of equal size, one per child. A
+// node's own records are encoded in key order (a leaf spanning several
+// classes is re-sorted), so that queries can merge them with their key
+// list. It returns the root's entry and the sub-tree's height. total is
+// the encoded size of recs as the parent measured it (within a few bytes
+// of the size in a node of their own).
 func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64) (child, int) {
 	t := b.t
 	bs := t.opts.BlockSize
@@ -224,28 +240,41 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 
 	minStart, maxEnd := int64(math.MaxInt64), int64(math.MinInt64)
 	minKey, maxKey := int32(math.MaxInt32), int32(math.MinInt32)
+	minClass, maxClass := uint16(noClassLo), uint16(noClassHi)
+	keySorted := true
 	for i := range recs {
 		r := &recs[i]
 		minStart, maxEnd = min(minStart, r.start), max(maxEnd, r.end)
 		minKey, maxKey = min(minKey, r.key), max(maxKey, r.key)
+		minClass, maxClass = min(minClass, r.class), max(maxClass, r.class)
+		if i > 0 && r.key < recs[i-1].key {
+			keySorted = false
+		}
 	}
 	hdr := nodeHeader{seq: seq, parent: parent, start: core.Time(minStart), end: core.Time(maxEnd),
-		minKey: core.Key(minKey), maxKey: core.Key(maxKey), flags: flagSortedByKey}
+		minKey: core.Key(minKey), maxKey: core.Key(maxKey), minClass: minClass, maxClass: maxClass, flags: flagSortedByKey}
 	for len(b.data) <= level {
 		b.data = append(b.data, nil)
 	}
 	data := b.data[level][:0]
 
 	if total <= int64(t.leafCap)+64 {
+		leaf := recs
+		if !keySorted {
+			// Stable: each key's records stay in time order.
+			b.byKey = append(b.byKey[:0], recs...)
+			slices.SortStableFunc(b.byKey, func(x, y rec) int { return cmp.Compare(x.key, y.key) })
+			leaf = b.byKey
+		}
 		s := newEncState(minStart)
-		for i := range recs {
-			data = s.appendRecord(data, &recs[i], b.arena)
+		for i := range leaf {
+			data = s.appendRecord(data, &leaf[i], b.arena)
 		}
 		if len(data) <= t.leafCap {
 			hdr.typ, hdr.count = nodeLeaf, len(recs)
 			b.data[level] = data
 			b.put(slot, &hdr, nil, data)
-			return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, 1
+			return hdr.entry(), 1
 		}
 		data = data[:0]
 	}
@@ -266,45 +295,46 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 		}
 	}
 	takeEq := k - above
-	s := newEncState(minStart)
-	w, count := 0, 0
+	b.cand = b.cand[:0]
 	for i := range recs {
-		r := &recs[i]
-		d := r.end - r.start
-		cand := d > thr
-		if d == thr && takeEq > 0 {
-			cand = true
-			takeEq--
-		}
-		if cand {
-			old, saved := len(data), s
-			data = s.appendRecord(data, r, b.arena)
-			if len(data) <= t.coreCap {
-				count++
-				continue
+		d := recs[i].end - recs[i].start
+		if d > thr || d == thr && takeEq > 0 {
+			if d == thr {
+				takeEq--
 			}
-			data, s = data[:old], saved
+			b.cand = append(b.cand, int32(i))
 		}
-		recs[w] = *r
-		w++
+	}
+	if !keySorted {
+		// Stable: each key's candidates stay in time order.
+		slices.SortStableFunc(b.cand, func(x, y int32) int { return cmp.Compare(recs[x].key, recs[y].key) })
+	}
+	b.taken = grow(b.taken, len(recs))
+	clear(b.taken)
+	s := newEncState(minStart)
+	count := 0
+	for _, i := range b.cand {
+		old, saved := len(data), s
+		data = s.appendRecord(data, &recs[i], b.arena)
+		if len(data) > t.coreCap {
+			data, s = data[:old], saved
+			continue
+		}
+		b.taken[i] = true
+		count++
+	}
+	w := 0
+	for i := range recs {
+		if !b.taken[i] {
+			recs[w] = recs[i]
+			w++
+		}
 	}
 	b.data[level] = data
 	rest := recs[:w]
 
-	// Cut the rest into m consecutive key ranges of equal encoded size.
 	restBytes := b.sizeOf(rest, minStart)
-	m := int(math.Ceil(float64(restBytes) / (fill * b.capacity(h-1))))
-	m = min(max(m, 1), t.opts.MaxChildren, len(rest))
-	cuts := make([]int, 0, m+1)
-	cuts = append(cuts, 0)
-	var acc int64
-	for i := range rest {
-		if len(cuts) < m && acc >= restBytes*int64(len(cuts))/int64(m) && i > cuts[len(cuts)-1] {
-			cuts = append(cuts, i)
-		}
-		acc += int64(b.sizes[i])
-	}
-	cuts = append(cuts, len(rest))
+	cuts := b.cuts(rest, restBytes, fill*b.capacity(h-1))
 
 	// The children overwrite b.sizes: sum each part's bytes first.
 	parts := make([]int64, len(cuts)-1)
@@ -322,7 +352,64 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 	}
 	hdr.typ, hdr.count, hdr.flags = nodeCore, count, flagSortedByKey|flagKeySplit
 	b.put(slot, &hdr, children, b.data[level])
-	return child{seq: seq, start: hdr.start, end: hdr.end, minKey: hdr.minKey, maxKey: hdr.maxKey}, height + 1
+	return hdr.entry(), height + 1
+}
+
+// cuts returns the boundaries of a node's children in rest, whose records
+// have the encoded sizes b.sizes and sum restBytes, for children that hold
+// up to capacity bytes each: consecutive (class, key) ranges of equal
+// size, as few as fit. When there is room for it, the ranges also start
+// at every change of class, each class cut into as few equal ranges as
+// fit: children then hold one class, and a query for one class does not
+// read the children that straddle it and its neighbours (their key
+// ranges, from the end of one class's keys to the start of the next's,
+// would match nearly any key list).
+func (b *rbuffer) cuts(rest []rec, restBytes int64, capacity float64) []int {
+	c := b.t.opts.MaxChildren
+	parts := func(bytes int64, n int) int {
+		return min(max(int(math.Ceil(float64(bytes)/capacity)), 1), n)
+	}
+	// equal appends to cuts the starts of k ranges of equal size of
+	// rest[from:to] (bytes in all), the first at from.
+	equal := func(cuts []int, from, to int, bytes int64, k int) []int {
+		first := len(cuts)
+		cuts = append(cuts, from)
+		var acc int64
+		for i := from; i < to; i++ {
+			if n := len(cuts) - first; n < k && acc >= bytes*int64(n)/int64(k) && i > cuts[len(cuts)-1] {
+				cuts = append(cuts, i)
+			}
+			acc += int64(b.sizes[i])
+		}
+		return cuts
+	}
+	var cuts []int
+	if rest[0].class != rest[len(rest)-1].class {
+		total, from := 0, 0
+		var bytes int64
+		for i := range rest {
+			if i > 0 && rest[i].class != rest[i-1].class {
+				total += parts(bytes, i-from)
+				from, bytes = i, 0
+			}
+			bytes += int64(b.sizes[i])
+		}
+		total += parts(bytes, len(rest)-from)
+		if total <= c {
+			from, bytes = 0, 0
+			for i := range rest {
+				if i > 0 && rest[i].class != rest[i-1].class {
+					cuts = equal(cuts, from, i, bytes, parts(bytes, i-from))
+					from, bytes = i, 0
+				}
+				bytes += int64(b.sizes[i])
+			}
+			cuts = equal(cuts, from, len(rest), bytes, parts(bytes, len(rest)-from))
+			return append(cuts, len(rest))
+		}
+	}
+	cuts = equal(cuts, 0, len(rest), restBytes, min(parts(restBytes, len(rest)), c))
+	return append(cuts, len(rest))
 }
 
 // put encodes a node block into its slot of the chunk.

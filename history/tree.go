@@ -25,7 +25,17 @@ type Tree struct {
 	attrOnce sync.Once
 	attrs    *core.AttributeTree
 	attrErr  error
-	closed   atomic.Bool
+
+	walks sync.Pool // of *walk, with their buffers
+
+	scannedOnce sync.Once
+	scanned     []atomic.Uint64 // leaves read once through a scratch node (scan.go)
+
+	classOnce sync.Once
+	classes   classTable // class per key (classes.go)
+	classErr  error
+
+	closed atomic.Bool
 }
 
 var _ core.History = (*Tree)(nil)
@@ -118,12 +128,26 @@ func (t *Tree) load(seq uint32) (*node, error) {
 		return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
 	}
 	b := make([]byte, t.hdr.blockSize)
+	if err := t.readBlocks(b, seq); err != nil {
+		return nil, err
+	}
+	return t.decode(b, seq)
+}
+
+// readBlocks reads len(b)/blockSize consecutive blocks starting at node
+// seq.
+func (t *Tree) readBlocks(b []byte, seq uint32) error {
 	if _, err := t.f.ReadAt(b, nodeOffset(seq, t.hdr.blockSize)); err != nil {
 		if t.closed.Load() {
-			return nil, ErrTreeClosed
+			return ErrTreeClosed
 		}
-		return nil, fmt.Errorf("%w: read node %d: %v", ErrTruncated, seq, err)
+		return fmt.Errorf("%w: read node %d: %v", ErrTruncated, seq, err)
 	}
+	return nil
+}
+
+// decode decodes block b, which must hold node seq.
+func (t *Tree) decode(b []byte, seq uint32) (*node, error) {
 	n, err := decodeNode(b, t.hdr.maxChildren)
 	if err != nil {
 		return nil, err
@@ -158,12 +182,20 @@ func (t *Tree) child(p *node, c child) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.parent != p.seq || n.start != c.start || n.end != c.end || n.minKey != c.minKey || n.maxKey != c.maxKey {
-		return nil, fmt.Errorf("%w: node %d (parent %d, [%d, %d], keys [%d, %d]) does not match its entry in node %d ([%d, %d], keys [%d, %d])",
-			ErrCorrupt, n.seq, n.parent, n.start, n.end, n.minKey, n.maxKey, p.seq, c.start, c.end, c.minKey, c.maxKey)
-	}
-	return n, nil
+	return n, checkEntry(p, c, n)
 }
+
+func checkEntry(p *node, c child, n *node) error {
+	if n.parent != p.seq || !n.matches(c) {
+		return fmt.Errorf("%w: node %d (parent %d, %+v) does not match its entry in node %d (%+v)",
+			ErrCorrupt, n.seq, n.parent, n.entry(), p.seq, c)
+	}
+	return nil
+}
+
+// maxRun bounds the blocks read by one system call (128 KiB of 4 KiB
+// blocks).
+const maxRun = 32
 
 // LoadAttributes reads the attribute tree (once; later calls return the
 // same tree). For a million attributes this takes a few hundred
