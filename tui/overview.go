@@ -50,8 +50,8 @@ type ovRequest struct {
 	hist     core.History
 	shape    *ovShape
 	from, to core.Time
-	slices   int
-	coarse   bool
+	slices   int     // wanted; the plan may use fewer
+	budget   float64 // the cost guard's budget, in elementary steps
 	workers  int
 	maxCalls int
 	now      func() time.Time
@@ -74,6 +74,7 @@ type ovResult struct {
 	truncated bool          // the dichotomy's budget cut its list short
 	elapsed   time.Duration
 	phases    [3]time.Duration // model (and temporal qualities), qualities, p values
+	plan      overviewPlan     // what the cost guard decided
 	err       error
 }
 
@@ -118,14 +119,11 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 		slices = spatialSlices
 	}
 	slices = int(min(int64(slices), int64(max(l.ganttW, 1)), int64(b.tv.Span())))
-	changes := -1.0
-	if r := b.rate[b.pane]; r > 0 {
-		changes = r * float64(b.tv.Span())
-	}
-	plan := planOverview(spatial, len(shape.rowKeys), len(shape.leaves), len(shape.hier.Children), slices, changes, b.ovBudget)
+	// The cost guard runs with the computation, off the UI goroutine: it
+	// samples the rows' state changes first (see planFor).
 	req := ovRequest{spatial: spatial, pane: b.pane, hist: b.hist, shape: shape, from: b.tv.T0, to: b.tv.T1,
-		slices: plan.slices, coarse: plan.coarse, workers: defaultWorkers(), maxCalls: spatialCalls, now: b.clock}
-	ov.open, ov.spatial, ov.req, ov.note = true, spatial, req, plan.note
+		slices: slices, budget: b.ovBudget, workers: defaultWorkers(), maxCalls: spatialCalls, now: b.clock}
+	ov.open, ov.spatial, ov.req, ov.note = true, spatial, req, ""
 	ov.line, ov.col = 0, 0
 	if c := ov.cache[boolIndex(spatial)]; c != nil && c.req.sameAs(req) {
 		b.showOverview(c)
@@ -166,7 +164,7 @@ func boolIndex(b bool) int {
 // sameAs reports whether two requests ask for the same overview.
 func (r ovRequest) sameAs(o ovRequest) bool {
 	return r.spatial == o.spatial && r.pane == o.pane && r.from == o.from && r.to == o.to &&
-		r.slices == o.slices && r.coarse == o.coarse && len(r.shape.rowKeys) == len(o.shape.rowKeys) &&
+		r.slices == o.slices && r.budget == o.budget && len(r.shape.rowKeys) == len(o.shape.rowKeys) &&
 		len(r.shape.leaves) == len(o.shape.leaves)
 }
 
@@ -216,7 +214,32 @@ func (b *browser) gotOverview(m ovMsg) tea.Cmd {
 // showOverview shows a result at its default partition.
 func (b *browser) showOverview(res *ovResult) {
 	ov := &b.overview
-	ov.res, ov.cur, ov.progress, ov.draw = res, res.def, "", nil
+	ov.res, ov.cur, ov.progress, ov.draw, ov.note = res, res.def, "", nil, res.plan.note
+}
+
+// changeSamples is how many rows the cost guard reads to estimate the
+// state changes per row: one small 2D query.
+const changeSamples = 256
+
+// planFor is the cost guard: it estimates the state changes per row in
+// the range from up to changeSamples rows spread over the view (one 2D
+// query), then plans the overview's size against the budget. An estimate
+// from the rows on screen would mislead: the first rows of a kernel trace
+// (daemons, kworkers) change far more often than the thousands of
+// short-lived threads below them.
+func planFor(ctx context.Context, req ovRequest) (overviewPlan, error) {
+	rows := req.shape.rowKeys
+	step := max(len(rows)/changeSamples, 1)
+	var sample []core.Key
+	for i := 0; i < len(rows); i += step {
+		sample = append(sample, rows[i])
+	}
+	var n int
+	if _, err := req.hist.Query2D(ctx, sample, req.from, req.to, func(core.Interval) bool { n++; return true }); err != nil {
+		return overviewPlan{}, err
+	}
+	changes := float64(n) / float64(max(len(sample), 1))
+	return planOverview(req.spatial, len(rows), len(req.shape.leaves), len(req.shape.hier.Children), req.slices, changes, req.budget), nil
 }
 
 // planOverview is the cost guard's decision.
@@ -274,8 +297,14 @@ func planOverview(spatial bool, rows, leaves, nodes, slices int, changes, budget
 func computeOverview(ctx context.Context, req ovRequest, progress func(string)) *ovResult {
 	began := req.now()
 	res := &ovResult{req: req}
+	plan, err := planFor(ctx, req)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	res.plan = plan
 	m, err := buildModel(ctx, ovModelRequest{hist: req.hist, shape: req.shape, from: req.from, to: req.to,
-		slices: req.slices, temporal: !req.spatial, coarse: req.coarse, workers: req.workers,
+		slices: plan.slices, temporal: !req.spatial, coarse: plan.coarse, workers: req.workers,
 		progress: func(done, total int) { progress(fmt.Sprintf("reading the states %d%%", done*100/total)) }})
 	if err != nil {
 		res.err = err

@@ -169,8 +169,8 @@ func TestOverviewCostGuard(t *testing.T) {
 	hs.b().ovBudget = 1000
 	hs.press("overview")
 	ov := &hs.b().overview
-	if ov.res == nil || ov.res.model.T != minSlices || ov.res.req.coarse { // one row per leaf: nothing to sum
-		t.Fatalf("with a budget of 1000 steps: %+v", ov.res.req)
+	if ov.res == nil || ov.res.model.T != minSlices || ov.res.plan.coarse { // one row per leaf: nothing to sum
+		t.Fatalf("with a budget of 1000 steps: %+v", ov.res.plan)
 	}
 	if v := hs.view(); !strings.Contains(v, "work budget") {
 		t.Errorf("the title does not say the budget cut the model:\n%s", v)
