@@ -70,11 +70,6 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
-// errNotYet marks a subcommand whose issue has not landed.
-func errNotYet(what string) error {
-	return fmt.Errorf("%s is not available yet in this build", what)
-}
-
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &cli{stdout: stdout, stderr: stderr}
 	name, rest := "", args

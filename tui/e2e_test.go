@@ -130,10 +130,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q %q; echo \"[exit $?]\"; sleep 600", bin, trace))
 
 	const long = 60 * time.Second // a first open indexes the trace
-	switch s.waitFor(long, "Control Flow", "is not available yet", "[exit") {
-	case "is not available yet":
-		t.Skip("`tracetui TRACE` does not open the browser yet (main.go's runBrowse): enable this test once it does")
-	case "[exit":
+	if s.waitFor(long, "Control Flow", "[exit") == "[exit" {
 		t.Fatalf("tracetui exited:\n%s", s.screen())
 	}
 	s.waitFor(long, "events") // the table's header: the first frame is in
@@ -167,6 +164,27 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.waitFor(5*time.Second, "Keys")
 	s.send("Escape")
 	s.waitGone(5*time.Second, "any key closes")
+	s.send("q")
+	s.waitFor(5*time.Second, "[exit 0]")
+}
+
+// TestDemoInTmux starts the built binary with no argument (what `go run
+// .` does): it generates the demo trace into the cache, indexes it and
+// opens the browser on it.
+func TestDemoInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and drives it in tmux")
+	}
+	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	bin := buildBinary(t)
+	tmp := t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+	s := startTmux(t, tmux, 80, 24, env, fmt.Sprintf("%q; echo \"[exit $?]\"; sleep 600", bin))
+	if s.waitFor(60*time.Second, "Control Flow", "[exit") == "[exit" {
+		t.Fatalf("tracetui exited:\n%s", s.screen())
+	}
+	s.waitFor(10*time.Second, "demo-v1") // the status line names the demo trace
+	s.waitFor(10*time.Second, "burn 4001")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }
