@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -54,12 +55,15 @@ func firstField(cl *core.EventClass, names []string) int {
 // scan block) with two 2D queries, not two queries per row.
 type threadResolver struct {
 	h    core.History
+	once sync.Once // the attribute tree is read on first use, not when the table opens
 	tree *core.AttributeTree
 	cpus map[int32]core.Key // CPUs/<n>/Current_thread
 }
 
-func newThreadResolver(h core.History) *threadResolver {
-	r := &threadResolver{h: h, tree: h.Attributes(), cpus: map[int32]core.Key{}}
+func newThreadResolver(h core.History) *threadResolver { return &threadResolver{h: h} }
+
+func (r *threadResolver) init() {
+	r.tree, r.cpus = r.h.Attributes(), map[int32]core.Key{}
 	if cpus, ok := r.tree.Child(core.Root, core.AttrCPUs); ok {
 		for _, c := range r.tree.Children(cpus) {
 			n, err := strconv.Atoi(r.tree.Name(c))
@@ -68,7 +72,6 @@ func newThreadResolver(h core.History) *threadResolver {
 			}
 		}
 	}
-	return r
 }
 
 // resolve fills rows[i].tid (when < 0) and rows[i].proc (when empty).
@@ -76,6 +79,7 @@ func (r *threadResolver) resolve(ctx context.Context, rows []scanRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	r.once.Do(r.init)
 	t0, t1 := rows[0].time, rows[len(rows)-1].time
 	var keys []core.Key
 	for i := range rows {

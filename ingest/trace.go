@@ -51,7 +51,7 @@ func Locate(path string, opts Options) (indexPath string, ready bool, err error)
 	if err != nil {
 		return "", false, err
 	}
-	t, err := openIndex(indexPath, abs, fp, opts)
+	t, err := openIndex(indexPath, abs, fp, opts, false)
 	if err != nil {
 		return indexPath, false, nil
 	}
@@ -96,7 +96,7 @@ func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
 		return nil, err
 	}
 	if !opts.Rebuild {
-		if t, err := openIndex(indexPath, abs, fp, opts); err == nil {
+		if t, err := openIndex(indexPath, abs, fp, opts, true); err == nil {
 			return t, nil
 		}
 	}
@@ -110,7 +110,7 @@ func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
 	defer lock.release()
 	// Another process may have built it while this one waited.
 	if !opts.Rebuild {
-		if t, err := openIndex(indexPath, abs, fp, opts); err == nil {
+		if t, err := openIndex(indexPath, abs, fp, opts, true); err == nil {
 			return t, nil
 		}
 	}
@@ -126,7 +126,7 @@ func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := openIndex(indexPath, abs, fp, opts)
+	t, err := openIndex(indexPath, abs, fp, opts, true)
 	if err != nil {
 		return nil, fmt.Errorf("the index just built does not open: %w", err)
 	}
@@ -135,13 +135,15 @@ func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
 }
 
 // openIndex opens an existing index and checks it belongs to this exact
-// trace content. Any problem is an error: the caller rebuilds.
-func openIndex(indexPath, abs, fp string, opts Options) (*Trace, error) {
+// trace content. Any problem is an error: the caller rebuilds. With
+// attributes, the attribute tree is loaded (and so checked) now; without,
+// only what Locate needs is read (header, trace facts, event index).
+func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Trace, error) {
 	tree, err := history.Open(indexPath, history.OpenOptions{CacheBytes: opts.CacheBytes})
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrace(tree, indexPath)
+	t, err := newTrace(tree, indexPath, attributes)
 	if err != nil {
 		tree.Close()
 		return nil, err
@@ -155,15 +157,18 @@ func openIndex(indexPath, abs, fp string, opts Options) (*Trace, error) {
 	return t, nil
 }
 
-// newTrace wires an opened history file: trace info, attribute tree, event
-// index.
-func newTrace(tree *history.Tree, path string) (*Trace, error) {
+// newTrace wires an opened history file: trace info, event index, and
+// the attribute tree when asked (about a second per million attributes:
+// the browser and queries need it, `info` and Locate do not).
+func newTrace(tree *history.Tree, path string, attributes bool) (*Trace, error) {
 	info, err := readInfo(tree, path)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := tree.LoadAttributes(); err != nil {
-		return nil, err
+	if attributes {
+		if _, err := tree.LoadAttributes(); err != nil {
+			return nil, err
+		}
 	}
 	sec, err := tree.Section(sectionEvents)
 	if err != nil {
@@ -184,13 +189,14 @@ func newTrace(tree *history.Tree, path string) (*Trace, error) {
 }
 
 // OpenIndexFile opens an index file alone (for `tracetui info`), without
-// the trace: state queries work, the event table does not.
+// the trace: state queries work (the attribute tree loads on first use),
+// the event table does not.
 func OpenIndexFile(path string, opts Options) (*Trace, error) {
 	tree, err := history.Open(path, history.OpenOptions{CacheBytes: opts.CacheBytes})
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrace(tree, path)
+	t, err := newTrace(tree, path, false)
 	if err != nil {
 		tree.Close()
 		return nil, err
