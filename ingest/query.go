@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
 )
 
 // QueryResult is the answer to [Query]: for each attribute matched by the
@@ -48,21 +49,18 @@ func Query(ctx context.Context, h core.History, req QueryRequest) (QueryResult, 
 	if req.To < req.From {
 		return res, fmt.Errorf("the range ends (%d) before it starts (%d)", req.To, req.From)
 	}
-	byKey := make(map[core.Key][]core.Interval, len(keys))
-	collect := func(iv core.Interval) bool { byKey[iv.Key] = append(byKey[iv.Key], iv); return true }
+	var rows [][]core.Interval
 	var err error
 	if req.Samples > 0 {
-		res.Stats, err = h.Query2DTimes(ctx, keys, SampleTimes(req.From, req.To, req.Samples), collect)
+		rows, res.Stats, err = history.RowsAt(ctx, h, keys, SampleTimes(req.From, req.To, req.Samples))
 	} else {
-		res.Stats, err = h.Query2D(ctx, keys, req.From, req.To, collect)
+		rows, res.Stats, err = history.Rows(ctx, h, keys, req.From, req.To)
 	}
 	if err != nil {
 		return res, err
 	}
-	for _, k := range keys {
-		ivs := byKey[k]
-		slices.SortFunc(ivs, core.CompareIntervals)
-		res.Attributes = append(res.Attributes, QueryAttribute{Key: k, Path: tree.Path(k), Intervals: ivs})
+	for i, k := range keys {
+		res.Attributes = append(res.Attributes, QueryAttribute{Key: k, Path: tree.Path(k), Intervals: rows[i]})
 	}
 	return res, nil
 }

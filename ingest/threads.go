@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
 )
 
 // contextFields are the event fields, by preference, that give an event's
@@ -152,15 +153,15 @@ func (r *threadResolver) execNameKey(tid int64, cpu int32) (core.Key, bool) {
 
 // query runs one 2D query and returns each key's intervals in time order.
 func (r *threadResolver) query(ctx context.Context, keys []core.Key, t0, t1 core.Time) (map[core.Key][]core.Interval, error) {
-	out := make(map[core.Key][]core.Interval)
-	_, err := r.h.Query2D(ctx, keys, t0, t1, func(iv core.Interval) bool {
-		out[iv.Key] = append(out[iv.Key], iv)
-		return true
-	})
-	for _, ivs := range out {
-		slices.SortFunc(ivs, core.CompareIntervals)
+	rows, _, err := history.Rows(ctx, r.h, keys, t0, t1)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	out := make(map[core.Key][]core.Interval, len(keys))
+	for i, k := range keys {
+		out[k] = rows[i]
+	}
+	return out, nil
 }
 
 // valueAt finds the value at t in intervals sorted by time.
