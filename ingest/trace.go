@@ -143,7 +143,7 @@ func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Trace
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrace(tree, indexPath, attributes)
+	t, err := newTrace(tree, indexPath, attributes, &sourcePool{path: abs, env: OpenEnv{TempDir: filepath.Dir(indexPath)}})
 	if err != nil {
 		tree.Close()
 		return nil, err
@@ -152,15 +152,14 @@ func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Trace
 		t.Close()
 		return nil, errors.New("the index was built from another version of the trace")
 	}
-	t.sources = &sourcePool{path: abs, format: t.info.Format, env: OpenEnv{TempDir: filepath.Dir(indexPath)}}
-	t.table.open = t.sources.open
 	return t, nil
 }
 
 // newTrace wires an opened history file: trace info, event index, and
 // the attribute tree when asked (about a second per million attributes:
-// the browser and queries need it, `info` and Locate do not).
-func newTrace(tree *history.Tree, path string, attributes bool) (*Trace, error) {
+// the browser and queries need it, `info` and Locate do not). sources
+// reads the trace for the event table; nil for an index opened alone.
+func newTrace(tree *history.Tree, path string, attributes bool, sources *sourcePool) (*Trace, error) {
 	info, err := readInfo(tree, path)
 	if err != nil {
 		return nil, err
@@ -181,11 +180,12 @@ func newTrace(tree *history.Tree, path string, attributes bool) (*Trace, error) 
 	if x.Events() != info.Events {
 		return nil, fmt.Errorf("%w: %d events indexed, %d recorded", history.ErrCorrupt, x.Events(), info.Events)
 	}
-	t := &Trace{info: info, tree: tree}
-	t.table = NewTable(x, func() (core.Source, error) {
-		return nil, errors.New("no trace attached to this index")
-	}, tree)
-	return t, nil
+	open := func() (core.Source, error) { return nil, errors.New("no trace attached to this index") }
+	if sources != nil {
+		sources.format = info.Format
+		open = sources.open
+	}
+	return &Trace{info: info, tree: tree, table: NewTable(x, open, tree), sources: sources}, nil
 }
 
 // OpenIndexFile opens an index file alone (for `tracetui info`), without
@@ -196,7 +196,7 @@ func OpenIndexFile(path string, opts Options) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrace(tree, path, false)
+	t, err := newTrace(tree, path, false, nil)
 	if err != nil {
 		tree.Close()
 		return nil, err
