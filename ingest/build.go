@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -180,7 +181,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := b.AddSection(sectionInfo, int64(len(raw)), strings.NewReader(string(raw))); err != nil {
+	if err := b.AddSection(sectionInfo, int64(len(raw)), bytes.NewReader(raw)); err != nil {
 		return err
 	}
 	return b.Close(end)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/tracetui/tracetui/core"
@@ -74,7 +75,7 @@ func (x *Index) Checkpoint(i int64, dst []byte) (core.Time, []byte, error) {
 	}
 	n := int(end - off)
 	start := len(dst)
-	dst = append(dst, make([]byte, n)...)
+	dst = slices.Grow(dst, n)[:start+n]
 	blobs := int64(headerSize + x.hdr.entries*entrySize)
 	if _, err := x.r.ReadAt(dst[start:], blobs+int64(off)); err != nil {
 		return 0, dst[:start], fmt.Errorf("event index: reading checkpoint %d: %w", i, err)
