@@ -57,8 +57,7 @@ func commands() []command {
 	}
 }
 
-// cli carries the process's streams to the subcommands, so tests can run
-// them in-process.
+// cli carries the process's output streams to the subcommands.
 type cli struct {
 	stdout, stderr io.Writer
 }
@@ -72,19 +71,13 @@ func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 
 func run(args []string, stdout, stderr io.Writer) int {
 	c := &cli{stdout: stdout, stderr: stderr}
-	name, rest := "", args
+	name, runCmd, rest := "browse", runBrowse, args // no subcommand: the browser
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if cmd := lookup(args[0]); cmd != nil {
-			name, rest = cmd.name, args[1:]
+			name, runCmd, rest = cmd.name, cmd.run, args[1:]
 		}
 	}
-	var err error
-	if name == "" {
-		name = "browse"
-		err = runBrowse(c, rest)
-	} else {
-		err = lookup(name).run(c, rest)
-	}
+	err := runCmd(c, rest)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
