@@ -42,6 +42,7 @@ type SourceInfo struct {
 	Path     string // as given to the reader
 	Hostname string // from the trace's environment, "" if unknown
 	Domain   string // "kernel", "ust", ... if the trace says
+	Arch     string // machine architecture as `uname -m` prints it ("x86_64", "aarch64"...), "" if unknown
 	Streams  int    // number of streams (CTF data files, CPUs...)
 	Bytes    int64  // total size of the trace's files
 	Start    Time   // first event time, if known without a full pass
