@@ -46,10 +46,12 @@
 // # Rules (Trace Compass's handlers)
 //
 //   - sched_switch: the previous thread's status comes from prev_state:
-//     0 (runnable; TASK_NOLOAD, 1024, ignored: it marks preemption on
-//     3.x kernels) -> wait for CPU; TASK_INTERRUPTIBLE or
-//     TASK_UNINTERRUPTIBLE -> wait blocked, and Current_cpu_rq null;
-//     TASK_DEAD (64) -> null; anything else -> wait unknown. ftrace's
+//     0 (runnable; the bits 1024, 2048 and 4096 are masked: kernels
+//     before 4.14 or TASK_STATE_MAX into a preempted task's state) ->
+//     wait for CPU; TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE -> wait
+//     blocked, and Current_cpu_rq null; TASK_DEAD (64) or EXIT_DEAD (16,
+//     "X": kernels >= 4.14 report it for a task's last switch) -> null,
+//     exited; anything else (EXIT_ZOMBIE "Z" included) -> wait unknown. ftrace's
 //     letters map to the same bits (R, R+ -> 0; S -> 1; D -> 2; I ->
 //     TASK_IDLE; T, t, X, Z -> 4, 8, 16, 32...). The next thread runs:
 //     running syscall if it is inside one, else running user mode; its
@@ -98,7 +100,9 @@
 //     current thread, it becomes the current thread: its PID is filled
 //     from the matching process context, the previous thread (no
 //     sched_switch said how it left) waits for an unknown reason, and
-//     the new one, if it was known, runs in its last known mode. In a
+//     the new one, if it was known, runs in its last known mode; the
+//     new one's Current_cpu_rq becomes the CPU and the previous one's, if
+//     it was that CPU, null. In a
 //     consistent trace this only fills the start of the trace; it also
 //     makes captures without scheduling events (syscalls only) readable.
 //   - After an interrupt exit the thread stays interrupted while another
