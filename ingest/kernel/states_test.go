@@ -36,7 +36,7 @@ func TestLostSwitchRunQueue(t *testing.T) {
 	s.add(10, 0, "sched_switch", ctx(0, "prev_comm", "swapper/0", "prev_pid", 0, "prev_prio", 120,
 		"prev_state", "R", "next_comm", "a", "next_pid", 7, "next_prio", 120)...)
 	s.add(20, 0, "sys_enter_read", ctx(8, "fd", 0)...) // 8 runs: the switch 7 -> 8 was lost
-	s.add(30, 1, "sys_enter_read", ctx(7, "fd", 0)...)  // 7 shows up on CPU 1
+	s.add(30, 1, "sys_enter_read", ctx(7, "fd", 0)...) // 7 shows up on CPU 1
 	h := s.run(t, LayoutFtrace, 100)
 	want{
 		"Threads/7":                {iv(0, 9, null), iv(10, 19, tUser), iv(20, 29, tWaitUnk), iv(30, 100, tSyscall)},
