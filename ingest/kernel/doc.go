@@ -30,7 +30,7 @@
 //	Threads/<tid>                 core.ThreadStatus (int32); "0_<cpu>" for the idle thread
 //	Threads/<tid>/Exec_name       string
 //	Threads/<tid>/PID, PPID       int32
-//	Threads/<tid>/System_call     string, the bare name ("openat"; "syscall#<n>" for raw events)
+//	Threads/<tid>/System_call     string, the bare name ("openat"; raw numbers named by SetArch's table, else "syscall#<n>")
 //	Threads/<tid>/Prio            int32, as the tracer reports it
 //	Threads/<tid>/Current_cpu_rq  int32
 //	CPUs/<n>                      core.CPUStatus (int32)

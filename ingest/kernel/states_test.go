@@ -44,3 +44,20 @@ func TestLostSwitchRunQueue(t *testing.T) {
 		"Threads/8/Current_cpu_rq": {iv(0, 19, null), iv(20, 100, "0")},
 	}.check(t, h)
 }
+
+// Raw system call entries are named from the architecture's table;
+// numbers it lacks, or an analysis without a table, keep "syscall#<n>".
+func TestRawSyscallNames(t *testing.T) {
+	ctx := func(kv ...any) []any { return append([]any{"context.comm", "cat", "context.tid", 77}, kv...) }
+	s := newStream()
+	s.add(10, 0, "sys_enter", ctx("NR", 257)...)
+	s.add(11, 0, "sys_exit", ctx("NR", 257, "ret", 3)...)
+	s.add(12, 0, "sys_enter", ctx("NR", 99999)...)
+	s.add(13, 0, "sys_exit", ctx("NR", 99999, "ret", -38)...)
+	s.arch = "x86_64"
+	h := s.run(t, LayoutFtrace, 100)
+	if err := New(h, LayoutFtrace).SetArch("vax"); err == nil {
+		t.Fatal("SetArch(vax) succeeded")
+	}
+	want{"Threads/77/System_call": {iv(0, 9, null), iv(10, 10, str("openat")), iv(11, 11, null), iv(12, 12, str("syscall#99999")), iv(13, 100, null)}}.check(t, h)
+}
