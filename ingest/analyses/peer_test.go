@@ -1,0 +1,185 @@
+package analyses
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ctf"
+	"github.com/tracetui/tracetui/ingest/kernel"
+)
+
+// sharedCTF is where the shared real LTTng kernel traces live.
+const sharedCTF = "/work/shared/traces/ctf"
+
+// analyzeCTF runs the kernel analysis over a CTF trace into a MemHistory.
+func analyzeCTF(tb testing.TB, dir string) core.History {
+	tb.Helper()
+	src, err := ctf.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer src.Close()
+	layout := kernel.Detect(src.Info(), src.Classes())
+	if layout == nil {
+		tb.Fatalf("%s: not a kernel trace", dir)
+	}
+	var h *core.MemHistory
+	var a *kernel.Analysis
+	var last core.Time
+	for {
+		ev, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if h == nil {
+			h = core.NewMemHistory(ev.Time)
+			a = kernel.New(h, layout)
+			if err := a.SetArch(src.Info().Arch); err != nil {
+				tb.Logf("raw system calls stay numbered: %v", err)
+			}
+		}
+		if err := a.Handle(ev); err != nil {
+			tb.Fatal(err)
+		}
+		last = ev.Time
+	}
+	if err := h.Close(last); err != nil {
+		tb.Fatal(err)
+	}
+	return h
+}
+
+// peerTable is one table of an lttng-analyses "-mi" command's output.
+type peerTable struct {
+	Class any                `json:"class"`
+	Data  [][]map[string]any `json:"data"`
+}
+
+// runPeer runs lttng-<cmd>-mi on trace dir (linked as TMPDIR/kernel: the
+// analyses find the tracer version only under that name).
+func runPeer(t *testing.T, cmd, dir string, args ...string) []peerTable {
+	t.Helper()
+	bin := "lttng-" + cmd + "-mi"
+	if _, err := exec.LookPath(bin); err != nil {
+		t.Skipf("%s not installed (Debian package python3-lttnganalyses): %v", bin, err)
+	}
+	tmp := t.TempDir()
+	link := filepath.Join(tmp, "kernel")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, append(append([]string{"--skip-validation"}, args...), link)...).Output()
+	if err != nil {
+		t.Fatalf("%s: %v", bin, err)
+	}
+	var res struct {
+		Results []peerTable `json:"results"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("%s output: %v", bin, err)
+	}
+	return res.Results
+}
+
+// title returns a table's title (its class's, or the class name).
+func (p peerTable) title() string {
+	switch c := p.Class.(type) {
+	case string:
+		return c
+	case map[string]any:
+		s, _ := c["title"].(string)
+		return s
+	}
+	return ""
+}
+
+func num(cell map[string]any) float64 {
+	v, _ := cell["value"].(float64)
+	return v
+}
+
+// nearNS reports whether two durations agree within 1 µs.
+func nearNS(a, b float64) bool { return math.Abs(a-b) <= 1000 }
+
+func peerTrace(t *testing.T) string {
+	dir := filepath.Join(sharedCTF, "bug446190")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared LTTng kernel trace absent: %v", err)
+	}
+	return dir
+}
+
+var tidInTitle = regexp.MustCompile(`TID: (\d+)\)\]$`)
+
+// Per-thread system call counts equal lttng-syscallstats'; min, mean and
+// max agree within 1 µs.
+func TestSyscallsMatchLttngAnalyses(t *testing.T) {
+	dir := peerTrace(t)
+	peer := runPeer(t, "syscallstats", dir)
+	rep, err := Compute(context.Background(), analyzeCTF(t, dir), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := map[int32]map[string]SyscallRow{}
+	for _, ts := range rep.ThreadSyscalls {
+		m := map[string]SyscallRow{}
+		for _, r := range ts.Syscalls {
+			m[r.Name] = r
+		}
+		mine[ts.TID] = m
+	}
+	compared := 0
+	unknown := map[int32]int64{} // LTTng's syscall_entry_unknown: tracetui names them from the arch table
+	for _, tab := range peer {
+		m := tidInTitle.FindStringSubmatch(tab.title())
+		if m == nil {
+			continue
+		}
+		tid, _ := strconv.Atoi(m[1])
+		for _, row := range tab.Data {
+			name, _ := row[0]["name"].(string)
+			got, ok := mine[int32(tid)][name]
+			if name == "unknown" && !ok {
+				unknown[int32(tid)] += int64(num(row[1]))
+				continue
+			}
+			if !ok {
+				t.Errorf("tid %d %s: lttng-syscallstats counts %v, tracetui none", tid, name, num(row[1]))
+				continue
+			}
+			if got.Count != int64(num(row[1])) || !nearNS(float64(got.MinNS), num(row[2])) ||
+				!nearNS(got.MeanNS, num(row[3])) || !nearNS(float64(got.MaxNS), num(row[4])) {
+				t.Errorf("tid %d %s: count/min/mean/max %d %d %.0f %d, lttng-syscallstats %v %v %.0f %v",
+					tid, name, got.Count, got.MinNS, got.MeanNS, got.MaxNS, num(row[1]), num(row[2]), num(row[3]), num(row[4]))
+			}
+			delete(mine[int32(tid)], name)
+			compared++
+		}
+	}
+	for tid, m := range mine {
+		var extra int64
+		for _, r := range m {
+			extra += r.Count
+		}
+		if extra != unknown[tid] {
+			t.Errorf("tid %d: tracetui counts %d calls (%v) lttng-syscallstats does not, which counts %d unknown", tid, extra, m, unknown[tid])
+		}
+	}
+	if compared == 0 {
+		t.Fatal("no per-thread system call row compared")
+	}
+	t.Logf("%d per-thread system call rows compared", compared)
+}

@@ -1,0 +1,68 @@
+package analyses
+
+import (
+	"cmp"
+	"slices"
+)
+
+// neverReturn are the calls whose System_call interval is not a call's
+// duration: the thread ends inside them.
+var neverReturn = map[string]bool{"exit": true, "exit_group": true}
+
+// syscalls counts each thread's complete System_call intervals.
+func (q *query) syscalls(rep *Report) {
+	all := map[string]*Stats{}
+	slow := worst{n: q.top}
+	for i := range q.threads {
+		th := &q.threads[i]
+		if th.sys < 0 {
+			continue
+		}
+		forkAt := int64(-1) // a child's first call is its parent's fork: not its own
+		if th.ppid >= 0 {
+			for _, iv := range q.rows[th.ppid] {
+				if !iv.Value.IsNull() {
+					forkAt = int64(iv.Start)
+					break
+				}
+			}
+		}
+		mine := map[string]*Stats{}
+		for _, iv := range q.rows[th.sys] {
+			if iv.Value.IsNull() || !q.closed(iv) || int64(iv.Start) == forkAt {
+				continue
+			}
+			name := iv.Value.Str()
+			if neverReturn[name] {
+				continue
+			}
+			for _, m := range []map[string]*Stats{mine, all} {
+				s := m[name]
+				if s == nil {
+					s = &Stats{}
+					m[name] = s
+				}
+				s.Add(iv.Duration())
+			}
+			slow.add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())})
+		}
+		if len(mine) > 0 {
+			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: q.comm(th.tid), Syscalls: syscallRows(mine)})
+		}
+	}
+	rep.Syscalls = syscallRows(all)
+	slices.SortFunc(rep.ThreadSyscalls, func(a, b ThreadSyscalls) int { return cmp.Compare(a.TID, b.TID) })
+	rep.Slowest.Syscalls = slow.list
+}
+
+// syscallRows lists per-name statistics by count, most frequent first.
+func syscallRows(m map[string]*Stats) []SyscallRow {
+	out := make([]SyscallRow, 0, len(m))
+	for name, s := range m {
+		out = append(out, SyscallRow{Name: name, Stats: *s})
+	}
+	slices.SortFunc(out, func(a, b SyscallRow) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name))
+	})
+	return out
+}
