@@ -42,6 +42,19 @@ func (q *query) cpuUsage(rep *Report) {
 				runs[tid] = append(runs[tid], run{iv.Start, c.num})
 			}
 		}
+		if tid, iv, ok := q.unseenRun(c); ok {
+			// lttng-cputop charges a CPU's time before its first switch to
+			// the thread that switch takes off it
+			u := byTID[tid]
+			if u == nil {
+				u = &ThreadUsage{TID: tid}
+				byTID[tid] = u
+			}
+			ns := q.clip(iv)
+			u.NS += ns
+			row.NS += ns
+			runs[tid] = append(runs[tid], run{iv.Start, c.num})
+		}
 		row.Percent = pct(row.NS)
 		rep.CPUUsage.CPUs = append(rep.CPUUsage.CPUs, row)
 	}
@@ -94,4 +107,38 @@ func (q *query) prios(tid int32) []int32 {
 		}
 	}
 	return out
+}
+
+// unseenRun returns the thread that ran on c before the first switch the
+// trace shows there, and that stretch: the one thread whose status first
+// becomes known, as not running, at that instant. ok is false when
+// Current_thread is known from the range's start or the thread is
+// ambiguous.
+func (q *query) unseenRun(c cpuKeys) (tid int32, iv core.Interval, ok bool) {
+	if c.cur < 0 {
+		return 0, iv, false
+	}
+	r := q.rows[c.cur]
+	if len(r) < 2 || !r[0].Value.IsNull() || r[1].Value.IsNull() {
+		return 0, iv, false
+	}
+	at := r[1].Start
+	found := 0
+	for i := range q.threads {
+		th := &q.threads[i]
+		rows := q.rows[th.status]
+		for j := 1; j < len(rows); j++ {
+			if rows[j].Start > at {
+				break
+			}
+			if rows[j].Start == at && rows[j-1].Value.IsNull() && !rows[j].Value.IsNull() && !isRunning(status(rows[j].Value)) {
+				tid = th.tid
+				found++
+			}
+		}
+	}
+	if found != 1 || int64(tid) == r[1].Value.Int() {
+		return 0, iv, false
+	}
+	return tid, r[0], true
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/kernel"
 )
@@ -182,4 +183,161 @@ func TestSyscallsMatchLttngAnalyses(t *testing.T) {
 		t.Fatal("no per-thread system call row compared")
 	}
 	t.Logf("%d per-thread system call rows compared", compared)
+}
+
+// wholeTrace computes every analysis over the shared trace.
+func wholeTrace(t *testing.T, dir string) *Report {
+	t.Helper()
+	rep, err := Compute(context.Background(), analyzeCTF(t, dir), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// checkStats compares count (equal) and min, mean, max (within 1 µs)
+// with cells count, min, mean, max of a peer row.
+func checkStats(t *testing.T, what string, got Stats, cells []map[string]any) {
+	t.Helper()
+	if got.Count != int64(num(cells[0])) || !nearNS(float64(got.MinNS), num(cells[1])) ||
+		!nearNS(got.MeanNS, num(cells[2])) || !nearNS(float64(got.MaxNS), num(cells[3])) {
+		t.Errorf("%s: count/min/mean/max %d %d %.0f %d, lttng-analyses %v %v %.0f %v",
+			what, got.Count, got.MinNS, got.MeanNS, got.MaxNS, num(cells[0]), num(cells[1]), num(cells[2]), num(cells[3]))
+	}
+}
+
+// CPU usage per thread and per CPU agrees with lttng-cputop's within
+// 0.1 % of the range.
+func TestCPUUsageMatchesLttngAnalyses(t *testing.T) {
+	dir := peerTrace(t)
+	peer := runPeer(t, "cputop", dir, "--limit", "100000")
+	rep := wholeTrace(t, dir)
+	threads := map[int32]ThreadUsage{}
+	for _, u := range rep.CPUUsage.Threads {
+		threads[u.TID] = u
+	}
+	cpus := map[int32]CPURow{}
+	for _, c := range rep.CPUUsage.CPUs {
+		cpus[c.CPU] = c
+	}
+	compared := 0
+	for _, tab := range peer {
+		for _, row := range tab.Data {
+			switch row[0]["class"] {
+			case "process":
+				tid := int32(row[0]["tid"].(float64))
+				want := num(row[3]) * 100
+				if got := threads[tid].Percent; math.Abs(got-want) > 0.1 {
+					t.Errorf("tid %d: %.3f%% of the range, lttng-cputop %.3f%%", tid, got, want)
+				}
+				compared++
+			case "cpu":
+				n := int32(row[0]["id"].(float64))
+				want := num(row[1]) * 100
+				if got := cpus[n].Percent; math.Abs(got-want) > 0.1 {
+					t.Errorf("CPU %d: %.3f%% busy, lttng-cputop %.3f%%", n, got, want)
+				}
+				compared++
+			}
+		}
+	}
+	if compared == 0 {
+		t.Fatal("nothing compared")
+	}
+	t.Logf("%d threads and CPUs compared", compared)
+}
+
+// Wake-up latency per thread agrees with lttng-schedstats'.
+func TestSchedLatencyMatchesLttngAnalyses(t *testing.T) {
+	dir := peerTrace(t)
+	peer := runPeer(t, "schedstats", dir)
+	h := analyzeCTF(t, dir)
+	rep, err := Compute(context.Background(), h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forked := map[int32]bool{}
+	at := h.Attributes()
+	for _, u := range rep.CPUUsage.Threads {
+		if k, ok := at.Lookup("Threads/" + strconv.Itoa(int(u.TID)) + "/PPID"); ok {
+			rows, _, err := history.Rows(context.Background(), h, []core.Key{k}, core.Time(rep.FromNS), core.Time(rep.ToNS-1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, iv := range rows[0] {
+				forked[u.TID] = forked[u.TID] || !iv.Value.IsNull() && iv.Start > core.Time(rep.FromNS)
+			}
+		}
+	}
+	mine := map[int32]LatencyRow{}
+	for _, r := range rep.SchedLatency {
+		mine[r.TID] = r
+	}
+	compared := 0
+	for _, tab := range peer {
+		for _, row := range tab.Data {
+			if row[0]["class"] != "process" {
+				continue
+			}
+			tid := int32(row[0]["tid"].(float64))
+			if forked[tid] { // deliberate: from the fork, not from sched_wakeup_new
+				if got := mine[tid].Count; got != int64(num(row[1])) {
+					t.Errorf("forked tid %d: %d wake-ups, lttng-schedstats %v", tid, got, num(row[1]))
+				}
+			} else {
+				checkStats(t, "tid "+strconv.Itoa(int(tid)), mine[tid].Stats, row[1:5])
+			}
+			delete(mine, tid)
+			compared++
+		}
+	}
+	for tid, r := range mine {
+		t.Errorf("tid %d: %d wake-ups, lttng-schedstats none", tid, r.Count)
+	}
+	if compared == 0 {
+		t.Fatal("nothing compared")
+	}
+}
+
+// Hard and soft IRQ durations and soft IRQ raise latency agree with
+// lttng-irqstats'.
+func TestIRQsMatchLttngAnalyses(t *testing.T) {
+	dir := peerTrace(t)
+	peer := runPeer(t, "irqstats", dir)
+	rep := wholeTrace(t, dir)
+	mine := map[string]IRQRow{}
+	for _, r := range rep.IRQs {
+		mine[r.Kind+strconv.FormatInt(r.IRQ, 10)] = r
+	}
+	raise := map[int64]IRQRow{}
+	for _, r := range rep.SoftRaise {
+		raise[r.IRQ] = r
+	}
+	compared := 0
+	for _, tab := range peer {
+		for _, row := range tab.Data {
+			if row[0]["class"] != "irq" {
+				continue
+			}
+			kind := "soft"
+			if row[0]["hard"] == true {
+				kind = "hard"
+			}
+			nr := int64(row[0]["nr"].(float64))
+			id := kind + strconv.FormatInt(nr, 10)
+			checkStats(t, id, mine[id].Stats, row[1:5])
+			delete(mine, id)
+			if got := raise[nr]; kind == "soft" && len(row) >= 10 && (got.Count != int64(num(row[6])) || !nearNS(float64(got.MaxNS), num(row[9]))) {
+				// deliberate: a vector raised while it runs waits from the end of that run
+				t.Errorf("%s raise latency: count/max %d %d, lttng-irqstats %v %v", id, got.Count, got.MaxNS, num(row[6]), num(row[9]))
+			}
+			compared++
+		}
+	}
+	for id, r := range mine {
+		t.Errorf("%s: %d, lttng-irqstats none", id, r.Count)
+	}
+	if compared == 0 {
+		t.Fatal("nothing compared")
+	}
 }

@@ -12,6 +12,7 @@ import (
 func (q *query) schedLatency(rep *Report) {
 	slow := worst{n: q.top}
 	procs := map[int32]*LatencyRow{}
+	firstSwitch := q.firstSwitches()
 	for i := range q.threads {
 		th := &q.threads[i]
 		r := q.rows[th.status]
@@ -20,6 +21,9 @@ func (q *query) schedLatency(rep *Report) {
 			iv := r[j]
 			if status(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || isRunning(status(r[j-1].Value)) || !isRunning(status(r[j+1].Value)) {
 				continue
+			}
+			if r[j-1].Value.IsNull() && firstSwitch[iv.Start] {
+				continue // switched out preempted by a CPU's first switch: it was running, not woken
 			}
 			s.Add(iv.Duration())
 			slow.add(Occurrence{Name: q.threadName(th.tid), TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())})
@@ -58,4 +62,23 @@ func status(v core.Value) core.ThreadStatus {
 
 func isRunning(s core.ThreadStatus) bool {
 	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
+}
+
+// firstSwitches returns the times at which a CPU's current thread first
+// becomes known: the thread switched out then was running before, unseen.
+func (q *query) firstSwitches() map[core.Time]bool {
+	out := map[core.Time]bool{}
+	for _, c := range q.cpus {
+		if c.cur < 0 {
+			continue
+		}
+		r := q.rows[c.cur]
+		for j := 1; j < len(r); j++ {
+			if r[j-1].Value.IsNull() && !r[j].Value.IsNull() {
+				out[r[j].Start] = true
+				break
+			}
+		}
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package analyses
 import (
 	"cmp"
 	"slices"
+
+	"github.com/tracetui/tracetui/core"
 )
 
 // neverReturn are the calls whose System_call interval is not a call's
@@ -18,18 +20,10 @@ func (q *query) syscalls(rep *Report) {
 		if th.sys < 0 {
 			continue
 		}
-		forkAt := int64(-1) // a child's first call is its parent's fork: not its own
-		if th.ppid >= 0 {
-			for _, iv := range q.rows[th.ppid] {
-				if !iv.Value.IsNull() {
-					forkAt = int64(iv.Start)
-					break
-				}
-			}
-		}
+		forkAt := q.forkTime(th) // a child's first call is its parent's fork: not its own
 		mine := map[string]*Stats{}
 		for _, iv := range q.rows[th.sys] {
-			if iv.Value.IsNull() || !q.closed(iv) || int64(iv.Start) == forkAt {
+			if iv.Value.IsNull() || !q.closed(iv) || iv.Start == forkAt {
 				continue
 			}
 			name := iv.Value.Str()
@@ -65,4 +59,17 @@ func syscallRows(m map[string]*Stats) []SyscallRow {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name))
 	})
 	return out
+}
+
+// forkTime returns when a thread was forked (its PPID was first set), -1
+// if not in the range.
+func (q *query) forkTime(th *threadKeys) core.Time {
+	if th.ppid >= 0 {
+		for _, iv := range q.rows[th.ppid] {
+			if !iv.Value.IsNull() {
+				return iv.Start
+			}
+		}
+	}
+	return -1
 }
