@@ -44,10 +44,11 @@ type browser struct {
 	focusTable         bool
 	showTable          bool
 	tableLines         int // preferred table height (events lines)
-	showHelp, showLegd bool
+
+	stack []view // the views open above the base, bottom first (see view)
 
 	frame    *frame        // last frame shown (may be for an older view)
-	frameSeq uint64        // last frame requested
+	frames   job           // frame queries
 	inflight bool          // a frame query is running
 	dirty    bool          // the view changed while it ran: ask again when it ends
 	rate     [2]float64    // measured interval density per view
@@ -55,10 +56,9 @@ type browser struct {
 
 	changeSeq uint64 // [ and ] queries
 
-	density  density  // the strip's data
-	stats    stats    // the statistics screen (S)
-	overview overview // the aggregated overview (o, O)
-	ovBudget float64  // the overview's work budget (tests lower it)
+	density  density      // the strip's data
+	ovCache  [2]*ovResult // the last overview of each kind (temporal, spatiotemporal), reused on reopening
+	ovBudget float64      // the overview's work budget (tests lower it)
 
 	table  *eventTable
 	prompt prompt
@@ -133,10 +133,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case densityMsg:
 		b.gotDensity(msg)
 		return nil
-	case statsMsg:
-		return b.gotStats(msg)
-	case ovMsg:
-		return b.gotOverview(msg)
+	case zoomMsg:
+		return b.zoomTo(msg)
 	case rowsMsg:
 		b.table.gotRows(msg)
 		return nil
@@ -169,10 +167,11 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		return b.key(msg)
 	}
+	cmd := b.routeMsg(msg)
 	if b.prompt.active() {
-		return b.prompt.update(msg)
+		return tea.Batch(cmd, b.prompt.update(msg))
 	}
-	return nil
+	return cmd
 }
 
 // layout recomputes sizes after a resize or a change of the table.
@@ -216,7 +215,9 @@ func (b *browser) requestFrame() tea.Cmd {
 	}
 	b.inflight = true
 	b.scratch = nil // the query owns it until its frame comes back
-	return queryFrameCmd(b.ctx, req)
+	ctx, seq := b.frames.start(b.ctx)
+	req.seq = seq
+	return queryFrameCmd(ctx, req)
 }
 
 // frameRequest copies what the query needs.
@@ -226,8 +227,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		return frameRequest{}, false
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	b.frameSeq++
-	req := frameRequest{seq: b.frameSeq, pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
+	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
@@ -267,12 +267,16 @@ func (b *browser) detailKeys() []core.Key {
 // gotFrame shows a frame unless an even newer one is shown, and asks
 // again if the view changed meanwhile.
 func (b *browser) gotFrame(f *frame) tea.Cmd {
+	if !b.frames.current(f.seq) {
+		return nil // not the query in flight
+	}
 	b.inflight = false
+	b.frames.finish()
 	b.scratch, f.scratch = f.scratch, nil
 	if f.err != nil && !errors.Is(f.err, context.Canceled) {
 		b.setNote(noteError, "query failed: "+f.err.Error())
 	}
-	if f.err == nil && f.pane == b.pane && (b.frame == nil || f.seq > b.frame.seq) {
+	if f.err == nil && f.pane == b.pane {
 		b.frame = f
 		if f.rate > 0 {
 			b.rate[b.pane] = f.rate
@@ -287,7 +291,8 @@ func (b *browser) gotFrame(f *frame) tea.Cmd {
 
 func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
-// key handles a key press.
+// key handles a key press: the prompt, quit and help keys, then the
+// views by the routing rule (see view).
 func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.keys
 	if b.prompt.active() {
@@ -295,27 +300,27 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	b.note = ""
 	if key.Matches(msg, km.Quit) {
-		b.table.stop()
-		b.closeStats()
-		b.closeOverview()
+		b.close()
 		return tea.Quit
 	}
-	if b.showHelp { // any key closes the full help
-		b.showHelp = false
+	if _, open := b.top().(*helpView); !open && key.Matches(msg, km.Help) {
+		b.push(&helpView{sh: b.sh})
 		return nil
 	}
-	if key.Matches(msg, km.Help) {
-		b.showHelp = true
-		return nil
-	}
-	switch {
-	case b.stats.open:
-		return b.statsKey(msg)
-	case b.overview.open:
-		return b.overviewKey(msg)
-	}
+	return b.routeKey(msg)
+}
+
+// close cancels all background work (on quit and when the program ends).
+func (b *browser) close() {
+	b.table.stop()
+	b.closeViews()
+	b.frames.stop()
+}
+
+// baseKey handles a key that no view used.
+func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
+	km := &b.sh.keys
 	if msg.Type == tea.KeyEsc {
-		b.showLegd = false
 		if b.hasSel && !b.selecting {
 			b.hasSel = false
 		}
@@ -333,7 +338,7 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil
 	case key.Matches(msg, km.Legend):
-		b.showLegd = !b.showLegd
+		b.push(&legendView{sh: b.sh, host: b, passEsc: true})
 		return nil
 	case key.Matches(msg, km.Focus):
 		b.focusTable = !b.focusTable && b.showTable
@@ -347,7 +352,7 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.pane, b.frame = v, nil
-		b.overview.cache = [2]*ovResult{} // the overviews were of the other view's rows
+		b.ovCache = [2]*ovResult{} // the overviews were of the other view's rows
 		return b.changed(false)
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable

@@ -35,8 +35,7 @@ type eventTable struct {
 	scanDone  int64
 	scanTotal int64
 	scanning  bool
-	filterSeq uint64
-	cancel    context.CancelFunc
+	scan      job // the filter's scan
 }
 
 func newEventTable(ev EventTable) *eventTable {
@@ -197,11 +196,7 @@ func (t *eventTable) setPattern(col EventColumn, text string) error {
 // startFilter cancels a running scan and starts one for the current
 // filter (or clears the filtered view).
 func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
-	if t.cancel != nil {
-		t.cancel()
-		t.cancel = nil
-	}
-	t.filterSeq++
+	t.scan.stop()
 	t.matches = nil
 	t.sel, t.top = 0, 0
 	t.fetchKey = ""
@@ -211,12 +206,9 @@ func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
 	if !t.filterOn {
 		return nil
 	}
-	fctx, cancel := context.WithCancel(ctx)
-	t.cancel = cancel
-	seq, ev, f := t.filterSeq, t.ev, t.filter
-	ch := make(chan filterMsg, 4)
-	scan := func() { // reports flow through ch to waitFilter
-		defer close(ch)
+	fctx, seq := t.scan.start(ctx)
+	ev, f := t.ev, t.filter
+	return spawn(4, func(ch chan<- filterMsg) {
 		err := ev.Filter(fctx, f, func(p FilterProgress) bool {
 			select {
 			case ch <- filterMsg{seq: seq, p: p}:
@@ -229,32 +221,7 @@ func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
 		case ch <- filterMsg{seq: seq, err: err, last: true}:
 		case <-fctx.Done():
 		}
-	}
-	wait := waitFilter(ch)
-	return func() tea.Msg {
-		go scan()
-		return wait()
-	}
-}
-
-// waitFilter waits for the scan's next report.
-func waitFilter(ch <-chan filterMsg) tea.Cmd { return waitReport(ch) }
-
-// report is a message of a background computation (filter, statistics,
-// overview) that carries its channel, so its handler can wait for the
-// next one.
-type report[M any] interface{ on(ch <-chan M) M }
-
-// waitReport waits for a computation's next report (nil once its channel
-// is closed).
-func waitReport[M report[M]](ch <-chan M) tea.Cmd {
-	return func() tea.Msg {
-		m, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return m.on(ch)
-	}
+	})
 }
 
 func (m filterMsg) on(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
@@ -262,15 +229,12 @@ func (m filterMsg) on(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
 // gotFilter applies one report and returns the command waiting for the
 // next (nil when the scan is over or stale).
 func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
-	if m.seq != t.filterSeq {
+	if !t.scan.current(m.seq) {
 		return nil, nil // a cancelled scan's last words
 	}
 	if m.last {
 		t.scanning = false
-		if t.cancel != nil {
-			t.cancel()
-			t.cancel = nil
-		}
+		t.scan.finish()
 		if m.err != nil && m.err != context.Canceled {
 			return nil, fmt.Errorf("filtering events: %w", m.err)
 		}
@@ -278,15 +242,11 @@ func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
 	}
 	t.matches = append(t.matches, m.p.Matches...)
 	t.scanDone, t.scanTotal = m.p.Done, m.p.Total
-	return waitFilter(m.ch), nil
+	return waitReport(m.ch), nil
 }
 
 // stop cancels a running scan (on quit).
-func (t *eventTable) stop() {
-	if t.cancel != nil {
-		t.cancel()
-	}
-}
+func (t *eventTable) stop() { t.scan.stop() }
 
 // progressText summarises the filter for the header.
 func (t *eventTable) progressText() string {
