@@ -34,16 +34,16 @@ type browser struct {
 	pane    int         // viewControlFlow or viewResources
 	loadErr error
 
-	tv                 timeView
-	cursor             core.Time
-	selAnchor          core.Time
-	selStart, selEnd   core.Time
-	selecting, hasSel  bool
-	mark               core.Time
-	hasMark            bool
-	focusTable         bool
-	showTable          bool
-	tableLines         int // preferred table height (events lines)
+	tv                timeView
+	cursor            core.Time
+	selAnchor         core.Time
+	selStart, selEnd  core.Time
+	selecting, hasSel bool
+	mark              core.Time
+	hasMark           bool
+	focusTable        bool
+	showTable         bool
+	tableLines        int // preferred table height (events lines)
 
 	stack []view // the views open above the base, bottom first (see view)
 

@@ -437,4 +437,3 @@ func (b *browser) helpLine() string {
 	}
 	return b.helpText
 }
-
