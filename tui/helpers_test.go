@@ -53,7 +53,11 @@ func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() 
 	t.Helper()
 	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
 	hs := &harness{t: t, m: m}
-	t.Cleanup(m.close)
+	t.Cleanup(func() {
+		if err := m.close(); err != nil {
+			t.Error(err)
+		}
+	})
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.run(m.Init())
 	return hs
