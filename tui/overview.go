@@ -2,12 +2,10 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
@@ -86,24 +84,6 @@ type ovMsg struct {
 	ch       <-chan ovMsg
 }
 
-// overviewScreen is the overview screen, a view.
-type overviewScreen struct {
-	sh       *shared
-	tv       *timeView // the Gantt's (read only: the ruler's times of columns)
-	tree     *rowTree  // the rows aggregated (labels of the hierarchy's nodes)
-	cache    *[2]*ovResult
-	spatial  bool
-	job      job
-	req      ovRequest // the request shown or running
-	note     string    // what the cost guard did
-	progress string
-	res      *ovResult  // shown (nil while computing)
-	cur      int        // index in res.parts
-	line     int        // cursor line (among the leaf lines)
-	col      int        // cursor column
-	draw     *ovDrawing // cells of res.parts[cur] at the current size
-}
-
 // openOverview opens (or reuses) the overview of the visible range.
 func (b *browser) openOverview(spatial bool) tea.Cmd {
 	shape := buildShape(b.tree(), maxLeaves)
@@ -157,48 +137,6 @@ func (r ovRequest) sameAs(o ovRequest) bool {
 	return r.spatial == o.spatial && r.pane == o.pane && r.from == o.from && r.to == o.to &&
 		r.slices == o.slices && r.budget == o.budget && len(r.shape.rowKeys) == len(o.shape.rowKeys) &&
 		len(r.shape.leaves) == len(o.shape.leaves)
-}
-
-func (m ovMsg) on(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
-
-// Close cancels a running computation.
-func (ov *overviewScreen) Close() { ov.job.stop() }
-
-// Update handles a key or a report.
-func (ov *overviewScreen) Update(msg tea.Msg) step {
-	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		return ov.key(msg)
-	case ovMsg:
-		return ov.gotReport(msg)
-	}
-	return step{}
-}
-
-// gotReport applies a report.
-func (ov *overviewScreen) gotReport(m ovMsg) step {
-	if !ov.job.current(m.seq) {
-		return step{}
-	}
-	if m.res == nil {
-		ov.progress = m.progress
-		return step{cmd: waitReport(m.ch)}
-	}
-	ov.job.finish()
-	if m.res.err != nil {
-		if !errors.Is(m.res.err, context.Canceled) {
-			return step{done: true, note: "overview failed: " + m.res.err.Error(), warn: true}
-		}
-		return step{}
-	}
-	ov.cache[boolIndex(m.res.req.spatial)] = m.res
-	ov.show(m.res)
-	return step{}
-}
-
-// show shows a result at its default partition.
-func (ov *overviewScreen) show(res *ovResult) {
-	ov.res, ov.cur, ov.progress, ov.draw, ov.note = res, res.def, "", nil, res.plan.note
 }
 
 // changeSamples is how many rows the cost guard reads to estimate the
@@ -378,96 +316,4 @@ func kneeOf(parts []ovPartition) int {
 		}
 	}
 	return best
-}
-
-// key handles a key on the overview screen.
-func (ov *overviewScreen) key(msg tea.KeyMsg) step {
-	km := &ov.sh.keys
-	switch {
-	case msg.Type == tea.KeyEsc:
-		return step{done: true}
-	case key.Matches(msg, km.Overview, km.OverviewST):
-		// The same kind closes; the other kind is opened by the base.
-		return step{done: true, pass: key.Matches(msg, km.OverviewST) != ov.spatial}
-	case key.Matches(msg, km.Stats):
-		return step{done: true, pass: true}
-	case key.Matches(msg, km.Legend):
-		return step{open: &legendView{sh: ov.sh, host: ov}}
-	}
-	if ov.res == nil {
-		return step{note: "the overview is being computed: esc cancels"}
-	}
-	d := ov.drawing()
-	switch {
-	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
-		step1 := -1
-		if key.Matches(msg, km.ZoomOut) {
-			step1 = 1
-		}
-		next := ov.cur + step1
-		if next < 0 || next >= len(ov.res.parts) {
-			return step{note: "no finer or coarser partition: this is the last significant p"}
-		}
-		ov.cur, ov.draw = next, nil
-	case key.Matches(msg, km.Left):
-		ov.col = d.partEdge(ov.line, ov.col, -1)
-	case key.Matches(msg, km.Right):
-		ov.col = d.partEdge(ov.line, ov.col, 1)
-	case key.Matches(msg, km.Up):
-		ov.line--
-	case key.Matches(msg, km.Down):
-		ov.line++
-	case key.Matches(msg, km.PageUp):
-		ov.line -= d.lines
-	case key.Matches(msg, km.PageDown):
-		ov.line += d.lines
-	case key.Matches(msg, km.Top):
-		ov.line = 0
-	case key.Matches(msg, km.Bottom):
-		ov.line = d.lines
-	case key.Matches(msg, km.Toggle):
-		return ov.zoomToPart()
-	default:
-		return step{note: "overview: " + km.ZoomIn.Help().Key + "/" + km.ZoomOut.Help().Key + " finer/coarser p · ←/→ parts · enter zooms · c legend · esc closes"}
-	}
-	ov.line = max(0, min(ov.line, d.usedLines-1))
-	return step{}
-}
-
-// zoomMsg asks the Gantt to show a time range and select a row of a view.
-type zoomMsg struct {
-	pane   int
-	node   int32 // the row to select (-1: none)
-	t0, t1 core.Time
-}
-
-// zoomToPart closes the overview and shows the part under the cursor in
-// the Gantt: its time range, and (spatiotemporal) its rows.
-func (ov *overviewScreen) zoomToPart() step {
-	d := ov.drawing()
-	a, ok := d.areaAt(ov.line, ov.col)
-	if !ok {
-		return step{note: "no part here"}
-	}
-	m := ov.res.model
-	z := zoomMsg{pane: ov.req.pane, node: -1, t0: m.starts[a.Start], t1: m.starts[a.End+1] - 1}
-	sh := ov.res.req.shape
-	if ov.res.req.spatial {
-		z.node = sh.nodeTree[a.Node]
-	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
-		z.node = sh.leaves[leaves[0]].node
-	}
-	return step{done: true, cmd: func() tea.Msg { return z }}
-}
-
-// zoomTo applies a zoomMsg.
-func (b *browser) zoomTo(z zoomMsg) tea.Cmd {
-	if z.node >= 0 && z.pane == b.pane {
-		t := b.tree()
-		t.selectNode(z.node)
-		t.top = t.sel
-	}
-	b.tv = b.tv.withRange(z.t0, z.t1-z.t0+1)
-	b.setNote(noteInfo, "zoomed to the part "+b.relTime(z.t0)+"–"+b.relTime(z.t1))
-	return b.moveCursor(z.t0, false)
 }

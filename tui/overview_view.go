@@ -3,10 +3,8 @@ package tui
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
 )
@@ -386,43 +384,6 @@ func (ov *overviewScreen) render(a area, legend bool) []string {
 	return lines[:n]
 }
 
-// title is the p line: kind, p (rank in the list), gain and
-// loss, parts, slices, time and what the cost guard did.
-func (ov *overviewScreen) title() string {
-	kind := "Temporal overview"
-	if ov.spatial {
-		kind = "Spatiotemporal overview"
-	}
-	parts := []string{kind}
-	if res := ov.res; res != nil {
-		p := res.parts[ov.cur]
-		parts = append(parts,
-			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.p, 'g', 6, 64), ov.cur+1, len(res.parts)),
-			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
-			fmt.Sprintf("%d parts", len(p.areas)),
-			fmt.Sprintf("|T| %d", res.model.T))
-		if ov.note != "" {
-			parts[len(parts)-1] += " (" + ov.note + ")"
-		}
-		if res.req.shape.grouped != "" {
-			parts = append(parts, fmt.Sprintf("%d groups", len(res.req.shape.leaves)))
-		}
-		if res.truncated {
-			parts = append(parts, "p list cut at "+strconv.Itoa(spatialCalls)+" evaluations")
-		}
-		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.elapsed.Microseconds())/1000))
-	} else {
-		parts = append(parts, relTime(ov.tv.Start, ov.req.from)+"–"+relTime(ov.tv.Start, ov.req.to))
-		if ov.note != "" {
-			parts = append(parts, ov.note)
-		}
-	}
-	if ov.sh.styles.ASCII {
-		return strings.Join(parts, " | ")
-	}
-	return strings.Join(parts, " · ")
-}
-
 // details describes the part under the cursor: its range, its
 // rows and its three main states.
 func (ov *overviewScreen) details(d *ovDrawing) string {
@@ -533,79 +494,4 @@ func (ov *overviewScreen) pen(cell ovCell, cursor bool) pen {
 		return pen{glyph: " "}
 	}
 	return st.ovPens[cell.colour][cell.level][boolIndex(cell.start)]
-}
-
-// overlayLegend replaces the top-left of the cells with the overview's
-// legend: the states met, the intensities, the hatch.
-func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout) {
-	st := ov.sh.styles
-	res := ov.res
-	m := res.model
-	domain := domainThread
-	if res.req.pane == viewResources {
-		domain = domainCPU
-	}
-	// The hatch and the intensities first: on a short screen the box is
-	// cut, and the states are also listed by the Gantt's legend.
-	h := st.hatch
-	rows := []string{h.prefix + h.glyph + h.glyph + h.suffix + " several parts in a cell: not data, zoom in"}
-	sample := typePaint(m, domain, 0)
-	if st.ASCII {
-		rows = append(rows, "XXX part in state X: X fills >= 2/3 of it",
-			"X== X fills >= 1/3, X-- less")
-	} else {
-		var lv strings.Builder
-		for level := numLevels - 1; level >= 0; level-- {
-			p := st.ovPens[sample.colour][level][0]
-			lv.WriteString(p.prefix + "  " + p.suffix + " ")
-		}
-		rows = append(rows, lv.String()+"dominant state fills ≥ 2/3, ≥ 1/3, less")
-		start := st.ovPens[sample.colour][numLevels-1][1]
-		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
-	}
-	for j := range m.J {
-		if j >= len(m.values) && !(j == m.J-1 && m.other) {
-			continue
-		}
-		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
-	}
-	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
-	for i, bl := range box {
-		if i >= len(lines) || i >= len(prefixes) {
-			break
-		}
-		lines[i] = prefixes[i] + padStyled(bl, min(lipgloss.Width(bl), l.ganttW))
-	}
-}
-
-// Help is the overview screen's help line.
-func (ov *overviewScreen) Help() string {
-	km := &ov.sh.keys
-	return joinHelp(ov.sh.styles, k(km.ZoomIn)+" finer p", k(km.ZoomOut)+" coarser p", k(km.Left)+" "+k(km.Right)+" parts",
-		k(km.Up)+" "+k(km.Down)+" rows", k(km.Toggle)+" zoom to part", k(km.Legend)+" legend", "esc close")
-}
-
-// rulerMarks put the overview's cursor column, and the part under it, on
-// the ruler.
-func (ov *overviewScreen) rulerMarks() (rulerMarks, bool) {
-	if ov.res == nil {
-		return rulerMarks{}, false
-	}
-	v := *ov.tv
-	m := rulerMarks{markCol: -1, selFrom: -1, selTo: -2}
-	d := ov.drawing()
-	col := max(0, min(ov.col, d.cols-1))
-	m.cursorCol, m.cursorTime = col, v.ColStart(col)
-	line := max(0, min(ov.line, d.usedLines-1))
-	if d.usedLines > 0 && d.cells[line*d.cols+col].kind == cellPart {
-		k := d.cellKey(line, col)
-		m.selFrom, m.selTo = col, col
-		for m.selFrom > 0 && d.cellKey(line, m.selFrom-1) == k {
-			m.selFrom--
-		}
-		for m.selTo+1 < d.cols && d.cellKey(line, m.selTo+1) == k {
-			m.selTo++
-		}
-	}
-	return m, true
 }
