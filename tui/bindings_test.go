@@ -324,7 +324,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"focus": func(t *testing.T, hs *harness) {
 		hs.press("focus")
 		b := hs.b()
-		if !b.focusTable {
+		if !b.table.focused {
 			t.Fatal("focus did not move to the table")
 		}
 		hs.press("down")
@@ -332,7 +332,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("down moved table line %d / tree row %d, want the table only", b.table.sel, b.tree().sel)
 		}
 		hs.press("focus")
-		if b.focusTable {
+		if b.table.focused {
 			t.Error("focus did not come back to the Gantt")
 		}
 	},

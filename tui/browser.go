@@ -39,7 +39,6 @@ type browser struct {
 	selecting, hasSel bool
 	mark              core.Time
 	hasMark           bool
-	focusTable        bool
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 
@@ -96,7 +95,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.cursor = start
-	b.table = newEventTable(tr.Events())
+	b.table = newEventTable(ctx, sh, tr.Events())
 	b.trees[viewResources] = buildResources(b.hist)
 	b.prompt = newPrompt(sh)
 	return b
@@ -133,20 +132,10 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case zoomMsg:
 		return b.zoomTo(msg)
-	case rowsMsg:
-		b.table.gotRows(msg)
-		return nil
-	case rankMsg:
-		if b.table.gotRank(msg) {
-			return b.table.fetch(b.ctx)
-		}
-		return nil
-	case filterMsg:
-		cmd, err := b.table.gotFilter(msg)
-		if err != nil {
-			b.setNote(noteError, err.Error())
-		}
-		return tea.Batch(cmd, b.table.fetch(b.ctx))
+	case rowsMsg, rankMsg, filterMsg:
+		return b.apply(len(b.stack), b.table.Update(msg))
+	case gotoEventMsg:
+		return b.gotoEvent(msg.row)
 	case changeMsg:
 		if msg.seq != b.changeSeq {
 			return nil

@@ -61,7 +61,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.push(&legendView{sh: b.sh, host: b, passEsc: true})
 		return nil
 	case key.Matches(msg, km.Focus):
-		b.focusTable = !b.focusTable && b.showTable
+		b.table.focused = !b.table.focused && b.showTable
 		return nil
 	case key.Matches(msg, km.ControlFlow, km.Resources):
 		v := viewControlFlow
@@ -77,7 +77,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable
 		if !b.showTable {
-			b.focusTable = false
+			b.table.focused = false
 		}
 		return b.layout()
 	case key.Matches(msg, km.GrowTable, km.ShrinkTable):
@@ -97,7 +97,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.FindNext, km.FindPrev):
 		return b.findNext(key.Matches(msg, km.FindPrev))
 	case key.Matches(msg, km.Filter):
-		b.focusTable, b.showTable = true, true
+		b.table.focused, b.showTable = true, true
 		col := b.table.col
 		return tea.Batch(b.layout(), b.prompt.open(promptFilter, fmt.Sprintf("filter %s (regex): ", col), b.table.pattern[col]))
 	case key.Matches(msg, km.Select):
@@ -141,8 +141,8 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.PrevChange, km.NextChange):
 		return b.stateChange(key.Matches(msg, km.PrevChange))
 	}
-	if b.focusTable {
-		return b.tableKey(msg)
+	if b.table.focused {
+		return b.apply(len(b.stack), b.table.Update(msg))
 	}
 	return b.ganttKey(msg)
 }
@@ -192,48 +192,9 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 	return b.changed(false)
 }
 
-// tableKey handles the focus-dependent keys for the event table.
-func (b *browser) tableKey(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.keys
-	tb := b.table
-	page := int64(max(tb.height, 1))
-	switch {
-	case key.Matches(msg, km.Up):
-		tb.move(-1)
-	case key.Matches(msg, km.Down):
-		tb.move(1)
-	case key.Matches(msg, km.PageUp):
-		tb.move(-page)
-	case key.Matches(msg, km.PageDown):
-		tb.move(page)
-	case key.Matches(msg, km.Top):
-		tb.moveTo(0)
-	case key.Matches(msg, km.Bottom):
-		tb.moveTo(tb.len() - 1)
-	case key.Matches(msg, km.Left):
-		tb.col = max(tb.col-1, 0)
-	case key.Matches(msg, km.Right):
-		tb.col = min(tb.col+1, NumColumns-1)
-	case key.Matches(msg, km.Toggle):
-		return b.gotoEvent()
-	default:
-		return nil
-	}
-	return tb.fetch(b.ctx)
-}
-
 // gotoEvent moves the Gantt cursor to the selected event and selects its
 // thread (Control Flow) or CPU (Resources).
-func (b *browser) gotoEvent() tea.Cmd {
-	tb := b.table
-	if tb.len() == 0 {
-		return nil
-	}
-	r, ok := tb.cache[tb.rankOf(tb.sel)]
-	if !ok {
-		b.setNote(noteInfo, "event not loaded yet")
-		return nil
-	}
+func (b *browser) gotoEvent(r EventRow) tea.Cmd {
 	t := b.tree()
 	if b.pane == viewControlFlow {
 		if n, ok := t.byTID[r.TID]; ok {

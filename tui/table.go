@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 )
@@ -16,9 +17,12 @@ import (
 // list of matching ranks that the table shows through a remapping (view
 // index -> rank), never a copy of rows.
 type eventTable struct {
-	ev     EventTable
-	total  int64
-	height int // event lines on screen
+	sh      *shared
+	ctx     context.Context // bounds its queries
+	focused bool            // keys go to the table, not the Gantt
+	ev      EventTable
+	total   int64
+	height  int // event lines on screen
 
 	top, sel int64       // view indexes (filtered space when a filter is on)
 	col      EventColumn // focused column (what f edits)
@@ -38,8 +42,8 @@ type eventTable struct {
 	scan      job // the filter's scan
 }
 
-func newEventTable(ev EventTable) *eventTable {
-	return &eventTable{ev: ev, total: ev.Len(), col: ColEvent, cache: map[int64]EventRow{}}
+func newEventTable(ctx context.Context, sh *shared, ev EventTable) *eventTable {
+	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: ColEvent, cache: map[int64]EventRow{}}
 }
 
 // Messages of the table's commands, tagged with the sequence number of the
@@ -270,3 +274,71 @@ func (t *eventTable) filterSummary() string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// gotoEventMsg asks the Gantt to show an event (enter in the table).
+type gotoEventMsg struct{ row EventRow }
+
+// Update handles the table's reports and, when it has the focus, its
+// keys.
+func (t *eventTable) Update(msg tea.Msg) step {
+	switch msg := msg.(type) {
+	case rowsMsg:
+		t.gotRows(msg)
+	case rankMsg:
+		if t.gotRank(msg) {
+			return step{cmd: t.fetch(t.ctx)}
+		}
+	case filterMsg:
+		cmd, err := t.gotFilter(msg)
+		s := step{cmd: tea.Batch(cmd, t.fetch(t.ctx))}
+		if err != nil {
+			s.note, s.warn = err.Error(), true
+		}
+		return s
+	case tea.KeyMsg:
+		return t.key(msg)
+	}
+	return step{}
+}
+
+// key handles a key when the table has the focus.
+func (t *eventTable) key(msg tea.KeyMsg) step {
+	km := &t.sh.keys
+	page := int64(max(t.height, 1))
+	switch {
+	case key.Matches(msg, km.Up):
+		t.move(-1)
+	case key.Matches(msg, km.Down):
+		t.move(1)
+	case key.Matches(msg, km.PageUp):
+		t.move(-page)
+	case key.Matches(msg, km.PageDown):
+		t.move(page)
+	case key.Matches(msg, km.Top):
+		t.moveTo(0)
+	case key.Matches(msg, km.Bottom):
+		t.moveTo(t.len() - 1)
+	case key.Matches(msg, km.Left):
+		t.col = max(t.col-1, 0)
+	case key.Matches(msg, km.Right):
+		t.col = min(t.col+1, NumColumns-1)
+	case key.Matches(msg, km.Toggle):
+		if t.len() == 0 {
+			return step{}
+		}
+		r, ok := t.cache[t.rankOf(t.sel)]
+		if !ok {
+			return step{note: "event not loaded yet"}
+		}
+		return step{cmd: func() tea.Msg { return gotoEventMsg{r} }}
+	default:
+		return step{pass: true}
+	}
+	return step{cmd: t.fetch(t.ctx)}
+}
+
+// Help leaves the main screen's help line.
+func (t *eventTable) Help() string { return "" }
+
+// Close cancels a running scan.
+func (t *eventTable) Close() { t.stop() }

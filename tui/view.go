@@ -42,7 +42,7 @@ func (b *browser) body(l screenLayout, legend bool) []string {
 	}
 	lines = append(lines, fit(b.detailsText(), b.sh.width))
 	if l.tableEvents > 0 {
-		lines = append(lines, b.tableLinesView(l)...)
+		lines = append(lines, b.table.View(area{width: b.sh.width, height: l.tableEvents + 2})...)
 	}
 	return lines
 }
@@ -291,7 +291,7 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 	}
 	text := fit(strings.Repeat(" ", min(n.depth, 6))+exp+n.label, w)
 	switch {
-	case selected && !b.focusTable:
+	case selected && !b.table.focused:
 		return st.TreeSelected.Render(text)
 	case selected:
 		return st.TreeMatch.Render(text)
