@@ -10,11 +10,19 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// Views of the row tree.
+// Views of the rows, indexes in browser.panes.
 const (
-	viewControlFlow = 0
-	viewResources   = 1
+	viewControlFlow = iota
+	viewResources
 )
+
+// rowView is one view of the rows: threads (Control Flow) or CPUs
+// (Resources).
+type rowView struct {
+	title string
+	tree  *rowTree // nil until read
+	rate  float64  // intervals per row per ns measured by its frames (0: unknown)
+}
 
 // browser is the main screen: ruler, row tree, Gantt, details line, event
 // table, status and help lines. It owns the view state (time range, cursor,
@@ -28,8 +36,8 @@ type browser struct {
 	hist  core.History
 	info  TraceInfo
 
-	trees   [2]*rowTree // nil until the process tree is read
-	pane    int         // viewControlFlow or viewResources
+	panes   []rowView // viewControlFlow, viewResources
+	pane    int       // the one shown
 	loadErr error
 
 	tv                timeView
@@ -48,7 +56,6 @@ type browser struct {
 	frames   job           // frame queries
 	inflight bool          // a frame query is running
 	dirty    bool          // the view changed while it ran: ask again when it ends
-	rate     [2]float64    // measured interval density per view
 	scratch  *frameScratch // lent to the running query, returned with its frame
 
 	changeSeq uint64 // [ and ] queries
@@ -90,13 +97,14 @@ type (
 
 func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
-		ovBudget: defaultOverviewBudget}
+		ovBudget: defaultOverviewBudget,
+		panes:    []rowView{viewControlFlow: {title: "Control Flow"}, viewResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events())
-	b.trees[viewResources] = buildResources(b.hist)
+	b.panes[viewResources].tree = buildResources(b.hist)
 	b.prompt = newPrompt(sh)
 	return b
 }
@@ -111,7 +119,7 @@ func (b *browser) init() tea.Cmd {
 }
 
 // tree is the current view's rows (never nil once loaded).
-func (b *browser) tree() *rowTree { return b.trees[b.pane] }
+func (b *browser) tree() *rowTree { return b.panes[b.pane].tree }
 
 // update routes one message.
 func (b *browser) update(msg tea.Msg) tea.Cmd {
@@ -123,7 +131,7 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 			b.loadErr = msg.err
 			return nil
 		}
-		b.trees[viewControlFlow] = msg.tree
+		b.panes[viewControlFlow].tree = msg.tree
 		return b.changed(false)
 	case frameMsg:
 		return b.gotFrame(msg.f)
@@ -214,7 +222,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		return frameRequest{}, false
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.rate[b.pane]}
+	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate}
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
@@ -266,7 +274,7 @@ func (b *browser) gotFrame(f *frame) tea.Cmd {
 	if f.err == nil && f.pane == b.pane {
 		b.frame = f
 		if f.rate > 0 {
-			b.rate[b.pane] = f.rate
+			b.panes[b.pane].rate = f.rate
 		}
 	}
 	if b.dirty {

@@ -62,7 +62,7 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 	hist := tr.hist.(*core.MemHistory)
 	for _, pane := range []int{viewControlFlow, viewResources} {
 		hs := newHarness(t, tr, 100, 30, true)
-		tree := hs.b().trees[pane]
+		tree := hs.b().panes[pane].tree
 		sh := buildShape(tree, maxLeaves)
 		from, to := demoStart+1_234_567, demoEnd-2_000_000
 		const T = 37
@@ -114,7 +114,7 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 // ranges are contiguous.
 func TestOverviewShapeCoarsening(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
-	tree := hs.b().trees[viewControlFlow]
+	tree := hs.b().panes[viewControlFlow].tree
 	for _, c := range []struct {
 		limit, leaves int
 		grouped       bool
@@ -305,7 +305,7 @@ func TestOverviewCancel(t *testing.T) {
 	h := &blockingHistory{History: tr.hist, started: make(chan struct{}), ended: make(chan struct{})}
 	b := hs.b()
 	b.hist = h
-	b.trees[viewControlFlow] = bigTree(b.trees[viewControlFlow], 200) // enough rows for one query of >= 100 keys
+	b.panes[viewControlFlow].tree = bigTree(b.panes[viewControlFlow].tree, 200) // enough rows for one query of >= 100 keys
 	_, cmd := hs.m.Update(keyMsg("o"))
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()

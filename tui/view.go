@@ -74,10 +74,7 @@ func niceStep(d core.Time) core.Time {
 func (b *browser) rulerLines(l screenLayout) []string {
 	st := b.sh.styles
 	v := b.tv
-	title := "Control Flow"
-	if b.pane == viewResources {
-		title = "Resources"
-	}
+	title := b.panes[b.pane].title
 	left1 := st.Title.Render(fit(title, l.treeW))
 	curMark := "▼ "
 	if st.ASCII {
@@ -370,7 +367,7 @@ func (b *browser) detailsText() string {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {
 			tid := v.String()
 			name := tid
-			if cf := b.trees[viewControlFlow]; cf != nil {
+			if cf := b.panes[viewControlFlow].tree; cf != nil {
 				if i, ok := cf.byTID[tid]; ok {
 					name = cf.nodes[i].label
 				}
