@@ -288,11 +288,3 @@ func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start.
 func (b *browser) relTime(t core.Time) string { return "+" + core.FormatDuration(t-b.tv.Start) }
-
-// lastQuery is the last frame's query time.
-func (b *browser) lastQuery() time.Duration {
-	if b.frame == nil {
-		return 0
-	}
-	return b.frame.elapsed
-}

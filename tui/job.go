@@ -52,9 +52,6 @@ func (j *job) finish() {
 // current reports whether a report tagged seq is of the current run.
 func (j *job) current(seq uint64) bool { return seq == j.seq }
 
-// running reports whether a run has started and not finished.
-func (j *job) running() bool { return j.cancel != nil }
-
 // report is a message of a background job that carries the channel it
 // came from, so that its handler can wait for the next one.
 type report[M any] interface{ on(ch <-chan M) M }

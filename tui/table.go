@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -262,17 +261,6 @@ func (t *eventTable) progressText() string {
 		s += fmt.Sprintf(" · %d%%", t.scanDone*100/t.scanTotal)
 	}
 	return s
-}
-
-// filterSummary is the active patterns, for the filter row when narrow.
-func (t *eventTable) filterSummary() string {
-	var parts []string
-	for c, p := range t.pattern {
-		if p != "" {
-			parts = append(parts, EventColumn(c).String()+"~"+p)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 // gotoEventMsg asks the Gantt to show an event (enter in the table).
