@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
 )
 
 // The main screen's keys: the root's (prompt, quit, help), then the base's
@@ -147,24 +148,38 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	return b.ganttKey(msg)
 }
 
+// lineMove is how many lines a vertical movement key moves (a page is
+// page lines; top and bottom move by more than any list holds); ok is
+// false for other keys.
+func lineMove(km *keymap.KeyMap, msg tea.KeyMsg, page int64) (d int64, ok bool) {
+	const all = 1 << 62
+	switch {
+	case key.Matches(msg, km.Up):
+		return -1, true
+	case key.Matches(msg, km.Down):
+		return 1, true
+	case key.Matches(msg, km.PageUp):
+		return -page, true
+	case key.Matches(msg, km.PageDown):
+		return page, true
+	case key.Matches(msg, km.Top):
+		return -all, true
+	case key.Matches(msg, km.Bottom):
+		return all, true
+	}
+	return 0, false
+}
+
 // ganttKey handles the keys whose meaning depends on focus, for the Gantt.
 func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.keys
 	t := b.tree()
 	page := b.sh.layout(b.showTable, b.tableLines).ganttRows
+	if d, ok := lineMove(km, msg, int64(page)); ok {
+		t.move(int(max(min(d, int64(len(t.visible))), -int64(len(t.visible)))))
+		return b.changed(false)
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		t.move(-1)
-	case key.Matches(msg, km.Down):
-		t.move(1)
-	case key.Matches(msg, km.PageUp):
-		t.move(-page)
-	case key.Matches(msg, km.PageDown):
-		t.move(page)
-	case key.Matches(msg, km.Top):
-		t.move(-len(t.visible))
-	case key.Matches(msg, km.Bottom):
-		t.move(len(t.visible))
 	case key.Matches(msg, km.Toggle):
 		if !t.toggle() {
 			return nil

@@ -292,20 +292,11 @@ func (t *eventTable) Update(msg tea.Msg) step {
 // key handles a key when the table has the focus.
 func (t *eventTable) key(msg tea.KeyMsg) step {
 	km := &t.sh.keys
-	page := int64(max(t.height, 1))
+	if d, ok := lineMove(km, msg, int64(max(t.height, 1))); ok {
+		t.move(d)
+		return step{cmd: t.fetch(t.ctx)}
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		t.move(-1)
-	case key.Matches(msg, km.Down):
-		t.move(1)
-	case key.Matches(msg, km.PageUp):
-		t.move(-page)
-	case key.Matches(msg, km.PageDown):
-		t.move(page)
-	case key.Matches(msg, km.Top):
-		t.moveTo(0)
-	case key.Matches(msg, km.Bottom):
-		t.moveTo(t.len() - 1)
 	case key.Matches(msg, km.Left):
 		t.col = max(t.col-1, 0)
 	case key.Matches(msg, km.Right):
