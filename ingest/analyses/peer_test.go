@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -22,9 +23,21 @@ import (
 // sharedCTF is where the shared real LTTng kernel traces live.
 const sharedCTF = "/work/shared/traces/ctf"
 
+// analyzed caches analyzeCTF's result per trace: the peer tests share it.
+var analyzed sync.Map
+
 // analyzeCTF runs the kernel analysis over a CTF trace into a MemHistory.
 func analyzeCTF(tb testing.TB, dir string) core.History {
 	tb.Helper()
+	if h, ok := analyzed.Load(dir); ok {
+		return h.(core.History)
+	}
+	h := analyzeCTFOnce(tb, dir)
+	analyzed.Store(dir, h)
+	return h
+}
+
+func analyzeCTFOnce(tb testing.TB, dir string) *core.MemHistory {
 	src, err := ctf.Open(dir)
 	if err != nil {
 		tb.Fatal(err)
