@@ -18,7 +18,22 @@ type Options struct {
 	From, To core.Time
 	// Top is N of the N-worst lists: 0 means DefaultTop, at most MaxTop.
 	Top int
+	// Parts selects the analyses to run (and the attributes to read); 0
+	// means all.
+	Parts Part
 }
+
+// Part is a set of analyses.
+type Part uint8
+
+// The analyses [Compute] can run.
+const (
+	PartCPU Part = 1 << iota
+	PartSyscalls
+	PartSched
+	PartIRQs
+	AllParts = PartCPU | PartSyscalls | PartSched | PartIRQs
+)
 
 // DefaultTop and MaxTop bound the N-worst lists.
 const (
@@ -77,7 +92,10 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	if q.to <= q.from {
 		return rep, nil
 	}
-	keys := q.findKeys(h.Attributes())
+	if o.Parts == 0 {
+		o.Parts = AllParts
+	}
+	keys := q.findKeys(h.Attributes(), o.Parts)
 	rows, _, err := history.Rows(ctx, h, keys, q.from, q.to-1)
 	if err != nil {
 		return nil, fmt.Errorf("analyses: reading the state history: %w", err)
@@ -86,21 +104,26 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	for i, k := range keys {
 		q.rows[k] = rows[i]
 	}
-	steps := []func(*Report){q.cpuUsage, q.syscalls, q.schedLatency, q.interrupts}
+	steps := []struct {
+		part Part
+		run  func(*Report)
+	}{{PartCPU, q.cpuUsage}, {PartSyscalls, q.syscalls}, {PartSched, q.schedLatency}, {PartIRQs, q.interrupts}}
 	for _, step := range steps {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		step(rep)
+		if o.Parts&step.part != 0 {
+			step.run(rep)
+		}
 	}
 	return rep, nil
 }
 
-// findKeys lists the attributes the analyses read.
-func (q *query) findKeys(at *core.AttributeTree) []core.Key {
+// findKeys lists the attributes the parts read.
+func (q *query) findKeys(at *core.AttributeTree, parts Part) []core.Key {
 	var keys []core.Key
-	child := func(parent core.Key, name string) core.Key {
-		if k, ok := at.Child(parent, name); ok {
+	child := func(parent core.Key, name string, need Part) core.Key {
+		if k, ok := at.Child(parent, name); ok && parts&need != 0 {
 			keys = append(keys, k)
 			return k
 		}
@@ -112,11 +135,16 @@ func (q *query) findKeys(at *core.AttributeTree) []core.Key {
 			if err != nil || tid <= 0 {
 				return // "0_<cpu>": idle threads
 			}
-			keys = append(keys, th)
+			status := core.Key(-1)
+			if parts&(PartCPU|PartSched) != 0 {
+				status = th
+				keys = append(keys, th)
+			}
 			q.threads = append(q.threads, threadKeys{
-				tid: int32(tid), status: th,
-				name: child(th, core.AttrExecName), pid: child(th, core.AttrPID), ppid: child(th, core.AttrPPID),
-				sys: child(th, core.AttrSystemCall), prio: child(th, core.AttrPrio),
+				tid: int32(tid), status: status,
+				name: child(th, core.AttrExecName, AllParts), pid: child(th, core.AttrPID, AllParts),
+				ppid: child(th, core.AttrPPID, PartSyscalls|PartSched),
+				sys:  child(th, core.AttrSystemCall, PartSyscalls), prio: child(th, core.AttrPrio, PartCPU),
 			})
 		})
 	}
@@ -125,7 +153,7 @@ func (q *query) findKeys(at *core.AttributeTree) []core.Key {
 	}
 	numbered := func(parent core.Key, name string) []numKey {
 		var out []numKey
-		if p, ok := at.Child(parent, name); ok {
+		if p, ok := at.Child(parent, name); ok && parts&PartIRQs != 0 {
 			at.EachChild(p, func(k core.Key) {
 				if n, err := strconv.ParseInt(at.Name(k), 10, 64); err == nil {
 					out = append(out, numKey{n, k})
@@ -141,7 +169,7 @@ func (q *query) findKeys(at *core.AttributeTree) []core.Key {
 			if err != nil {
 				return
 			}
-			q.cpus = append(q.cpus, cpuKeys{num: int32(n), cur: child(c, core.AttrCurrentThread),
+			q.cpus = append(q.cpus, cpuKeys{num: int32(n), cur: child(c, core.AttrCurrentThread, PartCPU|PartSched),
 				irqs: numbered(c, core.AttrIRQs), softs: numbered(c, core.AttrSoftIRQs)})
 		})
 	}

@@ -98,7 +98,7 @@ func TestSyscallsProperty(t *testing.T) {
 		from := core.Time(rng.IntN(end))
 		to := from + core.Time(1+rng.IntN(end))
 		top := 1 + rng.IntN(5)
-		rep, err := Compute(context.Background(), h, Options{From: from, To: to, Top: top})
+		rep, err := Compute(context.Background(), h, Options{From: from, To: to, Top: top, Parts: []Part{0, PartSyscalls}[rng.IntN(2)]})
 		if err != nil {
 			t.Fatal(err)
 		}
