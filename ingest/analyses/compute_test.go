@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -268,5 +269,30 @@ func TestOptionsBounds(t *testing.T) {
 	cancel()
 	if _, err := Compute(ctx, h, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// The text report holds every table, with the rows' numbers in µs.
+func TestWriteText(t *testing.T) {
+	h := build(t, 10000, []change{
+		{"Threads/3/Exec_name", 0, core.String("cat")},
+		{"Threads/3/System_call", 1000, core.String("read")},
+		{"Threads/3/System_call", 3500, core.Null()},
+		{"CPUs/1/Current_thread", 0, core.Int32(3)},
+	})
+	rep, err := Compute(context.Background(), h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"Timerange: [0, 10001) ns", "System calls of cat (TID: 3)", " - read", "2.500", "cat (3, TID: 3)",
+		"CPU 1 ", "Slowest system calls", "Longest soft IRQ raise latencies"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
 	}
 }
