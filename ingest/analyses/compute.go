@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/kernel"
 )
 
 // Options selects the range and the length of the N-worst lists.
@@ -46,8 +47,8 @@ var ErrTop = errors.New("analyses: top N out of range")
 
 // threadKeys are the attributes of one Threads/<tid>, -1 when absent.
 type threadKeys struct {
-	tid                                int32
-	status, name, pid, ppid, sys, prio core.Key
+	tid                                        int32
+	status, name, pid, ppid, sys, sysErr, prio core.Key
 }
 
 // cpuKeys are the attributes of one CPUs/<n>.
@@ -144,7 +145,8 @@ func (q *query) findKeys(at *core.AttributeTree, parts Part) []core.Key {
 				tid: int32(tid), status: status,
 				name: child(th, core.AttrExecName, AllParts), pid: child(th, core.AttrPID, AllParts),
 				ppid: child(th, core.AttrPPID, PartSyscalls|PartSched),
-				sys:  child(th, core.AttrSystemCall, PartSyscalls), prio: child(th, core.AttrPrio, PartCPU),
+				sys:  child(th, core.AttrSystemCall, PartSyscalls), sysErr: child(th, kernel.AttrSyscallError, PartSyscalls),
+				prio: child(th, core.AttrPrio, PartCPU),
 			})
 		})
 	}

@@ -56,6 +56,9 @@ type CPURow struct {
 type SyscallRow struct {
 	Name string `json:"name"`
 	Stats
+	// Returns counts the calls by outcome: "success", an errno name
+	// ("ENOENT"), from Threads/<tid>/System_call_error.
+	Returns map[string]int64 `json:"returns"`
 }
 
 // ThreadSyscalls is the system calls of one thread.

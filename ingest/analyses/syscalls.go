@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/kernel/sysnames"
 )
 
 // neverReturn are the calls whose System_call interval is not a call's
@@ -13,7 +14,7 @@ var neverReturn = map[string]bool{"exit": true, "exit_group": true}
 
 // syscalls counts each thread's complete System_call intervals.
 func (q *query) syscalls(rep *Report) {
-	all := map[string]*Stats{}
+	all := map[string]*callStats{}
 	slow := worst{n: q.top}
 	for i := range q.threads {
 		th := &q.threads[i]
@@ -21,7 +22,8 @@ func (q *query) syscalls(rep *Report) {
 			continue
 		}
 		forkAt := q.forkTime(th) // a child's first call is its parent's fork: not its own
-		mine := map[string]*Stats{}
+		mine := map[string]*callStats{}
+		errs := q.rows[th.sysErr] // in time order, as the calls
 		for _, iv := range q.rows[th.sys] {
 			if iv.Value.IsNull() || !q.closed(iv) || iv.Start == forkAt {
 				continue
@@ -30,13 +32,21 @@ func (q *query) syscalls(rep *Report) {
 			if neverReturn[name] {
 				continue
 			}
-			for _, m := range []map[string]*Stats{mine, all} {
+			outcome := "success"
+			for len(errs) > 0 && errs[0].End <= iv.End {
+				errs = errs[1:]
+			}
+			if len(errs) > 0 && errs[0].Contains(iv.End+1) && !errs[0].Value.IsNull() {
+				outcome = sysnames.Errno(errs[0].Value.Int())
+			}
+			for _, m := range []map[string]*callStats{mine, all} {
 				s := m[name]
 				if s == nil {
-					s = &Stats{}
+					s = &callStats{returns: map[string]int64{}}
 					m[name] = s
 				}
 				s.Add(iv.Duration())
+				s.returns[outcome]++
 			}
 			slow.add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())})
 		}
@@ -49,11 +59,17 @@ func (q *query) syscalls(rep *Report) {
 	rep.Slowest.Syscalls = slow.list
 }
 
+// callStats is a system call's durations and outcomes.
+type callStats struct {
+	Stats
+	returns map[string]int64
+}
+
 // syscallRows lists per-name statistics by count, most frequent first.
-func syscallRows(m map[string]*Stats) []SyscallRow {
+func syscallRows(m map[string]*callStats) []SyscallRow {
 	out := make([]SyscallRow, 0, len(m))
 	for name, s := range m {
-		out = append(out, SyscallRow{Name: name, Stats: *s})
+		out = append(out, SyscallRow{Name: name, Stats: s.Stats, Returns: s.returns})
 	}
 	slices.SortFunc(out, func(a, b SyscallRow) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name))

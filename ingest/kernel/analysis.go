@@ -130,7 +130,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 	case hSysEntry:
 		a.sysEntry(c, ev, p)
 	case hSysExit:
-		a.sysExit(c)
+		a.sysExit(c, ev, p)
 	case hIrqEntry:
 		a.irqEntry(c, ev, p)
 	case hIrqExit:

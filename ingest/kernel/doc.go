@@ -31,6 +31,7 @@
 //	Threads/<tid>/Exec_name       string
 //	Threads/<tid>/PID, PPID       int32
 //	Threads/<tid>/System_call     string, the bare name ("openat"; raw numbers named by SetArch's table, else "syscall#<n>")
+//	Threads/<tid>/System_call_error int32, -errno of the last call if it failed, null otherwise and during a call
 //	Threads/<tid>/Prio            int32, as the tracer reports it
 //	Threads/<tid>/Current_cpu_rq  int32
 //	CPUs/<n>                      core.CPUStatus (int32)
@@ -72,9 +73,10 @@
 //     sub-attributes become null.
 //   - sched_pi_setprio: Prio = newprio. sched_migrate_task:
 //     Current_cpu_rq = dest_cpu.
-//   - system call entry: System_call = the name, thread running syscall,
-//     CPU syscall. Exit: System_call null, thread running user mode, CPU
-//     user mode.
+//   - system call entry: System_call = the name, System_call_error null,
+//     thread running syscall, CPU syscall. Exit: System_call null,
+//     System_call_error = ret if -4095 <= ret < 0 (a failure), thread
+//     running user mode, CPU user mode.
 //   - irq_handler_entry: CPUs/<n>/IRQs/<irq> = IRQ, current thread
 //     interrupted, CPU IRQ. Exit: the IRQ null, the thread running again,
 //     the CPU's status recomputed (IRQ, else soft IRQ, else the current

@@ -1,6 +1,10 @@
 package kernel
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+)
 
 // Kernels 4.1-4.13 or TASK_STATE_MAX (2048, then 4096) into a preempted
 // task's prev_state; Trace Compass masks it: the task waits for a CPU and
@@ -60,4 +64,18 @@ func TestRawSyscallNames(t *testing.T) {
 		t.Fatal("SetArch(vax) succeeded")
 	}
 	want{"Threads/77/System_call": {iv(0, 9, null), iv(10, 10, str("openat")), iv(11, 11, null), iv(12, 12, str("syscall#99999")), iv(13, 100, null)}}.check(t, h)
+}
+
+// A failed call's return value is System_call_error from its exit to the
+// next call's entry; successes write nothing, and two failures with the
+// same errno stay two intervals.
+func TestSyscallError(t *testing.T) {
+	s := newStream().switchTo(1, 0, "swapper/0", 0, 0, "cat", 7)
+	for i, ret := range []int{-2, -2, 0, 3, -1225396224} {
+		ts := core.Time(10 + 10*i)
+		s.add(ts, 0, "syscall_entry_openat", "filename", "x")
+		s.add(ts+5, 0, "syscall_exit_openat", "ret", ret)
+	}
+	h := s.run(t, LayoutLTTng27, 100)
+	want{"Threads/7/System_call_error": {iv(0, 14, null), iv(15, 19, "-2"), iv(20, 24, null), iv(25, 29, "-2"), iv(30, 100, null)}}.check(t, h)
 }

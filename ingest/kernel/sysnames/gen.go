@@ -32,7 +32,10 @@ var arches = []struct{ uname, goarch string }{
 	{"riscv64", "riscv64"},
 }
 
-var line = regexp.MustCompile(`^\s*SYS_([A-Z0-9_]+)\s*=\s*([0-9]+)\s*$`)
+var (
+	line  = regexp.MustCompile(`^\s*SYS_([A-Z0-9_]+)\s*=\s*([0-9]+)\s*$`)
+	errno = regexp.MustCompile(`^\s*\{([0-9]+), "(E[A-Z0-9]+)", `)
+)
 
 func main() {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "golang.org/x/sys").Output()
@@ -56,6 +59,16 @@ func main() {
 			fmt.Fprintf(&b, "%q,", n)
 		}
 		b.WriteString("},\n")
+	}
+	b.WriteString("}\n\n")
+	errnos, err := readErrnos(filepath.Join(dir, "zerrors_linux_amd64.go"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	b.WriteString("// errnos holds Linux's errno names by number (the generic table, shared by x86, arm and riscv).\n")
+	b.WriteString("var errnos = []string{")
+	for _, n := range errnos {
+		fmt.Fprintf(&b, "%q,", n)
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
@@ -100,6 +113,29 @@ func read(path string) ([]string, error) {
 	sort.Ints(keys)
 	for _, n := range keys {
 		names[n] = byNum[n]
+	}
+	return names, nil
+}
+
+// readErrnos returns the errno names of x/sys's errorList, by number.
+func readErrnos(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, l := range strings.Split(string(data), "\n") {
+		m := errno.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		for len(names) <= n {
+			names = append(names, "")
+		}
+		if names[n] == "" {
+			names[n] = m[2]
+		}
 	}
 	return names, nil
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strconv"
 )
 
 // Table names the system calls of one architecture.
@@ -68,4 +69,20 @@ func (t *Table) Name(n int64) (string, bool) {
 		return "", false
 	}
 	return t.names[n], true
+}
+
+// Errno returns the name of a system call's return value: "success" for
+// values from 0 up, the errno name ("ENOENT") for -4095 to -1 (Linux's
+// error range, the generic errno numbering of x86, arm and riscv), else
+// "" (a negative return that is not an error, such as an address).
+func Errno(ret int64) string {
+	switch {
+	case ret >= 0:
+		return "success"
+	case ret >= -int64(len(errnos)) && errnos[-ret] != "":
+		return errnos[-ret]
+	case ret >= -4095:
+		return "E" + strconv.FormatInt(-ret, 10)
+	}
+	return ""
 }

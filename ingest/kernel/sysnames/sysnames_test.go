@@ -49,3 +49,11 @@ func TestUnknown(t *testing.T) {
 		t.Errorf("Arches() = %v, want 5", Arches())
 	}
 }
+
+func TestErrno(t *testing.T) {
+	for ret, want := range map[int64]string{0: "success", 3: "success", -2: "ENOENT", -11: "EAGAIN", -38: "ENOSYS", -4000: "E4000", -1225396224: "", -1 << 40: ""} {
+		if got := Errno(ret); got != want {
+			t.Errorf("Errno(%d) = %q, want %q", ret, got, want)
+		}
+	}
+}
