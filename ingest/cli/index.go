@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest"
+)
+
+// runIndex builds (or rebuilds) a trace's index and describes it.
+func runIndex(e *Env, args []string) error {
+	cmd := lookup("index")
+	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
+	layout := fs.String("layout", "rsht", "tree layout: `rsht`, esht or sht")
+	index := fs.String("index", "", "write the index to `FILE` instead of the cache")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	format := FormatFlag(fs)
+	if err := Parse(fs, args, 1, 1); err != nil {
+		return err
+	}
+	l, err := history.ParseLayout(*layout)
+	if err != nil {
+		return Usagef("--layout %q: want rsht, esht or sht", *layout)
+	}
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Layout: l, Rebuild: true, Format: *format})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	return e.printInfo(t.Info(), *asJSON)
+}
