@@ -14,17 +14,6 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
-// benchIndexed opens the generated 50 000-thread trace (the article's
-// many-threads scale) with its index, building it the first time.
-func benchIndexed(b *testing.B) *Index {
-	trace := gentest.Trace(b, 50_000)
-	tr, err := Open(context.Background(), trace, Options{IndexPath: trace + ".tti"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return tr
-}
-
 // BenchmarkIndexVsBabeltrace runs `tracetui index` (decode + analyses +
 // R-SHT + event index, written to disk) and `babeltrace2 --clock-seconds
 // --no-delta` (decode + print to /dev/null) alternately on the same trace.
