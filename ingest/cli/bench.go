@@ -20,13 +20,11 @@ func runBench(e *Env, args []string) error {
 		return Usagef("want the benchmark name: paper")
 	}
 	fs := e.NewFlags("bench paper", cmd.Synopsis)
-	index := fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	format := FormatFlag(fs)
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
 	if err := Parse(fs, args[1:], 1, 1); err != nil {
 		return err
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Format: *format})
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
 	if err != nil {
 		return err
 	}
@@ -35,7 +33,7 @@ func runBench(e *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if *fl.asJSON {
 		return writeJSON(e.Stdout, res)
 	}
 	fmt.Fprintf(e.Stdout, "trace     %s (%d threads, %s layout)\n", t.Info().Trace, res.Threads, res.Layout)

@@ -99,3 +99,20 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 	t, _ := core.ParseTime(f.text, start) // syntax checked by Set
 	return t
 }
+
+// indexFlags are the flags of the commands that read a trace's index.
+type indexFlags struct {
+	index  *string // --index FILE
+	asJSON *bool   // --json
+	format *string // --format F
+}
+
+// addIndexFlags adds --index (indexUsage says what the command does with
+// the file), --json and --format.
+func addIndexFlags(fs *FlagSet, indexUsage string) indexFlags {
+	return indexFlags{
+		index:  fs.String("index", "", indexUsage),
+		asJSON: fs.Bool("json", false, "print the result as JSON"),
+		format: FormatFlag(fs),
+	}
+}

@@ -10,9 +10,7 @@ func runIndex(e *Env, args []string) error {
 	cmd := lookup("index")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	layout := fs.String("layout", "rsht", "tree layout: `rsht`, esht or sht")
-	index := fs.String("index", "", "write the index to `FILE` instead of the cache")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	format := FormatFlag(fs)
+	fl := addIndexFlags(fs, "write the index to `FILE` instead of the cache")
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
@@ -20,10 +18,10 @@ func runIndex(e *Env, args []string) error {
 	if err != nil {
 		return Usagef("--layout %q: want rsht, esht or sht", *layout)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Layout: l, Rebuild: true, Format: *format})
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Layout: l, Rebuild: true, Format: *fl.format})
 	if err != nil {
 		return err
 	}
 	defer t.Close()
-	return e.printInfo(t.Info(), *asJSON)
+	return e.printInfo(t.Info(), *fl.asJSON)
 }

@@ -12,13 +12,11 @@ import (
 func runInfo(e *Env, args []string) error {
 	cmd := lookup("info")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
-	index := fs.String("index", "", "read the index at `FILE` instead of the cache")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	format := FormatFlag(fs)
+	fl := addIndexFlags(fs, "read the index at `FILE` instead of the cache")
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *index, Format: *format})
+	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
 	if err != nil {
 		return err
 	}
@@ -30,7 +28,7 @@ func runInfo(e *Env, args []string) error {
 		return err
 	}
 	defer ix.Close()
-	return e.printInfo(ix.Info(), *asJSON)
+	return e.printInfo(ix.Info(), *fl.asJSON)
 }
 
 // printInfo prints what an index holds, as text or JSON (`index` and

@@ -15,9 +15,7 @@ import (
 func runQuery(e *Env, args []string) error {
 	cmd := lookup("query")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
-	index := fs.String("index", "", "read (or build) the index at `FILE` instead of the cache")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	format := FormatFlag(fs)
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
 	var from, to timeFlag
 	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
 	fs.Var(&to, "to", "end `T` (default: trace end)")
@@ -28,7 +26,7 @@ func runQuery(e *Env, args []string) error {
 	if *samples < 0 {
 		return Usagef("--samples %d: want 0 or more", *samples)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *index, Format: *format})
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
 	if err != nil {
 		return err
 	}
@@ -39,7 +37,7 @@ func runQuery(e *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if *fl.asJSON {
 		return writeJSON(e.Stdout, queryJSON(res))
 	}
 	w := bufio.NewWriter(e.Stdout)
