@@ -36,7 +36,12 @@ func chooseAnalyses(src core.Source, sink core.StateSink) []Analysis {
 	var out []Analysis
 	layout := kernel.Detect(info, classes)
 	if layout != nil {
-		out = append(out, kernel.New(sink, layout))
+		k := kernel.New(sink, layout)
+		// raw system call numbers are named from the trace's architecture,
+		// else the machine's; an architecture without a table leaves them
+		// "syscall#<n>", which is all the error says
+		_ = k.SetArch(info.Arch)
+		out = append(out, k)
 	}
 	if callstack.Detect(info, classes) {
 		if layout != nil {

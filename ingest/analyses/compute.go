@@ -9,7 +9,6 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
-	"github.com/tracetui/tracetui/ingest/kernel"
 )
 
 // Options selects the range and the length of the N-worst lists.
@@ -145,7 +144,7 @@ func (q *query) findKeys(at *core.AttributeTree, parts Part) []core.Key {
 				tid: int32(tid), status: status,
 				name: child(th, core.AttrExecName, AllParts), pid: child(th, core.AttrPID, AllParts),
 				ppid: child(th, core.AttrPPID, PartSyscalls|PartSched),
-				sys:  child(th, core.AttrSystemCall, PartSyscalls), sysErr: child(th, kernel.AttrSyscallError, PartSyscalls),
+				sys:  child(th, core.AttrSystemCall, PartSyscalls), sysErr: child(th, core.AttrSyscallError, PartSyscalls),
 				prio: child(th, core.AttrPrio, PartCPU),
 			})
 		})

@@ -23,11 +23,6 @@ const (
 	numSubs
 )
 
-// AttrSyscallError is Threads/<tid>/System_call_error: the return value
-// (-errno, -4095 to -1) of the thread's last system call if it failed,
-// null otherwise and during a call, so successes cost no interval.
-const AttrSyscallError = "System_call_error"
-
 var subNames = [numSubs]string{
 	subExecName: core.AttrExecName,
 	subPID:      core.AttrPID,
@@ -35,7 +30,7 @@ var subNames = [numSubs]string{
 	subSyscall:  core.AttrSystemCall,
 	subPrio:     core.AttrPrio,
 	subCPURQ:    core.AttrCurrentCPURQ,
-	subSysError: AttrSyscallError,
+	subSysError: core.AttrSyscallError,
 }
 
 // statusNull marks a null status in the int8 mirrors.
