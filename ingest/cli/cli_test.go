@@ -101,6 +101,9 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"index", "--layout", "btree", "x"}, // unknown layout
 		{"query", "x"},                      // missing glob
 		{"query", "--from", "soon", "x", "a"},
+		{"stats", "--top", "0", "x"},
+		{"stats", "--top", "100001", "x"},
+		{"stats"},
 		{"gen", "-o", "d"}, // missing --threads
 		{"bench"},          // missing benchmark name
 		{"info", "--nope", "x"},
@@ -170,6 +173,24 @@ func TestCLIIndexInfoQueryBench(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "query", trace, "Nope/*"); code != 1 || !strings.Contains(errOut, "no attribute matches") {
 		t.Errorf("query of a missing glob: exit %d, %q", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "stats", "--json", "--top", "3", trace)
+	var st struct {
+		FromNS, ToNS int64
+		CPUUsage     struct{ Threads, CPUs []map[string]any } `json:"cpu_usage"`
+		Syscalls     []map[string]any                         `json:"syscalls"`
+		Slowest      struct{ Syscalls []map[string]any }      `json:"slowest"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || len(st.CPUUsage.CPUs) != 4 || len(st.Syscalls) == 0 || len(st.Slowest.Syscalls) != 3 {
+		t.Errorf("stats --json: exit %d, %v, err %q: %.300s", code, err, errOut, out)
+	}
+	for _, k := range []string{"name", "count", "min_ns", "mean_ns", "max_ns", "stdev_ns", "total_ns", "returns"} {
+		if len(st.Syscalls) > 0 && st.Syscalls[0][k] == nil {
+			t.Errorf("stats --json: syscalls lack %q", k)
+		}
+	}
+	if code, out, _ = runCLI(t, "stats", "--from", "+1s", "--to", "+2s", trace); code != 0 || !strings.Contains(out, "Timerange") || !strings.Contains(out, "System calls") {
+		t.Errorf("stats: exit %d, %.300s", code, out)
 	}
 	code, out, _ = runCLI(t, "bench", "paper", "--json", trace)
 	var b map[string]any
