@@ -3,77 +3,33 @@ package analyses
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
-	"github.com/tracetui/tracetui/ingest/ctf"
-	"github.com/tracetui/tracetui/ingest/kernel"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // sharedCTF is where the shared real LTTng kernel traces live.
 const sharedCTF = "/work/shared/traces/ctf"
 
-// analyzed caches analyzeCTF's result per trace: the peer tests share it.
-var analyzed sync.Map
-
-// analyzeCTF runs the kernel analysis over a CTF trace into a MemHistory.
+// analyzeCTF indexes a trace as the browser does (an R-SHT in a
+// temporary directory) and returns its history.
 func analyzeCTF(tb testing.TB, dir string) core.History {
 	tb.Helper()
-	if h, ok := analyzed.Load(dir); ok {
-		return h.(core.History)
-	}
-	h := analyzeCTFOnce(tb, dir)
-	analyzed.Store(dir, h)
-	return h
-}
-
-func analyzeCTFOnce(tb testing.TB, dir string) *core.MemHistory {
-	src, err := ctf.Open(dir)
+	t, err := trace.Open(context.Background(), dir, ingest.Options{IndexPath: filepath.Join(tb.TempDir(), "index")})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer src.Close()
-	layout := kernel.Detect(src.Info(), src.Classes())
-	if layout == nil {
-		tb.Fatalf("%s: not a kernel trace", dir)
-	}
-	var h *core.MemHistory
-	var a *kernel.Analysis
-	var last core.Time
-	for {
-		ev, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if h == nil {
-			h = core.NewMemHistory(ev.Time)
-			a = kernel.New(h, layout)
-			if err := a.SetArch(src.Info().Arch); err != nil {
-				tb.Logf("raw system calls stay numbered: %v", err)
-			}
-		}
-		if err := a.Handle(ev); err != nil {
-			tb.Fatal(err)
-		}
-		last = ev.Time
-	}
-	if err := h.Close(last); err != nil {
-		tb.Fatal(err)
-	}
-	return h
+	tb.Cleanup(func() { t.Close() })
+	return t.History()
 }
 
 // peerTable is one table of an lttng-analyses "-mi" command's output.
@@ -106,6 +62,19 @@ func runPeer(t *testing.T, cmd, dir string, args ...string) []peerTable {
 		t.Fatalf("%s output: %v", bin, err)
 	}
 	return res.Results
+}
+
+// peerRows returns the rows of every table whose first cell is of class.
+func peerRows(peer []peerTable, class string) [][]map[string]any {
+	var out [][]map[string]any
+	for _, tab := range peer {
+		for _, row := range tab.Data {
+			if len(row) > 0 && row[0]["class"] == class {
+				out = append(out, row)
+			}
+		}
+	}
+	return out
 }
 
 // title returns a table's title (its class's, or the class name).
@@ -297,22 +266,17 @@ func TestSchedLatencyMatchesLttngAnalyses(t *testing.T) {
 		mine[r.TID] = r
 	}
 	compared := 0
-	for _, tab := range peer {
-		for _, row := range tab.Data {
-			if row[0]["class"] != "process" {
-				continue
+	for _, row := range peerRows(peer, "process") {
+		tid := int32(row[0]["tid"].(float64))
+		if forked[tid] { // deliberate: from the fork, not from sched_wakeup_new
+			if got := mine[tid].Count; got != int64(num(row[1])) {
+				t.Errorf("forked tid %d: %d wake-ups, lttng-schedstats %v", tid, got, num(row[1]))
 			}
-			tid := int32(row[0]["tid"].(float64))
-			if forked[tid] { // deliberate: from the fork, not from sched_wakeup_new
-				if got := mine[tid].Count; got != int64(num(row[1])) {
-					t.Errorf("forked tid %d: %d wake-ups, lttng-schedstats %v", tid, got, num(row[1]))
-				}
-			} else {
-				checkStats(t, "tid "+strconv.Itoa(int(tid)), mine[tid].Stats, row[1:5])
-			}
-			delete(mine, tid)
-			compared++
+		} else {
+			checkStats(t, "tid "+strconv.Itoa(int(tid)), mine[tid].Stats, row[1:5])
 		}
+		delete(mine, tid)
+		compared++
 	}
 	for tid, r := range mine {
 		t.Errorf("tid %d: %d wake-ups, lttng-schedstats none", tid, r.Count)
@@ -337,25 +301,20 @@ func TestIRQsMatchLttngAnalyses(t *testing.T) {
 		raise[r.IRQ] = r
 	}
 	compared := 0
-	for _, tab := range peer {
-		for _, row := range tab.Data {
-			if row[0]["class"] != "irq" {
-				continue
-			}
-			kind := "soft"
-			if row[0]["hard"] == true {
-				kind = "hard"
-			}
-			nr := int64(row[0]["nr"].(float64))
-			id := kind + strconv.FormatInt(nr, 10)
-			checkStats(t, id, mine[id].Stats, row[1:5])
-			delete(mine, id)
-			if got := raise[nr]; kind == "soft" && len(row) >= 10 && (got.Count != int64(num(row[6])) || !nearNS(float64(got.MaxNS), num(row[9]))) {
-				// deliberate: a vector raised while it runs waits from the end of that run
-				t.Errorf("%s raise latency: count/max %d %d, lttng-irqstats %v %v", id, got.Count, got.MaxNS, num(row[6]), num(row[9]))
-			}
-			compared++
+	for _, row := range peerRows(peer, "irq") {
+		kind := "soft"
+		if row[0]["hard"] == true {
+			kind = "hard"
 		}
+		nr := int64(row[0]["nr"].(float64))
+		id := kind + strconv.FormatInt(nr, 10)
+		checkStats(t, id, mine[id].Stats, row[1:5])
+		delete(mine, id)
+		if got := raise[nr]; kind == "soft" && len(row) >= 10 && (got.Count != int64(num(row[6])) || !nearNS(float64(got.MaxNS), num(row[9]))) {
+			// deliberate: a vector raised while it runs waits from the end of that run
+			t.Errorf("%s raise latency: count/max %d %d, lttng-irqstats %v %v", id, got.Count, got.MaxNS, num(row[6]), num(row[9]))
+		}
+		compared++
 	}
 	for id, r := range mine {
 		t.Errorf("%s: %d, lttng-irqstats none", id, r.Count)
