@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // FlagSet is a command's flags. Parse errors are returned, not printed,
@@ -98,6 +100,23 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 	}
 	t, _ := core.ParseTime(f.text, start) // syntax checked by Set
 	return t
+}
+
+// rangeFlags are --from and --to.
+type rangeFlags struct{ from, to timeFlag }
+
+// addRangeFlags adds --from and --to (toUsage says whether it is included).
+func addRangeFlags(fs *FlagSet, toUsage string) *rangeFlags {
+	r := &rangeFlags{}
+	fs.Var(&r.from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
+	fs.Var(&r.to, "to", toUsage)
+	return r
+}
+
+// open opens the trace named by the command's first argument with the
+// index flags.
+func (fl indexFlags) open(e *Env, fs *FlagSet) (*trace.Trace, error) {
+	return e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
 }
 
 // indexFlags are the flags of the commands that read a trace's index.

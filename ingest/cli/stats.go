@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/analyses"
 )
 
@@ -16,9 +15,7 @@ func runStats(e *Env, args []string) error {
 	cmd := lookup("stats")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
-	var from, to timeFlag
-	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
-	fs.Var(&to, "to", "end `T`, exclusive (default: just after the trace end)")
+	rng := addRangeFlags(fs, "end `T`, exclusive (default: just after the trace end)")
 	top := fs.Int("top", analyses.DefaultTop, "list the `N` slowest calls, worst latencies and longest interrupts")
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
@@ -26,7 +23,7 @@ func runStats(e *Env, args []string) error {
 	if *top < 1 || *top > analyses.MaxTop {
 		return Usagef("--top %d: want 1 to %d", *top, analyses.MaxTop)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := fl.open(e, fs)
 	if err != nil {
 		return err
 	}
@@ -35,7 +32,7 @@ func runStats(e *Env, args []string) error {
 	defer stop()
 	h := t.History()
 	start, end := h.Bounds()
-	rep, err := analyses.Compute(ctx, h, analyses.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})
+	rep, err := analyses.Compute(ctx, h, analyses.Options{From: rng.from.resolve(start, start), To: rng.to.resolve(start, end+1), Top: *top})
 	if err != nil {
 		return err
 	}
