@@ -57,7 +57,8 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 // synopses are the usage lines `tracetui help` must show, one per command.
 var synopses = map[string]string{
-	"index": "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE",
+	"index": "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--arch A] [--json] TRACE",
+	"stats": "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE",
 	"info":  "info [--index FILE] [--format F] [--json] TRACE",
 	"dump":  "dump [--limit N] [--format F] TRACE",
 	"query": "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
@@ -104,6 +105,7 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"stats", "--top", "0", "x"},
 		{"stats", "--top", "100001", "x"},
 		{"stats"},
+		{"stats", "--arch", "vax", "x"},
 		{"gen", "-o", "d"}, // missing --threads
 		{"bench"},          // missing benchmark name
 		{"info", "--nope", "x"},
