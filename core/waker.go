@@ -1,0 +1,102 @@
+package core
+
+import "fmt"
+
+// AttrWaker names the wake-up link of a thread: Threads/<tid>/Waker holds
+// an encoded [Waker] (int64) from the instant the thread was woken from a
+// sleep (or forked) until it next runs, and null otherwise. The interval's
+// start is the wake-up event's time, so a 2D query over a set of threads
+// returns, for every wait that ended in the range, what ended it.
+const AttrWaker = "Waker"
+
+// WakerKind says what ended a thread's wait.
+type WakerKind uint8
+
+// Waker kinds. Persisted: do not renumber.
+const (
+	WakerNone    WakerKind = 0 // not a waker value
+	WakerThread  WakerKind = 1 // woken from thread context by thread ID (tid 0: CPU's idle thread)
+	WakerFork    WakerKind = 2 // created by a fork of thread ID
+	WakerIRQ     WakerKind = 3 // woken in hard IRQ ID's handler
+	WakerSoftIRQ WakerKind = 4 // woken in soft IRQ vector ID
+	WakerTimer   WakerKind = 5 // woken in an hrtimer expiry
+	WakerUnknown WakerKind = 6 // woken from thread context on a CPU whose thread is unknown
+)
+
+// Soft IRQ vectors (Linux's enum, stable since 2.6.x), which decide the
+// kind of wait a soft IRQ wake-up ends.
+const (
+	SoftIRQHi          = 0
+	SoftIRQTimer       = 1
+	SoftIRQNetTx       = 2
+	SoftIRQNetRx       = 3
+	SoftIRQBlock       = 4
+	SoftIRQBlockIOPoll = 5
+	SoftIRQTasklet     = 6
+	SoftIRQSched       = 7
+	SoftIRQHRTimer     = 8
+	SoftIRQRCU         = 9
+)
+
+var softIRQNames = [...]string{"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"}
+
+// SoftIRQName names a soft IRQ vector as the kernel does ("NET_RX").
+func SoftIRQName(vec int32) string {
+	if vec >= 0 && int(vec) < len(softIRQNames) {
+		return softIRQNames[vec]
+	}
+	return fmt.Sprintf("vec %d", vec)
+}
+
+// Waker is what ended a thread's wait: its kind, the thread, IRQ or vector
+// (ID), and the CPU the wake-up event happened on (-1 unknown).
+type Waker struct {
+	Kind WakerKind
+	ID   int32
+	CPU  int32
+}
+
+// Value encodes w: kind in bits 56-63, CPU+1 in bits 32-55, ID in bits
+// 0-31.
+func (w Waker) Value() Value {
+	cpu := uint64(w.CPU+1) & (1<<24 - 1)
+	return Int64(int64(uint64(w.Kind)<<56 | cpu<<32 | uint64(uint32(w.ID))))
+}
+
+// DecodeWaker reads a Waker attribute's value; ok is false for null or
+// values that are not wakers.
+func DecodeWaker(v Value) (w Waker, ok bool) {
+	if v.Kind() != KindInt64 {
+		return Waker{}, false
+	}
+	n := uint64(v.Int())
+	w = Waker{Kind: WakerKind(n >> 56), ID: int32(uint32(n)), CPU: int32((n>>32)&(1<<24-1)) - 1}
+	if w.Kind == WakerNone || w.Kind > WakerUnknown {
+		return Waker{}, false
+	}
+	return w, true
+}
+
+// String describes the waker for a details line ("thread 101 on CPU 0",
+// "IRQ 30", "soft IRQ NET_RX", "timer").
+func (w Waker) String() string {
+	on := ""
+	if w.CPU >= 0 {
+		on = fmt.Sprintf(" on CPU %d", w.CPU)
+	}
+	switch w.Kind {
+	case WakerThread:
+		return fmt.Sprintf("thread %d%s", w.ID, on)
+	case WakerFork:
+		return fmt.Sprintf("fork by %d%s", w.ID, on)
+	case WakerIRQ:
+		return fmt.Sprintf("IRQ %d%s", w.ID, on)
+	case WakerSoftIRQ:
+		return fmt.Sprintf("soft IRQ %s%s", SoftIRQName(w.ID), on)
+	case WakerTimer:
+		return "timer" + on
+	case WakerUnknown:
+		return "unknown thread" + on
+	}
+	return "none"
+}
