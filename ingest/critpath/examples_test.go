@@ -3,6 +3,7 @@ package critpath
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,4 +87,27 @@ func formatSegments(segs []Segment) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// The work bound leaves the rest of a sleep "unknown" and says so; a
+// cancelled context stops the computation.
+func TestBoundAndCancel(t *testing.T) {
+	h := indexFtrace(t, "testdata/e3-chain.txt")
+	p, err := Compute(context.Background(), h, Worker{TID: 30, CPU: -1}, 0, 110000, Options{MaxWork: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "0 30 30 running\n30 70 31 unknown work bound reached\n70 72 31 preempted\n72 90 31 running\n90 95 30 preempted\n95 110 30 running\n"
+	if got := formatSegments(p.Segments); !p.Truncated || got != want {
+		t.Errorf("truncated=%v, segments\n%s want\n%s", p.Truncated, got, want)
+	}
+	checkPath(t, h, p)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Compute(ctx, h, Worker{TID: 30, CPU: -1}, 0, 110000, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v", err)
+	}
+	if _, err := Compute(context.Background(), h, Worker{TID: 99, CPU: -1}, 0, 110000, Options{}); !errors.Is(err, ErrNoThread) {
+		t.Errorf("absent thread: err = %v", err)
+	}
 }

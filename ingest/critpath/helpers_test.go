@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/ftrace"
 	"github.com/tracetui/tracetui/ingest/kernel"
 )
@@ -19,11 +20,23 @@ func indexFtrace(t testing.TB, path string) *core.MemHistory {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	return indexSource(t, src)
+	return indexSource(t, src, nil)
 }
 
-// indexSource runs the kernel analysis over src into a MemHistory.
-func indexSource(t testing.TB, src core.Source) *core.MemHistory {
+// indexCTF runs the kernel analysis over a CTF trace into a MemHistory.
+func indexCTF(t testing.TB, dir string) *core.MemHistory {
+	t.Helper()
+	src, err := ctf.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	return indexSource(t, src, src.Classes())
+}
+
+// indexSource runs the kernel analysis over src into a MemHistory;
+// classes decide the layout with kernel.Detect (nil: the first event's).
+func indexSource(t testing.TB, src core.Source, classes []*core.EventClass) *core.MemHistory {
 	t.Helper()
 	var h *core.MemHistory
 	var a *kernel.Analysis
@@ -38,7 +51,10 @@ func indexSource(t testing.TB, src core.Source) *core.MemHistory {
 		}
 		if h == nil {
 			h = core.NewMemHistory(ev.Time)
-			layout := kernel.Detect(src.Info(), []*core.EventClass{ev.Class})
+			if classes == nil {
+				classes = []*core.EventClass{ev.Class}
+			}
+			layout := kernel.Detect(src.Info(), classes)
 			if layout == nil {
 				layout = kernel.LayoutLTTng27
 			}
