@@ -1,8 +1,8 @@
 package critpath
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
