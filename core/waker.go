@@ -3,10 +3,14 @@ package core
 import "fmt"
 
 // AttrWaker names the wake-up link of a thread: Threads/<tid>/Waker holds
-// an encoded [Waker] (int64) from the instant the thread was woken from a
-// sleep (or forked) until it next runs, and null otherwise. The interval's
-// start is the wake-up event's time, so a 2D query over a set of threads
-// returns, for every wait that ended in the range, what ended it.
+// an encoded [Waker] (int64) from the instant the thread was last woken
+// from a sleep (or forked) until its next wake-up; null before the first.
+// An interval's start is the wake-up event's time, so a wait of the thread
+// ending at t was ended by the Waker whose interval starts at t (none
+// starts there when the thread was switched in with no wake-up seen), and
+// a 2D query over a set of threads returns, for every wait that ended in
+// the range, what ended it. Keeping the value until the next wake-up (no
+// null at the switch-in) makes one interval per wake-up, not two.
 const AttrWaker = "Waker"
 
 // WakerKind says what ended a thread's wait.
@@ -54,13 +58,21 @@ type Waker struct {
 	Kind WakerKind
 	ID   int32
 	CPU  int32
+	// Alt alternates at each wake-up of a thread, so that two equal
+	// wakers in a row stay two intervals (a sink drops a change to the
+	// value already held).
+	Alt bool
 }
 
-// Value encodes w: kind in bits 56-63, CPU+1 in bits 32-55, ID in bits
-// 0-31.
+// Value encodes w: kind in bits 56-63, Alt in bit 55, CPU+1 in bits
+// 32-54, ID in bits 0-31.
 func (w Waker) Value() Value {
-	cpu := uint64(w.CPU+1) & (1<<24 - 1)
-	return Int64(int64(uint64(w.Kind)<<56 | cpu<<32 | uint64(uint32(w.ID))))
+	cpu := uint64(w.CPU+1) & (1<<23 - 1)
+	var alt uint64
+	if w.Alt {
+		alt = 1 << 55
+	}
+	return Int64(int64(uint64(w.Kind)<<56 | alt | cpu<<32 | uint64(uint32(w.ID))))
 }
 
 // DecodeWaker reads a Waker attribute's value; ok is false for null or
@@ -70,7 +82,7 @@ func DecodeWaker(v Value) (w Waker, ok bool) {
 		return Waker{}, false
 	}
 	n := uint64(v.Int())
-	w = Waker{Kind: WakerKind(n >> 56), ID: int32(uint32(n)), CPU: int32((n>>32)&(1<<24-1)) - 1}
+	w = Waker{Kind: WakerKind(n >> 56), ID: int32(uint32(n)), CPU: int32((n>>32)&(1<<23-1)) - 1, Alt: n&(1<<55) != 0}
 	if w.Kind == WakerNone || w.Kind > WakerUnknown {
 		return Waker{}, false
 	}

@@ -18,7 +18,8 @@ import (
 //     sched_wakeup the first (waking, on the waker's CPU) wins: the LTTng
 //     >= 2.8 rule.
 //   - sched_process_fork records the forking thread in the child.
-//   - the link stays until the thread is switched in (null again) or freed.
+//   - the link stays until the thread's next wake-up (its interval's start
+//     says which wait it ended), or until it is freed (null).
 //   - the interrupt context is a per-CPU stack: an entry pushes, an exit
 //     pops only a top of the same kind; unlike Trace Compass, a
 //     sched_switch empties it (no switch happens inside a handler, so an
@@ -51,7 +52,9 @@ type wakeContext struct {
 type wakeLinks struct {
 	keys []core.Key      // Waker key per thread index, 0 until created (never the root)
 	set  []bool          // per thread index: the Waker holds a value
+	alt  []bool          // per thread index: Alt of its last link
 	ctx  [][]wakeContext // interrupt context stack per CPU number
+	off  bool            // record no links (benchmarks measure their cost)
 }
 
 // wakeupLinked handles a wake-up: the state change (sched.go), then the
@@ -122,17 +125,10 @@ func (a *Analysis) linkFork(c *cpu, ev *core.Event, p *classPlan) {
 	}
 }
 
-// linkSwitch ends the wait of the thread switched in on c, and empties
-// c's interrupt context stack.
+// linkSwitch empties c's interrupt context stack.
 func (a *Analysis) linkSwitch(c *cpu) {
-	if c == nil {
-		return
-	}
-	if int(c.num) < len(a.links.ctx) {
+	if c != nil && int(c.num) < len(a.links.ctx) {
 		a.links.ctx[c.num] = a.links.ctx[c.num][:0]
-	}
-	if c.curTh >= 0 {
-		a.clearWaker(c.curTh)
 	}
 }
 
@@ -148,7 +144,7 @@ func (a *Analysis) linkFree(ev *core.Event, p *classPlan) {
 // pushContext enters an interrupt context on c (IRQ number or soft IRQ
 // vector from the event's number field).
 func (a *Analysis) pushContext(c *cpu, ev *core.Event, p *classPlan, k ctxKind) {
-	if c == nil {
+	if c == nil || a.links.off {
 		return
 	}
 	var num int64
@@ -179,14 +175,20 @@ func (a *Analysis) popContext(c *cpu, k ctxKind) {
 
 // setWaker writes thread i's link.
 func (a *Analysis) setWaker(i int32, w core.Waker) {
+	if a.links.off {
+		return
+	}
 	for int(i) >= len(a.links.keys) {
 		a.links.keys = append(a.links.keys, 0)
 		a.links.set = append(a.links.set, false)
+		a.links.alt = append(a.links.alt, false)
 	}
 	if a.links.keys[i] == 0 {
 		a.links.keys[i] = a.tree.Add(a.threads[i].key, core.AttrWaker)
 	}
 	a.links.set[i] = true
+	a.links.alt[i] = !a.links.alt[i]
+	w.Alt = a.links.alt[i]
 	a.modify(a.links.keys[i], w.Value())
 }
 

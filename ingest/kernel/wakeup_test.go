@@ -7,13 +7,14 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-func waker(k core.WakerKind, id, cpu int32) string {
-	return fmt.Sprint(core.Waker{Kind: k, ID: id, CPU: cpu}.Value().Int())
+func waker(k core.WakerKind, id, cpu int32, alt bool) string {
+	return fmt.Sprint(core.Waker{Kind: k, ID: id, CPU: cpu, Alt: alt}.Value().Int())
 }
 
 // Each wait records what ended it: a thread, a timer, an IRQ, a soft IRQ
 // (innermost context wins), a fork; a wake-up of a runnable thread
-// (sched_wakeup after sched_waking) records nothing; a switch-in ends it.
+// (sched_wakeup after sched_waking) records nothing; each link lasts until
+// the next, Alt alternating.
 func TestWakeLinks(t *testing.T) {
 	s := newStream().
 		switchTo(0, 0, "swapper/0", 0, 0, "t", 10).
@@ -47,13 +48,13 @@ func TestWakeLinks(t *testing.T) {
 	h := s.run(t, LayoutLTTng27, 100)
 	want{
 		"Threads/10/Waker": {
-			iv(0, 19, "null"), iv(20, 24, waker(core.WakerThread, 20, 1)), iv(25, 40, "null"),
-			iv(41, 44, waker(core.WakerTimer, 0, 0)), iv(45, 61, "null"),
-			iv(62, 69, waker(core.WakerIRQ, 30, 1)), iv(70, 80, "null"),
-			iv(81, 89, waker(core.WakerSoftIRQ, 4, 1)), iv(90, 100, "null"),
+			iv(0, 19, "null"), iv(20, 40, waker(core.WakerThread, 20, 1, true)),
+			iv(41, 61, waker(core.WakerTimer, 0, 0, false)),
+			iv(62, 80, waker(core.WakerIRQ, 30, 1, true)),
+			iv(81, 100, waker(core.WakerSoftIRQ, 4, 1, false)),
 		},
-		"Threads/11/Waker": {iv(0, 84, "null"), iv(85, 94, waker(core.WakerFork, 0, 0)), iv(95, 100, "null")},
-		"Threads/12/Waker": {iv(0, 95, "null"), iv(96, 100, waker(core.WakerThread, 20, 1))},
+		"Threads/11/Waker": {iv(0, 84, "null"), iv(85, 100, waker(core.WakerFork, 0, 0, true))},
+		"Threads/12/Waker": {iv(0, 95, "null"), iv(96, 100, waker(core.WakerThread, 20, 1, true))},
 	}.check(t, h)
 }
 
@@ -72,15 +73,15 @@ func TestWakeLinksUnknownAndLostExit(t *testing.T) {
 	h := s.run(t, LayoutLTTng27, 40)
 	want{
 		"Threads/10/Waker": {
-			iv(0, 9, "null"), iv(10, 14, waker(core.WakerUnknown, 0, 1)), iv(15, 29, "null"),
-			iv(30, 40, waker(core.WakerThread, 0, 0)),
+			iv(0, 9, "null"), iv(10, 29, waker(core.WakerUnknown, 0, 1, true)),
+			iv(30, 40, waker(core.WakerThread, 0, 0, false)),
 		},
 	}.check(t, h)
 }
 
 func TestWakerEncoding(t *testing.T) {
 	for _, w := range []core.Waker{
-		{Kind: core.WakerThread, ID: 1 << 30, CPU: 0}, {Kind: core.WakerIRQ, ID: -5, CPU: -1},
+		{Kind: core.WakerThread, ID: 1 << 30, CPU: 0, Alt: true}, {Kind: core.WakerIRQ, ID: -5, CPU: -1},
 		{Kind: core.WakerUnknown, CPU: maxCPUs - 1}, {Kind: core.WakerTimer, CPU: 3},
 	} {
 		got, ok := core.DecodeWaker(w.Value())
