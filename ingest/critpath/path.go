@@ -68,20 +68,22 @@ func Compute(ctx context.Context, h core.History, target Worker, from, to core.T
 	if !ok {
 		return nil, fmt.Errorf("critical path of %s: %w (no Threads attribute: not a kernel trace)", target.attrName(), ErrNoThread)
 	}
-	c := &computer{opt: opt, g: &graph{ctx: ctx, h: h, threads: threads, lo: from, hi: to - 1, loaded: map[Worker]*timeline{}}}
+	c := &computer{opt: opt, g: &graph{ctx: ctx, h: h, threads: threads, loaded: map[Worker]*timeline{}}}
 	c.path = &Path{Target: target, From: from, To: to}
 	// The target's edges that overlap the range fix the window every
 	// sleep is explained in; load the others over that window.
-	tl, err := c.g.timeline(target)
+	tl, err := c.g.timeline(target, from, to-1)
 	if err != nil {
 		return nil, err
 	}
 	if len(tl.edges) == 0 {
 		return nil, fmt.Errorf("critical path of %s: %w", target.attrName(), ErrNoThread)
 	}
-	c.g.lo, c.g.hi = min(from, tl.edges[0].start), max(to, tl.edges[len(tl.edges)-1].end)
-	delete(c.g.loaded, target)
-	if tl, err = c.g.timeline(target); err != nil {
+	// The last edge's end, where a Waker interval may start.
+	if tl, err = c.g.timeline(target, from, max(to, tl.edges[len(tl.edges)-1].end)); err != nil {
+		return nil, err
+	}
+	if err := c.g.prefetch([]window{{target, from, to}}); err != nil {
 		return nil, err
 	}
 	for _, e := range tl.edges {
@@ -149,7 +151,7 @@ func (c *computer) resolve(w Worker, v, b core.Time, depth int) []Segment {
 		if c.spend() {
 			return append(segs, Segment{Start: b, End: v, Worker: w, State: Unknown, Reason: reasonBound})
 		}
-		tl, err := c.g.timeline(w)
+		tl, err := c.g.timeline(w, b, v)
 		if err != nil {
 			c.err = err
 			return nil

@@ -1,0 +1,164 @@
+package critpath
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/ctf"
+	"github.com/tracetui/tracetui/ingest/ftrace"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/kernel"
+)
+
+// BenchmarkCriticalPath computes the critical path of the busiest thread
+// (most status changes) over the whole trace from an R-SHT index on
+// disk, cold cache each time (the index is reopened), next to its peer:
+// one pass decoding the trace, the least a path computed by re-reading
+// the trace would cost. Traces: a generated one and the real recording
+// /work/rec/build.txt (skipped when absent).
+//
+//	go test -run '^$' -bench CriticalPath -benchtime 10x ./ingest/critpath/
+func BenchmarkCriticalPath(b *testing.B) {
+	open := map[string]func() (core.Source, []*core.EventClass, error){
+		"gen-2000": func() (core.Source, []*core.EventClass, error) {
+			src, err := ctf.Open(gentest.Trace(b, 2000))
+			if err != nil {
+				return nil, nil, err
+			}
+			return src, src.Classes(), nil
+		},
+		"rec-build": func() (core.Source, []*core.EventClass, error) {
+			dir := recDir()
+			if dir == "" {
+				b.Skip("recordings absent (set TRACETUI_REC)")
+			}
+			src, err := ftrace.Open(filepath.Join(dir, "build.txt"), ftrace.Options{})
+			return src, nil, err
+		},
+	}
+	for _, name := range []string{"gen-2000", "rec-build"} {
+		b.Run(name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "h.rsht")
+			src, classes, err := open[name]()
+			if err != nil {
+				b.Fatal(err)
+			}
+			busiest := indexToFile(b, src, classes, path)
+			src.Close()
+			b.Run("critpath-from-index", func(b *testing.B) {
+				var p *Path
+				cpu0 := cpuTime()
+				for i := 0; i < b.N; i++ {
+					h, err := history.Open(path, history.OpenOptions{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					start, end := h.Bounds()
+					if p, err = Compute(context.Background(), h, busiest, start, end+1, Options{}); err != nil {
+						b.Fatal(err)
+					}
+					h.Close()
+				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64(len(p.Segments)), "segments")
+				b.ReportMetric(float64(p.Work), "edges-visited")
+			})
+			b.Run("peer-decode-trace", func(b *testing.B) {
+				cpu0 := cpuTime()
+				defer func() { b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op") }()
+				for i := 0; i < b.N; i++ {
+					src, _, err := open[name]()
+					if err != nil {
+						b.Fatal(err)
+					}
+					for {
+						if _, err := src.Next(); err != nil {
+							if !errors.Is(err, io.EOF) {
+								b.Fatal(err)
+							}
+							break
+						}
+					}
+					src.Close()
+				}
+			})
+		})
+	}
+}
+
+// countingSink counts each key's state changes on the way to a builder.
+type countingSink struct {
+	*history.Builder
+	changes map[core.Key]int
+}
+
+func (s countingSink) Modify(k core.Key, t core.Time, v core.Value) error {
+	s.changes[k]++
+	return s.Builder.Modify(k, t, v)
+}
+
+// indexToFile runs the kernel analysis over src into an R-SHT file and
+// returns the thread with the most status changes.
+func indexToFile(b *testing.B, src core.Source, classes []*core.EventClass, path string) Worker {
+	var sink countingSink
+	var a *kernel.Analysis
+	var last core.Time
+	for {
+		ev, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		if a == nil {
+			bl, err := history.Create(path, ev.Time, history.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sink = countingSink{bl, map[core.Key]int{}}
+			if classes == nil {
+				classes = []*core.EventClass{ev.Class}
+			}
+			a = kernel.New(sink, kernel.Detect(src.Info(), classes))
+		}
+		if err := a.Handle(ev); err != nil {
+			b.Fatal(err)
+		}
+		last = ev.Time
+	}
+	tree := sink.Attributes()
+	threads, _ := tree.Child(core.Root, core.AttrThreads)
+	best, most := Worker{}, 0
+	for _, k := range tree.Children(threads) {
+		tid, err := strconv.Atoi(tree.Name(k))
+		if err == nil && tid > 0 && sink.changes[k] > most {
+			best, most = Worker{TID: int32(tid), CPU: -1}, sink.changes[k]
+		}
+	}
+	if err := sink.Close(last); err != nil {
+		b.Fatal(err)
+	}
+	if st, err := os.Stat(path); err == nil {
+		b.Logf("%d bytes; busiest thread %d (%d status changes)", st.Size(), best.TID, most)
+	}
+	return best
+}
+
+// cpuTime returns the process's user+system CPU time in ns: on a loaded
+// machine it varies less than wall time.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
