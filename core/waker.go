@@ -64,15 +64,16 @@ type Waker struct {
 	Alt bool
 }
 
-// Value encodes w: kind in bits 56-63, Alt in bit 55, CPU+1 in bits
-// 32-54, ID in bits 0-31.
+// Value encodes w, small fields first so the index's varints stay short
+// (5 or 6 bytes for usual tids): kind in bits 0-2, Alt in bit 3, CPU+1 in
+// bits 4-20, ID (as uint32) in bits 21-52.
 func (w Waker) Value() Value {
-	cpu := uint64(w.CPU+1) & (1<<23 - 1)
 	var alt uint64
 	if w.Alt {
-		alt = 1 << 55
+		alt = 1
 	}
-	return Int64(int64(uint64(w.Kind)<<56 | alt | cpu<<32 | uint64(uint32(w.ID))))
+	cpu := uint64(w.CPU+1) & (1<<17 - 1)
+	return Int64(int64(uint64(w.Kind)&7 | alt<<3 | cpu<<4 | uint64(uint32(w.ID))<<21))
 }
 
 // DecodeWaker reads a Waker attribute's value; ok is false for null or
@@ -82,8 +83,8 @@ func DecodeWaker(v Value) (w Waker, ok bool) {
 		return Waker{}, false
 	}
 	n := uint64(v.Int())
-	w = Waker{Kind: WakerKind(n >> 56), ID: int32(uint32(n)), CPU: int32((n>>32)&(1<<23-1)) - 1, Alt: n&(1<<55) != 0}
-	if w.Kind == WakerNone || w.Kind > WakerUnknown {
+	w = Waker{Kind: WakerKind(n & 7), Alt: n&8 != 0, CPU: int32(n>>4&(1<<17-1)) - 1, ID: int32(uint32(n >> 21))}
+	if w.Kind == WakerNone || w.Kind > WakerUnknown || n>>53 != 0 {
 		return Waker{}, false
 	}
 	return w, true
