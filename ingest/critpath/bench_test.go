@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/ftrace"
@@ -55,7 +55,7 @@ func BenchmarkCriticalPath(b *testing.B) {
 			src.Close()
 			b.Run("critpath-from-index", func(b *testing.B) {
 				var p *Path
-				cpu0 := cpuTime()
+				cpu0 := coretest.CPUTime()
 				for i := 0; i < b.N; i++ {
 					h, err := history.Open(path, history.OpenOptions{})
 					if err != nil {
@@ -67,13 +67,13 @@ func BenchmarkCriticalPath(b *testing.B) {
 					}
 					h.Close()
 				}
-				b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+				b.ReportMetric(float64((coretest.CPUTime()-cpu0).Nanoseconds())/1e6/float64(b.N), "cpu-ms/op")
 				b.ReportMetric(float64(len(p.Segments)), "segments")
 				b.ReportMetric(float64(p.Work), "edges-visited")
 			})
 			b.Run("peer-decode-trace", func(b *testing.B) {
-				cpu0 := cpuTime()
-				defer func() { b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op") }()
+				cpu0 := coretest.CPUTime()
+				defer func() { b.ReportMetric(float64((coretest.CPUTime()-cpu0).Nanoseconds())/1e6/float64(b.N), "cpu-ms/op") }()
 				for i := 0; i < b.N; i++ {
 					src, _, err := open[name]()
 					if err != nil {
@@ -153,12 +153,3 @@ func indexToFile(b *testing.B, src core.Source, classes []*core.EventClass, path
 	return best
 }
 
-// cpuTime returns the process's user+system CPU time in ns: on a loaded
-// machine it varies less than wall time.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
-}

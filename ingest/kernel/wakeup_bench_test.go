@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
@@ -56,9 +55,9 @@ func BenchmarkWakeLinks(b *testing.B) {
 					var size int64
 					var cpu time.Duration
 					for i := 0; i < b.N; i++ {
-						c0 := cpuTime()
+						c0 := coretest.CPUTime()
 						size = indexEvents(b, path, events, layout, !links)
-						cpu += cpuTime() - c0
+						cpu += coretest.CPUTime() - c0
 					}
 					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(len(events)), "cpu-ns/event")
 					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(events)), "ns/event")
@@ -91,16 +90,6 @@ func indexEvents(b *testing.B, path string, events []core.Event, layout *Layout,
 		b.Fatal(err)
 	}
 	return st.Size()
-}
-
-// cpuTime returns the process's user+system CPU time: on a loaded
-// machine it varies less than wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // copyEvents reads every event of src into memory.
