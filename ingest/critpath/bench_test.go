@@ -152,4 +152,3 @@ func indexToFile(b *testing.B, src core.Source, classes []*core.EventClass, path
 	}
 	return best
 }
-
