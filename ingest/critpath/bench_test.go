@@ -15,7 +15,6 @@ import (
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/ftrace"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
-	"github.com/tracetui/tracetui/ingest/kernel"
 )
 
 // BenchmarkCriticalPath computes the critical path of the busiest thread
@@ -109,32 +108,14 @@ func (s countingSink) Modify(k core.Key, t core.Time, v core.Value) error {
 // returns the thread with the most status changes.
 func indexToFile(b *testing.B, src core.Source, classes []*core.EventClass, path string) Worker {
 	var sink countingSink
-	var a *kernel.Analysis
-	var last core.Time
-	for {
-		ev, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	last := analyze(b, src, classes, func(start core.Time) core.StateSink {
+		bl, err := history.Create(path, start, history.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if a == nil {
-			bl, err := history.Create(path, ev.Time, history.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			sink = countingSink{bl, map[core.Key]int{}}
-			if classes == nil {
-				classes = []*core.EventClass{ev.Class}
-			}
-			a = kernel.New(sink, kernel.Detect(src.Info(), classes))
-		}
-		if err := a.Handle(ev); err != nil {
-			b.Fatal(err)
-		}
-		last = ev.Time
-	}
+		sink = countingSink{bl, map[core.Key]int{}}
+		return sink
+	})
 	tree := sink.Attributes()
 	threads, _ := tree.Child(core.Root, core.AttrThreads)
 	best, most := Worker{}, 0

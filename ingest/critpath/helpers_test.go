@@ -39,6 +39,20 @@ func indexCTF(t testing.TB, dir string) *core.MemHistory {
 func indexSource(t testing.TB, src core.Source, classes []*core.EventClass) *core.MemHistory {
 	t.Helper()
 	var h *core.MemHistory
+	last := analyze(t, src, classes, func(start core.Time) core.StateSink {
+		h = core.NewMemHistory(start)
+		return h
+	})
+	if err := h.Close(last); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// analyze feeds every event of src to a kernel analysis writing to the
+// sink newSink makes at the first event, and returns the last event's time.
+func analyze(t testing.TB, src core.Source, classes []*core.EventClass, newSink func(start core.Time) core.StateSink) core.Time {
+	t.Helper()
 	var a *kernel.Analysis
 	var last core.Time
 	for {
@@ -49,8 +63,7 @@ func indexSource(t testing.TB, src core.Source, classes []*core.EventClass) *cor
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h == nil {
-			h = core.NewMemHistory(ev.Time)
+		if a == nil {
 			if classes == nil {
 				classes = []*core.EventClass{ev.Class}
 			}
@@ -58,21 +71,18 @@ func indexSource(t testing.TB, src core.Source, classes []*core.EventClass) *cor
 			if layout == nil {
 				layout = kernel.LayoutLTTng27
 			}
-			a = kernel.New(h, layout)
+			a = kernel.New(newSink(ev.Time), layout)
 		}
 		if err := a.Handle(ev); err != nil {
 			t.Fatal(err)
 		}
 		last = ev.Time
 	}
-	if h == nil {
+	if a == nil {
 		t.Fatal("no event")
 	}
 	if err := a.Finish(last); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.Close(last); err != nil {
-		t.Fatal(err)
-	}
-	return h
+	return last
 }
