@@ -101,7 +101,7 @@ func TestBoundAndCancel(t *testing.T) {
 	if got := formatSegments(p.Segments); !p.Truncated || got != want {
 		t.Errorf("truncated=%v, segments\n%s want\n%s", p.Truncated, got, want)
 	}
-	checkPath(t, h, p)
+	newReference(h).checkPath(t, p)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Compute(ctx, h, Worker{TID: 30, CPU: -1}, 0, 110000, Options{}); !errors.Is(err, context.Canceled) {

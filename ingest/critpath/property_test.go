@@ -27,23 +27,27 @@ import (
 //   - a segment on another row lies inside a wait of the target that a
 //     thread ended, and running/preempted segments there match that
 //     worker's status over the whole segment.
-func checkPath(t *testing.T, h core.History, p *Path) {
+func (ref *reference) checkPath(t *testing.T, p *Path) {
 	t.Helper()
+	h, rows := ref.h, ref.rows
 	statuses := func(w Worker, from, to core.Time) []core.Interval {
 		threads, _ := h.Attributes().Child(core.Root, core.AttrThreads)
 		k, ok := h.Attributes().Child(threads, w.attrName())
 		if !ok {
 			t.Fatalf("segment on %s: no such thread", w.attrName())
 		}
-		var ivs []core.Interval
-		if _, err := h.Query2D(context.Background(), []core.Key{k}, from, to-1, func(iv core.Interval) bool {
-			ivs = append(ivs, iv)
-			return true
-		}); err != nil {
-			t.Fatal(err)
+		row := rows[k]
+		i, _ := slices.BinarySearchFunc(row, from, func(iv core.Interval, t core.Time) int {
+			if iv.End < t {
+				return -1
+			}
+			return 1
+		})
+		j := i
+		for j < len(row) && row[j].Start < to {
+			j++
 		}
-		core.SortIntervals(ivs)
-		return ivs
+		return row[i:j]
 	}
 	target := statuses(p.Target, p.From, p.To)
 	var want core.Time // instants of [From, To) where the target has a state
@@ -101,7 +105,7 @@ func checkPath(t *testing.T, h core.History, p *Path) {
 
 // checkThreads checks the path of n random threads of h over their whole
 // range and over a random sub-range.
-func checkThreads(t *testing.T, h core.History, rng *rand.Rand, n int) {
+func checkThreads(t *testing.T, h *core.MemHistory, rng *rand.Rand, n int) {
 	t.Helper()
 	threads, ok := h.Attributes().Child(core.Root, core.AttrThreads)
 	if !ok {
@@ -117,6 +121,7 @@ func checkThreads(t *testing.T, h core.History, rng *rand.Rand, n int) {
 		t.Fatal("no thread")
 	}
 	start, end := h.Bounds()
+	ref := newReference(h)
 	for range n {
 		w := workers[rng.IntN(len(workers))]
 		for _, r := range [][2]core.Time{{start, end + 1}, randomRange(rng, start, end)} {
@@ -126,7 +131,7 @@ func checkThreads(t *testing.T, h core.History, rng *rand.Rand, n int) {
 			} else if err != nil {
 				t.Fatalf("path of %d over [%d, %d): %v", w.TID, r[0], r[1], err)
 			}
-			checkPath(t, h, p)
+			ref.checkPath(t, p)
 		}
 	}
 }
@@ -189,4 +194,22 @@ func recDir() string {
 		}
 	}
 	return ""
+}
+
+// reference is the brute-force reference the path is checked against:
+// every key's intervals in time order, straight from a MemHistory.
+type reference struct {
+	h    *core.MemHistory
+	rows map[core.Key][]core.Interval
+}
+
+func newReference(h *core.MemHistory) *reference {
+	rows := map[core.Key][]core.Interval{}
+	for _, iv := range h.Intervals() {
+		rows[iv.Key] = append(rows[iv.Key], iv)
+	}
+	for _, r := range rows {
+		core.SortIntervals(r)
+	}
+	return &reference{h, rows}
 }
