@@ -43,6 +43,8 @@ type KeyMap struct {
 	Find        key.Binding
 	FindNext    key.Binding
 	FindPrev    key.Binding
+	FollowWaker key.Binding
+	WakerBack   key.Binding
 
 	// Event table.
 	Focus       key.Binding
@@ -122,6 +124,8 @@ func Default() KeyMap {
 		Find:        bind("/", "find row", "/"),
 		FindNext:    bind("n", "next match", "n"),
 		FindPrev:    bind("N", "previous match", "N"),
+		FollowWaker: bind("W", "go to the waker of the wait", "W"),
+		WakerBack:   bind("B", "back from the waker", "B"),
 
 		Focus:       bind("tab", "focus table · next stats", "tab"),
 		Filter:      bind("f", "filter column", "f"),
@@ -174,6 +178,8 @@ func (k *KeyMap) Actions() []Action {
 		{"find", GroupRows, &k.Find},
 		{"find_next", GroupRows, &k.FindNext},
 		{"find_prev", GroupRows, &k.FindPrev},
+		{"follow_waker", GroupRows, &k.FollowWaker},
+		{"waker_back", GroupRows, &k.WakerBack},
 
 		{"focus", GroupTable, &k.Focus},
 		{"filter", GroupTable, &k.Filter},
