@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/critpath"
 )
 
 // wakeOnScreen puts the cursor just before a wake-up of the demo by
@@ -62,6 +64,36 @@ func init() {
 		hs.press("waker_back")
 		if got, b := hs.selectedLabel(), hs.b(); got != from || b.cursor != at-1 {
 			t.Errorf("back on %q at %d, want %q at %d", got, b.cursor, from, at-1)
+		}
+	}
+}
+
+func init() {
+	bindingTests["critical_path"] = func(t *testing.T, hs *harness) {
+		at, _ := wakeOnScreen(t, hs) // a thread woken by another: its path has two rows
+		hs.press("zoom_all")
+		hs.press("critical_path")
+		v := topView[*critPathView](hs.b())
+		if v == nil || v.path == nil || v.err != nil {
+			t.Fatalf("no critical path view with a path (view %v)", v)
+		}
+		if len(v.rows) < 2 || len(v.path.Segments) < 2 || !strings.Contains(hs.view(), "Critical path of") {
+			t.Fatalf("path: %d rows, %d segments", len(v.rows), len(v.path.Segments))
+		}
+		i := slices.IndexFunc(v.path.Segments, func(s critpath.Segment) bool { return s.End == at && s.Worker != v.path.Target })
+		if i < 0 {
+			t.Fatalf("no segment of the waker ends at the wake-up %d: %+v", at, v.path.Segments)
+		}
+		for range i {
+			hs.press("down")
+		}
+		hs.press("toggle")
+		s := v.path.Segments[i]
+		if topView[*critPathView](hs.b()) != nil {
+			t.Fatal("enter did not close the view")
+		}
+		if got, b := hs.selectedLabel(), hs.b(); !strings.HasSuffix(got, " "+strconv.Itoa(int(s.Worker.TID))) || b.cursor != s.Start {
+			t.Errorf("on %q at %d, want %d at %d", got, b.cursor, s.Worker.TID, s.Start)
 		}
 	}
 }
