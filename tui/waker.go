@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
@@ -110,12 +109,7 @@ func (b *browser) threadLabel(w core.Waker) string {
 }
 
 // wakerAttr is the Threads/<tid> attribute name of a waker thread.
-func wakerAttr(w core.Waker) string {
-	if w.ID == 0 {
-		return "0_" + strconv.Itoa(int(w.CPU))
-	}
-	return strconv.Itoa(int(w.ID))
-}
+func wakerAttr(w core.Waker) string { return core.ThreadName(int64(w.ID), w.CPU) }
 
 // followWaker moves Control Flow to the thread that ended the wait at the
 // cursor, at the wake-up time, remembering where it was.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -18,12 +17,7 @@ type Worker struct {
 
 // attrName is the worker's attribute name under Threads ("0_<cpu>" for
 // an idle thread).
-func (w Worker) attrName() string {
-	if w.TID == 0 {
-		return "0_" + strconv.Itoa(int(w.CPU))
-	}
-	return strconv.Itoa(int(w.TID))
-}
+func (w Worker) attrName() string { return core.ThreadName(int64(w.TID), w.CPU) }
 
 // workerOf returns the worker a thread waker names.
 func workerOf(w core.Waker) Worker {
