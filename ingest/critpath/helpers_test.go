@@ -1,11 +1,10 @@
 package critpath
 
 import (
-	"errors"
-	"io"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/ftrace"
 	"github.com/tracetui/tracetui/ingest/kernel"
@@ -55,14 +54,7 @@ func analyze(t testing.TB, src core.Source, classes []*core.EventClass, newSink 
 	t.Helper()
 	var a *kernel.Analysis
 	var last core.Time
-	for {
-		ev, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	coretest.ForEachEvent(t, src, func(ev *core.Event) {
 		if a == nil {
 			if classes == nil {
 				classes = []*core.EventClass{ev.Class}
@@ -77,7 +69,7 @@ func analyze(t testing.TB, src core.Source, classes []*core.EventClass, newSink 
 			t.Fatal(err)
 		}
 		last = ev.Time
-	}
+	})
 	if a == nil {
 		t.Fatal("no event")
 	}

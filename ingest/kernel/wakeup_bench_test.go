@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -95,19 +93,13 @@ func indexEvents(b *testing.B, path string, events []core.Event, layout *Layout,
 // copyEvents reads every event of src into memory.
 func copyEvents(tb testing.TB, src core.Source) []core.Event {
 	var events []core.Event
-	for {
-		ev, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			return events
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
+	coretest.ForEachEvent(tb, src, func(ev *core.Event) {
 		c := *ev
 		c.Fields = append([]core.Field(nil), ev.Fields...)
 		for i := range c.Fields {
 			c.Fields[i].Bytes = append([]byte(nil), c.Fields[i].Bytes...)
 		}
 		events = append(events, c)
-	}
+	})
+	return events
 }
