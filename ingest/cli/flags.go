@@ -125,15 +125,12 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 	return t
 }
 
-// rangeFlags are --from and --to.
-type rangeFlags struct{ from, to timeFlag }
-
-// addRangeFlags adds --from and --to (toUsage says whether it is included).
-func addRangeFlags(fs *FlagSet, toUsage string) *rangeFlags {
-	r := &rangeFlags{}
-	fs.Var(&r.from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
-	fs.Var(&r.to, "to", toUsage)
-	return r
+// addRangeFlags adds --from and --to, a time range of the trace.
+func addRangeFlags(fs *FlagSet) (from, to *timeFlag) {
+	from, to = new(timeFlag), new(timeFlag)
+	fs.Var(from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
+	fs.Var(to, "to", "end `T` (default: trace end)")
+	return from, to
 }
 
 // open opens the trace named by the command's first argument with the

@@ -15,7 +15,7 @@ func runQuery(e *Env, args []string) error {
 	cmd := lookup("query")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
-	rng := addRangeFlags(fs, "end `T` (default: trace end)")
+	from, to := addRangeFlags(fs)
 	samples := fs.Int("samples", 0, "query `N` evenly spaced timestamps instead of the whole range")
 	if err := Parse(fs, args, 2, -1); err != nil {
 		return err
@@ -29,7 +29,7 @@ func runQuery(e *Env, args []string) error {
 	}
 	defer t.Close()
 	start, end := t.History().Bounds()
-	req := trace.QueryRequest{Globs: fs.Args()[1:], From: rng.from.resolve(start, start), To: rng.to.resolve(start, end), Samples: *samples}
+	req := trace.QueryRequest{Globs: fs.Args()[1:], From: from.resolve(start, start), To: to.resolve(start, end), Samples: *samples}
 	res, err := t.Query(context.Background(), req)
 	if err != nil {
 		return err

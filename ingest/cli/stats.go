@@ -15,7 +15,7 @@ func runStats(e *Env, args []string) error {
 	cmd := lookup("stats")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
-	rng := addRangeFlags(fs, "end `T`, exclusive (default: just after the trace end)")
+	from, to := addRangeFlags(fs)
 	top := fs.Int("top", analyses.DefaultTop, "list the `N` slowest calls, worst latencies and longest interrupts")
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
@@ -32,7 +32,7 @@ func runStats(e *Env, args []string) error {
 	defer stop()
 	h := t.History()
 	start, end := h.Bounds()
-	rep, err := analyses.Compute(ctx, h, analyses.Options{From: rng.from.resolve(start, start), To: rng.to.resolve(start, end+1), Top: *top})
+	rep, err := analyses.Compute(ctx, h, analyses.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})
 	if err != nil {
 		return err
 	}
