@@ -445,7 +445,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"overview": func(t *testing.T, hs *harness) {
 		hs.press("overview")
 		ov := hs.ov()
-		if ov == nil || ov.spatial || ov.res == nil || len(ov.res.parts) < 3 {
+		if ov == nil || ov.spatial || ov.res == nil || len(ov.res.Parts) < 3 {
 			t.Fatalf("overview %v", ov)
 		}
 		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
@@ -453,7 +453,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		cur := ov.cur
 		hs.press("zoom_out") // coarser: a larger p
-		if ov.cur != cur+1 || ov.res.parts[ov.cur].p <= ov.res.parts[cur].p {
+		if ov.cur != cur+1 || ov.res.Parts[ov.cur].P <= ov.res.Parts[cur].P {
 			t.Errorf("partition %d -> %d", cur, ov.cur)
 		}
 		hs.press("zoom_in")

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // Views of the rows, indexes in browser.panes.
@@ -60,9 +61,9 @@ type browser struct {
 
 	changeSeq uint64 // [ and ] queries
 
-	density  density      // the strip's data
-	ovCache  [2]*ovResult // the last overview of each kind (temporal, spatiotemporal), reused on reopening
-	ovBudget float64      // the overview's work budget (tests lower it)
+	density  density             // the strip's data
+	ovCache  [2]*overview.Result // the last overview of each kind (temporal, spatiotemporal), reused on reopening
+	ovBudget float64             // the overview's work budget (tests lower it)
 
 	table  *eventTable
 	prompt prompt
@@ -97,7 +98,7 @@ type (
 
 func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
-		ovBudget: defaultOverviewBudget,
+		ovBudget: overview.DefaultBudget,
 		panes:    []rowView{viewControlFlow: {title: "Control Flow"}, viewResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // The main screen's keys: the root's (prompt, quit, help), then the base's
@@ -73,7 +74,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.pane, b.frame = v, nil
-		b.ovCache = [2]*ovResult{} // the overviews were of the other view's rows
+		b.ovCache = [2]*overview.Result{} // the overviews were of the other view's rows
 		return b.changed(false)
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable
