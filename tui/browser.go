@@ -287,5 +287,6 @@ func (b *browser) gotFrame(f *frame) tea.Cmd {
 
 func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
-// relTime prints t as an offset from the trace start.
-func (b *browser) relTime(t core.Time) string { return "+" + core.FormatDuration(t-b.tv.Start) }
+// relTime prints t as an offset from the trace start, precise to a
+// column of the view.
+func (b *browser) relTime(t core.Time) string { return relTime(b.tv.Start, t, b.tv.colWidth()) }
