@@ -303,7 +303,15 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 			exp = "▸ "
 		}
 	}
-	text := fit(strings.Repeat(" ", min(n.depth, 6))+exp+n.label, w)
+	indent := strings.Repeat(" ", min(n.depth, 6))
+	if st.ASCII { // no colour, no attribute: a marker column says which row is selected
+		mark := " "
+		if selected {
+			mark = selMarker
+		}
+		indent = mark + indent
+	}
+	text := fit(indent+exp+n.label, w)
 	switch {
 	case selected && !b.table.focused:
 		return st.TreeSelected.Render(text)
