@@ -62,6 +62,8 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.Legend):
 		b.push(&legendView{sh: b.sh, host: b, passEsc: true})
 		return nil
+	case key.Matches(msg, km.Details):
+		return b.openDetails()
 	case key.Matches(msg, km.Focus):
 		b.table.focused = !b.table.focused && b.showTable
 		return nil
