@@ -25,7 +25,7 @@ type detailsView struct {
 	start  core.Time      // the trace start, for offsets
 	col    core.Time      // a column's duration, the precision of times
 	cursor core.Time
-	row    string    // the selected row's label
+	row    string // the selected row's label
 	domain valueDomain
 	keys   []core.Key // the row's attributes, the drawn one first
 	paths  []string   // per key: its path under the row
