@@ -393,6 +393,28 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("table %d lines, want %d", got, before-2)
 		}
 	},
+	"details": func(t *testing.T, hs *harness) {
+		hs.press("resources")
+		hs.selectRow("CPU 1")
+		hs.press("focus")
+		hs.press("down")
+		hs.press("details")
+		d := topView[*detailsView](hs.b())
+		if d == nil || d.event == nil || d.event.Rank != 1 {
+			t.Fatalf("details pane %+v: want the second event", d)
+		}
+		if d.job.cancel != nil || len(d.values) == 0 || !strings.Contains(d.values[0], "→") {
+			t.Fatalf("the row's state at the cursor not read: %q", d.values)
+		}
+		hs.press("down") // scrolls the pane, not the table
+		if d.top != 1 || hs.b().table.sel != 1 {
+			t.Errorf("down: pane line %d, table event %d; want 1, 1", d.top, hs.b().table.sel)
+		}
+		hs.press("details")
+		if topView[*detailsView](hs.b()) != nil {
+			t.Error("the details key does not close the pane")
+		}
+	},
 	"stats": func(t *testing.T, hs *harness) {
 		hs.press("stats")
 		b := hs.b()

@@ -241,15 +241,25 @@ func (d *detailsView) Help() string {
 func (d *detailsView) Close() { d.job.stop() }
 
 // splitFields cuts an event's Contents into its fields: at the commas
-// outside quotes and outside brackets nested in a field, with the braces
-// of LTTng's scopes ("{ cpu_id = 0 }, { tid = 1 }") removed.
+// outside quotes and brackets. LTTng's contents are scopes ("{ cpu_id = 0
+// }, { tid = 1 }"): then the commas inside a scope split too, and the
+// scope's braces are removed.
 func splitFields(s string) []string {
 	var out []string
+	scoped := strings.HasPrefix(strings.TrimSpace(s), "{")
+	split := 0 // the bracket depth at which a comma separates fields
+	if scoped {
+		split = 1
+	}
 	depth, quoted, from := 0, false, 0
 	add := func(f string) {
 		f = strings.TrimSpace(f)
-		f = strings.TrimSpace(strings.TrimPrefix(f, "{"))
-		f = strings.TrimSpace(strings.TrimSuffix(f, "}"))
+		if scoped {
+			f = strings.TrimSpace(strings.TrimPrefix(f, "{"))
+			if strings.Count(f, "{") < strings.Count(f, "}") {
+				f = strings.TrimSpace(strings.TrimSuffix(f, "}"))
+			}
+		}
 		if f != "" {
 			out = append(out, f)
 		}
@@ -265,7 +275,7 @@ func splitFields(s string) []string {
 			depth++
 		case c == '}' || c == ']':
 			depth--
-		case c == ',' && depth <= 1:
+		case c == ',' && depth <= split:
 			add(s[from:i])
 			from = i + 1
 		}
