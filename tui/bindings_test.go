@@ -226,6 +226,21 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if b.cursor != demoStart+2_500_000 {
 			t.Error("an invalid time moved the cursor")
 		}
+		hs.typeText("1ms") // the rejected text is selected: typing replaces it
+		if got := b.prompt.value(); got != "1ms" {
+			t.Errorf("after an error, typing gives %q, want 1ms", got)
+		}
+		hs.keys("enter") // a bare duration is an offset from the trace start
+		if b.cursor != demoStart+1_000_000 || b.prompt.active() {
+			t.Errorf("go to 1ms: cursor %d, want %d", b.cursor, demoStart+1_000_000)
+		}
+		hs.press("goto")
+		hs.typeText(core.FormatTimestamp(demoStart + 7_000_000)) // absolute seconds, as the table prints them
+		hs.keys("enter")
+		if b.cursor != demoStart+7_000_000 {
+			t.Errorf("go to an absolute time: cursor %d, want %d", b.cursor, demoStart+7_000_000)
+		}
+		hs.press("goto")
 		hs.keys("esc")
 		if b.prompt.active() {
 			t.Error("esc did not close the prompt")

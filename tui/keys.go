@@ -95,7 +95,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.tableLines = l.tableEvents // clamped to the screen
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
-		return b.prompt.open(promptGoTo, "go to (12.5ms, +200us, 1412670961.2): ", "")
+		return b.prompt.open(promptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
 	case key.Matches(msg, km.Find):
 		return b.prompt.open(promptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):
