@@ -306,6 +306,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if got := hs.selectedLabel(); got != "Web Content 2001" {
 			t.Errorf("selected %q", got)
 		}
+		if !strings.Contains(hs.view(), "match 1 of 2") {
+			t.Errorf("find does not say which match of how many:\n%s", hs.view())
+		}
 		hs.press("find")
 		hs.typeText("(")
 		hs.keys("enter")

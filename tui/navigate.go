@@ -95,6 +95,11 @@ func (b *browser) findNext(back bool) tea.Cmd {
 		return nil
 	}
 	t.selectNode(n)
+	// The found row in the middle of the Gantt, not on its last line.
+	l := b.sh.layout(b.showTable, b.tableLines)
+	t.top = t.sel - l.ganttRows/2
+	i, total := t.matchIndex(b.findRe, n)
+	b.setNote(noteInfo, fmt.Sprintf("/%s/: match %d of %d", b.findRe, i, total))
 	return b.changed(false)
 }
 
