@@ -26,6 +26,57 @@ type AttributeTree struct {
 	names   []string          // interned names, by id
 	nameIDs map[string]uint32 // name -> id
 	child   map[childRef]Key  // (parent, name id) -> key
+
+	// stored, when set, holds the whole tree instead of the fields above:
+	// a read-only tree kept in an index file and read on demand.
+	stored AttributeStore
+}
+
+// AttributeStore is a read-only attribute tree kept outside memory (in an
+// index file) and read on demand, so that opening a trace of millions of
+// attributes does not load them all. Its methods have the meaning of the
+// [AttributeTree] methods of the same names. A store that finds itself
+// damaged answers as if the damaged parts were absent (no key, empty name,
+// Root parent) and reports the damage through Err.
+type AttributeStore interface {
+	Len() int
+	Parent(k Key) Key
+	Name(k Key) string
+	Child(parent Key, name string) (Key, bool)
+	EachChild(k Key, fn func(Key))
+	NumChildren(k Key) int
+	ChildRange(k Key, lo, hi int) []Key
+	Err() error
+}
+
+// NewStoredAttributeTree returns a read-only tree backed by s. Add,
+// AddPath and Grow panic on it.
+func NewStoredAttributeTree(s AttributeStore) *AttributeTree {
+	return &AttributeTree{stored: s}
+}
+
+// Err returns the first damage a stored tree met while being read (nil
+// for a tree in memory).
+func (t *AttributeTree) Err() error {
+	if t.stored != nil {
+		return t.stored.Err()
+	}
+	return nil
+}
+
+// Names returns the interned names of an in-memory tree, by id (see
+// NameID); nil for a stored tree. The slice must not be modified.
+func (t *AttributeTree) Names() []string { return t.names }
+
+// NameID returns the id of k's name in Names (in-memory trees only).
+func (t *AttributeTree) NameID(k Key) uint32 { return t.nameID[k] }
+
+// mustBeMutable panics on a stored tree: adding to it is a programming
+// error.
+func (t *AttributeTree) mustBeMutable() {
+	if t.stored != nil {
+		panic("core: AttributeTree: adding to a read-only stored tree")
+	}
 }
 
 type childRef struct {
@@ -43,6 +94,7 @@ func NewAttributeTree() *AttributeTree {
 // from an index spends most of its time there otherwise). names is the
 // number of distinct names expected among them, if known (0: unknown).
 func (t *AttributeTree) Grow(n, names int) {
+	t.mustBeMutable()
 	if n <= 0 {
 		return
 	}
@@ -68,15 +120,21 @@ func (t *AttributeTree) Grow(n, names int) {
 }
 
 // Len returns the number of attributes; keys are 0 .. Len()-1.
-func (t *AttributeTree) Len() int { return len(t.parent) }
+func (t *AttributeTree) Len() int {
+	if t.stored != nil {
+		return t.stored.Len()
+	}
+	return len(t.parent)
+}
 
 // Valid reports whether k is a key of the tree.
-func (t *AttributeTree) Valid(k Key) bool { return k >= 0 && int(k) < len(t.parent) }
+func (t *AttributeTree) Valid(k Key) bool { return k >= 0 && int(k) < t.Len() }
 
 // Add returns the key of the child called name under parent (use [Root]
 // for a top-level attribute), creating it if needed. It panics if parent is
 // neither Root nor a key of the tree: that is a programming error.
 func (t *AttributeTree) Add(parent Key, name string) Key {
+	t.mustBeMutable()
 	if parent != Root && !t.Valid(parent) {
 		panic("core: AttributeTree.Add: invalid parent key")
 	}
@@ -118,6 +176,9 @@ func (t *AttributeTree) AddPath(segments ...string) Key {
 
 // Child returns the key of the child called name under parent (or Root).
 func (t *AttributeTree) Child(parent Key, name string) (Key, bool) {
+	if t.stored != nil {
+		return t.stored.Child(parent, name)
+	}
 	id, ok := t.nameIDs[name]
 	if !ok {
 		return 0, false
@@ -140,15 +201,25 @@ func (t *AttributeTree) Lookup(p string) (Key, bool) {
 }
 
 // Parent returns the parent of k, or Root for a top-level attribute.
-func (t *AttributeTree) Parent(k Key) Key { return t.parent[k] }
+func (t *AttributeTree) Parent(k Key) Key {
+	if t.stored != nil {
+		return t.stored.Parent(k)
+	}
+	return t.parent[k]
+}
 
 // Name returns the last path segment of k.
-func (t *AttributeTree) Name(k Key) string { return t.names[t.nameID[k]] }
+func (t *AttributeTree) Name(k Key) string {
+	if t.stored != nil {
+		return t.stored.Name(k)
+	}
+	return t.names[t.nameID[k]]
+}
 
 // Path returns the '/'-separated path of k.
 func (t *AttributeTree) Path(k Key) string {
 	var segs []string
-	for ; k != Root; k = t.parent[k] {
+	for ; k != Root; k = t.Parent(k) {
 		segs = append(segs, t.Name(k))
 	}
 	var b strings.Builder
@@ -172,6 +243,10 @@ func (t *AttributeTree) Children(k Key) []Key {
 // EachChild calls fn for every child of k (or top-level attribute for
 // Root), in creation order, without allocating.
 func (t *AttributeTree) EachChild(k Key, fn func(Key)) {
+	if t.stored != nil {
+		t.stored.EachChild(k, fn)
+		return
+	}
 	if k == Root {
 		for c := range t.parent {
 			if t.parent[c] == Root {
@@ -183,6 +258,36 @@ func (t *AttributeTree) EachChild(k Key, fn func(Key)) {
 	for c := t.firstChild[k]; c >= 0; c = t.nextSibling[c] {
 		fn(c)
 	}
+}
+
+// NumChildren returns the number of children of k (or of top-level
+// attributes for Root). On a stored tree it costs two reads, whatever the
+// count; on a tree in memory it walks the children.
+func (t *AttributeTree) NumChildren(k Key) int {
+	if t.stored != nil {
+		return t.stored.NumChildren(k)
+	}
+	n := 0
+	t.EachChild(k, func(Key) { n++ })
+	return n
+}
+
+// ChildRange returns children lo to hi-1 of k (or top-level attributes for
+// Root) in creation order, clipped to the children there are: a page of a
+// long list (a million threads) without reading the rest on a stored tree.
+func (t *AttributeTree) ChildRange(k Key, lo, hi int) []Key {
+	if t.stored != nil {
+		return t.stored.ChildRange(k, lo, hi)
+	}
+	var out []Key
+	i := 0
+	t.EachChild(k, func(c Key) {
+		if i >= lo && i < hi {
+			out = append(out, c)
+		}
+		i++
+	})
+	return out
 }
 
 // Glob returns, in key order, the keys whose paths match pattern, a

@@ -244,12 +244,12 @@ func (b *Builder) close(end core.Time) error {
 	}
 	h.classOff, h.classCRC, h.classCount = off, crc32c(classes), uint32(b.cls.count())
 	off += uint64(len(classes))
-	attrs := encodeAttributes(b.tree)
-	if _, err := b.f.WriteAt(attrs, int64(off)); err != nil {
-		return fmt.Errorf("history: write attribute tree: %w", err)
+	attrLen, attrCRC, err := writeAttributes(b.f, off, b.tree)
+	if err != nil {
+		return err
 	}
-	h.attrOff, h.attrLen, h.attrCRC = off, uint64(len(attrs)), crc32c(attrs)
-	off += uint64(len(attrs))
+	h.attrOff, h.attrLen, h.attrCRC = off, attrLen, attrCRC
+	off += attrLen
 	if b.side != nil {
 		if _, err := b.side.Seek(0, io.SeekStart); err != nil {
 			return err
