@@ -26,6 +26,20 @@ type attrStore struct {
 	path     string
 
 	err atomic.Pointer[error] // the first damage met
+
+	// names caches the ids of recently looked-up names: the browser asks
+	// every thread for its "Exec_name", "PID" and "PPID" children, and
+	// each lookup would otherwise binary-search all the names.
+	names [nameCacheSlots]atomic.Pointer[cachedName]
+}
+
+const nameCacheSlots = 256
+
+// cachedName is an entry of the name cache: the id of name, or -1 when
+// no attribute has it.
+type cachedName struct {
+	name string
+	id   int64
 }
 
 var _ core.AttributeStore = (*attrStore)(nil)
@@ -270,9 +284,52 @@ func (s *attrStore) ChildRange(k core.Key, lo, hi int) []core.Key {
 	return out
 }
 
-// Child implements [core.AttributeStore]: a binary search of the sorted
-// names, then one of the parent's children sorted by name.
+// Child implements [core.AttributeStore]: the name's id (a binary search
+// of the sorted names, or the cache), then a binary search of the
+// parent's children sorted by name.
 func (s *attrStore) Child(parent core.Key, name string) (core.Key, bool) {
+	id, ok := s.findName(name)
+	if !ok {
+		return 0, false
+	}
+	lo, hi, ok := s.group(parent)
+	if !ok {
+		return 0, false
+	}
+	i := lo + uint32(sort.Search(int(hi-lo), func(j int) bool {
+		c, ok := s.kid(s.l.byNameOff(), lo+uint32(j), parent)
+		cid, ok2 := s.nameID(c)
+		return !ok || !ok2 || cid >= id
+	}))
+	if i == hi {
+		return 0, false
+	}
+	c, ok := s.kid(s.l.byNameOff(), i, parent)
+	if cid, ok2 := s.nameID(c); !ok || !ok2 || cid != id {
+		return 0, false
+	}
+	return c, true
+}
+
+// findName returns the id of name, through the cache.
+func (s *attrStore) findName(name string) (uint32, bool) {
+	slot := &s.names[fnv1a(name)%nameCacheSlots]
+	if e := slot.Load(); e != nil && e.name == name {
+		return uint32(e.id), e.id >= 0
+	}
+	id, ok := s.searchName(name)
+	e := &cachedName{name: name, id: -1}
+	if ok {
+		e.id = int64(id)
+	}
+	if s.Err() == nil { // damage met during the search must not be cached
+		slot.Store(e)
+	}
+	return id, ok
+}
+
+// searchName binary-searches the sorted names.
+func (s *attrStore) searchName(name string) (uint32, bool) {
 	failed, want := false, []byte(name)
 	n := sort.Search(int(s.l.n), func(i int) bool {
 		c := 0
@@ -284,26 +341,7 @@ func (s *attrStore) Child(parent core.Key, name string) (core.Key, bool) {
 	}
 	equal := false
 	s.name(uint32(n), func(b []byte) { equal = string(b) == name })
-	if !equal {
-		return 0, false
-	}
-	lo, hi, ok := s.group(parent)
-	if !ok {
-		return 0, false
-	}
-	i := lo + uint32(sort.Search(int(hi-lo), func(j int) bool {
-		c, ok := s.kid(s.l.byNameOff(), lo+uint32(j), parent)
-		id, ok2 := s.nameID(c)
-		return !ok || !ok2 || id >= uint32(n)
-	}))
-	if i == hi {
-		return 0, false
-	}
-	c, ok := s.kid(s.l.byNameOff(), i, parent)
-	if id, ok2 := s.nameID(c); !ok || !ok2 || id != uint32(n) {
-		return 0, false
-	}
-	return c, true
+	return uint32(n), equal
 }
 
 // errAttrCheck wraps what check finds.
@@ -367,4 +405,13 @@ func (s *attrStore) check() error {
 		}
 	}
 	return s.Err()
+}
+
+// fnv1a hashes a name for the name cache.
+func fnv1a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * 16777619
+	}
+	return h
 }
