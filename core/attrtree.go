@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Root is the parent of top-level attributes.
@@ -13,19 +15,23 @@ const Root Key = -1
 // to dense [Key]s. Every prefix of a path has its own key, and a parent is
 // always created before its children, so Parent(k) < k.
 //
-// It is stored compactly (a few int32 per attribute plus one interned name)
-// because kernel traces can have millions of threads. It is not safe for
-// concurrent mutation; once built, any number of goroutines may read it.
+// It is stored compactly (two int32 per attribute, one map entry, one
+// interned name) because kernel traces can have millions of threads. It is
+// not safe for concurrent mutation; once built, any number of goroutines
+// may read it.
 type AttributeTree struct {
-	parent      []Key
-	nameID      []uint32
-	firstChild  []Key
-	lastChild   []Key
-	nextSibling []Key
+	parent []Key
+	nameID []uint32
 
 	names   []string          // interned names, by id
 	nameIDs map[string]uint32 // name -> id
 	child   map[childRef]Key  // (parent, name id) -> key
+
+	// kids lists the children of every key, built on the first EachChild
+	// after keys were added: the analyses that build the tree never list
+	// children, so it costs them nothing (it was three int32 per key).
+	kidsMu sync.Mutex
+	kids   atomic.Pointer[childIndex]
 
 	// stored, when set, holds the whole tree instead of the fields above:
 	// a read-only tree kept in an index file and read on demand.
@@ -79,6 +85,40 @@ func (t *AttributeTree) mustBeMutable() {
 	}
 }
 
+// childIndex holds the children of each key, grouped by parent (group 0:
+// the top level, group k+1: key k), in key order within a group.
+type childIndex struct {
+	start []int32 // group g is keys[start[g]:start[g+1]]
+	keys  []Key
+}
+
+// children returns the child index of the tree as it is now.
+func (t *AttributeTree) children() *childIndex {
+	n := len(t.parent)
+	if ix := t.kids.Load(); ix != nil && len(ix.keys) == n {
+		return ix
+	}
+	t.kidsMu.Lock()
+	defer t.kidsMu.Unlock()
+	if ix := t.kids.Load(); ix != nil && len(ix.keys) == n {
+		return ix
+	}
+	ix := &childIndex{start: make([]int32, n+2), keys: make([]Key, n)}
+	for _, p := range t.parent[:n] {
+		ix.start[p+2]++
+	}
+	for g := 1; g < len(ix.start); g++ {
+		ix.start[g] += ix.start[g-1]
+	}
+	fill := slices.Clone(ix.start[:n+1])
+	for k, p := range t.parent[:n] {
+		ix.keys[fill[p+1]] = Key(k)
+		fill[p+1]++
+	}
+	t.kids.Store(ix)
+	return ix
+}
+
 type childRef struct {
 	parent Key
 	name   uint32
@@ -100,9 +140,6 @@ func (t *AttributeTree) Grow(n, names int) {
 	}
 	t.parent = slices.Grow(t.parent, n)
 	t.nameID = slices.Grow(t.nameID, n)
-	t.firstChild = slices.Grow(t.firstChild, n)
-	t.lastChild = slices.Grow(t.lastChild, n)
-	t.nextSibling = slices.Grow(t.nextSibling, n)
 	// Maps cannot grow in place: rebuild them with the final size.
 	child := make(map[childRef]Key, len(t.child)+n)
 	for r, k := range t.child {
@@ -149,18 +186,7 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 	k := Key(len(t.parent))
 	t.parent = append(t.parent, parent)
 	t.nameID = append(t.nameID, id)
-	t.firstChild = append(t.firstChild, -1)
-	t.lastChild = append(t.lastChild, -1)
-	t.nextSibling = append(t.nextSibling, -1)
 	t.child[childRef{parent, id}] = k
-	if parent != Root {
-		if last := t.lastChild[parent]; last >= 0 {
-			t.nextSibling[last] = k
-		} else {
-			t.firstChild[parent] = k
-		}
-		t.lastChild[parent] = k
-	}
 	return k
 }
 
@@ -247,15 +273,8 @@ func (t *AttributeTree) EachChild(k Key, fn func(Key)) {
 		t.stored.EachChild(k, fn)
 		return
 	}
-	if k == Root {
-		for c := range t.parent {
-			if t.parent[c] == Root {
-				fn(Key(c))
-			}
-		}
-		return
-	}
-	for c := t.firstChild[k]; c >= 0; c = t.nextSibling[c] {
+	ix := t.children()
+	for _, c := range ix.keys[ix.start[k+1]:ix.start[k+2]] {
 		fn(c)
 	}
 }
@@ -267,9 +286,8 @@ func (t *AttributeTree) NumChildren(k Key) int {
 	if t.stored != nil {
 		return t.stored.NumChildren(k)
 	}
-	n := 0
-	t.EachChild(k, func(Key) { n++ })
-	return n
+	ix := t.children()
+	return int(ix.start[k+2] - ix.start[k+1])
 }
 
 // ChildRange returns children lo to hi-1 of k (or top-level attributes for
@@ -279,15 +297,13 @@ func (t *AttributeTree) ChildRange(k Key, lo, hi int) []Key {
 	if t.stored != nil {
 		return t.stored.ChildRange(k, lo, hi)
 	}
-	var out []Key
-	i := 0
-	t.EachChild(k, func(c Key) {
-		if i >= lo && i < hi {
-			out = append(out, c)
-		}
-		i++
-	})
-	return out
+	ix := t.children()
+	kids := ix.keys[ix.start[k+1]:ix.start[k+2]]
+	lo, hi = max(lo, 0), min(hi, len(kids))
+	if lo >= hi {
+		return nil
+	}
+	return slices.Clone(kids[lo:hi])
 }
 
 // Glob returns, in key order, the keys whose paths match pattern, a

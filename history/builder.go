@@ -27,7 +27,7 @@ type Builder struct {
 	tb    *treeBuilder
 	start core.Time
 	last  core.Time
-	state []keyState // current state per key
+	state *stateTable // current state per key
 	strs  []byte     // the string of the interval being inserted
 	secs  []section  // offsets relative to the side file until Close
 	done  bool
@@ -35,13 +35,6 @@ type Builder struct {
 }
 
 var _ core.StateSink = (*Builder)(nil)
-
-// keyState is a key's current value and the time it took it. One array
-// of them (not two) keeps Modify to one cache miss per change.
-type keyState struct {
-	v     core.Value
-	since core.Time
-}
 
 // Create starts building the index that Close will put at path, for a
 // trace starting at start. It writes a temporary file in path's directory
@@ -63,7 +56,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
-	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), start: start, last: start}
+	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), start: start, last: start}
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -74,18 +67,14 @@ func (b *Builder) Attributes() *core.AttributeTree { return b.tree }
 
 // Value implements [core.StateSink].
 func (b *Builder) Value(key core.Key) core.Value {
-	if key >= 0 && int(key) < len(b.state) {
-		return b.state[key].v
+	if key >= 0 && int(key) < b.state.len() {
+		return b.state.value(key)
 	}
 	return core.Null()
 }
 
 func (b *Builder) grow() {
-	n := b.tree.Len()
-	b.state = slices.Grow(b.state, n-len(b.state))
-	for len(b.state) < n {
-		b.state = append(b.state, keyState{since: b.start})
-	}
+	b.state.grow(b.tree.Len(), b.start)
 	b.cls.extend(b.tree)
 }
 
@@ -108,23 +97,24 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 		return err
 	}
 	b.last = t
-	if int(key) >= len(b.state) {
+	if int(key) >= b.state.len() {
 		b.grow()
 	}
-	st := &b.state[key]
-	if st.v == v {
+	st := b.state.at(key)
+	old := b.state.value(key)
+	if old == v {
 		return nil
 	}
 	if t > st.since {
 		b.strs = b.strs[:0]
-		r := recFromValue(key, b.cls.of[key], st.since, t-1, st.v, &b.strs)
+		r := recFromValue(key, b.cls.of[key], st.since, t-1, old, &b.strs)
 		if err := b.tb.insert(&r, b.strs); err != nil {
 			b.err = err
 			return err
 		}
 		st.since = t
 	}
-	st.v = v
+	b.state.set(key, v)
 	return nil
 }
 
@@ -208,9 +198,9 @@ func (b *Builder) close(end core.Time) error {
 		since core.Time
 		key   int32
 	}
-	order := make([]last, len(b.state))
+	order := make([]last, b.state.len())
 	for k := range order {
-		order[k] = last{b.state[k].since, int32(k)}
+		order[k] = last{b.state.at(core.Key(k)).since, int32(k)}
 	}
 	slices.SortFunc(order, func(x, y last) int {
 		if c := cmp.Compare(x.since, y.since); c != 0 {
@@ -219,9 +209,9 @@ func (b *Builder) close(end core.Time) error {
 		return cmp.Compare(x.key, y.key)
 	})
 	for _, o := range order {
-		st := &b.state[o.key]
+		st := b.state.at(core.Key(o.key))
 		b.strs = b.strs[:0]
-		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, st.v, &b.strs)
+		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, b.state.value(core.Key(o.key)), &b.strs)
 		if err := b.tb.insert(&r, b.strs); err != nil {
 			return err
 		}
