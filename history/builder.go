@@ -28,8 +28,8 @@ type Builder struct {
 	start core.Time
 	last  core.Time
 	state *stateTable // current state per key
-	strs  []byte     // the string of the interval being inserted
-	secs  []section  // offsets relative to the side file until Close
+	strs  []byte      // the string of the interval being inserted
+	secs  []section   // offsets relative to the side file until Close
 	done  bool
 	err   error // first write error: the build cannot go on
 }
