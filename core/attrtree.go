@@ -25,7 +25,7 @@ type AttributeTree struct {
 
 	names   []string          // interned names, by id
 	nameIDs map[string]uint32 // name -> id
-	child   map[childRef]Key  // (parent, name id) -> key
+	child   keyTable          // (parent, name id) -> key
 
 	// kids lists the children of every key, built on the first EachChild
 	// after keys were added: the analyses that build the tree never list
@@ -119,14 +119,73 @@ func (t *AttributeTree) children() *childIndex {
 	return ix
 }
 
-type childRef struct {
-	parent Key
-	name   uint32
+// keyTable finds a key by its (parent, name id): an open-addressing hash
+// table of keys alone (slots hold key+1, 0 is empty), compared through the
+// tree's parent and name arrays. At most 3/4 full, it takes 5.3 to 10.7
+// bytes per key, where a Go map of (parent, name) to key took 15 to 30.
+type keyTable struct {
+	slots []int32
+	n     int
+}
+
+func refHash(parent Key, name uint32) uint64 {
+	x := (uint64(uint32(parent))<<32 | uint64(name)) * 0x9E3779B97F4A7C15
+	return x ^ x>>31
+}
+
+// find returns the key of (parent, name), or -1.
+func (t *AttributeTree) find(parent Key, name uint32) Key {
+	kt := &t.child
+	if len(kt.slots) == 0 {
+		return -1
+	}
+	mask := uint64(len(kt.slots) - 1)
+	for i := refHash(parent, name) & mask; ; i = (i + 1) & mask {
+		s := kt.slots[i]
+		if s == 0 {
+			return -1
+		}
+		if k := Key(s - 1); t.parent[k] == parent && t.nameID[k] == name {
+			return k
+		}
+	}
+}
+
+// reserve makes the table hold want keys without growing.
+func (t *AttributeTree) reserve(want int) {
+	kt := &t.child
+	if want*4 <= len(kt.slots)*3 {
+		return
+	}
+	size := 64
+	for want*4 > size*3 {
+		size *= 2
+	}
+	old := kt.slots
+	kt.slots, kt.n = make([]int32, size), 0
+	for _, s := range old {
+		if s != 0 {
+			t.place(Key(s - 1))
+		}
+	}
+}
+
+// place puts key k (whose parent and name are set) in the table, which
+// has room.
+func (t *AttributeTree) place(k Key) {
+	kt := &t.child
+	mask := uint64(len(kt.slots) - 1)
+	i := refHash(t.parent[k], t.nameID[k]) & mask
+	for kt.slots[i] != 0 {
+		i = (i + 1) & mask
+	}
+	kt.slots[i] = int32(k) + 1
+	kt.n++
 }
 
 // NewAttributeTree returns an empty tree.
 func NewAttributeTree() *AttributeTree {
-	return &AttributeTree{nameIDs: map[string]uint32{}, child: map[childRef]Key{}}
+	return &AttributeTree{nameIDs: map[string]uint32{}}
 }
 
 // Grow makes room for n more attributes, so that adding them does not
@@ -140,12 +199,8 @@ func (t *AttributeTree) Grow(n, names int) {
 	}
 	t.parent = slices.Grow(t.parent, n)
 	t.nameID = slices.Grow(t.nameID, n)
+	t.reserve(len(t.parent) + n)
 	// Maps cannot grow in place: rebuild them with the final size.
-	child := make(map[childRef]Key, len(t.child)+n)
-	for r, k := range t.child {
-		child[r] = k
-	}
-	t.child = child
 	if names > 0 {
 		t.names = slices.Grow(t.names, names)
 		ids := make(map[string]uint32, len(t.nameIDs)+names)
@@ -180,13 +235,14 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 		id = uint32(len(t.names))
 		t.names = append(t.names, name)
 		t.nameIDs[name] = id
-	} else if k, ok := t.child[childRef{parent, id}]; ok {
+	} else if k := t.find(parent, id); k >= 0 {
 		return k
 	}
 	k := Key(len(t.parent))
 	t.parent = append(t.parent, parent)
 	t.nameID = append(t.nameID, id)
-	t.child[childRef{parent, id}] = k
+	t.reserve(t.child.n + 1)
+	t.place(k)
 	return k
 }
 
@@ -209,8 +265,10 @@ func (t *AttributeTree) Child(parent Key, name string) (Key, bool) {
 	if !ok {
 		return 0, false
 	}
-	k, ok := t.child[childRef{parent, id}]
-	return k, ok
+	if k := t.find(parent, id); k >= 0 {
+		return k, true
+	}
+	return 0, false
 }
 
 // Lookup returns the key of a '/'-separated path such as
