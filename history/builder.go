@@ -32,6 +32,10 @@ type Builder struct {
 	secs  []section   // offsets relative to the side file until Close
 	done  bool
 	err   error // first write error: the build cannot go on
+
+	pipe     *pipeline // the tree side, started by the first interval
+	cur      *ivBatch  // the batch being filled
+	keysSent int       // attribute count last sent to the tree side
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -56,7 +60,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
-	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), start: start, last: start}
+	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -106,9 +110,7 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 		return nil
 	}
 	if t > st.since {
-		b.strs = b.strs[:0]
-		r := recFromValue(key, b.cls.of[key], st.since, t-1, old, &b.strs)
-		if err := b.tb.insert(&r, b.strs); err != nil {
+		if err := b.emit(key, st.since, t-1, old); err != nil {
 			b.err = err
 			return err
 		}
@@ -191,6 +193,9 @@ func (b *Builder) Close(end core.Time) error {
 }
 
 func (b *Builder) close(end core.Time) error {
+	if err := b.drain(); err != nil {
+		return err
+	}
 	b.grow()
 	// The last states in order of start, so the long ones come first and
 	// the eSHT rule puts the rest below them instead of stacking roots.
@@ -291,6 +296,7 @@ func (b *Builder) close(end core.Time) error {
 // Abort stops the build and removes its temporary files. Close and Modify
 // return core.ErrClosed afterwards. Abort after Close does nothing.
 func (b *Builder) Abort() {
+	b.drain()
 	if b.f != nil {
 		name := b.f.Name()
 		b.f.Close()

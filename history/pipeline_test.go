@@ -1,0 +1,35 @@
+package history
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/tracetui/tracetui/core/coretest"
+)
+
+// TestPipelineSameBytes: the build on two goroutines writes the same file
+// as the build on one, for every layout, with keys created while intervals
+// flow (the vR height follows the key count) and string values (batches
+// carry their bytes); and the same bytes again when built twice.
+func TestPipelineSameBytes(t *testing.T) {
+	r := coretest.Rand(t)
+	s := randomScenario(r, 3*batchLen*pipelineDepth+r.IntN(batchLen), 3000)
+	for _, l := range []Layout{LayoutRSHT, LayoutESHT} {
+		opts := Options{Layout: l, BlockSize: 2048, MaxChildren: 8}
+		seq := opts
+		seq.sequential = true
+		var files [][]byte
+		for _, o := range []Options{seq, opts, opts} {
+			data, err := os.ReadFile(buildScenario(t, s, o))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, data)
+		}
+		if !bytes.Equal(files[0], files[1]) || !bytes.Equal(files[1], files[2]) {
+			t.Fatalf("%s: the pipelined builds (%d, %d bytes) differ from the sequential one (%d bytes)", l, len(files[1]), len(files[2]), len(files[0]))
+		}
+		openChecked(t, buildScenario(t, s, opts), OpenOptions{})
+	}
+}
