@@ -14,7 +14,7 @@ import (
 // carry their bytes); and the same bytes again when built twice.
 func TestPipelineSameBytes(t *testing.T) {
 	r := coretest.Rand(t)
-	s := randomScenario(r, 3*batchLen*pipelineDepth+r.IntN(batchLen), 3000)
+	s := randomScenario(r, (pipelineDepth+2)*batchLen+r.IntN(batchLen), 3000) // more batches than the queue holds
 	for _, l := range []Layout{LayoutRSHT, LayoutESHT} {
 		opts := Options{Layout: l, BlockSize: 2048, MaxChildren: 8}
 		seq := opts
