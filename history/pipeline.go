@@ -1,6 +1,8 @@
 package history
 
 import (
+	"sync/atomic"
+
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -30,11 +32,12 @@ type keyMark struct{ at, n int }
 
 // pipeline is the tree side of the build.
 type pipeline struct {
-	in   chan *ivBatch
-	free chan *ivBatch
-	done chan struct{}
-	err  error // the tree side's first error; read after done is closed
-	keys int   // attribute count as of the interval being placed
+	in     chan *ivBatch
+	free   chan *ivBatch
+	done   chan struct{}
+	err    error       // the tree side's first error, written once
+	failed atomic.Bool // set after err: the caller may then read err
+	keys   int         // attribute count as of the interval being placed
 }
 
 func newPipeline(tb *treeBuilder) *pipeline {
@@ -57,7 +60,9 @@ func (p *pipeline) run(tb *treeBuilder) {
 				p.keys = bt.keys[mark].n
 				mark++
 			}
-			p.err = tb.insert(&bt.recs[i], bt.strs)
+			if p.err = tb.insert(&bt.recs[i], bt.strs); p.err != nil {
+				p.failed.Store(true)
+			}
 		}
 		bt.recs, bt.strs, bt.keys = bt.recs[:0], bt.strs[:0], bt.keys[:0]
 		p.free <- bt
@@ -84,10 +89,8 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 	if len(bt.recs) < batchLen {
 		return nil
 	}
-	select {
-	case <-b.pipe.done: // the tree side stopped on an error
+	if b.pipe.failed.Load() { // the tree side stopped on an error
 		return b.pipe.err
-	default:
 	}
 	b.pipe.in <- bt
 	b.cur = <-b.pipe.free

@@ -3,8 +3,11 @@ package history
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 )
 
@@ -31,5 +34,29 @@ func TestPipelineSameBytes(t *testing.T) {
 			t.Fatalf("%s: the pipelined builds (%d, %d bytes) differ from the sequential one (%d bytes)", l, len(files[1]), len(files[2]), len(files[0]))
 		}
 		openChecked(t, buildScenario(t, s, opts), OpenOptions{})
+	}
+}
+
+// TestPipelineError: a write error on the tree side stops the build: a
+// later Modify returns it, and so does Close, without hanging.
+func TestPipelineError(t *testing.T) {
+	b, err := Create(filepath.Join(t.TempDir(), "index"), 0, Options{BlockSize: 2048, MaxChildren: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]core.Key, 100)
+	for i := range keys {
+		keys[i] = b.Attributes().AddPath("k", strconv.Itoa(i))
+	}
+	b.f.Close() // every node write now fails
+	var merr error
+	for i := 0; merr == nil && i < 100*batchLen*pipelineDepth; i++ {
+		merr = b.Modify(keys[i%len(keys)], core.Time(i), core.Int32(int32(i%3)))
+	}
+	if merr == nil {
+		t.Fatal("Modify went on after the tree side failed")
+	}
+	if err := b.Close(core.Time(100 * batchLen * pipelineDepth)); err == nil {
+		t.Fatal("Close succeeded after a write error")
 	}
 }
