@@ -26,8 +26,54 @@ type Node struct {
 	// clipped to the range): where a browser zooms to show it.
 	LongestStart core.Time `json:"longest_start_ns"`
 	LongestEnd   core.Time `json:"longest_end_ns"`
+}
 
-	byName map[string]*Node
+// builder grows a tree. Names are numbered, and a node's children are
+// found in one map for the whole tree (a tree has many nodes with few
+// children each).
+type builder struct {
+	children map[childOf]*Node
+	ids      map[string]int32
+	names    []string
+}
+
+type childOf struct {
+	parent *Node
+	name   int32
+}
+
+// call is one call read from the index: no pointer, so that the garbage
+// collector need not scan the hundreds of thousands of them.
+type call struct {
+	start, end core.Time
+	name       int32
+}
+
+func newBuilder() *builder {
+	return &builder{children: map[childOf]*Node{}, ids: map[string]int32{}}
+}
+
+// nameID numbers a function name.
+func (b *builder) nameID(name string) int32 {
+	id, ok := b.ids[name]
+	if !ok {
+		id = int32(len(b.names))
+		b.ids[name] = id
+		b.names = append(b.names, name)
+	}
+	return id
+}
+
+// child returns parent's child called names[name], creating it.
+func (b *builder) child(parent *Node, name int32) *Node {
+	k := childOf{parent, name}
+	c, ok := b.children[k]
+	if !ok {
+		c = &Node{Name: b.names[name]}
+		b.children[k] = c
+		parent.Children = append(parent.Children, c)
+	}
+	return c
 }
 
 // Labeler names a frame value of a thread (its Threads/<id> key): a
@@ -81,12 +127,13 @@ func Compute(ctx context.Context, h core.History, opts Options) (*Node, error) {
 	if threads == nil {
 		threads = StackThreads(tree)
 	}
-	root := newNode("")
+	root := &Node{}
+	b := newBuilder()
 	for _, th := range threads {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err := addThread(ctx, h, th, from, to, label, root); err != nil {
+		if err := b.addThread(ctx, h, th, from, to, label, root); err != nil {
 			return nil, err
 		}
 	}
@@ -99,7 +146,7 @@ func Compute(ctx context.Context, h core.History, opts Options) (*Node, error) {
 }
 
 // addThread adds one thread's calls in [from, to) to root.
-func addThread(ctx context.Context, h core.History, th core.Key, from, to core.Time, label Labeler, root *Node) error {
+func (b *builder) addThread(ctx context.Context, h core.History, th core.Key, from, to core.Time, label Labeler, root *Node) error {
 	tree := h.Attributes()
 	stack, ok := tree.Child(th, core.AttrCallStack)
 	if !ok {
@@ -115,38 +162,39 @@ func addThread(ctx context.Context, h core.History, th core.Key, from, to core.T
 			deepest = max(deepest, d)
 		}
 	})
-	levels := make([][]core.Interval, deepest)
+	levels := make([][]call, deepest)
+	labels := map[core.Value]int32{} // a thread calls few functions many times
 	_, err := h.Query2D(ctx, keys, from, to-1, func(iv core.Interval) bool {
-		if !iv.Value.IsNull() {
-			d := depthOf[iv.Key]
-			levels[d] = append(levels[d], iv)
+		if iv.Value.IsNull() {
+			return true
 		}
+		id, ok := labels[iv.Value]
+		if !ok {
+			id = b.nameID(label(th, iv.Value))
+			labels[iv.Value] = id
+		}
+		d := depthOf[iv.Key]
+		levels[d] = append(levels[d], call{iv.Start, iv.End, id})
 		return true
 	})
 	if err != nil {
 		return fmt.Errorf("reading the call stack of %s: %w", tree.Path(th), err)
 	}
-	labels := map[core.Value]string{} // a thread calls few functions many times
-	var parents []*Node               // the node of each interval of the level above
+	var parents []*Node // the node of each call of the level above
 	for d, level := range levels {
-		slices.SortFunc(level, func(a, b core.Interval) int { return cmp.Compare(a.Start, b.Start) })
+		slices.SortFunc(level, func(a, b call) int { return cmp.Compare(a.start, b.start) })
 		nodes := make([]*Node, len(level))
-		for i, iv := range level {
+		for i, c := range level {
 			parent := root
 			if d > 0 {
 				above := levels[d-1]
-				j := sort.Search(len(above), func(j int) bool { return above[j].End >= iv.Start })
-				if j < len(above) && above[j].Start <= iv.Start {
+				j := sort.Search(len(above), func(j int) bool { return above[j].end >= c.start })
+				if j < len(above) && above[j].start <= c.start {
 					parent = parents[j]
 				}
 			}
-			name, ok := labels[iv.Value]
-			if !ok {
-				name = label(th, iv.Value)
-				labels[iv.Value] = name
-			}
-			n := parent.child(name)
-			n.add(max(iv.Start, from), min(iv.End, to-1))
+			n := b.child(parent, c.name)
+			n.add(max(c.start, from), min(c.end, to-1))
 			nodes[i] = n
 		}
 		parents = nodes
@@ -155,19 +203,6 @@ func addThread(ctx context.Context, h core.History, th core.Key, from, to core.T
 		}
 	}
 	return nil
-}
-
-func newNode(name string) *Node { return &Node{Name: name, byName: map[string]*Node{}} }
-
-// child returns n's child called name, creating it.
-func (n *Node) child(name string) *Node {
-	c, ok := n.byName[name]
-	if !ok {
-		c = newNode(name)
-		n.byName[name] = c
-		n.Children = append(n.Children, c)
-	}
-	return c
 }
 
 // add counts one call covering [start, end].
@@ -192,7 +227,6 @@ func (n *Node) finish() {
 		children += c.Total
 	}
 	n.Self = n.Total - children
-	n.byName = nil
 	slices.SortFunc(n.Children, func(a, b *Node) int {
 		if c := cmp.Compare(b.Total, a.Total); c != 0 {
 			return c
