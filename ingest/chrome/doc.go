@@ -48,6 +48,10 @@
 //	Processes/<PID>/Exec_name           process_name metadata, else the pid text
 //	Processes/<PID>/Async/<cat>/<name>  int32 number of open async slices (b/e, or
 //	                                    the legacy S/F, matched by cat and id), null when none
+//	Processes/<PID>/Async/<cat>/<name>/<lane>
+//	                                    the id of the async slice on lane 1, 2... (each
+//	                                    slice takes the lowest lane free when it begins;
+//	                                    at most 64 lanes), or null
 //	Counters/<PID>/<name>/<series>      each numeric argument of C events
 //	                                    (int64 or float64)
 //
