@@ -17,7 +17,7 @@ import (
 
 const sampleDir = "../../testdata/paje"
 
-var samples = []string{"pajeng-nested.paje", "paje-1x-tabs.trace", "unknown-event.paje"}
+var samples = []string{"pajeng-nested.paje", "paje-1x-tabs.trace", "unknown-event.paje", "g5k-variables.paje"}
 
 func TestSamplesGolden(t *testing.T) {
 	for _, name := range samples {
@@ -153,7 +153,7 @@ func TestSeekProperty(t *testing.T) {
 // PajeNG ships, when installed.
 func TestAgainstPjDump(t *testing.T) {
 	pjdump := coretest.NeedCommand(t, "pj_dump", "pajeng")
-	files := []string{filepath.Join(sampleDir, "pajeng-nested.paje")}
+	files := []string{filepath.Join(sampleDir, "pajeng-nested.paje"), filepath.Join(sampleDir, "g5k-variables.paje")}
 	ex, _ := filepath.Glob("/usr/share/doc/pajeng/examples/traces/*.trace")
 	files = append(files, ex...)
 	compared := 0
@@ -329,4 +329,34 @@ func diff(got, want []string) string {
 		}
 	}
 	return b.String()
+}
+
+// A SimGrid platform trace with only variables (as PajeNG's g5k.trace):
+// every host and link is a row whose variables are float64 attributes,
+// so the browser has something to draw although no state is ever set.
+func TestVariablesOnlyTraceHasRows(t *testing.T) {
+	src, err := Open(filepath.Join(sampleDir, "g5k-variables.paje"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	h := analyze(t, src)
+	tree := h.Attributes()
+	vars := tree.Glob("Threads/*/Variables/*")
+	if len(vars) != 6 {
+		t.Fatalf("%d variable attributes, want 6 (power and power_used of 2 hosts, bandwidth and bandwidth_used of 1 link)", len(vars))
+	}
+	rows := map[string]bool{}
+	for _, k := range vars {
+		rows[execName(h, tree.Parent(tree.Parent(k)))] = true
+	}
+	for _, want := range []string{"griffon-1.nancy.grid5000.fr", "griffon-2.nancy.grid5000.fr", "griffon-1_link"} {
+		if !rows[want] {
+			t.Errorf("no row with variables for %s (rows: %v)", want, rows)
+		}
+	}
+	sourcetest.CheckStates(t, h, []sourcetest.StateAt{
+		sourcetest.At("Threads/h1/Variables/power_used", 2_600_000_000, core.Float64(71521750)),
+		sourcetest.At("Threads/h2/Variables/power_used", 4_000_000_000, core.Null()), // destroyed
+	})
 }
