@@ -29,6 +29,7 @@ type Analysis struct {
 	horizon core.Time // latest end of an X slice scheduled so far
 	async   map[asyncKey]*asyncOpen
 	groups  map[asyncGroupKey]*asyncGroup
+	flows   map[flowKey]flowStep
 	keyBuf  []byte
 	pidBuf  []byte
 	// The last thread looked up: consecutive events of one thread are
@@ -64,6 +65,10 @@ type threadState struct {
 	hasCS   bool
 	proc    *procState
 	pidText string
+	// Flow attributes set on this thread, nulled when the stack drops
+	// below flowDepth (see flows.go).
+	flowKeys  []core.Key
+	flowDepth int
 }
 
 type frame struct {
@@ -83,26 +88,6 @@ type procState struct {
 type asyncKey struct {
 	proc    *procState
 	cat, id string
-}
-
-// asyncOpen is the open async slices of one (process, cat, id): several
-// when they nest.
-type asyncOpen struct {
-	group *asyncGroup
-	lanes []int // a stack: the lane of each open slice
-}
-
-type asyncGroupKey struct {
-	proc      *procState
-	cat, name string
-}
-
-// asyncGroup is the async slices of one name in one process: the count
-// attribute and one lane attribute per concurrent depth.
-type asyncGroup struct {
-	key   core.Key   // Processes/<PID>/Async/<cat>/<name>
-	lanes []core.Key // its children 1, 2...
-	busy  []bool
 }
 
 type pendingEnd struct {
@@ -157,7 +142,8 @@ func NewAnalysis(sink core.StateSink) *Analysis {
 	return &Analysis{
 		sink: sink, tree: sink.Attributes(),
 		threads: map[string]*threadState{}, procs: map[string]*procState{},
-		async: map[asyncKey]*asyncOpen{}, groups: map[asyncGroupKey]*asyncGroup{}, last: core.MinTime,
+		async: map[asyncKey]*asyncOpen{}, groups: map[asyncGroupKey]*asyncGroup{}, flows: map[flowKey]flowStep{},
+		last: core.MinTime,
 	}
 }
 
@@ -228,6 +214,8 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		return a.asyncSlice(ev, r, 'b')
 	case 'F':
 		return a.asyncSlice(ev, r, 'e')
+	case 's', 't', 'f':
+		return a.flow(ev, r, ph)
 	}
 	return nil
 }
@@ -367,6 +355,7 @@ func (a *Analysis) popTo(th *threadState, n int, t core.Time) {
 		a.setDepth(th, len(th.stack), t, core.Null())
 		th.stack = th.stack[:len(th.stack)-1]
 	}
+	a.endFlows(th, t)
 }
 
 // flushEnds pops the complete slices that end at or before t.
@@ -450,86 +439,6 @@ func (a *Analysis) counter(ev *core.Event, r *classRefs) error {
 		}
 	}
 	return nil
-}
-
-// asyncSlice counts the open async slices (b/e, and the legacy S/F,
-// matched by category and id) of each name in
-// Processes/<pid>/Async/<cat>/<name>, and lays them out on lanes
-// (children 1, 2...: the lowest lane free when the slice begins) holding
-// the slice's id.
-func (a *Analysis) asyncSlice(ev *core.Event, r *classRefs, ph byte) error {
-	if ev.Field(r.pid).Kind == core.FieldNone {
-		return nil
-	}
-	p := a.proc(ev, r)
-	cat := string(ev.Field(r.cat).AppendText(nil))
-	id := string(ev.Field(r.id).AppendText(nil))
-	ak := asyncKey{proc: p, cat: cat, id: id}
-	switch ph {
-	case 'b':
-		open := a.async[ak]
-		if open == nil {
-			open = &asyncOpen{group: a.asyncGroup(p, cat, ev.Class.Name)}
-			a.async[ak] = open
-		}
-		g := open.group
-		a.modify(g.key, ev.Time, core.Int32(int32(a.sink.Value(g.key).Int())+1))
-		lane := 0
-		for lane < len(g.busy) && g.busy[lane] {
-			lane++
-		}
-		if lane == len(g.busy) {
-			if lane >= maxAsyncLanes {
-				return nil // counted, not laid out
-			}
-			g.busy = append(g.busy, false)
-			g.lanes = append(g.lanes, a.tree.Add(g.key, strconv.Itoa(lane+1)))
-		}
-		g.busy[lane] = true
-		open.lanes = append(open.lanes, lane)
-		label := id
-		if label == "" {
-			label = ev.Class.Name
-		}
-		a.modify(g.lanes[lane], ev.Time, core.String(core.SafeString(label)))
-	case 'e':
-		open, ok := a.async[ak]
-		if !ok {
-			return nil
-		}
-		g := open.group
-		if n := len(open.lanes); n > 0 {
-			lane := open.lanes[n-1]
-			open.lanes = open.lanes[:n-1]
-			g.busy[lane] = false
-			a.modify(g.lanes[lane], ev.Time, core.Null())
-		}
-		n := int32(a.sink.Value(g.key).Int()) - 1
-		if n <= 0 {
-			a.modify(g.key, ev.Time, core.Null())
-		} else {
-			a.modify(g.key, ev.Time, core.Int32(n))
-		}
-		if len(open.lanes) == 0 {
-			delete(a.async, ak)
-		}
-	}
-	return nil
-}
-
-// maxAsyncLanes bounds the lanes of one async name: a trace that opens a
-// million overlapping slices gets a count, not a million rows.
-const maxAsyncLanes = 64
-
-// asyncGroup returns the lanes of one async name in a process.
-func (a *Analysis) asyncGroup(p *procState, cat, name string) *asyncGroup {
-	gk := asyncGroupKey{proc: p, cat: cat, name: name}
-	g, ok := a.groups[gk]
-	if !ok {
-		g = &asyncGroup{key: a.tree.AddPath(core.AttrProcesses, strconv.Itoa(int(p.pid)), core.AttrAsync, core.SafeName(cat), core.SafeName(name))}
-		a.groups[gk] = g
-	}
-	return g
 }
 
 // Finish implements ingest.Analysis: complete slices ending by end are
