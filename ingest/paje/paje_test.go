@@ -127,6 +127,16 @@ func TestAnalysisNested(t *testing.T) {
 		at("Threads/n1/Variables/Memory used", 100*ms, core.Float64(1024)),
 		at("Threads/n1/Variables/Memory used", 500*ms, core.Float64(1536.5)),
 		at("Threads/n1/Variables/Memory used", 600*ms, core.Float64(536.5)),
+		// The link m1 (pj_dump: Link, node-1, Communication, 0.25, 0.45,
+		// ..., msg, rank 0, rank 1, m1), shown like a Chrome flow.
+		at("Threads/t1/Flow_out", 250*ms-1, core.Null()),
+		at("Threads/t1/Flow_out", 250*ms, s("Communication/msg#m1")),
+		at("Threads/t1/Flow_out", 450*ms-1, s("Communication/msg#m1")),
+		at("Threads/t1/Flow_out", 450*ms, core.Null()),
+		at("Threads/t2/Flow_in", 450*ms-1, core.Null()),
+		at("Threads/t2/Flow_in", 450*ms, s("Communication/msg#m1 from t1 at 250000000")),
+		at("Threads/t2/Flow_in", 800*ms-1, s("Communication/msg#m1 from t1 at 250000000")),
+		at("Threads/t2/Flow_in", 800*ms, core.Null()), // its next state
 	})
 }
 
