@@ -57,6 +57,7 @@ type KeyMap struct {
 	SortReverse key.Binding
 	Overview    key.Binding
 	OverviewST  key.Binding
+	CallTree    key.Binding
 
 	// Screen.
 	Legend key.Binding
@@ -134,6 +135,7 @@ func Default() KeyMap {
 		SortReverse: bind("<", "reverse sort order", "<"),
 		Overview:    bind("o", "temporal overview", "o"),
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
+		CallTree:    bind("F", "call tree · flame graph", "F"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -186,6 +188,7 @@ func (k *KeyMap) Actions() []Action {
 		{"sort_reverse", GroupViews, &k.SortReverse},
 		{"overview", GroupViews, &k.Overview},
 		{"overview_st", GroupViews, &k.OverviewST},
+		{"call_tree", GroupViews, &k.CallTree},
 
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},

@@ -1,0 +1,29 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest"
+)
+
+// TestGoldenCallTree shows the call tree (icicle and table) of clang's
+// -ftime-trace sample (testdata/chrome), read through the real pipeline:
+// every thread, then the compiler thread alone with Frontend expanded.
+func TestGoldenCallTree(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	it, err := ingest.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	tr := ingestTrace{it}
+	for _, c := range []goldenCase{
+		{name: "calltree_all_100x30", w: 100, h: 30, keys: []string{"F"}},
+		{name: "calltree_thread_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "F", "j", "l", "j"}},
+		{name: "calltree_zoom_100x30", w: 100, h: 30, keys: []string{"F", "j", "j", "enter"}},
+	} {
+		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
+	}
+}
