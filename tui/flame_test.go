@@ -27,3 +27,32 @@ func TestGoldenCallTree(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}
 }
+
+// TestGoldenTracks shows Chrome's async lanes and counters
+// (catapult-tracks.json: a process with only async slices, one with a
+// counter) and Pajé variables (g5k-variables.paje, a thread expanded) as
+// rows: lanes as string states, counters as block heights.
+func TestGoldenTracks(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, c := range []struct {
+		trace string
+		cases []goldenCase
+	}{
+		{"chrome/catapult-tracks.json", []goldenCase{
+			{name: "tracks_chrome_100x30", w: 100, h: 30},
+			{name: "tracks_chrome_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j"}},
+		}},
+		{"paje/g5k-variables.paje", []goldenCase{
+			{name: "tracks_paje_100x30", w: 100, h: 30, keys: []string{"j", "enter", "j", "j", "j", "enter", "j", "j", "j", "enter"}},
+		}},
+	} {
+		it, err := ingest.Open(context.Background(), filepath.Join("..", "testdata", c.trace), ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { it.Close() })
+		for _, gc := range c.cases {
+			t.Run(gc.name, func(t *testing.T) { runGolden(t, ingestTrace{it}, gc) })
+		}
+	}
+}
