@@ -43,6 +43,7 @@ type KeyMap struct {
 	Find        key.Binding
 	FindNext    key.Binding
 	FindPrev    key.Binding
+	FlowJump    key.Binding
 
 	// Event table.
 	Focus       key.Binding
@@ -123,6 +124,7 @@ func Default() KeyMap {
 		Find:        bind("/", "find row", "/"),
 		FindNext:    bind("n", "next match", "n"),
 		FindPrev:    bind("N", "previous match", "N"),
+		FlowJump:    bind("e", "flow's other end", "e"),
 
 		Focus:       bind("tab", "focus table · next stats", "tab"),
 		Filter:      bind("f", "filter column", "f"),
@@ -176,6 +178,7 @@ func (k *KeyMap) Actions() []Action {
 		{"find", GroupRows, &k.Find},
 		{"find_next", GroupRows, &k.FindNext},
 		{"find_prev", GroupRows, &k.FindPrev},
+		{"flow_jump", GroupRows, &k.FlowJump},
 
 		{"focus", GroupTable, &k.Focus},
 		{"filter", GroupTable, &k.Filter},

@@ -321,6 +321,12 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("selected %q", got)
 		}
 	},
+	"flow_jump": func(t *testing.T, hs *harness) {
+		hs.press("flow_jump") // the demo kernel trace has no flow
+		if v := hs.view(); !strings.Contains(v, "no flow here") {
+			t.Errorf("no note about the missing flow:\n%s", v)
+		}
+	},
 	"focus": func(t *testing.T, hs *harness) {
 		hs.press("focus")
 		b := hs.b()

@@ -41,6 +41,11 @@ func TestGoldenTracks(t *testing.T) {
 		{"chrome/catapult-tracks.json", []goldenCase{
 			{name: "tracks_chrome_100x30", w: 100, h: 30},
 			{name: "tracks_chrome_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j"}},
+			// The flow ipc/post#5: at its arrival in Reply (8:81, 45 us),
+			// e jumps to its step on 7:70 (33 us); there e follows that
+			// step's own arrival back to the start (8:80 at 18 us).
+			{name: "flow_jump_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"G", ":", "+", "4", "5", "u", "s", "enter", "e", "e"}},
+			{name: "flow_details_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"G", ":", "+", "4", "5", "u", "s", "enter", "e"}},
 		}},
 		{"paje/g5k-variables.paje", []goldenCase{
 			{name: "tracks_paje_100x30", w: 100, h: 30, keys: []string{"j", "enter", "j", "j", "j", "enter", "j", "j", "j", "enter"}},

@@ -380,6 +380,12 @@ func (b *browser) detailsText() string {
 		if v, ok := value(n.thread, core.AttrSystemCall); ok {
 			parts = append(parts, "syscall "+v.String())
 		}
+		if v, ok := value(n.thread, attrFlowIn); ok {
+			parts = append(parts, "flow in "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
+		}
+		if v, ok := value(n.thread, attrFlowOut); ok {
+			parts = append(parts, "flow out "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
+		}
 	}
 	if n.kind == kindCPU {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {
