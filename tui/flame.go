@@ -218,9 +218,7 @@ func depthOf(n *calltree.Node) int {
 func (v *flameView) View(a area) []string {
 	st := v.sh.styles
 	w := a.width
-	title := "Call tree of " + v.what + " " + relTime(v.start, v.from) + "–" + relTime(v.start, v.to) +
-		" (" + core.FormatDuration(v.to-v.from+1) + ")"
-	lines := []string{st.Title.Render(fit(title, w))}
+	lines := []string{v.sh.rangeTitle("Call tree of "+v.what, v.start, v.from, v.to, w)}
 	if v.status != "" {
 		lines = append(lines, st.Dim.Render(fit(v.status, w)))
 		return fillLines(lines, a.height)

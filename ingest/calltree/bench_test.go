@@ -3,13 +3,11 @@ package calltree
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
-	"github.com/tracetui/tracetui/ingest/callstack"
 )
 
 // benchEvents is the size of the benchmark's user-space trace.
@@ -59,20 +57,7 @@ func userSpaceTrace(n int) ([]core.Event, core.Time) {
 // what a tool without an index does at best.
 func BenchmarkCallTree(b *testing.B) {
 	events, end := userSpaceTrace(benchEvents)
-	path := filepath.Join(b.TempDir(), "bench.rsht")
-	builder, err := history.Create(path, 0, history.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	a := callstack.New(builder, callstack.WithKernel())
-	for i := range events {
-		if err := a.Handle(&events[i]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := builder.Close(end); err != nil {
-		b.Fatal(err)
-	}
+	path := index(b, events, end)
 	checkSameTree(b, path, bruteForceReplay(events, 1, end))
 	b.Run("BruteForce", func(b *testing.B) {
 		for b.Loop() {

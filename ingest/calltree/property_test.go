@@ -3,6 +3,7 @@ package calltree
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/callstack"
 )
 
@@ -75,23 +77,36 @@ func generate(rng interface{ IntN(int) int }, label func(int64) string) ([]core.
 	return events, end, calls
 }
 
-// index runs the call stack analysis over events into a history.
-func index(t testing.TB, events []core.Event, end core.Time) *core.MemHistory {
-	t.Helper()
-	h := core.NewMemHistory(0)
-	a := callstack.New(h, callstack.WithKernel())
+// index runs the call stack analysis over events into an on-disk R-SHT
+// (the index the browser reads) and returns its path.
+func index(tb testing.TB, events []core.Event, end core.Time) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "calls.rsht")
+	builder, err := history.Create(path, 0, history.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	a := callstack.New(builder, callstack.WithKernel())
 	for i := range events {
 		if err := a.Handle(&events[i]); err != nil {
-			t.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
-	if err := a.Finish(end); err != nil {
-		t.Fatal(err)
+	if err := builder.Close(end); err != nil {
+		tb.Fatal(err)
 	}
-	if err := h.Close(end); err != nil {
-		t.Fatal(err)
+	return path
+}
+
+// openIndex opens an index made by index.
+func openIndex(tb testing.TB, path string) *history.Tree {
+	tb.Helper()
+	tr, err := history.Open(path, history.OpenOptions{})
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return h
+	tb.Cleanup(func() { tr.Close() })
+	return tr
 }
 
 // stats is one path's aggregate, as the brute force and the tree say it.
@@ -162,7 +177,7 @@ func TestCallTreeAgainstBruteForce(t *testing.T) {
 	label := func(addr int64) string { return "f" + strconv.FormatInt(addr%5, 10) } // several addresses, one name
 	for round := range 30 {
 		events, end, calls := generate(rng, label)
-		h := index(t, events, end)
+		h := openIndex(t, index(t, events, end))
 		tree := h.Attributes()
 		threads := map[int64]bool{}
 		keys := []core.Key{} // not nil: nil means every thread
@@ -222,7 +237,7 @@ func TestCallTreeAgainstBruteForce(t *testing.T) {
 // A cancelled context stops the aggregation with its error.
 func TestCallTreeCancelled(t *testing.T) {
 	events, end, _ := generate(coretest.Rand(t), func(a int64) string { return strconv.FormatInt(a, 10) })
-	h := index(t, events, end)
+	h := openIndex(t, index(t, events, end))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Compute(ctx, h, Options{}); err != context.Canceled {
