@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // TestGoldenCallTree shows the call tree (icicle and table) of clang's
@@ -13,7 +14,7 @@ import (
 // every thread, then the compiler thread alone with Frontend expanded.
 func TestGoldenCallTree(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	it, err := ingest.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"), ingest.Options{})
+	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"), ingest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestGoldenTracks(t *testing.T) {
 			{name: "tracks_paje_100x30", w: 100, h: 30, keys: []string{"j", "enter", "j", "j", "j", "enter", "j", "j", "j", "enter"}},
 		}},
 	} {
-		it, err := ingest.Open(context.Background(), filepath.Join("..", "testdata", c.trace), ingest.Options{})
+		it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", c.trace), ingest.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
