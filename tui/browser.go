@@ -247,7 +247,7 @@ func (b *browser) detailKeys() []core.Key {
 		keys = append(keys, n.key)
 	}
 	if n.thread >= 0 {
-		for _, a := range []string{core.AttrExecName, core.AttrPPID, core.AttrSystemCall, attrFlowIn, attrFlowOut} {
+		for _, a := range []string{core.AttrExecName, core.AttrPPID, core.AttrSystemCall, core.AttrFlowIn, core.AttrFlowOut} {
 			if k, ok := at.Child(n.thread, a); ok {
 				keys = append(keys, k)
 			}

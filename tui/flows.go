@@ -15,10 +15,6 @@ import (
 // <ns>" from its arrival. The details line shows them; the flow key jumps
 // from an arrival to its start (parsed from the value) or from a start to
 // its arrival (a query for the Flow_in that names it).
-const (
-	attrFlowOut = "Flow_out"
-	attrFlowIn  = "Flow_in"
-)
 
 // flowFrom parses a Flow_in value: the thread and time of the other end.
 func flowFrom(v string) (tid string, t core.Time, ok bool) {
@@ -62,19 +58,19 @@ func (b *browser) jumpFlow() tea.Cmd {
 		iv, ok := f.atCursor[k]
 		return iv, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
 	}
-	if iv, ok := at0(attrFlowIn); ok {
+	if iv, ok := at0(core.AttrFlowIn); ok {
 		tid, ts, ok := flowFrom(iv.Value.Str())
 		if ok {
 			return func() tea.Msg { return flowFoundMsg{tid: tid, t: ts, found: true} }
 		}
 	}
-	out, ok := at0(attrFlowOut)
+	out, ok := at0(core.AttrFlowOut)
 	if !ok {
 		b.setNote(noteInfo, "no flow here: select a thread at a flow's slice")
 		return nil
 	}
 	want := out.Value.Str() + " from " + at.Name(th) + " at " + strconv.FormatInt(int64(out.Start), 10)
-	keys := at.Glob(core.AttrThreads + "/*/" + attrFlowIn)
+	keys := at.Glob(core.AttrThreads + "/*/" + core.AttrFlowIn)
 	hist, ctx := b.hist, b.ctx
 	return func() tea.Msg {
 		var m flowFoundMsg

@@ -380,10 +380,10 @@ func (b *browser) detailsText() string {
 		if v, ok := value(n.thread, core.AttrSystemCall); ok {
 			parts = append(parts, "syscall "+v.String())
 		}
-		if v, ok := value(n.thread, attrFlowIn); ok {
+		if v, ok := value(n.thread, core.AttrFlowIn); ok {
 			parts = append(parts, "flow in "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
 		}
-		if v, ok := value(n.thread, attrFlowOut); ok {
+		if v, ok := value(n.thread, core.AttrFlowOut); ok {
 			parts = append(parts, "flow out "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
 		}
 	}

@@ -19,10 +19,6 @@ import (
 // does), or, on a thread with no open slice, until its next slice ends. A
 // browser finds the other end of a Flow_out by looking for the Flow_in
 // that names its thread and time.
-const (
-	attrFlowOut = "Flow_out"
-	attrFlowIn  = "Flow_in"
-)
 
 // flowKey identifies one flow (ids are scoped by category and name).
 type flowKey struct {
@@ -50,14 +46,14 @@ func (a *Analysis) flow(ev *core.Event, r *classRefs, ph byte) error {
 	if ph == 't' || ph == 'f' {
 		if prev, ok := a.flows[fk]; ok {
 			delete(a.flows, fk)
-			a.markFlow(th, attrFlowIn, ev.Time, core.String(label+" from "+a.tree.Name(prev.thread.key)+" at "+strconv.FormatInt(int64(prev.t), 10)))
+			a.markFlow(th, core.AttrFlowIn, ev.Time, core.String(label+" from "+a.tree.Name(prev.thread.key)+" at "+strconv.FormatInt(int64(prev.t), 10)))
 		}
 	}
 	if ph == 's' || ph == 't' {
 		if len(a.flows) < maxOpenFlows {
 			a.flows[fk] = flowStep{thread: th, t: ev.Time}
 		}
-		a.markFlow(th, attrFlowOut, ev.Time, core.String(label))
+		a.markFlow(th, core.AttrFlowOut, ev.Time, core.String(label))
 	}
 	return nil
 }

@@ -16,10 +16,6 @@ import (
 //
 // A link whose end comes before its start (PajeNG accepts either order)
 // is reported and not shown: the states are written in time order.
-const (
-	attrFlowOut = "Flow_out"
-	attrFlowIn  = "Flow_in"
-)
 
 type linkKey struct {
 	typ *typeInfo
@@ -48,7 +44,7 @@ func (a *Analysis) link(ev *core.Event, r *classRefs) {
 			a.links[lk] = linkStart{c: c, t: t, label: label}
 		}
 		c.linksOut++
-		a.modify(a.tree.Add(c.row, attrFlowOut), t, core.String(label))
+		a.modify(a.tree.Add(c.row, core.AttrFlowOut), t, core.String(label))
 		return
 	}
 	start, ok := a.links[lk]
@@ -59,11 +55,11 @@ func (a *Analysis) link(ev *core.Event, r *classRefs) {
 	}
 	delete(a.links, lk)
 	if start.c.linksOut--; start.c.linksOut == 0 {
-		a.modify(a.tree.Add(start.c.row, attrFlowOut), t, core.Null())
+		a.modify(a.tree.Add(start.c.row, core.AttrFlowOut), t, core.Null())
 	}
 	c := a.container(text(ev, r.end))
 	a.ensureRow(c, t)
-	c.flowIn, c.flowInAt = a.tree.Add(c.row, attrFlowIn), t
+	c.flowIn, c.flowInAt = a.tree.Add(c.row, core.AttrFlowIn), t
 	a.modify(c.flowIn, t, core.String(start.label+" from "+a.rowID(start.c)+" at "+strconv.FormatInt(int64(start.t), 10)))
 }
 
