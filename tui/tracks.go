@@ -13,7 +13,8 @@ import (
 // counter series (Counters/<PID>/<name>/<series>) and each Pajé variable
 // (Threads/<id>/Variables/<type>) is a counter row, drawn with block
 // characters scaled to the row's range on screen. A process with only
-// tracks (no thread) gets a row of its own, so it appears.
+// tracks (no thread) gets a row of its own, so it appears; a container
+// with variables is expanded.
 
 // rowRank orders the kinds of rows under one parent.
 func rowRank(k rowKind) int {
@@ -64,6 +65,9 @@ func addTracks(at *core.AttributeTree, nodes []node, procRow map[int64]int32, pr
 			for _, v := range at.Children(vars) {
 				add(node{label: at.Name(v), kind: kindCounter, key: v, thread: t, parent: threadRow[i]})
 			}
+			// Open, so that a trace of variables only (SimGrid's platform
+			// traces) opens on them.
+			nodes[threadRow[i]].expanded = true
 		}
 	}
 	return nodes
