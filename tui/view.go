@@ -387,6 +387,9 @@ func (b *browser) detailsText() string {
 			parts = append(parts, "flow out "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
 		}
 	}
+	if f.woken {
+		parts = append(parts, b.wakerText(f.woke))
+	}
 	if n.kind == kindCPU {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {
 			tid := v.String()

@@ -61,6 +61,7 @@ var synopses = map[string]string{
 	"info":     "info [--index FILE] [--format F] [--json] TRACE",
 	"dump":     "dump [--limit N] [--format F] TRACE",
 	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
+	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
 	"bench":    "bench paper [--index FILE] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
@@ -102,6 +103,9 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"index", "--layout", "btree", "x"}, // unknown layout
 		{"query", "x"},                      // missing glob
 		{"query", "--from", "soon", "x", "a"},
+		{"critpath", "x"},      // missing TID
+		{"critpath", "x", "0"}, // the idle thread is per CPU
+		{"critpath", "x", "-3"},
 		{"gen", "-o", "d"}, // missing --threads
 		{"bench"},          // missing benchmark name
 		{"info", "--nope", "x"},
