@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/history"
 )
 
@@ -60,12 +62,16 @@ func BenchmarkCallTree(b *testing.B) {
 	path := index(b, events, end)
 	checkSameTree(b, path, bruteForceReplay(events, 1, end))
 	b.Run("BruteForce", func(b *testing.B) {
+		c0 := coretest.CPUTime()
 		for b.Loop() {
 			bruteForceReplay(events, 1, end)
 		}
+		reportCPU(b, c0)
 	})
 	events = nil // the index alone: no garbage collector time on the decoded events
 	b.Run("Index", func(b *testing.B) {
+		c0 := coretest.CPUTime()
+		defer reportCPU(b, c0)
 		for b.Loop() {
 			tr, err := history.Open(path, history.OpenOptions{})
 			if err != nil {
@@ -110,6 +116,12 @@ func checkSameTree(b *testing.B, path string, want *Node) {
 	if g.String() != w.String() {
 		b.Fatal("the index and the raw events give different call trees")
 	}
+}
+
+// reportCPU reports the process's CPU time per op since c0: steadier
+// than wall time on a loaded machine.
+func reportCPU(b *testing.B, c0 time.Duration) {
+	b.ReportMetric(float64((coretest.CPUTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // allCalls counts the calls of every node under n.
