@@ -2,8 +2,6 @@ package calltree
 
 import (
 	"context"
-	"errors"
-	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,19 +69,11 @@ func TestRealTraceCygProfile(t *testing.T) {
 	}
 	count(root)
 	entries := map[string]int64{}
-	src := open()
-	for {
-		ev, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	coretest.ForEachEvent(t, open(), func(ev *core.Event) {
 		if strings.HasSuffix(ev.Class.Name, ":func_entry") {
 			entries[r.Label("", core.Int64(ev.Field(ev.Class.FieldIndex("addr")).Int))]++
 		}
-	}
+	})
 	if len(entries) < 10 {
 		t.Fatalf("only %d functions entered", len(entries))
 	}
