@@ -30,10 +30,11 @@ func main() {
 
 // runBrowse opens the browser on a trace (no trace: the demo trace).
 func runBrowse(e *cli.Env, args []string) error {
-	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--symbols FILE] [TRACE]")
+	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [TRACE]")
 	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
+	arch := cli.ArchFlag(fs)
 	symbols := fs.String("symbols", "", "name call-stack addresses from the nm listing `FILE`")
 	if err := cli.Parse(fs, args, 0, 1); err != nil {
 		return err
@@ -46,7 +47,7 @@ func runBrowse(e *cli.Env, args []string) error {
 		}
 		path = demo
 	}
-	opts := ingest.Options{IndexPath: *index, Format: *format}
+	opts := ingest.Options{IndexPath: *index, Format: *format, Arch: *arch}
 	_, ready, err := ingest.Locate(path, opts)
 	if err != nil {
 		return err
