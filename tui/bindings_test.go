@@ -339,6 +339,12 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("selected %q", got)
 		}
 	},
+	"flow_jump": func(t *testing.T, hs *harness) {
+		hs.press("flow_jump") // the demo kernel trace has no flow
+		if v := hs.view(); !strings.Contains(v, "no flow here") {
+			t.Errorf("no note about the missing flow:\n%s", v)
+		}
+	},
 	"focus": func(t *testing.T, hs *harness) {
 		hs.press("focus")
 		b := hs.b()
@@ -521,6 +527,20 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.keys("esc")
 		if hs.ov() != nil {
 			t.Error("esc did not close the overview")
+		}
+	},
+	"call_tree": func(t *testing.T, hs *harness) {
+		hs.press("call_tree") // the demo kernel trace has no call stack
+		v := topView[*flameView](hs.b())
+		if v == nil || v.status != "no call stack in this range" {
+			t.Fatalf("call tree %v", v)
+		}
+		if !strings.Contains(hs.view(), "Call tree of") {
+			t.Errorf("call tree screen:\n%s", hs.view())
+		}
+		hs.press("call_tree")
+		if topView[*flameView](hs.b()) != nil {
+			t.Error("F did not close the call tree")
 		}
 	},
 	"legend": func(t *testing.T, hs *harness) {
