@@ -61,6 +61,8 @@ type browser struct {
 
 	changeSeq uint64 // [ and ] queries
 
+	wakerJumps []wakerJump // where the follow-waker key left, for the back key
+
 	density  density             // the strip's data
 	ovCache  [2]*overview.Result // the last overview of each kind (temporal, spatiotemporal), reused on reopening
 	ovBudget float64             // the overview's work budget (tests lower it)
@@ -229,6 +231,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
 	}
 	req.extra = b.detailKeys()
+	req.wake = b.wakeKeysOf()
 	return req, true
 }
 
