@@ -48,15 +48,12 @@ func TestWrapText(t *testing.T) {
 // match at or after the Gantt cursor, not the trace's first match.
 func TestFilterKeepsTheCursorTime(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
-	hs.press("goto")
-	hs.typeText("+5ms")
-	hs.keys("enter")
+	hs.goTo("+5ms")
 	hs.keys("f")
 	hs.typeText("sched_switch")
 	hs.keys("enter")
 	b := hs.b()
-	ev := b.trace.Events().(*memEvents).rows
-	r := b.table.rankOf(b.table.sel)
+	ev, r := hs.selectedEvent()
 	if ev[r].Event != "sched_switch" || ev[r].Time < b.cursor {
 		t.Fatalf("selected %+v, want the first sched_switch at or after %d", ev[r], b.cursor)
 	}
