@@ -29,6 +29,20 @@ func (hs *harness) press(action string) {
 	hs.t.Fatalf("no action %q", action)
 }
 
+// goTo moves the cursor with the go-to prompt.
+func (hs *harness) goTo(text string) {
+	hs.press("goto")
+	hs.typeText(text)
+	hs.keys("enter")
+}
+
+// selectedEvent returns the demo trace's events and the rank of the
+// table's selected one.
+func (hs *harness) selectedEvent() ([]EventRow, int64) {
+	b := hs.b()
+	return b.trace.Events().(*memEvents).rows, b.table.rankOf(b.table.sel)
+}
+
 // selectedLabel is the label of the selected row.
 func (hs *harness) selectedLabel() string {
 	t := hs.b().tree()
@@ -634,12 +648,9 @@ func TestTableEnterMovesTheGantt(t *testing.T) {
 // the cursor.
 func TestCursorScrollsTheTable(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
-	hs.press("goto")
-	hs.typeText("+3ms")
-	hs.keys("enter")
+	hs.goTo("+3ms")
 	b := hs.b()
-	ev := b.trace.Events().(*memEvents).rows
-	r := b.table.rankOf(b.table.sel)
+	ev, r := hs.selectedEvent()
 	if ev[r].Time < b.cursor || (r > 0 && ev[r-1].Time >= b.cursor) {
 		t.Errorf("table line at rank %d (time %d), cursor %d", r, ev[r].Time, b.cursor)
 	}
