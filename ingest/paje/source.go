@@ -156,7 +156,7 @@ func (s *Source) scan() error {
 // comments, events. For an event it returns its definition and time, with
 // the values in s.vals; ok is false for lines to skip.
 func (s *Source) line(b []byte, off int64) (def *eventDef, t int64, ok bool, err error) {
-	t0 := bytes.TrimLeft(b, " \t")
+	t0 := bytes.TrimLeft(b, " \t\r") // the blanks splitFields skips
 	if len(t0) == 0 || t0[0] == '#' {
 		return nil, 0, false, nil
 	}

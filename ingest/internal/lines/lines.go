@@ -20,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 )
 
 // Reader reads a file line by line. Lines longer than its buffer are
@@ -35,10 +36,16 @@ type Reader struct {
 	Long func(lineNo, off int64)
 }
 
+// textCheckBytes is how much of a file Open inspects for binary content.
+const textCheckBytes = 16 << 10
+
 // Open opens path for reading with a buffer of bufSize bytes (the longest
-// line accepted).
+// line accepted). Anything but a regular file is refused before it is
+// opened, and a file whose first bytes are binary (a trace.dat, NUL
+// bytes) is refused with a message saying what it is (see
+// [tracefile.Text]).
 func Open(path string, bufSize int) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := tracefile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +54,17 @@ func Open(path string, bufSize int) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Reader{f: f, r: bufio.NewReaderSize(f, bufSize), size: st.Size(), lineNo: 1}, nil
+	r := &Reader{f: f, r: bufio.NewReaderSize(f, bufSize), size: st.Size(), lineNo: 1}
+	head, err := r.r.Peek(min(bufSize, textCheckBytes))
+	if err != nil && err != io.EOF {
+		f.Close()
+		return nil, err
+	}
+	if err := tracefile.Text(path, head); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return r, nil
 }
 
 // Size returns the file's size.
@@ -244,7 +261,7 @@ func AppendFields(dst []byte, ev *core.Event, from int) []byte {
 // Head returns the first n bytes of the file at path (fewer if it is
 // shorter), for content detection.
 func Head(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := tracefile.Open(path)
 	if err != nil {
 		return nil, err
 	}
