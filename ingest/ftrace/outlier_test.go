@@ -98,7 +98,7 @@ func TestIsolatedJumpIsADamagedLine(t *testing.T) {
 		if c := countKind(ws, "time-jump"); c != 1 {
 			t.Fatalf("line %d moved by %d ns: %d time-jump warnings, want 1: %+v", n, jump, c, ws)
 		}
-		next := core.Time(1<<62)
+		next := core.Time(1 << 62)
 		for m, tm := range want {
 			if m > n {
 				next = min(next, tm)
