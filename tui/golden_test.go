@@ -162,7 +162,11 @@ func runGolden(t *testing.T, tr Trace, c goldenCase) {
 		return open(ctx, p)
 	}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
-	t.Cleanup(m.close)
+	t.Cleanup(func() {
+		if err := m.close(); err != nil {
+			t.Error(err)
+		}
+	})
 	s := &settled{Model: m}
 	tm := teatest.NewTestModel(t, s)
 	waitUntil := func(cond func() bool) {
