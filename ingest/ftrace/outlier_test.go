@@ -1,6 +1,8 @@
 package ftrace
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -163,5 +165,14 @@ func TestBinaryRefused(t *testing.T) {
 		if ok, _ := Detect(path); ok {
 			t.Errorf("Detect(%s) = true", filepath.Base(path))
 		}
+	}
+}
+
+// TestOpenCancelled: Open's first pass honours its context.
+func TestOpenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Open(filepath.Join(sampleDir, "rec-tiny.txt"), Options{Context: ctx}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Open with a cancelled context = %v, want context.Canceled", err)
 	}
 }

@@ -2,6 +2,7 @@ package ftrace
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,9 +12,12 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines"
 )
 
-// Options tunes [Open]. There is nothing to tune yet; the type keeps the
-// readers' Open signatures alike.
-type Options struct{}
+// Options tunes [Open].
+type Options struct {
+	// Context, if set, cancels reading: Open's first pass and Next then
+	// return its error.
+	Context context.Context
+}
 
 const (
 	maxClasses   = 1 << 16
@@ -61,11 +65,12 @@ var _ core.Source = (*Source)(nil)
 
 // Open scans the capture once (to learn its event classes, time range and
 // bad lines) and returns a Source positioned before the first event.
-func Open(path string, _ Options) (*Source, error) {
+func Open(path string, opts Options) (*Source, error) {
 	r, err := lines.Open(path, readBufBytes)
 	if err != nil {
 		return nil, err
 	}
+	r.Context = opts.Context
 	s := &Source{Base: lines.NewBase(r, checkpointMagic, maxWarnings), path: path, r: r, byName: map[string]int{}}
 	r.Long = func(lineNo, off int64) {
 		s.warn(core.Warning{Kind: "skipped-line",

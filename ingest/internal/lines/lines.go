@@ -11,6 +11,7 @@ package lines
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -34,7 +35,13 @@ type Reader struct {
 	// Long is called with the line number and offset of each line
 	// skipped for its length.
 	Long func(lineNo, off int64)
+	// Context, if set, cancels reading: Line returns its error (checked
+	// every cancelEvery lines, a few hundred microseconds of reading).
+	Context context.Context
 }
+
+// cancelEvery is how often Line checks the reader's context, in lines.
+const cancelEvery = 1024
 
 // textCheckBytes is how much of a file Open inspects for binary content.
 const textCheckBytes = 16 << 10
@@ -80,6 +87,11 @@ func (r *Reader) LineNo() int64 { return r.lineNo }
 // and offset; io.EOF after the last. The bytes are valid until the next
 // call.
 func (r *Reader) Line() (b []byte, lineNo, off int64, err error) {
+	if r.Context != nil && r.lineNo%cancelEvery == 1 {
+		if err := r.Context.Err(); err != nil {
+			return nil, r.lineNo, r.off, err
+		}
+	}
 	for {
 		off, lineNo = r.off, r.lineNo
 		b, err = r.r.ReadSlice('\n')
