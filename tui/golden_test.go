@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -131,7 +132,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, err := ingest.Open(context.Background(), dir, ingest.Options{})
+	it, err := trace.Open(context.Background(), dir, ingest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
