@@ -102,6 +102,11 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 			return t, nil
 		}
 	}
+	if opts.IndexPath != "" {
+		if err := checkIndexPath(indexPath, abs); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(indexPath), 0o755); err != nil {
 		return nil, fmt.Errorf("index directory: %w", err)
 	}
