@@ -124,7 +124,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	// Readers that read the whole trace while opening (Chrome's sort)
 	// report the first half of the progress, the build the rest.
 	prog := &phasedProgress{fn: opts.Progress}
-	src, err := OpenSource(abs, opts.Format, OpenEnv{TempDir: filepath.Dir(indexPath), Progress: prog.first})
+	src, err := OpenSource(abs, opts.Format, OpenEnv{TempDir: filepath.Dir(indexPath), Progress: prog.first, Context: ctx})
 	if err != nil {
 		return nil, err
 	}

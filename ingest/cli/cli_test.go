@@ -106,6 +106,9 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"info", "--nope", "x"},
 		{"help", "nope"},
 		{"a", "b"}, // browser takes one trace
+		{"query", "--samples", "100000000000", "x", "a"}, // issue 18: ran out of memory
+		{"gen", "--threads", "100000000000", "-o", "d"},
+		{"frobnicate", "x"}, // unknown command
 	}
 	for _, args := range cases {
 		code, _, errOut := runCLI(t, args...)
@@ -180,5 +183,14 @@ func TestCLIIndexInfoQueryBench(t *testing.T) {
 		if code, _, errOut := runCLI(t, "index", "--layout", layout, trace); code != 0 {
 			t.Errorf("index --layout %s: exit %d: %s", layout, code, errOut)
 		}
+	}
+}
+
+// TestCLIUnknownCommand: a mistyped command says so (issue 18: it said
+// `browse: unexpected argument "TRACE"`).
+func TestCLIUnknownCommand(t *testing.T) {
+	code, _, errOut := runCLI(t, "frobnicate", "trace.json")
+	if code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 }
