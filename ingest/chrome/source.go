@@ -490,7 +490,7 @@ func (s *Source) finishChecks() {
 			Message: fmt.Sprintf("%d B slice(s) have no E: closed at the end of the trace", open)})
 	}
 	if s.dropped > 0 {
-		s.warnings = append(s.warnings, core.Warning{Stream: -1, Count: s.dropped, Kind: "more-warnings",
+		s.warnings = append(s.warnings, core.Warning{Stream: -1, Count: s.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", s.dropped)})
 	}
 }

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -192,5 +193,26 @@ func TestCLIUnknownCommand(t *testing.T) {
 	code, _, errOut := runCLI(t, "frobnicate", "trace.json")
 	if code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCLIDumpLimitWarnings: `dump --limit 1` reports only the warnings of
+// the part printed, and sums the rest up in one line (issue 18).
+func TestCLIDumpLimitWarnings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# tracer: nop\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "           bash-1234  [001] .....  10.%06d: sys_enter: NR 0 (0, 0)\ngarbage %d\n", i, i)
+	}
+	p := filepath.Join(t.TempDir(), "trace.txt")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "dump", "--limit", "1", p)
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "50 more warnings") {
+		t.Errorf("stderr %q: want one line summing up the 50 warnings", errOut)
 	}
 }

@@ -51,8 +51,8 @@ func (e *Env) printInfo(in ingest.IndexInfo, asJSON bool) error {
 	fmt.Fprintf(w, "\nindex bytes  %d\n", in.IndexBytes)
 	fmt.Fprintf(w, "tree         %s, depth %d, %d nodes\n", in.Layout, in.Depth, in.Nodes)
 	fmt.Fprintf(w, "build        %.0f ms\n", in.BuildMS)
-	if n := len(in.Warnings); n > 0 {
-		fmt.Fprintf(w, "warnings     %d (first: %s)\n", n, in.Warnings[0].Message)
+	if in.IndexSummary.Warnings > 0 {
+		fmt.Fprintf(w, "warnings     %d (first: %s)\n", in.IndexSummary.Warnings, in.FirstWarnings[0])
 	}
 	return w.Flush()
 }

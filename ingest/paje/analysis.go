@@ -309,7 +309,7 @@ func (a *Analysis) warn(w core.Warning) {
 // Finish implements ingest.Analysis: states still set stay until the end.
 func (a *Analysis) Finish(core.Time) error {
 	if a.dropped > 0 {
-		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: "more-warnings",
+		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", a.dropped)})
 	}
 	return nil

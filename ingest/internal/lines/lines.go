@@ -232,7 +232,7 @@ func (w *Warnings) Close() {
 		return
 	}
 	if w.dropped > 0 {
-		w.list = append(w.list, core.Warning{Stream: -1, Count: w.dropped, Kind: "more-warnings",
+		w.list = append(w.list, core.Warning{Stream: -1, Count: w.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", w.dropped)})
 	}
 	w.closed = true
