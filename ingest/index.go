@@ -115,8 +115,11 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 		return nil, err
 	}
 	defer lock.release()
-	// Another process may have built it while this one waited.
-	if !opts.Rebuild {
+	// Another process may have built it while this one waited: then even
+	// a rebuild request (`tracetui index`) takes it, built a moment ago
+	// from the same trace content (issue 18: two concurrent runs built
+	// twice).
+	if !opts.Rebuild || lock.waited {
 		if t, err := openIndex(indexPath, abs, fp, opts, true); err == nil {
 			return t, nil
 		}

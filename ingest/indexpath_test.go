@@ -77,3 +77,40 @@ func TestCTFStreamsSkipTracetuiFiles(t *testing.T) {
 	must(t, err)
 	src.Close()
 }
+
+// TestRebuildAfterWaitingReuses: an `index` run (Rebuild) that waited for
+// another process's build takes the index just built instead of building
+// it again (issue 18: the second of two concurrent runs took twice as
+// long).
+func TestRebuildAfterWaitingReuses(t *testing.T) {
+	trace := filepath.Join(coretest.ModuleRoot(), "testdata", "ctf", "several-streams")
+	opts := openOpts(t)
+	opts.Rebuild = true
+	first, err := Open(context.Background(), trace, opts)
+	must(t, err)
+	indexPath := first.Info().Index
+	first.Close()
+	lock, err := acquireLock(context.Background(), indexPath, nil) // "another process" building
+	must(t, err)
+	waiting := make(chan struct{})
+	done := make(chan *Index)
+	go func() {
+		o := opts
+		o.Waiting = func() { close(waiting) }
+		tr, err := Open(context.Background(), trace, o)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- tr
+	}()
+	<-waiting
+	lock.release()
+	tr := <-done
+	if tr == nil {
+		return
+	}
+	defer tr.Close()
+	if tr.Built() {
+		t.Error("a rebuild that waited for another build built again")
+	}
+}
