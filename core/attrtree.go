@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -183,6 +184,18 @@ func (t *AttributeTree) EachChild(k Key, fn func(Key)) {
 	for c := t.firstChild[k]; c >= 0; c = t.nextSibling[c] {
 		fn(c)
 	}
+}
+
+// CheckGlob returns an error naming the problem when pattern is not a
+// well-formed attribute glob (an unclosed '[', a trailing '\\'): Glob
+// would silently match nothing.
+func CheckGlob(pattern string) error {
+	for _, seg := range strings.Split(pattern, "/") {
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("attribute glob %q: segment %q is malformed (a '[' needs its ']', a '\\' a character after it): %w", pattern, seg, err)
+		}
+	}
+	return nil
 }
 
 // Glob returns, in key order, the keys whose paths match pattern, a

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
@@ -133,6 +134,10 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	}
 	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, trace: abs, fingerprint: fp, progress: prog.second})
 	src.Close()
+	if errors.Is(err, syscall.ENOSPC) {
+		// Said first: the write that failed may be deep in an analysis.
+		return nil, fmt.Errorf("no space left on the disk of %s while writing the index: free some space, or put the index on another disk with --index FILE (%w)", filepath.Dir(indexPath), err)
+	}
 	if err != nil {
 		return nil, err
 	}
