@@ -163,11 +163,27 @@ func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Index
 		tree.Close()
 		return nil, err
 	}
-	if t.info.Fingerprint != fp {
+	if t.info.Fingerprint != fp && !(opts.IndexPath != "" && sameTraceOtherLayout(t, abs, opts)) {
 		t.Close()
 		return nil, errors.New("the index was built from another version of the trace")
 	}
 	return t, nil
+}
+
+// sameTraceOtherLayout reports whether t, an index named with --index,
+// is current for the trace at abs in the layout it was built with: an
+// index named explicitly is used as it is, whatever its layout (issue 16:
+// `index --layout esht --index X` then `bench paper --index X` rebuilt X
+// as rsht, and `info --index X` refused it).
+func sameTraceOtherLayout(t *Index, abs string, opts Options) bool {
+	l, err := history.ParseLayout(t.info.Layout)
+	if err != nil || l == opts.Layout {
+		return false
+	}
+	o := opts
+	o.Layout = l
+	_, fp, _, err := locate(abs, o)
+	return err == nil && fp == t.info.Fingerprint
 }
 
 // newIndex wires an opened history file: trace info, event index, and

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/ctf"
 )
 
@@ -113,4 +114,31 @@ func TestRebuildAfterWaitingReuses(t *testing.T) {
 	if tr.Built() {
 		t.Error("a rebuild that waited for another build built again")
 	}
+}
+
+// TestExplicitIndexUsedWhateverItsLayout: an index named with --index
+// that is current for the trace is used as it is, whatever its layout
+// (issue 16 item 6); one that is not current is rebuilt.
+func TestExplicitIndexUsedWhateverItsLayout(t *testing.T) {
+	trace := filepath.Join(coretest.ModuleRoot(), "testdata", "ctf", "several-streams")
+	idx := filepath.Join(t.TempDir(), "x.tti")
+	tr, err := Open(context.Background(), trace, Options{IndexPath: idx, Layout: history.LayoutESHT, Rebuild: true})
+	must(t, err)
+	tr.Close()
+	if _, ready, err := Locate(trace, Options{IndexPath: idx}); err != nil || !ready {
+		t.Errorf("Locate(--index esht file) = ready %v, %v; want ready", ready, err)
+	}
+	tr, err = Open(context.Background(), trace, Options{IndexPath: idx})
+	must(t, err)
+	if tr.Built() || tr.Info().Layout != "esht" {
+		t.Errorf("Open(--index esht file): built %v, layout %s; want the esht index as it is", tr.Built(), tr.Info().Layout)
+	}
+	tr.Close()
+	other := filepath.Join(coretest.ModuleRoot(), "testdata", "ctf", "nested-traces")
+	tr, err = Open(context.Background(), other, Options{IndexPath: idx})
+	must(t, err)
+	if !tr.Built() {
+		t.Error("the index of another trace was used")
+	}
+	tr.Close()
 }

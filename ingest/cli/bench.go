@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest"
 )
 
@@ -20,11 +21,16 @@ func runBench(e *Env, args []string) error {
 		return Usagef("want the benchmark name: paper")
 	}
 	fs := e.NewFlags("bench paper", cmd.Synopsis)
-	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache; an existing current index is used whatever its layout")
+	layout := fs.String("layout", "rsht", "tree layout of the index built when there is none: `rsht`, esht or sht")
 	if err := Parse(fs, args[1:], 1, 1); err != nil {
 		return err
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	l, err := history.ParseLayout(*layout)
+	if err != nil {
+		return Usagef("--layout %q: want rsht, esht or sht", *layout)
+	}
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format, Layout: l})
 	if err != nil {
 		return err
 	}

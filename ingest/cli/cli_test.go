@@ -62,7 +62,7 @@ var synopses = map[string]string{
 	"info":  "info [--index FILE] [--format F] [--json] TRACE",
 	"dump":  "dump [--limit N] [--format F] TRACE",
 	"query": "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
-	"bench": "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"bench": "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"gen":   "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":  "help [COMMAND]",
 }
