@@ -7,7 +7,7 @@ package cli
 func commands() []Command {
 	return []Command{
 		{"index", "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE", "build (or rebuild) the trace's state index", runIndex},
-		{"info", "info [--index FILE] [--format F] [--json] TRACE", "describe an existing index without rebuilding it", runInfo},
+		{"info", "info [--index FILE] [--format F] [--json] [--check] TRACE", "describe an existing index without rebuilding it", runInfo},
 		{"dump", "dump [--limit N] [--format F] TRACE", "print every event, one line each, as babeltrace2 does", runDump},
 		{"query", "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...", "print the states of attributes over a time range", runQuery},
 		{"critpath", "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID", "print the critical path of a thread: who it waited for, and why", runCritpath},
