@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/tracetui/tracetui/history"
-	"github.com/tracetui/tracetui/ingest"
 )
 
 // runBench runs a named benchmark on a trace (today: paper, the R-SHT
@@ -30,7 +29,9 @@ func runBench(e *Env, args []string) error {
 	if err != nil {
 		return Usagef("--layout %q: want rsht, esht or sht", *layout)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format, Layout: l})
+	opts := fl.options()
+	opts.Layout = l
+	t, err := e.openTrace(fs.Arg(0), opts)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -28,7 +27,7 @@ func runQuery(e *Env, args []string) error {
 	if *samples < 0 || *samples > maxSamples {
 		return Usagef("--samples %d: want 0 to %d (a screen is a few hundred columns)", *samples, maxSamples)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := fl.open(e, fs)
 	if err != nil {
 		return err
 	}
