@@ -5,12 +5,11 @@
 // Run `tracetui help` for the subcommands, which live in package
 // ingest/cli; this file dispatches to them and runs the browser, the only
 // part that needs the terminal UI. Exit status: 0 success, 1 runtime
-// error, 2 usage error. Errors go to stderr as "tracetui: <what>: <why>".
+// error, 2 usage error, 130 cancelled. Errors go to stderr as "tracetui: <what>: <why>".
 package main
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -72,11 +71,7 @@ func runBrowse(e *cli.Env, args []string) error {
 			return browserTrace{t, label}, nil
 		},
 	}
-	err = tui.Run(ctx, opener, tui.Options{ASCII: *ascii})
-	if errors.Is(err, context.Canceled) {
-		return nil // the user cancelled the indexing: not a failure
-	}
-	return err
+	return tui.Run(ctx, opener, tui.Options{ASCII: *ascii}) // cancelled indexing: exit 130
 }
 
 // browserTrace shows an opened trace to the browser, with the names of

@@ -17,14 +17,14 @@ import (
 // views by the routing rule (see view).
 func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.keys
+	if b.sh.quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.active()) {
+		b.close()
+		return tea.Quit
+	}
 	if b.prompt.active() {
 		return b.prompt.update(msg)
 	}
 	b.note = ""
-	if key.Matches(msg, km.Quit) {
-		b.close()
-		return tea.Quit
-	}
 	if _, open := b.top().(*helpView); !open && key.Matches(msg, km.Help) {
 		b.push(&helpView{sh: b.sh})
 		return nil

@@ -456,7 +456,7 @@ func (b *browser) statusLine() string {
 	case b.info.Discarded > 0:
 		warn = fmt.Sprintf(" ! %d events discarded ", b.info.Discarded)
 	case len(b.info.Warnings) > 0:
-		warn = fmt.Sprintf(" ! %d warnings ", len(b.info.Warnings))
+		warn = fmt.Sprintf(" ! %d warnings ", core.WarningCount(b.info.Warnings))
 	}
 	w := b.sh.width - runewidth.StringWidth(warn)
 	return st.Status.Render(fit(s, max(w, 0))) + st.Warning.Render(fit(warn, b.sh.width-max(w, 0)))

@@ -457,7 +457,7 @@ func (a *Analysis) Finish(end core.Time) error {
 			Message: fmt.Sprintf("%d slice(s) still open at the end of the trace: closed there", open)})
 	}
 	if a.dropped > 0 {
-		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: "more-warnings",
+		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", a.dropped)})
 	}
 	return nil

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,11 +60,11 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 var synopses = map[string]string{
 	"index":    "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--arch A] [--json] TRACE",
 	"stats":    "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE",
-	"info":     "info [--index FILE] [--format F] [--json] TRACE",
+	"info":     "info [--index FILE] [--format F] [--json] [--check] TRACE",
 	"dump":     "dump [--limit N] [--format F] TRACE",
 	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
-	"bench":    "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"bench":    "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
@@ -116,6 +117,9 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"info", "--nope", "x"},
 		{"help", "nope"},
 		{"a", "b"}, // browser takes one trace
+		{"query", "--samples", "100000000000", "x", "a"}, // issue 18: ran out of memory
+		{"gen", "--threads", "100000000000", "-o", "d"},
+		{"frobnicate", "x"}, // unknown command
 	}
 	for _, args := range cases {
 		code, _, errOut := runCLI(t, args...)
@@ -256,5 +260,62 @@ func TestCLICallTree(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "calltree", "--from", "+5ms", "--to", "+1ms", trace); code != 2 {
 		t.Errorf("--to before --from: exit %d, want 2", code)
+	}
+}
+
+// TestCLIUnknownCommand: a mistyped command says so (issue 18: it said
+// `browse: unexpected argument "TRACE"`).
+func TestCLIUnknownCommand(t *testing.T) {
+	code, _, errOut := runCLI(t, "frobnicate", "trace.json")
+	if code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCLIDumpLimitWarnings: `dump --limit 1` reports only the warnings of
+// the part printed, and sums the rest up in one line (issue 18).
+func TestCLIDumpLimitWarnings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# tracer: nop\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "           bash-1234  [001] .....  10.%06d: sys_enter: NR 0 (0, 0)\ngarbage %d\n", i, i)
+	}
+	p := filepath.Join(t.TempDir(), "trace.txt")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "dump", "--limit", "1", p)
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "50 more warnings") {
+		t.Errorf("stderr %q: want one line summing up the 50 warnings", errOut)
+	}
+}
+
+// TestCLIInfoCheck: `info --check` passes a sound index, and a damaged
+// one is never called fine: info names the command that rebuilds it
+// (issue 18 item 11; on this small index the damage already shows when
+// it is opened, which is why the message may come before the check).
+func TestCLIInfoCheck(t *testing.T) {
+	trace := filepath.Join(coretest.ModuleRoot(), "testdata", "ctf", "several-streams")
+	idx := filepath.Join(t.TempDir(), "x.tti")
+	if code, _, errOut := runCLI(t, "index", "--index", idx, trace); code != 0 {
+		t.Fatalf("index: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "info", "--check", "--index", idx, trace); code != 0 {
+		t.Fatalf("info --check of a sound index: exit %d, %s", code, errOut)
+	}
+	b, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0x55
+	if err := os.WriteFile(idx, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "info", "--check", "--index", idx, trace)
+	if code != 1 || !strings.Contains(errOut, "tracetui index") {
+		t.Errorf("info --check of a damaged index: exit %d, stderr %q", code, errOut)
 	}
 }

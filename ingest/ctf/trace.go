@@ -179,9 +179,16 @@ func (tr *traceInfo) openStream(path string, f dataFile, size int64, idx int32) 
 	return s, s.scan()
 }
 
+// isTracetuiFile reports names tracetui gives its own files (an index and
+// its build lock), which an older version let users put inside a trace
+// directory: they are not streams.
+func isTracetuiFile(name string) bool {
+	return strings.HasSuffix(name, ".tti") || strings.HasSuffix(name, ".tti.lock")
+}
+
 // dataFiles lists the data stream files of a trace directory: regular
-// files but the metadata and hidden ones, in natural order (channel0_2
-// before channel0_10).
+// files but the metadata, hidden ones and tracetui's own, in natural
+// order (channel0_2 before channel0_10).
 func dataFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -190,7 +197,7 @@ func dataFiles(dir string) ([]string, error) {
 	var names []string
 	for _, e := range entries {
 		name := e.Name()
-		if name == "metadata" || strings.HasPrefix(name, ".") {
+		if name == "metadata" || strings.HasPrefix(name, ".") || isTracetuiFile(name) {
 			continue
 		}
 		info, err := e.Info()

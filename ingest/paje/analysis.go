@@ -57,6 +57,9 @@ type stateStack struct {
 	top    core.Key // States/<type>, or the row itself for the primary type
 	depths []core.Key
 	isMain bool
+	// shown is the stack depth the CallStack attributes show: depths
+	// below it hold vals, the others null.
+	shown int
 }
 
 // NewAnalysis returns the Pajé state analysis writing into sink.
@@ -129,7 +132,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		if c, ok := a.conts[text(ev, r.name)]; ok && c.hasRow {
 			for _, st := range c.stacks {
 				st.vals = st.vals[:0]
-				a.writeStack(c, st, t)
+				a.writeStack(c, st, t, 0)
 			}
 			for ti, k := range c.vars {
 				a.modify(k, t, core.Null()) // pj_dump ends variables there too
@@ -141,9 +144,10 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		c := a.container(text(ev, r.container))
 		ti := a.typeOf(text(ev, r.typ))
 		st := a.stack(c, ti, t)
+		same := len(st.vals) // depths below are unchanged
 		switch r.kind {
 		case evSetState:
-			st.vals = append(st.vals[:0], a.stateValue(ti, ev, r))
+			st.vals, same = append(st.vals[:0], a.stateValue(ti, ev, r)), 0
 		case evPushState:
 			st.vals = append(st.vals, a.stateValue(ti, ev, r))
 		case evPopState:
@@ -153,10 +157,11 @@ func (a *Analysis) Handle(ev *core.Event) error {
 				return nil
 			}
 			st.vals = st.vals[:len(st.vals)-1]
+			same = len(st.vals)
 		case evResetState:
-			st.vals = st.vals[:0]
+			st.vals, same = st.vals[:0], 0
 		}
-		a.writeStack(c, st, t)
+		a.writeStack(c, st, t, same)
 	case evSetVariable, evAddVariable, evSubVariable:
 		c := a.container(text(ev, r.container))
 		ti := a.typeOf(text(ev, r.typ))
@@ -268,9 +273,12 @@ func (a *Analysis) stack(c *contState, ti *typeInfo, t core.Time) *stateStack {
 	return st
 }
 
-// writeStack writes the whole stack: top on st.top, and for the primary
-// type each depth on CallStack/<d>, null above the stack.
-func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time) {
+// writeStack writes the stack after a change: the top on st.top, and for
+// the primary type the depths from same on (the ones below are unchanged)
+// on CallStack/<d>, null above the stack. Writing only what changed keeps
+// n nested pushes linear (issue 18: rewriting every depth made 100 000
+// pushes take minutes).
+func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time, same int) {
 	top := core.Null()
 	if len(st.vals) > 0 {
 		top = st.vals[len(st.vals)-1]
@@ -283,13 +291,14 @@ func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time) {
 	for len(st.depths) < len(st.vals) {
 		st.depths = append(st.depths, a.tree.AddPath(core.AttrThreads, a.rowID(c), core.AttrCallStack, strconv.Itoa(len(st.depths)+1)))
 	}
-	for d, k := range st.depths {
+	for d := same; d < max(st.shown, len(st.vals)); d++ {
 		v := core.Null()
 		if d < len(st.vals) {
 			v = st.vals[d]
 		}
-		a.modify(k, t, v)
+		a.modify(st.depths[d], t, v)
 	}
+	st.shown = len(st.vals)
 }
 
 func (a *Analysis) modify(k core.Key, t core.Time, v core.Value) {
@@ -310,7 +319,7 @@ func (a *Analysis) warn(w core.Warning) {
 // Finish implements ingest.Analysis: states still set stay until the end.
 func (a *Analysis) Finish(core.Time) error {
 	if a.dropped > 0 {
-		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: "more-warnings",
+		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", a.dropped)})
 	}
 	return nil
