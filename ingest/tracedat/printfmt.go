@@ -1,0 +1,523 @@
+package tracedat
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// printFormat is a parsed "print fmt:" line.
+type printFormat struct {
+	format string
+	args   []*expr
+}
+
+// parsePrintFormat parses an event's print format; nil when it does not
+// parse (the event is then printed field by field).
+func parsePrintFormat(ev *eventFormat) *printFormat {
+	toks, err := tokenize(ev.printFmt)
+	if err != nil || len(toks) == 0 || toks[0].kind != 's' {
+		return nil
+	}
+	p := &parser{toks: toks, ev: ev}
+	pf := &printFormat{format: p.parsePrimary().str}
+	for p.err == nil && p.peek().text == "," {
+		p.next()
+		pf.args = append(pf.args, p.parseExpr())
+	}
+	if p.err != nil || p.pos != len(toks) {
+		return nil
+	}
+	return pf
+}
+
+// record is what expressions are evaluated over.
+type record struct {
+	f    *file
+	data []byte
+}
+
+// value is an evaluated expression: an integer or a string.
+type value struct {
+	i     int64
+	s     []byte
+	isStr bool
+}
+
+// fieldInt reads an integer field (sign-extended when signed); element i
+// of an array.
+func (r *record) fieldInt(fd *fieldDef, i int64) (int64, bool) {
+	size := fd.size
+	off := int64(fd.offset)
+	if fd.array || fd.dataLoc {
+		size = fd.elemSize
+		if fd.dataLoc {
+			b := r.dynamic(fd)
+			if i < 0 || (i+1)*int64(size) > int64(len(b)) {
+				return 0, false
+			}
+			return readInt(r.f, b[i*int64(size):], size, fd.signed), true
+		}
+		if i < 0 || (i+1)*int64(size) > int64(fd.size) {
+			return 0, false
+		}
+		off += i * int64(size)
+	}
+	if off < 0 || off+int64(size) > int64(len(r.data)) {
+		return 0, false
+	}
+	return readInt(r.f, r.data[off:], size, fd.signed), true
+}
+
+// readInt reads a size-byte integer.
+func readInt(f *file, b []byte, size int, signed bool) int64 {
+	switch size {
+	case 1:
+		if signed {
+			return int64(int8(b[0]))
+		}
+		return int64(b[0])
+	case 2:
+		v := f.order.Uint16(b)
+		if signed {
+			return int64(int16(v))
+		}
+		return int64(v)
+	case 4:
+		v := f.order.Uint32(b)
+		if signed {
+			return int64(int32(v))
+		}
+		return int64(v)
+	case 8:
+		return int64(f.order.Uint64(b))
+	}
+	return 0
+}
+
+// dynamic returns the bytes of a __data_loc or __rel_loc field.
+func (r *record) dynamic(fd *fieldDef) []byte {
+	if fd.offset+4 > len(r.data) || fd.size < 4 {
+		return nil
+	}
+	loc := r.f.order.Uint32(r.data[fd.offset:])
+	off, n := int(loc&0xffff), int(loc>>16)
+	if fd.relLoc {
+		off += fd.offset + fd.size
+	}
+	if off+n > len(r.data) {
+		return nil
+	}
+	return r.data[off : off+n]
+}
+
+// text returns a char array or __data_loc string, up to its NUL.
+func (r *record) text(fd *fieldDef) []byte {
+	var b []byte
+	if fd.dataLoc {
+		b = r.dynamic(fd)
+	} else if fd.offset+fd.size <= len(r.data) {
+		b = r.data[fd.offset : fd.offset+fd.size]
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return b
+}
+
+// eval evaluates x over the record; false when it cannot (an unknown name).
+func eval(x *expr, r *record) (value, bool) {
+	switch x.op {
+	case "str":
+		return value{s: []byte(x.str), isStr: true}, true
+	case "field":
+		if x.field.str && x.index == nil {
+			if r == nil {
+				return value{}, false
+			}
+			return value{s: r.text(x.field), isStr: true}, true
+		}
+	case "getstr":
+		if r == nil {
+			return value{}, false
+		}
+		return value{s: r.text(x.field), isStr: true}, true
+	case "sym":
+		v, ok := evalInt(x.args[0], r)
+		if !ok {
+			return value{}, false
+		}
+		for _, p := range x.pairs {
+			if p.ok && p.val == v {
+				return value{s: []byte(p.label), isStr: true}, true
+			}
+		}
+		return value{s: strconv.AppendUint([]byte("0x"), uint64(v), 16), isStr: true}, true
+	case "flags":
+		v, ok := evalInt(x.args[0], r)
+		if !ok {
+			return value{}, false
+		}
+		return value{s: printFlags(v, x.str, x.pairs), isStr: true}, true
+	case "cond":
+		c, ok := evalInt(x.args[0], r)
+		if !ok {
+			return value{}, false
+		}
+		if c != 0 {
+			return eval(x.args[1], r)
+		}
+		return eval(x.args[2], r)
+	}
+	v, ok := evalInt(x, r)
+	return value{i: v}, ok
+}
+
+// printFlags prints the labels of the bits set in v, libtraceevent's way:
+// each pair whose bits are all set is printed and its bits cleared; what
+// is left is printed in hex.
+func printFlags(v int64, delim string, pairs []symPair) []byte {
+	var out []byte
+	u := uint64(v)
+	for _, p := range pairs {
+		if !p.ok {
+			continue
+		}
+		pv := uint64(p.val)
+		if pv == 0 && u != 0 || u&pv != pv {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, delim...)
+		}
+		out = append(out, p.label...)
+		u &^= pv
+		if pv == 0 {
+			break
+		}
+	}
+	if u != 0 {
+		if len(out) > 0 {
+			out = append(out, delim...)
+		}
+		out = strconv.AppendUint(append(out, "0x"...), u, 16)
+	}
+	return out
+}
+
+// evalInt evaluates x as an integer.
+func evalInt(x *expr, r *record) (int64, bool) {
+	switch x.op {
+	case "num":
+		return x.num, true
+	case "field":
+		if r == nil {
+			return 0, false
+		}
+		var i int64
+		if x.index != nil {
+			var ok bool
+			if i, ok = evalInt(x.index, r); !ok {
+				return 0, false
+			}
+		}
+		return r.fieldInt(x.field, i)
+	case "cast":
+		v, ok := evalInt(x.args[0], r)
+		if !ok {
+			return 0, false
+		}
+		return truncate(v, x.size, x.sign), true
+	case "unary":
+		v, ok := evalInt(x.args[0], r)
+		switch x.str {
+		case "-":
+			v = -v
+		case "!":
+			v = b2i(v == 0)
+		case "~":
+			v = ^v
+		}
+		return v, ok
+	case "cond":
+		c, ok := evalInt(x.args[0], r)
+		if !ok {
+			return 0, false
+		}
+		if c != 0 {
+			return evalInt(x.args[1], r)
+		}
+		return evalInt(x.args[2], r)
+	case "bin":
+		a, ok1 := evalInt(x.args[0], r)
+		b, ok2 := evalInt(x.args[1], r)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		return binop(x.str, a, b)
+	}
+	return 0, false
+}
+
+func binop(op string, a, b int64) (int64, bool) {
+	switch op {
+	case "+":
+		return a + b, true
+	case "-":
+		return a - b, true
+	case "*":
+		return a * b, true
+	case "/", "%":
+		if b == 0 {
+			return 0, false
+		}
+		if op == "/" {
+			return int64(uint64(a) / uint64(b)), true
+		}
+		return int64(uint64(a) % uint64(b)), true
+	case "<<":
+		return a << (uint64(b) & 63), true
+	case ">>":
+		return int64(uint64(a) >> (uint64(b) & 63)), true
+	case "&":
+		return a & b, true
+	case "|":
+		return a | b, true
+	case "^":
+		return a ^ b, true
+	case "&&":
+		return b2i(a != 0 && b != 0), true
+	case "||":
+		return b2i(a != 0 || b != 0), true
+	case "==":
+		return b2i(a == b), true
+	case "!=":
+		return b2i(a != b), true
+	case "<":
+		return b2i(a < b), true
+	case ">":
+		return b2i(a > b), true
+	case "<=":
+		return b2i(a <= b), true
+	case ">=":
+		return b2i(a >= b), true
+	}
+	return 0, false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// truncate keeps size bytes of v, sign-extending when signed.
+func truncate(v int64, size int, signed bool) int64 {
+	switch size {
+	case 1:
+		if signed {
+			return int64(int8(v))
+		}
+		return int64(uint8(v))
+	case 2:
+		if signed {
+			return int64(int16(v))
+		}
+		return int64(uint16(v))
+	case 4:
+		if signed {
+			return int64(int32(v))
+		}
+		return int64(uint32(v))
+	}
+	return v
+}
+
+// appendPrintf prints args with a C printf format, as libtraceevent does
+// (%p in hex with 0x, %ps/%pS as kernel symbols).
+func (s *Source) appendPrintf(dst []byte, format string, args []*expr, r *record) []byte {
+	ai := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			dst = append(dst, c)
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			dst = append(dst, '%')
+			i++
+			continue
+		}
+		spec, n := parseSpec(format[i+1:])
+		i += n
+		if ai >= len(args) {
+			continue
+		}
+		v, ok := eval(args[ai], r)
+		ai++
+		if !ok {
+			dst = append(dst, "[FAILED TO PARSE]"...)
+			continue
+		}
+		dst = s.appendConv(dst, spec, v)
+	}
+	return dst
+}
+
+// spec is one printf conversion.
+type spec struct {
+	minus, zero, plus, space, hash bool
+	width, prec                    int // -1: not given
+	size                           int // bytes of the argument: 1, 2, 4, 8
+	conv                           byte
+	ext                            byte // %p's extension letter (s, S, F, f, B...)
+}
+
+// parseSpec reads a conversion after its '%'; n is the bytes consumed.
+func parseSpec(f string) (sp spec, n int) {
+	sp.width, sp.prec, sp.size = -1, -1, 4
+	for ; n < len(f); n++ {
+		switch f[n] {
+		case '-':
+			sp.minus = true
+		case '0':
+			sp.zero = true
+		case '+':
+			sp.plus = true
+		case ' ':
+			sp.space = true
+		case '#':
+			sp.hash = true
+		default:
+			goto width
+		}
+	}
+width:
+	for ; n < len(f) && f[n] >= '0' && f[n] <= '9'; n++ {
+		sp.width = max(sp.width, 0)*10 + int(f[n]-'0')
+		sp.width = min(sp.width, 1024)
+	}
+	if n < len(f) && f[n] == '.' {
+		n++
+		sp.prec = 0
+		for ; n < len(f) && f[n] >= '0' && f[n] <= '9'; n++ {
+			sp.prec = min(sp.prec*10+int(f[n]-'0'), 1024)
+		}
+	}
+	for ; n < len(f); n++ {
+		switch f[n] {
+		case 'h':
+			sp.size = max(sp.size/2, 1)
+			if sp.size == 4 {
+				sp.size = 2
+			}
+		case 'l', 'L', 'z', 'j', 't', 'q':
+			sp.size = 8
+		default:
+			goto conv
+		}
+	}
+conv:
+	if n < len(f) {
+		sp.conv = f[n]
+		n++
+		if sp.conv == 'p' && n < len(f) && strings.IndexByte("sSfFBxK", f[n]) >= 0 {
+			sp.ext = f[n]
+			n++
+		}
+	}
+	return sp, n
+}
+
+// appendConv prints one value.
+func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
+	var body []byte
+	switch sp.conv {
+	case 's':
+		if v.isStr {
+			body = v.s
+		} else {
+			body = strconv.AppendInt(nil, v.i, 10)
+		}
+		if sp.prec >= 0 && len(body) > sp.prec {
+			body = body[:sp.prec]
+		}
+		return pad(dst, body, sp, false)
+	case 'c':
+		return pad(dst, []byte{byte(v.i)}, sp, false)
+	case 'p':
+		switch sp.ext {
+		case 's', 'S', 'f', 'F', 'B':
+			if name, addr, ok := s.symbols().lookup(uint64(v.i)); ok {
+				body = append(body, name...)
+				if sp.ext == 'S' || sp.ext == 'F' || sp.ext == 'B' {
+					body = strconv.AppendUint(append(body, "+0x"...), uint64(v.i)-addr, 16)
+				}
+				return pad(dst, body, sp, false)
+			}
+		}
+		body = strconv.AppendUint([]byte("0x"), uint64(v.i), 16)
+		return pad(dst, body, sp, false)
+	}
+	if v.isStr {
+		return pad(dst, v.s, sp, false)
+	}
+	x := truncate(v.i, sp.size, sp.conv == 'd' || sp.conv == 'i')
+	neg := false
+	switch sp.conv {
+	case 'd', 'i':
+		if x < 0 {
+			neg = true
+			body = strconv.AppendUint(nil, uint64(-x), 10)
+		} else {
+			body = strconv.AppendInt(nil, x, 10)
+		}
+	case 'u':
+		body = strconv.AppendUint(nil, uint64(x), 10)
+	case 'x', 'X':
+		body = strconv.AppendUint(nil, uint64(x), 16)
+		if sp.conv == 'X' {
+			body = bytes.ToUpper(body)
+		}
+	case 'o':
+		body = strconv.AppendUint(nil, uint64(x), 8)
+	default:
+		return dst
+	}
+	for sp.prec > len(body) {
+		body = append([]byte{'0'}, body...)
+	}
+	var sign []byte
+	switch {
+	case neg:
+		sign = []byte{'-'}
+	case sp.plus && (sp.conv == 'd' || sp.conv == 'i'):
+		sign = []byte{'+'}
+	case sp.hash && x != 0 && sp.conv == 'x':
+		sign = []byte("0x")
+	case sp.hash && x != 0 && sp.conv == 'X':
+		sign = []byte("0X")
+	}
+	if sp.zero && !sp.minus && sp.prec < 0 {
+		for len(sign)+len(body) < sp.width {
+			body = append([]byte{'0'}, body...)
+		}
+	}
+	return pad(dst, append(sign, body...), sp, true)
+}
+
+// pad appends body right-aligned in the spec's width (left with '-').
+func pad(dst, body []byte, sp spec, _ bool) []byte {
+	n := sp.width - len(body)
+	if !sp.minus {
+		for ; n > 0; n-- {
+			dst = append(dst, ' ')
+		}
+	}
+	dst = append(dst, body...)
+	for ; n > 0; n-- {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
