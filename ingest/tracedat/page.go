@@ -32,6 +32,12 @@ type cpuReader struct {
 	// the record last read
 	recTS   int64
 	recData []byte
+	// recLost: events were lost before this record (recLostN of them, -1
+	// when the kernel did not store the count).
+	recLost  bool
+	recLostN int64
+	lost     bool // the current page starts after lost events
+	lostN    int64
 	done    bool
 	mark    mark // where the pending record starts, for checkpoints
 }
@@ -105,6 +111,7 @@ func (c *cpuReader) openPage(warn func(pageWarning)) (ts int64, ok bool) {
 			msg = fmt.Sprintf("%d events lost", lost)
 		}
 		warn(pageWarning{lost: lost, message: c.where(off, "%s before this page", msg)})
+		c.lost, c.lostN = true, lost
 	}
 	c.pos, c.end, c.started = 0, size, true
 	return ts, true
@@ -212,6 +219,7 @@ func (c *cpuReader) event(warn func(pageWarning)) bool {
 	}
 	c.ts += delta
 	c.recTS, c.recData = c.ts, data[p:p+length]
+	c.recLost, c.recLostN, c.lost = c.lost, c.lostN, false
 	c.pos = p + (length+3)&^3
 	return true
 }

@@ -5,6 +5,9 @@ import "strconv"
 // appendPlugin prints the events that libtraceevent's plugins print
 // instead of their print format (plugin_sched_switch.c, plugin_hrtimer.c).
 func (s *Source) appendPlugin(dst []byte, ef *eventFormat, r *record) ([]byte, bool) {
+	if ef.system == "kmem" {
+		return s.appendKmemCallSite(dst, ef, r), false
+	}
 	if ef.system != "sched" && ef.system != "timer" {
 		return dst, false
 	}
@@ -103,4 +106,29 @@ func appendZeroPad(dst []byte, v int64, width int) []byte {
 		dst = append(dst, '0')
 	}
 	return append(dst, b...)
+}
+
+// appendKmemCallSite prints the kmem plugin's "(function+0xoffset) " before
+// the allocation events' own print format (plugin_kmem.c).
+func (s *Source) appendKmemCallSite(dst []byte, ef *eventFormat, r *record) []byte {
+	switch ef.name {
+	case "kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_free":
+	default:
+		return dst
+	}
+	fd := ef.field("call_site")
+	if fd == nil {
+		return dst
+	}
+	v, ok := r.fieldInt(fd, 0)
+	if !ok {
+		return dst
+	}
+	name, addr, ok := s.symbols().lookup(uint64(v))
+	if !ok {
+		return dst
+	}
+	dst = append(append(dst, '('), name...)
+	dst = strconv.AppendUint(append(dst, "+0x"...), uint64(uint32(uint64(v)-addr)), 16)
+	return append(dst, ") "...)
 }

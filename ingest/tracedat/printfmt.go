@@ -255,6 +255,11 @@ func evalInt(x *expr, r *record) (int64, bool) {
 			return 0, false
 		}
 		return binop(x.str, a, b)
+	case "unknown":
+		// A name the file does not define (vmemmap_base, an enum
+		// constant): 0 in a record's expressions, as libtraceevent has
+		// it; in a symbol table's values, the entry is dropped.
+		return 0, r != nil && x.str != ""
 	}
 	return 0, false
 }
@@ -456,6 +461,9 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 				}
 				return pad(dst, body, sp, false)
 			}
+		}
+		if v.i == 0 {
+			return pad(dst, []byte("(nil)"), sp, false) // glibc's %p
 		}
 		body = strconv.AppendUint([]byte("0x"), uint64(v.i), 16)
 		return pad(dst, body, sp, false)

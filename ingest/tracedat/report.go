@@ -28,7 +28,18 @@ func (s *Source) Report(w io.Writer, limit int64) error {
 			bw.Flush()
 			return err
 		}
-		line = s.AppendLine(line[:0], int64(ev.Time))
+		line = line[:0]
+		if c := s.cur; c.recLost {
+			// trace-cmd's line for a page that follows lost events.
+			line = strconv.AppendInt(append(line, "CPU:"...), int64(c.cpu.cpu), 10)
+			if c.recLostN >= 0 {
+				line = strconv.AppendInt(append(line, " ["...), c.recLostN, 10)
+				line = append(line, " EVENTS DROPPED]\n"...)
+			} else {
+				line = append(line, " [EVENTS DROPPED]\n"...)
+			}
+		}
+		line = s.AppendLine(line, int64(ev.Time))
 		line = append(line, '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err
@@ -107,8 +118,9 @@ func padLeft(dst, b []byte, width int) []byte {
 // libtraceevent has plugins for, else its print format.
 func (s *Source) appendBody(dst []byte, ef *eventFormat, data []byte) []byte {
 	r := &record{f: s.f, data: data}
-	if out, ok := s.appendPlugin(dst, ef, r); ok {
-		return out
+	dst, done := s.appendPlugin(dst, ef, r) // a plugin's whole body, or a prefix
+	if done {
+		return dst
 	}
 	if !ef.parsed {
 		ef.print, ef.parsed = parsePrintFormat(ef), true
