@@ -34,22 +34,23 @@ var (
 // file is a trace.dat file's metadata and the raw ring-buffer data of its
 // CPUs, read into memory.
 type file struct {
-	version   int
-	order     binary.ByteOrder
-	longSize  int
-	pageSize  int
-	compress  string // "" or "none": uncompressed
-	header    pageHeader
-	formats   []*eventFormat
-	kallsyms  []byte
-	printk    []byte
-	cmdlines  []byte
-	uname     string
-	clock     string
-	cpuCount  int
-	buffers   []buffer
-	tsOffset  int64  // the OFFSET option, added to every timestamp
-	traceData []byte // the whole file (v6, uncompressed v7)
+	version                 int
+	order                   binary.ByteOrder
+	longSize                int
+	pageSize                int
+	compress                string // "" or "none": uncompressed
+	header                  pageHeader
+	headerPage, headerEvent []byte // header_page and header_event as recorded
+	formats                 []*eventFormat
+	kallsyms                []byte
+	printk                  []byte
+	cmdlines                []byte
+	uname                   string
+	clock                   string
+	cpuCount                int
+	buffers                 []buffer
+	tsOffset                int64  // the OFFSET option, added to every timestamp
+	traceData               []byte // the whole file (v6, uncompressed v7)
 }
 
 // buffer is one trace instance's data: its CPUs' ring-buffer pages.

@@ -40,6 +40,7 @@ type eventFormat struct {
 	common   []fieldDef // common_type, common_flags, common_preempt_count, common_pid
 	fields   []fieldDef
 	printFmt string
+	text     []byte       // the format file as recorded
 	print    *printFormat // parsed on first use, nil when it does not parse
 	parsed   bool
 }
@@ -55,10 +56,11 @@ func (f *file) parseHeaderInfo(r *rd) error {
 		r.fail("no header_event")
 		return r.err
 	}
-	r.take(r.u64())
+	event := r.take(r.u64())
 	if r.err != nil {
 		return r.err
 	}
+	f.headerPage, f.headerEvent = page, event
 	h := defaultPageHeader(f.longSize)
 	for _, fd := range parseFields(page) {
 		switch fd.name {
@@ -103,7 +105,7 @@ func (f *file) parseEventSystems(r *rd) {
 
 // parseFormat parses one format file; nil when it names no event.
 func parseFormat(text []byte, system string) *eventFormat {
-	ev := &eventFormat{system: system, id: -1}
+	ev := &eventFormat{system: system, id: -1, text: text}
 	for _, line := range strings.Split(string(text), "\n") {
 		t := strings.TrimSpace(line)
 		switch {

@@ -38,8 +38,8 @@ type cpuReader struct {
 	recLostN int64
 	lost     bool // the current page starts after lost events
 	lostN    int64
-	done    bool
-	mark    mark // where the pending record starts, for checkpoints
+	done     bool
+	mark     mark // where the pending record starts, for checkpoints
 }
 
 // pageWarning is a problem found in a page that did not stop reading.
