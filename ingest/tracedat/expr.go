@@ -87,6 +87,7 @@ type expr struct {
 	op    string // "num", "str", "field", "getstr", "sym", "flags", "cast", "cond", "unary", "bin", "unknown"
 	num   int64
 	str   string
+	lit   []byte // a string literal's bytes
 	field *fieldDef
 	index *expr // REC->x[i]
 	args  []*expr
@@ -266,7 +267,7 @@ func (p *parser) parsePrimary() *expr {
 		for p.peek().kind == 's' { // "a" "b" concatenates
 			s += p.next().text
 		}
-		return &expr{op: "str", str: s}
+		return &expr{op: "str", str: s, lit: []byte(s)}
 	case 'n':
 		v, err := parseCNumber(t.text)
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // Magic starts every trace.dat file.
@@ -18,6 +20,7 @@ const (
 	maxBuffers      = 256
 	maxFormats      = 1 << 16
 	maxOptions      = 1 << 16
+	maxZstdWindow   = 64 << 20 // memory a zstd frame may ask for
 )
 
 // Sentinel errors, wrapped by the reader's errors.
@@ -49,8 +52,9 @@ type file struct {
 	clock                   string
 	cpuCount                int
 	buffers                 []buffer
-	tsOffset                int64  // the OFFSET option, added to every timestamp
-	traceData               []byte // the whole file (v6, uncompressed v7)
+	tsOffset                int64         // the OFFSET option, added to every timestamp
+	traceData               []byte        // the whole file
+	zstd                    *zstd.Decoder // made on first use, for every section and chunk
 }
 
 // buffer is one trace instance's data: its CPUs' ring-buffer pages.
@@ -156,6 +160,12 @@ func parseFile(b []byte) (*file, error) {
 		return nil, fmt.Errorf("%w: version %d", ErrVersion, v)
 	}
 	f := &file{version: v, traceData: b}
+	defer func() { // every section and chunk is decompressed by now
+		if f.zstd != nil {
+			f.zstd.Close()
+			f.zstd = nil
+		}
+	}()
 	endian := r.take(1)
 	long := r.take(1)
 	if r.err != nil {

@@ -129,7 +129,7 @@ func (r *record) text(fd *fieldDef) []byte {
 func eval(x *expr, r *record) (value, bool) {
 	switch x.op {
 	case "str":
-		return value{s: []byte(x.str), isStr: true}, true
+		return value{s: x.lit, isStr: true}, true
 	case "field":
 		if x.field.str && x.index == nil {
 			if r == nil {
@@ -440,6 +440,9 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 	var body []byte
 	switch sp.conv {
 	case 's':
+		if v.isStr && sp.width < 0 && sp.prec < 0 {
+			return append(dst, v.s...)
+		}
 		if v.isStr {
 			body = v.s
 		} else {
@@ -472,47 +475,57 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 		return pad(dst, v.s, sp, false)
 	}
 	x := truncate(v.i, sp.size, sp.conv == 'd' || sp.conv == 'i')
-	neg := false
+	digits := s.num[:0]
+	var sign string
 	switch sp.conv {
 	case 'd', 'i':
-		if x < 0 {
-			neg = true
-			body = strconv.AppendUint(nil, uint64(-x), 10)
-		} else {
-			body = strconv.AppendInt(nil, x, 10)
+		switch {
+		case x < 0:
+			sign = "-"
+			digits = strconv.AppendUint(digits, uint64(-x), 10)
+		case sp.plus:
+			sign = "+"
+			digits = strconv.AppendInt(digits, x, 10)
+		default:
+			digits = strconv.AppendInt(digits, x, 10)
 		}
 	case 'u':
-		body = strconv.AppendUint(nil, uint64(x), 10)
+		digits = strconv.AppendUint(digits, uint64(x), 10)
 	case 'x', 'X':
-		body = strconv.AppendUint(nil, uint64(x), 16)
+		digits = strconv.AppendUint(digits, uint64(x), 16)
 		if sp.conv == 'X' {
-			body = bytes.ToUpper(body)
+			digits = bytes.ToUpper(digits)
+		}
+		if sp.hash && x != 0 {
+			sign = "0" + string(sp.conv)
 		}
 	case 'o':
-		body = strconv.AppendUint(nil, uint64(x), 8)
+		digits = strconv.AppendUint(digits, uint64(x), 8)
 	default:
 		return dst
 	}
-	for sp.prec > len(body) {
-		body = append([]byte{'0'}, body...)
-	}
-	var sign []byte
-	switch {
-	case neg:
-		sign = []byte{'-'}
-	case sp.plus && (sp.conv == 'd' || sp.conv == 'i'):
-		sign = []byte{'+'}
-	case sp.hash && x != 0 && sp.conv == 'x':
-		sign = []byte("0x")
-	case sp.hash && x != 0 && sp.conv == 'X':
-		sign = []byte("0X")
-	}
+	zeros := max(sp.prec-len(digits), 0)
 	if sp.zero && !sp.minus && sp.prec < 0 {
-		for len(sign)+len(body) < sp.width {
-			body = append([]byte{'0'}, body...)
-		}
+		zeros = max(sp.width-len(sign)-len(digits), 0)
 	}
-	return pad(dst, append(sign, body...), sp, true)
+	spaces := max(sp.width-len(sign)-zeros-len(digits), 0)
+	if !sp.minus {
+		dst = appendRepeat(dst, ' ', spaces)
+	}
+	dst = append(dst, sign...)
+	dst = appendRepeat(dst, '0', zeros)
+	dst = append(dst, digits...)
+	if sp.minus {
+		dst = appendRepeat(dst, ' ', spaces)
+	}
+	return dst
+}
+
+func appendRepeat(dst []byte, c byte, n int) []byte {
+	for ; n > 0; n-- {
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // pad appends body right-aligned in the spec's width (left with '-').

@@ -78,12 +78,10 @@ func (s *Source) AppendLine(dst []byte, t int64) []byte {
 	dst = strconv.AppendInt(dst, cpu, 10)
 	dst = append(dst, "] "...)
 	us := (t + 500) / 1000 // libtraceevent rounds to the microsecond
-	dst = padLeft(dst, strconv.AppendInt(nil, us/1e6, 10), 5)
+	dst = padLeft(dst, strconv.AppendInt(s.num[:0], us/1e6, 10), 5)
 	dst = append(dst, '.')
-	frac := strconv.AppendInt(nil, us%1e6, 10)
-	for i := len(frac); i < 6; i++ {
-		dst = append(dst, '0')
-	}
+	frac := strconv.AppendInt(s.num[:0], us%1e6, 10)
+	dst = appendRepeat(dst, '0', 6-len(frac))
 	dst = append(dst, frac...)
 	dst = append(dst, ": "...)
 	n = len(dst)
@@ -99,13 +97,15 @@ func (s *Source) AppendLine(dst []byte, t int64) []byte {
 // comm is the task name of a pid as trace-cmd shows it.
 func (s *Source) comm(pid int32) []byte {
 	if pid == 0 {
-		return []byte("<idle>")
+		return idleComm
 	}
 	if c, ok := s.comms[pid]; ok {
 		return c
 	}
-	return []byte("<...>")
+	return unknownComm
 }
+
+var unknownComm = []byte("<...>")
 
 func padLeft(dst, b []byte, width int) []byte {
 	for i := len(b); i < width; i++ {

@@ -368,30 +368,42 @@ func (f *file) decompress(dst, data []byte, usize uint32) ([]byte, error) {
 	if usize > maxSectionBytes {
 		return nil, fmt.Errorf("%w: %d bytes once decompressed", ErrCorrupt, usize)
 	}
-	var zr io.Reader
+	start := len(dst)
 	switch f.compress {
 	case "zstd":
-		d, err := zstd.NewReader(bytes.NewReader(data), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxSectionBytes))
-		if err != nil {
-			return nil, err
+		if f.zstd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxZstdWindow))
+			if err != nil {
+				return nil, err
+			}
+			f.zstd = d
 		}
-		defer d.Close()
-		zr = d
+		// Grow the output by doubling (chunks append to one CPU's data),
+		// by no more than the data could give.
+		if need := min(int(usize), 1024*len(data)+64<<10); cap(dst)-len(dst) < need {
+			dst = append(make([]byte, 0, max(2*cap(dst), len(dst)+need)), dst...)
+		}
+		out, err := f.zstd.DecodeAll(data, dst)
+		if err != nil {
+			return nil, fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+		}
+		dst = out
 	case "zlib":
 		z, err := zlib.NewReader(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
 		}
-		zr = z
+		// Grow with what the data really gives, not with the announced size.
+		buf := bytes.NewBuffer(dst)
+		if _, err := io.Copy(buf, io.LimitReader(z, int64(usize)+1)); err != nil {
+			return nil, fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+		}
+		dst = buf.Bytes()
 	default:
 		return nil, fmt.Errorf("%w: compression %q (zstd and zlib are read)", ErrVersion, f.compress)
 	}
-	// Grow with what the data really gives, not with the announced size.
-	buf := bytes.NewBuffer(dst)
-	n, err := io.Copy(buf, io.LimitReader(zr, int64(usize)))
-	if err != nil || n != int64(usize) {
-		return nil, fmt.Errorf("%w: %s data gives %d bytes, %d announced (%v)", ErrCorrupt, f.compress, n, usize, err)
+	if n := len(dst) - start; n != int(usize) {
+		return nil, fmt.Errorf("%w: %s data gives %d bytes, %d announced", ErrCorrupt, f.compress, n, usize)
 	}
-	dst = buf.Bytes()
 	return dst, nil
 }

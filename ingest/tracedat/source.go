@@ -63,7 +63,8 @@ type Source struct {
 
 	ev      core.Event
 	fields  []core.Field
-	scratch []byte // array fields' text
+	scratch []byte   // array fields' text
+	num     [24]byte // digits being printed
 	cur     *cpuReader
 }
 
