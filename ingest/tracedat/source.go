@@ -219,11 +219,21 @@ func (s *Source) classOf(data []byte) *class {
 	cl := &class{format: ef}
 	cl.class = core.EventClass{ID: len(s.order), Name: ef.name, Fields: append([]string(nil), contextFields...)}
 	for _, fd := range ef.fields {
-		cl.class.Fields = append(cl.class.Fields, fd.name)
+		cl.class.Fields = append(cl.class.Fields, fieldName(ef, &fd))
 	}
 	s.classes[id] = cl
 	s.order = append(s.order, cl)
 	return cl
+}
+
+// fieldName is a field's name in the class: the kernel's, except the raw
+// syscall events' number, "NR" as the ftrace text reader (and the ftrace
+// kernel layout) names it from the printed line.
+func fieldName(ef *eventFormat, fd *fieldDef) string {
+	if ef.system == "raw_syscalls" && fd.name == "id" {
+		return "NR"
+	}
+	return fd.name
 }
 
 // Info implements core.Source.
