@@ -176,7 +176,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			st.Warnings = append(st.Warnings, w)
 		}
 	}
-	st.BuildMS = ms(time.Since(began))
+	st.BuildMS = float64(time.Since(began).Microseconds()) / 1000
 	raw, err := json.Marshal(st)
 	if err != nil {
 		return err

@@ -1,8 +1,15 @@
-// Package ingest turns traces into what the browser reads: it detects a
-// trace's format, reads its events through a [core.Source] (sub-packages
-// ctf, chrome, paje, ftrace), runs the state analyses (sub-packages
-// kernel, callstack...) into a history builder, and keeps an event index so
-// any event is reachable by rank or time.
+// Package ingest turns traces into indexes: it detects a trace's format
+// (the registry, [OpenSource], [FormatNames]), reads its events through a
+// [core.Source] (sub-packages ctf, chrome, paje, ftrace), runs the state
+// analyses (sub-packages kernel, callstack...) into a history builder, and
+// keeps an event index so any event is reachable by rank or time. It owns
+// the index lifecycle ([Open], [Locate], [OpenIndexFile]: build once, the
+// cache directory, the build lock, rebuild when stale) and [Dump].
+//
+// Reading an opened index (event table, filters, density and counts,
+// thread resolution, queries, the paper benchmark) is package ingest/trace,
+// built on the [Index] that Open returns; the non-interactive commands are
+// package ingest/cli.
 //
 // Layers, each a separate consumer of the one below:
 //

@@ -42,22 +42,25 @@ type OpenEnv struct {
 	Progress func(done, total int64)
 }
 
-// Formats is the registry of trace formats, in detection order: the most
-// specific detectors first (a CTF directory, then the text formats whose
-// first lines say what they are).
-var Formats = []Format{
-	{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, _ OpenEnv) (core.Source, error) {
-		return nonNil(ctf.Open(path))
-	}},
-	{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
-		return nonNil(paje.Open(path, paje.Options{}))
-	}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{paje.NewAnalysis(sink)} }},
-	{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
-		return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress}))
-	}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
-	{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
-		return nonNil(ftrace.Open(path, ftrace.Options{}))
-	}},
+// formats returns the registry of trace formats, in detection order: the
+// most specific detectors first (a CTF directory, then the text formats
+// whose first lines say what they are). A function, so no caller can
+// change the registry.
+func formats() []Format {
+	return []Format{
+		{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, _ OpenEnv) (core.Source, error) {
+			return nonNil(ctf.Open(path))
+		}},
+		{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
+			return nonNil(paje.Open(path, paje.Options{}))
+		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{paje.NewAnalysis(sink)} }},
+		{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress}))
+		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
+		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
+			return nonNil(ftrace.Open(path, ftrace.Options{}))
+		}},
+	}
 }
 
 // nonNil turns a typed nil reader into a nil interface on error, so
@@ -79,7 +82,7 @@ func detected(detect func(string) (bool, error)) func(string) bool {
 }
 
 // OpenSource opens the trace at path with the named format, or, when
-// format is "", with the first format of [Formats] that detects it.
+// format is "", with the first registered format that detects it.
 func OpenSource(path, format string, env OpenEnv) (core.Source, error) {
 	if format != "" {
 		if f := formatNamed(format); f != nil {
@@ -90,7 +93,7 @@ func OpenSource(path, format string, env OpenEnv) (core.Source, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
 	}
-	for _, f := range Formats {
+	for _, f := range formats() {
 		if f.Detect(path) {
 			return f.Open(path, env)
 		}
@@ -100,18 +103,22 @@ func OpenSource(path, format string, env OpenEnv) (core.Source, error) {
 
 // formatNamed returns the registered format called name, or nil.
 func formatNamed(name string) *Format {
-	for i := range Formats {
-		if Formats[i].Name == name {
-			return &Formats[i]
+	for _, f := range formats() {
+		if f.Name == name {
+			return &f
 		}
 	}
 	return nil
 }
 
-func formatNames() string {
-	names := make([]string, len(Formats))
-	for i, f := range Formats {
-		names[i] = f.Name
+// FormatNames returns the names of the registered formats, in detection
+// order (for help texts and error messages).
+func FormatNames() []string {
+	var names []string
+	for _, f := range formats() {
+		names = append(names, f.Name)
 	}
-	return strings.Join(names, ", ")
+	return names
 }
+
+func formatNames() string { return strings.Join(FormatNames(), ", ") }

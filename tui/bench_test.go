@@ -267,16 +267,16 @@ func benchOverview(b *testing.B, tr Trace) {
 		b.Run(kind.name+"/first", func(b *testing.B) {
 			var cpu time.Duration
 			for range b.N {
-				hs.b().overview.cache = [2]*ovResult{}
+				hs.b().ovCache = [2]*ovResult{}
 				c0 := gentest.CPUTime()
 				hs.keys(kind.key)
 				_ = hs.m.View()
 				cpu += gentest.CPUTime() - c0
-				if hs.b().overview.res == nil {
+				if ov := topView[*overviewScreen](hs.b()); ov == nil || ov.res == nil {
 					b.Fatal("no overview")
 				}
 				b.StopTimer()
-				res := hs.b().overview.res
+				res := topView[*overviewScreen](hs.b()).res
 				b.ReportMetric(float64(res.model.T), "slices")
 				b.ReportMetric(float64(len(res.parts)), "p-values")
 				for i, ph := range []string{"model-ms", "qualities-ms", "p-values-ms"} {

@@ -324,7 +324,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"focus": func(t *testing.T, hs *harness) {
 		hs.press("focus")
 		b := hs.b()
-		if !b.focusTable {
+		if !b.table.focused {
 			t.Fatal("focus did not move to the table")
 		}
 		hs.press("down")
@@ -332,7 +332,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("down moved table line %d / tree row %d, want the table only", b.table.sel, b.tree().sel)
 		}
 		hs.press("focus")
-		if b.focusTable {
+		if b.table.focused {
 			t.Error("focus did not come back to the Gantt")
 		}
 	},
@@ -396,9 +396,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"stats": func(t *testing.T, hs *harness) {
 		hs.press("stats")
 		b := hs.b()
-		st := &b.stats
-		if !st.open || st.running != 0 {
-			t.Fatalf("statistics open %v, %d parts still running", st.open, st.running)
+		st := topView[*statsScreen](b)
+		if st == nil || st.running != 0 {
+			t.Fatalf("statistics %v, parts still running", st)
 		}
 		for i, want := range []string{"wait blocked", "sched_switch", "read"} {
 			found := false
@@ -413,13 +413,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("statistics screen:\n%s", v)
 		}
 		hs.press("stats")
-		if st.open || strings.Contains(hs.view(), "Statistics of") {
+		if topView[*statsScreen](b) != nil || strings.Contains(hs.view(), "Statistics of") {
 			t.Error("S did not close the statistics")
 		}
 	},
 	"sort": func(t *testing.T, hs *harness) {
 		hs.press("stats")
-		tb := &hs.b().stats.tables[statsStates]
+		tb := &topView[*statsScreen](hs.b()).tables[statsStates]
 		hs.press("sort") // All rows -> its %
 		hs.press("sort") // -> State, by name
 		if tb.sortCol != 0 || !slices.IsSortedFunc(tb.lines, func(a, b statsLine) int { return strings.Compare(a.name, b.name) }) {
@@ -436,7 +436,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("stats")
 		hs.press("focus") // the events table
-		tb := &hs.b().stats.tables[statsEvents]
+		tb := &topView[*statsScreen](hs.b()).tables[statsEvents]
 		hs.press("sort_reverse")
 		if !tb.asc || !slices.IsSortedFunc(tb.lines, func(a, b statsLine) int { return cmp.Compare(a.vals[1], b.vals[1]) }) {
 			t.Errorf("ascending %v, counts %v", tb.asc, names(tb.lines))
@@ -444,9 +444,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"overview": func(t *testing.T, hs *harness) {
 		hs.press("overview")
-		ov := &hs.b().overview
-		if !ov.open || ov.spatial || ov.res == nil || len(ov.res.parts) < 3 {
-			t.Fatalf("overview open %v spatial %v, result %v", ov.open, ov.spatial, ov.res != nil)
+		ov := hs.ov()
+		if ov == nil || ov.spatial || ov.res == nil || len(ov.res.parts) < 3 {
+			t.Fatalf("overview %v", ov)
 		}
 		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
 			t.Errorf("overview screen:\n%s", v)
@@ -461,25 +461,25 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("zoom in went to partition %d, want %d", ov.cur, cur)
 		}
 		hs.press("overview")
-		if ov.open {
+		if hs.ov() != nil {
 			t.Error("o did not close the overview")
 		}
 	},
 	"overview_st": func(t *testing.T, hs *harness) {
 		hs.press("overview_st")
-		ov := &hs.b().overview
-		if !ov.open || !ov.spatial || ov.res == nil {
-			t.Fatalf("spatiotemporal overview open %v spatial %v", ov.open, ov.spatial)
+		ov := hs.ov()
+		if ov == nil || !ov.spatial || ov.res == nil {
+			t.Fatalf("spatiotemporal overview %v", ov)
 		}
 		if v := hs.view(); !strings.Contains(v, "Spatiotemporal overview") {
 			t.Errorf("overview screen:\n%s", v)
 		}
 		hs.press("overview") // switches to the temporal one
-		if !ov.open || ov.spatial {
+		if ov := hs.ov(); ov == nil || ov.spatial {
 			t.Error("o did not switch to the temporal overview")
 		}
 		hs.keys("esc")
-		if ov.open {
+		if hs.ov() != nil {
 			t.Error("esc did not close the overview")
 		}
 	},
@@ -499,7 +499,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("full help missing keys:\n%s", v)
 		}
 		hs.keys("x")
-		if hs.b().showHelp {
+		if topView[*helpView](hs.b()) != nil {
 			t.Error("a key did not close the help")
 		}
 	},

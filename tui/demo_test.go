@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -51,7 +52,11 @@ type memTrace struct {
 	info   TraceInfo
 	hist   core.History
 	events EventTable
+	closed atomic.Int32 // Close calls
 }
+
+// Close counts the calls: the browser must close the trace once.
+func (t *memTrace) Close() error { t.closed.Add(1); return nil }
 
 func (t *memTrace) Name() string          { return t.name }
 func (t *memTrace) Info() TraceInfo       { return t.info }

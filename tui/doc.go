@@ -22,12 +22,17 @@
 // opens, then routes messages to the browser (browser.go), whose parts
 // share one context (size, [Styles], key map): the row trees (rows.go), the
 // time view (timeview.go), frames (frame.go), the event table (table.go),
-// the prompt (prompt.go) and the drawing (view.go, tableview.go). Slow work
-// runs only in tea.Cmd closures over copied values; results carry sequence
-// numbers and stale ones are dropped. At most one frame query runs at a
-// time: a view change during a query marks the view dirty and the newest
-// view is asked as soon as the query ends, so holding a key never queues
-// stale work and typing never waits for a query.
+// the prompt (prompt.go) and the drawing (view.go, tableview.go). Screens
+// and overlays (statistics, overviews, help, legend) are views
+// (component.go): a small interface (Update, View into an area, Help,
+// Close) on a stack above the main screen; a key goes to the top view,
+// which uses it or passes it down, and other messages go to every view.
+// Slow work runs only in tea.Cmd closures over copied values, through one
+// helper (job.go): a sequence tag per run, the superseded run cancelled,
+// stale results dropped, progress re-armed through a channel. At most one
+// frame query runs at a time: a view change during a query marks the view
+// dirty and the newest view is asked as soon as the query ends, so holding
+// a key never queues stale work and typing never waits for a query.
 //
 // # Overview and statistics
 //

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -131,7 +132,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, err := ingest.Open(context.Background(), dir, ingest.Options{})
+	it, err := trace.Open(context.Background(), dir, ingest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,11 @@ func runGolden(t *testing.T, tr Trace, c goldenCase) {
 		return open(ctx, p)
 	}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
-	t.Cleanup(m.close)
+	t.Cleanup(func() {
+		if err := m.close(); err != nil {
+			t.Error(err)
+		}
+	})
 	s := &settled{Model: m}
 	tm := teatest.NewTestModel(t, s)
 	waitUntil := func(cond func() bool) {

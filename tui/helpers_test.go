@@ -53,7 +53,11 @@ func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() 
 	t.Helper()
 	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
 	hs := &harness{t: t, m: m}
-	t.Cleanup(m.close)
+	t.Cleanup(func() {
+		if err := m.close(); err != nil {
+			t.Error(err)
+		}
+	})
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
 	hs.run(m.Init())
 	return hs
@@ -122,3 +126,18 @@ func (hs *harness) b() *browser { return hs.m.browser }
 func (hs *harness) view() string { return hs.m.View() }
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
+
+// topView returns the open view of type V nearest the top of the stack
+// (nil when none is open).
+func topView[V view](b *browser) V {
+	var zero V
+	for i := len(b.stack) - 1; i >= 0; i-- {
+		if v, ok := b.stack[i].(V); ok {
+			return v
+		}
+	}
+	return zero
+}
+
+// ov is the open overview screen (nil when none is).
+func (hs *harness) ov() *overviewScreen { return topView[*overviewScreen](hs.b()) }

@@ -26,7 +26,10 @@ type indexing struct {
 type progressMsg struct {
 	done, total int64
 	at          time.Time
+	ch          <-chan progressMsg
 }
+
+func (m progressMsg) on(ch <-chan progressMsg) progressMsg { m.ch = ch; return m }
 
 func newIndexing(sh *shared, o Opener, now time.Time) indexing {
 	bar := progress.New(progress.WithSolidFill("#5f87d7"), progress.WithColorProfile(sh.styles.Renderer.ColorProfile()),

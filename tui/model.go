@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -30,7 +31,9 @@ type Model struct {
 	cancel   context.CancelFunc
 	screen   screen
 	indexing indexing
+	opening  job // Opener.Open
 	browser  *browser
+	trace    Trace // the opened trace, closed with the model
 	err      error
 	clock    func() time.Time
 }
@@ -75,37 +78,22 @@ type openedMsg struct {
 }
 
 // Init starts opening the trace, reporting progress through a channel
-// that a command listens on.
+// that a command listens on (the job re-arm pattern, see job).
 func (m *Model) Init() tea.Cmd {
 	ch := make(chan progressMsg, 1)
-	ctx, open, clock := m.ctx, m.opener.Open, m.clock
+	ctx, _ := m.opening.start(m.ctx)
+	open, clock := m.opener.Open, m.clock
 	openCmd := func() tea.Msg {
 		tr, err := open(ctx, func(done, total int64) {
 			select { // drop a report when the UI is behind: the next one supersedes it
-			case ch <- progressMsg{done, total, clock()}:
+			case ch <- progressMsg{done: done, total: total, at: clock()}:
 			default:
 			}
 		})
 		close(ch)
 		return openedMsg{tr, err}
 	}
-	return tea.Batch(openCmd, listenProgress(ch))
-}
-
-func listenProgress(ch <-chan progressMsg) tea.Cmd {
-	return func() tea.Msg {
-		p, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return progressEnvelope{p, ch}
-	}
-}
-
-// progressEnvelope carries a report and the channel to listen on next.
-type progressEnvelope struct {
-	p  progressMsg
-	ch <-chan progressMsg
+	return tea.Batch(openCmd, waitReport(ch))
 }
 
 // Update implements tea.Model.
@@ -137,10 +125,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case progressEnvelope:
-		m.indexing.update(msg.p)
-		return listenProgress(msg.ch)
+	case progressMsg:
+		m.indexing.update(msg)
+		return waitReport(msg.ch)
 	case openedMsg:
+		m.opening.finish()
+		m.trace = msg.trace
 		if m.indexing.cancelled {
 			m.err = context.Canceled
 			return tea.Quit
@@ -156,7 +146,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 	case tea.KeyMsg:
 		if key.Matches(msg, m.sh.keys.Quit) || msg.Type == tea.KeyEsc {
 			m.indexing.cancelled = true
-			m.cancel() // Open returns ctx.Err(); openedMsg then quits
+			m.opening.stop() // Open returns ctx.Err(); openedMsg then quits
 		}
 	}
 	return nil
@@ -189,10 +179,21 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// close cancels everything still running (after the program ends).
-func (m *Model) close() {
+// close cancels everything still running and closes the trace (after the
+// program ends).
+func (m *Model) close() error {
 	if m.browser != nil {
-		m.browser.table.stop()
+		m.browser.close()
 	}
+	m.opening.stop()
 	m.cancel()
+	if m.trace == nil {
+		return nil
+	}
+	tr := m.trace
+	m.trace = nil
+	if err := tr.Close(); err != nil {
+		return fmt.Errorf("closing %s: %w", tr.Name(), err)
+	}
+	return nil
 }

@@ -2,12 +2,10 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
@@ -86,28 +84,8 @@ type ovMsg struct {
 	ch       <-chan ovMsg
 }
 
-// overview is the overview screen's state.
-type overview struct {
-	open     bool
-	spatial  bool
-	seq      uint64
-	cancel   context.CancelFunc
-	req      ovRequest // the request shown or running
-	note     string    // what the cost guard did
-	progress string
-	res      *ovResult    // shown (nil while computing)
-	cache    [2]*ovResult // the last result of each kind, reused on reopening
-	cur      int          // index in res.parts
-	line     int          // cursor line (among the leaf lines)
-	col      int          // cursor column
-	draw     *ovDrawing   // cells of res.parts[cur] at the current size
-}
-
-// openOverview starts (or reuses) the overview of the visible range.
+// openOverview opens (or reuses) the overview of the visible range.
 func (b *browser) openOverview(spatial bool) tea.Cmd {
-	b.closeStats()
-	b.closeOverview()
-	ov := &b.overview
 	shape := buildShape(b.tree(), maxLeaves)
 	if len(shape.leaves) == 0 {
 		b.setNote(noteInfo, "no rows to aggregate in this view")
@@ -123,35 +101,28 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 	// samples the rows' state changes first (see planFor).
 	req := ovRequest{spatial: spatial, pane: b.pane, hist: b.hist, shape: shape, from: b.tv.T0, to: b.tv.T1,
 		slices: slices, budget: b.ovBudget, workers: defaultWorkers(), maxCalls: spatialCalls, now: b.clock}
-	ov.open, ov.spatial, ov.req, ov.note = true, spatial, req, ""
-	ov.line, ov.col = 0, 0
-	if c := ov.cache[boolIndex(spatial)]; c != nil && c.req.sameAs(req) {
-		b.showOverview(c)
+	ov := &overviewScreen{sh: b.sh, tv: &b.tv, tree: b.tree(), cache: &b.ovCache, spatial: spatial, req: req}
+	b.push(ov)
+	if c := b.ovCache[boolIndex(spatial)]; c != nil && c.req.sameAs(req) {
+		ov.show(c)
 		return nil
 	}
-	ov.seq++
-	req.seq = ov.seq
+	ctx, seq := ov.job.start(b.ctx)
+	req.seq = seq
 	ov.req = req
 	ov.progress = "reading the states…"
-	ctx, cancel := context.WithCancel(b.ctx)
-	ov.cancel = cancel
-	ch := make(chan ovMsg, 4)
-	return func() tea.Msg {
-		go func() {
-			defer close(ch)
-			res := computeOverview(ctx, req, func(s string) {
-				select { // a report the UI has not read yet is superseded
-				case ch <- ovMsg{seq: req.seq, progress: s}:
-				default:
-				}
-			})
-			select {
-			case ch <- ovMsg{seq: req.seq, res: res}:
-			case <-ctx.Done():
+	return spawn(4, func(ch chan<- ovMsg) {
+		res := computeOverview(ctx, req, func(s string) {
+			select { // a report the UI has not read yet is superseded
+			case ch <- ovMsg{seq: req.seq, progress: s}:
+			default:
 			}
-		}()
-		return waitOverview(ch)()
-	}
+		})
+		select {
+		case ch <- ovMsg{seq: req.seq, res: res}:
+		case <-ctx.Done():
+		}
+	})
 }
 
 func boolIndex(b bool) int {
@@ -166,55 +137,6 @@ func (r ovRequest) sameAs(o ovRequest) bool {
 	return r.spatial == o.spatial && r.pane == o.pane && r.from == o.from && r.to == o.to &&
 		r.slices == o.slices && r.budget == o.budget && len(r.shape.rowKeys) == len(o.shape.rowKeys) &&
 		len(r.shape.leaves) == len(o.shape.leaves)
-}
-
-// waitOverview waits for the computation's next report.
-func waitOverview(ch <-chan ovMsg) tea.Cmd { return waitReport(ch) }
-
-func (m ovMsg) on(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
-
-// closeOverview cancels a running computation and leaves the screen.
-func (b *browser) closeOverview() {
-	ov := &b.overview
-	if ov.cancel != nil {
-		ov.cancel()
-		ov.cancel = nil
-	}
-	ov.open, ov.res, ov.draw, ov.progress = false, nil, nil, ""
-	ov.seq++
-}
-
-// gotOverview applies a report.
-func (b *browser) gotOverview(m ovMsg) tea.Cmd {
-	ov := &b.overview
-	if m.seq != ov.seq {
-		return nil
-	}
-	if m.res == nil {
-		ov.progress = m.progress
-		return waitOverview(m.ch)
-	}
-	if ov.cancel != nil {
-		ov.cancel()
-		ov.cancel = nil
-	}
-	if m.res.err != nil {
-		if !errors.Is(m.res.err, context.Canceled) {
-			ov.progress = ""
-			b.setNote(noteError, "overview failed: "+m.res.err.Error())
-			b.closeOverview()
-		}
-		return nil
-	}
-	ov.cache[boolIndex(m.res.req.spatial)] = m.res
-	b.showOverview(m.res)
-	return nil
-}
-
-// showOverview shows a result at its default partition.
-func (b *browser) showOverview(res *ovResult) {
-	ov := &b.overview
-	ov.res, ov.cur, ov.progress, ov.draw, ov.note = res, res.def, "", nil, res.plan.note
 }
 
 // changeSamples is how many rows the cost guard reads to estimate the
@@ -394,103 +316,4 @@ func kneeOf(parts []ovPartition) int {
 		}
 	}
 	return best
-}
-
-// overviewKey handles a key on the overview screen.
-func (b *browser) overviewKey(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.keys
-	ov := &b.overview
-	switch {
-	case msg.Type == tea.KeyEsc:
-		if b.showLegd {
-			b.showLegd = false
-			return nil
-		}
-		b.closeOverview()
-		return nil
-	case key.Matches(msg, km.Overview, km.OverviewST):
-		spatial := key.Matches(msg, km.OverviewST)
-		if spatial == ov.spatial {
-			b.closeOverview()
-			b.showLegd = false // the overview's legend, not the Gantt's
-			return nil
-		}
-		return b.openOverview(spatial)
-	case key.Matches(msg, km.Stats):
-		return b.openStats()
-	case key.Matches(msg, km.Legend):
-		b.showLegd = !b.showLegd
-		return nil
-	}
-	if ov.res == nil {
-		b.setNote(noteInfo, "the overview is being computed: esc cancels")
-		return nil
-	}
-	d := b.overviewDrawing()
-	switch {
-	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
-		step := -1
-		if key.Matches(msg, km.ZoomOut) {
-			step = 1
-		}
-		next := ov.cur + step
-		if next < 0 || next >= len(ov.res.parts) {
-			b.setNote(noteInfo, "no finer or coarser partition: this is the last significant p")
-			return nil
-		}
-		ov.cur, ov.draw = next, nil
-	case key.Matches(msg, km.Left):
-		ov.col = d.partEdge(ov.line, ov.col, -1)
-	case key.Matches(msg, km.Right):
-		ov.col = d.partEdge(ov.line, ov.col, 1)
-	case key.Matches(msg, km.Up):
-		ov.line--
-	case key.Matches(msg, km.Down):
-		ov.line++
-	case key.Matches(msg, km.PageUp):
-		ov.line -= d.lines
-	case key.Matches(msg, km.PageDown):
-		ov.line += d.lines
-	case key.Matches(msg, km.Top):
-		ov.line = 0
-	case key.Matches(msg, km.Bottom):
-		ov.line = d.lines
-	case key.Matches(msg, km.Toggle):
-		return b.zoomToPart()
-	default:
-		b.setNote(noteInfo, "overview: "+km.ZoomIn.Help().Key+"/"+km.ZoomOut.Help().Key+" finer/coarser p · ←/→ parts · enter zooms · c legend · esc closes")
-		return nil
-	}
-	ov.line = max(0, min(ov.line, d.usedLines-1))
-	return nil
-}
-
-// zoomToPart shows the part under the cursor in the Gantt: its time range,
-// and (spatiotemporal) its rows.
-func (b *browser) zoomToPart() tea.Cmd {
-	ov := &b.overview
-	d := b.overviewDrawing()
-	a, ok := d.areaAt(ov.line, ov.col)
-	if !ok {
-		b.setNote(noteInfo, "no part here")
-		return nil
-	}
-	m := ov.res.model
-	t0, t1 := m.starts[a.Start], m.starts[a.End+1]-1
-	sh := ov.res.req.shape
-	tree := int32(-1)
-	if ov.res.req.spatial {
-		tree = sh.nodeTree[a.Node]
-	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
-		tree = sh.leaves[leaves[0]].node
-	}
-	b.closeOverview()
-	if tree >= 0 && ov.req.pane == b.pane {
-		t := b.tree()
-		t.selectNode(tree)
-		t.top = t.sel
-	}
-	b.tv = b.tv.withRange(t0, t1-t0+1)
-	b.setNote(noteInfo, "zoomed to the part "+b.relTime(t0)+"–"+b.relTime(t1))
-	return b.moveCursor(t0, false)
 }

@@ -62,7 +62,7 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 	hist := tr.hist.(*core.MemHistory)
 	for _, pane := range []int{viewControlFlow, viewResources} {
 		hs := newHarness(t, tr, 100, 30, true)
-		tree := hs.b().trees[pane]
+		tree := hs.b().panes[pane].tree
 		sh := buildShape(tree, maxLeaves)
 		from, to := demoStart+1_234_567, demoEnd-2_000_000
 		const T = 37
@@ -114,7 +114,7 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 // ranges are contiguous.
 func TestOverviewShapeCoarsening(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
-	tree := hs.b().trees[viewControlFlow]
+	tree := hs.b().panes[viewControlFlow].tree
 	for _, c := range []struct {
 		limit, leaves int
 		grouped       bool
@@ -168,7 +168,7 @@ func TestOverviewCostGuard(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.b().ovBudget = 1000
 	hs.press("overview")
-	ov := &hs.b().overview
+	ov := hs.ov()
 	if ov.res == nil || ov.res.model.T != minSlices || ov.res.plan.coarse { // one row per leaf: nothing to sum
 		t.Fatalf("with a budget of 1000 steps: %+v", ov.res.plan)
 	}
@@ -183,11 +183,11 @@ func TestOverviewCostGuard(t *testing.T) {
 func TestOverviewHatch(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 80, 14, true)
 	hs.press("overview_st")
-	ov := &hs.b().overview
+	ov := hs.ov()
 	for ov.cur > 0 { // the finest partition: leaves apart
 		hs.press("zoom_in")
 	}
-	d := hs.b().overviewDrawing()
+	d := ov.drawing()
 	if d.usedLines >= len(ov.res.req.shape.leaves) {
 		t.Fatalf("%d lines for %d leaves: no line holds several", d.usedLines, len(ov.res.req.shape.leaves))
 	}
@@ -225,14 +225,14 @@ func TestOverviewHatch(t *testing.T) {
 func TestOverviewEnterZooms(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("overview_st")
-	ov := &hs.b().overview
+	ov := hs.ov()
 	for ov.cur > 0 {
 		hs.press("zoom_in")
 	}
 	hs.press("down")
 	hs.press("down") // ls 1200
 	hs.press("right")
-	d := hs.b().overviewDrawing()
+	d := ov.drawing()
 	a, ok := d.areaAt(ov.line, ov.col)
 	if !ok {
 		t.Fatal("no part under the cursor")
@@ -242,7 +242,7 @@ func TestOverviewEnterZooms(t *testing.T) {
 	node := ov.res.req.shape.nodeTree[a.Node]
 	hs.press("toggle")
 	b := hs.b()
-	if ov.open || b.tv.T0 != t0 || b.tv.T1 != t1 || b.cursor != t0 {
+	if hs.ov() != nil || b.tv.T0 != t0 || b.tv.T1 != t1 || b.cursor != t0 {
 		t.Errorf("view [%d, %d] cursor %d, want the part [%d, %d]", b.tv.T0, b.tv.T1, b.cursor, t0, t1)
 	}
 	if got := b.tree().selected(); got != node || hs.selectedLabel() != "ls 1200" {
@@ -255,7 +255,7 @@ func TestOverviewEnterZooms(t *testing.T) {
 func TestOverviewSteps(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("overview")
-	ov := &hs.b().overview
+	ov := hs.ov()
 	n := len(ov.res.parts)
 	for range n + 1 {
 		hs.press("zoom_out")
@@ -305,7 +305,7 @@ func TestOverviewCancel(t *testing.T) {
 	h := &blockingHistory{History: tr.hist, started: make(chan struct{}), ended: make(chan struct{})}
 	b := hs.b()
 	b.hist = h
-	b.trees[viewControlFlow] = bigTree(b.trees[viewControlFlow], 200) // enough rows for one query of >= 100 keys
+	b.panes[viewControlFlow].tree = bigTree(b.panes[viewControlFlow].tree, 200) // enough rows for one query of >= 100 keys
 	_, cmd := hs.m.Update(keyMsg("o"))
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()
@@ -322,7 +322,7 @@ func TestOverviewCancel(t *testing.T) {
 	if m := <-msgs; m != nil {
 		hs.send(m)
 	}
-	if b.overview.open || b.overview.res != nil {
+	if topView[*overviewScreen](b) != nil {
 		t.Error("a cancelled overview was shown")
 	}
 }

@@ -3,10 +3,8 @@ package tui
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
 )
@@ -77,23 +75,22 @@ type ovDrawing struct {
 }
 
 // leafLines is how many lines the leaves get.
-func (b *browser) leafLines() int {
-	n := b.sh.panelLines() - 2 // p line, details line
-	if !b.overview.spatial {
+func (ov *overviewScreen) leafLines() int {
+	n := ov.sh.panelLines() - 2 // p line, details line
+	if !ov.spatial {
 		n-- // the all-rows band
 	}
 	return max(n, 1)
 }
 
-// overviewDrawing returns the cells of the shown partition, computing
-// them when the partition or the size changed.
-func (b *browser) overviewDrawing() *ovDrawing {
-	ov := &b.overview
-	l := b.sh.layout(b.showTable, b.tableLines)
-	if d := ov.draw; d != nil && d.part == ov.cur && d.cols == l.ganttW && d.lines == b.leafLines() {
+// drawing returns the cells of the shown partition, computing them when
+// the partition or the size changed.
+func (ov *overviewScreen) drawing() *ovDrawing {
+	l := ov.sh.layout(false, 0)
+	if d := ov.draw; d != nil && d.part == ov.cur && d.cols == l.ganttW && d.lines == ov.leafLines() {
 		return d
 	}
-	ov.draw = newDrawing(ov.res, ov.cur, l.ganttW, b.leafLines(), b.tv)
+	ov.draw = newDrawing(ov.res, ov.cur, l.ganttW, ov.leafLines(), *ov.tv)
 	return ov.draw
 }
 
@@ -306,29 +303,34 @@ func (d *ovDrawing) areaAt(line, col int) (aggregate.Area, bool) {
 	return d.res.parts[d.part].areas[x], true
 }
 
-// overviewView draws the overview screen (panelLines lines).
-func (b *browser) overviewView() []string {
-	st := b.sh.styles
-	ov := &b.overview
-	l := b.sh.layout(b.showTable, b.tableLines)
-	n := b.sh.panelLines()
+// View draws the overview screen.
+func (ov *overviewScreen) View(a area) []string { return ov.render(a, false) }
+
+// viewWithLegend draws the overview screen with its legend.
+func (ov *overviewScreen) viewWithLegend(a area) []string { return ov.render(a, true) }
+
+// render draws the overview screen, with the legend or not.
+func (ov *overviewScreen) render(a area, legend bool) []string {
+	st := ov.sh.styles
+	l := ov.sh.layout(false, 0)
+	n := a.height
 	lines := make([]string, 0, n)
 	if ov.res == nil {
-		lines = append(lines, st.Title.Render(fit(b.overviewTitle(), b.sh.width)))
+		lines = append(lines, st.Title.Render(fit(ov.title(), a.width)))
 		msg := ov.progress
 		if ov.note != "" {
 			msg += " · " + ov.note
 		}
-		lines = append(lines, st.Dim.Render(fit(msg+" · esc cancels", b.sh.width)))
+		lines = append(lines, st.Dim.Render(fit(msg+" · esc cancels", a.width)))
 		for len(lines) < n {
 			lines = append(lines, "")
 		}
 		return lines[:n]
 	}
-	d := b.overviewDrawing()
+	d := ov.drawing()
 	ov.line = max(0, min(ov.line, d.usedLines-1))
 	ov.col = max(0, min(ov.col, d.cols-1))
-	lines = append(lines, st.Title.Render(fit(b.overviewTitle(), b.sh.width)))
+	lines = append(lines, st.Title.Render(fit(ov.title(), a.width)))
 	sep := st.Dim.Render("│")
 	if st.ASCII {
 		sep = st.Dim.Render(":")
@@ -337,7 +339,7 @@ func (b *browser) overviewView() []string {
 	if !ov.spatial {
 		sb.WriteString(st.Bold.Render(fit(fmt.Sprintf("all %d rows", len(ov.res.req.shape.rowKeys)), l.treeW)))
 		sb.WriteString(sep)
-		b.writeOvCells(&sb, d.band, -1)
+		ov.writeCells(&sb, d.band, -1)
 		lines = append(lines, sb.String())
 	}
 	sh := ov.res.req.shape
@@ -369,61 +371,22 @@ func (b *browser) overviewView() []string {
 		if line == ov.line {
 			cur = ov.col
 		}
-		b.writeOvCells(&sb, d.cells[line*d.cols:(line+1)*d.cols], cur)
+		ov.writeCells(&sb, d.cells[line*d.cols:(line+1)*d.cols], cur)
 		lines = append(lines, sb.String())
 	}
-	if b.showLegd {
-		b.overlayOverviewLegend(lines[1:], prefixes, l)
+	if legend {
+		ov.overlayLegend(lines[1:], prefixes, l)
 	}
-	lines = append(lines, fit(b.overviewDetails(d), b.sh.width))
+	lines = append(lines, fit(ov.details(d), a.width))
 	for len(lines) < n {
 		lines = append(lines, "")
 	}
 	return lines[:n]
 }
 
-// overviewTitle is the p line: kind, p (rank in the list), gain and
-// loss, parts, slices, time and what the cost guard did.
-func (b *browser) overviewTitle() string {
-	ov := &b.overview
-	kind := "Temporal overview"
-	if ov.spatial {
-		kind = "Spatiotemporal overview"
-	}
-	parts := []string{kind}
-	if res := ov.res; res != nil {
-		p := res.parts[ov.cur]
-		parts = append(parts,
-			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.p, 'g', 6, 64), ov.cur+1, len(res.parts)),
-			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
-			fmt.Sprintf("%d parts", len(p.areas)),
-			fmt.Sprintf("|T| %d", res.model.T))
-		if ov.note != "" {
-			parts[len(parts)-1] += " (" + ov.note + ")"
-		}
-		if res.req.shape.grouped != "" {
-			parts = append(parts, fmt.Sprintf("%d groups", len(res.req.shape.leaves)))
-		}
-		if res.truncated {
-			parts = append(parts, "p list cut at "+strconv.Itoa(spatialCalls)+" evaluations")
-		}
-		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.elapsed.Microseconds())/1000))
-	} else {
-		parts = append(parts, b.relTime(ov.req.from)+"–"+b.relTime(ov.req.to))
-		if ov.note != "" {
-			parts = append(parts, ov.note)
-		}
-	}
-	if b.sh.styles.ASCII {
-		return strings.Join(parts, " | ")
-	}
-	return strings.Join(parts, " · ")
-}
-
-// overviewDetails describes the part under the cursor: its range, its
+// details describes the part under the cursor: its range, its
 // rows and its three main states.
-func (b *browser) overviewDetails(d *ovDrawing) string {
-	ov := &b.overview
+func (ov *overviewScreen) details(d *ovDrawing) string {
 	res := ov.res
 	if ov.line >= d.usedLines {
 		return ""
@@ -444,13 +407,13 @@ func (b *browser) overviewDetails(d *ovDrawing) string {
 	}
 	s := summarize(m, sh, l0, l1, a.Start, a.End)
 	t0, t1 := m.starts[a.Start], m.starts[a.End+1]-1
-	parts := []string{fmt.Sprintf("%s–%s", b.relTime(t0), b.relTime(t1))}
+	parts := []string{fmt.Sprintf("%s–%s", relTime(ov.tv.Start, t0), relTime(ov.tv.Start, t1))}
 	if res.req.spatial && a.Node == 0 {
 		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
 	} else {
 		label := sh.leaves[l0].label
 		if v := sh.nodeTree[a.Node]; res.req.spatial && sh.hier.Resource[a.Node] < 0 && v >= 0 {
-			label = b.overviewTreeLabel(v)
+			label = ov.treeLabel(v)
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d rows)", label, s.rows))
 	}
@@ -486,24 +449,24 @@ func (b *browser) overviewDetails(d *ovDrawing) string {
 	return strings.Join(parts, " · ")
 }
 
-// overviewTreeLabel is a tree node's label (of the overview's view).
-func (b *browser) overviewTreeLabel(n int32) string {
-	t := b.trees[b.overview.req.pane]
+// treeLabel is a tree node's label (of the overview's view).
+func (ov *overviewScreen) treeLabel(n int32) string {
+	t := ov.tree
 	if t == nil || int(n) >= len(t.nodes) {
 		return ""
 	}
 	return t.nodes[n].label
 }
 
-// writeOvCells appends a line of cells, runs of equal cells written with
+// writeCells appends a line of cells, runs of equal cells written with
 // one pen; cur is the cursor's column (-1: none).
-func (b *browser) writeOvCells(sb *strings.Builder, cells []ovCell, cur int) {
+func (ov *overviewScreen) writeCells(sb *strings.Builder, cells []ovCell, cur int) {
 	for i := 0; i < len(cells); {
 		j := i + 1
 		for i != cur && j < len(cells) && j != cur && cells[j] == cells[i] {
 			j++
 		}
-		p := b.ovPen(cells[i], i == cur)
+		p := ov.pen(cells[i], i == cur)
 		sb.WriteString(p.prefix)
 		for k := i; k < j; k++ {
 			if p.glyph == "" { // ASCII: the state's own glyph
@@ -517,9 +480,9 @@ func (b *browser) writeOvCells(sb *strings.Builder, cells []ovCell, cur int) {
 	}
 }
 
-// ovPen is how a cell is drawn.
-func (b *browser) ovPen(cell ovCell, cursor bool) pen {
-	st := b.sh.styles
+// pen is how a cell is drawn.
+func (ov *overviewScreen) pen(cell ovCell, cursor bool) pen {
+	st := ov.sh.styles
 	switch {
 	case cursor && cell.kind == cellPart:
 		return st.pens[cell.colour][variantCursor]
@@ -531,47 +494,4 @@ func (b *browser) ovPen(cell ovCell, cursor bool) pen {
 		return pen{glyph: " "}
 	}
 	return st.ovPens[cell.colour][cell.level][boolIndex(cell.start)]
-}
-
-// overlayOverviewLegend replaces the top-left of the cells with the
-// overview's legend: the states met, the intensities, the hatch.
-func (b *browser) overlayOverviewLegend(lines, prefixes []string, l screenLayout) {
-	st := b.sh.styles
-	res := b.overview.res
-	m := res.model
-	domain := domainThread
-	if res.req.pane == viewResources {
-		domain = domainCPU
-	}
-	// The hatch and the intensities first: on a short screen the box is
-	// cut, and the states are also listed by the Gantt's legend.
-	h := st.hatch
-	rows := []string{h.prefix + h.glyph + h.glyph + h.suffix + " several parts in a cell: not data, zoom in"}
-	sample := typePaint(m, domain, 0)
-	if st.ASCII {
-		rows = append(rows, "XXX part in state X: X fills >= 2/3 of it",
-			"X== X fills >= 1/3, X-- less")
-	} else {
-		var lv strings.Builder
-		for level := numLevels - 1; level >= 0; level-- {
-			p := st.ovPens[sample.colour][level][0]
-			lv.WriteString(p.prefix + "  " + p.suffix + " ")
-		}
-		rows = append(rows, lv.String()+"dominant state fills ≥ 2/3, ≥ 1/3, less")
-		start := st.ovPens[sample.colour][numLevels-1][1]
-		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
-	}
-	for j := range m.J {
-		if j >= len(m.values) && !(j == m.J-1 && m.other) {
-			continue
-		}
-		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
-	}
-	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
-	for i, bl := range box {
-		if i >= len(lines) || i >= len(prefixes) {
-			break
-		}
-		lines[i] = prefixes[i] + padStyled(bl, min(lipgloss.Width(bl), l.ganttW))
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // The real counterpart of newBigTrace: `tracetui gen --threads 50000`
@@ -19,15 +20,15 @@ import (
 
 var realTrace struct {
 	once sync.Once
-	tr   *ingest.Trace
+	tr   *trace.Trace
 	err  error
 }
 
 func realBigTrace(b *testing.B) Trace {
 	b.Helper()
 	realTrace.once.Do(func() {
-		trace := gentest.Trace(b, 50_000)
-		realTrace.tr, realTrace.err = ingest.Open(context.Background(), trace, ingest.Options{IndexPath: trace + ".tti"})
+		path := gentest.Trace(b, 50_000)
+		realTrace.tr, realTrace.err = trace.Open(context.Background(), path, ingest.Options{IndexPath: path + ".tti"})
 	})
 	if realTrace.err != nil {
 		b.Fatal(realTrace.err)
@@ -35,9 +36,9 @@ func realBigTrace(b *testing.B) Trace {
 	return ingestTrace{realTrace.tr}
 }
 
-// ingestTrace shows an ingest.Trace to the browser (main.go has the same
+// ingestTrace shows a trace.Trace to the browser (main.go has the same
 // adapter for the real program).
-type ingestTrace struct{ *ingest.Trace }
+type ingestTrace struct{ *trace.Trace }
 
 func (t ingestTrace) Name() string { return filepath.Base(t.Trace.Info().Trace) }
 
@@ -47,6 +48,10 @@ func (t ingestTrace) Info() TraceInfo {
 }
 
 func (t ingestTrace) Events() EventTable { return t.Trace.Events() }
+
+// Close leaves the trace open: the tests and benchmarks share one across
+// browsers and close it themselves.
+func (t ingestTrace) Close() error { return nil }
 
 // benchTraces are the two histories every 50 k benchmark runs on.
 var benchTraces = []struct {

@@ -51,10 +51,14 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	styles := NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
 	m := New(ctx, o, Settings{Styles: styles, Keys: km})
-	defer m.close()
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
-	if _, err := p.Run(); err != nil {
+	_, err := p.Run()
+	closeErr := m.close()
+	if err != nil {
 		return fmt.Errorf("browser: %w", err)
 	}
-	return m.Err()
+	if err := m.Err(); err != nil {
+		return err
+	}
+	return closeErr
 }

@@ -88,11 +88,11 @@ func (t *statsTable) sort() {
 	})
 }
 
-// stats is the statistics screen's state.
-type stats struct {
-	open    bool
-	seq     uint64
-	cancel  context.CancelFunc
+// statsScreen is the statistics screen, a view.
+type statsScreen struct {
+	sh      *shared
+	start   core.Time // the trace's start (times print relative to it)
+	job     job
 	from    core.Time
 	to      core.Time
 	what    string // "selection" or "visible range"
@@ -137,13 +137,10 @@ func newStats(row string) [numStatsTables]statsTable {
 	}
 }
 
-// openStats starts computing the statistics of the selection (or the
-// visible range).
+// openStats opens the statistics of the selection (or the visible
+// range) and starts computing them.
 func (b *browser) openStats() tea.Cmd {
-	b.closeStats()
-	b.closeOverview()
-	s := &b.stats
-	s.open, s.focus = true, 0
+	s := &statsScreen{sh: b.sh, start: b.tv.Start}
 	s.from, s.to, s.what = b.tv.T0, b.tv.T1, "visible range"
 	if b.hasSel {
 		s.from, s.to, s.what = b.selStart, b.selEnd, "selection"
@@ -191,41 +188,35 @@ func (b *browser) openStats() tea.Cmd {
 	s.tables[statsStates].status = "computing…"
 	s.tables[statsSyscalls].status = "computing…"
 	s.tables[statsEvents].status = "counting…"
-	s.seq++
-	req.seq = s.seq
 	s.running = 2
-	ctx, cancel := context.WithCancel(b.ctx)
-	s.cancel = cancel
-	ch := make(chan statsMsg, 8)
-	return func() tea.Msg {
-		go runStats(ctx, req, ch)
-		return waitStats(ch)()
-	}
+	ctx, seq := s.job.start(b.ctx)
+	req.seq = seq
+	b.push(s)
+	return spawn(8, func(ch chan<- statsMsg) { runStats(ctx, req, ch) })
 }
 
-// closeStats cancels a running computation and leaves the screen.
-func (b *browser) closeStats() {
-	s := &b.stats
-	if s.cancel != nil {
-		s.cancel()
-		s.cancel = nil
-	}
-	s.open = false
-	s.seq++ // drop what a cancelled run still sends
-}
-
-// waitStats waits for the next report.
-func waitStats(ch <-chan statsMsg) tea.Cmd { return waitReport(ch) }
+// Close cancels a running computation.
+func (s *statsScreen) Close() { s.job.stop() }
 
 func (m statsMsg) on(ch <-chan statsMsg) statsMsg { m.ch = ch; return m }
 
+// Update handles a key or a report.
+func (s *statsScreen) Update(msg tea.Msg) step {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return s.key(msg)
+	case statsMsg:
+		return step{cmd: s.gotStats(msg)}
+	}
+	return step{}
+}
+
 // gotStats applies a report.
-func (b *browser) gotStats(m statsMsg) tea.Cmd {
-	s := &b.stats
-	if m.seq != s.seq {
+func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
+	if !s.job.current(m.seq) {
 		return nil // a cancelled run: its channel closes when it stops
 	}
-	next := waitStats(m.ch)
+	next := waitReport(m.ch)
 	switch {
 	case m.err != nil && m.err != context.Canceled:
 		s.tables[m.table].status = "failed: " + m.err.Error()
@@ -247,15 +238,14 @@ func (b *browser) gotStats(m statsMsg) tea.Cmd {
 	}
 	if m.last {
 		s.running--
-		if s.running == 0 && s.cancel != nil {
-			s.cancel()
-			s.cancel = nil
+		if s.running == 0 {
+			s.job.finish()
 		}
 	}
 	return next
 }
 
-// runStats computes both parts at once and closes ch when both are over.
+// runStats computes both parts at once and returns when both are over.
 func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	send := func(m statsMsg) bool {
 		m.seq = req.seq
@@ -291,7 +281,6 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 		send(m)
 	}()
 	wg.Wait()
-	close(ch)
 }
 
 // historyStats reads the time per state and the system calls.
@@ -406,15 +395,14 @@ func percent[N core.Time | int64](part, whole N) float64 {
 	return 100 * float64(part) / float64(whole)
 }
 
-// statsKey handles a key on the statistics screen.
-func (b *browser) statsKey(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.keys
-	s := &b.stats
+// key handles a key on the statistics screen.
+func (s *statsScreen) key(msg tea.KeyMsg) step {
+	km := &s.sh.keys
 	t := &s.tables[s.focus]
-	page := max(b.statsHeights()[s.focus]-1, 1)
+	page := max(s.heights()[s.focus]-1, 1)
 	switch {
 	case msg.Type == tea.KeyEsc || key.Matches(msg, km.Stats):
-		b.closeStats()
+		return step{done: true}
 	case key.Matches(msg, km.Focus):
 		s.focus = (s.focus + 1) % numStatsTables
 	case key.Matches(msg, km.SortNext):
@@ -437,11 +425,10 @@ func (b *browser) statsKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.Bottom):
 		t.top = len(t.lines)
 	case key.Matches(msg, km.Overview, km.OverviewST):
-		b.closeStats()
-		return b.key(msg)
+		return step{done: true, pass: true} // the base opens the overview
 	default:
-		b.setNote(noteInfo, "statistics: tab next table · "+km.SortNext.Help().Key+" sort · "+km.SortReverse.Help().Key+" reverse · esc close")
+		return step{note: "statistics: tab next table · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
 	}
 	t.top = max(0, min(t.top, len(t.lines)-page))
-	return nil
+	return step{}
 }

@@ -58,7 +58,10 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 	tr := b.trace.(*memTrace)
 	sel := b.tree().nodes[b.tree().selected()].key
 	all, selected, events, calls := statsWant(tr, from, to, sel)
-	st := &b.stats
+	st := topView[*statsScreen](b)
+	if st == nil {
+		t.Fatal("the statistics are not open")
+	}
 	if st.from != from || st.to != to {
 		t.Fatalf("statistics of [%d, %d], want [%d, %d]", st.from, st.to, from, to)
 	}
@@ -142,7 +145,8 @@ func TestStatsCancel(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "counting") {
 		t.Errorf("no progress shown while counting:\n%s", v)
 	}
-	seq := hs.b().stats.seq
+	st := topView[*statsScreen](hs.b())
+	seq := st.job.seq
 	hs.keys("esc")
 	select {
 	case <-ev.ended:
@@ -150,14 +154,14 @@ func TestStatsCancel(t *testing.T) {
 		t.Fatal("esc did not cancel the count")
 	}
 	b := hs.b()
-	if b.stats.open {
+	if topView[*statsScreen](b) != nil {
 		t.Error("esc did not close the statistics")
 	}
 	// A late answer of the cancelled run is dropped.
 	late := statsMsg{seq: seq, table: statsEvents, last: true}
 	late.lines[statsEvents] = []statsLine{{name: "late", vals: []float64{0, 1, 100}}}
 	hs.send(late)
-	for _, l := range b.stats.tables[statsEvents].lines {
+	for _, l := range st.tables[statsEvents].lines {
 		if l.name == "late" {
 			t.Error("a cancelled run's answer was applied")
 		}

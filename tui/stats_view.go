@@ -12,12 +12,11 @@ import (
 // but the strip, the ruler, the status and the help lines.
 func (sh *shared) panelLines() int { return max(sh.height-5, 1) }
 
-// statsHeights splits the panel (less its title line) among the tables:
+// heights splits the panel (less its title line) among the tables:
 // an equal share each, a table with fewer lines lending the rest to the
 // focused one. Each height counts the header line.
-func (b *browser) statsHeights() [numStatsTables]int {
-	s := &b.stats
-	avail := b.sh.panelLines() - 1
+func (s *statsScreen) heights() [numStatsTables]int {
+	avail := s.sh.panelLines() - 1
 	var h [numStatsTables]int
 	if avail < 2*numStatsTables { // too short for all: the focused one (tab cycles)
 		h[s.focus] = max(avail, 1)
@@ -57,30 +56,26 @@ func statsWidths(cols []statsCol, w int) []int {
 	return ws
 }
 
-// statsView draws the statistics screen.
-func (b *browser) statsView() []string {
-	st := b.sh.styles
-	s := &b.stats
-	w := b.sh.width
-	title := "Statistics of the " + s.what + " " + b.relTime(s.from) + "–" + b.relTime(s.to) +
+// View draws the statistics screen.
+func (s *statsScreen) View(a area) []string {
+	st := s.sh.styles
+	w := a.width
+	title := "Statistics of the " + s.what + " " + relTime(s.start, s.from) + "–" + relTime(s.start, s.to) +
 		" (" + core.FormatDuration(s.to-s.from+1) + ")"
 	lines := []string{st.Title.Render(fit(title, w))}
-	for i, h := range b.statsHeights() {
+	for i, h := range s.heights() {
 		if h > 0 {
-			lines = append(lines, b.statsTableLines(i, h, w)...)
+			lines = append(lines, s.tableLines(i, h, w)...)
 		}
 	}
-	for len(lines) < b.sh.panelLines() {
-		lines = append(lines, "")
-	}
-	return lines[:b.sh.panelLines()]
+	return fillLines(lines, a.height)
 }
 
-// statsTableLines draws one table in h lines: header, then its lines
+// tableLines draws one table in h lines: header, then its lines
 // from the scroll position (or its status).
-func (b *browser) statsTableLines(i, h, w int) []string {
-	st := b.sh.styles
-	t := &b.stats.tables[i]
+func (s *statsScreen) tableLines(i, h, w int) []string {
+	st := s.sh.styles
+	t := &s.tables[i]
 	ws := statsWidths(t.cols, w)
 	down, up := " ↓", " ↑"
 	if st.ASCII {
@@ -106,7 +101,7 @@ func (b *browser) statsTableLines(i, h, w int) []string {
 		}
 	}
 	headInk := st.TableHeader
-	if i == b.stats.focus {
+	if i == s.focus {
 		headInk = st.TableFocusCol
 	}
 	out := []string{headInk.Render(fit(head.String(), w))}
@@ -118,7 +113,7 @@ func (b *browser) statsTableLines(i, h, w int) []string {
 		out = append(out, st.Dim.Render(fit(msg, w)))
 	}
 	for j := t.top; len(out) < h && j < len(t.lines); j++ {
-		out = append(out, b.statsLineText(t, &t.lines[j], ws, w))
+		out = append(out, s.lineText(t, &t.lines[j], ws, w))
 	}
 	for len(out) < h {
 		out = append(out, "")
@@ -126,10 +121,10 @@ func (b *browser) statsTableLines(i, h, w int) []string {
 	return out[:h]
 }
 
-// statsLineText draws one line: the state's swatch and name, then the
+// lineText draws one line: the state's swatch and name, then the
 // values right-aligned.
-func (b *browser) statsLineText(t *statsTable, l *statsLine, ws []int, w int) string {
-	st := b.sh.styles
+func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int) string {
+	st := s.sh.styles
 	var sb strings.Builder
 	name := l.name
 	nameW := ws[0]
@@ -166,4 +161,11 @@ func padLeft(s string, w int) string {
 		return trunc(s, w)
 	}
 	return strings.Repeat(" ", w-n) + s
+}
+
+// Help is the statistics screen's help line.
+func (s *statsScreen) Help() string {
+	km := &s.sh.keys
+	return joinHelp(s.sh.styles, k(km.Focus)+" next table", k(km.SortNext)+" sort column", k(km.SortReverse)+" reverse",
+		k(km.Up)+" "+k(km.Down)+" scroll", k(km.Stats)+"/esc close", k(km.Help)+" help")
 }

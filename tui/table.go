@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 )
@@ -16,9 +16,12 @@ import (
 // list of matching ranks that the table shows through a remapping (view
 // index -> rank), never a copy of rows.
 type eventTable struct {
-	ev     EventTable
-	total  int64
-	height int // event lines on screen
+	sh      *shared
+	ctx     context.Context // bounds its queries
+	focused bool            // keys go to the table, not the Gantt
+	ev      EventTable
+	total   int64
+	height  int // event lines on screen
 
 	top, sel int64       // view indexes (filtered space when a filter is on)
 	col      EventColumn // focused column (what f edits)
@@ -35,12 +38,11 @@ type eventTable struct {
 	scanDone  int64
 	scanTotal int64
 	scanning  bool
-	filterSeq uint64
-	cancel    context.CancelFunc
+	scan      job // the filter's scan
 }
 
-func newEventTable(ev EventTable) *eventTable {
-	return &eventTable{ev: ev, total: ev.Len(), col: ColEvent, cache: map[int64]EventRow{}}
+func newEventTable(ctx context.Context, sh *shared, ev EventTable) *eventTable {
+	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: ColEvent, cache: map[int64]EventRow{}}
 }
 
 // Messages of the table's commands, tagged with the sequence number of the
@@ -197,11 +199,7 @@ func (t *eventTable) setPattern(col EventColumn, text string) error {
 // startFilter cancels a running scan and starts one for the current
 // filter (or clears the filtered view).
 func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
-	if t.cancel != nil {
-		t.cancel()
-		t.cancel = nil
-	}
-	t.filterSeq++
+	t.scan.stop()
 	t.matches = nil
 	t.sel, t.top = 0, 0
 	t.fetchKey = ""
@@ -211,12 +209,9 @@ func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
 	if !t.filterOn {
 		return nil
 	}
-	fctx, cancel := context.WithCancel(ctx)
-	t.cancel = cancel
-	seq, ev, f := t.filterSeq, t.ev, t.filter
-	ch := make(chan filterMsg, 4)
-	scan := func() { // reports flow through ch to waitFilter
-		defer close(ch)
+	fctx, seq := t.scan.start(ctx)
+	ev, f := t.ev, t.filter
+	return spawn(4, func(ch chan<- filterMsg) {
 		err := ev.Filter(fctx, f, func(p FilterProgress) bool {
 			select {
 			case ch <- filterMsg{seq: seq, p: p}:
@@ -229,32 +224,7 @@ func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
 		case ch <- filterMsg{seq: seq, err: err, last: true}:
 		case <-fctx.Done():
 		}
-	}
-	wait := waitFilter(ch)
-	return func() tea.Msg {
-		go scan()
-		return wait()
-	}
-}
-
-// waitFilter waits for the scan's next report.
-func waitFilter(ch <-chan filterMsg) tea.Cmd { return waitReport(ch) }
-
-// report is a message of a background computation (filter, statistics,
-// overview) that carries its channel, so its handler can wait for the
-// next one.
-type report[M any] interface{ on(ch <-chan M) M }
-
-// waitReport waits for a computation's next report (nil once its channel
-// is closed).
-func waitReport[M report[M]](ch <-chan M) tea.Cmd {
-	return func() tea.Msg {
-		m, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return m.on(ch)
-	}
+	})
 }
 
 func (m filterMsg) on(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
@@ -262,15 +232,12 @@ func (m filterMsg) on(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
 // gotFilter applies one report and returns the command waiting for the
 // next (nil when the scan is over or stale).
 func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
-	if m.seq != t.filterSeq {
+	if !t.scan.current(m.seq) {
 		return nil, nil // a cancelled scan's last words
 	}
 	if m.last {
 		t.scanning = false
-		if t.cancel != nil {
-			t.cancel()
-			t.cancel = nil
-		}
+		t.scan.finish()
 		if m.err != nil && m.err != context.Canceled {
 			return nil, fmt.Errorf("filtering events: %w", m.err)
 		}
@@ -278,15 +245,11 @@ func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
 	}
 	t.matches = append(t.matches, m.p.Matches...)
 	t.scanDone, t.scanTotal = m.p.Done, m.p.Total
-	return waitFilter(m.ch), nil
+	return waitReport(m.ch), nil
 }
 
 // stop cancels a running scan (on quit).
-func (t *eventTable) stop() {
-	if t.cancel != nil {
-		t.cancel()
-	}
-}
+func (t *eventTable) stop() { t.scan.stop() }
 
 // progressText summarises the filter for the header.
 func (t *eventTable) progressText() string {
@@ -300,13 +263,61 @@ func (t *eventTable) progressText() string {
 	return s
 }
 
-// filterSummary is the active patterns, for the filter row when narrow.
-func (t *eventTable) filterSummary() string {
-	var parts []string
-	for c, p := range t.pattern {
-		if p != "" {
-			parts = append(parts, EventColumn(c).String()+"~"+p)
+// gotoEventMsg asks the Gantt to show an event (enter in the table).
+type gotoEventMsg struct{ row EventRow }
+
+// Update handles the table's reports and, when it has the focus, its
+// keys.
+func (t *eventTable) Update(msg tea.Msg) step {
+	switch msg := msg.(type) {
+	case rowsMsg:
+		t.gotRows(msg)
+	case rankMsg:
+		if t.gotRank(msg) {
+			return step{cmd: t.fetch(t.ctx)}
 		}
+	case filterMsg:
+		cmd, err := t.gotFilter(msg)
+		s := step{cmd: tea.Batch(cmd, t.fetch(t.ctx))}
+		if err != nil {
+			s.note, s.warn = err.Error(), true
+		}
+		return s
+	case tea.KeyMsg:
+		return t.key(msg)
 	}
-	return strings.Join(parts, " ")
+	return step{}
 }
+
+// key handles a key when the table has the focus.
+func (t *eventTable) key(msg tea.KeyMsg) step {
+	km := &t.sh.keys
+	if d, ok := lineMove(km, msg, int64(max(t.height, 1))); ok {
+		t.move(d)
+		return step{cmd: t.fetch(t.ctx)}
+	}
+	switch {
+	case key.Matches(msg, km.Left):
+		t.col = max(t.col-1, 0)
+	case key.Matches(msg, km.Right):
+		t.col = min(t.col+1, NumColumns-1)
+	case key.Matches(msg, km.Toggle):
+		if t.len() == 0 {
+			return step{}
+		}
+		r, ok := t.cache[t.rankOf(t.sel)]
+		if !ok {
+			return step{note: "event not loaded yet"}
+		}
+		return step{cmd: func() tea.Msg { return gotoEventMsg{r} }}
+	default:
+		return step{pass: true}
+	}
+	return step{cmd: t.fetch(t.ctx)}
+}
+
+// Help leaves the main screen's help line.
+func (t *eventTable) Help() string { return "" }
+
+// Close cancels a running scan.
+func (t *eventTable) Close() { t.stop() }

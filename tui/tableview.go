@@ -25,13 +25,12 @@ func tableWidths(w int) [NumColumns]int {
 	return ws
 }
 
-// tableLinesView draws the table: header (with the filter's progress),
+// View draws the table: header (with the filter's progress),
 // filter row, and the visible events, read from the row cache ("…" for a
 // row still being read).
-func (b *browser) tableLinesView(l screenLayout) []string {
-	st := b.sh.styles
-	tb := b.table
-	ws := tableWidths(b.sh.width)
+func (tb *eventTable) View(a area) []string {
+	st := tb.sh.styles
+	ws := tableWidths(a.width)
 	var head, filt strings.Builder
 	for c := range NumColumns {
 		if c > 0 {
@@ -48,7 +47,7 @@ func (b *browser) tableLinesView(l screenLayout) []string {
 			}
 		}
 		switch {
-		case b.focusTable && c == tb.col:
+		case tb.focused && c == tb.col:
 			head.WriteString(st.TableFocusCol.Render(h))
 		default:
 			head.WriteString(st.TableHeader.Render(h))
@@ -62,12 +61,12 @@ func (b *browser) tableLinesView(l screenLayout) []string {
 		}
 		filt.WriteString(text)
 	}
-	lines := []string{fitANSI(head.String(), b.sh.width), fitANSI(filt.String(), b.sh.width)}
+	lines := []string{fitANSI(head.String(), a.width), fitANSI(filt.String(), a.width)}
 	if tb.fetchErr != nil {
-		lines = append(lines, st.Error.Render(fit("cannot read events: "+tb.fetchErr.Error(), b.sh.width)))
+		lines = append(lines, st.Error.Render(fit("cannot read events: "+tb.fetchErr.Error(), a.width)))
 	}
 	var sb strings.Builder
-	for i := int64(0); len(lines) < l.tableEvents+2; i++ {
+	for i := int64(0); len(lines) < a.height; i++ {
 		vi := tb.top + i
 		if vi >= tb.len() {
 			text := ""
@@ -79,13 +78,13 @@ func (b *browser) tableLinesView(l screenLayout) []string {
 					text = "no event matches the filter"
 				}
 			}
-			lines = append(lines, st.Dim.Render(fit(text, b.sh.width)))
+			lines = append(lines, st.Dim.Render(fit(text, a.width)))
 			continue
 		}
 		r, ok := tb.cache[tb.rankOf(vi)]
 		sb.Reset()
 		if !ok {
-			sb.WriteString(fit("…", b.sh.width))
+			sb.WriteString(fit("…", a.width))
 		} else {
 			for c := range NumColumns {
 				if c > 0 {
@@ -94,9 +93,9 @@ func (b *browser) tableLinesView(l screenLayout) []string {
 				sb.WriteString(fit(r.Text(c), ws[c]))
 			}
 		}
-		line := fit(sb.String(), b.sh.width)
+		line := fit(sb.String(), a.width)
 		if vi == tb.sel {
-			if b.focusTable {
+			if tb.focused {
 				line = st.TableSelected.Render(line)
 			} else {
 				line = st.Bold.Render(line)

@@ -20,6 +20,9 @@ type Trace interface {
 	History() core.History
 	// Events is the event table.
 	Events() EventTable
+	// Close releases the trace's files; the browser calls it once, when it
+	// exits. No other method is called after it.
+	Close() error
 }
 
 // TraceInfo describes a trace for the status line.

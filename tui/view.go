@@ -6,67 +6,10 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 )
-
-// fit truncates s (plain text) to w cells with an ellipsis and pads it
-// with spaces to exactly w cells, control characters replaced. Widths come from go-runewidth, so wide
-// characters in names count for two.
-func fit(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	s = printable(s)
-	if runewidth.StringWidth(s) > w {
-		s = runewidth.Truncate(s, w, "…")
-	}
-	return runewidth.FillRight(s, w)
-}
-
-// trunc is fit without the padding.
-func trunc(s string, w int) string {
-	s = printable(s)
-	if runewidth.StringWidth(s) > w {
-		s = runewidth.Truncate(s, max(w, 0), "…")
-	}
-	return s
-}
-
-// printable replaces control characters (names and event contents come
-// from untrusted traces: an escape sequence in a thread name must not
-// reach the terminal) with U+FFFD.
-func printable(s string) string {
-	for _, r := range s {
-		if isControl(r) {
-			return strings.Map(func(r rune) rune {
-				if isControl(r) {
-					return '\uFFFD'
-				}
-				return r
-			}, s)
-		}
-	}
-	return s
-}
-
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
-
-// padStyled pads a styled string to w cells (truncating when wider).
-func padStyled(s string, w int) string {
-	n := lipgloss.Width(s)
-	if n > w {
-		return fitANSI(s, w)
-	}
-	return s + strings.Repeat(" ", w-n)
-}
-
-// fitANSI truncates a styled string to w cells.
-func fitANSI(s string, w int) string {
-	return lipgloss.NewStyle().MaxWidth(w).Render(s)
-}
 
 // render draws the browser.
 func (b *browser) render() string {
@@ -81,30 +24,32 @@ func (b *browser) render() string {
 	lines := make([]string, 0, b.sh.height)
 	lines = append(lines, b.stripLine(l))
 	lines = append(lines, b.rulerLines(l)...)
-	switch {
-	case b.showHelp:
-		body := b.fullHelp(l.ganttRows + 1 + b.tableHeight(l))
-		lines = append(lines, body...)
-	case b.stats.open:
-		lines = append(lines, b.statsView()...)
-	case b.overview.open:
-		lines = append(lines, b.overviewView()...)
-	default:
-		lines = append(lines, b.ganttLines(l)...)
-		lines = append(lines, fit(b.detailsText(), b.sh.width))
-		if l.tableEvents > 0 {
-			lines = append(lines, b.tableLinesView(l)...)
-		}
+	a := area{width: b.sh.width, height: b.sh.panelLines()}
+	if v := b.top(); v != nil {
+		lines = append(lines, v.View(a)...)
+	} else {
+		lines = append(lines, b.body(l, false)...)
 	}
 	lines = append(lines, b.statusLine(), b.helpLine())
 	return strings.Join(lines, "\n")
 }
 
-func (b *browser) tableHeight(l screenLayout) int {
-	if l.tableEvents == 0 {
-		return 0
+// body draws the base: the Gantt, the details line and the table.
+func (b *browser) body(l screenLayout, legend bool) []string {
+	lines := b.ganttLines(l)
+	if legend {
+		b.overlayLegend(lines, l)
 	}
-	return l.tableEvents + 2
+	lines = append(lines, fit(b.detailsText(), b.sh.width))
+	if l.tableEvents > 0 {
+		lines = append(lines, b.table.View(area{width: b.sh.width, height: l.tableEvents + 2})...)
+	}
+	return lines
+}
+
+// viewWithLegend draws the base with the Gantt's legend.
+func (b *browser) viewWithLegend(area) []string {
+	return b.body(b.sh.layout(b.showTable, b.tableLines), true)
 }
 
 // niceStep returns the smallest 1-2-5 x 10^k duration >= d.
@@ -129,10 +74,7 @@ func niceStep(d core.Time) core.Time {
 func (b *browser) rulerLines(l screenLayout) []string {
 	st := b.sh.styles
 	v := b.tv
-	title := "Control Flow"
-	if b.pane == viewResources {
-		title = "Resources"
-	}
+	title := b.panes[b.pane].title
 	left1 := st.Title.Render(fit(title, l.treeW))
 	curMark := "▼ "
 	if st.ASCII {
@@ -199,25 +141,11 @@ type rulerMarks struct {
 }
 
 func (b *browser) rulerMarks() rulerMarks {
-	v := b.tv
-	m := rulerMarks{cursorTime: b.cursor, cursorCol: -1, markCol: -1, selFrom: -1, selTo: -2}
-	if ov := &b.overview; ov.open && ov.res != nil {
-		d := b.overviewDrawing()
-		col := max(0, min(ov.col, d.cols-1))
-		m.cursorCol, m.cursorTime = col, v.ColStart(col)
-		line := max(0, min(ov.line, d.usedLines-1))
-		if d.usedLines > 0 && d.cells[line*d.cols+col].kind == cellPart {
-			k := d.cellKey(line, col)
-			m.selFrom, m.selTo = col, col
-			for m.selFrom > 0 && d.cellKey(line, m.selFrom-1) == k {
-				m.selFrom--
-			}
-			for m.selTo+1 < d.cols && d.cellKey(line, m.selTo+1) == k {
-				m.selTo++
-			}
-		}
+	if m, ok := b.viewMarks(); ok {
 		return m
 	}
+	v := b.tv
+	m := rulerMarks{cursorTime: b.cursor, cursorCol: -1, markCol: -1, selFrom: -1, selTo: -2}
 	if b.cursor >= v.T0 && b.cursor <= v.T1 {
 		m.cursorCol = v.ColOf(b.cursor)
 	}
@@ -228,22 +156,6 @@ func (b *browser) rulerMarks() rulerMarks {
 		m.selFrom, m.selTo = v.ColOf(max(b.selStart, v.T0)), v.ColOf(min(b.selEnd, v.T1))
 	}
 	return m
-}
-
-// modeHelp is the help line of the statistics and overview screens.
-func (b *browser) modeHelp() string {
-	km := &b.sh.keys
-	k := func(bd key.Binding) string { return bd.Help().Key }
-	sep := " · "
-	if b.sh.styles.ASCII {
-		sep = " | "
-	}
-	if b.stats.open {
-		return strings.Join([]string{k(km.Focus) + " next table", k(km.SortNext) + " sort column", k(km.SortReverse) + " reverse",
-			k(km.Up) + " " + k(km.Down) + " scroll", k(km.Stats) + "/esc close", k(km.Help) + " help"}, sep)
-	}
-	return strings.Join([]string{k(km.ZoomIn) + " finer p", k(km.ZoomOut) + " coarser p", k(km.Left) + " " + k(km.Right) + " parts",
-		k(km.Up) + " " + k(km.Down) + " rows", k(km.Toggle) + " zoom to part", k(km.Legend) + " legend", "esc close"}, sep)
 }
 
 // drawCell is one cell ready to draw.
@@ -332,9 +244,6 @@ func (b *browser) ganttLines(l screenLayout) []string {
 		b.writeCells(&sb, cells)
 		lines = append(lines, sb.String())
 	}
-	if b.showLegd {
-		b.overlayLegend(lines, l)
-	}
 	return lines
 }
 
@@ -379,7 +288,7 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 	}
 	text := fit(strings.Repeat(" ", min(n.depth, 6))+exp+n.label, w)
 	switch {
-	case selected && !b.focusTable:
+	case selected && !b.table.focused:
 		return st.TreeSelected.Render(text)
 	case selected:
 		return st.TreeMatch.Render(text)
@@ -458,7 +367,7 @@ func (b *browser) detailsText() string {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {
 			tid := v.String()
 			name := tid
-			if cf := b.trees[viewControlFlow]; cf != nil {
+			if cf := b.panes[viewControlFlow].tree; cf != nil {
 				if i, ok := cf.byTID[tid]; ok {
 					name = cf.nodes[i].label
 				}
@@ -511,8 +420,9 @@ func (b *browser) helpLine() string {
 		return st.Error.Render(fit(b.note, b.sh.width))
 	case b.note != "":
 		return fit(b.note, b.sh.width)
-	case b.stats.open || b.overview.open:
-		return st.Dim.Render(fit(b.modeHelp(), b.sh.width))
+	}
+	if h := b.viewHelp(); h != "" {
+		return st.Dim.Render(fit(h, b.sh.width))
 	}
 	if b.helpW != b.sh.width { // rendered once per width: help is static
 		h := help.New()
@@ -523,30 +433,4 @@ func (b *browser) helpLine() string {
 		b.helpW, b.helpText = b.sh.width, fitANSI(h.ShortHelpView(b.sh.keys.ShortHelp()), b.sh.width)
 	}
 	return b.helpText
-}
-
-// fullHelp lays the help groups out in as many columns as fit, block
-// under block, cut to n lines.
-func (b *browser) fullHelp(n int) []string {
-	h := help.New()
-	h.Styles = b.sh.styles.Help
-	groups := b.sh.keys.FullHelp()
-	var blocks []string
-	for i := 0; i < len(groups); {
-		j := i + 1
-		for j < len(groups) && lipgloss.Width(h.FullHelpView(groups[i:j+1])) <= b.sh.width {
-			j++
-		}
-		blocks = append(blocks, h.FullHelpView(groups[i:j]))
-		i = j
-	}
-	title := b.sh.styles.Title.Render("Keys") + b.sh.styles.Dim.Render("  (any key closes; keys.json overrides them)")
-	out := append([]string{title}, strings.Split(strings.Join(blocks, "\n\n"), "\n")...)
-	for len(out) < n {
-		out = append(out, "")
-	}
-	for i := range out {
-		out[i] = padStyled(out[i], b.sh.width)
-	}
-	return out[:n]
 }

@@ -131,10 +131,10 @@ func classify(name string) (kind, string) {
 }
 
 func threadField(c *core.EventClass) int {
-	if i := c.FieldIndex("context.vtid"); i >= 0 {
+	if i := c.FieldIndex(core.FieldVTID); i >= 0 {
 		return i
 	}
-	return c.FieldIndex("context.tid")
+	return c.FieldIndex(core.FieldTID)
 }
 
 func (a *Analysis) resolve(c *core.EventClass) {
@@ -152,8 +152,8 @@ func (a *Analysis) resolve(c *core.EventClass) {
 	if k != kNone {
 		p.tid = idx(threadField(c))
 		p.addr = idx(c.FieldIndex("addr"))
-		p.pid = idx(c.FieldIndex("context.vpid"))
-		p.procname = idx(c.FieldIndex("context.procname"))
+		p.pid = idx(c.FieldIndex(core.FieldVPID))
+		p.procname = idx(c.FieldIndex(core.FieldProcname))
 		if p.tid < 0 {
 			p.k = kNone
 		}

@@ -149,8 +149,8 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 	}
 	r := &classRefs{
 		ph: c.FieldIndex("ph"), cat: c.FieldIndex("cat"), dur: c.FieldIndex("dur"), id: c.FieldIndex("id"),
-		pid: c.FieldIndex("context.pid"), tid: c.FieldIndex("context.tid"),
-		comm: c.FieldIndex("context.comm"), procname: c.FieldIndex("context.procname"),
+		pid: c.FieldIndex(core.FieldPID), tid: c.FieldIndex(core.FieldTID),
+		comm: c.FieldIndex(core.FieldComm), procname: c.FieldIndex(core.FieldProcname),
 		value: core.String(core.SafeString(c.Name)),
 	}
 	for i, f := range c.Fields {

@@ -24,7 +24,7 @@ const (
 	numBaseFields
 )
 
-var baseFields = []string{"ph", "cat", "dur", "id", "context.pid", "context.tid", "context.comm", "context.procname"}
+var baseFields = []string{"ph", "cat", "dur", "id", core.FieldPID, core.FieldTID, core.FieldComm, core.FieldProcname}
 
 // Limits that keep the catalog bounded on hostile input.
 const (

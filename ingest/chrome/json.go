@@ -244,12 +244,3 @@ func parseMicros(b []byte) (int64, bool) {
 	}
 	return ns, true
 }
-
-// isNumber reports whether b looks like a JSON number (for pid/tid).
-func isNumber(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	c := b[0]
-	return c == '-' || (c >= '0' && c <= '9')
-}

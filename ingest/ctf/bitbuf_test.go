@@ -62,7 +62,6 @@ func (w *bitbuf) u32(v uint64) *bitbuf  { return w.u(v, 32, 8, false) }
 func (w *bitbuf) u64(v uint64) *bitbuf  { return w.u(v, 64, 8, false) }
 func (w *bitbuf) i32(v int64) *bitbuf   { return w.u(uint64(v), 32, 8, false) }
 func (w *bitbuf) f32(v float32) *bitbuf { return w.u(uint64(math.Float32bits(v)), 32, 8, false) }
-func (w *bitbuf) f64(v float64) *bitbuf { return w.u(math.Float64bits(v), 64, 8, false) }
 func (w *bitbuf) raw(p []byte) *bitbuf {
 	w.align(8)
 	w.grow(int64(len(p)) * 8)
@@ -72,5 +71,4 @@ func (w *bitbuf) raw(p []byte) *bitbuf {
 }
 func (w *bitbuf) str(s string) *bitbuf     { return w.raw(append([]byte(s), 0)) }
 func (w *bitbuf) bytesLen() int            { return int((w.pos + 7) / 8) }
-func (w *bitbuf) patch32(at int, v uint32) { binary.LittleEndian.PutUint32(w.b[at:], v) }
 func (w *bitbuf) patch64(at int, v uint64) { binary.LittleEndian.PutUint64(w.b[at:], v) }

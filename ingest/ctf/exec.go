@@ -351,18 +351,6 @@ func (d *dec) stop(pos int64, err error) error {
 	return err
 }
 
-// store handles an integer value just read: sign extension, slot,
-// exposed field (whose kind the caller set once), clock and event id.
-func (d *dec) store(o *op, v uint64) {
-	v = uint64(int64(v<<o.sext) >> o.sext)
-	d.slots[o.slot] = v
-	if o.flags != 0 {
-		d.special(o, v)
-	} else if o.field >= 0 {
-		d.fields[o.field].Int = int64(v)
-	}
-}
-
 // special handles the flagged integers: clock values, event ids, enums.
 func (d *dec) special(o *op, v uint64) {
 	if o.flags&fClock != 0 {

@@ -61,7 +61,7 @@ var (
 )
 
 // Context fields, first in every class.
-var contextFields = []string{"context.tid", "context.pid", "context.comm", "context.procname"}
+var contextFields = []string{core.FieldTID, core.FieldPID, core.FieldComm, core.FieldProcname}
 
 const (
 	ctxTid = iota

@@ -163,8 +163,8 @@ var (
 		fields:           lttngFields,
 		sysEntryPrefixes: []string{"syscall_entry_", "compat_syscall_entry_"},
 		sysExitPrefixes:  []string{"syscall_exit_", "compat_syscall_exit_"},
-		ctxTID:           "context.tid",
-		ctxPID:           "context.pid",
+		ctxTID:           core.FieldTID,
+		ctxPID:           core.FieldPID,
 		wakeupPrio:       true,
 	}
 	// LayoutLTTng20 is lttng-modules 2.0 to 2.6: sys_<name> entries, one
@@ -178,8 +178,8 @@ var (
 		fields:           lttngFields,
 		sysEntryPrefixes: []string{"sys_", "compat_sys_"},
 		sysExitNames:     []string{"exit_syscall"},
-		ctxTID:           "context.tid",
-		ctxPID:           "context.pid",
+		ctxTID:           core.FieldTID,
+		ctxPID:           core.FieldPID,
 	}
 	// LayoutPerf is perf data converted to CTF (perf data convert --to-ctf):
 	// subsystem-prefixed names, kernel field names, perf_tid/perf_pid.
@@ -212,8 +212,8 @@ var (
 		rawEntry:         "sys_enter",
 		rawExit:          "sys_exit",
 		rawNumber:        "NR",
-		ctxTID:           "context.tid",
-		ctxPID:           "context.pid",
+		ctxTID:           core.FieldTID,
+		ctxPID:           core.FieldPID,
 		wakeupPrio:       true,
 	}
 )

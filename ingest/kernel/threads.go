@@ -3,7 +3,6 @@ package kernel
 import (
 	"bytes"
 	"math"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -49,8 +48,8 @@ type thread struct {
 
 // thread returns the index of the record of thread tid, creating it (and
 // its attribute) if needed; tid 0 is the idle thread of CPU cpuNum
-// ("0_<cpu>"). It returns -1 for ids the model cannot name (negative,
-// beyond int32, or 0 without a CPU).
+// (core.ThreadName: "0_<cpu>"). It returns -1 for ids the model cannot
+// name (negative, beyond int32, or 0 without a CPU).
 func (a *Analysis) thread(tid int64, cpuNum int32) int32 {
 	if tid == 0 {
 		if cpuNum < 0 || cpuNum >= maxCPUs {
@@ -58,7 +57,7 @@ func (a *Analysis) thread(tid int64, cpuNum int32) int32 {
 		}
 		c := a.cpu(cpuNum)
 		if c.idle < 0 {
-			c.idle = a.newThread("0_" + strconv.Itoa(int(cpuNum)))
+			c.idle = a.newThread(core.ThreadName(0, cpuNum))
 		}
 		return c.idle
 	}
@@ -68,7 +67,7 @@ func (a *Analysis) thread(tid int64, cpuNum int32) int32 {
 	if i := a.tids.get(tid); i >= 0 {
 		return i
 	}
-	i := a.newThread(strconv.FormatInt(tid, 10))
+	i := a.newThread(core.ThreadName(tid, cpuNum))
 	a.tids.set(tid, i)
 	return i
 }

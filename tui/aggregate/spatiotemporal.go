@@ -116,18 +116,10 @@ func NewSpatiotemporal(m *Model, h *Hierarchy) (*Spatiotemporal, error) {
 	return &Spatiotemporal{m: m, h: h}, nil
 }
 
-// Nodes returns the number of hierarchy nodes.
-func (st *Spatiotemporal) Nodes() int { return len(st.h.Children) }
-
-// Work estimates the cost of one Best call in elementary steps:
+// SpatiotemporalWork estimates the cost of one Best call, in elementary
+// steps, for a hierarchy of H nodes and a model of T slices and J types:
 // |H| * |T|^3 / 6 for the cuts plus |H| * |T|^2 * |J| for the qualities
 // (computed once, on the first call).
-func (st *Spatiotemporal) Work() float64 {
-	return SpatiotemporalWork(len(st.h.Children), st.m.T, st.m.J)
-}
-
-// SpatiotemporalWork is [Spatiotemporal.Work] for a hierarchy of H nodes
-// and a model of T slices and J types.
 func SpatiotemporalWork(H, T, J int) float64 {
 	h, t, j := float64(H), float64(T), float64(J)
 	return h * (t*t*t/6 + t*t*j)

@@ -16,6 +16,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/eventindex"
 )
 
 // copyTrace copies a shared trace into a temporary directory, for tests
@@ -94,11 +95,13 @@ func TestOpenBuildsOnceThenReuses(t *testing.T) {
 	if again.Built() {
 		t.Error("second open rebuilt a valid index")
 	}
-	// The event table reaches the last event.
-	rows, err := again.Events().Rows(ctx, []int64{info.Events - 1})
+	// The event index reaches the last event.
+	src, err := again.OpenSource()
 	must(t, err)
-	if len(rows) != 1 || rows[0].Time != info.EndNS {
-		t.Errorf("last row %+v, want time %d", rows, info.EndNS)
+	defer src.Close()
+	must(t, eventindex.NewSeeker(again.EventIndex(), src).SeekRank(info.Events-1))
+	if ev, err := src.Next(); err != nil || ev.Time != info.EndNS {
+		t.Errorf("last event %v (%v), want time %d", ev, err, info.EndNS)
 	}
 	if after := snapshot(t, trace); len(after) != len(before) {
 		t.Errorf("the trace directory changed: %d entries, was %d", len(after), len(before))
@@ -303,5 +306,12 @@ func TestDemoTrace(t *testing.T) {
 	}
 	if threads := tr.History().Attributes().Glob("Threads/*"); len(threads) < demoThreads {
 		t.Errorf("demo has %d thread rows, want >= %d", len(threads), demoThreads)
+	}
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

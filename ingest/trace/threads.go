@@ -1,4 +1,4 @@
-package ingest
+package trace
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // readers). Kernel events don't carry them: their thread is the CPU's
 // current thread in the kernel state.
 var (
-	tidFields     = []string{"context.vtid", "context.tid"}
-	processFields = []string{"context.procname", "context.comm"}
+	tidFields     = []string{core.FieldVTID, core.FieldTID}
+	processFields = []string{core.FieldProcname, core.FieldComm}
 )
 
 // classFields caches, per event class ID, where the context fields are.
@@ -133,18 +133,14 @@ func (r *threadResolver) resolve(ctx context.Context, rows []scanRow) error {
 	return nil
 }
 
-// execNameKey returns Threads/<tid>/Exec_name, with the idle thread named
-// per CPU ("0_<cpu>") as the kernel analysis does.
+// execNameKey returns Threads/<tid>/Exec_name, with the thread named as
+// the kernel analysis names it ([core.ThreadName]: the idle thread per CPU).
 func (r *threadResolver) execNameKey(tid int64, cpu int32) (core.Key, bool) {
 	threads, ok := r.tree.Child(core.Root, core.AttrThreads)
 	if !ok {
 		return 0, false
 	}
-	name := strconv.FormatInt(tid, 10)
-	if tid == 0 {
-		name = "0_" + strconv.Itoa(int(cpu))
-	}
-	th, ok := r.tree.Child(threads, name)
+	th, ok := r.tree.Child(threads, core.ThreadName(tid, cpu))
 	if !ok {
 		return 0, false
 	}

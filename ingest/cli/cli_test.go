@@ -1,4 +1,4 @@
-package ingest_test
+package cli_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
-// The CLI's contract (main.go), checked on the built binary: subcommands,
+// The CLI's contract (package cli and main.go), checked on the built binary: subcommands,
 // help, exit status 0/1/2, errors as "tracetui: <what>: <why>", and the
 // index subcommands end to end on a real trace.
 

@@ -1,4 +1,4 @@
-package ingest
+package trace
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -18,9 +19,22 @@ import (
 // saying which thread runs where, and UST-like events carrying their own
 // thread context.
 type tableFixture struct {
-	events []core.Event
-	hist   *core.MemHistory
-	table  *Table
+	events  []core.Event
+	hist    *core.MemHistory
+	table   *Table
+	readers atomic.Int64 // sources opened and not yet closed
+}
+
+// countedSource counts its fixture's open readers, so tests see that the
+// filter workers are done (and closed theirs) when Filter returns.
+type countedSource struct {
+	*coretest.SliceSource
+	open *atomic.Int64
+}
+
+func (s countedSource) Close() error {
+	s.open.Add(-1)
+	return s.SliceSource.Close()
 }
 
 var (
@@ -75,7 +89,8 @@ func newTableFixture(t testing.TB, r interface{ IntN(int) int }, n, every int) *
 	x, err := eventindex.Open(strings.NewReader(string(raw)), size)
 	must(t, err)
 	fx.table = NewTable(x, func() (core.Source, error) {
-		return coretest.NewSliceSource(core.SourceInfo{}, fx.events), nil
+		fx.readers.Add(1)
+		return countedSource{coretest.NewSliceSource(core.SourceInfo{}, fx.events), &fx.readers}, nil
 	}, fx.hist)
 	return fx
 }
@@ -141,6 +156,9 @@ func TestTableRowsAndRankAt(t *testing.T) {
 		got, err := fx.table.RankAt(ctx, ts)
 		must(t, err)
 		want := slices.IndexFunc(fx.events, func(e core.Event) bool { return e.Time >= ts })
+		if want < 0 { // after the last event: RankAt returns Len()
+			want = len(fx.events)
+		}
 		if got != int64(want) {
 			t.Fatalf("RankAt(%d) = %d, want %d", ts, got, want)
 		}
@@ -194,10 +212,22 @@ func TestTableFilterStopsAndCancels(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("fn called %d times after returning false", calls)
 	}
+	if n := fx.readers.Load(); n != 0 {
+		t.Errorf("%d filter readers still open after a stopped filter returned", n)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := fx.table.Filter(ctx, f, func(core.FilterProgress) bool { return true }); err != context.Canceled {
 		t.Errorf("cancelled filter returned %v", err)
+	}
+	// Cancelled while the workers are scanning.
+	ctx, cancel = context.WithCancel(context.Background())
+	err := fx.table.Filter(ctx, f, func(core.FilterProgress) bool { cancel(); return true })
+	if err != nil && err != context.Canceled {
+		t.Errorf("filter cancelled from fn returned %v", err)
+	}
+	if n := fx.readers.Load(); n != 0 {
+		t.Errorf("%d filter readers still open after a cancelled filter returned", n)
 	}
 	if err := fx.table.Filter(context.Background(), core.EventFilter{}, nil); err != ErrEmptyFilter {
 		t.Errorf("empty filter: %v", err)

@@ -1,4 +1,4 @@
-package ingest
+package trace
 
 import (
 	"context"
@@ -23,8 +23,9 @@ const filterBlocks = 16
 
 // Filter scans the whole trace in the background for events matching f,
 // calling fn in rank order with each block's matches as they are found.
-// It uses up to GOMAXPROCS readers in parallel. fn returning false, or ctx
-// being cancelled, stops the scan (the latter returns ctx.Err()).
+// It uses up to GOMAXPROCS readers in parallel, all closed and their
+// goroutines ended when Filter returns. fn returning false, or ctx being
+// cancelled, stops the scan (the latter returns ctx.Err()).
 func (t *Table) Filter(ctx context.Context, f core.EventFilter, fn func(core.FilterProgress) bool) error {
 	if f.Empty() {
 		return ErrEmptyFilter
@@ -39,7 +40,6 @@ func (t *Table) Filter(ctx context.Context, f core.EventFilter, fn func(core.Fil
 	workers := int(min(int64(runtime.GOMAXPROCS(0)), blocks, 8))
 
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	type result struct {
 		block   int64
 		matches []int64
@@ -54,6 +54,9 @@ func (t *Table) Filter(ctx context.Context, f core.EventFilter, fn func(core.Fil
 	var openErr error // the first worker that could not open a reader
 	var openOnce sync.Once
 	var wg sync.WaitGroup
+	// Every return stops the workers and waits for them: none outlives
+	// Filter, and their readers are closed when it returns.
+	defer func() { cancel(); wg.Wait() }()
 	for range workers {
 		wg.Add(1)
 		go func() {

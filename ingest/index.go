@@ -33,12 +33,14 @@ type Options struct {
 	Waiting func()
 }
 
-// Trace is an opened trace with its index: the history for state queries
-// and the event table. Safe for concurrent use.
-type Trace struct {
+// Index is the result of the index lifecycle: an opened index file (the
+// history for state queries, the event index) and the way to read its
+// trace again. Package ingest/trace reads it (event table, filters,
+// statistics, queries). Safe for concurrent use.
+type Index struct {
 	info    IndexInfo
 	tree    *history.Tree
-	table   *Table
+	events  *eventindex.Index
 	sources *sourcePool // nil for an index opened without its trace
 	built   bool
 }
@@ -90,7 +92,7 @@ func indexVersions(opts Options) string {
 // if there is none, it is stale (the trace changed), corrupt, or of
 // another version. Two processes opening the same trace build it once.
 // The trace's files are only read.
-func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
+func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	abs, fp, indexPath, err := locate(path, opts)
 	if err != nil {
 		return nil, err
@@ -138,12 +140,12 @@ func Open(ctx context.Context, path string, opts Options) (*Trace, error) {
 // trace content. Any problem is an error: the caller rebuilds. With
 // attributes, the attribute tree is loaded (and so checked) now; without,
 // only what Locate needs is read (header, trace facts, event index).
-func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Trace, error) {
+func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Index, error) {
 	tree, err := history.Open(indexPath, history.OpenOptions{CacheBytes: opts.CacheBytes})
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrace(tree, indexPath, attributes, &sourcePool{path: abs, env: OpenEnv{TempDir: filepath.Dir(indexPath)}})
+	t, err := newIndex(tree, indexPath, attributes, &sourcePool{path: abs, env: OpenEnv{TempDir: filepath.Dir(indexPath)}})
 	if err != nil {
 		tree.Close()
 		return nil, err
@@ -155,11 +157,11 @@ func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Trace
 	return t, nil
 }
 
-// newTrace wires an opened history file: trace info, event index, and
+// newIndex wires an opened history file: trace info, event index, and
 // the attribute tree when asked (about a second per million attributes:
 // the browser and queries need it, `info` and Locate do not). sources
 // reads the trace for the event table; nil for an index opened alone.
-func newTrace(tree *history.Tree, path string, attributes bool, sources *sourcePool) (*Trace, error) {
+func newIndex(tree *history.Tree, path string, attributes bool, sources *sourcePool) (*Index, error) {
 	info, err := readInfo(tree, path)
 	if err != nil {
 		return nil, err
@@ -180,23 +182,21 @@ func newTrace(tree *history.Tree, path string, attributes bool, sources *sourceP
 	if x.Events() != info.Events {
 		return nil, fmt.Errorf("%w: %d events indexed, %d recorded", history.ErrCorrupt, x.Events(), info.Events)
 	}
-	open := func() (core.Source, error) { return nil, errors.New("no trace attached to this index") }
 	if sources != nil {
 		sources.format = info.Format
-		open = sources.open
 	}
-	return &Trace{info: info, tree: tree, table: NewTable(x, open, tree), sources: sources}, nil
+	return &Index{info: info, tree: tree, events: x, sources: sources}, nil
 }
 
 // OpenIndexFile opens an index file alone (for `tracetui info`), without
 // the trace: state queries work (the attribute tree loads on first use),
-// the event table does not.
-func OpenIndexFile(path string, opts Options) (*Trace, error) {
+// OpenSource does not.
+func OpenIndexFile(path string, opts Options) (*Index, error) {
 	tree, err := history.Open(path, history.OpenOptions{CacheBytes: opts.CacheBytes})
 	if err != nil {
 		return nil, err
 	}
-	t, err := newTrace(tree, path, false, nil)
+	t, err := newIndex(tree, path, false, nil)
 	if err != nil {
 		tree.Close()
 		return nil, err
@@ -205,23 +205,31 @@ func OpenIndexFile(path string, opts Options) (*Trace, error) {
 }
 
 // Info describes the trace and its index.
-func (t *Trace) Info() IndexInfo { return t.info }
+func (t *Index) Info() IndexInfo { return t.info }
 
 // Built reports whether Open built the index (rather than reusing one).
-func (t *Trace) Built() bool { return t.built }
+func (t *Index) Built() bool { return t.built }
 
 // History returns the state history.
-func (t *Trace) History() core.History { return t.tree }
+func (t *Index) History() core.History { return t.tree }
 
 // Tree returns the history file, for its Info and Check.
-func (t *Trace) Tree() *history.Tree { return t.tree }
+func (t *Index) Tree() *history.Tree { return t.tree }
 
-// Events returns the event table.
-func (t *Trace) Events() *Table { return t.table }
+// EventIndex returns the index of the trace's events by rank and time.
+func (t *Index) EventIndex() *eventindex.Index { return t.events }
 
-// Close releases the files.
-func (t *Trace) Close() error {
-	t.table.Close()
+// OpenSource opens a new, independent reader of the indexed trace, to be
+// closed by the caller (the event table and each filter worker own one).
+func (t *Index) OpenSource() (core.Source, error) {
+	if t.sources == nil {
+		return nil, errors.New("no trace attached to this index")
+	}
+	return t.sources.open()
+}
+
+// Close releases the files. Readers from OpenSource must be closed first.
+func (t *Index) Close() error {
 	if t.sources != nil {
 		t.sources.close()
 	}

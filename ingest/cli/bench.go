@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/tracetui/tracetui/ingest"
+)
+
+// runBench runs a named benchmark on a trace (today: paper, the R-SHT
+// article's Control Flow workload).
+func runBench(e *Env, args []string) error {
+	cmd := lookup("bench")
+	if len(args) == 0 || args[0] != "paper" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprintf(e.Stderr, "usage: tracetui %s\n", cmd.Synopsis)
+			return flag.ErrHelp
+		}
+		return Usagef("want the benchmark name: paper")
+	}
+	fs := e.NewFlags("bench paper", cmd.Synopsis)
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
+	if err := Parse(fs, args[1:], 1, 1); err != nil {
+		return err
+	}
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	res, err := t.PaperBench(context.Background())
+	if err != nil {
+		return err
+	}
+	if *fl.asJSON {
+		return writeJSON(e.Stdout, res)
+	}
+	fmt.Fprintf(e.Stdout, "trace     %s (%d threads, %s layout)\n", t.Info().Trace, res.Threads, res.Layout)
+	fmt.Fprintf(e.Stdout, "pstree    %8.2f ms  %6d nodes read\n", res.PsTreeMS, res.PsTreeNodes)
+	fmt.Fprintf(e.Stdout, "zoom      %8.2f ms  %6d nodes read  %d frames\n", res.ZoomMS, res.ZoomNodes, res.ZoomFrames)
+	return nil
+}

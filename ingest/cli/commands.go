@@ -1,0 +1,17 @@
+package cli
+
+// commands lists the subcommands in the order `tracetui help` shows them.
+// The browser (no subcommand) is the browse function given to [Run]. A
+// function, not a variable, because the subcommands look themselves up in
+// it.
+func commands() []Command {
+	return []Command{
+		{"index", "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE", "build (or rebuild) the trace's state index", runIndex},
+		{"info", "info [--index FILE] [--format F] [--json] TRACE", "describe an existing index without rebuilding it", runInfo},
+		{"dump", "dump [--limit N] [--format F] TRACE", "print every event, one line each, as babeltrace2 does", runDump},
+		{"query", "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...", "print the states of attributes over a time range", runQuery},
+		{"bench", "bench paper [--index FILE] [--format F] [--json] TRACE", "run the R-SHT article's Control Flow workload on a trace", runBench},
+		{"gen", "gen --threads N [--cpus C] [--seed S] -o DIR", "write a synthetic LTTng-kernel-style CTF trace", runGen},
+		{"help", "help [COMMAND]", "show this help, or a command's flags", runHelp},
+	}
+}

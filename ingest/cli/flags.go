@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// FlagSet is a command's flags. Parse errors are returned, not printed,
+// so every error reaches stderr once, in the "tracetui: <what>: <why>"
+// form; -h prints the usage.
+type FlagSet struct {
+	*flag.FlagSet
+	synopsis string
+	stderr   io.Writer
+}
+
+// NewFlags returns the flags of the command name, whose usage line (after
+// "tracetui ") is synopsis.
+func (e *Env) NewFlags(name, synopsis string) *FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &FlagSet{FlagSet: fs, synopsis: synopsis, stderr: e.Stderr}
+}
+
+// Parse parses args, mapping flag errors to usage errors, and checks the
+// number of positional arguments is within [min, max] (max < 0: no limit).
+// Flags may come after positional arguments (`query TRACE 'CPUs/*' --to
+// 1ms`); "--" ends the flags.
+func Parse(fs *FlagSet, args []string, min, max int) error {
+	var positional []string
+	for {
+		if err := fs.FlagSet.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintf(fs.stderr, "usage: tracetui %s\n", fs.synopsis)
+				fs.SetOutput(fs.stderr)
+				fs.PrintDefaults()
+				return err
+			}
+			return usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	// Re-parse the positional arguments alone so fs.Arg and fs.NArg see them.
+	if err := fs.FlagSet.Parse(append([]string{"--"}, positional...)); err != nil {
+		return usageError{err.Error()}
+	}
+	n := fs.NArg()
+	switch {
+	case n < min:
+		return Usagef("missing argument (want %d, got %d)", min, n)
+	case max >= 0 && n > max:
+		return Usagef("unexpected argument %q", fs.Arg(max))
+	}
+	return nil
+}
+
+// FormatFlag adds --format, which names the trace's format instead of
+// detecting it from the content.
+func FormatFlag(fs *FlagSet) *string {
+	return fs.String("format", "", "read the trace as `FORMAT` ("+formatList()+") instead of detecting it")
+}
+
+// timeFlag is a --from/--to value: checked for syntax when parsed, resolved
+// against the trace start once the trace is open (for "+200us").
+type timeFlag struct {
+	text string
+	set  bool
+}
+
+func (f *timeFlag) String() string { return f.text }
+
+func (f *timeFlag) Set(s string) error {
+	if _, err := core.ParseTime(s, 0); err != nil {
+		return err
+	}
+	f.text, f.set = s, true
+	return nil
+}
+
+// resolve returns the time, or def when the flag was not given.
+func (f *timeFlag) resolve(start, def core.Time) core.Time {
+	if !f.set {
+		return def
+	}
+	t, _ := core.ParseTime(f.text, start) // syntax checked by Set
+	return t
+}
+
+// indexFlags are the flags of the commands that read a trace's index.
+type indexFlags struct {
+	index  *string // --index FILE
+	asJSON *bool   // --json
+	format *string // --format F
+}
+
+// addIndexFlags adds --index (indexUsage says what the command does with
+// the file), --json and --format.
+func addIndexFlags(fs *FlagSet, indexUsage string) indexFlags {
+	return indexFlags{
+		index:  fs.String("index", "", indexUsage),
+		asJSON: fs.Bool("json", false, "print the result as JSON"),
+		format: FormatFlag(fs),
+	}
+}

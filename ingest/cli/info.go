@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+)
+
+// runInfo describes an existing index without building one.
+func runInfo(e *Env, args []string) error {
+	cmd := lookup("info")
+	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
+	fl := addIndexFlags(fs, "read the index at `FILE` instead of the cache")
+	if err := Parse(fs, args, 1, 1); err != nil {
+		return err
+	}
+	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	if err != nil {
+		return err
+	}
+	if !ready {
+		return fmt.Errorf("%s has no up-to-date index (looked for %s): run 'tracetui index %s'", fs.Arg(0), path, fs.Arg(0))
+	}
+	ix, err := ingest.OpenIndexFile(path, ingest.Options{})
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	return e.printInfo(ix.Info(), *fl.asJSON)
+}
+
+// printInfo prints what an index holds, as text or JSON (`index` and
+// `info`).
+func (e *Env) printInfo(in ingest.IndexInfo, asJSON bool) error {
+	if asJSON {
+		return writeJSON(e.Stdout, in.IndexSummary)
+	}
+	w := bufio.NewWriter(e.Stdout)
+	fmt.Fprintf(w, "trace        %s\n", in.Trace)
+	fmt.Fprintf(w, "index        %s\n", in.Index)
+	fmt.Fprintf(w, "format       %s, %d streams\n", in.Format, in.Streams)
+	fmt.Fprintf(w, "events       %d (%d lost)\n", in.Events, in.LostEvents)
+	fmt.Fprintf(w, "time         %s .. %s (%s)\n", core.FormatTimestamp(in.StartNS), core.FormatTimestamp(in.EndNS), core.FormatDuration(in.EndNS-in.StartNS))
+	fmt.Fprintf(w, "attributes   %d\n", in.Attributes)
+	fmt.Fprintf(w, "intervals    %d", in.Intervals)
+	if in.Intervals > 0 {
+		fmt.Fprintf(w, " (%.1f bytes each)", float64(in.IndexBytes)/float64(in.Intervals))
+	}
+	fmt.Fprintf(w, "\nindex bytes  %d\n", in.IndexBytes)
+	fmt.Fprintf(w, "tree         %s, depth %d, %d nodes\n", in.Layout, in.Depth, in.Nodes)
+	fmt.Fprintf(w, "build        %.0f ms\n", in.BuildMS)
+	if n := len(in.Warnings); n > 0 {
+		fmt.Fprintf(w, "warnings     %d (first: %s)\n", n, in.Warnings[0].Message)
+	}
+	return w.Flush()
+}

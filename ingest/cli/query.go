@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+// runQuery prints the states of attributes over a time range.
+func runQuery(e *Env, args []string) error {
+	cmd := lookup("query")
+	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
+	var from, to timeFlag
+	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
+	fs.Var(&to, "to", "end `T` (default: trace end)")
+	samples := fs.Int("samples", 0, "query `N` evenly spaced timestamps instead of the whole range")
+	if err := Parse(fs, args, 2, -1); err != nil {
+		return err
+	}
+	if *samples < 0 {
+		return Usagef("--samples %d: want 0 or more", *samples)
+	}
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	start, end := t.History().Bounds()
+	req := trace.QueryRequest{Globs: fs.Args()[1:], From: from.resolve(start, start), To: to.resolve(start, end), Samples: *samples}
+	res, err := t.Query(context.Background(), req)
+	if err != nil {
+		return err
+	}
+	if *fl.asJSON {
+		return writeJSON(e.Stdout, queryJSON(res))
+	}
+	w := bufio.NewWriter(e.Stdout)
+	for _, a := range res.Attributes {
+		fmt.Fprintf(w, "%s\n", a.Path)
+		for _, iv := range a.Intervals {
+			fmt.Fprintf(w, "  [%s, %s] %s\n", core.FormatTimestamp(iv.Start), core.FormatTimestamp(iv.End), valueText(iv.Value))
+		}
+	}
+	fmt.Fprintf(w, "# %d attributes, %d intervals, %d nodes read\n", len(res.Attributes), res.Stats.Intervals, res.Stats.NodesRead)
+	return w.Flush()
+}
+
+// valueText prints a state value for `query`: strings quoted (so an empty
+// name is visible), numbers as they are, null as null.
+func valueText(v core.Value) string {
+	if v.Kind() == core.KindString {
+		return strconv.Quote(v.Str())
+	}
+	return v.String()
+}
+
+// queryJSON shapes a query result for --json.
+func queryJSON(res trace.QueryResult) any {
+	type interval struct {
+		Start core.Time `json:"start_ns"`
+		End   core.Time `json:"end_ns"`
+		Kind  string    `json:"kind"`
+		Value any       `json:"value"`
+	}
+	type attribute struct {
+		Path      string     `json:"path"`
+		Key       core.Key   `json:"key"`
+		Intervals []interval `json:"intervals"`
+	}
+	out := struct {
+		Attributes []attribute `json:"attributes"`
+		NodesRead  int         `json:"nodes_read"`
+	}{Attributes: []attribute{}, NodesRead: res.Stats.NodesRead}
+	for _, a := range res.Attributes {
+		at := attribute{Path: a.Path, Key: a.Key, Intervals: []interval{}}
+		for _, iv := range a.Intervals {
+			var v any
+			switch iv.Value.Kind() {
+			case core.KindInt32, core.KindInt64:
+				v = iv.Value.Int()
+			case core.KindFloat64:
+				v = iv.Value.Float()
+			case core.KindString:
+				v = iv.Value.Str()
+			}
+			at.Intervals = append(at.Intervals, interval{iv.Start, iv.End, iv.Value.Kind().String(), v})
+		}
+		out.Attributes = append(out.Attributes, at)
+	}
+	return out
+}

@@ -1,0 +1,16 @@
+// Package trace reads an opened index: a [Trace] is what the CLI and the
+// browser both use once [ingest.Open] has found or built a trace's index.
+// It holds
+//
+//   - the event table ([Table]): any page of rows by rank, the rank of a
+//     time, background regex filters over every event (parallel readers,
+//     all joined before Filter returns), density from the event index,
+//     event counts by type;
+//   - thread and process resolution for events that do not carry them
+//     (the CPU's current thread in the kernel state, then its exec name);
+//   - state queries over attribute globs ([Query]) and the R-SHT article's
+//     Control Flow workload ([PaperBench]).
+//
+// Building indexes, the format registry, the cache and dump stay in
+// package ingest.
+package trace

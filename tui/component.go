@@ -1,0 +1,143 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Views as components. The browser's main screen (density strip, ruler,
+// Gantt, details line, event table, status and help lines) is the base;
+// every other screen or overlay (statistics, overviews, help, legend) is a
+// view pushed on a stack above it. Routing has one rule:
+//
+//	A key goes to the top view of the stack. A view either uses it or
+//	passes it down (step.pass) to the view below, and finally to the base.
+//	Any other message goes to every open view, top down, and to the base:
+//	each keeps only the reports of its own jobs (see job) and ignores the
+//	rest.
+//
+// Only the quit key, the help key and an open prompt are handled by the
+// root before the rule. A view closes itself with step.done: the root
+// closes and pops it together with the views above it. It opens another
+// view with step.open: the root pushes it on top. The body area (between
+// the ruler and the status line) shows the top view; the help line and
+// the ruler marks come from the top-most view that has them.
+
+// view is one screen or overlay of the browser.
+type view interface {
+	// Update handles a key or a message.
+	Update(msg tea.Msg) step
+	// View draws the view into a, exactly a.height lines of a.width cells.
+	View(a area) []string
+	// Help is the short help line ("" leaves the one of the view below).
+	Help() string
+	// Close cancels the view's background work; it is called once, when
+	// the view leaves the stack.
+	Close()
+}
+
+// area is where a view draws.
+type area struct{ width, height int }
+
+// step is what a view's Update asks of the root.
+type step struct {
+	cmd  tea.Cmd
+	pass bool   // the key is not this view's: offer it to the view below
+	done bool   // the view is finished: close and pop it (and what is above)
+	open view   // push this view on top
+	note string // one-line message for the help line
+	warn bool   // the note is an error
+}
+
+// rulerMarker is a view that puts its own cursor and range on the ruler
+// (the overview's cursor is a column, not a time of the Gantt).
+type rulerMarker interface{ rulerMarks() (rulerMarks, bool) }
+
+// push opens v on top of the stack.
+func (b *browser) push(v view) { b.stack = append(b.stack, v) }
+
+// popFrom closes the views from index i up and removes them.
+func (b *browser) popFrom(i int) {
+	for j := len(b.stack) - 1; j >= i; j-- {
+		b.stack[j].Close()
+		b.stack[j] = nil
+	}
+	b.stack = b.stack[:i]
+}
+
+// closeViews closes every view above the base.
+func (b *browser) closeViews() { b.popFrom(0) }
+
+// top is the view on top of the stack (nil: the base).
+func (b *browser) top() view {
+	if len(b.stack) == 0 {
+		return nil
+	}
+	return b.stack[len(b.stack)-1]
+}
+
+// apply carries out what the view at index i asked, and returns its
+// command.
+func (b *browser) apply(i int, s step) tea.Cmd {
+	if s.note != "" {
+		k := noteInfo
+		if s.warn {
+			k = noteError
+		}
+		b.setNote(k, s.note)
+	}
+	if s.done && i < len(b.stack) {
+		b.popFrom(i)
+	}
+	if s.open != nil {
+		b.push(s.open)
+	}
+	return s.cmd
+}
+
+// routeKey offers a key to the views top down by the rule above, and to
+// the base when every view passes it.
+func (b *browser) routeKey(msg tea.KeyMsg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i := len(b.stack) - 1; i >= 0; i-- {
+		s := b.stack[i].Update(msg)
+		cmds = append(cmds, b.apply(i, s))
+		if !s.pass {
+			return tea.Batch(cmds...)
+		}
+	}
+	return tea.Batch(append(cmds, b.baseKey(msg))...)
+}
+
+// routeMsg gives a message to every open view, top down (the base gets it
+// after them).
+func (b *browser) routeMsg(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	for i := len(b.stack) - 1; i >= 0; i-- {
+		if i < len(b.stack) {
+			cmds = append(cmds, b.apply(i, b.stack[i].Update(msg)))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// viewHelp is the help line of the top-most view that has one.
+func (b *browser) viewHelp() string {
+	for i := len(b.stack) - 1; i >= 0; i-- {
+		if h := b.stack[i].Help(); h != "" {
+			return h
+		}
+	}
+	return ""
+}
+
+// viewMarks are the ruler marks of the top-most view that has them.
+func (b *browser) viewMarks() (rulerMarks, bool) {
+	for i := len(b.stack) - 1; i >= 0; i-- {
+		if rm, ok := b.stack[i].(rulerMarker); ok {
+			if m, ok := rm.rulerMarks(); ok {
+				return m, true
+			}
+		}
+	}
+	return rulerMarks{}, false
+}

@@ -1,0 +1,229 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// The main screen's keys: the root's (prompt, quit, help), then the base's
+// when no view used them, by focus (Gantt or table).
+
+// key handles a key press: the prompt, quit and help keys, then the
+// views by the routing rule (see view).
+func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
+	km := &b.sh.keys
+	if b.prompt.active() {
+		return b.prompt.update(msg)
+	}
+	b.note = ""
+	if key.Matches(msg, km.Quit) {
+		b.close()
+		return tea.Quit
+	}
+	if _, open := b.top().(*helpView); !open && key.Matches(msg, km.Help) {
+		b.push(&helpView{sh: b.sh})
+		return nil
+	}
+	return b.routeKey(msg)
+}
+
+// close cancels all background work (on quit and when the program ends).
+func (b *browser) close() {
+	b.table.stop()
+	b.closeViews()
+	b.frames.stop()
+}
+
+// baseKey handles a key that no view used.
+func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
+	km := &b.sh.keys
+	if msg.Type == tea.KeyEsc {
+		if b.hasSel && !b.selecting {
+			b.hasSel = false
+		}
+		return nil
+	}
+	if b.tree() == nil {
+		return nil // still reading the process tree
+	}
+	switch {
+	case key.Matches(msg, km.Stats):
+		return b.openStats()
+	case key.Matches(msg, km.Overview, km.OverviewST):
+		return b.openOverview(key.Matches(msg, km.OverviewST))
+	case key.Matches(msg, km.SortNext, km.SortReverse):
+		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
+		return nil
+	case key.Matches(msg, km.Legend):
+		b.push(&legendView{sh: b.sh, host: b, passEsc: true})
+		return nil
+	case key.Matches(msg, km.Focus):
+		b.table.focused = !b.table.focused && b.showTable
+		return nil
+	case key.Matches(msg, km.ControlFlow, km.Resources):
+		v := viewControlFlow
+		if key.Matches(msg, km.Resources) {
+			v = viewResources
+		}
+		if v == b.pane {
+			return nil
+		}
+		b.pane, b.frame = v, nil
+		b.ovCache = [2]*ovResult{} // the overviews were of the other view's rows
+		return b.changed(false)
+	case key.Matches(msg, km.ToggleTable):
+		b.showTable = !b.showTable
+		if !b.showTable {
+			b.table.focused = false
+		}
+		return b.layout()
+	case key.Matches(msg, km.GrowTable, km.ShrinkTable):
+		d := 2
+		if key.Matches(msg, km.ShrinkTable) {
+			d = -2
+		}
+		b.tableLines = max(1, b.tableLines+d)
+		b.showTable = true
+		l := b.sh.layout(b.showTable, b.tableLines)
+		b.tableLines = l.tableEvents // clamped to the screen
+		return b.layout()
+	case key.Matches(msg, km.GoTo):
+		return b.prompt.open(promptGoTo, "go to (12.5ms, +200us, 1412670961.2): ", "")
+	case key.Matches(msg, km.Find):
+		return b.prompt.open(promptFind, "find row (regex): ", "")
+	case key.Matches(msg, km.FindNext, km.FindPrev):
+		return b.findNext(key.Matches(msg, km.FindPrev))
+	case key.Matches(msg, km.Filter):
+		b.table.focused, b.showTable = true, true
+		col := b.table.col
+		return tea.Batch(b.layout(), b.prompt.open(promptFilter, fmt.Sprintf("filter %s (regex): ", col), b.table.pattern[col]))
+	case key.Matches(msg, km.Select):
+		b.toggleSelection()
+		return nil
+	case key.Matches(msg, km.SetMark):
+		b.mark, b.hasMark = b.cursor, true
+		b.setNote(noteInfo, "mark set at "+b.relTime(b.cursor))
+		return nil
+	case key.Matches(msg, km.JumpMark):
+		if !b.hasMark {
+			b.setNote(noteInfo, "no mark: set one with "+km.SetMark.Help().Key)
+			return nil
+		}
+		return b.moveCursor(b.mark, true)
+	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
+		f := 0.5
+		if key.Matches(msg, km.ZoomOut) {
+			f = 2
+		}
+		b.tv = b.tv.zoom(b.cursor, f)
+		return b.changed(false)
+	case key.Matches(msg, km.ZoomSelection):
+		if !b.hasSel {
+			b.setNote(noteInfo, "no selection: start and end one with "+km.Select.Help().Key)
+			return nil
+		}
+		b.tv = b.tv.withRange(b.selStart, b.selEnd-b.selStart+1)
+		return b.moveCursor(min(max(b.cursor, b.tv.T0), b.tv.T1), false)
+	case key.Matches(msg, km.ZoomAll):
+		b.tv = b.tv.whole()
+		return b.changed(false)
+	case key.Matches(msg, km.PanLeft, km.PanRight):
+		d := b.tv.Span() / 2
+		if key.Matches(msg, km.PanLeft) {
+			d = -d
+		}
+		old := b.tv.T0
+		b.tv = b.tv.pan(d)
+		return b.moveCursor(b.cursor+(b.tv.T0-old), false)
+	case key.Matches(msg, km.PrevChange, km.NextChange):
+		return b.stateChange(key.Matches(msg, km.PrevChange))
+	}
+	if b.table.focused {
+		return b.apply(len(b.stack), b.table.Update(msg))
+	}
+	return b.ganttKey(msg)
+}
+
+// lineMove is how many lines a vertical movement key moves (a page is
+// page lines; top and bottom move by more than any list holds); ok is
+// false for other keys.
+func lineMove(km *keymap.KeyMap, msg tea.KeyMsg, page int64) (d int64, ok bool) {
+	const all = 1 << 62
+	switch {
+	case key.Matches(msg, km.Up):
+		return -1, true
+	case key.Matches(msg, km.Down):
+		return 1, true
+	case key.Matches(msg, km.PageUp):
+		return -page, true
+	case key.Matches(msg, km.PageDown):
+		return page, true
+	case key.Matches(msg, km.Top):
+		return -all, true
+	case key.Matches(msg, km.Bottom):
+		return all, true
+	}
+	return 0, false
+}
+
+// ganttKey handles the keys whose meaning depends on focus, for the Gantt.
+func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
+	km := &b.sh.keys
+	t := b.tree()
+	page := b.sh.layout(b.showTable, b.tableLines).ganttRows
+	if d, ok := lineMove(km, msg, int64(page)); ok {
+		t.move(int(max(min(d, int64(len(t.visible))), -int64(len(t.visible)))))
+		return b.changed(false)
+	}
+	switch {
+	case key.Matches(msg, km.Toggle):
+		if !t.toggle() {
+			return nil
+		}
+	case key.Matches(msg, km.Left, km.Right):
+		c := b.tv.ColOf(b.cursor)
+		if key.Matches(msg, km.Left) {
+			c--
+		} else {
+			c++
+		}
+		var tm core.Time
+		switch {
+		case c < 0:
+			tm = b.cursor - b.tv.colWidth()
+		case c >= b.tv.Cols:
+			tm = b.tv.T1 + 1
+		default:
+			tm = b.tv.ColStart(c)
+		}
+		return b.moveCursor(min(max(tm, b.tv.Start), b.tv.End), false)
+	default:
+		return nil
+	}
+	return b.changed(false)
+}
+
+// gotoEvent moves the Gantt cursor to the selected event and selects its
+// thread (Control Flow) or CPU (Resources).
+func (b *browser) gotoEvent(r EventRow) tea.Cmd {
+	t := b.tree()
+	if b.pane == viewControlFlow {
+		if n, ok := t.byTID[r.TID]; ok {
+			t.selectNode(n)
+		}
+	} else if r.CPU >= 0 {
+		for i := range t.nodes {
+			if t.nodes[i].kind == kindCPU && t.nodes[i].label == fmt.Sprintf("CPU %d", r.CPU) {
+				t.selectNode(int32(i))
+			}
+		}
+	}
+	b.tv = b.tv.showing(r.Time)
+	b.cursor = min(max(r.Time, b.tv.Start), b.tv.End)
+	b.extendSelection()
+	return b.changed(false) // the table already shows the event
+}

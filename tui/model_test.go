@@ -1,0 +1,28 @@
+package tui
+
+import "testing"
+
+// TestTraceClosedOnExit: the trace the browser opened is closed once when
+// it exits, after quit, however often the model is closed.
+func TestTraceClosedOnExit(t *testing.T) {
+	tr := newDemoTrace()
+	hs := newHarness(t, tr, 80, 24, true)
+	hs.keys("S", "q")
+	if !hs.quit {
+		t.Fatal("q did not quit")
+	}
+	if n := tr.closed.Load(); n != 0 {
+		t.Fatalf("the trace was closed %d times before the program ended", n)
+	}
+	for range 2 {
+		if err := hs.m.close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := tr.closed.Load(); n != 1 {
+		t.Errorf("the trace was closed %d times, want 1", n)
+	}
+	if len(hs.b().stack) != 0 {
+		t.Errorf("%d views still open after quit", len(hs.b().stack))
+	}
+}

@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+)
+
+// Moving on the main screen: the cursor, the selection, state changes,
+// row search and the prompts' actions.
+
+// moveCursor puts the cursor at t (clamped to the trace), scrolls the
+// view if needed (centring when it jumped out of view), and scrolls the
+// table to it.
+func (b *browser) moveCursor(t core.Time, jump bool) tea.Cmd {
+	t = min(max(t, b.tv.Start), b.tv.End)
+	if jump && (t < b.tv.T0 || t > b.tv.T1) {
+		b.tv = b.tv.centredOn(t)
+	} else {
+		b.tv = b.tv.showing(t)
+	}
+	b.cursor = t
+	b.extendSelection()
+	return b.changed(true)
+}
+
+func (b *browser) toggleSelection() {
+	if b.selecting {
+		b.selecting = false
+		b.setNote(noteInfo, "selection "+core.FormatDuration(b.selEnd-b.selStart+1))
+		return
+	}
+	b.selecting, b.hasSel = true, true
+	b.selAnchor = b.cursor
+	b.extendSelection()
+}
+
+func (b *browser) extendSelection() {
+	if b.selecting {
+		b.selStart, b.selEnd = min(b.selAnchor, b.cursor), max(b.selAnchor, b.cursor)
+	}
+}
+
+// stateChange asks for the previous or next state change of the selected
+// row from the cursor.
+func (b *browser) stateChange(prev bool) tea.Cmd {
+	sel := b.tree().selected()
+	if sel < 0 || b.tree().nodes[sel].key < 0 {
+		return nil
+	}
+	b.changeSeq++
+	seq, h, k, cur := b.changeSeq, b.hist, b.tree().nodes[sel].key, b.cursor
+	ctx := b.ctx
+	return func() tea.Msg {
+		t, ok, err := findChange(ctx, h, k, cur, prev)
+		return changeMsg{seq: seq, t: t, ok: ok, err: err}
+	}
+}
+
+// findChange returns the start of the next state after cur, or the start
+// of the current state (of the previous one when cur is already at a
+// start).
+func findChange(ctx context.Context, h core.History, k core.Key, cur core.Time, prev bool) (core.Time, bool, error) {
+	start, end := h.Bounds()
+	iv, _, err := h.Single(ctx, k, cur)
+	if err != nil {
+		return 0, false, err
+	}
+	if !prev {
+		return iv.End + 1, iv.End < end, nil
+	}
+	if iv.Start < cur {
+		return iv.Start, true, nil
+	}
+	if iv.Start <= start {
+		return 0, false, nil
+	}
+	p, _, err := h.Single(ctx, k, iv.Start-1)
+	return p.Start, err == nil, err
+}
+
+// findNext searches the rows with the last find regex.
+func (b *browser) findNext(back bool) tea.Cmd {
+	if b.findRe == nil {
+		return b.prompt.open(promptFind, "find row (regex): ", "")
+	}
+	t := b.tree()
+	n := t.find(b.findRe, back)
+	if n < 0 {
+		b.setNote(noteInfo, fmt.Sprintf("no row matches /%s/", b.findRe))
+		return nil
+	}
+	t.selectNode(n)
+	return b.changed(false)
+}
+
+// promptDone applies a confirmed prompt; an invalid entry reopens it with
+// the error shown inline.
+func (b *browser) promptDone(m promptDoneMsg) tea.Cmd {
+	switch m.kind {
+	case promptGoTo:
+		t, err := core.ParseTime(m.text, b.tv.Start)
+		if err == nil && (t < b.tv.Start || t > b.tv.End) {
+			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.text, core.FormatTimestamp(b.tv.Start), core.FormatTimestamp(b.tv.End))
+		}
+		if err != nil {
+			return b.prompt.fail(err)
+		}
+		b.prompt.close()
+		return b.moveCursor(t, true)
+	case promptFind:
+		re, err := regexp.Compile(m.text)
+		if err != nil {
+			return b.prompt.fail(err)
+		}
+		b.prompt.close()
+		b.findRe = re
+		return b.findNext(false)
+	case promptFilter:
+		if err := b.table.setPattern(b.table.col, m.text); err != nil {
+			return b.prompt.fail(err)
+		}
+		b.prompt.close()
+		return tea.Batch(b.table.startFilter(b.ctx), b.table.fetch(b.ctx))
+	}
+	return nil
+}

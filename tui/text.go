@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/core"
+)
+
+// Text helpers shared by the views.
+
+// fit truncates s (plain text) to w cells with an ellipsis and pads it
+// with spaces to exactly w cells, control characters replaced. Widths come from go-runewidth, so wide
+// characters in names count for two.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = printable(s)
+	if runewidth.StringWidth(s) > w {
+		s = runewidth.Truncate(s, w, "…")
+	}
+	return runewidth.FillRight(s, w)
+}
+
+// trunc is fit without the padding.
+func trunc(s string, w int) string {
+	s = printable(s)
+	if runewidth.StringWidth(s) > w {
+		s = runewidth.Truncate(s, max(w, 0), "…")
+	}
+	return s
+}
+
+// printable replaces control characters (names and event contents come
+// from untrusted traces: an escape sequence in a thread name must not
+// reach the terminal) with U+FFFD.
+func printable(s string) string {
+	for _, r := range s {
+		if isControl(r) {
+			return strings.Map(func(r rune) rune {
+				if isControl(r) {
+					return '\uFFFD'
+				}
+				return r
+			}, s)
+		}
+	}
+	return s
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
+
+// padStyled pads a styled string to w cells (truncating when wider).
+func padStyled(s string, w int) string {
+	n := lipgloss.Width(s)
+	if n > w {
+		return fitANSI(s, w)
+	}
+	return s + strings.Repeat(" ", w-n)
+}
+
+// fitANSI truncates a styled string to w cells.
+func fitANSI(s string, w int) string {
+	return lipgloss.NewStyle().MaxWidth(w).Render(s)
+}
+
+// fillLines pads lines with empty ones, or cuts them, to exactly n.
+func fillLines(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines[:n]
+}
+
+// relTime prints t as an offset from the trace start.
+func relTime(start, t core.Time) string { return "+" + core.FormatDuration(t-start) }
+
+// k is a binding's key as the help shows it.
+func k(b key.Binding) string { return b.Help().Key }
+
+// joinHelp joins the items of a view's help line.
+func joinHelp(st *Styles, items ...string) string {
+	sep := " · "
+	if st.ASCII {
+		sep = " | "
+	}
+	return strings.Join(items, sep)
+}
