@@ -24,7 +24,7 @@ const maxWarnings = 100
 var ErrBadCheckpoint = errors.New("bad checkpoint")
 
 // Context fields, first in every class (as the ftrace text reader has them).
-var contextFields = []string{"context.tid", "context.pid", "context.comm", "context.procname"}
+var contextFields = []string{core.FieldTID, core.FieldPID, core.FieldComm, core.FieldProcname}
 
 const (
 	ctxTid = iota
