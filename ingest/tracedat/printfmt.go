@@ -8,8 +8,8 @@ import (
 
 // printFormat is a parsed "print fmt:" line.
 type printFormat struct {
-	format string
-	args   []*expr
+	segs []segment
+	args []*expr
 }
 
 // parsePrintFormat parses an event's print format; nil when it does not
@@ -20,7 +20,7 @@ func parsePrintFormat(ev *eventFormat) *printFormat {
 		return nil
 	}
 	p := &parser{toks: toks, ev: ev}
-	pf := &printFormat{format: p.parsePrimary().str}
+	pf := &printFormat{segs: compileFormat(p.parsePrimary().str)}
 	for p.err == nil && p.peek().text == "," {
 		p.next()
 		pf.args = append(pf.args, p.parseExpr())
@@ -339,24 +339,48 @@ func truncate(v int64, size int, signed bool) int64 {
 	return v
 }
 
-// appendPrintf prints args with a C printf format, as libtraceevent does
-// (%p in hex with 0x, %ps/%pS as kernel symbols).
-func (s *Source) appendPrintf(dst []byte, format string, args []*expr, r *record) []byte {
-	ai := 0
+// segment is a piece of a print format: literal text, then (when conv)
+// one conversion, parsed once per event class.
+type segment struct {
+	lit  []byte
+	conv bool
+	spec spec
+}
+
+// compileFormat splits a printf format into segments.
+func compileFormat(format string) []segment {
+	var segs []segment
+	var lit []byte
 	for i := 0; i < len(format); i++ {
 		c := format[i]
 		if c != '%' {
-			dst = append(dst, c)
+			lit = append(lit, c)
 			continue
 		}
 		if i+1 < len(format) && format[i+1] == '%' {
-			dst = append(dst, '%')
+			lit = append(lit, '%')
 			i++
 			continue
 		}
-		spec, n := parseSpec(format[i+1:])
+		sp, n := parseSpec(format[i+1:])
 		i += n
-		if ai >= len(args) {
+		segs = append(segs, segment{lit: lit, conv: true, spec: sp})
+		lit = nil
+	}
+	if len(lit) > 0 {
+		segs = append(segs, segment{lit: lit})
+	}
+	return segs
+}
+
+// appendPrintf prints args with a compiled C printf format, as
+// libtraceevent does (%p in hex with 0x, %ps/%pS as kernel symbols).
+func (s *Source) appendPrintf(dst []byte, segs []segment, args []*expr, r *record) []byte {
+	ai := 0
+	for i := range segs {
+		seg := &segs[i]
+		dst = append(dst, seg.lit...)
+		if !seg.conv || ai >= len(args) {
 			continue
 		}
 		v, ok := eval(args[ai], r)
@@ -365,7 +389,7 @@ func (s *Source) appendPrintf(dst []byte, format string, args []*expr, r *record
 			dst = append(dst, "[FAILED TO PARSE]"...)
 			continue
 		}
-		dst = s.appendConv(dst, spec, v)
+		dst = s.appendConv(dst, seg.spec, v)
 	}
 	return dst
 }

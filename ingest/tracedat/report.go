@@ -128,7 +128,7 @@ func (s *Source) appendBody(dst []byte, ef *eventFormat, data []byte) []byte {
 	if ef.print == nil {
 		return appendRawFields(dst, ef, r)
 	}
-	return s.appendPrintf(dst, ef.print.format, ef.print.args, r)
+	return s.appendPrintf(dst, ef.print.segs, ef.print.args, r)
 }
 
 // appendRawFields prints "name=value" per field, for events whose print

@@ -35,17 +35,20 @@ func parseKallsyms(b []byte) *symbols {
 		} else {
 			b = nil
 		}
-		f := bytes.Fields(line)
-		if len(f) < 3 {
+		// "ffffffff81000000 T _stext [module]"
+		a, rest, ok1 := bytes.Cut(line, []byte(" "))
+		_, rest, ok2 := bytes.Cut(rest, []byte(" "))
+		name, _, _ := bytes.Cut(rest, []byte("\t"))
+		name, _, _ = bytes.Cut(name, []byte(" "))
+		addr, err := strconv.ParseUint(string(a), 16, 64)
+		if !ok1 || !ok2 || len(name) == 0 || err != nil || addr == 0 {
 			continue
 		}
-		addr, err := strconv.ParseUint(string(f[0]), 16, 64)
-		if err != nil || addr == 0 {
-			continue
-		}
-		list = append(list, sym{addr, string(f[2])})
+		list = append(list, sym{addr, string(name)})
 	}
-	sort.SliceStable(list, func(i, j int) bool { return list[i].addr < list[j].addr })
+	if !sort.SliceIsSorted(list, func(i, j int) bool { return list[i].addr < list[j].addr }) {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].addr < list[j].addr })
+	}
 	s := &symbols{addrs: make([]uint64, len(list)), names: make([]string, len(list))}
 	for i, x := range list {
 		s.addrs[i], s.names[i] = x.addr, x.name
