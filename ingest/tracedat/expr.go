@@ -233,7 +233,7 @@ func castType(words []string) (int, bool) {
 	switch {
 	case strings.Contains(w, "*"):
 		return 8, false
-	case strings.Contains(w, "long"), strings.Contains(w, "64"), w == "size_t", w == "gfp_t" && false:
+	case strings.Contains(w, "long"), strings.Contains(w, "64"), w == "size_t":
 		return 8, !strings.Contains(w, "unsigned") && !strings.Contains(w, "u64") && w != "size_t"
 	case strings.Contains(w, "short"), strings.Contains(w, "16"):
 		return 2, !strings.Contains(w, "unsigned") && !strings.Contains(w, "u16")

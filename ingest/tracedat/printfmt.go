@@ -475,9 +475,9 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 		if sp.prec >= 0 && len(body) > sp.prec {
 			body = body[:sp.prec]
 		}
-		return pad(dst, body, sp, false)
+		return pad(dst, body, sp)
 	case 'c':
-		return pad(dst, []byte{byte(v.i)}, sp, false)
+		return pad(dst, []byte{byte(v.i)}, sp)
 	case 'p':
 		switch sp.ext {
 		case 's', 'S', 'f', 'F', 'B':
@@ -486,17 +486,17 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 				if sp.ext == 'S' || sp.ext == 'F' || sp.ext == 'B' {
 					body = strconv.AppendUint(append(body, "+0x"...), uint64(v.i)-addr, 16)
 				}
-				return pad(dst, body, sp, false)
+				return pad(dst, body, sp)
 			}
 		}
 		if v.i == 0 {
-			return pad(dst, []byte("(nil)"), sp, false) // glibc's %p
+			return pad(dst, []byte("(nil)"), sp) // glibc's %p
 		}
 		body = strconv.AppendUint([]byte("0x"), uint64(v.i), 16)
-		return pad(dst, body, sp, false)
+		return pad(dst, body, sp)
 	}
 	if v.isStr {
-		return pad(dst, v.s, sp, false)
+		return pad(dst, v.s, sp)
 	}
 	x := truncate(v.i, sp.size, sp.conv == 'd' || sp.conv == 'i')
 	digits := s.num[:0]
@@ -553,7 +553,7 @@ func appendRepeat(dst []byte, c byte, n int) []byte {
 }
 
 // pad appends body right-aligned in the spec's width (left with '-').
-func pad(dst, body []byte, sp spec, _ bool) []byte {
+func pad(dst, body []byte, sp spec) []byte {
 	n := sp.width - len(body)
 	if !sp.minus {
 		for ; n > 0; n-- {

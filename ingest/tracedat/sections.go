@@ -20,7 +20,6 @@ const (
 	optUname        = 5
 	optOffset       = 7
 	optCPUCount     = 8
-	optStrings      = 15
 	optHeaderInfo   = 16
 	optFtraceEvents = 17
 	optEventFormats = 18

@@ -58,7 +58,6 @@ type Source struct {
 	end      int64
 	last     int64
 	events   int64
-	done     int64 // bytes consumed, for Progress
 	total    int64
 
 	ev      core.Event
