@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // The article's interval model (section 4.4, Fig. 6): a trace of duration
@@ -119,7 +120,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.StopTimer()
 			m.addKeys(bl.Attributes())
 			b.StartTimer()
-			t0, c0 := time.Now(), cpuTime()
+			t0, c0 := time.Now(), coretest.CPUTime()
 			if err := m.feed(bl); err != nil {
 				b.Fatal(err)
 			}
@@ -127,7 +128,7 @@ func BenchmarkBuild(b *testing.B) {
 				b.Fatal(err)
 			}
 			elapsed += time.Since(t0)
-			cpu += cpuTime() - c0
+			cpu += coretest.CPUTime() - c0
 			b.StopTimer()
 			tr, err := Open(path, OpenOptions{})
 			if err != nil {

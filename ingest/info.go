@@ -17,7 +17,7 @@ const (
 
 // analysisVersion changes whenever an analysis's output changes: it is
 // part of the index fingerprint, so old indexes are rebuilt.
-const analysisVersion = 1
+const analysisVersion = 2 // 2: wake-up links (Threads/<tid>/Waker)
 
 // IndexSummary is what `tracetui index --json` and `info --json` print.
 type IndexSummary struct {

@@ -60,6 +60,8 @@ type browser struct {
 
 	changeSeq uint64 // [ and ] queries
 
+	wakerJumps []wakerJump // where the follow-waker key left, for the back key
+
 	density  density      // the strip's data
 	ovCache  [2]*ovResult // the last overview of each kind (temporal, spatiotemporal), reused on reopening
 	ovBudget float64      // the overview's work budget (tests lower it)
@@ -228,6 +230,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
 	}
 	req.extra = b.detailKeys()
+	req.wake = b.wakeKeysOf()
 	return req, true
 }
 

@@ -160,6 +160,11 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.send("Enter") // go to the event: cursor moves
 	s.waitFor(5*time.Second, "sched_switch")
 
+	s.send("P") // the critical path of the selected thread
+	s.waitFor(20*time.Second, "segments on")
+	s.send("Escape")
+	s.waitGone(5*time.Second, "Critical path of")
+
 	s.send("?")
 	s.waitFor(5*time.Second, "Keys")
 	s.send("Escape")

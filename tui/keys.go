@@ -104,6 +104,12 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.Select):
 		b.toggleSelection()
 		return nil
+	case key.Matches(msg, km.FollowWaker):
+		return b.followWaker()
+	case key.Matches(msg, km.WakerBack):
+		return b.wakerBack()
+	case key.Matches(msg, km.CriticalPath):
+		return b.openCritPath()
 	case key.Matches(msg, km.SetMark):
 		b.mark, b.hasMark = b.cursor, true
 		b.setNote(noteInfo, "mark set at "+b.relTime(b.cursor))

@@ -69,6 +69,7 @@ type Styles struct {
 	TableHeader, TableSelected, TableFocusCol        ink
 	FilterRow, FilterError, Prompt, Reverse          ink
 	StripIn, StripOut, StripBracket                  ink
+	Crit                                             []ink // critical-path states, by critpath.State
 	Box                                              lipgloss.Style
 	Help                                             help.Styles
 	Renderer                                         *lipgloss.Renderer
@@ -108,6 +109,9 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 	s.StripIn = inkOf(fg("#87afd7"))
 	s.StripOut = inkOf(fg("#5f5f5f"))
 	s.StripBracket = inkOf(fg("#ffffff").Bold(true))
+	for _, hex := range critColours {
+		s.Crit = append(s.Crit, inkOf(fg(hex)))
+	}
 	s.Box = st().Border(lipgloss.NormalBorder()).Padding(0, 1)
 	if ascii {
 		s.Box = st().Border(lipgloss.Border{Top: "-", Bottom: "-", Left: "|", Right: "|",

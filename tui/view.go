@@ -363,6 +363,9 @@ func (b *browser) detailsText() string {
 			parts = append(parts, "syscall "+v.String())
 		}
 	}
+	if f.woken {
+		parts = append(parts, b.wakerText(f.woke))
+	}
 	if n.kind == kindCPU {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {
 			tid := v.String()

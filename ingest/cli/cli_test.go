@@ -57,13 +57,14 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 // synopses are the usage lines `tracetui help` must show, one per command.
 var synopses = map[string]string{
-	"index": "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE",
-	"info":  "info [--index FILE] [--format F] [--json] TRACE",
-	"dump":  "dump [--limit N] [--format F] TRACE",
-	"query": "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
-	"bench": "bench paper [--index FILE] [--format F] [--json] TRACE",
-	"gen":   "gen --threads N [--cpus C] [--seed S] -o DIR",
-	"help":  "help [COMMAND]",
+	"index":    "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE",
+	"info":     "info [--index FILE] [--format F] [--json] TRACE",
+	"dump":     "dump [--limit N] [--format F] TRACE",
+	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
+	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
+	"bench":    "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
+	"help":     "help [COMMAND]",
 }
 
 func TestCLIHelpListsEveryCommand(t *testing.T) {
@@ -101,6 +102,9 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"index", "--layout", "btree", "x"}, // unknown layout
 		{"query", "x"},                      // missing glob
 		{"query", "--from", "soon", "x", "a"},
+		{"critpath", "x"},      // missing TID
+		{"critpath", "x", "0"}, // the idle thread is per CPU
+		{"critpath", "x", "-3"},
 		{"gen", "-o", "d"}, // missing --threads
 		{"bench"},          // missing benchmark name
 		{"info", "--nope", "x"},

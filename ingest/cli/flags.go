@@ -100,6 +100,14 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 	return t
 }
 
+// addRangeFlags adds --from and --to, a time range of the trace.
+func addRangeFlags(fs *FlagSet) (from, to *timeFlag) {
+	from, to = new(timeFlag), new(timeFlag)
+	fs.Var(from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
+	fs.Var(to, "to", "end `T` (default: trace end)")
+	return from, to
+}
+
 // indexFlags are the flags of the commands that read a trace's index.
 type indexFlags struct {
 	index  *string // --index FILE

@@ -29,6 +29,8 @@ type Analysis struct {
 	sysIDs   map[string]int32 // name -> id, at resolution time only
 	rawSys   idMap            // raw syscall number -> id
 
+	links wakeLinks // wake-up links (Threads/<tid>/Waker), see wakeup.go
+
 	now core.Time // time of the event being handled
 	err error     // first sink error; sticky
 }
@@ -96,16 +98,19 @@ func (a *Analysis) Handle(ev *core.Event) error {
 	switch p.h {
 	case hSchedSwitch:
 		a.schedSwitch(c, ev, p)
+		a.linkSwitch(c)
 	case hWakeup:
-		a.wakeup(ev, p)
+		a.wakeupLinked(c, ev, p)
 	case hFork:
 		a.fork(c, ev, p)
+		a.linkFork(c, ev, p)
 	case hExec:
 		a.exec(c, ev, p)
 	case hExit:
 		a.exit(c, ev, p)
 	case hFree:
 		a.free(c, ev, p)
+		a.linkFree(ev, p)
 	case hPiSetprio:
 		a.piSetprio(c, ev, p)
 	case hMigrate:
@@ -116,14 +121,22 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		a.sysExit(c)
 	case hIrqEntry:
 		a.irqEntry(c, ev, p)
+		a.pushContext(c, ev, p, ctxIRQ)
 	case hIrqExit:
 		a.irqExit(c, ev, p)
+		a.popContext(c, ctxIRQ)
 	case hSoftRaise:
 		a.softRaise(c, ev, p)
 	case hSoftEntry:
 		a.softEntry(c, ev, p)
+		a.pushContext(c, ev, p, ctxSoftIRQ)
 	case hSoftExit:
 		a.softExit(c, ev, p)
+		a.popContext(c, ctxSoftIRQ)
+	case hTimerEntry:
+		a.pushContext(c, ev, p, ctxTimer)
+	case hTimerExit:
+		a.popContext(c, ctxTimer)
 	case hStatedump:
 		a.statedump(c, ev, p)
 	}

@@ -33,6 +33,7 @@
 //	Threads/<tid>/System_call     string, the bare name ("openat"; "syscall#<n>" for raw events)
 //	Threads/<tid>/Prio            int32, as the tracer reports it
 //	Threads/<tid>/Current_cpu_rq  int32
+//	Threads/<tid>/Waker           int64, core.Waker: what ended its last wait (wakeup.go)
 //	CPUs/<n>                      core.CPUStatus (int32)
 //	CPUs/<n>/Current_thread       int32
 //	CPUs/<n>/IRQs/<irq>           CPUStatusIRQ while the handler runs, else null
