@@ -41,6 +41,7 @@ const (
 	AttrPID           = "PID"
 	AttrPPID          = "PPID"
 	AttrSystemCall    = "System_call"
+	AttrSyscallError  = "System_call_error" // a failed system call's -errno, until the next call
 	AttrPrio          = "Prio"
 	AttrCurrentCPURQ  = "Current_cpu_rq"
 	AttrCallStack     = "CallStack"

@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -24,7 +23,7 @@ func runQuery(e *Env, args []string) error {
 	if *samples < 0 {
 		return Usagef("--samples %d: want 0 or more", *samples)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := fl.open(e, fs)
 	if err != nil {
 		return err
 	}

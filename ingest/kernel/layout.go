@@ -53,6 +53,8 @@ const (
 	sMigTID, sMigDest = 0, 1
 	// raw syscall entry (number), irq_handler_*, softirq_*
 	sNumber = 0
+	// system call exit
+	sRet = 0
 	// lttng_statedump_process_state
 	sDumpTID, sDumpPID, sDumpPPID, sDumpName, sDumpStatus, sDumpCPU = 0, 1, 2, 3, 4, 5
 
@@ -123,6 +125,7 @@ var lttngFields = [numHandlers][numSlots]string{
 	hPiSetprio:   {"tid", "newprio"},
 	hMigrate:     {"tid", "dest_cpu"},
 	hSysEntry:    {"id"}, // only read for sys_unknown
+	hSysExit:     {"ret"},
 	hIrqEntry:    {"irq"},
 	hIrqExit:     {"irq"},
 	hSoftRaise:   {"vec"},
@@ -145,6 +148,7 @@ var linuxFields = [numHandlers][numSlots]string{
 	hPiSetprio: {"pid", "newprio"},
 	hMigrate:   {"pid", "dest_cpu"},
 	hSysEntry:  {"id|NR"},
+	hSysExit:   {"ret"},
 	hIrqEntry:  {"irq"},
 	hIrqExit:   {"irq"},
 	hSoftRaise: {"vec"},
