@@ -321,6 +321,42 @@ func BenchmarkOpenAttributes(b *testing.B) {
 	}
 }
 
+// BenchmarkOpenFirstScreen is what a browser needs for its first screen
+// of a freshly opened index: open it, open the attribute tree, count the
+// rows, take the first 60 with their names, and query their states at 200
+// columns over the whole trace. With the attribute tree read on demand,
+// it costs about the same at every A.
+func BenchmarkOpenFirstScreen(b *testing.B) {
+	for _, a := range benchSizes {
+		b.Run("A="+shortCount(a), func(b *testing.B) {
+			path := benchTree(b, a, LayoutRSHT).path
+			times := evenTimes(200, 0, modelT)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				tr, err := Open(path, OpenOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				at, err := tr.LoadAttributes()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if at.NumChildren(core.Root) != a {
+					b.Fatalf("%d rows, want %d", at.NumChildren(core.Root), a)
+				}
+				rows := at.ChildRange(core.Root, 0, 60)
+				for _, k := range rows {
+					_ = at.Name(k)
+				}
+				if _, err := tr.Query2DTimes(bg, rows, times, func(core.Interval) bool { return true }); err != nil {
+					b.Fatal(err)
+				}
+				tr.Close()
+			}
+		})
+	}
+}
+
 // BenchmarkDecodeNode decodes the leaves of an R-SHT built from the model.
 func BenchmarkDecodeNode(b *testing.B) {
 	tr := benchTree(b, 100_000, LayoutRSHT)

@@ -53,6 +53,7 @@ type KeyMap struct {
 	ToggleTable key.Binding
 	GrowTable   key.Binding
 	ShrinkTable key.Binding
+	Details     key.Binding
 
 	// Overview and statistics.
 	Stats       key.Binding
@@ -134,6 +135,7 @@ func Default() KeyMap {
 		ToggleTable: bind("t", "show/hide table", "t"),
 		GrowTable:   bind("}", "taller table", "}"),
 		ShrinkTable: bind("{", "shorter table", "{"),
+		Details:     bind("i", "event and row details", "i"),
 
 		Stats:       bind("S", "statistics", "S"),
 		SortNext:    bind(">", "sort by next column", ">"),
@@ -189,6 +191,7 @@ func (k *KeyMap) Actions() []Action {
 		{"toggle_table", GroupTable, &k.ToggleTable},
 		{"grow_table", GroupTable, &k.GrowTable},
 		{"shrink_table", GroupTable, &k.ShrinkTable},
+		{"details", GroupTable, &k.Details},
 
 		{"stats", GroupViews, &k.Stats},
 		{"sort", GroupViews, &k.SortNext},

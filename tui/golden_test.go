@@ -100,6 +100,10 @@ func goldenCases() []goldenCase {
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
 		{name: "filter_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"f", "(", "enter"}},
 		{name: "too_small_39x12", w: 39, h: 12},
+		// The details pane: a sched_switch's fields untruncated, the row's
+		// attributes at the cursor; scrolled on a short screen.
+		{name: "details_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "j", "l", "l", "i"}},
+		{name: "details_scrolled_60x16", w: 60, h: 16, keys: []string{"2", "j", "i", "j", "j"}},
 		// The density strip is on every screen above. Statistics:
 		{name: "stats_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "j", "j", "S"}},
 		{name: "stats_selection_100x30", w: 100, h: 30, keys: []string{"w", "space", "l", "l", "l", "l", "l", "l", "space", "S", "tab", ">"}},

@@ -51,6 +51,11 @@ func inkOf(st lipgloss.Style) ink {
 	return ink{pre, suf}
 }
 
+// selMarker marks the selected row of the tree and of the table, and
+// brackets the table's focused column, in ASCII mode: without colour
+// (NO_COLOR, --ascii) the terminal draws no reverse video either.
+const selMarker = "*"
+
 // Styles is every style of the browser, built once for a renderer (and
 // so a colour profile). In ASCII mode (--ascii, NO_COLOR or a terminal
 // without colour) states are told apart by glyphs alone.
