@@ -38,7 +38,7 @@ type Source interface {
 
 // SourceInfo describes an opened trace.
 type SourceInfo struct {
-	Format   string // "ctf", "chrome", "paje", "ftrace"
+	Format   string // "ctf", "chrome", "paje", "tracedat", "ftrace"
 	Path     string // as given to the reader
 	Hostname string // from the trace's environment, "" if unknown
 	Domain   string // "kernel", "ust", ... if the trace says

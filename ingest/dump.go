@@ -23,8 +23,15 @@ type TimestampSource interface {
 	HasTimestamp(ev *core.Event) bool
 }
 
+// Reporter is implemented by sources whose dump is their own tool's text
+// rather than babeltrace2's (trace.dat: what `trace-cmd report` prints).
+type Reporter interface {
+	Report(w io.Writer, limit int64) (last core.Time, all bool, err error)
+}
+
 // Dump prints the events of src to w, one line each, the way babeltrace2
-// --clock-seconds --no-delta does:
+// --clock-seconds --no-delta does (or as the source's own tool does, for
+// a [Reporter]):
 //
 //	[<seconds.nanoseconds>] <hostname if any> <event name>: <contents>
 //
@@ -39,6 +46,9 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 // and whether every event was (false when it stopped at the limit), so
 // the caller reports only the warnings of the part printed.
 func DumpUntil(w io.Writer, src core.Source, limit int64) (last core.Time, all bool, err error) {
+	if r, ok := src.(Reporter); ok {
+		return r.Report(w, limit)
+	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	hs, perEvent := src.(HostnameSource)
 	ts, timeless := src.(TimestampSource)

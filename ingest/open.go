@@ -12,12 +12,13 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines"
 	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 	"github.com/tracetui/tracetui/ingest/paje"
+	"github.com/tracetui/tracetui/ingest/tracedat"
 )
 
 // Format is a trace format tracetui can read: how to recognise it, how to
 // open it, and the state analyses of its own.
 type Format struct {
-	// Name is the format's name ("ctf", "chrome", "paje", "ftrace"), as
+	// Name is the format's name ("ctf", "chrome", "paje", "tracedat", "ftrace"), as
 	// given to OpenSource and reported in core.SourceInfo.Format.
 	Name string
 	// Detect reports whether the file or directory at path looks like
@@ -63,6 +64,9 @@ func formats() []Format {
 		{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress, Context: env.Context}))
 		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
+		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
+			return nonNil(tracedat.Open(path, tracedat.Options{}))
+		}},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context}))
 		}},
