@@ -24,6 +24,7 @@ type builder struct {
 	haveTrace bool
 	haveOrder bool
 	leaves    map[*typeSpec]*Type // integer, floating_point, string types built
+	pending   []*EventClass       // events declared before their stream class
 }
 
 // scope is a lexical scope of type names.
@@ -106,7 +107,7 @@ func (b *builder) build(decls []decl) error {
 	if !b.haveTrace {
 		return errorf(0, "no trace block")
 	}
-	return nil
+	return b.attachPending()
 }
 
 func (b *builder) rootDecl(sc *scope, d *decl) error {
@@ -526,11 +527,15 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 	if len(ts.values) == 0 {
 		return nil, errorf(ts.line, "enumeration without labels")
 	}
-	var next uint64 // next implicit value (int64 bits when signed)
+	var next uint64   // next implicit value (int64 bits when signed)
+	nextPast := false // the previous value was the container's maximum
 	byLabel := map[string]int{}
 	for _, en := range ts.values {
 		var lo, hi uint64
 		if en.lo == nil {
+			if nextPast {
+				return nil, errorf(ts.line, "enumeration label %q: implicit value past the %d-bit container's maximum", en.label, t.Size)
+			}
 			lo, hi = next, next
 		} else {
 			var err error
@@ -547,7 +552,11 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 		if (t.Signed && int64(lo) > int64(hi)) || (!t.Signed && lo > hi) {
 			lo, hi = hi, lo // babeltrace2 accepts reversed ranges
 		}
+		if !fits(lo, t.Size, t.Signed) || !fits(hi, t.Size, t.Signed) {
+			return nil, errorf(ts.line, "enumeration label %q: value out of the range of its %d-bit container", en.label, t.Size)
+		}
 		next = hi + 1
+		nextPast = !fits(next, t.Size, t.Signed) || (t.Signed && int64(next) < int64(hi)) || (!t.Signed && next == 0)
 		r := Range{Lo: lo, Hi: hi}
 		if i, ok := byLabel[en.label]; ok {
 			t.Mappings[i].Ranges = append(t.Mappings[i].Ranges, r)
@@ -562,6 +571,19 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 		}
 	}
 	return &t, nil
+}
+
+// fits reports whether v (int64 bits when signed) is representable in an
+// integer of the given size in bits.
+func fits(v uint64, size int, signed bool) bool {
+	if size >= 64 {
+		return true
+	}
+	if signed {
+		lim := int64(1) << (size - 1)
+		return int64(v) >= -lim && int64(v) < lim
+	}
+	return v < uint64(1)<<size
 }
 
 func enumValue(e expr, signed bool) (uint64, error) {
@@ -703,7 +725,7 @@ func (b *builder) clockBlock(d *decl) error {
 		case "offset_s":
 			c.OffsetS, err = signedValue(e.rhs)
 		case "offset":
-			c.Offset, err = unsigned(e.rhs, "clock offset")
+			c.Offset, err = signedValue(e.rhs) // section 8: may be negative
 		case "absolute":
 			c.Absolute, err = boolean(e.rhs, "absolute")
 		}
@@ -804,7 +826,10 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	switch {
 	case seen["stream_id"]:
 		if s = b.tr.Stream(ev.StreamID); s == nil {
-			return errorf(d.line, "event %q refers to stream %d, not declared before it", ev.Name, ev.StreamID)
+			// The stream class may be declared later (babeltrace2 and
+			// the specification accept any order): attach it at the end.
+			b.pending = append(b.pending, ev)
+			return nil
 		}
 	case len(b.tr.Streams) == 0:
 		s = &StreamClass{Line: d.line} // implicit stream 0
@@ -814,11 +839,30 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	default:
 		return errorf(d.line, "event %q without a stream_id, and the trace has several streams", ev.Name)
 	}
+	return attachEvent(s, ev)
+}
+
+// attachEvent adds ev to its stream class s, refusing duplicate ids.
+func attachEvent(s *StreamClass, ev *EventClass) error {
 	ev.StreamID = s.ID
 	if s.Event(ev.ID) != nil {
-		return errorf(d.line, "duplicate event id %d in stream %d (event %q)", ev.ID, s.ID, ev.Name)
+		return errorf(ev.Line, "duplicate event id %d in stream %d (event %q)", ev.ID, s.ID, ev.Name)
 	}
 	s.Events = append(s.Events, ev)
+	return nil
+}
+
+// attachPending attaches the events declared before their stream class.
+func (b *builder) attachPending() error {
+	for _, ev := range b.pending {
+		s := b.tr.Stream(ev.StreamID)
+		if s == nil {
+			return errorf(ev.Line, "event %q refers to stream %d, which is not declared", ev.Name, ev.StreamID)
+		}
+		if err := attachEvent(s, ev); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -971,14 +1015,8 @@ func encoding(e expr) (Encoding, error) {
 		}
 	}
 	if e.kind == exprString {
-		switch strings.ToUpper(e.str) {
-		case "NONE":
-			return EncodingNone, nil
-		case "UTF8", "UTF-8":
-			return EncodingUTF8, nil
-		case "ASCII":
-			return EncodingASCII, nil
-		}
+		// Section 4.1.5: the encoding is an identifier, not a string.
+		return 0, errorf(e.line, "encoding %q is a string literal: write it as an identifier (none, UTF8 or ASCII)", e.str)
 	}
 	return 0, errorf(e.line, "encoding must be none, UTF8 or ASCII")
 }
