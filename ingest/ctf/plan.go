@@ -189,7 +189,9 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 				return nil, planError(t, "variant tag %q is a %s, not an enumeration", t.Tag, tag.kind)
 			}
 			n.tagNode = tag
-			n.choices = choices(t, tag.typ)
+			if n.choices, err = choices(t, tag.typ); err != nil {
+				return nil, err
+			}
 			n.align = 1
 		}
 		c.stack = append(c.stack, frame{n: n})
@@ -229,20 +231,26 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 
 // choices builds the variant's option table from its tag's mappings: an
 // option is selected by the ranges of the mapping labelled with its name
-// as written, first option first.
-func choices(v *tsdl.Type, tag *tsdl.Type) []choice {
+// as written, first option first. An option no label names exactly can
+// never be selected: the metadata is wrong (" sel1 " is not sel1).
+func choices(v *tsdl.Type, tag *tsdl.Type) ([]choice, error) {
 	var out []choice
 	for i, f := range v.Fields {
+		found := false
 		for _, m := range tag.Mappings {
 			if m.Label != f.Name {
 				continue
 			}
+			found = true
 			for _, r := range m.Ranges {
 				out = append(out, choice{lo: r.Lo, hi: r.Hi, opt: i})
 			}
 		}
+		if !found {
+			return nil, planError(v, "variant option %q matches no label of its tag's enumeration (labels must match option names exactly)", f.Name)
+		}
 	}
-	return out
+	return out, nil
 }
 
 // resolve finds the integer a sequence length or a variant tag refers to,
