@@ -25,6 +25,17 @@ func specValidCases() []ctfCase {
 		`domain = "ust"; tracer_name = "lttng-ust"; tracer_major = 2; tracer_minor = 12; buffering_scheme = "pid"; procname = "app"; vpid = 4242;`, 1))
 	cs = append(cs, c)
 
+	c = simple("names-keywords", "field, _field and __field are three fields: one leading underscore is removed (_struct, _int) unless the result names a sibling",
+		`event { name = "e"; id = 0; fields := struct {
+			uint8_t field;
+			uint8_t _field;
+			uint8_t __field;
+			uint8_t _struct;
+			uint8_t _int;
+		}; };`, func(p *pktw) { p.event(0, t0).u8(1).u8(2).u8(3).u8(4).u8(5) })
+	c.specOut = "[1600000000.000001000] testhost e: { cpu_id = 0 }, { field = 1, _field = 2, __field = 3, struct = 4, int = 5 }\n"
+	cs = append(cs, c)
+
 	cs = append(cs, simple("struct-in-fields", "a structure declared inside a structure's field list, then used by name",
 		`event { name = "e"; id = 0; fields := struct {
 			struct inner { uint8_t a; uint16_t b; } x;

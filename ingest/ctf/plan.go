@@ -135,6 +135,23 @@ type frame struct {
 // stripName removes one leading underscore, as babeltrace2 prints names.
 func stripName(s string) string { return strings.TrimPrefix(s, "_") }
 
+// printedName is the name printed for a member: one leading underscore
+// removed (CTF 1.8.3 sections 4.2.1 and 7.3.2: "_struct" prints as
+// struct), unless the result is the written name of a sibling, so that
+// field, _field and __field stay three fields (babeltrace2 refuses them).
+func printedName(orig string, parent *node) string {
+	name := stripName(orig)
+	if name == orig || parent == nil {
+		return name
+	}
+	for _, f := range parent.typ.Fields {
+		if f.Name == name {
+			return orig
+		}
+	}
+	return name
+}
+
 // compileScope compiles the root structure of a scope.
 func (c *compiler) compileScope(k scopeKind, t *tsdl.Type) (*node, error) {
 	c.roots[k] = nil
@@ -161,7 +178,7 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 		return nil, planError(t, "fields nested more than %d deep", 2*maxDepth)
 	}
 	n := &node{
-		kind: t.Kind, name: stripName(orig), orig: orig, typ: t, parent: parent, scope: c.scope,
+		kind: t.Kind, name: printedName(orig, parent), orig: orig, typ: t, parent: parent, scope: c.scope,
 		seq: c.seq, inArray: inArray, size: t.Size, align: t.Align, signed: t.Signed,
 		bigEndian: t.BigEndian, base: t.Base, slot: -1, field: -1, clock: t.Clock,
 	}

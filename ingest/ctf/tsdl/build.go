@@ -489,11 +489,10 @@ func (b *builder) members(sc *scope, body []decl, what string) ([]Field, error) 
 			if err != nil {
 				return nil, err
 			}
-			key := strings.TrimPrefix(dc.name, "_")
-			if seen[key] {
+			if seen[dc.name] {
 				return nil, errorf(dc.line, "duplicate field %q in %s", dc.name, what)
 			}
-			seen[key] = true
+			seen[dc.name] = true
 			fields = append(fields, Field{Name: dc.name, Type: t})
 		}
 	}
