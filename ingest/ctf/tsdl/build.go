@@ -144,6 +144,9 @@ func (b *builder) typeDecl(sc *scope, d *decl) error {
 			if err != nil {
 				return err
 			}
+			if err := noRelativeLength(t, dc.name); err != nil {
+				return err
+			}
 			if err := sc.define("", dc.name, t, dc.line); err != nil {
 				return err
 			}
@@ -159,12 +162,47 @@ func (b *builder) typeDecl(sc *scope, d *decl) error {
 			return err
 		}
 		name := specName(d.aliasSpec) + strings.Repeat(" *", d.aliasDecl.pointers)
+		if err := noRelativeLength(t, name); err != nil {
+			return err
+		}
 		return sc.define("", name, t, d.line)
 	case declType:
 		_, err := b.specType(sc, d.spec)
 		return err
 	}
 	return errorf(d.line, "unexpected declaration")
+}
+
+// noRelativeLength refuses a type declaration whose array size is a
+// relative field name: a declaration has no fields before it to take the
+// length from (typedef uint32_t A[x];), and the size is not a constant.
+// Absolute paths (stream.event.context.len) stay resolvable.
+func noRelativeLength(t *Type, name string) error {
+	for ; t != nil && (t.Kind == KindArray || t.Kind == KindSequence); t = t.Elem {
+		if t.Kind == KindSequence && !isScopePath(t.LengthPath) {
+			return errorf(t.Line, "type %q: array size %q is not an integer constant (a sequence length needs a field, which a type declaration does not have)", name, t.LengthPath)
+		}
+	}
+	return nil
+}
+
+// isScopePath reports whether a field path starts with a dynamic scope.
+func isScopePath(path string) bool {
+	for _, p := range []string{"trace.", "env.", "stream.", "event."} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isKeyword reports whether s is a reserved keyword that names no field.
+func isKeyword(s string) bool {
+	switch s {
+	case "struct", "variant", "enum", "integer", "floating_point", "string", "typedef", "typealias":
+		return true
+	}
+	return basicWords[s] || notTypeNames[s]
 }
 
 // specName is the name a specifier list is known by: "unsigned long",
@@ -211,6 +249,9 @@ func (b *builder) declaredType(sc *scope, s *specList, dc declarator) (*Type, er
 			}
 			t = &Type{Kind: KindArray, Line: e.line, Elem: t, Len: e.num, Align: t.Align}
 		case exprPath:
+			if len(e.path) == 1 && (isKeyword(e.path[0]) || sc.lookup("", e.path[0]) != nil) {
+				return nil, errorf(e.line, "array length %q is a keyword or a type name, not an integer constant or a field", e.path[0])
+			}
 			t = &Type{Kind: KindSequence, Line: e.line, Elem: t, LengthPath: e.pathString(), Align: t.Align}
 		default:
 			return nil, errorf(e.line, "array length must be a number or a field path")
