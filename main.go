@@ -28,10 +28,11 @@ func main() {
 
 // runBrowse opens the browser on a trace (no trace: the demo trace).
 func runBrowse(e *cli.Env, args []string) error {
-	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [TRACE]")
+	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [TRACE]")
 	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
+	arch := cli.ArchFlag(fs)
 	if err := cli.Parse(fs, args, 0, 1); err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func runBrowse(e *cli.Env, args []string) error {
 		}
 		path = demo
 	}
-	opts := ingest.Options{IndexPath: *index, Format: *format}
+	opts := ingest.Options{IndexPath: *index, Format: *format, Arch: *arch}
 	_, ready, err := ingest.Locate(path, opts)
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ package core
 //	Threads/<tid>/System_call          string (current system call name)
 //	Threads/<tid>/Prio                 int32
 //	Threads/<tid>/Current_cpu_rq       int32 (CPU whose run queue holds the thread)
+//	Threads/<tid>/Waker                int64 (core.Waker: what ended its last wait, see waker.go)
 //	Threads/<tid>/CallStack/<depth>    function address (int64) or name (string), depth 1 = outermost
 //	CPUs/<n>                           CPU status (CPUStatus as int32)
 //	CPUs/<n>/Current_thread            int32
@@ -40,6 +41,7 @@ const (
 	AttrPID           = "PID"
 	AttrPPID          = "PPID"
 	AttrSystemCall    = "System_call"
+	AttrSyscallError  = "System_call_error" // a failed system call's -errno, until the next call
 	AttrPrio          = "Prio"
 	AttrCurrentCPURQ  = "Current_cpu_rq"
 	AttrCallStack     = "CallStack"

@@ -1,135 +1,171 @@
 package history
 
 import (
-	"encoding/binary"
+	"bufio"
+	"cmp"
 	"fmt"
+	"io"
+	"slices"
 
 	"github.com/tracetui/tracetui/core"
 )
 
-// nameCacheSize is the number of slots of the direct-mapped cache of
-// recent names the attribute encoder deduplicates with: repeated leaf
-// names ("Exec_name", "Status") hit it, unique ones (thread ids) cost one
-// hash and no map insertion.
-const nameCacheSize = 1 << 12
+// The attribute tree is stored as fixed-width arrays (format in the
+// package doc), so that an open index answers Child, Children, Name and
+// Parent by reading the few pages each needs: opening a trace of a
+// million threads costs what opening one of a thousand does.
 
-// encodeAttributes serialises the attribute tree: per key, its parent as
-// the distance back to it (parents always have smaller keys, so the tree is
-// rebuilt by adding keys in order), then its name, either new (written
-// out, and numbered) or a reference to an earlier one.
-func encodeAttributes(tr *core.AttributeTree) []byte {
-	n := tr.Len()
-	b := make([]byte, 4, 4+n*4)
-	le.PutUint32(b, uint32(n))
-	var cache [nameCacheSize]struct {
-		name string
-		id   uint32
-		used bool
-	}
-	next := uint32(0)
-	for k := range n {
-		b = binary.AppendUvarint(b, uint64(int64(k)-int64(tr.Parent(core.Key(k)))))
-		name := tr.Name(core.Key(k))
-		slot := &cache[fnv1a(name)%nameCacheSize]
-		if slot.used && slot.name == name {
-			b = binary.AppendUvarint(b, uint64(slot.id)<<1)
-			continue
-		}
-		*slot = struct {
-			name string
-			id   uint32
-			used bool
-		}{name, next, true}
-		next++
-		b = binary.AppendUvarint(b, uint64(len(name))<<1|1)
-		b = append(b, name...)
-	}
-	return b
+const (
+	attrHeadSize = 32
+	attrPageSize = 4096
+)
+
+// attrLayout gives the offsets of the arrays of a stored attribute tree
+// in its body, from the counts.
+type attrLayout struct {
+	a, n      uint64 // attributes, distinct names
+	nameBytes uint64
 }
 
-// decodeAttributes rebuilds the tree, checking every count, length and
-// reference against the bytes it has.
-func decodeAttributes(b []byte, want uint32) (*core.AttributeTree, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: attribute tree: %s", ErrCorrupt, fmt.Sprintf(format, a...))
+func (l attrLayout) parentOff() uint64  { return 0 }
+func (l attrLayout) nameOff() uint64    { return 4 * l.a }
+func (l attrLayout) groupOff() uint64   { return 8 * l.a }
+func (l attrLayout) kidsOff() uint64    { return 12*l.a + 8 }
+func (l attrLayout) byNameOff() uint64  { return 16*l.a + 8 }
+func (l attrLayout) nameEndOff() uint64 { return 20*l.a + 8 }
+func (l attrLayout) namesOff() uint64   { return 20*l.a + 8 + 4*l.n }
+func (l attrLayout) bodyLen() uint64    { return l.namesOff() + l.nameBytes }
+func (l attrLayout) pages() uint64      { return (l.bodyLen() + attrPageSize - 1) / attrPageSize }
+
+// bodyStart is the offset of the body in the section.
+func (l attrLayout) bodyStart() uint64 { return attrHeadSize + 4*l.pages() }
+
+// writeAttributes writes the attribute tree at off and returns the length
+// of the section and the CRC32C of its head and page table. It streams the
+// arrays (beside the tree it holds three int32 per attribute: the
+// children grouped by parent, and their offsets).
+func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64, uint32, error) {
+	a := tr.Len()
+	names := tr.Names()
+	// Names are stored sorted, so that a name is found by binary search
+	// and children sorted by name id are sorted by name.
+	byText := make([]uint32, len(names))
+	for i := range byText {
+		byText[i] = uint32(i)
 	}
-	if len(b) < 4 {
-		return nil, bad("%d bytes", len(b))
+	slices.SortFunc(byText, func(x, y uint32) int { return cmp.Compare(names[x], names[y]) })
+	rank := make([]uint32, len(names))
+	l := attrLayout{a: uint64(a), n: uint64(len(names))}
+	for r, id := range byText {
+		rank[id] = uint32(r)
+		l.nameBytes += uint64(len(names[id]))
 	}
-	n := le.Uint32(b)
-	if n != want {
-		return nil, bad("%d attributes, header says %d", n, want)
+	if l.nameBytes > 1<<32-1 || a > 1<<31-2 {
+		return 0, 0, fmt.Errorf("history: attribute tree of %d names in %d bytes: too large for the format", len(names), l.nameBytes)
 	}
-	if uint64(n)*2 > uint64(len(b)) { // each key takes two bytes at least
-		return nil, bad("%d keys in %d bytes", n, len(b))
+	// Children grouped by parent (group 0: top level; group k+1: key k),
+	// each group in key order.
+	groups := make([]uint32, a+2)
+	for k := range a {
+		groups[tr.Parent(core.Key(k))+2]++
 	}
-	pos := 4
-	var names []string
-	tr := core.NewAttributeTree()
-	tr.Grow(int(n), countNames(b, n))
-	for k := range int(n) {
-		var d, x uint64
-		if d, pos = uvarint(b, pos); pos < 0 || d < 1 || d > uint64(k)+1 {
-			return nil, bad("key %d: bad parent", k)
-		}
-		if x, pos = uvarint(b, pos); pos < 0 {
-			return nil, bad("key %d: bad name", k)
-		}
-		var name string
-		if x&1 == 0 {
-			if x>>1 >= uint64(len(names)) {
-				return nil, bad("key %d: name %d of %d", k, x>>1, len(names))
-			}
-			name = names[x>>1]
-		} else {
-			l := x >> 1
-			if l > uint64(len(b)-pos) {
-				return nil, bad("key %d: name of %d bytes", k, l)
-			}
-			name = string(b[pos : pos+int(l)])
-			pos += int(l)
-			names = append(names, name)
-		}
-		if got := tr.Add(core.Key(int64(k)-int64(d)), name); got != core.Key(k) {
-			return nil, bad("key %d repeats key %d", k, got)
-		}
+	for g := 1; g < len(groups); g++ {
+		groups[g] += groups[g-1]
 	}
-	if pos != len(b) {
-		return nil, bad("%d bytes left over", len(b)-pos)
+	kids := make([]int32, a)
+	fill := slices.Clone(groups[:a+1])
+	for k := range a {
+		g := tr.Parent(core.Key(k)) + 1
+		kids[fill[g]] = int32(k)
+		fill[g]++
 	}
-	return tr, nil
+	fill = nil
+
+	pw := newPageWriter(io.NewOffsetWriter(w, int64(off+l.bodyStart())))
+	for k := range a {
+		pw.u32(uint32(tr.Parent(core.Key(k))))
+	}
+	for k := range a {
+		pw.u32(rank[tr.NameID(core.Key(k))])
+	}
+	for _, g := range groups {
+		pw.u32(g)
+	}
+	for _, c := range kids {
+		pw.u32(uint32(c))
+	}
+	for g := range a + 1 {
+		grp := kids[groups[g]:groups[g+1]]
+		slices.SortFunc(grp, func(x, y int32) int {
+			return cmp.Compare(rank[tr.NameID(core.Key(x))], rank[tr.NameID(core.Key(y))])
+		})
+	}
+	for _, c := range kids {
+		pw.u32(uint32(c))
+	}
+	end := uint32(0)
+	for _, id := range byText {
+		end += uint32(len(names[id]))
+		pw.u32(end)
+	}
+	for _, id := range byText {
+		pw.write([]byte(names[id]))
+	}
+	crcs, err := pw.finish()
+	if err != nil {
+		return 0, 0, fmt.Errorf("history: write attribute tree: %w", err)
+	}
+	head := make([]byte, attrHeadSize, l.bodyStart())
+	le.PutUint32(head[0:], uint32(a))
+	le.PutUint32(head[4:], uint32(len(names)))
+	le.PutUint64(head[8:], l.nameBytes)
+	le.PutUint32(head[16:], uint32(len(crcs)))
+	for _, c := range crcs {
+		head = le.AppendUint32(head, c)
+	}
+	if _, err := w.WriteAt(head, int64(off)); err != nil {
+		return 0, 0, fmt.Errorf("history: write attribute tree: %w", err)
+	}
+	return l.bodyStart() + l.bodyLen(), crc32c(head), nil
 }
 
-// countNames returns the number of distinct names in the encoded tree,
-// to size the tree's maps once: a quick pass over the bytes that stops at
-// the first inconsistency (decodeAttributes reports it).
-func countNames(b []byte, n uint32) int {
-	pos, names := 4, 0
-	for range n {
-		var x uint64
-		if _, pos = uvarint(b, pos); pos < 0 {
-			break
-		}
-		if x, pos = uvarint(b, pos); pos < 0 {
-			break
-		}
-		if x&1 == 1 {
-			if x>>1 > uint64(len(b)-pos) {
-				break
-			}
-			names++
-			pos += int(x >> 1)
-		}
-	}
-	return names
+// pageWriter writes a byte stream and records the CRC32C of every page
+// of attrPageSize bytes (the last may be short).
+type pageWriter struct {
+	w    *bufio.Writer
+	page []byte
+	crcs []uint32
+	tmp  [4]byte
 }
 
-// fnv1a hashes a name for the encoder's cache; a fixed hash keeps the file
-// bytes reproducible.
-func fnv1a(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * 16777619
+func newPageWriter(w io.Writer) *pageWriter {
+	return &pageWriter{w: bufio.NewWriterSize(w, 1<<16), page: make([]byte, 0, attrPageSize)}
+}
+
+func (p *pageWriter) u32(v uint32) {
+	le.PutUint32(p.tmp[:], v)
+	p.write(p.tmp[:])
+}
+
+func (p *pageWriter) write(b []byte) {
+	for len(b) > 0 {
+		n := copy(p.page[len(p.page):attrPageSize], b)
+		p.page, b = p.page[:len(p.page)+n], b[n:]
+		if len(p.page) == attrPageSize {
+			p.flush()
+		}
 	}
-	return h
+}
+
+func (p *pageWriter) flush() {
+	p.crcs = append(p.crcs, crc32c(p.page))
+	p.w.Write(p.page) // a write error sticks in the bufio.Writer: finish reports it
+	p.page = p.page[:0]
+}
+
+func (p *pageWriter) finish() ([]uint32, error) {
+	if len(p.page) > 0 {
+		p.flush()
+	}
+	return p.crcs, p.w.Flush()
 }

@@ -27,21 +27,18 @@ type Builder struct {
 	tb    *treeBuilder
 	start core.Time
 	last  core.Time
-	state []keyState // current state per key
-	strs  []byte     // the string of the interval being inserted
-	secs  []section  // offsets relative to the side file until Close
+	state *stateTable // current state per key
+	strs  []byte      // the string of the interval being inserted
+	secs  []section   // offsets relative to the side file until Close
 	done  bool
 	err   error // first write error: the build cannot go on
+
+	pipe     *pipeline // the tree side, started by the first interval
+	cur      *ivBatch  // the batch being filled
+	keysSent int       // attribute count last sent to the tree side
 }
 
 var _ core.StateSink = (*Builder)(nil)
-
-// keyState is a key's current value and the time it took it. One array
-// of them (not two) keeps Modify to one cache miss per change.
-type keyState struct {
-	v     core.Value
-	since core.Time
-}
 
 // Create starts building the index that Close will put at path, for a
 // trace starting at start. It writes a temporary file in path's directory
@@ -63,7 +60,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
-	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), start: start, last: start}
+	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -74,18 +71,14 @@ func (b *Builder) Attributes() *core.AttributeTree { return b.tree }
 
 // Value implements [core.StateSink].
 func (b *Builder) Value(key core.Key) core.Value {
-	if key >= 0 && int(key) < len(b.state) {
-		return b.state[key].v
+	if key >= 0 && int(key) < b.state.len() {
+		return b.state.value(key)
 	}
 	return core.Null()
 }
 
 func (b *Builder) grow() {
-	n := b.tree.Len()
-	b.state = slices.Grow(b.state, n-len(b.state))
-	for len(b.state) < n {
-		b.state = append(b.state, keyState{since: b.start})
-	}
+	b.state.grow(b.tree.Len(), b.start)
 	b.cls.extend(b.tree)
 }
 
@@ -108,23 +101,22 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 		return err
 	}
 	b.last = t
-	if int(key) >= len(b.state) {
+	if int(key) >= b.state.len() {
 		b.grow()
 	}
-	st := &b.state[key]
-	if st.v == v {
+	st := b.state.at(key)
+	old := b.state.value(key)
+	if old == v {
 		return nil
 	}
 	if t > st.since {
-		b.strs = b.strs[:0]
-		r := recFromValue(key, b.cls.of[key], st.since, t-1, st.v, &b.strs)
-		if err := b.tb.insert(&r, b.strs); err != nil {
+		if err := b.emit(key, st.since, t-1, old); err != nil {
 			b.err = err
 			return err
 		}
 		st.since = t
 	}
-	st.v = v
+	b.state.set(key, v)
 	return nil
 }
 
@@ -201,6 +193,9 @@ func (b *Builder) Close(end core.Time) error {
 }
 
 func (b *Builder) close(end core.Time) error {
+	if err := b.drain(); err != nil {
+		return err
+	}
 	b.grow()
 	// The last states in order of start, so the long ones come first and
 	// the eSHT rule puts the rest below them instead of stacking roots.
@@ -208,9 +203,9 @@ func (b *Builder) close(end core.Time) error {
 		since core.Time
 		key   int32
 	}
-	order := make([]last, len(b.state))
+	order := make([]last, b.state.len())
 	for k := range order {
-		order[k] = last{b.state[k].since, int32(k)}
+		order[k] = last{b.state.at(core.Key(k)).since, int32(k)}
 	}
 	slices.SortFunc(order, func(x, y last) int {
 		if c := cmp.Compare(x.since, y.since); c != 0 {
@@ -219,9 +214,9 @@ func (b *Builder) close(end core.Time) error {
 		return cmp.Compare(x.key, y.key)
 	})
 	for _, o := range order {
-		st := &b.state[o.key]
+		st := b.state.at(core.Key(o.key))
 		b.strs = b.strs[:0]
-		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, st.v, &b.strs)
+		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, b.state.value(core.Key(o.key)), &b.strs)
 		if err := b.tb.insert(&r, b.strs); err != nil {
 			return err
 		}
@@ -244,12 +239,12 @@ func (b *Builder) close(end core.Time) error {
 	}
 	h.classOff, h.classCRC, h.classCount = off, crc32c(classes), uint32(b.cls.count())
 	off += uint64(len(classes))
-	attrs := encodeAttributes(b.tree)
-	if _, err := b.f.WriteAt(attrs, int64(off)); err != nil {
-		return fmt.Errorf("history: write attribute tree: %w", err)
+	attrLen, attrCRC, err := writeAttributes(b.f, off, b.tree)
+	if err != nil {
+		return err
 	}
-	h.attrOff, h.attrLen, h.attrCRC = off, uint64(len(attrs)), crc32c(attrs)
-	off += uint64(len(attrs))
+	h.attrOff, h.attrLen, h.attrCRC = off, attrLen, attrCRC
+	off += attrLen
 	if b.side != nil {
 		if _, err := b.side.Seek(0, io.SeekStart); err != nil {
 			return err
@@ -301,6 +296,7 @@ func (b *Builder) close(end core.Time) error {
 // Abort stops the build and removes its temporary files. Close and Modify
 // return core.ErrClosed afterwards. Abort after Close does nothing.
 func (b *Builder) Abort() {
+	b.drain()
 	if b.f != nil {
 		name := b.f.Name()
 		b.f.Close()

@@ -51,6 +51,9 @@ func (t *Tree) Check() error {
 	if _, err := t.LoadAttributes(); err != nil {
 		return err
 	}
+	if err := t.attrStore.check(); err != nil {
+		return err
+	}
 	for _, s := range t.secs {
 		hash := crc32.New(castagnoli)
 		if _, err := io.Copy(hash, io.NewSectionReader(t.f, int64(s.off), int64(s.size))); err != nil {

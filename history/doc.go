@@ -86,13 +86,26 @@
 // how the classes were chosen).
 //
 // Memory: the builder holds the current state and the class of every key
-// (about 42 bytes each, inherently O(keys)), the attribute tree, the
-// classes' shapes (one map entry per class), the branch (one
-// block per level) and the R-buffer: up to the capacity of an R-tree of
-// height r in encoded bytes (about 4 MB at r = 3 with the defaults), and
-// at most that capacity over 12 in records, held as 32-byte records plus
-// their string bytes, three times over while it is sorted. It does not
-// grow with the number of intervals (BenchmarkBuildMemory measures it).
+// (26 bytes each, inherently O(keys): states in pages of 32 k that are
+// never copied, string values in a map beside them), the attribute tree,
+// the classes' shapes (one map entry per class), the branch (one block per
+// level), the pipeline's batches (at most 4 of 4096 intervals) and the
+// R-buffer: up to the capacity of an R-tree of height r in encoded bytes
+// (about 4 MB at r = 3 with the defaults), and at most that capacity over
+// 12 in records, held as 32-byte records plus their string bytes, three
+// times over while it is sorted. It does not grow with the number of
+// intervals (BenchmarkBuildMemory measures it).
+//
+// # Two cores
+//
+// Modify closes intervals on the caller's goroutine (with the analyses
+// and the decoder) and hands them, in batches of 4096 through a queue of
+// four, to one goroutine that places them (R-buffer loads, node encoding,
+// writes); Close and Abort wait for it. Each batch records the attribute
+// count at each of its intervals, which the vR height follows, so the
+// tree side makes the same decisions as a build on one goroutine: the
+// file has the same bytes (TestPipelineSameBytes). An error on the tree
+// side is returned by the next Modify that hands over a batch, or Close.
 //
 // # Queries
 //
@@ -146,12 +159,13 @@
 // are format version 1's; version 2's child entries are 4 bytes larger,
 // and 4 KiB/32 reads 109, 9.1 and 3973 nodes at 13.1 bytes per interval.)
 //
-// # File format (version 2)
+// # File format (version 3)
 //
+// Version 3 stores the attribute tree as arrays read on demand (below).
 // Version 2 added the attribute classes: the class table, its fields in
 // the file header, and the class ranges of node headers and child
-// entries. Version 1 files are refused with ErrVersion (and rebuilt by
-// the caller).
+// entries. Older files are refused with ErrVersion (and rebuilt by the
+// caller).
 //
 // All integers are little-endian; times are int64 nanoseconds; keys are
 // int32. The file is a sequence of blocks of BlockSize bytes (a power of
@@ -166,7 +180,7 @@
 //
 //	off  size  field
 //	0    8     magic: 0x89 'R' 'S' 'H' 'T' '\r' '\n' 0x1a
-//	8    4     format version (uint32), 2
+//	8    4     format version (uint32), 3
 //	12   1     layout: 1 rsht, 2 esht, 3 sht
 //	13   1     flags, 0
 //	14   2     max children c (uint16)
@@ -263,14 +277,42 @@
 //	          numbered in order of first appearance (key k's class is at
 //	          most 1 + the largest class of the keys before it)
 //
-// Attribute tree (at its offset in the header):
+// Attribute tree (at its offset in the header; the header's CRC32C
+// covers its head and page table only, each page of the body has its own):
 //
-//	4 bytes   attribute count A (uint32)
-//	A times   parent distance: uvarint, key - parent key (key + 1 for a
-//	          top-level attribute; parents always have smaller keys);
-//	          name: uvarint x; x even: the name numbered x/2 (names are
-//	          numbered in order of first appearance); x odd: a new name of
-//	          x/2 bytes, which follow
+//	off  size  field
+//	0    4     attribute count A (uint32)
+//	4    4     name count N (uint32): the distinct names, N <= A
+//	8    8     name bytes L (uint64)
+//	16   4     page count P (uint32): ceil(body length / 4096)
+//	20   12    reserved, 0
+//	32   4*P   CRC32C of each 4096-byte page of the body (the last page
+//	           may be short)
+//	...        body:
+//	  parent   A times int32: parent key of key k (-1 for a top-level
+//	           attribute; parents always have smaller keys)
+//	  name     A times uint32: name id of key k (< N)
+//	  groups   A+2 times uint32: children of the top level are kids[g0,
+//	           g1), those of key k are kids[g(k+1), g(k+2)); g0 = 0,
+//	           g(A+1) = A, non-decreasing
+//	  kids     A times int32: every key once, grouped by parent, in key
+//	           order within a group
+//	  byname   A times int32: the same groups, each in order of name id
+//	  nameend  N times uint32: end of name i in the name bytes (name i
+//	           is bytes [end of name i-1, end of name i), name 0 starts
+//	           at 0)
+//	  names    L bytes: the names, UTF-8 as the analyses gave them, sorted
+//	           by bytes and distinct; name ids are their ranks
+//
+// The arrays are fixed-width so that an open index answers Parent, Name,
+// Child (a binary search of the names, then of the parent's byname group)
+// and Children (a kids group) by reading the pages they touch: the body is
+// mapped, not read, at open, and each page is checked against its CRC32C
+// the first time it is read; a damaged page reads as absent and is
+// reported by the tree's Err. Version 2 stored the attribute tree as a
+// varint stream that had to be decoded whole (0.65 s and about 100 bytes
+// of memory per attribute at a million attributes); version 3 takes 20
+// bytes per attribute on disk plus the names.
 //
 // The attribute tree follows the class table. Sections follow the
 // attribute tree, back to back, in the order they were
@@ -297,7 +339,8 @@
 // zero padding, the section table and the root node. Nodes are checked
 // (checksum, bounds, parent entry) as queries read them; the class table
 // (checksum, size, dense ids) on the first query that needs it; the
-// attribute tree when it is loaded ([Tree.LoadAttributes]). [Tree.Check] reads everything
+// attribute tree's head and page table when it is opened
+// ([Tree.LoadAttributes]), each of its pages when first read. [Tree.Check] reads everything
 // and verifies every invariant. Any of these errors means: rebuild the
 // index from the trace.
 package history

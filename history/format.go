@@ -15,7 +15,7 @@ import (
 const (
 	// FormatVersion is the version of the file format this package reads
 	// and writes. Any change to the bytes on disk increments it.
-	FormatVersion = 2
+	FormatVersion = 3
 
 	fileHeaderSize = 160
 	headerCRCOff   = fileHeaderSize - 4

@@ -73,7 +73,7 @@ func FuzzOpen(f *testing.F) {
 			tr.Query2DTimes(bg, keys, []core.Time{start, end}, func(core.Interval) bool { return true })
 			tr.Full(bg, start, func(core.Interval) bool { return true })
 			tr.Single(bg, 1, end)
-			tr.Attributes().Glob("*")
+			walkAttributes(tr.Attributes())
 			tr.Close()
 		}
 	})
@@ -98,6 +98,7 @@ func fixChecksums(b []byte) []byte {
 			le.PutUint32(b[crcAt:], crc32c(b[off:off+n]))
 		}
 	}
+	fixAttributePages(b)
 	fix(64, 72, 80)
 	fix(88, 96, 104)
 	if len(b) >= fileHeaderSize {
@@ -108,4 +109,43 @@ func fixChecksums(b []byte) []byte {
 	}
 	le.PutUint32(b[headerCRCOff:], crc32c(b[:headerCRCOff]))
 	return b
+}
+
+// fixAttributePages recomputes the page checksums of the attribute tree
+// section, when its head can be located.
+func fixAttributePages(b []byte) {
+	off, n := le.Uint64(b[64:]), le.Uint64(b[72:])
+	if off > uint64(len(b)) || n > uint64(len(b))-off || n < attrHeadSize {
+		return
+	}
+	sec := b[off : off+n]
+	pages := uint64(le.Uint32(sec[16:]))
+	body := attrHeadSize + 4*pages
+	if body > n {
+		return
+	}
+	for p := range pages {
+		lo := body + p*attrPageSize
+		if lo > n {
+			break
+		}
+		le.PutUint32(sec[attrHeadSize+4*p:], crc32c(sec[lo:min(lo+attrPageSize, n)]))
+	}
+}
+
+// walkAttributes uses every method of a (possibly damaged) stored tree.
+func walkAttributes(at *core.AttributeTree) {
+	at.Glob("*")
+	at.Glob("*/*")
+	for k := range core.Key(min(at.Len(), 64)) {
+		p := at.Path(k)
+		at.Lookup(p)
+		at.Children(k)
+		at.Child(at.Parent(k), at.Name(k))
+	}
+	if at.Len() > 0 { // a stored tree (a failed load gives an empty one in memory)
+		at.Parent(-5)
+		at.Name(core.Key(at.Len()))
+		at.Children(core.Key(at.Len() + 3))
+	}
 }

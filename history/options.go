@@ -85,6 +85,9 @@ type Options struct {
 	// oneClass puts every key in class 0: the R-SHT without attribute
 	// classes, for the tests and benchmarks that measure them.
 	oneClass bool
+	// sequential places intervals on the caller's goroutine instead of
+	// the pipeline's (tests compare the two files).
+	sequential bool
 }
 
 // resolved returns o with defaults filled in, or an error for values that

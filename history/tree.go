@@ -22,9 +22,10 @@ type Tree struct {
 	cache *nodeCache
 	secs  []section
 
-	attrOnce sync.Once
-	attrs    *core.AttributeTree
-	attrErr  error
+	attrOnce  sync.Once
+	attrs     *core.AttributeTree
+	attrStore *attrStore // nil when the attribute tree could not be opened
+	attrErr   error
 
 	walks sync.Pool // of *walk, with their buffers
 
@@ -197,25 +198,28 @@ func checkEntry(p *node, c child, n *node) error {
 // blocks).
 const maxRun = 32
 
-// LoadAttributes reads the attribute tree (once; later calls return the
-// same tree). For a million attributes this takes a few hundred
-// milliseconds, which is why Open does not do it.
+// LoadAttributes opens the attribute tree (once; later calls return the
+// same tree). It reads the tree's head and page checksums and maps the
+// rest, which is read page by page as the tree is used: opening costs
+// about the same at a thousand attributes as at ten million. The error is
+// the damage found so far, in the head or in the pages read since.
 func (t *Tree) LoadAttributes() (*core.AttributeTree, error) {
 	t.attrOnce.Do(func() {
-		b := make([]byte, t.hdr.attrLen)
-		if _, err := t.f.ReadAt(b, int64(t.hdr.attrOff)); err != nil {
-			t.attrErr = fmt.Errorf("%w: attribute tree: %v", ErrTruncated, err)
-		} else if got := crc32c(b); got != t.hdr.attrCRC {
-			t.attrErr = fmt.Errorf("%w: attribute tree checksum %08x, want %08x", ErrCorrupt, got, t.hdr.attrCRC)
-		} else {
-			t.attrs, t.attrErr = decodeAttributes(b, t.hdr.attrCount)
-		}
-		if t.attrErr != nil {
-			t.attrErr = fmt.Errorf("history: %s: %w", t.path, t.attrErr)
+		s, err := openAttributes(t.f, t.path, t.hdr)
+		if err != nil {
+			if t.closed.Load() {
+				err = ErrTreeClosed
+			}
+			t.attrErr = fmt.Errorf("history: %s: %w", t.path, err)
 			t.attrs = core.NewAttributeTree()
+			return
 		}
+		t.attrStore, t.attrs = s, core.NewStoredAttributeTree(s)
 	})
-	return t.attrs, t.attrErr
+	if t.attrErr != nil {
+		return t.attrs, t.attrErr
+	}
+	return t.attrs, t.attrs.Err()
 }
 
 // Attributes implements [core.History]. If the attribute tree cannot be

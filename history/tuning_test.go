@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // BenchmarkTuning builds the model's R-SHT at A = 1 M with several block
@@ -25,9 +26,9 @@ func BenchmarkTuning(b *testing.B) {
 			b.Run(fmt.Sprintf("bs=%d/c=%d", bs, c), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					path := filepath.Join(b.TempDir(), "index")
-					c0 := cpuTime()
+					c0 := coretest.CPUTime()
 					m.build(b, path, Options{BlockSize: bs, MaxChildren: c})
-					buildCPU := cpuTime() - c0
+					buildCPU := coretest.CPUTime() - c0
 					tr, err := Open(path, OpenOptions{})
 					if err != nil {
 						b.Fatal(err)
@@ -38,12 +39,12 @@ func BenchmarkTuning(b *testing.B) {
 					b.ReportMetric(float64(info.Depth), "depth")
 					r := rand.New(rand.NewPCG(1, 1))
 					measure := func(name string, n int, q func() core.QueryStats) {
-						c0 := cpuTime()
+						c0 := coretest.CPUTime()
 						nodes := 0
 						for range n {
 							nodes += q().NodesRead
 						}
-						b.ReportMetric(float64(cpuTime()-c0)/float64(time.Microsecond)/float64(n), name+"-cpu-us/op")
+						b.ReportMetric(float64(coretest.CPUTime()-c0)/float64(time.Microsecond)/float64(n), name+"-cpu-us/op")
 						b.ReportMetric(float64(nodes)/float64(n), name+"-nodes/op")
 					}
 					measure("single", 2000, func() core.QueryStats {

@@ -26,8 +26,9 @@ type classLister interface {
 	Classes() []*core.EventClass
 }
 
-// chooseAnalyses returns the analyses that apply to src, writing to sink.
-func chooseAnalyses(src core.Source, sink core.StateSink) []Analysis {
+// chooseAnalyses returns the analyses that apply to src, writing to sink;
+// arch, if not "", overrides the trace's architecture.
+func chooseAnalyses(src core.Source, sink core.StateSink, arch string) []Analysis {
 	info := src.Info()
 	var classes []*core.EventClass
 	if cl, ok := src.(classLister); ok {
@@ -36,7 +37,15 @@ func chooseAnalyses(src core.Source, sink core.StateSink) []Analysis {
 	var out []Analysis
 	layout := kernel.Detect(info, classes)
 	if layout != nil {
-		out = append(out, kernel.New(sink, layout))
+		k := kernel.New(sink, layout)
+		// raw system call numbers are named from --arch, else the trace's
+		// architecture, else the machine's; an architecture without a
+		// table leaves them "syscall#<n>", which is all the error says
+		if arch == "" {
+			arch = info.Arch
+		}
+		_ = k.SetArch(arch)
+		out = append(out, k)
 	}
 	if callstack.Detect(info, classes) {
 		if layout != nil {
@@ -61,6 +70,7 @@ type buildRequest struct {
 	src         core.Source
 	path        string // final index path
 	layout      history.Layout
+	arch        string // Options.Arch
 	trace       string // absolute trace path
 	fingerprint string
 	progress    func(done, total int64)
@@ -113,7 +123,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			if b, err = history.Create(req.path, ev.Time, history.Options{Layout: req.layout}); err != nil {
 				return err
 			}
-			analyses = chooseAnalyses(src, b)
+			analyses = chooseAnalyses(src, b, req.arch)
 		}
 		last = ev.Time
 		if testHookEvent != nil {

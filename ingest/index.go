@@ -21,6 +21,10 @@ type Options struct {
 	IndexPath string
 	// Layout is the history layout of a new index (default: rsht).
 	Layout history.Layout
+	// Arch names raw system call numbers with that architecture's table
+	// (x86_64, i386, aarch64, arm, riscv64) instead of the one the trace
+	// records, or the machine's when it records none.
+	Arch string
 	// Rebuild builds the index even if a valid one exists.
 	Rebuild bool
 	// CacheBytes bounds the history's node cache (0: its default).
@@ -85,7 +89,7 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 // of them gives another fingerprint.
 func indexVersions(opts Options) string {
 	return "history" + strconv.Itoa(history.FormatVersion) + "-analysis" + strconv.Itoa(analysisVersion) +
-		"-format=" + opts.Format + "-layout=" + opts.Layout.String()
+		"-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
 }
 
 // Open opens the trace at path with its index, building the index first
@@ -123,7 +127,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, trace: abs, fingerprint: fp, progress: prog.second})
+	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, arch: opts.Arch, trace: abs, fingerprint: fp, progress: prog.second})
 	src.Close()
 	if err != nil {
 		return nil, err

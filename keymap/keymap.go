@@ -37,12 +37,15 @@ type KeyMap struct {
 	JumpMark      key.Binding
 
 	// Rows: tree, views and search.
-	Toggle      key.Binding
-	ControlFlow key.Binding
-	Resources   key.Binding
-	Find        key.Binding
-	FindNext    key.Binding
-	FindPrev    key.Binding
+	Toggle       key.Binding
+	ControlFlow  key.Binding
+	Resources    key.Binding
+	Find         key.Binding
+	FindNext     key.Binding
+	FindPrev     key.Binding
+	FollowWaker  key.Binding
+	WakerBack    key.Binding
+	CriticalPath key.Binding
 
 	// Event table.
 	Focus       key.Binding
@@ -50,6 +53,7 @@ type KeyMap struct {
 	ToggleTable key.Binding
 	GrowTable   key.Binding
 	ShrinkTable key.Binding
+	Details     key.Binding
 
 	// Overview and statistics.
 	Stats       key.Binding
@@ -116,18 +120,22 @@ func Default() KeyMap {
 		SetMark:       bind("m", "set mark", "m"),
 		JumpMark:      bind("'", "jump to mark", "'"),
 
-		Toggle:      bind("enter", "expand · go to event/part", "enter"),
-		ControlFlow: bind("1", "Control Flow", "1"),
-		Resources:   bind("2", "Resources", "2"),
-		Find:        bind("/", "find row", "/"),
-		FindNext:    bind("n", "next match", "n"),
-		FindPrev:    bind("N", "previous match", "N"),
+		Toggle:       bind("enter", "expand · go to event/part", "enter"),
+		ControlFlow:  bind("1", "Control Flow", "1"),
+		Resources:    bind("2", "Resources", "2"),
+		Find:         bind("/", "find row", "/"),
+		FindNext:     bind("n", "next match", "n"),
+		FindPrev:     bind("N", "previous match", "N"),
+		FollowWaker:  bind("W", "go to the waker of the wait", "W"),
+		WakerBack:    bind("B", "back from the waker", "B"),
+		CriticalPath: bind("P", "critical path of the thread", "P"),
 
 		Focus:       bind("tab", "focus table · next stats", "tab"),
 		Filter:      bind("f", "filter column", "f"),
 		ToggleTable: bind("t", "show/hide table", "t"),
 		GrowTable:   bind("}", "taller table", "}"),
 		ShrinkTable: bind("{", "shorter table", "{"),
+		Details:     bind("i", "event and row details", "i"),
 
 		Stats:       bind("S", "statistics", "S"),
 		SortNext:    bind(">", "sort by next column", ">"),
@@ -174,12 +182,16 @@ func (k *KeyMap) Actions() []Action {
 		{"find", GroupRows, &k.Find},
 		{"find_next", GroupRows, &k.FindNext},
 		{"find_prev", GroupRows, &k.FindPrev},
+		{"follow_waker", GroupRows, &k.FollowWaker},
+		{"waker_back", GroupRows, &k.WakerBack},
+		{"critical_path", GroupViews, &k.CriticalPath},
 
 		{"focus", GroupTable, &k.Focus},
 		{"filter", GroupTable, &k.Filter},
 		{"toggle_table", GroupTable, &k.ToggleTable},
 		{"grow_table", GroupTable, &k.GrowTable},
 		{"shrink_table", GroupTable, &k.ShrinkTable},
+		{"details", GroupTable, &k.Details},
 
 		{"stats", GroupViews, &k.Stats},
 		{"sort", GroupViews, &k.SortNext},

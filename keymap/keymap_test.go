@@ -60,7 +60,7 @@ func TestFullHelpListsEveryBindingOnce(t *testing.T) {
 
 func TestApplyOverrides(t *testing.T) {
 	km := Default()
-	err := km.Apply([]byte(`{"zoom_in": ["i", "space"], "select": ["v"], "legend": []}`))
+	err := km.Apply([]byte(`{"zoom_in": ["I", "space"], "select": ["v"], "legend": []}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,13 +70,13 @@ func TestApplyOverrides(t *testing.T) {
 		}
 		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 	}
-	if !key.Matches(press("i"), km.ZoomIn) || !key.Matches(press(" "), km.ZoomIn) {
-		t.Error("zoom_in does not answer i and space")
+	if !key.Matches(press("I"), km.ZoomIn) || !key.Matches(press(" "), km.ZoomIn) {
+		t.Error("zoom_in does not answer I and space")
 	}
 	if key.Matches(press("w"), km.ZoomIn) {
 		t.Error("zoom_in still answers its default key")
 	}
-	if km.ZoomIn.Help().Key != "i/space" || km.ZoomIn.Help().Desc != Default().ZoomIn.Help().Desc {
+	if km.ZoomIn.Help().Key != "I/space" || km.ZoomIn.Help().Desc != Default().ZoomIn.Help().Desc {
 		t.Errorf("help %+v not regenerated", km.ZoomIn.Help())
 	}
 	if km.Legend.Enabled() || key.Matches(press("c"), km.Legend) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // The keypress-to-frame benchmark: a generated kernel-like trace of 50 k
@@ -267,7 +268,7 @@ func benchOverview(b *testing.B, tr Trace) {
 		b.Run(kind.name+"/first", func(b *testing.B) {
 			var cpu time.Duration
 			for range b.N {
-				hs.b().ovCache = [2]*ovResult{}
+				hs.b().ovCache = [2]*overview.Result{}
 				c0 := gentest.CPUTime()
 				hs.keys(kind.key)
 				_ = hs.m.View()
@@ -277,10 +278,10 @@ func benchOverview(b *testing.B, tr Trace) {
 				}
 				b.StopTimer()
 				res := topView[*overviewScreen](hs.b()).res
-				b.ReportMetric(float64(res.model.T), "slices")
-				b.ReportMetric(float64(len(res.parts)), "p-values")
+				b.ReportMetric(float64(res.Model.T), "slices")
+				b.ReportMetric(float64(len(res.Parts)), "p-values")
 				for i, ph := range []string{"model-ms", "qualities-ms", "p-values-ms"} {
-					b.ReportMetric(float64(res.phases[i].Microseconds())/1000, ph)
+					b.ReportMetric(float64(res.Phases[i].Microseconds())/1000, ph)
 				}
 				hs.keys("esc")
 				b.StartTimer()

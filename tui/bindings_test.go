@@ -226,6 +226,21 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if b.cursor != demoStart+2_500_000 {
 			t.Error("an invalid time moved the cursor")
 		}
+		hs.typeText("1ms") // the rejected text is selected: typing replaces it
+		if got := b.prompt.value(); got != "1ms" {
+			t.Errorf("after an error, typing gives %q, want 1ms", got)
+		}
+		hs.keys("enter") // a bare duration is an offset from the trace start
+		if b.cursor != demoStart+1_000_000 || b.prompt.active() {
+			t.Errorf("go to 1ms: cursor %d, want %d", b.cursor, demoStart+1_000_000)
+		}
+		hs.press("goto")
+		hs.typeText(core.FormatTimestamp(demoStart + 7_000_000)) // absolute seconds, as the table prints them
+		hs.keys("enter")
+		if b.cursor != demoStart+7_000_000 {
+			t.Errorf("go to an absolute time: cursor %d, want %d", b.cursor, demoStart+7_000_000)
+		}
+		hs.press("goto")
 		hs.keys("esc")
 		if b.prompt.active() {
 			t.Error("esc did not close the prompt")
@@ -290,6 +305,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.keys("enter")
 		if got := hs.selectedLabel(); got != "Web Content 2001" {
 			t.Errorf("selected %q", got)
+		}
+		if !strings.Contains(hs.view(), "match 1 of 2") {
+			t.Errorf("find does not say which match of how many:\n%s", hs.view())
 		}
 		hs.press("find")
 		hs.typeText("(")
@@ -393,6 +411,28 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("table %d lines, want %d", got, before-2)
 		}
 	},
+	"details": func(t *testing.T, hs *harness) {
+		hs.press("resources")
+		hs.selectRow("CPU 1")
+		hs.press("focus")
+		hs.press("down")
+		hs.press("details")
+		d := topView[*detailsView](hs.b())
+		if d == nil || d.event == nil || d.event.Rank != 1 {
+			t.Fatalf("details pane %+v: want the second event", d)
+		}
+		if d.job.cancel != nil || len(d.values) == 0 || !strings.Contains(d.values[0], "→") {
+			t.Fatalf("the row's state at the cursor not read: %q", d.values)
+		}
+		hs.press("down") // scrolls the pane, not the table
+		if d.top != 1 || hs.b().table.sel != 1 {
+			t.Errorf("down: pane line %d, table event %d; want 1, 1", d.top, hs.b().table.sel)
+		}
+		hs.press("details")
+		if topView[*detailsView](hs.b()) != nil {
+			t.Error("the details key does not close the pane")
+		}
+	},
 	"stats": func(t *testing.T, hs *harness) {
 		hs.press("stats")
 		b := hs.b()
@@ -445,7 +485,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"overview": func(t *testing.T, hs *harness) {
 		hs.press("overview")
 		ov := hs.ov()
-		if ov == nil || ov.spatial || ov.res == nil || len(ov.res.parts) < 3 {
+		if ov == nil || ov.spatial || ov.res == nil || len(ov.res.Parts) < 3 {
 			t.Fatalf("overview %v", ov)
 		}
 		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
@@ -453,7 +493,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		cur := ov.cur
 		hs.press("zoom_out") // coarser: a larger p
-		if ov.cur != cur+1 || ov.res.parts[ov.cur].p <= ov.res.parts[cur].p {
+		if ov.cur != cur+1 || ov.res.Parts[ov.cur].P <= ov.res.Parts[cur].P {
 			t.Errorf("partition %d -> %d", cur, ov.cur)
 		}
 		hs.press("zoom_in")

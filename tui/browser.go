@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // Views of the rows, indexes in browser.panes.
@@ -60,9 +61,11 @@ type browser struct {
 
 	changeSeq uint64 // [ and ] queries
 
-	density  density      // the strip's data
-	ovCache  [2]*ovResult // the last overview of each kind (temporal, spatiotemporal), reused on reopening
-	ovBudget float64      // the overview's work budget (tests lower it)
+	wakerJumps []wakerJump // where the follow-waker key left, for the back key
+
+	density  density             // the strip's data
+	ovCache  [2]*overview.Result // the last overview of each kind (temporal, spatiotemporal), reused on reopening
+	ovBudget float64             // the overview's work budget (tests lower it)
 
 	table  *eventTable
 	prompt prompt
@@ -97,7 +100,7 @@ type (
 
 func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
-		ovBudget: defaultOverviewBudget,
+		ovBudget: overview.DefaultBudget,
 		panes:    []rowView{viewControlFlow: {title: "Control Flow"}, viewResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
@@ -228,6 +231,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
 	}
 	req.extra = b.detailKeys()
+	req.wake = b.wakeKeysOf()
 	return req, true
 }
 
@@ -286,5 +290,6 @@ func (b *browser) gotFrame(f *frame) tea.Cmd {
 
 func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
-// relTime prints t as an offset from the trace start.
-func (b *browser) relTime(t core.Time) string { return "+" + core.FormatDuration(t-b.tv.Start) }
+// relTime prints t as an offset from the trace start, precise to a
+// column of the view.
+func (b *browser) relTime(t core.Time) string { return relTime(b.tv.Start, t, b.tv.colWidth()) }

@@ -75,6 +75,8 @@ type demoSim struct {
 	name   []core.Key
 	cpu    []demoCPU
 	state  []core.ThreadStatus
+	waker  []core.Key // Threads/<tid>/Waker
+	alt    []bool     // each thread's last Waker.Alt
 }
 
 type demoCPU struct {
@@ -152,6 +154,7 @@ func (s *demoSim) run() {
 		for i := range s.th { // wake-ups
 			if s.state[i] == core.ThreadWaitBlocked && s.rng.IntN(40) == 0 {
 				s.setThread(i, t+2, core.ThreadWaitCPU)
+				s.wakeLink(i, t+2)
 				s.event(t+2, 0, "sched_wakeup", i, fmt.Sprintf("comm = \"%s\", tid = %d, prio = 20, target_cpu = 0", s.th[i].name, s.th[i].tid))
 			}
 		}
@@ -162,6 +165,23 @@ func (s *demoSim) run() {
 			s.event(t+3, 0, "sched_process_exec", 2, "filename = \"/bin/ls\", tid = 1200, old_tid = 1200")
 		}
 	}
+}
+
+// wakeLink records who woke thread i: the thread running on CPU 0.
+func (s *demoSim) wakeLink(i int, t core.Time) {
+	for len(s.waker) <= i {
+		s.waker, s.alt = append(s.waker, -1), append(s.alt, false)
+	}
+	if s.waker[i] < 0 {
+		s.waker[i] = s.at.AddPath(core.AttrThreads, strconv.Itoa(int(s.th[i].tid)), core.AttrWaker)
+	}
+	w := core.Waker{Kind: core.WakerThread, CPU: 0}
+	if r := s.cpu[0].running; r >= 0 {
+		w.ID = s.th[r].tid
+	}
+	s.alt[i] = !s.alt[i]
+	w.Alt = s.alt[i]
+	s.set(s.waker[i], t, w.Value())
 }
 
 var demoSyscalls = []string{"read", "write", "openat", "futex", "poll", "mmap"}

@@ -41,13 +41,14 @@
 // S opens the statistics (stats.go: time per state of the selected row
 // and of all rows from 2D queries, system calls from their attributes,
 // event counts from EventTable.CountByType; sortable tables). o and O
-// open the aggregated overview (overview*.go, the algorithms in package
+// open the aggregated overview (the screen and drawing in overview_*.go,
+// the model and plan in package overview, the algorithms in package
 // aggregate): the visible range cut into |T| slices, the rows' state times
 // streamed into a temporal accumulator or into the leaves of the row
 // hierarchy, the significant partitions drawn in Ocelotl's mode view.
 // Both compute off the UI goroutine with a sequence number and a
 // cancellable context; the overview's cost is estimated first and |T|
-// reduced over budget (planOverview).
+// reduced over budget (overview.PlanOf).
 //
 // # Frames
 //

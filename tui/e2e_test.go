@@ -160,6 +160,11 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.send("Enter") // go to the event: cursor moves
 	s.waitFor(5*time.Second, "sched_switch")
 
+	s.send("P") // the critical path of the selected thread
+	s.waitFor(20*time.Second, "segments on")
+	s.send("Escape")
+	s.waitGone(5*time.Second, "Critical path of")
+
 	s.send("?")
 	s.waitFor(5*time.Second, "Keys")
 	s.send("Escape")
@@ -239,4 +244,39 @@ func TestRunInTmux(t *testing.T) {
 	s = startTmux(t, tmux, 80, 24, env[:3], fmt.Sprintf("%q -test.run='^$'; echo \"[exit $?]\"; sleep 600", self))
 	s.waitFor(10*time.Second, `unknown action "zoom"`)
 	s.waitFor(5*time.Second, "[exit 1]")
+}
+
+// TestNoColorSelectionInTmux: with NO_COLOR=1 the browser writes no
+// escape sequence of colour or attribute, and the selected row of the
+// tree and of the table is still visible (the marker column).
+func TestNoColorSelectionInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives the browser in tmux")
+	}
+	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{demoEnv + "=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1"}
+	s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q -test.run='^$'; echo \"[exit $?]\"; sleep 600", self))
+	s.waitFor(10*time.Second, "1518 events")
+	s.waitFor(5*time.Second, "\n*  systemd 1") // the first row is selected
+	s.send("j")
+	s.waitFor(5*time.Second, "\n*  kworker/0:1 15")
+	if scr := s.screen(); strings.Count(scr, "\n* ") != 1 {
+		t.Fatalf("want one marked row in the tree; screen:\n%s", scr)
+	}
+	s.send("Tab") // focus the table: its selected event is marked, its column bracketed
+	s.waitFor(5*time.Second, "[Event]")
+	s.waitFor(5*time.Second, "\n*1412670961.")
+	out, err := s.cmd("capture-pane", "-p", "-e", "-t", "e2e") // -e: with escape sequences
+	if err != nil {
+		t.Fatalf("tmux capture-pane -e: %v\n%s", err, out)
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Errorf("NO_COLOR screen has escape sequences:\n%q", out)
+	}
+	s.send("q")
+	s.waitFor(5*time.Second, "[exit 0]")
 }

@@ -74,6 +74,7 @@ type frameRequest struct {
 	view   timeView
 	rows   []frameRow
 	extra  []core.Key // read at the cursor only (details line)
+	wake   wakeKeys   // the selected thread's, to say what ended its wait at the cursor
 	cursor core.Time
 	rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
 	now    func() time.Time
@@ -105,6 +106,8 @@ type frame struct {
 	scratch   *frameScratch
 	cells     []cell // len(keys) * view.Cols, row-major
 	atCursor  map[core.Key]core.Interval
+	woke      core.Interval // Waker that ended the selected thread's wait at the cursor
+	woken     bool          // woke is set
 	mode      queryMode
 	intervals int // intervals read (both queries when exact gave up)
 	elapsed   time.Duration
@@ -236,6 +239,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	}
 	f.cells = b.finish()
 	f.atCursor = b.atCursor
+	f.woke, f.woken = readWaker(ctx, req.hist, req.wake, f.atCursor)
 	f.elapsed = req.now().Sub(began)
 	return f
 }

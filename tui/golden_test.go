@@ -100,6 +100,10 @@ func goldenCases() []goldenCase {
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
 		{name: "filter_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"f", "(", "enter"}},
 		{name: "too_small_39x12", w: 39, h: 12},
+		// The details pane: a sched_switch's fields untruncated, the row's
+		// attributes at the cursor; scrolled on a short screen.
+		{name: "details_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "j", "l", "l", "i"}},
+		{name: "details_scrolled_60x16", w: 60, h: 16, keys: []string{"2", "j", "i", "j", "j"}},
 		// The density strip is on every screen above. Statistics:
 		{name: "stats_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "j", "j", "S"}},
 		{name: "stats_selection_100x30", w: 100, h: 30, keys: []string{"w", "space", "l", "l", "l", "l", "l", "l", "space", "S", "tab", ">"}},
@@ -111,6 +115,9 @@ func goldenCases() []goldenCase {
 		{name: "overview_st_80x16_ascii", w: 80, h: 16, ascii: true, keys: []string{"O", "w", "w", "w", "w", "w", "w", "w", "w", "j"}},
 		{name: "overview_legend_100x30", w: 100, h: 30, keys: []string{"o", "c"}},
 		{name: "overview_resources_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"2", "o", "j"}},
+		// The critical path of a thread (its Gantt, legend and segments).
+		{name: "critpath_100x30", w: 100, h: 30, keys: []string{"j", "j", "j", "P", "j", "j"}},
+		{name: "critpath_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"j", "j", "j", "P", "j", "j"}},
 	}
 }
 
@@ -145,6 +152,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
 		{name: "stats_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S"}},
 		{name: "overview_temporal_100x30", w: 100, h: 30, keys: []string{"o"}},
+		{name: "critpath_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "P"}},
 	} {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}

@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // The main screen's keys: the root's (prompt, quit, help), then the base's
@@ -61,6 +62,8 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.Legend):
 		b.push(&legendView{sh: b.sh, host: b, passEsc: true})
 		return nil
+	case key.Matches(msg, km.Details):
+		return b.openDetails()
 	case key.Matches(msg, km.Focus):
 		b.table.focused = !b.table.focused && b.showTable
 		return nil
@@ -73,7 +76,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.pane, b.frame = v, nil
-		b.ovCache = [2]*ovResult{} // the overviews were of the other view's rows
+		b.ovCache = [2]*overview.Result{} // the overviews were of the other view's rows
 		return b.changed(false)
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable
@@ -92,7 +95,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.tableLines = l.tableEvents // clamped to the screen
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
-		return b.prompt.open(promptGoTo, "go to (12.5ms, +200us, 1412670961.2): ", "")
+		return b.prompt.open(promptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
 	case key.Matches(msg, km.Find):
 		return b.prompt.open(promptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):
@@ -104,6 +107,12 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.Select):
 		b.toggleSelection()
 		return nil
+	case key.Matches(msg, km.FollowWaker):
+		return b.followWaker()
+	case key.Matches(msg, km.WakerBack):
+		return b.wakerBack()
+	case key.Matches(msg, km.CriticalPath):
+		return b.openCritPath()
 	case key.Matches(msg, km.SetMark):
 		b.mark, b.hasMark = b.cursor, true
 		b.setNote(noteInfo, "mark set at "+b.relTime(b.cursor))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
@@ -94,7 +95,30 @@ func (b *browser) findNext(back bool) tea.Cmd {
 		return nil
 	}
 	t.selectNode(n)
+	// The found row in the middle of the Gantt, not on its last line.
+	l := b.sh.layout(b.showTable, b.tableLines)
+	t.top = t.sel - l.ganttRows/2
+	i, total := t.matchIndex(b.findRe, n)
+	b.setNote(noteInfo, fmt.Sprintf("/%s/: match %d of %d", b.findRe, i, total))
 	return b.changed(false)
+}
+
+// parseGoTo reads the go-to prompt: a duration with a unit is an offset
+// from the trace start, with or without '+' ("12.5ms", "+200us"); a bare
+// number is absolute seconds, as the table prints times ("1412670961.2",
+// "1179").
+func parseGoTo(text string, start core.Time) (core.Time, error) {
+	s := strings.TrimSpace(text)
+	if s == "" || strings.HasPrefix(s, "+") {
+		return core.ParseTime(s, start)
+	}
+	if last := s[len(s)-1]; last < '0' || last > '9' {
+		return core.ParseTime("+"+s, start)
+	}
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return core.ParseTime(s, start)
 }
 
 // promptDone applies a confirmed prompt; an invalid entry reopens it with
@@ -102,7 +126,7 @@ func (b *browser) findNext(back bool) tea.Cmd {
 func (b *browser) promptDone(m promptDoneMsg) tea.Cmd {
 	switch m.kind {
 	case promptGoTo:
-		t, err := core.ParseTime(m.text, b.tv.Start)
+		t, err := parseGoTo(m.text, b.tv.Start)
 		if err == nil && (t < b.tv.Start || t > b.tv.End) {
 			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.text, core.FormatTimestamp(b.tv.Start), core.FormatTimestamp(b.tv.End))
 		}

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // The overview screen as a view: its keys, its reports, its title, legend,
@@ -22,17 +23,17 @@ type overviewScreen struct {
 	sh       *shared
 	tv       *timeView // the Gantt's (read only: the ruler's times of columns)
 	tree     *rowTree  // the rows aggregated (labels of the hierarchy's nodes)
-	cache    *[2]*ovResult
+	cache    *[2]*overview.Result
 	spatial  bool
 	job      job
-	req      ovRequest // the request shown or running
-	note     string    // what the cost guard did
+	req      overview.Request // the request shown or running
+	note     string           // what the cost guard did
 	progress string
-	res      *ovResult  // shown (nil while computing)
-	cur      int        // index in res.parts
-	line     int        // cursor line (among the leaf lines)
-	col      int        // cursor column
-	draw     *ovDrawing // cells of res.parts[cur] at the current size
+	res      *overview.Result // shown (nil while computing)
+	cur      int              // index in res.parts
+	line     int              // cursor line (among the leaf lines)
+	col      int              // cursor column
+	draw     *ovDrawing       // cells of res.parts[cur] at the current size
 }
 
 func (m ovMsg) on(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
@@ -61,20 +62,20 @@ func (ov *overviewScreen) gotReport(m ovMsg) step {
 		return step{cmd: waitReport(m.ch)}
 	}
 	ov.job.finish()
-	if m.res.err != nil {
-		if !errors.Is(m.res.err, context.Canceled) {
-			return step{done: true, note: "overview failed: " + m.res.err.Error(), warn: true}
+	if m.res.Err != nil {
+		if !errors.Is(m.res.Err, context.Canceled) {
+			return step{done: true, note: "overview failed: " + m.res.Err.Error(), warn: true}
 		}
 		return step{}
 	}
-	ov.cache[boolIndex(m.res.req.spatial)] = m.res
+	ov.cache[boolIndex(m.res.Req.Spatial)] = m.res
 	ov.show(m.res)
 	return step{}
 }
 
 // show shows a result at its default partition.
-func (ov *overviewScreen) show(res *ovResult) {
-	ov.res, ov.cur, ov.progress, ov.draw, ov.note = res, res.def, "", nil, res.plan.note
+func (ov *overviewScreen) show(res *overview.Result) {
+	ov.res, ov.cur, ov.progress, ov.draw, ov.note = res, res.Def, "", nil, res.Plan.Note
 }
 
 // key handles a key on the overview screen.
@@ -102,7 +103,7 @@ func (ov *overviewScreen) key(msg tea.KeyMsg) step {
 			step1 = 1
 		}
 		next := ov.cur + step1
-		if next < 0 || next >= len(ov.res.parts) {
+		if next < 0 || next >= len(ov.res.Parts) {
 			return step{note: "no finer or coarser partition: this is the last significant p"}
 		}
 		ov.cur, ov.draw = next, nil
@@ -146,13 +147,13 @@ func (ov *overviewScreen) zoomToPart() step {
 	if !ok {
 		return step{note: "no part here"}
 	}
-	m := ov.res.model
-	z := zoomMsg{pane: ov.req.pane, node: -1, t0: m.starts[a.Start], t1: m.starts[a.End+1] - 1}
-	sh := ov.res.req.shape
-	if ov.res.req.spatial {
-		z.node = sh.nodeTree[a.Node]
+	m := ov.res.Model
+	z := zoomMsg{pane: ov.req.Pane, node: -1, t0: m.Starts[a.Start], t1: m.Starts[a.End+1] - 1}
+	sh := ov.res.Req.Shape
+	if ov.res.Req.Spatial {
+		z.node = sh.NodeTree[a.Node]
 	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
-		z.node = sh.leaves[leaves[0]].node
+		z.node = sh.Leaves[leaves[0]].Node
 	}
 	return step{done: true, cmd: func() tea.Msg { return z }}
 }
@@ -178,24 +179,24 @@ func (ov *overviewScreen) title() string {
 	}
 	parts := []string{kind}
 	if res := ov.res; res != nil {
-		p := res.parts[ov.cur]
+		p := res.Parts[ov.cur]
 		parts = append(parts,
-			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.p, 'g', 6, 64), ov.cur+1, len(res.parts)),
+			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.P, 'g', 6, 64), ov.cur+1, len(res.Parts)),
 			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
-			fmt.Sprintf("%d parts", len(p.areas)),
-			fmt.Sprintf("|T| %d", res.model.T))
+			fmt.Sprintf("%d parts", len(p.Areas)),
+			fmt.Sprintf("|T| %d", res.Model.T))
 		if ov.note != "" {
 			parts[len(parts)-1] += " (" + ov.note + ")"
 		}
-		if res.req.shape.grouped != "" {
-			parts = append(parts, fmt.Sprintf("%d groups", len(res.req.shape.leaves)))
+		if res.Req.Shape.Grouped != "" {
+			parts = append(parts, fmt.Sprintf("%d groups", len(res.Req.Shape.Leaves)))
 		}
-		if res.truncated {
-			parts = append(parts, "p list cut at "+strconv.Itoa(spatialCalls)+" evaluations")
+		if res.Truncated {
+			parts = append(parts, "p list cut at "+strconv.Itoa(overview.SpatialCalls)+" evaluations")
 		}
-		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.elapsed.Microseconds())/1000))
+		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.Elapsed.Microseconds())/1000))
 	} else {
-		parts = append(parts, relTime(ov.tv.Start, ov.req.from)+"–"+relTime(ov.tv.Start, ov.req.to))
+		parts = append(parts, relTime(ov.tv.Start, ov.req.From, rangeRes(ov.req.From, ov.req.To))+"–"+relTime(ov.tv.Start, ov.req.To, rangeRes(ov.req.From, ov.req.To)))
 		if ov.note != "" {
 			parts = append(parts, ov.note)
 		}
@@ -211,9 +212,9 @@ func (ov *overviewScreen) title() string {
 func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout) {
 	st := ov.sh.styles
 	res := ov.res
-	m := res.model
+	m := res.Model
 	domain := domainThread
-	if res.req.pane == viewResources {
+	if res.Req.Pane == viewResources {
 		domain = domainCPU
 	}
 	// The hatch and the intensities first: on a short screen the box is
@@ -235,7 +236,7 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout
 		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
 	}
 	for j := range m.J {
-		if j >= len(m.values) && !(j == m.J-1 && m.other) {
+		if j >= len(m.Values) && !(j == m.J-1 && m.Other) {
 			continue
 		}
 		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
@@ -279,4 +280,60 @@ func (ov *overviewScreen) rulerMarks() (rulerMarks, bool) {
 		}
 	}
 	return m, true
+}
+
+// ovMsg is one report of a running computation.
+type ovMsg struct {
+	seq      uint64
+	progress string
+	res      *overview.Result
+	ch       <-chan ovMsg
+}
+
+// openOverview opens (or reuses) the overview of the visible range.
+func (b *browser) openOverview(spatial bool) tea.Cmd {
+	shape := buildShape(b.tree(), overview.MaxLeaves)
+	if len(shape.Leaves) == 0 {
+		b.setNote(noteInfo, "no rows to aggregate in this view")
+		return nil
+	}
+	l := b.sh.layout(b.showTable, b.tableLines)
+	slices := overview.TemporalSlices
+	if spatial {
+		slices = overview.SpatialSlices
+	}
+	slices = int(min(int64(slices), int64(max(l.ganttW, 1)), int64(b.tv.Span())))
+	// The cost guard runs with the computation, off the UI goroutine: it
+	// samples the rows' state changes first (see planFor).
+	req := overview.Request{Spatial: spatial, Pane: b.pane, Hist: b.hist, Shape: shape, From: b.tv.T0, To: b.tv.T1,
+		Slices: slices, Budget: b.ovBudget, Workers: overview.DefaultWorkers(), MaxCalls: overview.SpatialCalls, Now: b.clock}
+	ov := &overviewScreen{sh: b.sh, tv: &b.tv, tree: b.tree(), cache: &b.ovCache, spatial: spatial, req: req}
+	b.push(ov)
+	if c := b.ovCache[boolIndex(spatial)]; c != nil && c.Req.SameAs(req) {
+		ov.show(c)
+		return nil
+	}
+	ctx, seq := ov.job.start(b.ctx)
+	req.Seq = seq
+	ov.req = req
+	ov.progress = "reading the states…"
+	return spawn(4, func(ch chan<- ovMsg) {
+		res := overview.Compute(ctx, req, func(s string) {
+			select { // a report the UI has not read yet is superseded
+			case ch <- ovMsg{seq: req.Seq, progress: s}:
+			default:
+			}
+		})
+		select {
+		case ch <- ovMsg{seq: req.Seq, res: res}:
+		case <-ctx.Done():
+		}
+	})
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // bruteModel computes the microscopic model of rows (status keys) over
@@ -28,7 +29,7 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 	v := timeView{T0: from, T1: to, Cols: T}
 	out := make([][]float64, len(keys))
 	for i := range out {
-		out[i] = make([]float64, T*maxTypes)
+		out[i] = make([]float64, T*overview.MaxTypes)
 	}
 	for _, iv := range m.Intervals() {
 		r, ok := row[iv.Key]
@@ -42,7 +43,7 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 		for k := range T {
 			s, e := max(iv.Start, v.ColStart(k)), min(iv.End, v.ColEnd(k))
 			if s <= e {
-				out[r][k*maxTypes+j] += float64(e-s+1) * ticksPerSlice / float64(v.ColEnd(k)-v.ColStart(k)+1)
+				out[r][k*overview.MaxTypes+j] += float64(e-s+1) * overview.TicksPerSlice / float64(v.ColEnd(k)-v.ColStart(k)+1)
 			}
 		}
 	}
@@ -63,40 +64,40 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 	for _, pane := range []int{viewControlFlow, viewResources} {
 		hs := newHarness(t, tr, 100, 30, true)
 		tree := hs.b().panes[pane].tree
-		sh := buildShape(tree, maxLeaves)
+		sh := buildShape(tree, overview.MaxLeaves)
 		from, to := demoStart+1_234_567, demoEnd-2_000_000
 		const T = 37
-		m, err := buildModel(context.Background(), ovModelRequest{hist: hist, shape: sh, from: from, to: to, slices: T,
-			temporal: true, workers: 2, chunk: 3})
+		m, err := overview.BuildModel(context.Background(), overview.ModelRequest{Hist: hist, Shape: sh, From: from, To: to, Slices: T,
+			Temporal: true, Workers: 2, Chunk: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := bruteModel(t, hist, sh.rowKeys, from, to, T, m.values)
-		dense, _ := aggregate.NewModel(len(want), T, maxTypes)
+		want := bruteModel(t, hist, sh.RowKeys, from, to, T, m.Values)
+		dense, _ := aggregate.NewModel(len(want), T, overview.MaxTypes)
 		for r, row := range want {
 			for i, x := range row {
 				if x > 0 {
-					dense.Add(r, i/maxTypes, i%maxTypes, x)
+					dense.Add(r, i/overview.MaxTypes, i%overview.MaxTypes, x)
 				}
 			}
 		}
-		for l := range sh.leaves {
-			sum := make([]float64, T*maxTypes)
-			for r, leaf := range sh.rowLeaf {
+		for l := range sh.Leaves {
+			sum := make([]float64, T*overview.MaxTypes)
+			for r, leaf := range sh.RowLeaf {
 				if int(leaf) == l {
 					for i, x := range want[r] {
 						sum[i] += x
 					}
 				}
 			}
-			for i, x := range m.leafRow(l) {
+			for i, x := range m.LeafRow(l) {
 				if x != sum[i] {
-					t.Fatalf("pane %d leaf %d (%s) cell %d: %g ticks, want %g", pane, l, sh.leaves[l].label, i, x, sum[i])
+					t.Fatalf("pane %d leaf %d (%s) cell %d: %g ticks, want %g", pane, l, sh.Leaves[l].Label, i, x, sum[i])
 				}
 			}
 		}
 		ref, _ := aggregate.NewTemporal(context.Background(), dense)
-		got := m.temporal.Temporal()
+		got := m.Temporal.Temporal()
 		for i := range T {
 			for k := i; k < T; k++ {
 				g, w := got.Quality(i, k), ref.Quality(i, k)
@@ -120,57 +121,39 @@ func TestOverviewShapeCoarsening(t *testing.T) {
 		grouped       bool
 	}{{100, 12, false}, {10, 9, true}, {3, 3, true}} {
 		sh := buildShape(tree, c.limit)
-		if len(sh.leaves) != c.leaves || (sh.grouped != "") != c.grouped {
-			t.Errorf("limit %d: %d leaves (grouped %q), want %d", c.limit, len(sh.leaves), sh.grouped, c.leaves)
+		if len(sh.Leaves) != c.leaves || (sh.Grouped != "") != c.grouped {
+			t.Errorf("limit %d: %d leaves (grouped %q), want %d", c.limit, len(sh.Leaves), sh.Grouped, c.leaves)
 		}
-		if err := sh.hier.Check(len(sh.leaves)); err != nil {
+		if err := sh.Hier.Check(len(sh.Leaves)); err != nil {
 			t.Fatalf("limit %d: %v", c.limit, err)
 		}
-		if len(sh.rowKeys) != 12 || sh.nodeRows[0] != 12 {
-			t.Errorf("limit %d: %d rows, root sums %d", c.limit, len(sh.rowKeys), sh.nodeRows[0])
+		if len(sh.RowKeys) != 12 || sh.NodeRows[0] != 12 {
+			t.Errorf("limit %d: %d rows, root sums %d", c.limit, len(sh.RowKeys), sh.NodeRows[0])
 		}
-		for v := range sh.hier.Children {
+		for v := range sh.Hier.Children {
 			n := 0
-			for _, l := range sh.leaves[sh.first[v] : sh.last[v]+1] {
-				n += l.rows
+			for _, l := range sh.Leaves[sh.First[v] : sh.Last[v]+1] {
+				n += l.Rows
 			}
-			if n != sh.nodeRows[v] {
-				t.Errorf("limit %d node %d: leaves %d..%d hold %d rows, node %d", c.limit, v, sh.first[v], sh.last[v], n, sh.nodeRows[v])
+			if n != sh.NodeRows[v] {
+				t.Errorf("limit %d node %d: leaves %d..%d hold %d rows, node %d", c.limit, v, sh.First[v], sh.Last[v], n, sh.NodeRows[v])
 			}
 		}
 	}
-	if sh := buildShape(tree, 100); sh.leaves[4].label != "Web Content 2001" || sh.leaves[4].depth != 1 {
-		t.Errorf("leaf 4 = %+v, want the thread under firefox", sh.leaves[4])
+	if sh := buildShape(tree, 100); sh.Leaves[4].Label != "Web Content 2001" || sh.Leaves[4].Depth != 1 {
+		t.Errorf("leaf 4 = %+v, want the thread under firefox", sh.Leaves[4])
 	}
 }
 
-// TestOverviewCostGuard: over budget the slices are reduced (then, for
-// the temporal overview, rows summed into their groups), and the title
-// says so.
+// TestOverviewCostGuard: the title says when the cost guard reduced the
+// slices (the plan itself is tested in package overview).
 func TestOverviewCostGuard(t *testing.T) {
-	p := planOverview(false, 50_000, 256, 257, 100, 20, 5e8)
-	if p.slices != 100 || p.coarse || p.note != "" {
-		t.Errorf("the 50 k-thread benchmark trace must fit the default budget: %+v", p)
-	}
-	p = planOverview(false, 50_000, 256, 257, 100, 20, 1e8)
-	if p.slices >= 100 || p.slices < minSlices || p.coarse || !strings.Contains(p.note, "|T| cut from 100") {
-		t.Errorf("over budget: %+v", p)
-	}
-	p = planOverview(false, 1_000_000, 256, 257, 100, -1, 1e8)
-	if !p.coarse || !strings.Contains(p.note, "rows summed into 256 groups") {
-		t.Errorf("far over budget: %+v", p)
-	}
-	p = planOverview(true, 50_000, 256, 257, 30, 20, 1e7)
-	if p.slices != minSlices || p.coarse {
-		t.Errorf("spatiotemporal over budget: %+v", p)
-	}
-
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.b().ovBudget = 1000
 	hs.press("overview")
 	ov := hs.ov()
-	if ov.res == nil || ov.res.model.T != minSlices || ov.res.plan.coarse { // one row per leaf: nothing to sum
-		t.Fatalf("with a budget of 1000 steps: %+v", ov.res.plan)
+	if ov.res == nil || ov.res.Model.T != overview.MinSlices || ov.res.Plan.Coarse { // one row per leaf: nothing to sum
+		t.Fatalf("with a budget of 1000 steps: %+v", ov.res.Plan)
 	}
 	if v := hs.view(); !strings.Contains(v, "work budget") {
 		t.Errorf("the title does not say the budget cut the model:\n%s", v)
@@ -188,8 +171,8 @@ func TestOverviewHatch(t *testing.T) {
 		hs.press("zoom_in")
 	}
 	d := ov.drawing()
-	if d.usedLines >= len(ov.res.req.shape.leaves) {
-		t.Fatalf("%d lines for %d leaves: no line holds several", d.usedLines, len(ov.res.req.shape.leaves))
+	if d.usedLines >= len(ov.res.Req.Shape.Leaves) {
+		t.Fatalf("%d lines for %d leaves: no line holds several", d.usedLines, len(ov.res.Req.Shape.Leaves))
 	}
 	hatched := 0
 	for line := range d.usedLines {
@@ -197,7 +180,7 @@ func TestOverviewHatch(t *testing.T) {
 			cell := d.cells[line*d.cols+c]
 			parts := map[int32]bool{}
 			for _, leaf := range d.lineLeaves(line) {
-				parts[d.partOf[leaf*ov.res.model.T+d.colSlice[c]]] = true
+				parts[d.partOf[leaf*ov.res.Model.T+d.colSlice[c]]] = true
 			}
 			if (cell.kind == cellHatch) != (len(parts) > 1) {
 				t.Fatalf("line %d col %d: kind %d for %d parts", line, c, cell.kind, len(parts))
@@ -237,9 +220,9 @@ func TestOverviewEnterZooms(t *testing.T) {
 	if !ok {
 		t.Fatal("no part under the cursor")
 	}
-	m := ov.res.model
-	t0, t1 := m.starts[a.Start], m.starts[a.End+1]-1
-	node := ov.res.req.shape.nodeTree[a.Node]
+	m := ov.res.Model
+	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
+	node := ov.res.Req.Shape.NodeTree[a.Node]
 	hs.press("toggle")
 	b := hs.b()
 	if hs.ov() != nil || b.tv.T0 != t0 || b.tv.T1 != t1 || b.cursor != t0 {
@@ -256,27 +239,27 @@ func TestOverviewSteps(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("overview")
 	ov := hs.ov()
-	n := len(ov.res.parts)
+	n := len(ov.res.Parts)
 	for range n + 1 {
 		hs.press("zoom_out")
 	}
-	last := ov.res.parts[n-1]
-	if ov.cur != n-1 || len(last.areas) != 1 || !strings.Contains(hs.b().note, "last significant p") {
-		t.Errorf("at the coarsest: partition %d/%d of %d parts, note %q", ov.cur+1, n, len(last.areas), hs.b().note)
+	last := ov.res.Parts[n-1]
+	if ov.cur != n-1 || len(last.Areas) != 1 || !strings.Contains(hs.b().note, "last significant p") {
+		t.Errorf("at the coarsest: partition %d/%d of %d parts, note %q", ov.cur+1, n, len(last.Areas), hs.b().note)
 	}
 	for range n + 1 {
 		hs.press("zoom_in")
 	}
-	if first := ov.res.parts[0]; ov.cur != 0 || first.p != 0 || first.Loss != 0 {
-		t.Errorf("at the finest: partition %d, p %g, loss %g", ov.cur, first.p, first.Loss)
+	if first := ov.res.Parts[0]; ov.cur != 0 || first.P != 0 || first.Loss != 0 {
+		t.Errorf("at the finest: partition %d, p %g, loss %g", ov.cur, first.P, first.Loss)
 	}
 	if v := hs.view(); !strings.Contains(v, "p 0 (1/") || !strings.Contains(v, "loss 0") {
 		t.Errorf("p line:\n%s", v)
 	}
 	for i := 1; i < n; i++ { // the dichotomy's list: increasing p, gain, loss
-		a, b := ov.res.parts[i-1], ov.res.parts[i]
-		if b.p <= a.p || b.Gain < a.Gain-1e-9 || b.Loss < a.Loss-1e-9 {
-			t.Errorf("partition %d (p %g, gain %g, loss %g) after p %g, gain %g, loss %g", i, b.p, b.Gain, b.Loss, a.p, a.Gain, a.Loss)
+		a, b := ov.res.Parts[i-1], ov.res.Parts[i]
+		if b.P <= a.P || b.Gain < a.Gain-1e-9 || b.Loss < a.Loss-1e-9 {
+			t.Errorf("partition %d (p %g, gain %g, loss %g) after p %g, gain %g, loss %g", i, b.P, b.Gain, b.Loss, a.P, a.Gain, a.Loss)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/tui/overview"
 )
 
 // Drawing the overview (the thesis's mode view, 5.6.4 and 6.4.3-4). The
@@ -71,7 +72,7 @@ type ovDrawing struct {
 	cells     []ovCell // lines*cols
 	band      []ovCell // temporal: all rows
 	bandSum   []ovSummary
-	res       *ovResult
+	res       *overview.Result
 }
 
 // leafLines is how many lines the leaves get.
@@ -95,25 +96,25 @@ func (ov *overviewScreen) drawing() *ovDrawing {
 }
 
 // newDrawing lays a partition out.
-func newDrawing(res *ovResult, part, cols, lines int, tv timeView) *ovDrawing {
-	m, sh := res.model, res.req.shape
-	L, T := len(sh.leaves), m.T
+func newDrawing(res *overview.Result, part, cols, lines int, tv timeView) *ovDrawing {
+	m, sh := res.Model, res.Req.Shape
+	L, T := len(sh.Leaves), m.T
 	d := &ovDrawing{part: part, cols: cols, lines: lines, res: res}
 	d.usedLines = min(L, lines)
 	d.lineFirst = make([]int, d.usedLines+1)
 	for i := range d.lineFirst {
 		d.lineFirst[i] = i * L / d.usedLines
 	}
-	view := timeView{Start: tv.Start, End: tv.End, T0: res.req.from, T1: res.req.to, Cols: cols}
+	view := timeView{Start: tv.Start, End: tv.End, T0: res.Req.From, T1: res.Req.To, Cols: cols}
 	d.colSlice = make([]int, cols)
 	for c := range cols {
 		mid := view.ColStart(c) + (view.ColEnd(c)-view.ColStart(c))/2
-		d.colSlice[c] = max(sortSearch(m.starts, mid)-1, 0)
+		d.colSlice[c] = max(sortSearch(m.Starts, mid)-1, 0)
 	}
-	p := &res.parts[part]
+	p := &res.Parts[part]
 	d.partOf = make([]int32, L*T)
-	for i, a := range p.areas {
-		for leaf := sh.first[a.Node]; leaf <= sh.last[a.Node]; leaf++ {
+	for i, a := range p.Areas {
+		for leaf := sh.First[a.Node]; leaf <= sh.Last[a.Node]; leaf++ {
 			for t := a.Start; t <= a.End; t++ {
 				d.partOf[leaf*T+t] = int32(i)
 			}
@@ -121,13 +122,13 @@ func newDrawing(res *ovResult, part, cols, lines int, tv timeView) *ovDrawing {
 	}
 	d.cells = make([]ovCell, d.usedLines*cols)
 	domain := domainThread
-	if res.req.pane == viewResources {
+	if res.Req.Pane == viewResources {
 		domain = domainCPU
 	}
-	if !res.req.spatial {
+	if !res.Req.Spatial {
 		// Each line's summary per part, and all rows' per part.
-		d.bandSum = make([]ovSummary, len(p.areas))
-		for i, a := range p.areas {
+		d.bandSum = make([]ovSummary, len(p.Areas))
+		for i, a := range p.Areas {
 			d.bandSum[i] = summarize(m, sh, 0, L-1, a.Start, a.End)
 		}
 		d.band = make([]ovCell, cols)
@@ -137,8 +138,8 @@ func newDrawing(res *ovResult, part, cols, lines int, tv timeView) *ovDrawing {
 		}
 		markStarts(d.band)
 		for line := range d.usedLines {
-			sums := make([]ovSummary, len(p.areas))
-			for i, a := range p.areas {
+			sums := make([]ovSummary, len(p.Areas))
+			for i, a := range p.Areas {
 				sums[i] = summarize(m, sh, d.lineFirst[line], d.lineFirst[line+1]-1, a.Start, a.End)
 			}
 			row := d.cells[line*cols : (line+1)*cols]
@@ -150,7 +151,7 @@ func newDrawing(res *ovResult, part, cols, lines int, tv timeView) *ovDrawing {
 		}
 		return d
 	}
-	sums := make([]*ovSummary, len(p.areas)) // computed for the areas drawn
+	sums := make([]*ovSummary, len(p.Areas)) // computed for the areas drawn
 	for line := range d.usedLines {
 		row := d.cells[line*cols : (line+1)*cols]
 		for c := range cols {
@@ -168,8 +169,8 @@ func newDrawing(res *ovResult, part, cols, lines int, tv timeView) *ovDrawing {
 				continue
 			}
 			if sums[first] == nil {
-				a := p.areas[first]
-				s := summarize(m, sh, sh.first[a.Node], sh.last[a.Node], a.Start, a.End)
+				a := p.Areas[first]
+				s := summarize(m, sh, sh.First[a.Node], sh.Last[a.Node], a.Start, a.End)
 				sums[first] = &s
 			}
 			row[c] = cellOf(sums[first], first, domain, m)
@@ -186,11 +187,11 @@ func sortSearch(starts []core.Time, t core.Time) int {
 }
 
 // summarize sums the amounts of leaves [l0, l1] over slices [i, k].
-func summarize(m *ovModel, sh *ovShape, l0, l1, i, k int) ovSummary {
+func summarize(m *overview.Model, sh *overview.Shape, l0, l1, i, k int) ovSummary {
 	s := ovSummary{amounts: make([]float64, m.J), slices: k - i + 1, mode: -1}
 	for leaf := l0; leaf <= l1; leaf++ {
-		s.rows += sh.leaves[leaf].rows
-		row := m.leafRow(leaf)
+		s.rows += sh.Leaves[leaf].Rows
+		row := m.LeafRow(leaf)
 		for t := i; t <= k; t++ {
 			for j, v := range row[t*m.J : (t+1)*m.J] {
 				s.amounts[j] += v
@@ -204,28 +205,28 @@ func summarize(m *ovModel, sh *ovShape, l0, l1, i, k int) ovSummary {
 		}
 	}
 	if s.mode >= 0 && s.rows > 0 {
-		s.amp = best / float64(s.rows*s.slices*ticksPerSlice)
+		s.amp = best / float64(s.rows*s.slices*overview.TicksPerSlice)
 	}
 	return s
 }
 
 // typePaint is the look of a type of the model.
-func typePaint(m *ovModel, domain valueDomain, j int) paint {
-	if j >= len(m.values) {
+func typePaint(m *overview.Model, domain valueDomain, j int) paint {
+	if j >= len(m.Values) {
 		return paint{palOther, 'o'}
 	}
-	return paintOf(domain, m.values[j])
+	return paintOf(domain, m.Values[j])
 }
 
 // typeName names a type of the model.
-func typeName(m *ovModel, domain valueDomain, j int) string {
-	if j >= len(m.values) {
+func typeName(m *overview.Model, domain valueDomain, j int) string {
+	if j >= len(m.Values) {
 		return "other values"
 	}
-	return describeValue(domain, m.values[j])
+	return describeValue(domain, m.Values[j])
 }
 
-func cellOf(s *ovSummary, area int32, domain valueDomain, m *ovModel) ovCell {
+func cellOf(s *ovSummary, area int32, domain valueDomain, m *overview.Model) ovCell {
 	if s.mode < 0 {
 		return ovCell{kind: cellEmpty, area: area}
 	}
@@ -298,9 +299,9 @@ func (d *ovDrawing) areaAt(line, col int) (aggregate.Area, bool) {
 	if line < 0 || line >= d.usedLines || col < 0 || col >= d.cols {
 		return aggregate.Area{}, false
 	}
-	T := d.res.model.T
+	T := d.res.Model.T
 	x := d.partOf[d.lineFirst[line]*T+d.colSlice[col]]
-	return d.res.parts[d.part].areas[x], true
+	return d.res.Parts[d.part].Areas[x], true
 }
 
 // View draws the overview screen.
@@ -337,12 +338,12 @@ func (ov *overviewScreen) render(a area, legend bool) []string {
 	}
 	var sb strings.Builder
 	if !ov.spatial {
-		sb.WriteString(st.Bold.Render(fit(fmt.Sprintf("all %d rows", len(ov.res.req.shape.rowKeys)), l.treeW)))
+		sb.WriteString(st.Bold.Render(fit(fmt.Sprintf("all %d rows", len(ov.res.Req.Shape.RowKeys)), l.treeW)))
 		sb.WriteString(sep)
 		ov.writeCells(&sb, d.band, -1)
 		lines = append(lines, sb.String())
 	}
-	sh := ov.res.req.shape
+	sh := ov.res.Req.Shape
 	var prefixes []string // each line's label and separator, for the legend
 	if !ov.spatial {
 		prefixes = append(prefixes, lines[1][:strings.Index(lines[1], sep)+len(sep)])
@@ -355,11 +356,11 @@ func (ov *overviewScreen) render(a area, legend bool) []string {
 			continue
 		}
 		leaves := d.lineLeaves(line)
-		first := sh.leaves[leaves[0]]
-		text := fit(strings.Repeat(" ", min(first.depth, 4))+first.label, l.treeW)
+		first := sh.Leaves[leaves[0]]
+		text := fit(strings.Repeat(" ", min(first.Depth, 4))+first.Label, l.treeW)
 		if len(leaves) > 1 { // the count stays when the name is cut
 			more := fmt.Sprintf(" (+%d)", len(leaves)-1)
-			text = fit(trunc(first.label, l.treeW-len(more))+more, l.treeW)
+			text = fit(trunc(first.Label, l.treeW-len(more))+more, l.treeW)
 		}
 		if line == ov.line {
 			text = st.TreeSelected.Render(text)
@@ -399,29 +400,29 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 	if !ok {
 		return ""
 	}
-	m, sh := res.model, res.req.shape
-	l0, l1 := sh.first[a.Node], sh.last[a.Node]
-	if !res.req.spatial {
+	m, sh := res.Model, res.Req.Shape
+	l0, l1 := sh.First[a.Node], sh.Last[a.Node]
+	if !res.Req.Spatial {
 		leaves := d.lineLeaves(ov.line)
 		l0, l1 = leaves[0], leaves[len(leaves)-1]
 	}
 	s := summarize(m, sh, l0, l1, a.Start, a.End)
-	t0, t1 := m.starts[a.Start], m.starts[a.End+1]-1
-	parts := []string{fmt.Sprintf("%s–%s", relTime(ov.tv.Start, t0), relTime(ov.tv.Start, t1))}
-	if res.req.spatial && a.Node == 0 {
+	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
+	parts := []string{fmt.Sprintf("%s–%s", relTime(ov.tv.Start, t0, rangeRes(t0, t1)), relTime(ov.tv.Start, t1, rangeRes(t0, t1)))}
+	if res.Req.Spatial && a.Node == 0 {
 		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
 	} else {
-		label := sh.leaves[l0].label
-		if v := sh.nodeTree[a.Node]; res.req.spatial && sh.hier.Resource[a.Node] < 0 && v >= 0 {
+		label := sh.Leaves[l0].Label
+		if v := sh.NodeTree[a.Node]; res.Req.Spatial && sh.Hier.Resource[a.Node] < 0 && v >= 0 {
 			label = ov.treeLabel(v)
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d rows)", label, s.rows))
 	}
 	domain := domainThread
-	if res.req.pane == viewResources {
+	if res.Req.Pane == viewResources {
 		domain = domainCPU
 	}
-	capacity := float64(s.rows * s.slices * ticksPerSlice)
+	capacity := float64(s.rows * s.slices * overview.TicksPerSlice)
 	order := make([]int, 0, len(s.amounts))
 	for j, v := range s.amounts {
 		if v > 0 {

@@ -29,6 +29,9 @@ type prompt struct {
 	text  []rune
 	pos   int   // cursor, in runes
 	err   error // shown inline after a rejected entry
+	// replace: the text is selected after a rejected entry, so typing
+	// replaces it instead of appending to it.
+	replace bool
 }
 
 // promptDoneMsg is a confirmed entry.
@@ -46,7 +49,7 @@ func (p *prompt) value() string { return string(p.text) }
 
 // open starts editing with a label and initial text.
 func (p *prompt) open(kind promptKind, label, text string) tea.Cmd {
-	p.kind, p.err, p.label = kind, nil, label
+	p.kind, p.err, p.label, p.replace = kind, nil, label, false
 	p.text = []rune(text)
 	p.pos = len(p.text)
 	return nil
@@ -57,7 +60,7 @@ func (p *prompt) close() { p.kind, p.err = promptNone, nil }
 
 // fail keeps the prompt open showing err; the previous state is kept.
 func (p *prompt) fail(err error) tea.Cmd {
-	p.err = err
+	p.err, p.replace = err, true
 	return nil
 }
 
@@ -75,6 +78,9 @@ func (p *prompt) update(msg tea.Msg) tea.Cmd {
 		p.close()
 		return nil
 	case tea.KeyRunes, tea.KeySpace:
+		if p.replace {
+			p.text, p.pos = nil, 0
+		}
 		if k.Paste || len(p.text)+len(k.Runes) <= 256 {
 			p.text = slices.Insert(p.text, p.pos, k.Runes...)
 			p.pos += len(k.Runes)
@@ -110,7 +116,7 @@ func (p *prompt) update(msg tea.Msg) tea.Cmd {
 	default:
 		return nil
 	}
-	p.err = nil
+	p.err, p.replace = nil, false
 	return nil
 }
 

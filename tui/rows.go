@@ -398,6 +398,26 @@ func (t *rowTree) scroll(h int) {
 	t.top = max(0, min(t.top, len(t.visible)-h))
 }
 
+// matches reports whether a row's label or tid matches re (find).
+func (n *node) matches(re *regexp.Regexp) bool {
+	return re.MatchString(n.label) || (n.tid != "" && re.MatchString(n.tid))
+}
+
+// matchIndex returns the position (from 1, in depth-first order) of node
+// n among the rows matching re, and how many rows match.
+func (t *rowTree) matchIndex(re *regexp.Regexp, n int32) (int, int) {
+	i, total := 0, 0
+	for _, m := range t.order {
+		if t.nodes[m].matches(re) {
+			total++
+			if m == n {
+				i = total
+			}
+		}
+	}
+	return i, total
+}
+
 // find returns the next node (in depth-first order, after the selected
 // one, wrapping; backwards when back) whose label or tid matches re, or -1.
 func (t *rowTree) find(re *regexp.Regexp, back bool) int32 {
@@ -414,8 +434,7 @@ func (t *rowTree) find(re *regexp.Regexp, back bool) int32 {
 	}
 	for i, j := 0, start; i < len(t.order); i++ {
 		j = (j + step + len(t.order)) % len(t.order)
-		n := &t.nodes[t.order[j]]
-		if re.MatchString(n.label) || (n.tid != "" && re.MatchString(n.tid)) {
+		if t.nodes[t.order[j]].matches(re) {
 			return t.order[j]
 		}
 	}

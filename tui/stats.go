@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/analyses"
 )
 
 // Statistics (S) over the selection, or the visible range without one:
@@ -122,7 +123,6 @@ type statsRequest struct {
 	from, to core.Time
 	all      []core.Key // the status attributes of every row of the view
 	sel      []core.Key // the selected row's (and its threads')
-	syscalls []core.Key // Threads/*/System_call
 	domain   valueDomain
 }
 
@@ -133,7 +133,7 @@ func newStats(row string) [numStatsTables]statsTable {
 			{"All rows", colDuration, 3}, {"%", colPercent, 3}}, sortCol: 3},
 		statsEvents: {cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, sortCol: 1},
 		statsSyscalls: {cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
-			{"Mean", colDuration, 3}, {"% time", colPercent, 2}}, sortCol: 2},
+			{"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, sortCol: 2},
 	}
 }
 
@@ -149,7 +149,6 @@ func (b *browser) openStats() tea.Cmd {
 	if b.pane == viewResources {
 		req.domain = domainCPU
 	}
-	at := b.hist.Attributes()
 	t := b.tree()
 	s.row = "selected row"
 	if sel := t.selected(); sel >= 0 {
@@ -176,13 +175,6 @@ func (b *browser) openStats() tea.Cmd {
 		if n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU) {
 			req.all = append(req.all, n.key)
 		}
-	}
-	if threads, ok := at.Lookup(core.AttrThreads); ok {
-		at.EachChild(threads, func(th core.Key) {
-			if k, ok := at.Child(th, core.AttrSystemCall); ok {
-				req.syscalls = append(req.syscalls, k)
-			}
-		})
 	}
 	s.tables = newStats(s.row)
 	s.tables[statsStates].status = "computing…"
@@ -343,34 +335,19 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 			vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
 	}
 
-	type call struct {
-		n     int64
-		total core.Time
-	}
-	calls := map[string]*call{}
-	_, err = req.hist.Query2D(ctx, req.syscalls, req.from, req.to, func(iv core.Interval) bool {
-		if iv.Value.Kind() != core.KindString {
-			return true
-		}
-		c := calls[iv.Value.Str()]
-		if c == nil {
-			c = &call{}
-			calls[iv.Value.Str()] = c
-		}
-		c.n++
-		c.total += clip(iv)
-		return true
-	})
+	// complete calls only (ingest/analyses): a forked child's inherited
+	// clone and exit/exit_group, which never return, are not calls
+	rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1, Parts: analyses.PartSyscalls})
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading the system calls: %w", err)
 	}
-	var callTime core.Time
-	for _, c := range calls {
-		callTime += c.total
+	var callTime int64
+	for _, c := range rep.Syscalls {
+		callTime += c.TotalNS
 	}
-	for name, c := range calls {
-		syscalls = append(syscalls, statsLine{name: name,
-			vals: []float64{0, float64(c.n), float64(c.total), float64(c.total) / float64(c.n), percent(c.total, callTime)}})
+	for _, c := range rep.Syscalls {
+		syscalls = append(syscalls, statsLine{name: c.Name,
+			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
 	}
 	return states, syscalls, nil
 }

@@ -26,6 +26,7 @@ func statsWant(tr *memTrace, from, to core.Time, sel core.Key) (all, selected ma
 	}
 	all, selected = map[string]core.Time{}, map[string]core.Time{}
 	calls = map[string][2]int64{}
+	_, histEnd := m.Bounds()
 	for _, iv := range m.Intervals() {
 		if iv.Value.IsNull() || !iv.Intersects(from, to) {
 			continue
@@ -38,9 +39,11 @@ func statsWant(tr *memTrace, from, to core.Time, sel core.Key) (all, selected ma
 		if iv.Key == sel {
 			selected[name] += d
 		}
-		if isCall[iv.Key] {
+		// complete calls: inside the range, ended before the trace's end,
+		// neither inherited at a fork (the demo has none) nor exit/exit_group
+		if isCall[iv.Key] && iv.Start >= from && iv.End < to && iv.End < histEnd && iv.Value.Str() != "exit" && iv.Value.Str() != "exit_group" {
 			c := calls[iv.Value.Str()]
-			calls[iv.Value.Str()] = [2]int64{c[0] + 1, c[1] + int64(d)}
+			calls[iv.Value.Str()] = [2]int64{c[0] + 1, c[1] + int64(iv.Duration())}
 		}
 	}
 	events = map[string]int64{}

@@ -60,7 +60,7 @@ func statsWidths(cols []statsCol, w int) []int {
 func (s *statsScreen) View(a area) []string {
 	st := s.sh.styles
 	w := a.width
-	title := "Statistics of the " + s.what + " " + relTime(s.start, s.from) + "–" + relTime(s.start, s.to) +
+	title := "Statistics of the " + s.what + " " + relTime(s.start, s.from, rangeRes(s.from, s.to)) + "–" + relTime(s.start, s.to, rangeRes(s.from, s.to)) +
 		" (" + core.FormatDuration(s.to-s.from+1) + ")"
 	lines := []string{st.Title.Render(fit(title, w))}
 	for i, h := range s.heights() {

@@ -51,6 +51,11 @@ func inkOf(st lipgloss.Style) ink {
 	return ink{pre, suf}
 }
 
+// selMarker marks the selected row of the tree and of the table, and
+// brackets the table's focused column, in ASCII mode: without colour
+// (NO_COLOR, --ascii) the terminal draws no reverse video either.
+const selMarker = "*"
+
 // Styles is every style of the browser, built once for a renderer (and
 // so a colour profile). In ASCII mode (--ascii, NO_COLOR or a terminal
 // without colour) states are told apart by glyphs alone.
@@ -69,6 +74,7 @@ type Styles struct {
 	TableHeader, TableSelected, TableFocusCol        ink
 	FilterRow, FilterError, Prompt, Reverse          ink
 	StripIn, StripOut, StripBracket                  ink
+	Crit                                             []ink // critical-path states, by critpath.State
 	Box                                              lipgloss.Style
 	Help                                             help.Styles
 	Renderer                                         *lipgloss.Renderer
@@ -108,6 +114,9 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 	s.StripIn = inkOf(fg("#87afd7"))
 	s.StripOut = inkOf(fg("#5f5f5f"))
 	s.StripBracket = inkOf(fg("#ffffff").Bold(true))
+	for _, hex := range critColours {
+		s.Crit = append(s.Crit, inkOf(fg(hex)))
+	}
 	s.Box = st().Border(lipgloss.NormalBorder()).Padding(0, 1)
 	if ascii {
 		s.Box = st().Border(lipgloss.Border{Top: "-", Bottom: "-", Left: "|", Right: "|",

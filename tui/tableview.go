@@ -30,7 +30,39 @@ func tableWidths(w int) [NumColumns]int {
 // row still being read).
 func (tb *eventTable) View(a area) []string {
 	st := tb.sh.styles
+	if st.ASCII { // a marker column before the table (see selMarker)
+		lines := tb.draw(a, 1)
+		for i := range lines {
+			m := " "
+			if i == tb.selLine() {
+				m = selMarker
+			}
+			lines[i] = m + lines[i]
+		}
+		return lines
+	}
+	return tb.draw(a, 0)
+}
+
+// selLine is the line of View that shows the selected event (-1: none).
+func (tb *eventTable) selLine() int {
+	if tb.sel < tb.top || tb.sel >= tb.len() {
+		return -1
+	}
+	l := 2 + int(tb.sel-tb.top) // header and filter lines
+	if tb.fetchErr != nil {
+		l++
+	}
+	return l
+}
+
+// draw draws the table into a, leaving its first margin columns to the
+// caller (taken from Contents, so the columns keep their widths).
+func (tb *eventTable) draw(a area, margin int) []string {
+	st := tb.sh.styles
 	ws := tableWidths(a.width)
+	ws[ColContents] = max(ws[ColContents]-margin, 1)
+	a.width -= margin
 	var head, filt strings.Builder
 	for c := range NumColumns {
 		if c > 0 {
@@ -47,6 +79,8 @@ func (tb *eventTable) View(a area) []string {
 			}
 		}
 		switch {
+		case tb.focused && c == tb.col && st.ASCII:
+			head.WriteString(fit("["+strings.TrimRight(fit(c.String(), ws[c]-2), " ")+"]", ws[c]))
 		case tb.focused && c == tb.col:
 			head.WriteString(st.TableFocusCol.Render(h))
 		default:

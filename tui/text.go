@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
-	"github.com/tracetui/tracetui/core"
 )
 
 // Text helpers shared by the views.
@@ -74,9 +73,6 @@ func fillLines(lines []string, n int) []string {
 	}
 	return lines[:n]
 }
-
-// relTime prints t as an offset from the trace start.
-func relTime(start, t core.Time) string { return "+" + core.FormatDuration(t-start) }
 
 // k is a binding's key as the help shows it.
 func k(b key.Binding) string { return b.Help().Key }

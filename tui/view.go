@@ -68,6 +68,23 @@ func niceStep(d core.Time) core.Time {
 	}
 }
 
+// rulerStep is the ruler's tick step: a round duration such that a label
+// (with the digits that tell ticks apart) and a gap fit between ticks.
+func rulerStep(v timeView, cols int) core.Time {
+	cols = max(cols, 1)
+	width := core.Time(12)
+	step := niceStep(v.Span() * width / core.Time(cols))
+	for range 3 { // a label's width depends on the step
+		w := core.Time(len(formatDurationAt(v.T1-v.Start, step)) + 3)
+		if w <= width {
+			break
+		}
+		width = w
+		step = niceStep(v.Span() * width / core.Time(cols))
+	}
+	return step
+}
+
 // rulerLines draws the time ruler: tick labels (offsets from the trace
 // start, adaptive units) and a tick line with the cursor, mark and
 // selection.
@@ -85,13 +102,13 @@ func (b *browser) rulerLines(l screenLayout) []string {
 
 	labels := []rune(strings.Repeat(" ", l.ganttW))
 	ticks := make([]bool, l.ganttW)
-	step := niceStep(v.Span() * 12 / core.Time(max(l.ganttW, 1)))
+	step := rulerStep(v, l.ganttW)
 	first := v.Start + (v.T0-v.Start+step-1)/step*step
 	next := 0 // first free label column
 	for t := first; t <= v.T1 && t >= v.Start; t += step {
 		c := v.ColOf(t)
 		ticks[c] = true
-		lab := []rune(core.FormatDuration(t - v.Start))
+		lab := []rune(formatDurationAt(t-v.Start, step))
 		if c >= next && c+len(lab) <= l.ganttW {
 			copy(labels[c:], lab)
 			next = c + len(lab) + 2
@@ -286,7 +303,15 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 			exp = "▸ "
 		}
 	}
-	text := fit(strings.Repeat(" ", min(n.depth, 6))+exp+n.label, w)
+	indent := strings.Repeat(" ", min(n.depth, 6))
+	if st.ASCII { // no colour, no attribute: a marker column says which row is selected
+		mark := " "
+		if selected {
+			mark = selMarker
+		}
+		indent = mark + indent
+	}
+	text := fit(indent+exp+n.label, w)
 	switch {
 	case selected && !b.table.focused:
 		return st.TreeSelected.Render(text)
@@ -338,7 +363,8 @@ func (b *browser) detailsText() string {
 	if n.key >= 0 {
 		if iv, ok := f.atCursor[n.key]; ok && iv.Contains(b.cursor) {
 			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", describeValue(n.kind.domain(), iv.Value),
-				b.relTime(iv.Start), b.relTime(iv.End), core.FormatDuration(iv.Duration())))
+				relTime(b.tv.Start, iv.Start, intervalRes(iv, b.tv.colWidth())),
+				relTime(b.tv.Start, iv.End, intervalRes(iv, b.tv.colWidth())), core.FormatDuration(iv.Duration())))
 		} else {
 			parts = append(parts, "…")
 		}
@@ -362,6 +388,9 @@ func (b *browser) detailsText() string {
 		if v, ok := value(n.thread, core.AttrSystemCall); ok {
 			parts = append(parts, "syscall "+v.String())
 		}
+	}
+	if f.woken {
+		parts = append(parts, b.wakerText(f.woke))
 	}
 	if n.kind == kindCPU {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {

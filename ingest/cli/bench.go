@@ -4,8 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-
-	"github.com/tracetui/tracetui/ingest"
 )
 
 // runBench runs a named benchmark on a trace (today: paper, the R-SHT
@@ -24,7 +22,7 @@ func runBench(e *Env, args []string) error {
 	if err := Parse(fs, args[1:], 1, 1); err != nil {
 		return err
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := fl.open(e, fs)
 	if err != nil {
 		return err
 	}

@@ -57,13 +57,15 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 // synopses are the usage lines `tracetui help` must show, one per command.
 var synopses = map[string]string{
-	"index": "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--json] TRACE",
-	"info":  "info [--index FILE] [--format F] [--json] TRACE",
-	"dump":  "dump [--limit N] [--format F] TRACE",
-	"query": "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
-	"bench": "bench paper [--index FILE] [--format F] [--json] TRACE",
-	"gen":   "gen --threads N [--cpus C] [--seed S] -o DIR",
-	"help":  "help [COMMAND]",
+	"index":    "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--arch A] [--json] TRACE",
+	"stats":    "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE",
+	"info":     "info [--index FILE] [--format F] [--json] TRACE",
+	"dump":     "dump [--limit N] [--format F] TRACE",
+	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
+	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
+	"bench":    "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
+	"help":     "help [COMMAND]",
 }
 
 func TestCLIHelpListsEveryCommand(t *testing.T) {
@@ -101,6 +103,13 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"index", "--layout", "btree", "x"}, // unknown layout
 		{"query", "x"},                      // missing glob
 		{"query", "--from", "soon", "x", "a"},
+		{"stats", "--top", "0", "x"},
+		{"stats", "--top", "100001", "x"},
+		{"stats"},
+		{"stats", "--arch", "vax", "x"},
+		{"critpath", "x"},      // missing TID
+		{"critpath", "x", "0"}, // the idle thread is per CPU
+		{"critpath", "x", "-3"},
 		{"gen", "-o", "d"}, // missing --threads
 		{"bench"},          // missing benchmark name
 		{"info", "--nope", "x"},
@@ -170,6 +179,24 @@ func TestCLIIndexInfoQueryBench(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "query", trace, "Nope/*"); code != 1 || !strings.Contains(errOut, "no attribute matches") {
 		t.Errorf("query of a missing glob: exit %d, %q", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "stats", "--json", "--top", "3", trace)
+	var st struct {
+		FromNS, ToNS int64
+		CPUUsage     struct{ Threads, CPUs []map[string]any } `json:"cpu_usage"`
+		Syscalls     []map[string]any                         `json:"syscalls"`
+		Slowest      struct{ Syscalls []map[string]any }      `json:"slowest"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); code != 0 || err != nil || len(st.CPUUsage.CPUs) != 4 || len(st.Syscalls) == 0 || len(st.Slowest.Syscalls) != 3 {
+		t.Errorf("stats --json: exit %d, %v, err %q: %.300s", code, err, errOut, out)
+	}
+	for _, k := range []string{"name", "count", "min_ns", "mean_ns", "max_ns", "stdev_ns", "total_ns", "returns"} {
+		if len(st.Syscalls) > 0 && st.Syscalls[0][k] == nil {
+			t.Errorf("stats --json: syscalls lack %q", k)
+		}
+	}
+	if code, out, _ = runCLI(t, "stats", "--from", "+1s", "--to", "+2s", trace); code != 0 || !strings.Contains(out, "Timerange") || !strings.Contains(out, "System calls") {
+		t.Errorf("stats: exit %d, %.300s", code, out)
 	}
 	code, out, _ = runCLI(t, "bench", "paper", "--json", trace)
 	var b map[string]any

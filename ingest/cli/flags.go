@@ -5,8 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/kernel/sysnames"
+	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // FlagSet is a command's flags. Parse errors are returned, not printed,
@@ -74,6 +78,27 @@ func FormatFlag(fs *FlagSet) *string {
 	return fs.String("format", "", "read the trace as `FORMAT` ("+formatList()+") instead of detecting it")
 }
 
+// ArchFlag adds --arch: the architecture whose system call table names
+// raw system call numbers when the index is built (default: the trace's,
+// else the machine's). An architecture without a table is a usage error.
+func ArchFlag(fs *FlagSet) *string {
+	a := &archFlag{}
+	fs.Var(a, "arch", "name raw system calls with `ARCH`'s table ("+strings.Join(sysnames.Arches(), ", ")+"; default: the trace's, else the machine's)")
+	return &a.name
+}
+
+type archFlag struct{ name string }
+
+func (f *archFlag) String() string { return f.name }
+
+func (f *archFlag) Set(s string) error {
+	if _, err := sysnames.For(s); err != nil {
+		return err
+	}
+	f.name = s
+	return nil
+}
+
 // timeFlag is a --from/--to value: checked for syntax when parsed, resolved
 // against the trace start once the trace is open (for "+200us").
 type timeFlag struct {
@@ -100,19 +125,40 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 	return t
 }
 
+// addRangeFlags adds --from and --to, a time range of the trace.
+func addRangeFlags(fs *FlagSet) (from, to *timeFlag) {
+	from, to = new(timeFlag), new(timeFlag)
+	fs.Var(from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
+	fs.Var(to, "to", "end `T` (default: trace end)")
+	return from, to
+}
+
+// open opens the trace named by the command's first argument with the
+// index flags.
+func (fl indexFlags) open(e *Env, fs *FlagSet) (*trace.Trace, error) {
+	return e.openTrace(fs.Arg(0), fl.options())
+}
+
+// options returns the index options the flags give.
+func (fl indexFlags) options() ingest.Options {
+	return ingest.Options{IndexPath: *fl.index, Format: *fl.format, Arch: *fl.arch}
+}
+
 // indexFlags are the flags of the commands that read a trace's index.
 type indexFlags struct {
 	index  *string // --index FILE
 	asJSON *bool   // --json
 	format *string // --format F
+	arch   *string // --arch ARCH
 }
 
 // addIndexFlags adds --index (indexUsage says what the command does with
-// the file), --json and --format.
+// the file), --json, --format and --arch.
 func addIndexFlags(fs *FlagSet, indexUsage string) indexFlags {
 	return indexFlags{
 		index:  fs.String("index", "", indexUsage),
 		asJSON: fs.Bool("json", false, "print the result as JSON"),
 		format: FormatFlag(fs),
+		arch:   ArchFlag(fs),
 	}
 }

@@ -20,7 +20,7 @@ func runHelp(e *Env, args []string) error {
 	fmt.Fprintln(w, "tracetui: a terminal trace browser (LTTng/CTF, Chrome JSON, Pajé, ftrace)")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage:")
-	fmt.Fprintln(w, "  tracetui [--index FILE] [--ascii] [--format F] [TRACE]\n      open the browser (no TRACE: a built-in demo trace)")
+	fmt.Fprintln(w, "  tracetui [--index FILE] [--ascii] [--format F] [--arch A] [TRACE]\n      open the browser (no TRACE: a built-in demo trace)")
 	for _, cmd := range commands() {
 		fmt.Fprintf(w, "  tracetui %s\n      %s\n", cmd.Synopsis, cmd.Summary)
 	}

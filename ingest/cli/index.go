@@ -2,7 +2,6 @@ package cli
 
 import (
 	"github.com/tracetui/tracetui/history"
-	"github.com/tracetui/tracetui/ingest"
 )
 
 // runIndex builds (or rebuilds) a trace's index and describes it.
@@ -18,7 +17,9 @@ func runIndex(e *Env, args []string) error {
 	if err != nil {
 		return Usagef("--layout %q: want rsht, esht or sht", *layout)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Layout: l, Rebuild: true, Format: *fl.format})
+	opts := fl.options()
+	opts.Layout, opts.Rebuild = l, true
+	t, err := e.openTrace(fs.Arg(0), opts)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ func runInfo(e *Env, args []string) error {
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	path, ready, err := ingest.Locate(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	path, ready, err := ingest.Locate(fs.Arg(0), fl.options())
 	if err != nil {
 		return err
 	}

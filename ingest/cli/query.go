@@ -7,7 +7,6 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -16,9 +15,7 @@ func runQuery(e *Env, args []string) error {
 	cmd := lookup("query")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
-	var from, to timeFlag
-	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
-	fs.Var(&to, "to", "end `T` (default: trace end)")
+	from, to := addRangeFlags(fs)
 	samples := fs.Int("samples", 0, "query `N` evenly spaced timestamps instead of the whole range")
 	if err := Parse(fs, args, 2, -1); err != nil {
 		return err
@@ -26,7 +23,7 @@ func runQuery(e *Env, args []string) error {
 	if *samples < 0 {
 		return Usagef("--samples %d: want 0 or more", *samples)
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := fl.open(e, fs)
 	if err != nil {
 		return err
 	}

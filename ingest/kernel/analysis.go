@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/kernel/sysnames"
 )
 
 // Analysis is the Linux kernel state analysis. It implements
@@ -28,6 +29,9 @@ type Analysis struct {
 	sysNames []core.Value     // system call names, by id
 	sysIDs   map[string]int32 // name -> id, at resolution time only
 	rawSys   idMap            // raw syscall number -> id
+	sysTable *sysnames.Table  // names raw numbers; nil: "syscall#<n>"
+
+	links wakeLinks // wake-up links (Threads/<tid>/Waker), see wakeup.go
 
 	now core.Time // time of the event being handled
 	err error     // first sink error; sticky
@@ -63,6 +67,21 @@ func New(sink core.StateSink, layout *Layout) *Analysis {
 	}
 }
 
+// SetArch names raw system call numbers (raw_syscalls, LTTng's
+// syscall_entry_unknown) with the table of architecture arch: the one the
+// trace records (core.SourceInfo.Arch), else the user's --arch, else ""
+// for the machine's own. Without a call, or when it fails (an
+// architecture without a table), raw calls are named "syscall#<n>". Call
+// it before the first event.
+func (a *Analysis) SetArch(arch string) error {
+	t, err := sysnames.For(arch)
+	if err != nil {
+		return fmt.Errorf("kernel analysis: %w", err)
+	}
+	a.sysTable = t
+	return nil
+}
+
 // Layout returns the layout the analysis reads events with.
 func (a *Analysis) Layout() *Layout { return a.layout }
 
@@ -96,16 +115,19 @@ func (a *Analysis) Handle(ev *core.Event) error {
 	switch p.h {
 	case hSchedSwitch:
 		a.schedSwitch(c, ev, p)
+		a.linkSwitch(c)
 	case hWakeup:
-		a.wakeup(ev, p)
+		a.wakeupLinked(c, ev, p)
 	case hFork:
 		a.fork(c, ev, p)
+		a.linkFork(c, ev, p)
 	case hExec:
 		a.exec(c, ev, p)
 	case hExit:
 		a.exit(c, ev, p)
 	case hFree:
 		a.free(c, ev, p)
+		a.linkFree(ev, p)
 	case hPiSetprio:
 		a.piSetprio(c, ev, p)
 	case hMigrate:
@@ -113,17 +135,25 @@ func (a *Analysis) Handle(ev *core.Event) error {
 	case hSysEntry:
 		a.sysEntry(c, ev, p)
 	case hSysExit:
-		a.sysExit(c)
+		a.sysExit(c, ev, p)
 	case hIrqEntry:
 		a.irqEntry(c, ev, p)
+		a.pushContext(c, ev, p, ctxIRQ)
 	case hIrqExit:
 		a.irqExit(c, ev, p)
+		a.popContext(c, ctxIRQ)
 	case hSoftRaise:
 		a.softRaise(c, ev, p)
 	case hSoftEntry:
 		a.softEntry(c, ev, p)
+		a.pushContext(c, ev, p, ctxSoftIRQ)
 	case hSoftExit:
 		a.softExit(c, ev, p)
+		a.popContext(c, ctxSoftIRQ)
+	case hTimerEntry:
+		a.pushContext(c, ev, p, ctxTimer)
+	case hTimerExit:
+		a.popContext(c, ctxTimer)
 	case hStatedump:
 		a.statedump(c, ev, p)
 	}
@@ -180,14 +210,17 @@ func (a *Analysis) sysID(name string) int32 {
 	return id
 }
 
-// rawSysID returns the id of the name of system call number n
-// ("syscall#n": raw events carry no name, and the number-to-name table
-// depends on the architecture).
+// rawSysID returns the id of the name of system call number n: its name
+// in the architecture's table, else "syscall#n".
 func (a *Analysis) rawSysID(n int64) int32 {
 	if id := a.rawSys.get(n); id >= 0 {
 		return id
 	}
-	id := a.sysID("syscall#" + strconv.FormatInt(n, 10))
+	name, ok := a.sysTable.Name(n)
+	if !ok {
+		name = "syscall#" + strconv.FormatInt(n, 10)
+	}
+	id := a.sysID(name)
 	a.rawSys.set(n, id)
 	return id
 }

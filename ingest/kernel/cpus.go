@@ -146,9 +146,11 @@ func (a *Analysis) adoptContext(c *cpu, ev *core.Event, p *classPlan) {
 
 // replaceCurrent makes tid the thread running on c without a
 // sched_switch saying how the previous one left: the previous thread
-// waits for an unknown reason (the idle thread for a CPU); the new one,
-// if its state was known, runs in the mode its last system call events
-// left it in, as after a switch; otherwise the CPU's mode is unknown.
+// waits for an unknown reason (the idle thread for a CPU) and leaves c's
+// run queue (Current_cpu_rq null: a lost switch says nothing of where it
+// went); the new one, if its state was known, runs in the mode its last
+// system call events left it in, as after a switch (otherwise the CPU's mode
+// is unknown), and is on c's run queue.
 func (a *Analysis) replaceCurrent(c *cpu, tid int64) {
 	if i := a.thread(tid, c.num); i < 0 {
 		return
@@ -160,6 +162,9 @@ func (a *Analysis) replaceCurrent(c *cpu, tid int64) {
 		case old.status == int8(core.ThreadRunUser), old.status == int8(core.ThreadRunSyscall),
 			old.status == int8(core.ThreadInterrupted):
 			a.setStatus(old, int8(core.ThreadWaitUnknown))
+			if old.known&(1<<subCPURQ) != 0 && old.num[subCPURQ] == c.num {
+				a.setNull(old, subCPURQ) // where it went is unknown
+			}
 		}
 	}
 	th := a.setCurrent(c, tid)
@@ -171,6 +176,7 @@ func (a *Analysis) replaceCurrent(c *cpu, tid int64) {
 		}
 		a.setStatus(th, running(c, th))
 	}
+	a.setInt(th, subCPURQ, c.num)
 	a.updateCPU(c)
 }
 

@@ -30,9 +30,11 @@
 //	Threads/<tid>                 core.ThreadStatus (int32); "0_<cpu>" for the idle thread
 //	Threads/<tid>/Exec_name       string
 //	Threads/<tid>/PID, PPID       int32
-//	Threads/<tid>/System_call     string, the bare name ("openat"; "syscall#<n>" for raw events)
+//	Threads/<tid>/System_call     string, the bare name ("openat"; raw numbers named by SetArch's table, else "syscall#<n>")
+//	Threads/<tid>/System_call_error int32, -errno of the last call if it failed, null otherwise and during a call
 //	Threads/<tid>/Prio            int32, as the tracer reports it
 //	Threads/<tid>/Current_cpu_rq  int32
+//	Threads/<tid>/Waker           int64, core.Waker: what ended its last wait (wakeup.go)
 //	CPUs/<n>                      core.CPUStatus (int32)
 //	CPUs/<n>/Current_thread       int32
 //	CPUs/<n>/IRQs/<irq>           CPUStatusIRQ while the handler runs, else null
@@ -46,10 +48,12 @@
 // # Rules (Trace Compass's handlers)
 //
 //   - sched_switch: the previous thread's status comes from prev_state:
-//     0 (runnable; TASK_NOLOAD, 1024, ignored: it marks preemption on
-//     3.x kernels) -> wait for CPU; TASK_INTERRUPTIBLE or
-//     TASK_UNINTERRUPTIBLE -> wait blocked, and Current_cpu_rq null;
-//     TASK_DEAD (64) -> null; anything else -> wait unknown. ftrace's
+//     0 (runnable; the bits 1024, 2048 and 4096 are masked: kernels
+//     before 4.14 or TASK_STATE_MAX into a preempted task's state) ->
+//     wait for CPU; TASK_INTERRUPTIBLE or TASK_UNINTERRUPTIBLE -> wait
+//     blocked, and Current_cpu_rq null; TASK_DEAD (64) or EXIT_DEAD (16,
+//     "X": kernels >= 4.14 report it for a task's last switch) -> null,
+//     exited; anything else (EXIT_ZOMBIE "Z" included) -> wait unknown. ftrace's
 //     letters map to the same bits (R, R+ -> 0; S -> 1; D -> 2; I ->
 //     TASK_IDLE; T, t, X, Z -> 4, 8, 16, 32...). The next thread runs:
 //     running syscall if it is inside one, else running user mode; its
@@ -70,9 +74,10 @@
 //     sub-attributes become null.
 //   - sched_pi_setprio: Prio = newprio. sched_migrate_task:
 //     Current_cpu_rq = dest_cpu.
-//   - system call entry: System_call = the name, thread running syscall,
-//     CPU syscall. Exit: System_call null, thread running user mode, CPU
-//     user mode.
+//   - system call entry: System_call = the name, System_call_error null,
+//     thread running syscall, CPU syscall. Exit: System_call null,
+//     System_call_error = ret if -4095 <= ret < 0 (a failure), thread
+//     running user mode, CPU user mode.
 //   - irq_handler_entry: CPUs/<n>/IRQs/<irq> = IRQ, current thread
 //     interrupted, CPU IRQ. Exit: the IRQ null, the thread running again,
 //     the CPU's status recomputed (IRQ, else soft IRQ, else the current
@@ -98,7 +103,9 @@
 //     current thread, it becomes the current thread: its PID is filled
 //     from the matching process context, the previous thread (no
 //     sched_switch said how it left) waits for an unknown reason, and
-//     the new one, if it was known, runs in its last known mode. In a
+//     the new one, if it was known, runs in its last known mode; the
+//     new one's Current_cpu_rq becomes the CPU and the previous one's, if
+//     it was that CPU, null. In a
 //     consistent trace this only fills the start of the trace; it also
 //     makes captures without scheduling events (syscalls only) readable.
 //   - After an interrupt exit the thread stays interrupted while another

@@ -23,6 +23,10 @@ func fuzzClasses(layout *Layout) []*core.EventClass {
 	s.add(0, 0, "sched_migrate_task", "tid", 0, "pid", 0, "dest_cpu", 0)
 	s.add(0, 0, "raw_syscalls:sys_enter", "perf_tid", 0, "id", 0)
 	s.add(0, 0, "sys_enter", "context.tid", 0, "NR", 0)
+	for _, name := range []string{"hrtimer_expire_entry", "hrtimer_expire_exit", "timer_hrtimer_expire_entry",
+		"timer_hrtimer_expire_exit", "timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit"} {
+		s.add(0, 0, name, "hrtimer", 0)
+	}
 	return s.classList()
 }
 

@@ -16,6 +16,7 @@ import (
 type stream struct {
 	classes map[string]*core.EventClass
 	events  []core.Event
+	arch    string // names raw system calls (SetArch) when not ""
 }
 
 func newStream() *stream { return &stream{classes: map[string]*core.EventClass{}} }
@@ -73,6 +74,11 @@ func (s *stream) run(t *testing.T, layout *Layout, end core.Time) *core.MemHisto
 	t.Helper()
 	h := core.NewMemHistory(0)
 	a := New(h, layout)
+	if s.arch != "" {
+		if err := a.SetArch(s.arch); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for i := range s.events {
 		ev := s.events[i] // the analysis must not keep it
 		if err := a.Handle(&ev); err != nil {

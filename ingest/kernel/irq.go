@@ -25,19 +25,24 @@ func (a *Analysis) sysEntry(c *cpu, ev *core.Event, p *classPlan) {
 			}
 		}
 		a.setSyscall(th, id)
+		a.setNull(th, subSysError) // the previous call's failure is over
 		a.setStatus(th, int8(core.ThreadRunSyscall))
 	}
 	a.updateCPU(c)
 }
 
-// sysExit: the running thread is back in user mode (SysExitHandler).
-func (a *Analysis) sysExit(c *cpu) {
+// sysExit: the running thread is back in user mode (SysExitHandler); a
+// failed call's return value goes to System_call_error.
+func (a *Analysis) sysExit(c *cpu, ev *core.Event, p *classPlan) {
 	if c == nil {
 		return
 	}
 	a.endLostInterrupts(c)
 	c.mode = modeUser
 	if th := a.currentThread(c); th != nil {
+		if ret, ok := intField(ev, p.f[sRet]); ok && ret < 0 && ret >= -4095 && th.sys >= 0 {
+			a.setInt(th, subSysError, int32(ret))
+		}
 		a.setSyscall(th, -1)
 		a.setStatus(th, int8(core.ThreadRunUser))
 	}

@@ -29,6 +29,8 @@ const (
 	hSoftEntry
 	hSoftExit
 	hStatedump
+	hTimerEntry // hrtimer expiry: only the wake-up context stack
+	hTimerExit
 	numHandlers
 )
 
@@ -51,6 +53,8 @@ const (
 	sMigTID, sMigDest = 0, 1
 	// raw syscall entry (number), irq_handler_*, softirq_*
 	sNumber = 0
+	// system call exit
+	sRet = 0
 	// lttng_statedump_process_state
 	sDumpTID, sDumpPID, sDumpPPID, sDumpName, sDumpStatus, sDumpCPU = 0, 1, 2, 3, 4, 5
 
@@ -121,6 +125,7 @@ var lttngFields = [numHandlers][numSlots]string{
 	hPiSetprio:   {"tid", "newprio"},
 	hMigrate:     {"tid", "dest_cpu"},
 	hSysEntry:    {"id"}, // only read for sys_unknown
+	hSysExit:     {"ret"},
 	hIrqEntry:    {"irq"},
 	hIrqExit:     {"irq"},
 	hSoftRaise:   {"vec"},
@@ -143,6 +148,7 @@ var linuxFields = [numHandlers][numSlots]string{
 	hPiSetprio: {"pid", "newprio"},
 	hMigrate:   {"pid", "dest_cpu"},
 	hSysEntry:  {"id|NR"},
+	hSysExit:   {"ret"},
 	hIrqEntry:  {"irq"},
 	hIrqExit:   {"irq"},
 	hSoftRaise: {"vec"},
@@ -159,6 +165,7 @@ var (
 		events: withEvents(schedEvents(""),
 			"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
 			"irq_softirq_raise", hSoftRaise, "irq_softirq_entry", hSoftEntry, "irq_softirq_exit", hSoftExit,
+			"timer_hrtimer_expire_entry", hTimerEntry, "timer_hrtimer_expire_exit", hTimerExit,
 			"lttng_statedump_process_state", hStatedump),
 		fields:           lttngFields,
 		sysEntryPrefixes: []string{"syscall_entry_", "compat_syscall_entry_"},
@@ -174,6 +181,7 @@ var (
 		events: withEvents(schedEvents(""),
 			"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
 			"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
+			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit,
 			"lttng_statedump_process_state", hStatedump),
 		fields:           lttngFields,
 		sysEntryPrefixes: []string{"sys_", "compat_sys_"},
@@ -187,7 +195,8 @@ var (
 		name: "perf",
 		events: withEvents(schedEvents("sched:"),
 			"irq:irq_handler_entry", hIrqEntry, "irq:irq_handler_exit", hIrqExit,
-			"irq:softirq_raise", hSoftRaise, "irq:softirq_entry", hSoftEntry, "irq:softirq_exit", hSoftExit),
+			"irq:softirq_raise", hSoftRaise, "irq:softirq_entry", hSoftEntry, "irq:softirq_exit", hSoftExit,
+			"timer:hrtimer_expire_entry", hTimerEntry, "timer:hrtimer_expire_exit", hTimerExit),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"syscalls:sys_enter_"},
 		sysExitPrefixes:  []string{"syscalls:sys_exit_"},
@@ -205,7 +214,8 @@ var (
 		name: "ftrace",
 		events: withEvents(schedEvents(""),
 			"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
-			"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit),
+			"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
+			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"sys_enter_"},
 		sysExitPrefixes:  []string{"sys_exit_"},

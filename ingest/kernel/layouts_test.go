@@ -108,7 +108,7 @@ func TestLayoutFtrace(t *testing.T) {
 	sw(s, 15, "kworker/0:1", 5, "I", "cat", 77)  // idle kernel thread: blocked
 	sw(s, 16, "cat", 77, "S", "a", 6)
 	sw(s, 17, "a", 6, "T", "b", 7) // stopped: wait unknown
-	sw(s, 18, "b", 7, "X", "c", 8) // exited: wait unknown until freed
+	sw(s, 18, "b", 7, "X", "c", 8) // EXIT_DEAD: exited, null (issue 13)
 	sw(s, 19, "c", 8, "D|K", "swapper/0", 0)
 	s.add(20, 1, "sched_process_fork", ctx("sh", 9, "comm", "sh", "pid", 9, "child_comm", "sh", "child_pid", 10)...)
 	s.add(21, 1, "sched_wakeup", ctx("sh", 9, "comm", "cat", "pid", 77, "prio", 120, "target_cpu", 1)...)
@@ -123,7 +123,7 @@ func TestLayoutFtrace(t *testing.T) {
 		"Threads/77/System_call": {iv(0, 9, null), iv(10, 10, str("openat")), iv(11, 11, null), iv(12, 12, str("syscall#3")), iv(13, 100, null)},
 		"Threads/5":              {iv(0, 13, null), iv(14, 14, tUser), iv(15, 100, tBlocked)},
 		"Threads/6":              {iv(0, 15, null), iv(16, 16, tUser), iv(17, 100, tWaitUnk)},
-		"Threads/7":              {iv(0, 16, null), iv(17, 17, tUser), iv(18, 21, tWaitUnk), iv(22, 100, null)},
+		"Threads/7":              {iv(0, 16, null), iv(17, 17, tUser), iv(18, 100, null)},
 		"Threads/7/Exec_name":    {iv(0, 16, null), iv(17, 21, str("b")), iv(22, 100, null)},
 		"Threads/8":              {iv(0, 17, null), iv(18, 18, tUser), iv(19, 100, tBlocked)},
 		"CPUs/0/Current_thread": {iv(0, 9, null), iv(10, 13, "77"), iv(14, 14, "5"), iv(15, 15, "77"), iv(16, 16, "6"),

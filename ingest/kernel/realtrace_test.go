@@ -22,22 +22,7 @@ func decodeAll(tb testing.TB, dir string) ([]core.Event, core.SourceInfo, []*cor
 		tb.Fatal(err)
 	}
 	defer src.Close()
-	var events []core.Event
-	for {
-		ev, err := src.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		c := *ev
-		c.Fields = append([]core.Field(nil), ev.Fields...)
-		for i := range c.Fields {
-			c.Fields[i].Bytes = append([]byte(nil), c.Fields[i].Bytes...)
-		}
-		events = append(events, c)
-	}
+	events := copyEvents(tb, src)
 	if len(events) == 0 {
 		tb.Fatal("no events")
 	}

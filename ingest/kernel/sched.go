@@ -202,15 +202,21 @@ func (a *Analysis) subject(c *cpu, ev *core.Event, tidField int16) *thread {
 const (
 	taskInterruptible   = 1
 	taskUninterruptible = 2
+	exitDead            = 16 // EXIT_DEAD: what kernels >= 4.14 report for a task's last switch
 	taskDead            = 64
-	taskNoload          = 1024 // TASK_STATE_MAX before 4.1: "preempted"
+	// taskPreempted are the bits kernels or-ed into a preempted task's
+	// state: TASK_STATE_MAX before 4.1 (1024, later TASK_NOLOAD), 4.1-4.10
+	// (2048) and 4.11-4.13 (4096). Trace Compass masks them.
+	taskPreempted = 1024 | 2048 | 4096
+	taskNoload    = 1024
 )
 
 // prevStatus decides the status of a thread leaving its CPU, from
 // sched_switch's prev_state, as Trace Compass's setOldProcessStatus does:
-// runnable (0, ignoring TASK_NOLOAD) waits for a CPU and stays on its run
-// queue; (un)interruptible sleep is blocked; TASK_DEAD leaves a null
-// status; anything else waits for an unknown reason. ftrace's letters
+// runnable (0, ignoring the preemption bits) waits for a CPU and stays on
+// its run queue; (un)interruptible sleep is blocked; TASK_DEAD or
+// EXIT_DEAD leaves a null status (the thread has exited); anything else
+// (EXIT_ZOMBIE included) waits for an unknown reason. ftrace's letters
 // ("R", "R+", "S", "D|K", "I"...) are mapped to the same bits first.
 func prevStatus(f core.Field) (status int8, runnable bool) {
 	var state int64
@@ -222,13 +228,13 @@ func prevStatus(f core.Field) (status int8, runnable bool) {
 	default:
 		return int8(core.ThreadWaitUnknown), false
 	}
-	state &^= taskNoload
+	state &^= taskPreempted
 	switch {
 	case state == 0:
 		return int8(core.ThreadWaitCPU), true
 	case state&(taskInterruptible|taskUninterruptible) != 0:
 		return int8(core.ThreadWaitBlocked), false
-	case state&taskDead != 0:
+	case state&(taskDead|exitDead) != 0:
 		return statusNull, false
 	}
 	return int8(core.ThreadWaitUnknown), false
@@ -255,7 +261,7 @@ func stateLetters(b []byte) int64 {
 		case 't':
 			s |= 8 // __TASK_TRACED
 		case 'X':
-			s |= 16 // EXIT_DEAD
+			s |= exitDead
 		case 'Z':
 			s |= 32 // EXIT_ZOMBIE
 		case 'x':

@@ -19,6 +19,7 @@ const (
 	subSyscall
 	subPrio
 	subCPURQ
+	subSysError
 	numSubs
 )
 
@@ -29,6 +30,7 @@ var subNames = [numSubs]string{
 	subSyscall:  core.AttrSystemCall,
 	subPrio:     core.AttrPrio,
 	subCPURQ:    core.AttrCurrentCPURQ,
+	subSysError: core.AttrSyscallError,
 }
 
 // statusNull marks a null status in the int8 mirrors.

@@ -1,10 +1,11 @@
-package tui
+package overview
 
 import (
 	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"sort"
@@ -34,150 +35,44 @@ import (
 // leaves' amounts (at most maxLeaves x |T| x |J|).
 
 const (
-	// ticksPerSlice is the model's unit of time: 1/64 of a slice.
-	ticksPerSlice = 64
-	// maxTypes bounds |J|: kernel thread statuses need 7 (CPU statuses
+	// TicksPerSlice is the model's unit of time: 1/64 of a slice.
+	TicksPerSlice = 64
+	// MaxTypes bounds |J|: kernel thread statuses need 7 (CPU statuses
 	// 6); string-valued rows (user-space, Chrome) keep their first
 	// maxTypes-1 distinct values and count the rest as one "other values"
 	// type. Every type costs a pass over each row.
-	maxTypes = 8
-	// maxLeaves bounds the leaves of the spatiotemporal hierarchy (and the
+	MaxTypes = 8
+	// MaxLeaves bounds the leaves of the spatiotemporal hierarchy (and the
 	// drawn groups): beyond it threads are summed into their process, and
 	// processes into groups of consecutive processes (the thesis's
 	// pre-aggregation of the lowest levels, 6.4.4). A terminal shows a few
 	// dozen lines: finer leaves would only be drawn merged.
-	maxLeaves = 256
+	MaxLeaves = 256
 	// chunkBytes is the size of a worker's chunk buffer.
 	chunkBytes = 4 << 20
 )
 
-// ovLeaf is one leaf of the overview's hierarchy: a row, or (over
+// Leaf is one leaf of the overview's hierarchy: a row, or (over
 // maxLeaves) a process or a group of processes summed.
-type ovLeaf struct {
-	label string
-	node  int32 // the tree node enter selects
-	rows  int   // rows summed
-	depth int   // indentation (a thread under its process)
+type Leaf struct {
+	Label string
+	Node  int32 // the tree node enter selects
+	Rows  int   // rows summed
+	Depth int   // indentation (a thread under its process)
 }
 
-// ovShape is the overview's resources and hierarchy, built from the row
+// Shape is the overview's resources and hierarchy, built from the row
 // tree on the UI goroutine (cheap: linear in the rows) and then read only.
-type ovShape struct {
-	leaves   []ovLeaf
-	hier     *aggregate.Hierarchy // node 0 is the root; a leaf's resource is its index
-	first    []int                // per hierarchy node: its first leaf
-	last     []int                // per hierarchy node: its last leaf
-	nodeTree []int32              // per hierarchy node: the tree node enter selects (-1: none)
-	nodeRows []int                // per hierarchy node: rows under it
-	rowKeys  []core.Key           // the status attribute of every row
-	rowLeaf  []int32              // the leaf each row adds to
-	grouped  string               // how rows were grouped over maxLeaves ("" if not)
-}
-
-// ovEntry is a top-level row of the tree with the rows under it.
-type ovEntry struct {
-	node int32
-	rows []int32 // tree nodes with a status key
-}
-
-// buildShape lists the rows of a tree with their hierarchy (Control Flow:
-// process > thread; Resources: CPUs), coarsened to at most limit leaves.
-func buildShape(t *rowTree, limit int) *ovShape {
-	var entries []ovEntry
-	total := 0
-	isRow := func(n *node) bool {
-		return n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU)
-	}
-	for _, r := range t.roots {
-		e := ovEntry{node: r}
-		if isRow(&t.nodes[r]) {
-			e.rows = append(e.rows, r)
-		}
-		if t.nodes[r].kind == kindProcess {
-			for _, c := range t.nodes[r].children {
-				if isRow(&t.nodes[c]) {
-					e.rows = append(e.rows, c)
-				}
-			}
-		}
-		if len(e.rows) > 0 {
-			entries = append(entries, e)
-			total += len(e.rows)
-		}
-	}
-	sh := &ovShape{hier: &aggregate.Hierarchy{Children: [][]int{nil}, Resource: []int{-1}}, nodeTree: []int32{-1}}
-	newNode := func(parent int, tree int32) int {
-		v := len(sh.hier.Children)
-		sh.hier.Children = append(sh.hier.Children, nil)
-		sh.hier.Resource = append(sh.hier.Resource, -1)
-		sh.nodeTree = append(sh.nodeTree, tree)
-		sh.hier.Children[parent] = append(sh.hier.Children[parent], v)
-		return v
-	}
-	addLeaf := func(parent int, l ovLeaf, rows []int32) {
-		v := newNode(parent, l.node)
-		sh.hier.Resource[v] = len(sh.leaves)
-		for _, r := range rows {
-			sh.rowKeys = append(sh.rowKeys, t.nodes[r].key)
-			sh.rowLeaf = append(sh.rowLeaf, int32(len(sh.leaves)))
-		}
-		l.rows = len(rows)
-		sh.leaves = append(sh.leaves, l)
-	}
-	switch {
-	case total <= limit: // every row is a leaf, under its process
-		for _, e := range entries {
-			if len(e.rows) == 1 {
-				addLeaf(0, ovLeaf{label: t.nodes[e.rows[0]].label, node: e.rows[0]}, e.rows)
-				continue
-			}
-			p := newNode(0, e.node)
-			for _, r := range e.rows {
-				d := 1
-				if r == e.node {
-					d = 0 // the leader thread is the process's own row
-				}
-				addLeaf(p, ovLeaf{label: t.nodes[r].label, node: r, depth: d}, []int32{r})
-			}
-		}
-	case len(entries) <= limit: // processes are leaves
-		for _, e := range entries {
-			label := t.nodes[e.node].label
-			if len(e.rows) > 1 {
-				label += fmt.Sprintf(" (%d)", len(e.rows))
-			}
-			addLeaf(0, ovLeaf{label: label, node: e.node}, e.rows)
-		}
-		sh.grouped = fmt.Sprintf("%d rows summed into their %d processes", total, len(entries))
-	default: // groups of consecutive processes are leaves
-		for g := range limit {
-			a, z := g*len(entries)/limit, (g+1)*len(entries)/limit
-			var rows []int32
-			for _, e := range entries[a:z] {
-				rows = append(rows, e.rows...)
-			}
-			label := t.nodes[entries[a].node].label
-			if z-a > 1 {
-				label += fmt.Sprintf(" +%d", z-a-1)
-			}
-			addLeaf(0, ovLeaf{label: label, node: entries[a].node}, rows)
-		}
-		sh.grouped = fmt.Sprintf("%d rows summed into %d groups", total, limit)
-	}
-	n := len(sh.hier.Children)
-	sh.first, sh.last, sh.nodeRows = make([]int, n), make([]int, n), make([]int, n)
-	for v := n - 1; v >= 0; v-- { // children are created after their parent
-		if r := sh.hier.Resource[v]; r >= 0 {
-			sh.first[v], sh.last[v], sh.nodeRows[v] = r, r, sh.leaves[r].rows
-			continue
-		}
-		sh.first[v], sh.last[v] = len(sh.leaves), -1
-		for _, c := range sh.hier.Children[v] {
-			sh.first[v], sh.last[v] = min(sh.first[v], sh.first[c]), max(sh.last[v], sh.last[c])
-			sh.nodeRows[v] += sh.nodeRows[c]
-		}
-	}
-	return sh
+type Shape struct {
+	Leaves   []Leaf
+	Hier     *aggregate.Hierarchy // node 0 is the root; a leaf's resource is its index
+	First    []int                // per hierarchy node: its first leaf
+	Last     []int                // per hierarchy node: its last leaf
+	NodeTree []int32              // per hierarchy node: the tree node enter selects (-1: none)
+	NodeRows []int                // per hierarchy node: rows under it
+	RowKeys  []core.Key           // the status attribute of every row
+	RowLeaf  []int32              // the leaf each row adds to
+	Grouped  string               // how rows were grouped over maxLeaves ("" if not)
 }
 
 // valueIDs gives state values dense type ids, shared by the workers
@@ -196,9 +91,9 @@ func (v *valueIDs) id(val core.Value) int {
 	if id, ok := v.ids[val]; ok {
 		return id
 	}
-	if len(v.values) == maxTypes-1 {
+	if len(v.values) == MaxTypes-1 {
 		v.other = true
-		return maxTypes - 1
+		return MaxTypes - 1
 	}
 	id := len(v.values)
 	v.ids[val] = id
@@ -231,39 +126,39 @@ func (l *localIDs) id(val core.Value) int {
 	return id
 }
 
-// ovModelRequest is what a model build reads (copied from the browser).
-type ovModelRequest struct {
-	hist     core.History
-	shape    *ovShape
-	from, to core.Time
-	slices   int
-	temporal bool // feed the temporal accumulator (else: leaves only)
+// ModelRequest is what a model build reads (copied from the browser).
+type ModelRequest struct {
+	Hist     core.History
+	Shape    *Shape
+	From, To core.Time
+	Slices   int
+	Temporal bool // feed the temporal accumulator (else: leaves only)
 	coarse   bool // the temporal resources are the leaves, not the rows (over budget)
-	workers  int
-	chunk    int                   // rows per query (0: what chunkBytes holds)
+	Workers  int
+	Chunk    int                   // rows per query (0: what chunkBytes holds)
 	progress func(done, total int) // chunks read; may be nil
 }
 
-// ovModel is a built model.
-type ovModel struct {
+// Model is a built model.
+type Model struct {
 	T, J     int
-	starts   []core.Time  // slice starts, T+1 entries (the last is to+1)
-	values   []core.Value // type id -> value
-	other    bool         // the last type stands for other values
+	Starts   []core.Time  // slice starts, T+1 entries (the last is to+1)
+	Values   []core.Value // type id -> value
+	Other    bool         // the last type stands for other values
 	leaves   []float64    // per leaf, slice and type (L*T*J)
-	temporal *aggregate.TemporalAccumulator
+	Temporal *aggregate.TemporalAccumulator
 }
 
-// leafRow returns the amounts of leaf l (T*J, slice-major).
-func (m *ovModel) leafRow(l int) []float64 {
+// LeafRow returns the amounts of leaf l (T*J, slice-major).
+func (m *Model) LeafRow(l int) []float64 {
 	n := m.T * m.J
 	return m.leaves[l*n : (l+1)*n]
 }
 
 // ovWorker is one goroutine's share of a model build.
 type ovWorker struct {
-	req    *ovModelRequest
-	m      *ovModel
+	req    *ModelRequest
+	m      *Model
 	ids    localIDs
 	slot   []int32 // key -> row index, shared read-only
 	buf    []float64
@@ -274,39 +169,47 @@ type ovWorker struct {
 	leaves []float64
 }
 
-// buildModel reads the model: O(intervals in range + rows x |T| x |J|).
-func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
-	T, J := req.slices, maxTypes
-	sh := req.shape
-	m := &ovModel{T: T, J: J, starts: make([]core.Time, T+1), leaves: make([]float64, len(sh.leaves)*T*J)}
-	v := timeView{Start: req.from, End: req.to, T0: req.from, T1: req.to, Cols: T}
-	for k := range m.starts {
-		m.starts[k] = v.ColStart(k)
+// sliceStart is the first instant of slice k of [from, to] cut into n
+// slices (k = n: to+1), as the Gantt cuts its columns, so a slice of an
+// overview as wide as the screen is a column.
+func sliceStart(from, to core.Time, k, n int) core.Time {
+	hi, lo := bits.Mul64(uint64(to-from+1), uint64(k))
+	q, _ := bits.Div64(hi, lo, uint64(n))
+	return from + core.Time(q)
+}
+
+// BuildModel reads the model: O(intervals in range + rows x |T| x |J|).
+func BuildModel(ctx context.Context, req ModelRequest) (*Model, error) {
+	T, J := req.Slices, MaxTypes
+	sh := req.Shape
+	m := &Model{T: T, J: J, Starts: make([]core.Time, T+1), leaves: make([]float64, len(sh.Leaves)*T*J)}
+	for k := range m.Starts {
+		m.Starts[k] = sliceStart(req.From, req.To, k, T)
 	}
-	if m.starts[1] <= m.starts[0] {
-		return nil, fmt.Errorf("overview: %d slices of a %s range: zoom out or use fewer slices", T, core.FormatDuration(req.to-req.from+1))
+	if m.Starts[1] <= m.Starts[0] {
+		return nil, fmt.Errorf("overview: %d slices of a %s range: zoom out or use fewer slices", T, core.FormatDuration(req.To-req.From+1))
 	}
-	slot := make([]int32, req.hist.Attributes().Len())
+	slot := make([]int32, req.Hist.Attributes().Len())
 	for i := range slot {
 		slot[i] = -1
 	}
-	for i, k := range sh.rowKeys {
+	for i, k := range sh.RowKeys {
 		slot[k] = int32(i)
 	}
-	rows := len(sh.rowKeys)
-	chunk := req.chunk
+	rows := len(sh.RowKeys)
+	chunk := req.Chunk
 	if chunk <= 0 {
 		chunk = max(chunkBytes/(T*J*8), 16)
 	}
 	chunks := (rows + chunk - 1) / chunk
-	workers := max(min(req.workers, chunks), 1)
+	workers := max(min(req.Workers, chunks), 1)
 	shared := &valueIDs{ids: map[core.Value]int{}}
 	ws := make([]*ovWorker, workers)
 	for i := range ws {
 		w := &ovWorker{req: &req, m: m, ids: localIDs{shared: shared, m: map[core.Value]int{}}, slot: slot,
 			buf: make([]float64, min(chunk, rows)*T*J), cells: make([][]int32, min(chunk, rows)),
 			leaves: make([]float64, len(m.leaves))}
-		if req.temporal {
+		if req.Temporal {
 			w.acc, _ = aggregate.NewTemporalAccumulator(T, J)
 		}
 		ws[i] = w
@@ -341,21 +244,21 @@ func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
 		for j, x := range w.leaves {
 			m.leaves[j] += x
 		}
-		if !req.temporal {
+		if !req.Temporal {
 			continue
 		}
 		if i == 0 {
-			m.temporal = w.acc
-		} else if err := m.temporal.Merge(w.acc); err != nil {
+			m.Temporal = w.acc
+		} else if err := m.Temporal.Merge(w.acc); err != nil {
 			return nil, err
 		}
 	}
-	if req.temporal && req.coarse {
-		for l := range sh.leaves {
-			m.temporal.Add(m.leafRow(l), 1)
+	if req.Temporal && req.coarse {
+		for l := range sh.Leaves {
+			m.Temporal.Add(m.LeafRow(l), 1)
 		}
 	}
-	m.values, m.other = shared.values, shared.other
+	m.Values, m.Other = shared.values, shared.other
 	m.canonicalTypes()
 	return m, nil
 }
@@ -364,8 +267,8 @@ func buildModel(ctx context.Context, req ovModelRequest) (*ovModel, error) {
 // order), so types, colours' tie-breaks and the legend do not depend on
 // which worker met a value first. The temporal accumulator's qualities do
 // not depend on the order of types; the leaves' amounts are permuted.
-func (m *ovModel) canonicalTypes() {
-	n, fixed := len(m.values), 0
+func (m *Model) canonicalTypes() {
+	n, fixed := len(m.Values), 0
 	if n < 2 {
 		return
 	}
@@ -373,12 +276,12 @@ func (m *ovModel) canonicalTypes() {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order[fixed:], func(a, b int) int { return compareValues(m.values[a], m.values[b]) })
+	slices.SortStableFunc(order[fixed:], func(a, b int) int { return compareValues(m.Values[a], m.Values[b]) })
 	values := make([]core.Value, n)
 	for nw, old := range order {
-		values[nw] = m.values[old]
+		values[nw] = m.Values[old]
 	}
-	m.values = values
+	m.Values = values
 	tmp := make([]float64, n)
 	for cell := 0; cell < len(m.leaves); cell += m.J {
 		for nw, old := range order {
@@ -403,7 +306,7 @@ func compareValues(a, b core.Value) int {
 func (w *ovWorker) chunk(ctx context.Context, a, b int) error {
 	w.base, w.n = a, b-a
 	req := w.req
-	if _, err := req.hist.Query2D(ctx, req.shape.rowKeys[a:b], req.from, req.to, w.visit); err != nil {
+	if _, err := req.Hist.Query2D(ctx, req.Shape.RowKeys[a:b], req.From, req.To, w.visit); err != nil {
 		return fmt.Errorf("reading the states for the overview: %w", err)
 	}
 	n := w.m.T * w.m.J
@@ -411,7 +314,7 @@ func (w *ovWorker) chunk(ctx context.Context, a, b int) error {
 		// Only the cells the row's intervals touched: a thread is in a
 		// few states per slice, not in all |J|.
 		row, cells := w.buf[r*n:(r+1)*n], w.cells[r]
-		leaf := w.leaves[int(req.shape.rowLeaf[a+r])*n:][:n]
+		leaf := w.leaves[int(req.Shape.RowLeaf[a+r])*n:][:n]
 		for _, i := range cells {
 			row[i] = math.Round(row[i])
 			leaf[i] += row[i]
@@ -436,7 +339,7 @@ func (w *ovWorker) visit(iv core.Interval) bool {
 	if r < 0 || r >= w.n {
 		return true
 	}
-	st := w.m.starts
+	st := w.m.Starts
 	s, e := max(iv.Start, st[0]), min(iv.End, st[len(st)-1]-1)
 	if s > e {
 		return true
@@ -451,10 +354,10 @@ func (w *ovWorker) visit(iv core.Interval) bool {
 		if row[i] == 0 {
 			w.cells[r] = append(w.cells[r], int32(i))
 		}
-		row[i] += float64(d) * ticksPerSlice / float64(st[k+1]-st[k])
+		row[i] += float64(d) * TicksPerSlice / float64(st[k+1]-st[k])
 	}
 	return true
 }
 
-// defaultWorkers is how many goroutines a build uses: every core.
-func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+// DefaultWorkers is how many goroutines a build uses: every core.
+func DefaultWorkers() int { return runtime.GOMAXPROCS(0) }

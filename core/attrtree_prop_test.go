@@ -1,0 +1,69 @@
+package core_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
+)
+
+// TestAttributeTreeMatchesReference adds random attributes, with Grow and
+// child listings interleaved, and checks every lookup and listing against
+// a brute-force reference: a map of (parent, name) and a list of parents.
+func TestAttributeTreeMatchesReference(t *testing.T) {
+	r := coretest.Rand(t)
+	type ref struct {
+		parent core.Key
+		name   string
+	}
+	tr := core.NewAttributeTree()
+	keyOf := map[ref]core.Key{}
+	var parents []core.Key
+	for step := range 4000 {
+		switch r.IntN(50) {
+		case 0:
+			tr.Grow(r.IntN(300), r.IntN(10))
+		case 1: // a listing between additions (its index is then rebuilt)
+			p := core.Key(r.IntN(len(parents)+1)) - 1
+			var want []core.Key
+			for k, q := range parents {
+				if q == p {
+					want = append(want, core.Key(k))
+				}
+			}
+			if got := tr.Children(p); !slices.Equal(got, want) {
+				t.Fatalf("step %d: Children(%d) = %v, want %v", step, p, got, want)
+			}
+			if n := tr.NumChildren(p); n != len(want) {
+				t.Fatalf("step %d: NumChildren(%d) = %d, want %d", step, p, n, len(want))
+			}
+		}
+		p := core.Root
+		if len(parents) > 0 && r.IntN(6) > 0 {
+			p = core.Key(r.IntN(len(parents)))
+		}
+		name := fmt.Sprint(r.IntN(40))
+		k := tr.Add(p, name)
+		if want, ok := keyOf[ref{p, name}]; ok {
+			if k != want {
+				t.Fatalf("step %d: Add(%d, %q) = %d, had %d", step, p, name, k, want)
+			}
+			continue
+		}
+		if int(k) != len(parents) {
+			t.Fatalf("step %d: new key %d, want %d", step, k, len(parents))
+		}
+		keyOf[ref{p, name}] = k
+		parents = append(parents, p)
+	}
+	for rf, k := range keyOf {
+		if got, ok := tr.Child(rf.parent, rf.name); !ok || got != k || tr.Parent(k) != rf.parent || tr.Name(k) != rf.name {
+			t.Fatalf("Child(%d, %q) = %d, %v; want %d", rf.parent, rf.name, got, ok, k)
+		}
+		if _, ok := tr.Child(rf.parent, rf.name+"x"); ok {
+			t.Fatalf("Child(%d, %q) found a key that was never added", rf.parent, rf.name+"x")
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package history
+
+import (
+	"sync/atomic"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// The build uses two cores: the caller's goroutine (decoding and analysis,
+// which call Modify) hands the intervals that Modify closes, in batches,
+// to a goroutine that places them in the tree (R-buffer loads, node
+// encoding, writes). The queue is bounded (pipelineDepth batches), so
+// memory does not grow when the tree side is the slower, and the tree side
+// sees exactly the sequence of intervals, and of attribute counts, that a
+// build on one goroutine would: the file has the same bytes.
+
+const (
+	batchLen      = 4096 // intervals per batch
+	pipelineDepth = 4    // batches queued or being placed
+)
+
+// ivBatch is a run of intervals on their way to the tree builder.
+type ivBatch struct {
+	recs []rec
+	strs []byte    // string values, which recs point into
+	keys []keyMark // attribute count changes within the batch
+}
+
+// keyMark says that from record at on, the builder had n attributes (the
+// vR height follows it).
+type keyMark struct{ at, n int }
+
+// pipeline is the tree side of the build.
+type pipeline struct {
+	in     chan *ivBatch
+	free   chan *ivBatch
+	done   chan struct{}
+	err    error       // the tree side's first error, written once
+	failed atomic.Bool // set after err: the caller may then read err
+	keys   int         // attribute count as of the interval being placed
+}
+
+func newPipeline(tb *treeBuilder) *pipeline {
+	p := &pipeline{in: make(chan *ivBatch, pipelineDepth-2), free: make(chan *ivBatch, pipelineDepth), done: make(chan struct{})}
+	tb.keyCount = func() int { return p.keys }
+	for range pipelineDepth {
+		p.free <- &ivBatch{recs: make([]rec, 0, batchLen)}
+	}
+	go p.run(tb)
+	return p
+}
+
+// run places every batch; after an error it only drains the queue.
+func (p *pipeline) run(tb *treeBuilder) {
+	defer close(p.done)
+	for bt := range p.in {
+		mark := 0
+		for i := 0; i < len(bt.recs) && p.err == nil; i++ {
+			for mark < len(bt.keys) && bt.keys[mark].at == i {
+				p.keys = bt.keys[mark].n
+				mark++
+			}
+			if p.err = tb.insert(&bt.recs[i], bt.strs); p.err != nil {
+				p.failed.Store(true)
+			}
+		}
+		bt.recs, bt.strs, bt.keys = bt.recs[:0], bt.strs[:0], bt.keys[:0]
+		p.free <- bt
+	}
+}
+
+// emit queues the interval [start, end] of key with value v.
+func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
+	if b.opts.sequential {
+		b.strs = b.strs[:0]
+		r := recFromValue(key, b.cls.of[key], start, end, v, &b.strs)
+		return b.tb.insert(&r, b.strs)
+	}
+	if b.pipe == nil {
+		b.pipe = newPipeline(b.tb)
+		b.cur = <-b.pipe.free
+	}
+	bt := b.cur
+	if n := b.tree.Len(); n != b.keysSent {
+		bt.keys = append(bt.keys, keyMark{len(bt.recs), n})
+		b.keysSent = n
+	}
+	bt.recs = append(bt.recs, recFromValue(key, b.cls.of[key], start, end, v, &bt.strs))
+	if len(bt.recs) < batchLen {
+		return nil
+	}
+	if b.pipe.failed.Load() { // the tree side stopped on an error
+		return b.pipe.err
+	}
+	b.pipe.in <- bt
+	b.cur = <-b.pipe.free
+	return nil
+}
+
+// drain sends the pending batch, waits for the tree side to place
+// everything and stops it. The tree builder is then the caller's again,
+// with the current attribute count.
+func (b *Builder) drain() error {
+	if b.pipe == nil {
+		return nil
+	}
+	if len(b.cur.recs) > 0 {
+		b.pipe.in <- b.cur
+	}
+	close(b.pipe.in)
+	<-b.pipe.done
+	err := b.pipe.err
+	b.pipe, b.cur = nil, nil
+	b.tb.keyCount = b.tree.Len
+	return err
+}

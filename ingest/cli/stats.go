@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/tracetui/tracetui/ingest/analyses"
+)
+
+// runStats prints CPU usage, system call, wake-up latency and interrupt
+// statistics over a range, from the index (package ingest/analyses).
+func runStats(e *Env, args []string) error {
+	cmd := lookup("stats")
+	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
+	from, to := addRangeFlags(fs)
+	top := fs.Int("top", analyses.DefaultTop, "list the `N` slowest calls, worst latencies and longest interrupts")
+	if err := Parse(fs, args, 1, 1); err != nil {
+		return err
+	}
+	if *top < 1 || *top > analyses.MaxTop {
+		return Usagef("--top %d: want 1 to %d", *top, analyses.MaxTop)
+	}
+	t, err := fl.open(e, fs)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	h := t.History()
+	start, end := h.Bounds()
+	rep, err := analyses.Compute(ctx, h, analyses.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})
+	if err != nil {
+		return err
+	}
+	if *fl.asJSON {
+		return writeJSON(e.Stdout, rep)
+	}
+	return rep.WriteText(e.Stdout)
+}

@@ -1,0 +1,268 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/critpath"
+)
+
+// The critical-path view: for the thread selected in Control Flow, over
+// the selection or else the visible range, who made progress on its
+// behalf (ingest/critpath). A Gantt has one row per thread on the path
+// (the selected one first, then by time on the path), cells drawn with
+// the state's glyph and colour and '>' where the path jumps to the row; a
+// legend; a table of segments. Enter moves Control Flow to the selected
+// segment's thread and start.
+
+// critGlyphs are the states' glyphs, by critpath.State, readable without
+// colour.
+var critGlyphs = []string{"#", "~", "!", "x", "t", "n", "d", "u", "i", "?"}
+
+// critColours are Trace Compass's colours of the states, by critpath.State.
+var critColours = []string{"#339900", "#c86400", "#ffdc00", "#dc143c", "#336699", "#ff9bff", "#6600cc", "#5a0101", "#6666cc", "#403b33"}
+
+// critRow is one thread of the path.
+type critRow struct {
+	worker  critpath.Worker
+	label   string
+	elapsed core.Time
+}
+
+type critPathView struct {
+	sh    *shared
+	host  *browser
+	title string
+	job   job
+	path  *critpath.Path
+	rows  []critRow
+	err   error
+	sel   int // selected segment
+	top   int // first segment line shown
+}
+
+// critPathMsg is the computed path.
+type critPathMsg struct {
+	seq  uint64
+	path *critpath.Path
+	err  error
+}
+
+// openCritPath opens the critical path of the selected Control Flow thread.
+func (b *browser) openCritPath() tea.Cmd {
+	t := b.tree()
+	sel := -1
+	if b.pane == viewControlFlow {
+		sel = int(t.selected())
+	}
+	if sel < 0 || t.nodes[sel].tid == "" {
+		b.setNote(noteInfo, "select a thread in Control Flow first")
+		return nil
+	}
+	n := &t.nodes[sel]
+	w := critpath.Worker{CPU: -1}
+	if c, ok := strings.CutPrefix(n.tid, "0_"); ok {
+		cpu, _ := strconv.Atoi(c)
+		w.CPU = int32(cpu)
+	} else if tid, err := strconv.Atoi(n.tid); err == nil {
+		w.TID = int32(tid)
+	}
+	from, to, what := b.tv.T0, b.tv.T1+1, "visible range"
+	if b.hasSel {
+		from, to, what = b.selStart, b.selEnd+1, "selection"
+	}
+	v := &critPathView{sh: b.sh, host: b,
+		title: fmt.Sprintf("Critical path of %s over the %s %s–%s", n.label, what, b.relTime(from), b.relTime(to))}
+	ctx, seq := v.job.start(b.ctx)
+	h := b.hist
+	b.push(v)
+	return func() tea.Msg {
+		p, err := critpath.Compute(ctx, h, w, from, to, critpath.Options{})
+		return critPathMsg{seq, p, err}
+	}
+}
+
+// Update handles a key or the result.
+func (v *critPathView) Update(msg tea.Msg) step {
+	km := &v.sh.keys
+	switch msg := msg.(type) {
+	case critPathMsg:
+		if v.job.current(msg.seq) {
+			v.job.finish()
+			v.path, v.err = msg.path, msg.err
+			v.rows = critRows(msg.path, v.host)
+		}
+	case tea.KeyMsg:
+		n := 0
+		if v.path != nil {
+			n = len(v.path.Segments)
+		}
+		switch {
+		case msg.Type == tea.KeyEsc:
+			return step{done: true}
+		case key.Matches(msg, km.Up):
+			v.sel = max(v.sel-1, 0)
+		case key.Matches(msg, km.Down):
+			v.sel = max(min(v.sel+1, n-1), 0)
+		case key.Matches(msg, km.Toggle):
+			if v.sel < n {
+				s := v.path.Segments[v.sel]
+				return step{done: true, cmd: v.host.goToWorker(s.Worker, s.Start)}
+			}
+		default:
+			return step{pass: true}
+		}
+	}
+	return step{}
+}
+
+// critRows lists the path's threads: the target first, then in the order
+// they appear on the path, with their time on it.
+func critRows(p *critpath.Path, b *browser) []critRow {
+	if p == nil {
+		return nil
+	}
+	rows := []critRow{{worker: p.Target}}
+	for _, s := range p.Segments {
+		i := slices.IndexFunc(rows, func(r critRow) bool { return r.worker == s.Worker })
+		if i < 0 {
+			rows = append(rows, critRow{worker: s.Worker})
+			i = len(rows) - 1
+		}
+		rows[i].elapsed += s.End - s.Start
+	}
+	for i := range rows {
+		w := rows[i].worker
+		rows[i].label = b.threadLabel(core.Waker{Kind: core.WakerThread, ID: w.TID, CPU: w.CPU})
+	}
+	return rows
+}
+
+// goToWorker selects a thread's Control Flow row and moves the cursor to t.
+func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
+	if n, ok := b.tree().byTID[wakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})]; ok && b.pane == viewControlFlow {
+		b.tree().selectNode(n)
+	}
+	return b.moveCursor(t, true)
+}
+
+// Help is the view's help line.
+func (v *critPathView) Help() string {
+	km := &v.sh.keys
+	return km.Up.Help().Key + "/" + km.Down.Help().Key + " segment · " + km.Toggle.Help().Key + " go to it in Control Flow · esc close"
+}
+
+// Close cancels the computation.
+func (v *critPathView) Close() { v.job.stop() }
+
+// View draws the title, the Gantt, the legend and the segment table.
+func (v *critPathView) View(a area) []string {
+	st := v.sh.styles
+	lines := []string{st.Title.Render(v.title)}
+	switch {
+	case v.err != nil:
+		lines = append(lines, st.Error.Render("failed: "+v.err.Error()))
+	case v.path == nil:
+		lines = append(lines, st.Dim.Render("computing…"))
+	default:
+		lines = append(lines, v.summary())
+		lines = append(lines, v.gantt(a.width, max(a.height/3, 1))...)
+		lines = append(lines, v.legend())
+		lines = append(lines, v.table(a.width, a.height-len(lines))...)
+	}
+	for i := range lines {
+		lines[i] = padStyled(fitANSI(lines[i], a.width), a.width)
+	}
+	for len(lines) < a.height {
+		lines = append(lines, strings.Repeat(" ", a.width))
+	}
+	return lines[:a.height]
+}
+
+// summary says how much of the range the path covers and at what cost.
+func (v *critPathView) summary() string {
+	p := v.path
+	s := fmt.Sprintf("%d segments on %d threads, %d edges visited", len(p.Segments), len(v.rows), p.Work)
+	if p.Truncated {
+		s += " · work bound reached: some waits are unknown"
+	}
+	return v.sh.styles.Dim.Render(s)
+}
+
+// labelWidth is the width of the Gantt's row labels.
+const critLabelWidth = 24
+
+// gantt draws up to n rows of the path over the range, one column per
+// equal slice of it; a column shows the first segment of the row in it.
+func (v *critPathView) gantt(width, n int) []string {
+	p := v.path
+	cols := max(width-critLabelWidth-1, 1)
+	colStart := func(c int) core.Time { return p.From + core.Time(int64(p.To-p.From)*int64(c)/int64(cols)) }
+	var out []string
+	for _, r := range v.rows[:min(n, len(v.rows))] {
+		var b strings.Builder
+		b.WriteString(runewidth.FillRight(runewidth.Truncate(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
+		i := 0 // first segment ending after the column's start
+		for c := range cols {
+			c0, c1 := colStart(c), max(colStart(c+1), colStart(c)+1)
+			for i < len(p.Segments) && p.Segments[i].End <= c0 {
+				i++
+			}
+			g := " "
+			for j := i; j < len(p.Segments) && p.Segments[j].Start < c1; j++ {
+				s := p.Segments[j]
+				if s.Worker != r.worker {
+					continue
+				}
+				g = v.sh.styles.Crit[s.State].Render(critGlyphs[s.State])
+				if j > 0 && p.Segments[j-1].Worker != s.Worker && s.Start >= c0 {
+					g = v.sh.styles.Crit[s.State].Render(">") // the path jumps to this row here
+				}
+				break
+			}
+			b.WriteString(g)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// legend lists the states' glyphs.
+func (v *critPathView) legend() string {
+	parts := []string{"> jump"}
+	for _, s := range critpath.States() {
+		parts = append(parts, v.sh.styles.Crit[s].Render(critGlyphs[s])+" "+s.String())
+	}
+	return strings.Join(parts, "  ")
+}
+
+// table draws the segment table in n lines, the selected line visible.
+func (v *critPathView) table(width, n int) []string {
+	st := v.sh.styles
+	if n < 2 {
+		return nil
+	}
+	segs := v.path.Segments
+	out := []string{st.TableHeader.Render(fmt.Sprintf("  %-14s %-12s %-24s %-13s %s", "start", "duration", "thread", "state", "reason"))}
+	rows := n - 1
+	v.top = min(max(v.top, v.sel-rows+1), v.sel)
+	for i := v.top; i < min(v.top+rows, len(segs)); i++ {
+		s := segs[i]
+		label := v.host.threadLabel(core.Waker{Kind: core.WakerThread, ID: s.Worker.TID, CPU: s.Worker.CPU})
+		line := fmt.Sprintf("%-14s %-12s %-24s %-13s %s", v.host.relTime(s.Start), core.FormatDuration(s.End-s.Start),
+			runewidth.Truncate(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
+		if i == v.sel {
+			line = st.TableSelected.Render(runewidth.FillRight("> "+line, width))
+		} else {
+			line = "  " + line
+		}
+		out = append(out, line)
+	}
+	return out
+}

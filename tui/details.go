@@ -1,0 +1,314 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/core"
+)
+
+// The details pane (i): everything the table and the details line cut.
+// The selected event's columns, its fields one per line, untruncated and
+// wrapped; then the Gantt cursor's context: the selected row's state
+// interval and every attribute under the row at the cursor (Exec_name,
+// PPID, System_call, Current_cpu_rq, call stack...), read with one 2D
+// query at the cursor instant in the background. j/k and pgup/pgdn scroll.
+
+// detailsView is the details pane, a view.
+type detailsView struct {
+	sh     *shared
+	event  *core.EventRow // nil: no event selected (or not read yet)
+	start  core.Time      // the trace start, for offsets
+	col    core.Time      // a column's duration, the precision of times
+	cursor core.Time
+	row    string // the selected row's label
+	domain valueDomain
+	keys   []core.Key // the row's attributes, the drawn one first
+	paths  []string   // per key: its path under the row
+	values []string   // per key: its value and interval at the cursor ("" unknown)
+	err    error
+	job    job
+	top    int // first line shown
+}
+
+// detailsMsg is the cursor context read in the background.
+type detailsMsg struct {
+	seq uint64
+	ivs []core.Interval
+	err error
+	ch  <-chan detailsMsg
+}
+
+func (m detailsMsg) on(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
+
+// openDetails opens the details pane of the selected event and of the
+// selected row at the cursor.
+func (b *browser) openDetails() tea.Cmd {
+	d := &detailsView{sh: b.sh, start: b.tv.Start, col: b.tv.colWidth(), cursor: b.cursor}
+	if r, ok := b.table.cache[b.table.rankOf(b.table.sel)]; ok && b.table.sel < b.table.len() {
+		d.event = &r
+	}
+	t := b.tree()
+	if sel := t.selected(); sel >= 0 {
+		n := &t.nodes[sel]
+		d.row, d.domain = n.label, n.kind.domain()
+		d.collectKeys(b.hist.Attributes(), n)
+	}
+	b.push(d)
+	if len(d.keys) == 0 {
+		return nil
+	}
+	ctx, seq := d.job.start(b.ctx)
+	hist, keys, at := b.hist, d.keys, b.cursor
+	return spawn(1, func(ch chan<- detailsMsg) {
+		m := detailsMsg{seq: seq}
+		_, m.err = hist.Query2D(ctx, keys, at, at, func(iv core.Interval) bool {
+			m.ivs = append(m.ivs, iv)
+			return true
+		})
+		ch <- m
+	})
+}
+
+// maxDetailKeys bounds the attributes listed under one row (a thread's
+// call stack can be deep; a CPU's children are few).
+const maxDetailKeys = 256
+
+// collectKeys lists the row's drawn attribute and every attribute under
+// the row's thread (or under the drawn attribute), depth first.
+func (d *detailsView) collectKeys(at *core.AttributeTree, n *node) {
+	root := n.thread
+	if root < 0 {
+		root = n.key
+	}
+	if n.key >= 0 {
+		d.keys, d.paths = append(d.keys, n.key), append(d.paths, "state")
+	}
+	if root < 0 {
+		return
+	}
+	var walk func(k core.Key, prefix string)
+	walk = func(k core.Key, prefix string) {
+		at.EachChild(k, func(c core.Key) {
+			if len(d.keys) >= maxDetailKeys {
+				return
+			}
+			p := prefix + at.Name(c)
+			if c != n.key {
+				d.keys, d.paths = append(d.keys, c), append(d.paths, p)
+			}
+			walk(c, p+"/")
+		})
+	}
+	walk(root, "")
+	d.values = make([]string, len(d.keys))
+}
+
+// Update scrolls, closes on its key or esc, and takes its query's result.
+func (d *detailsView) Update(msg tea.Msg) step {
+	switch m := msg.(type) {
+	case detailsMsg:
+		if !d.job.current(m.seq) {
+			return step{}
+		}
+		d.job.finish()
+		d.err = m.err
+		pos := map[core.Key]int{}
+		for i, k := range d.keys {
+			pos[k] = i
+		}
+		for _, iv := range m.ivs {
+			if i, ok := pos[iv.Key]; ok && !iv.Value.IsNull() {
+				d.values[i] = d.describe(i, iv)
+			}
+		}
+		return step{}
+	case tea.KeyMsg:
+		km := &d.sh.keys
+		switch {
+		case key.Matches(m, km.Details) || m.Type == tea.KeyEsc:
+			return step{done: true}
+		case key.Matches(m, km.Down):
+			d.top++
+		case key.Matches(m, km.Up):
+			d.top = max(d.top-1, 0)
+		case key.Matches(m, km.PageDown):
+			d.top += max(d.sh.panelLines()-1, 1)
+		case key.Matches(m, km.PageUp):
+			d.top = max(d.top-max(d.sh.panelLines()-1, 1), 0)
+		case key.Matches(m, km.Top):
+			d.top = 0
+		default:
+			return step{pass: !key.Matches(m, km.Bottom)}
+		}
+	}
+	return step{}
+}
+
+// describe prints an attribute's value at the cursor with its interval.
+func (d *detailsView) describe(i int, iv core.Interval) string {
+	v := iv.Value.String()
+	if i == 0 && d.paths[0] == "state" {
+		v = describeValue(d.domain, iv.Value)
+	}
+	res := intervalRes(iv, d.col)
+	return fmt.Sprintf("%s  %s→%s (%s)", v, relTime(d.start, iv.Start, res), relTime(d.start, iv.End, res),
+		core.FormatDuration(iv.Duration()))
+}
+
+// lines is the pane's text at width w, before scrolling.
+func (d *detailsView) lines(w int) []string {
+	st := d.sh.styles
+	var out []string
+	field := func(name, value string) {
+		if value == "" {
+			value = "·"
+		}
+		const nameW = 16
+		indent := strings.Repeat(" ", nameW+3)
+		for i, l := range wrapText(value, max(w-nameW-3, 8)) {
+			if i == 0 {
+				out = append(out, "  "+fit(name, nameW)+" "+l)
+			} else {
+				out = append(out, indent+l)
+			}
+		}
+	}
+	if e := d.event; e != nil {
+		out = append(out, st.Title.Render(fmt.Sprintf("Event %d", e.Rank+1)))
+		field("Time", core.FormatTimestamp(e.Time)+"  "+relTime(d.start, e.Time, 1))
+		for c := ColCPU; c < ColContents; c++ {
+			field(c.String(), e.Text(c))
+		}
+		for _, f := range splitFields(e.Contents) {
+			name, value, ok := strings.Cut(f, " = ")
+			if !ok {
+				name, value = "", f
+			}
+			field(name, value)
+		}
+	} else {
+		out = append(out, st.Dim.Render("no event selected in the table"))
+	}
+	out = append(out, "")
+	if d.row == "" {
+		return append(out, st.Dim.Render("no row selected"))
+	}
+	out = append(out, st.Title.Render(d.row+" at "+relTime(d.start, d.cursor, d.col)))
+	if d.err != nil {
+		out = append(out, st.Error.Render("cannot read the row's attributes: "+d.err.Error()))
+	}
+	for i, p := range d.paths {
+		v := d.values[i]
+		if v == "" {
+			if d.job.cancel != nil {
+				v = "…"
+			} else {
+				v = "·"
+			}
+		}
+		field(p, v)
+	}
+	return out
+}
+
+// View draws the pane's lines from the scroll position.
+func (d *detailsView) View(a area) []string {
+	all := d.lines(a.width)
+	d.top = min(d.top, max(len(all)-a.height, 0))
+	out := make([]string, 0, a.height)
+	for _, l := range all[d.top:] {
+		if len(out) == a.height {
+			break
+		}
+		out = append(out, fitANSI(l, a.width))
+	}
+	return fillLines(out, a.height)
+}
+
+// Help is the pane's help line.
+func (d *detailsView) Help() string {
+	km := &d.sh.keys
+	return joinHelp(d.sh.styles, k(km.Down)+"/"+k(km.Up)+" scroll", k(km.PageDown)+"/"+k(km.PageUp)+" page",
+		k(km.Details)+"/esc close")
+}
+
+// Close cancels the query.
+func (d *detailsView) Close() { d.job.stop() }
+
+// splitFields cuts an event's Contents into its fields: at the commas
+// outside quotes and brackets. LTTng's contents are scopes ("{ cpu_id = 0
+// }, { tid = 1 }"): then the commas inside a scope split too, and the
+// scope's braces are removed.
+func splitFields(s string) []string {
+	var out []string
+	scoped := strings.HasPrefix(strings.TrimSpace(s), "{")
+	split := 0 // the bracket depth at which a comma separates fields
+	if scoped {
+		split = 1
+	}
+	depth, quoted, from := 0, false, 0
+	add := func(f string) {
+		f = strings.TrimSpace(f)
+		if scoped {
+			f = strings.TrimSpace(strings.TrimPrefix(f, "{"))
+			if strings.Count(f, "{") < strings.Count(f, "}") {
+				f = strings.TrimSpace(strings.TrimSuffix(f, "}"))
+			}
+		}
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth <= split:
+			add(s[from:i])
+			from = i + 1
+		}
+	}
+	add(s[from:])
+	return out
+}
+
+// wrapText cuts s into lines of at most w cells, at spaces when it can.
+func wrapText(s string, w int) []string {
+	var out []string
+	for runewidth.StringWidth(s) > w {
+		cut, width := 0, 0
+		lastSpace := -1
+		for i, r := range s {
+			rw := runewidth.RuneWidth(r)
+			if width+rw > w {
+				break
+			}
+			width += rw
+			cut = i + len(string(r))
+			if r == ' ' {
+				lastSpace = i
+			}
+		}
+		if lastSpace > 0 {
+			cut = lastSpace + 1
+		}
+		if cut == 0 { // a rune wider than w
+			_, cut = utf8.DecodeRuneInString(s)
+		}
+		out = append(out, strings.TrimRight(s[:cut], " "))
+		s = s[cut:]
+	}
+	return append(out, s)
+}

@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mattn/go-runewidth"
+)
+
+func TestSplitFields(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{`{ cpu_id = 0 }, { tid = 1200, pid = 1200, name = "a, b" }`, []string{"cpu_id = 0", "tid = 1200", "pid = 1200", `name = "a, b"`}},
+		{`prev_comm = "swapper/1", next_tid = 4001`, []string{`prev_comm = "swapper/1"`, "next_tid = 4001"}},
+		{`{ cpu_id = 0 }, { }`, []string{"cpu_id = 0"}},
+		{`a = [ 1, 2 ], b = { x = 1, y = 2 }`, []string{"a = [ 1, 2 ]", "b = { x = 1, y = 2 }"}},
+		{`{ a = { x = 1, y = 2 } }, { b = 3 }`, []string{"a = { x = 1, y = 2 }", "b = 3"}},
+		{`s = "quote \" , inside"`, []string{`s = "quote \" , inside"`}},
+		{``, nil},
+	} {
+		if got := splitFields(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("splitFields(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestWrapText: every line fits, and the lines hold the whole text.
+func TestWrapText(t *testing.T) {
+	for _, s := range []string{"", "short", strings.Repeat("abc ", 40), strings.Repeat("x", 100), "日本語の名前 " + strings.Repeat("名", 30)} {
+		for _, w := range []int{1, 2, 7, 20} {
+			lines := wrapText(s, w)
+			for _, l := range lines {
+				if runewidth.StringWidth(l) > w && runewidth.StringWidth(l) > 2 {
+					t.Fatalf("wrapText(%q, %d): line %q too wide", s, w, l)
+				}
+			}
+			if strings.ReplaceAll(strings.Join(lines, ""), " ", "") != strings.ReplaceAll(s, " ", "") {
+				t.Fatalf("wrapText(%q, %d) lost text: %q", s, w, lines)
+			}
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/tui/overview"
+)
+
+// ovEntry is a top-level row of the tree with the rows under it.
+type ovEntry struct {
+	node int32
+	rows []int32 // tree nodes with a status key
+}
+
+// buildShape lists the rows of a tree with their hierarchy (Control Flow:
+// process > thread; Resources: CPUs), coarsened to at most limit leaves.
+func buildShape(t *rowTree, limit int) *overview.Shape {
+	var entries []ovEntry
+	total := 0
+	isRow := func(n *node) bool {
+		return n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU)
+	}
+	for _, r := range t.roots {
+		e := ovEntry{node: r}
+		if isRow(&t.nodes[r]) {
+			e.rows = append(e.rows, r)
+		}
+		if t.nodes[r].kind == kindProcess {
+			for _, c := range t.nodes[r].children {
+				if isRow(&t.nodes[c]) {
+					e.rows = append(e.rows, c)
+				}
+			}
+		}
+		if len(e.rows) > 0 {
+			entries = append(entries, e)
+			total += len(e.rows)
+		}
+	}
+	sh := &overview.Shape{Hier: &aggregate.Hierarchy{Children: [][]int{nil}, Resource: []int{-1}}, NodeTree: []int32{-1}}
+	newNode := func(parent int, tree int32) int {
+		v := len(sh.Hier.Children)
+		sh.Hier.Children = append(sh.Hier.Children, nil)
+		sh.Hier.Resource = append(sh.Hier.Resource, -1)
+		sh.NodeTree = append(sh.NodeTree, tree)
+		sh.Hier.Children[parent] = append(sh.Hier.Children[parent], v)
+		return v
+	}
+	addLeaf := func(parent int, l overview.Leaf, rows []int32) {
+		v := newNode(parent, l.Node)
+		sh.Hier.Resource[v] = len(sh.Leaves)
+		for _, r := range rows {
+			sh.RowKeys = append(sh.RowKeys, t.nodes[r].key)
+			sh.RowLeaf = append(sh.RowLeaf, int32(len(sh.Leaves)))
+		}
+		l.Rows = len(rows)
+		sh.Leaves = append(sh.Leaves, l)
+	}
+	switch {
+	case total <= limit: // every row is a leaf, under its process
+		for _, e := range entries {
+			if len(e.rows) == 1 {
+				addLeaf(0, overview.Leaf{Label: t.nodes[e.rows[0]].label, Node: e.rows[0]}, e.rows)
+				continue
+			}
+			p := newNode(0, e.node)
+			for _, r := range e.rows {
+				d := 1
+				if r == e.node {
+					d = 0 // the leader thread is the process's own row
+				}
+				addLeaf(p, overview.Leaf{Label: t.nodes[r].label, Node: r, Depth: d}, []int32{r})
+			}
+		}
+	case len(entries) <= limit: // processes are leaves
+		for _, e := range entries {
+			label := t.nodes[e.node].label
+			if len(e.rows) > 1 {
+				label += fmt.Sprintf(" (%d)", len(e.rows))
+			}
+			addLeaf(0, overview.Leaf{Label: label, Node: e.node}, e.rows)
+		}
+		sh.Grouped = fmt.Sprintf("%d rows summed into their %d processes", total, len(entries))
+	default: // groups of consecutive processes are leaves
+		for g := range limit {
+			a, z := g*len(entries)/limit, (g+1)*len(entries)/limit
+			var rows []int32
+			for _, e := range entries[a:z] {
+				rows = append(rows, e.rows...)
+			}
+			label := t.nodes[entries[a].node].label
+			if z-a > 1 {
+				label += fmt.Sprintf(" +%d", z-a-1)
+			}
+			addLeaf(0, overview.Leaf{Label: label, Node: entries[a].node}, rows)
+		}
+		sh.Grouped = fmt.Sprintf("%d rows summed into %d groups", total, limit)
+	}
+	n := len(sh.Hier.Children)
+	sh.First, sh.Last, sh.NodeRows = make([]int, n), make([]int, n), make([]int, n)
+	for v := n - 1; v >= 0; v-- { // children are created after their parent
+		if r := sh.Hier.Resource[v]; r >= 0 {
+			sh.First[v], sh.Last[v], sh.NodeRows[v] = r, r, sh.Leaves[r].Rows
+			continue
+		}
+		sh.First[v], sh.Last[v] = len(sh.Leaves), -1
+		for _, c := range sh.Hier.Children[v] {
+			sh.First[v], sh.Last[v] = min(sh.First[v], sh.First[c]), max(sh.Last[v], sh.Last[c])
+			sh.NodeRows[v] += sh.NodeRows[c]
+		}
+	}
+	return sh
+}
