@@ -23,18 +23,18 @@ var errClockRange = errors.New("clock value out of the int64 nanosecond range")
 func newClockConv(c *tsdl.Clock) (clockConv, error) {
 	freq := c.Freq
 	offS := c.OffsetS
+	cycles := uint64(c.Offset)
 	if c.Offset < 0 {
 		// A negative offset (section 8) borrows whole seconds so that
 		// the cycles left are in [0, freq).
 		neg := uint64(-(c.Offset + 1)) + 1 // |offset| without overflowing at MinInt64
-		sec := (neg + freq - 1) / freq
+		sec := neg/freq + 1
 		if sec > math.MaxInt64 || offS < math.MinInt64+int64(sec) {
 			return clockConv{}, errClockRange
 		}
 		offS -= int64(sec)
-		return newClockConv(&tsdl.Clock{Freq: freq, OffsetS: offS, Offset: int64(sec*freq - neg)})
+		cycles = sec*freq - neg // in (0, freq]: folded below when it is freq
 	}
-	cycles := uint64(c.Offset)
 	if cycles >= freq {
 		sec := cycles / freq
 		if sec > math.MaxInt64 || (offS > 0 && int64(sec) > math.MaxInt64-offS) {
