@@ -16,7 +16,9 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/calltree"
 	"github.com/tracetui/tracetui/ingest/cli"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui"
@@ -28,11 +30,12 @@ func main() {
 
 // runBrowse opens the browser on a trace (no trace: the demo trace).
 func runBrowse(e *cli.Env, args []string) error {
-	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [TRACE]")
+	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [TRACE]")
 	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
 	arch := cli.ArchFlag(fs)
+	symbols := fs.String("symbols", "", "name call-stack addresses from the nm listing `FILE`")
 	if err := cli.Parse(fs, args, 0, 1); err != nil {
 		return err
 	}
@@ -61,7 +64,12 @@ func runBrowse(e *cli.Env, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return browserTrace{t}, nil
+			label, _, err := t.FrameLabels(ctx, *symbols) // binaries absent here: addresses stay hex
+			if err != nil {
+				t.Close()
+				return nil, err
+			}
+			return browserTrace{t, label}, nil
 		},
 	}
 	err = tui.Run(ctx, opener, tui.Options{ASCII: *ascii})
@@ -71,8 +79,15 @@ func runBrowse(e *cli.Env, args []string) error {
 	return err
 }
 
-// browserTrace shows an opened trace to the browser.
-type browserTrace struct{ *trace.Trace }
+// browserTrace shows an opened trace to the browser, with the names of
+// its call-stack frames.
+type browserTrace struct {
+	*trace.Trace
+	label calltree.Labeler
+}
+
+// FrameLabel names a call-stack frame of a thread (the browser's call tree).
+func (b browserTrace) FrameLabel(thread core.Key, v core.Value) string { return b.label(thread, v) }
 
 func (b browserTrace) Name() string { return filepath.Base(b.Trace.Info().Trace) }
 

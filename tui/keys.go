@@ -56,6 +56,10 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openStats()
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		return b.openOverview(key.Matches(msg, km.OverviewST))
+	case key.Matches(msg, km.CallTree):
+		return b.openCallTree()
+	case key.Matches(msg, km.FlowJump):
+		return b.jumpFlow()
 	case key.Matches(msg, km.SortNext, km.SortReverse):
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil

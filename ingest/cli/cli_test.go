@@ -64,6 +64,7 @@ var synopses = map[string]string{
 	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
 	"bench":    "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
 }
@@ -207,5 +208,53 @@ func TestCLIIndexInfoQueryBench(t *testing.T) {
 		if code, _, errOut := runCLI(t, "index", "--layout", layout, trace); code != 0 {
 			t.Errorf("index --layout %s: exit %d: %s", layout, code, errOut)
 		}
+	}
+}
+
+// calltree on clang's -ftime-trace sample: the text tree of the compiler
+// thread, the JSON of a range (clipped calls), an unknown thread (exit 1)
+// and a range that ends before it starts (exit 2).
+func TestCLICallTree(t *testing.T) {
+	trace := filepath.Join("..", "..", "testdata", "chrome", "clang-ftime-trace.json")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	code, out, errOut := runCLI(t, "calltree", "--tid", "4242:4242", trace)
+	if code != 0 {
+		t.Fatalf("calltree: exit %d: %s", code, errOut)
+	}
+	for _, line := range []string{
+		"     5.6ms      1.1ms        1      5.6ms      5.6ms  ExecuteCompiler",
+		"       1ms      770us        1        1ms        1ms      Source",
+		"     230us      230us        1      230us      230us        Source",
+	} {
+		if !strings.Contains(out, line+"\n") {
+			t.Errorf("calltree lacks %q:\n%s", line, out)
+		}
+	}
+	code, out, errOut = runCLI(t, "calltree", "--json", "--tid", "4242:4242", "--from", "+4ms", "--to", "+4.5ms", trace)
+	var tree struct {
+		Total    int64 `json:"total_ns"`
+		Children []struct {
+			Function string `json:"function"`
+			Calls    int64  `json:"calls"`
+			Total    int64  `json:"total_ns"`
+			Self     int64  `json:"self_ns"`
+			Children []struct {
+				Function string `json:"function"`
+				Total    int64  `json:"total_ns"`
+			} `json:"children"`
+		} `json:"children"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &tree) != nil {
+		t.Fatalf("calltree --json: exit %d: %s%s", code, out, errOut)
+	}
+	if tree.Total != 500_000 || len(tree.Children) != 1 || tree.Children[0].Function != "ExecuteCompiler" ||
+		tree.Children[0].Self != 0 || len(tree.Children[0].Children) != 1 || tree.Children[0].Children[0].Total != 500_000 {
+		t.Errorf("calltree --json over [4ms, 4.5ms) = %+v", tree)
+	}
+	if code, _, errOut := runCLI(t, "calltree", "--tid", "nope", trace); code != 1 || !strings.Contains(errOut, "no thread") {
+		t.Errorf("unknown thread: exit %d, %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "calltree", "--from", "+5ms", "--to", "+1ms", trace); code != 2 {
+		t.Errorf("--to before --from: exit %d, want 2", code)
 	}
 }

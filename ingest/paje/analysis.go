@@ -21,6 +21,7 @@ type Analysis struct {
 	rowIDs   map[string]bool
 	pids     map[*contState]int32 // parent container -> PID number
 	root     *contState
+	links    map[linkKey]linkStart
 	warnings []core.Warning
 	dropped  int64
 }
@@ -28,6 +29,7 @@ type Analysis struct {
 type classRefs struct {
 	kind                               eventKind
 	alias, typ, name, container, value int
+	start, end, key                    int // links
 }
 
 type typeInfo struct {
@@ -44,6 +46,9 @@ type contState struct {
 	stacks    map[*typeInfo]*stateStack
 	vars      map[*typeInfo]core.Key
 	varVals   map[*typeInfo]float64
+	linksOut  int      // links leaving it not yet ended
+	flowIn    core.Key // its Flow_in while set, else 0 (never a row's own key)
+	flowInAt  core.Time
 }
 
 // stateStack is the stack of one state type on one container.
@@ -60,7 +65,7 @@ func NewAnalysis(sink core.StateSink) *Analysis {
 	return &Analysis{
 		sink: sink, tree: sink.Attributes(),
 		types: map[string]*typeInfo{}, conts: map[string]*contState{"0": root},
-		rowIDs: map[string]bool{}, pids: map[*contState]int32{}, root: root,
+		rowIDs: map[string]bool{}, pids: map[*contState]int32{}, root: root, links: map[linkKey]linkStart{},
 	}
 }
 
@@ -74,6 +79,7 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 	r := &classRefs{
 		kind: kindByName[c.Name], alias: c.FieldIndex("Alias"), typ: c.FieldIndex("Type"),
 		name: c.FieldIndex("Name"), container: c.FieldIndex("Container"), value: c.FieldIndex("Value"),
+		start: c.FieldIndex("StartContainer"), end: c.FieldIndex("EndContainer"), key: c.FieldIndex("Key"),
 	}
 	a.classes[c.ID] = r
 	return r
@@ -129,6 +135,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 				a.modify(k, t, core.Null()) // pj_dump ends variables there too
 				c.varVals[ti] = 0
 			}
+			a.endFlowIn(c, t)
 		}
 	case evSetState, evPushState, evPopState, evResetState:
 		c := a.container(text(ev, r.container))
@@ -176,6 +183,8 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		}
 		c.varVals[ti] = v
 		a.modify(k, t, core.Float64(v))
+	case evStartLink, evEndLink:
+		a.link(ev, r)
 	}
 	return nil
 }
@@ -270,6 +279,7 @@ func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time) {
 	if !st.isMain {
 		return
 	}
+	a.endFlowIn(c, t)
 	for len(st.depths) < len(st.vals) {
 		st.depths = append(st.depths, a.tree.AddPath(core.AttrThreads, a.rowID(c), core.AttrCallStack, strconv.Itoa(len(st.depths)+1)))
 	}
