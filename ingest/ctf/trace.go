@@ -25,6 +25,7 @@ type traceInfo struct {
 	plan     *tracePlan
 	hostname string
 	hasHost  bool
+	label    string // what dump prints for the trace: hostname[:procname][:(vpid)]
 	domain   string
 	name     string // babeltrace2's trace name, for warnings
 	uuid     string // "xxxxxxxx-...", "" if none
@@ -158,6 +159,7 @@ func newTrace(meta *tsdl.Trace, dir, rel string) (*traceInfo, error) {
 	}
 	tr := &traceInfo{dir: dir, rel: rel, plan: plan}
 	tr.hostname, tr.hasHost = meta.EnvString("hostname")
+	tr.label = traceLabel(meta)
 	tr.domain, _ = meta.EnvString("domain")
 	tr.name = tr.hostname
 	if rel != "" {
@@ -258,4 +260,23 @@ func digitRun(s string) int {
 		n++
 	}
 	return n
+}
+
+// traceLabel is what babeltrace2 prints before an event's name to say
+// which trace it comes from: the env's hostname, then for LTTng-UST
+// per-process traces its procname and (vpid), separated by colons.
+func traceLabel(meta *tsdl.Trace) string {
+	var parts []string
+	if h, ok := meta.EnvString("hostname"); ok {
+		parts = append(parts, h)
+	}
+	if p, ok := meta.EnvString("procname"); ok {
+		parts = append(parts, p)
+	}
+	for _, e := range meta.Env {
+		if e.Name == "vpid" && !e.IsStr {
+			parts = append(parts, fmt.Sprintf("(%d)", e.Int))
+		}
+	}
+	return strings.Join(parts, ":")
 }
