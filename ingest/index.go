@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
@@ -104,6 +105,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	}
 	if !opts.Rebuild {
 		if t, err := openIndex(indexPath, abs, fp, opts, true); err == nil {
+			markUsed(indexPath, opts)
 			return t, nil
 		}
 	}
@@ -126,6 +128,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	// twice).
 	if !opts.Rebuild || lock.waited {
 		if t, err := openIndex(indexPath, abs, fp, opts, true); err == nil {
+			markUsed(indexPath, opts)
 			return t, nil
 		}
 	}
@@ -150,7 +153,27 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 		return nil, fmt.Errorf("the index just built does not open: %w", err)
 	}
 	t.built = true
+	if opts.IndexPath == "" {
+		// Best effort: a cache that cannot be pruned still works. A
+		// malformed bound is reported by `tracetui cache`; here only
+		// superseded and stale files go.
+		bounds, err := CacheBoundsFromEnv()
+		if err != nil {
+			bounds = CacheBounds{}
+		}
+		PruneCache(filepath.Dir(indexPath), indexPath, bounds, time.Now())
+	}
 	return t, nil
+}
+
+// markUsed sets the modification time of a reused cache index to now, so
+// the cache's age bound and its oldest-first pruning count from the last
+// use, not the build. An index named with --index is left alone.
+func markUsed(indexPath string, opts Options) {
+	if opts.IndexPath == "" {
+		now := time.Now()
+		os.Chtimes(indexPath, now, now)
+	}
 }
 
 // openIndex opens an existing index and checks it belongs to this exact

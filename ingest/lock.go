@@ -28,13 +28,24 @@ const lockPoll = 50 * time.Millisecond
 // acquireLock takes the lock for indexPath, calling waiting once if
 // another process holds it, and gives up when ctx is done.
 func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildLock, error) {
-	f, err := os.OpenFile(indexPath+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	name := indexPath + ".lock"
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("index lock: %w", err)
 	}
 	told := false
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil && !sameFile(f, name) {
+			// PruneCache removed the lock file between the open and
+			// the flock: a lock on the unlinked file excludes nobody,
+			// so take the one now at the name.
+			f.Close()
+			if f, err = os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
+				return nil, fmt.Errorf("index lock: %w", err)
+			}
+			continue
+		}
 		if err == nil {
 			return &buildLock{f: f, waited: told}, nil
 		}
@@ -60,4 +71,14 @@ func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildL
 func (l *buildLock) release() {
 	syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
 	l.f.Close()
+}
+
+// sameFile reports whether the open file f is still the file at name.
+func sameFile(f *os.File, name string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(name)
+	return err == nil && os.SameFile(a, b)
 }
