@@ -66,6 +66,7 @@ var synopses = map[string]string{
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
 	"bench":    "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
+	"cache":    "cache [--clean] [--json]",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
 }
