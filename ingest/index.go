@@ -49,6 +49,7 @@ type Index struct {
 	events  *eventindex.Index
 	sources *sourcePool // nil for an index opened without its trace
 	built   bool
+	damage  *damage
 }
 
 // Locate returns the index path for a trace and whether a valid index is
@@ -194,6 +195,7 @@ func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Index
 		t.Close()
 		return nil, errors.New("the index was built from another version of the trace")
 	}
+	t.damage.inCache = opts.IndexPath == ""
 	return t, nil
 }
 
@@ -241,7 +243,7 @@ func newIndex(tree *history.Tree, path string, attributes bool, sources *sourceP
 	if sources != nil {
 		sources.format = info.Format
 	}
-	return &Index{info: info, tree: tree, events: x, sources: sources}, nil
+	return &Index{info: info, tree: tree, events: x, sources: sources, damage: newDamage(path, info.Trace, false)}, nil
 }
 
 // OpenIndexFile opens an index file alone (for `tracetui info`), without
@@ -266,8 +268,10 @@ func (t *Index) Info() IndexInfo { return t.info }
 // Built reports whether Open built the index (rather than reusing one).
 func (t *Index) Built() bool { return t.built }
 
-// History returns the state history.
-func (t *Index) History() core.History { return t.tree }
+// History returns the state history. A query that meets a damaged node
+// returns an error matching [ErrDamaged] saying how the index is rebuilt;
+// an index in the cache is then removed, so the next open rebuilds it.
+func (t *Index) History() core.History { return guardedHistory{t.tree, t.damage} }
 
 // Tree returns the history file, for its Info and Check.
 func (t *Index) Tree() *history.Tree { return t.tree }

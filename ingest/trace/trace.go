@@ -19,7 +19,7 @@ type Trace struct {
 // New reads the index that the lifecycle ([ingest.Open]) opened or built.
 // The Trace owns it: Close closes it.
 func New(ix *ingest.Index) *Trace {
-	return &Trace{index: ix, table: NewTable(ix.EventIndex(), ix.OpenSource, ix.Tree())}
+	return &Trace{index: ix, table: NewTable(ix.EventIndex(), ix.OpenSource, ix.History())}
 }
 
 // Open opens the trace at path with its index, building the index first
@@ -40,7 +40,7 @@ func (t *Trace) Info() ingest.IndexInfo { return t.index.Info() }
 func (t *Trace) Built() bool { return t.index.Built() }
 
 // History returns the state history.
-func (t *Trace) History() core.History { return t.index.Tree() }
+func (t *Trace) History() core.History { return t.index.History() }
 
 // Tree returns the history file, for its Info and Check.
 func (t *Trace) Tree() *history.Tree { return t.index.Tree() }
