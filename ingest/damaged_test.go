@@ -10,36 +10,8 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/history/historytest"
 )
-
-// damageNodes flips a byte inside every node of the index at path that
-// opening does not read (the header and the root are checked on open), so
-// the index still opens and the damage shows at query time.
-func damageNodes(t *testing.T, path string) {
-	t.Helper()
-	tree, err := history.Open(path, history.OpenOptions{})
-	must(t, err)
-	in := tree.Info()
-	tree.Close()
-	raw, err := os.ReadFile(path)
-	must(t, err)
-	damaged := 0
-	for s := 0; s < in.Nodes; s++ {
-		at := (s+1)*in.BlockSize + 40
-		raw[at] ^= 0x5a
-		must(t, os.WriteFile(path, raw, 0o644))
-		if tree, err := history.Open(path, history.OpenOptions{}); err == nil {
-			tree.Close()
-			damaged++
-		} else {
-			raw[at] ^= 0x5a
-		}
-	}
-	must(t, os.WriteFile(path, raw, 0o644))
-	if damaged == 0 {
-		t.Fatal("no node can be damaged without breaking the open: the trace is too small")
-	}
-}
 
 // fullQuery queries every attribute at the start of the trace.
 func fullQuery(ix *Index) error {
@@ -66,7 +38,7 @@ func TestDamagedNodeAtQueryTime(t *testing.T) {
 		must(t, err)
 		path := ix.Info().Index
 		ix.Close()
-		damageNodes(t, path)
+		historytest.DamageNodes(t, path)
 
 		ix, err = Open(ctx, trace, opts)
 		must(t, err)

@@ -33,7 +33,11 @@ func runInfo(e *Env, args []string) error {
 		// Opening checks the header only; a damaged node shows when a
 		// query reads it (issue 18: info called such an index fine).
 		if err := ix.Tree().Check(); err != nil {
-			return fmt.Errorf("the index %s is damaged (%w): rebuild it with 'tracetui index %s'", path, err, fs.Arg(0))
+			rebuild := "tracetui index " + fs.Arg(0)
+			if fl.options().IndexPath != "" {
+				rebuild = "tracetui index --index " + path + " " + fs.Arg(0)
+			}
+			return fmt.Errorf("the index %s is damaged (%w): rebuild it with '%s'", path, err, rebuild)
 		}
 	}
 	return e.printInfo(ix.Info(), *fl.asJSON)
