@@ -28,7 +28,16 @@ const (
 	statsStates = iota
 	statsEvents
 	statsSyscalls
+	// The analyses (ingest/analyses) of the range, one table at a time
+	// in the whole panel: tab reaches them after the three above.
+	statsThreads
+	statsCPUs
+	statsLatency
+	statsIRQs
+	statsSlowest
 	numStatsTables
+	// numSummaryTables are the tables shown together.
+	numSummaryTables = statsThreads
 )
 
 // colKind is how a statistics column prints.
@@ -134,6 +143,15 @@ func newStats(row string) [numStatsTables]statsTable {
 		statsEvents: {cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, sortCol: 1},
 		statsSyscalls: {cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
 			{"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, sortCol: 2},
+		statsThreads: {cols: []statsCol{{"Thread (CPU usage)", colName, 0}, {"On CPU", colDuration, 1}, {"% range", colPercent, 2},
+			{"Migrations", colCount, 3}}, sortCol: 1},
+		statsCPUs: {cols: []statsCol{{"CPU (usage)", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, sortCol: 1},
+		statsLatency: {cols: []statsCol{{"Thread (wake-up latency)", colName, 0}, {"Wake-ups", colCount, 1},
+			{"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, sortCol: 3},
+		statsIRQs: {cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
+			{"Max", colDuration, 3}, {"Total", colDuration, 4}}, sortCol: 4},
+		statsSlowest: {cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0}, {"Duration", colDuration, 1},
+			{"At", colDuration, 2}}, sortCol: 1},
 	}
 }
 
@@ -178,7 +196,9 @@ func (b *browser) openStats() tea.Cmd {
 	}
 	s.tables = newStats(s.row)
 	s.tables[statsStates].status = "computing…"
-	s.tables[statsSyscalls].status = "computing…"
+	for t := statsSyscalls; t < numStatsTables; t++ {
+		s.tables[t].status = "computing…"
+	}
 	s.tables[statsEvents].status = "counting…"
 	s.running = 2
 	ctx, seq := s.job.start(b.ctx)
@@ -213,7 +233,9 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 	case m.err != nil && m.err != context.Canceled:
 		s.tables[m.table].status = "failed: " + m.err.Error()
 		if m.table == statsStates {
-			s.tables[statsSyscalls].status = s.tables[statsStates].status
+			for t := statsSyscalls; t < numStatsTables; t++ {
+				s.tables[t].status = s.tables[statsStates].status
+			}
 		}
 	case m.table == statsEvents:
 		s.tables[statsEvents].lines = m.lines[statsEvents]
@@ -223,9 +245,11 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 		}
 		s.tables[statsEvents].sort()
 	default:
-		for _, t := range []int{statsStates, statsSyscalls} {
-			s.tables[t].lines, s.tables[t].status = m.lines[t], ""
-			s.tables[t].sort()
+		for t := range numStatsTables {
+			if t != statsEvents {
+				s.tables[t].lines, s.tables[t].status = m.lines[t], ""
+				s.tables[t].sort()
+			}
 		}
 	}
 	if m.last {
@@ -254,7 +278,7 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 		defer wg.Done()
 		var m statsMsg
 		m.table, m.last = statsStates, true
-		m.lines[statsStates], m.lines[statsSyscalls], m.err = historyStats(ctx, req)
+		m.err = historyStats(ctx, req, &m.lines)
 		send(m)
 	}()
 	go func() {
@@ -275,8 +299,9 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	wg.Wait()
 }
 
-// historyStats reads the time per state and the system calls.
-func historyStats(ctx context.Context, req statsRequest) (states, syscalls []statsLine, err error) {
+// historyStats reads the time per state and runs the analyses, filling
+// every table but the event counts.
+func historyStats(ctx context.Context, req statsRequest, out *[numStatsTables][]statsLine) error {
 	at := req.hist.Attributes()
 	inAll := make([]bool, at.Len())
 	inSel := make([]bool, at.Len())
@@ -293,7 +318,7 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 	byValue := map[core.Value]*stateTime{}
 	var small [64]*stateTime // kernel statuses without a map access
 	clip := func(iv core.Interval) core.Time { return min(iv.End, req.to) - max(iv.Start, req.from) + 1 }
-	_, err = req.hist.Query2D(ctx, keys, req.from, req.to, func(iv core.Interval) bool {
+	_, err := req.hist.Query2D(ctx, keys, req.from, req.to, func(iv core.Interval) bool {
 		if iv.Value.IsNull() {
 			return true
 		}
@@ -322,7 +347,7 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 		return true
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the states: %w", err)
+		return fmt.Errorf("reading the states: %w", err)
 	}
 	var selTotal, allTotal core.Time
 	for _, st := range byValue {
@@ -331,25 +356,18 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 	}
 	for v, st := range byValue {
 		p := paintOf(req.domain, v)
-		states = append(states, statsLine{name: describeValue(req.domain, v), paint: &p,
+		out[statsStates] = append(out[statsStates], statsLine{name: describeValue(req.domain, v), paint: &p,
 			vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
 	}
 
 	// complete calls only (ingest/analyses): a forked child's inherited
 	// clone and exit/exit_group, which never return, are not calls
-	rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1, Parts: analyses.PartSyscalls})
+	rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1})
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the system calls: %w", err)
+		return fmt.Errorf("running the analyses: %w", err)
 	}
-	var callTime int64
-	for _, c := range rep.Syscalls {
-		callTime += c.TotalNS
-	}
-	for _, c := range rep.Syscalls {
-		syscalls = append(syscalls, statsLine{name: c.Name,
-			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
-	}
-	return states, syscalls, nil
+	analysisLines(rep, out)
+	return nil
 }
 
 // eventLines turns counts per event name into table lines.

@@ -12,24 +12,25 @@ import (
 // but the strip, the ruler, the status and the help lines.
 func (sh *shared) panelLines() int { return max(sh.height-5, 1) }
 
-// heights splits the panel (less its title line) among the tables:
-// an equal share each, a table with fewer lines lending the rest to the
-// focused one. Each height counts the header line.
+// heights splits the panel (less its title line) among the summary
+// tables: an equal share each, a table with fewer lines lending the rest
+// to the focused one. An analysis table has the whole panel. Each height
+// counts the header line.
 func (s *statsScreen) heights() [numStatsTables]int {
 	avail := s.sh.panelLines() - 1
 	var h [numStatsTables]int
-	if avail < 2*numStatsTables { // too short for all: the focused one (tab cycles)
+	if avail < 2*numSummaryTables || s.focus >= numSummaryTables { // the focused one alone (tab cycles)
 		h[s.focus] = max(avail, 1)
 		return h
 	}
 	spare := avail
-	for i := range h {
-		h[i] = max(min(avail/numStatsTables, len(s.tables[i].lines)+1), 2)
+	for i := range numSummaryTables {
+		h[i] = max(min(avail/numSummaryTables, len(s.tables[i].lines)+1), 2)
 		spare -= h[i]
 	}
 	// The spare lines go to the focused table, then to the others, as
 	// far as they have lines to show; what is left stays blank.
-	for _, i := range []int{s.focus, (s.focus + 1) % numStatsTables, (s.focus + 2) % numStatsTables} {
+	for _, i := range []int{s.focus, (s.focus + 1) % numSummaryTables, (s.focus + 2) % numSummaryTables} {
 		more := min(max(len(s.tables[i].lines)+1-h[i], 0), max(spare, 0))
 		h[i] += more
 		spare -= more

@@ -1,0 +1,63 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/tracetui/tracetui/ingest/analyses"
+)
+
+// analysisLines turns a report of ingest/analyses into the lines of the
+// system call table and of the analysis tables.
+func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
+	var callTime int64
+	for _, c := range rep.Syscalls {
+		callTime += c.TotalNS
+	}
+	for _, c := range rep.Syscalls {
+		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name,
+			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
+	}
+	for _, t := range rep.CPUUsage.Threads {
+		out[statsThreads] = append(out[statsThreads], statsLine{name: threadName(t.Comm, t.TID),
+			vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
+	}
+	for _, c := range rep.CPUUsage.CPUs {
+		out[statsCPUs] = append(out[statsCPUs], statsLine{name: fmt.Sprintf("CPU %d", c.CPU),
+			vals: []float64{0, float64(c.NS), c.Percent}})
+	}
+	for _, l := range rep.SchedLatency {
+		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), vals: durationVals(&l.Stats)})
+	}
+	for _, r := range rep.IRQs {
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Name, vals: durationVals(&r.Stats)})
+	}
+	for _, r := range rep.SoftRaise {
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Name, vals: durationVals(&r.Stats)})
+	}
+	families := []struct {
+		kind string
+		occ  []analyses.Occurrence
+	}{{"syscall", rep.Slowest.Syscalls}, {"wake-up", rep.Slowest.SchedLatency}, {"irq", rep.Slowest.IRQs},
+		{"soft raise", rep.Slowest.SoftRaise}}
+	for _, f := range families {
+		for _, o := range f.occ {
+			name := f.kind + " " + o.Name
+			if o.TID >= 0 {
+				name += fmt.Sprintf(" tid %d", o.TID)
+			}
+			if o.CPU >= 0 {
+				name += fmt.Sprintf(" cpu %d", o.CPU)
+			}
+			out[statsSlowest] = append(out[statsSlowest], statsLine{name: name,
+				vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
+		}
+	}
+}
+
+// threadName labels a thread of an analysis table.
+func threadName(comm string, tid int32) string { return fmt.Sprintf("%s [%d]", comm, tid) }
+
+// durationVals are the count, mean, max and total columns of a Stats.
+func durationVals(s *analyses.Stats) []float64 {
+	return []float64{0, float64(s.Count), s.MeanNS, float64(s.MaxNS), float64(s.TotalNS)}
+}
