@@ -65,6 +65,9 @@ type statsLine struct {
 	name  string
 	paint *paint
 	vals  []float64 // per column, index 0 unused
+	// occ is the occurrence enter shows in Control Flow (an N-slowest
+	// row, or a system call's slowest call); nil for other lines.
+	occ *analyses.Occurrence
 }
 
 // statsTable is one table with its sort order and scroll position.
@@ -110,6 +113,7 @@ type statsScreen struct {
 	tables  [numStatsTables]statsTable
 	focus   int
 	running int // parts still computing
+	threads map[string]int32 // Control Flow's rows by Threads/<tid> name
 }
 
 // statsMsg is one report of a running computation.
@@ -159,6 +163,9 @@ func newStats(row string) [numStatsTables]statsTable {
 // range) and starts computing them.
 func (b *browser) openStats() tea.Cmd {
 	s := &statsScreen{sh: b.sh, start: b.tv.Start}
+	if cf := b.panes[viewControlFlow].tree; cf != nil {
+		s.threads = cf.byTID
+	}
 	s.from, s.to, s.what = b.tv.T0, b.tv.T1, "visible range"
 	if b.hasSel {
 		s.from, s.to, s.what = b.selStart, b.selEnd, "selection"
@@ -419,10 +426,12 @@ func (s *statsScreen) key(msg tea.KeyMsg) step {
 		t.top = 0
 	case key.Matches(msg, km.Bottom):
 		t.top = len(t.lines)
+	case msg.Type == tea.KeyEnter:
+		return s.showOccurrence()
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		return step{done: true, pass: true} // the base opens the overview
 	default:
-		return step{note: "statistics: tab next table · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
+		return step{note: "statistics: tab next table · enter shows the slowest · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
 	}
 	t.top = max(0, min(t.top, len(t.lines)-page))
 	return step{}

@@ -3,6 +3,9 @@ package tui
 import (
 	"fmt"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+
 	"github.com/tracetui/tracetui/ingest/analyses"
 )
 
@@ -13,8 +16,14 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 	for _, c := range rep.Syscalls {
 		callTime += c.TotalNS
 	}
+	slowestCall := map[string]*analyses.Occurrence{} // the list is longest first
+	for i := range rep.Slowest.Syscalls {
+		if o := &rep.Slowest.Syscalls[i]; slowestCall[o.Name] == nil {
+			slowestCall[o.Name] = o
+		}
+	}
 	for _, c := range rep.Syscalls {
-		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name,
+		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name, occ: slowestCall[c.Name],
 			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
 	}
 	for _, t := range rep.CPUUsage.Threads {
@@ -40,7 +49,7 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 	}{{"syscall", rep.Slowest.Syscalls}, {"wake-up", rep.Slowest.SchedLatency}, {"irq", rep.Slowest.IRQs},
 		{"soft raise", rep.Slowest.SoftRaise}}
 	for _, f := range families {
-		for _, o := range f.occ {
+		for i, o := range f.occ {
 			name := f.kind + " " + o.Name
 			if o.TID >= 0 {
 				name += fmt.Sprintf(" tid %d", o.TID)
@@ -48,7 +57,7 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 			if o.CPU >= 0 {
 				name += fmt.Sprintf(" cpu %d", o.CPU)
 			}
-			out[statsSlowest] = append(out[statsSlowest], statsLine{name: name,
+			out[statsSlowest] = append(out[statsSlowest], statsLine{name: name, occ: &f.occ[i],
 				vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
 		}
 	}
@@ -60,4 +69,20 @@ func threadName(comm string, tid int32) string { return fmt.Sprintf("%s [%d]", c
 // durationVals are the count, mean, max and total columns of a Stats.
 func durationVals(s *analyses.Stats) []float64 {
 	return []float64{0, float64(s.Count), s.MeanNS, float64(s.MaxNS), float64(s.TotalNS)}
+}
+
+// showOccurrence closes the screen and shows the occurrence of the line
+// at the top of the focused table in Control Flow: its thread selected,
+// the Gantt zoomed to it, the cursor at its start.
+func (s *statsScreen) showOccurrence() step {
+	t := &s.tables[s.focus]
+	if t.top >= len(t.lines) || t.lines[t.top].occ == nil {
+		return step{note: "no occurrence to show on this line (N-slowest and system call lines have one)"}
+	}
+	o := t.lines[t.top].occ
+	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}
+	if n, ok := s.threads[core.ThreadName(int64(o.TID), o.CPU)]; ok && o.TID >= 0 {
+		z.node = n
+	}
+	return step{done: true, cmd: func() tea.Msg { return z }}
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
 	"strings"
 	"testing"
 
@@ -64,5 +66,35 @@ func TestStatsAnalysisTables(t *testing.T) {
 	hs.press("focus")
 	if st.focus != 0 {
 		t.Errorf("tab after the last table: focus %d, want 0", st.focus)
+	}
+}
+
+// enter on an N-slowest line closes the screen, selects the thread and
+// zooms Control Flow to the occurrence with the cursor at its start.
+func TestStatsEnterShowsSlowest(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.press("stats")
+	st := topView[*statsScreen](hs.b())
+	for st.focus != statsSlowest {
+		hs.press("focus")
+	}
+	st.tables[statsSlowest].sortCol = 1 // longest first
+	st.tables[statsSlowest].sort()
+	top := st.tables[statsSlowest].lines[0]
+	o := top.occ
+	if o == nil || o.TID < 0 {
+		t.Fatalf("the slowest line %q has no thread occurrence", top.name)
+	}
+	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
+	b := hs.b()
+	if topView[*statsScreen](b) != nil {
+		t.Fatal("enter left the statistics open")
+	}
+	if b.tv.T0 > core.Time(o.StartNS) || b.tv.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
+		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.tv.T0, b.tv.T1, b.cursor, o.StartNS, o.DurationNS)
+	}
+	n := b.tree().nodes[b.tree().selected()]
+	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
+		t.Errorf("selected row %q (%s), want the thread %s", n.label, n.tid, want)
 	}
 }
