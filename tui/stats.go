@@ -112,7 +112,7 @@ type statsScreen struct {
 	row     string // the selected row's label
 	tables  [numStatsTables]statsTable
 	focus   int
-	running int // parts still computing
+	running int              // parts still computing
 	threads map[string]int32 // Control Flow's rows by Threads/<tid> name
 }
 
