@@ -68,6 +68,9 @@ type statsLine struct {
 	// occ is the occurrence enter shows in Control Flow (an N-slowest
 	// row, or a system call's slowest call); nil for other lines.
 	occ *analyses.Occurrence
+	// hist is the log2 histogram of the durations (analyses.Stats), nil
+	// for lines without one.
+	hist []int64
 }
 
 // statsTable is one table with its sort order and scroll position.

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
@@ -23,7 +25,7 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		}
 	}
 	for _, c := range rep.Syscalls {
-		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name, occ: slowestCall[c.Name],
+		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name, occ: slowestCall[c.Name], hist: c.Histogram,
 			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
 	}
 	for _, t := range rep.CPUUsage.Threads {
@@ -35,13 +37,13 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 			vals: []float64{0, float64(c.NS), c.Percent}})
 	}
 	for _, l := range rep.SchedLatency {
-		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), vals: durationVals(&l.Stats)})
+		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, r := range rep.IRQs {
-		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Name, vals: durationVals(&r.Stats)})
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Name, vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	for _, r := range rep.SoftRaise {
-		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Name, vals: durationVals(&r.Stats)})
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Name, vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	families := []struct {
 		kind string
@@ -85,4 +87,34 @@ func (s *statsScreen) showOccurrence() step {
 		z.node = n
 	}
 	return step{done: true, cmd: func() tea.Msg { return z }}
+}
+
+// histogramLine draws a log2 histogram in one line: a block per bucket
+// ([2^(i-1), 2^i) ns), its height the bucket's count against the
+// largest, then the range of the buckets drawn.
+func histogramLine(name string, hist []int64, ascii bool, w int) string {
+	levels := []rune(" ▁▂▃▄▅▆▇█")
+	if ascii {
+		levels = []rune(" .:-=+*#@")
+	}
+	first := slices.IndexFunc(hist, func(n int64) bool { return n > 0 })
+	if first < 0 {
+		return fit(name+": no durations", w)
+	}
+	hist = hist[first:]
+	top := slices.Max(hist)
+	var b strings.Builder
+	for _, n := range hist {
+		i := 0
+		if n > 0 {
+			i = 1 + int(n*int64(len(levels)-2)/top)
+		}
+		b.WriteRune(levels[i])
+	}
+	lo := core.Time(0)
+	if first > 0 {
+		lo = core.Time(1) << (first - 1)
+	}
+	hi := core.Time(1) << (first + len(hist) - 1)
+	return fit(fmt.Sprintf("%s, log2 histogram %s–%s: %s", name, core.FormatDuration(lo), core.FormatDuration(hi), b.String()), w)
 }

@@ -98,3 +98,19 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 		t.Errorf("selected row %q (%s), want the thread %s", n.label, n.tid, want)
 	}
 }
+
+func TestHistogramLine(t *testing.T) {
+	hist := []int64{0, 0, 1, 4, 0, 2}
+	for _, c := range []struct {
+		ascii bool
+		bars  string
+	}{{false, "▂█ ▄"}, {true, ":@ ="}} {
+		got := histogramLine("read", hist, c.ascii, 80)
+		if !strings.HasPrefix(got, "read, log2 histogram 2ns–32ns: "+c.bars) {
+			t.Errorf("ascii %v: %q, want the bars %q over 2ns–32ns", c.ascii, got, c.bars)
+		}
+	}
+	if got := histogramLine("read", []int64{0, 0}, false, 80); !strings.Contains(got, "no durations") {
+		t.Errorf("empty histogram: %q", got)
+	}
+}

@@ -64,9 +64,19 @@ func (s *statsScreen) View(a area) []string {
 	title := "Statistics of the " + s.what + " " + relTime(s.start, s.from, rangeRes(s.from, s.to)) + "–" + relTime(s.start, s.to, rangeRes(s.from, s.to)) +
 		" (" + core.FormatDuration(s.to-s.from+1) + ")"
 	lines := []string{st.Title.Render(fit(title, w))}
-	for i, h := range s.heights() {
+	hs := s.heights()
+	t := &s.tables[s.focus]
+	var hist string
+	if t.top < len(t.lines) && t.lines[t.top].hist != nil && hs[s.focus] > 2 {
+		hs[s.focus]-- // the top line's histogram under the table
+		hist = histogramLine(t.lines[t.top].name, t.lines[t.top].hist, st.ASCII, w)
+	}
+	for i, h := range hs {
 		if h > 0 {
 			lines = append(lines, s.tableLines(i, h, w)...)
+		}
+		if i == s.focus && hist != "" {
+			lines = append(lines, hist)
 		}
 	}
 	return fillLines(lines, a.height)
