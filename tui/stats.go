@@ -122,7 +122,7 @@ type statsScreen struct {
 // statsMsg is one report of a running computation.
 type statsMsg struct {
 	seq   uint64
-	table int // statsStates (also fills statsSyscalls) or statsEvents
+	table int // statsStates, statsSyscalls (with the analyses) or statsEvents
 	lines [numStatsTables][]statsLine
 	done  int64 // events counted so far (statsEvents progress)
 	total int64
@@ -242,7 +242,7 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 	switch {
 	case m.err != nil && m.err != context.Canceled:
 		s.tables[m.table].status = "failed: " + m.err.Error()
-		if m.table == statsStates {
+		if m.table != statsEvents {
 			for t := statsSyscalls; t < numStatsTables; t++ {
 				s.tables[t].status = s.tables[statsStates].status
 			}
@@ -256,7 +256,7 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 		s.tables[statsEvents].sort()
 	default:
 		for t := range numStatsTables {
-			if t != statsEvents {
+			if t != statsEvents && (t == statsStates) == (m.table == statsStates) {
 				s.tables[t].lines, s.tables[t].status = m.lines[t], ""
 				s.tables[t].sort()
 			}
@@ -287,8 +287,22 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	go func() {
 		defer wg.Done()
 		var m statsMsg
-		m.table, m.last = statsStates, true
-		m.err = historyStats(ctx, req, &m.lines)
+		m.table = statsStates
+		if m.err = stateStats(ctx, req, &m.lines); m.err != nil {
+			m.last = true
+			send(m)
+			return
+		}
+		if !send(m) { // the state times first: the analyses take longer
+			return
+		}
+		m = statsMsg{table: statsSyscalls, last: true}
+		rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1})
+		if err != nil {
+			m.err = fmt.Errorf("running the analyses: %w", err)
+		} else {
+			analysisLines(rep, &m.lines)
+		}
 		send(m)
 	}()
 	go func() {
@@ -309,9 +323,8 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	wg.Wait()
 }
 
-// historyStats reads the time per state and runs the analyses, filling
-// every table but the event counts.
-func historyStats(ctx context.Context, req statsRequest, out *[numStatsTables][]statsLine) error {
+// stateStats reads the time per state.
+func stateStats(ctx context.Context, req statsRequest, out *[numStatsTables][]statsLine) error {
 	at := req.hist.Attributes()
 	inAll := make([]bool, at.Len())
 	inSel := make([]bool, at.Len())
@@ -372,11 +385,6 @@ func historyStats(ctx context.Context, req statsRequest, out *[numStatsTables][]
 
 	// complete calls only (ingest/analyses): a forked child's inherited
 	// clone and exit/exit_group, which never return, are not calls
-	rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1})
-	if err != nil {
-		return fmt.Errorf("running the analyses: %w", err)
-	}
-	analysisLines(rep, out)
 	return nil
 }
 
