@@ -5,18 +5,19 @@
 // Run `tracetui help` for the subcommands, which live in package
 // ingest/cli; this file dispatches to them and runs the browser, the only
 // part that needs the terminal UI. Exit status: 0 success, 1 runtime
-// error, 2 usage error. Errors go to stderr as "tracetui: <what>: <why>".
+// error, 2 usage error, 130 cancelled. Errors go to stderr as "tracetui: <what>: <why>".
 package main
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/calltree"
 	"github.com/tracetui/tracetui/ingest/cli"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui"
@@ -28,11 +29,12 @@ func main() {
 
 // runBrowse opens the browser on a trace (no trace: the demo trace).
 func runBrowse(e *cli.Env, args []string) error {
-	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [TRACE]")
+	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [TRACE]")
 	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
 	arch := cli.ArchFlag(fs)
+	symbols := fs.String("symbols", "", "name call-stack addresses from the nm listing `FILE`")
 	if err := cli.Parse(fs, args, 0, 1); err != nil {
 		return err
 	}
@@ -61,18 +63,26 @@ func runBrowse(e *cli.Env, args []string) error {
 			if err != nil {
 				return nil, err
 			}
-			return browserTrace{t}, nil
+			label, _, err := t.FrameLabels(ctx, *symbols) // binaries absent here: addresses stay hex
+			if err != nil {
+				t.Close()
+				return nil, err
+			}
+			return browserTrace{t, label}, nil
 		},
 	}
-	err = tui.Run(ctx, opener, tui.Options{ASCII: *ascii})
-	if errors.Is(err, context.Canceled) {
-		return nil // the user cancelled the indexing: not a failure
-	}
-	return err
+	return tui.Run(ctx, opener, tui.Options{ASCII: *ascii}) // cancelled indexing: exit 130
 }
 
-// browserTrace shows an opened trace to the browser.
-type browserTrace struct{ *trace.Trace }
+// browserTrace shows an opened trace to the browser, with the names of
+// its call-stack frames.
+type browserTrace struct {
+	*trace.Trace
+	label calltree.Labeler
+}
+
+// FrameLabel names a call-stack frame of a thread (the browser's call tree).
+func (b browserTrace) FrameLabel(thread core.Key, v core.Value) string { return b.label(thread, v) }
 
 func (b browserTrace) Name() string { return filepath.Base(b.Trace.Info().Trace) }
 

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -335,6 +336,18 @@ func (t *AttributeTree) EachChild(k Key, fn func(Key)) {
 	for _, c := range ix.keys[ix.start[k+1]:ix.start[k+2]] {
 		fn(c)
 	}
+}
+
+// CheckGlob returns an error naming the problem when pattern is not a
+// well-formed attribute glob (an unclosed '[', a trailing '\\'): Glob
+// would silently match nothing.
+func CheckGlob(pattern string) error {
+	for _, seg := range strings.Split(pattern, "/") {
+		if _, err := path.Match(seg, ""); err != nil {
+			return fmt.Errorf("attribute glob %q: segment %q is malformed (a '[' needs its ']', a '\\' a character after it): %w", pattern, seg, err)
+		}
+	}
+	return nil
 }
 
 // NumChildren returns the number of children of k (or of top-level

@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -111,5 +112,20 @@ func TestAttributeTreeGrow(t *testing.T) {
 	tr.Grow(-1, 5)
 	if tr.Len() != 0 || tr.Add(Root, "a") != 0 {
 		t.Error("Grow of nothing broke the tree")
+	}
+}
+
+// TestCheckGlob: a malformed glob is an error naming it (issue 18:
+// `Threads/[abc` said "no attribute matches").
+func TestCheckGlob(t *testing.T) {
+	for _, g := range []string{"Threads/*/Exec_name", "CPUs/[0-3]/Current_thread", "a", ""} {
+		if err := CheckGlob(g); err != nil {
+			t.Errorf("CheckGlob(%q) = %v", g, err)
+		}
+	}
+	for _, g := range []string{"Threads/[abc", `Threads/a\`, "[/x"} {
+		if err := CheckGlob(g); err == nil || !strings.Contains(err.Error(), "malformed") {
+			t.Errorf("CheckGlob(%q) = %v, want a malformed-pattern error", g, err)
+		}
 	}
 }

@@ -30,6 +30,8 @@ package core
 //	Counters/<pid>/<name>/<series>     int64 or float64 counter values (Chrome)
 //	Threads/<id>/States/<type>         string: top of a secondary state stack (Pajé)
 //	Threads/<id>/Variables/<type>      float64 variable (Pajé)
+//	Threads/<id>/Flow_out              string: a flow (Chrome) or link (Pajé) leaving the thread's slice
+//	Threads/<id>/Flow_in               string: one arriving, "<label> from <thread> at <ns>" (the other end)
 //
 // <tid> is the decimal thread id, except the idle thread (tid 0) which has
 // one attribute per CPU, "0_<cpu>", as in Trace Compass. Formats whose thread
@@ -54,6 +56,8 @@ const (
 	AttrCounters      = "Counters"
 	AttrStates        = "States"
 	AttrVariables     = "Variables"
+	AttrFlowOut       = "Flow_out"
+	AttrFlowIn        = "Flow_in"
 )
 
 // ThreadStatus is the value of a Threads/<tid> attribute in kernel traces.

@@ -38,7 +38,7 @@ type Source interface {
 
 // SourceInfo describes an opened trace.
 type SourceInfo struct {
-	Format   string // "ctf", "chrome", "paje", "ftrace"
+	Format   string // "ctf", "chrome", "paje", "tracedat", "ftrace"
 	Path     string // as given to the reader
 	Hostname string // from the trace's environment, "" if unknown
 	Domain   string // "kernel", "ust", ... if the trace says
@@ -48,6 +48,25 @@ type SourceInfo struct {
 	Start    Time   // first event time, if known without a full pass
 	End      Time   // last event time, if known without a full pass
 }
+
+// WarningCount returns how many warnings ws stands for: readers keep the
+// first messages and sum the rest up in one "more-warnings" warning whose
+// Count is the number left out.
+func WarningCount(ws []Warning) int64 {
+	n := int64(0)
+	for _, w := range ws {
+		if w.Kind == WarningMore {
+			n += w.Count
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// WarningMore is the Kind of the warning that stands for the messages a
+// reader left out past its limit.
+const WarningMore = "more-warnings"
 
 // Warning is a problem in a trace that did not stop reading it.
 type Warning struct {

@@ -105,3 +105,49 @@ func BenchmarkIndexChrome(b *testing.B) {
 	b.ReportMetric(gentest.PeakRSS(), "peak-RSS-MiB")
 	b.ReportMetric(float64(events), "events")
 }
+
+// BenchmarkIndexVsTraceCmd runs `tracetui index` and `trace-cmd report`
+// (to /dev/null) alternately on the same trace.dat; and `tracetui dump`
+// against `trace-cmd report`, both to /dev/null. Targets: index faster
+// than trace-cmd prints the file (index-ratio > 1), dump at least twice
+// as fast (dump-ratio >= 2). The file is $TRACETUI_TRACEDAT_BENCH, or
+// the lead's 1.29 M-event recording when present:
+//
+//	go test ./ingest -run '^$' -bench IndexVsTraceCmd -benchtime 3x
+func BenchmarkIndexVsTraceCmd(b *testing.B) {
+	tc, err := exec.LookPath("trace-cmd")
+	if err != nil {
+		b.Skip("trace-cmd not installed (apt-get install -y trace-cmd)")
+	}
+	path := os.Getenv("TRACETUI_TRACEDAT_BENCH")
+	if path == "" {
+		path = "/work/rec/bigbuild.dat"
+	}
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("%s not present (set TRACETUI_TRACEDAT_BENCH to a large trace.dat)", path)
+	}
+	bin := gentest.Binary(b, b.TempDir())
+	idx := filepath.Join(b.TempDir(), "index.tti")
+	var index, dump, report gentest.Runs
+	var out strings.Builder
+	for range b.N {
+		out.Reset()
+		cmd := exec.Command(bin, "index", "--json", "--index", idx, path)
+		cmd.Stdout = &out
+		index.Add(b, cmd)
+		dump.Add(b, exec.Command(bin, "dump", path))
+		report.Add(b, exec.Command(tc, "report", path))
+	}
+	var info IndexInfo
+	if err := json.Unmarshal([]byte(out.String()), &info); err != nil {
+		b.Fatal(err)
+	}
+	n := float64(info.Events) * float64(b.N)
+	b.ReportMetric(n/index.Wall.Seconds(), "index-events/s")
+	b.ReportMetric(n/dump.Wall.Seconds(), "dump-events/s")
+	b.ReportMetric(n/report.Wall.Seconds(), "trace-cmd-events/s")
+	b.ReportMetric(report.Wall.Seconds()/index.Wall.Seconds(), "index-ratio-wall")
+	b.ReportMetric(report.CPU.Seconds()/index.CPU.Seconds(), "index-ratio-cpu")
+	b.ReportMetric(report.Wall.Seconds()/dump.Wall.Seconds(), "dump-ratio-wall")
+	b.ReportMetric(report.CPU.Seconds()/dump.CPU.Seconds(), "dump-ratio-cpu")
+}

@@ -178,6 +178,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			warnings = append(warnings, w.Warnings()...)
 		}
 	}
+	st.WarningCount = core.WarningCount(warnings)
 	for _, w := range warnings {
 		if w.Kind == "discarded" {
 			st.LostEvents += w.Count

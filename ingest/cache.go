@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,9 +29,46 @@ func CacheDir() (string, error) {
 
 // traceFile is one file of a trace as the fingerprint sees it.
 type traceFile struct {
-	rel   string
-	size  int64
-	mtime int64 // ns
+	rel    string
+	size   int64
+	mtime  int64  // ns
+	sample string // hash of the first and last sampleBytes (see sampleHash)
+}
+
+// sampleBytes is how much of each end of every trace file the fingerprint
+// hashes: a trace rewritten with the same size and modification time (a
+// copy with -p, a tool that restores times) is still told apart when its
+// start or end changed, for two small reads per file.
+const sampleBytes = 4 << 10
+
+// sampleHash hashes the first and last sampleBytes of the file at p (the
+// whole file when it is smaller than both).
+func sampleHash(p string, size int64) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := make([]byte, sampleBytes)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", err
+	}
+	h.Write(buf[:n])
+	if size > 2*sampleBytes {
+		if n, err = f.ReadAt(buf, size-sampleBytes); err != nil && err != io.EOF {
+			return "", err
+		}
+		h.Write(buf[:n])
+	} else if size > sampleBytes {
+		m, err := io.ReadFull(f, buf)
+		if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+			return "", err
+		}
+		h.Write(buf[:m])
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // maxFingerprintFiles bounds the walk of a trace directory: a CTF
@@ -46,7 +84,11 @@ func traceFiles(abs string) ([]traceFile, error) {
 		return nil, err
 	}
 	if !st.IsDir() {
-		return []traceFile{{rel: ".", size: st.Size(), mtime: st.ModTime().UnixNano()}}, nil
+		sample, err := sampleHash(abs, st.Size())
+		if err != nil {
+			return nil, err
+		}
+		return []traceFile{{rel: ".", size: st.Size(), mtime: st.ModTime().UnixNano(), sample: sample}}, nil
 	}
 	var files []traceFile
 	err = filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
@@ -61,7 +103,11 @@ func traceFiles(abs string) ([]traceFile, error) {
 			return err
 		}
 		rel, _ := filepath.Rel(abs, p)
-		files = append(files, traceFile{rel: rel, size: info.Size(), mtime: info.ModTime().UnixNano()})
+		sample, err := sampleHash(p, info.Size())
+		if err != nil {
+			return err
+		}
+		files = append(files, traceFile{rel: rel, size: info.Size(), mtime: info.ModTime().UnixNano(), sample: sample})
 		if len(files) > maxFingerprintFiles {
 			return errors.New("more than 100000 files: not a trace directory")
 		}
@@ -72,8 +118,9 @@ func traceFiles(abs string) ([]traceFile, error) {
 }
 
 // fingerprint identifies a trace's content as far as can be told without
-// reading it: its absolute path, every file's path, size and modification
-// time, and the versions of everything that shapes the index. Any change
+// reading it all: its absolute path, every file's path, size, modification
+// time and a hash of its first and last 4 KB (sampleHash), and the
+// versions of everything that shapes the index. Any change
 // gives another index file, so a stale index is never opened.
 func fingerprint(abs string, files []traceFile, versions string) string {
 	h := sha256.New()
@@ -84,6 +131,7 @@ func fingerprint(abs string, files []traceFile, versions string) string {
 		w(f.rel)
 		w(strconv.FormatInt(f.size, 10))
 		w(strconv.FormatInt(f.mtime, 10))
+		w(f.sample)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

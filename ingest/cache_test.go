@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -32,6 +33,17 @@ func TestFingerprintFollowsContent(t *testing.T) {
 	must(t, os.Chtimes(filepath.Join(trace, "metadata"), old, old))
 	if c := fp(); c == b {
 		t.Error("fingerprint ignores an mtime change")
+	}
+	// Same size and times, other bytes at either end (issue 18: the
+	// stale index was kept).
+	stream := filepath.Join(trace, "sub", "stream_0")
+	for _, content := range [][]byte{bytes.Repeat([]byte("a"), 3*sampleBytes), append(bytes.Repeat([]byte("a"), 3*sampleBytes-1), 'b'), append([]byte("b"), bytes.Repeat([]byte("a"), 3*sampleBytes-1)...)} {
+		prev := fp()
+		must(t, os.WriteFile(stream, content, 0o644))
+		must(t, os.Chtimes(stream, old, old))
+		if now := fp(); now == prev {
+			t.Errorf("fingerprint ignores a change of content at the same size and time (%q...%q)", content[:1], content[len(content)-1:])
+		}
 	}
 	files, _ := traceFiles(trace)
 	if fingerprint(trace, files, "v1") == fingerprint(trace, files, "v2") {

@@ -23,28 +23,50 @@ type TimestampSource interface {
 	HasTimestamp(ev *core.Event) bool
 }
 
+// Reporter is implemented by sources whose dump is their own tool's text
+// rather than babeltrace2's (trace.dat: what `trace-cmd report` prints).
+type Reporter interface {
+	Report(w io.Writer, limit int64) (last core.Time, all bool, err error)
+}
+
 // Dump prints the events of src to w, one line each, the way babeltrace2
-// --clock-seconds --no-delta does:
+// --clock-seconds --no-delta does (or as the source's own tool does, for
+// a [Reporter]):
 //
 //	[<seconds.nanoseconds>] <hostname if any> <event name>: <contents>
 //
 // It stops after limit events when limit > 0. The output is buffered and
 // no memory is allocated per event.
 func Dump(w io.Writer, src core.Source, limit int64) error {
+	_, _, err := DumpUntil(w, src, limit)
+	return err
+}
+
+// DumpUntil is Dump, also returning the time of the last event printed
+// and whether every event was (false when it stopped at the limit), so
+// the caller reports only the warnings of the part printed.
+func DumpUntil(w io.Writer, src core.Source, limit int64) (last core.Time, all bool, err error) {
+	if r, ok := src.(Reporter); ok {
+		return r.Report(w, limit)
+	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	hs, perEvent := src.(HostnameSource)
 	ts, timeless := src.(TimestampSource)
 	host, hasHost := src.Info().Hostname, src.Info().Hostname != ""
 	line := make([]byte, 0, 4096)
-	for n := int64(0); limit <= 0 || n < limit; n++ {
+	for n := int64(0); ; n++ {
+		if limit > 0 && n >= limit {
+			return last, false, bw.Flush()
+		}
 		ev, err := src.Next()
 		if errors.Is(err, io.EOF) {
-			break
+			return last, true, bw.Flush()
 		}
 		if err != nil {
 			bw.Flush()
-			return err
+			return last, false, err
 		}
+		last = ev.Time
 		line = line[:0]
 		if !timeless || ts.HasTimestamp(ev) {
 			line = append(line, '[')
@@ -63,10 +85,9 @@ func Dump(w io.Writer, src core.Source, limit int64) error {
 		line = src.AppendContents(line, ev)
 		line = append(line, '\n')
 		if _, err := bw.Write(line); err != nil {
-			return err
+			return last, false, err
 		}
 	}
-	return bw.Flush()
 }
 
 // appendTimestamp is core.AppendTimestamp (seconds, a dot, nine digits of

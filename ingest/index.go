@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
@@ -106,6 +107,11 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 			return t, nil
 		}
 	}
+	if opts.IndexPath != "" {
+		if err := checkIndexPath(indexPath, abs); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(indexPath), 0o755); err != nil {
 		return nil, fmt.Errorf("index directory: %w", err)
 	}
@@ -114,8 +120,11 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 		return nil, err
 	}
 	defer lock.release()
-	// Another process may have built it while this one waited.
-	if !opts.Rebuild {
+	// Another process may have built it while this one waited: then even
+	// a rebuild request (`tracetui index`) takes it, built a moment ago
+	// from the same trace content (issue 18: two concurrent runs built
+	// twice).
+	if !opts.Rebuild || lock.waited {
 		if t, err := openIndex(indexPath, abs, fp, opts, true); err == nil {
 			return t, nil
 		}
@@ -123,12 +132,16 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	// Readers that read the whole trace while opening (Chrome's sort)
 	// report the first half of the progress, the build the rest.
 	prog := &phasedProgress{fn: opts.Progress}
-	src, err := OpenSource(abs, opts.Format, OpenEnv{TempDir: filepath.Dir(indexPath), Progress: prog.first})
+	src, err := OpenSource(abs, opts.Format, OpenEnv{TempDir: filepath.Dir(indexPath), Progress: prog.first, Context: ctx})
 	if err != nil {
 		return nil, err
 	}
 	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, arch: opts.Arch, trace: abs, fingerprint: fp, progress: prog.second})
 	src.Close()
+	if errors.Is(err, syscall.ENOSPC) {
+		// Said first: the write that failed may be deep in an analysis.
+		return nil, fmt.Errorf("no space left on the disk of %s while writing the index: free some space, or put the index on another disk with --index FILE (%w)", filepath.Dir(indexPath), err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -154,11 +167,27 @@ func openIndex(indexPath, abs, fp string, opts Options, attributes bool) (*Index
 		tree.Close()
 		return nil, err
 	}
-	if t.info.Fingerprint != fp {
+	if t.info.Fingerprint != fp && !(opts.IndexPath != "" && sameTraceOtherLayout(t, abs, opts)) {
 		t.Close()
 		return nil, errors.New("the index was built from another version of the trace")
 	}
 	return t, nil
+}
+
+// sameTraceOtherLayout reports whether t, an index named with --index,
+// is current for the trace at abs in the layout it was built with: an
+// index named explicitly is used as it is, whatever its layout (issue 16:
+// `index --layout esht --index X` then `bench paper --index X` rebuilt X
+// as rsht, and `info --index X` refused it).
+func sameTraceOtherLayout(t *Index, abs string, opts Options) bool {
+	l, err := history.ParseLayout(t.info.Layout)
+	if err != nil || l == opts.Layout {
+		return false
+	}
+	o := opts
+	o.Layout = l
+	_, fp, _, err := locate(abs, o)
+	return err == nil && fp == t.info.Fingerprint
 }
 
 // newIndex wires an opened history file: trace info, event index, and

@@ -3,11 +3,13 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -313,5 +315,39 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTraceDatIndexed: a trace-cmd trace.dat (version 7, zstd) goes
+// through the whole pipeline, detected by content, and the kernel
+// analysis draws its threads with their names.
+func TestTraceDatIndexed(t *testing.T) {
+	trace := filepath.Join(coretest.ModuleRoot(), "ingest", "tracedat", "testdata", "pipes-v7-zstd.dat")
+	tr, err := Open(context.Background(), trace, openOpts(t))
+	must(t, err)
+	defer tr.Close()
+	must(t, tr.Tree().Check())
+	// trace-cmd report prints 12 842 events for this file.
+	if info := tr.Info(); info.Format != "tracedat" || info.Events != 12842 || info.Streams != 2 {
+		t.Errorf("info = %+v", info)
+	}
+	h := tr.History()
+	start, end := h.Bounds()
+	var keys []core.Key
+	for i := 0; i < h.Attributes().Len(); i++ {
+		if p := h.Attributes().Path(core.Key(i)); strings.HasPrefix(p, "Threads/") && strings.HasSuffix(p, "/Exec_name") {
+			keys = append(keys, core.Key(i))
+		}
+	}
+	names := map[string]bool{}
+	_, err = h.Query2D(context.Background(), keys, start, end, func(iv core.Interval) bool {
+		names[fmt.Sprint(iv.Value)] = true
+		return true
+	})
+	must(t, err)
+	for _, want := range []string{"gzip", "cat", "bash"} {
+		if !names[want] {
+			t.Errorf("no thread named %q among %d Exec_name attributes", want, len(keys))
+		}
 	}
 }

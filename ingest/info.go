@@ -17,7 +17,7 @@ const (
 
 // analysisVersion changes whenever an analysis's output changes: it is
 // part of the index fingerprint, so old indexes are rebuilt.
-const analysisVersion = 3 // 2: wake-up links (Threads/<tid>/Waker); 3: EXIT_DEAD, masked state bits, System_call_error, raw syscall names
+const analysisVersion = 4 // 2: wake-up links (Threads/<tid>/Waker); 3: EXIT_DEAD, masked state bits, System_call_error, raw syscall names; 4: call-stack binaries, Chrome async lanes and flows, Pajé links
 
 // IndexSummary is what `tracetui index --json` and `info --json` print.
 type IndexSummary struct {
@@ -34,7 +34,14 @@ type IndexSummary struct {
 	Nodes      int       `json:"nodes"`
 	BuildMS    float64   `json:"build_ms"`
 	Layout     string    `json:"layout"`
+	// Warnings is the true number of problems met reading the trace;
+	// FirstWarnings the first few messages.
+	Warnings      int64    `json:"warnings"`
+	FirstWarnings []string `json:"first_warnings"`
 }
+
+// firstWarnings is how many messages IndexSummary.FirstWarnings holds.
+const firstWarnings = 5
 
 // IndexInfo describes an index: the summary, and what the browser and
 // the build need besides.
@@ -60,6 +67,10 @@ type storedInfo struct {
 	Trace       string         `json:"trace"`
 	Fingerprint string         `json:"fingerprint"`
 	Warnings    []core.Warning `json:"warnings,omitempty"`
+	// WarningCount is the number of warnings before Warnings was cut to
+	// maxStoredWarnings (absent from older indexes: then counted from
+	// Warnings).
+	WarningCount int64 `json:"warning_count,omitempty"`
 }
 
 // readInfo combines the stored section with the history's header.
@@ -77,12 +88,20 @@ func readInfo(tree *history.Tree, path string) (IndexInfo, error) {
 		return IndexInfo{}, fmt.Errorf("%w: trace info: %v", history.ErrCorrupt, err)
 	}
 	hi := tree.Info()
+	count := st.WarningCount
+	if count == 0 {
+		count = core.WarningCount(st.Warnings)
+	}
+	first := []string{}
+	for _, w := range st.Warnings[:min(len(st.Warnings), firstWarnings)] {
+		first = append(first, w.Message)
+	}
 	return IndexInfo{
 		IndexSummary: IndexSummary{
 			Format: st.Format, Events: st.Events, LostEvents: st.LostEvents, Streams: st.Streams,
 			StartNS: hi.Start, EndNS: hi.End, Attributes: hi.Attributes, Intervals: hi.Intervals,
 			IndexBytes: hi.FileBytes, Depth: hi.Depth, Nodes: hi.Nodes, BuildMS: st.BuildMS,
-			Layout: hi.Layout.String(),
+			Layout: hi.Layout.String(), Warnings: count, FirstWarnings: first,
 		},
 		Trace: st.Trace, Index: path, Fingerprint: st.Fingerprint, Warnings: st.Warnings,
 	}, nil

@@ -14,7 +14,12 @@ import (
 // build it once: the second waits, then opens the first one's index. The
 // kernel drops the lock when the process dies, so a killed build never
 // leaves a stale lock behind.
-type buildLock struct{ f *os.File }
+type buildLock struct {
+	f *os.File
+	// waited is set when another process held the lock first: it has
+	// just built the index, which a rebuild request then reuses.
+	waited bool
+}
 
 // lockPoll is how often a waiting process retries the lock. flock cannot
 // be interrupted by a context, so waiting polls a non-blocking attempt.
@@ -31,7 +36,7 @@ func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildL
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
-			return &buildLock{f}, nil
+			return &buildLock{f: f, waited: told}, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			f.Close()
@@ -39,8 +44,8 @@ func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildL
 		}
 		if !told && waiting != nil {
 			waiting()
-			told = true
 		}
+		told = true
 		select {
 		case <-ctx.Done():
 			f.Close()

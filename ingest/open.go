@@ -1,21 +1,24 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/ftrace"
+	"github.com/tracetui/tracetui/ingest/internal/lines"
+	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 	"github.com/tracetui/tracetui/ingest/paje"
+	"github.com/tracetui/tracetui/ingest/tracedat"
 )
 
 // Format is a trace format tracetui can read: how to recognise it, how to
 // open it, and the state analyses of its own.
 type Format struct {
-	// Name is the format's name ("ctf", "chrome", "paje", "ftrace"), as
+	// Name is the format's name ("ctf", "chrome", "paje", "tracedat", "ftrace"), as
 	// given to OpenSource and reported in core.SourceInfo.Format.
 	Name string
 	// Detect reports whether the file or directory at path looks like
@@ -40,6 +43,10 @@ type OpenEnv struct {
 	// Progress, if set, receives the progress of work done while opening
 	// (bytes read of the trace), for readers whose Open reads it all.
 	Progress func(done, total int64)
+	// Context, if set, cancels the readers that read the whole trace
+	// while opening (Chrome's sort, the text formats' first pass) and
+	// their later reading.
+	Context context.Context
 }
 
 // formats returns the registry of trace formats, in detection order: the
@@ -51,14 +58,17 @@ func formats() []Format {
 		{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, _ OpenEnv) (core.Source, error) {
 			return nonNil(ctf.Open(path))
 		}},
-		{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
-			return nonNil(paje.Open(path, paje.Options{}))
+		{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(paje.Open(path, paje.Options{Context: env.Context}))
 		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{paje.NewAnalysis(sink)} }},
 		{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
-			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress}))
+			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress, Context: env.Context}))
 		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
-		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
-			return nonNil(ftrace.Open(path, ftrace.Options{}))
+		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
+			return nonNil(tracedat.Open(path, tracedat.Options{}))
+		}},
+		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context}))
 		}},
 	}
 }
@@ -90,13 +100,16 @@ func OpenSource(path, format string, env OpenEnv) (core.Source, error) {
 		}
 		return nil, fmt.Errorf("unknown trace format %q (known: %s)", format, formatNames())
 	}
-	if _, err := os.Stat(path); err != nil {
+	if _, err := tracefile.Check(path); err != nil {
 		return nil, err
 	}
 	for _, f := range formats() {
 		if f.Detect(path) {
 			return f.Open(path, env)
 		}
+	}
+	if head, err := lines.Head(path, 16); err == nil && tracefile.IsTraceDat(head) {
+		return nil, fmt.Errorf("%s is a trace-cmd trace.dat file, which this version cannot read: print it as text with `trace-cmd report %s > trace.txt` and open trace.txt", path, path)
 	}
 	return nil, fmt.Errorf("%s: not a trace in a known format (%s); name one with --format", path, formatNames())
 }

@@ -46,6 +46,7 @@ type KeyMap struct {
 	FollowWaker  key.Binding
 	WakerBack    key.Binding
 	CriticalPath key.Binding
+	FlowJump     key.Binding
 
 	// Event table.
 	Focus       key.Binding
@@ -61,6 +62,7 @@ type KeyMap struct {
 	SortReverse key.Binding
 	Overview    key.Binding
 	OverviewST  key.Binding
+	CallTree    key.Binding
 
 	// Screen.
 	Legend key.Binding
@@ -129,6 +131,7 @@ func Default() KeyMap {
 		FollowWaker:  bind("W", "go to the waker of the wait", "W"),
 		WakerBack:    bind("B", "back from the waker", "B"),
 		CriticalPath: bind("P", "critical path of the thread", "P"),
+		FlowJump:     bind("e", "flow's other end", "e"),
 
 		Focus:       bind("tab", "focus table · next stats", "tab"),
 		Filter:      bind("f", "filter column", "f"),
@@ -142,6 +145,7 @@ func Default() KeyMap {
 		SortReverse: bind("<", "reverse sort order", "<"),
 		Overview:    bind("o", "temporal overview", "o"),
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
+		CallTree:    bind("F", "call tree · flame graph", "F"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -185,6 +189,7 @@ func (k *KeyMap) Actions() []Action {
 		{"follow_waker", GroupRows, &k.FollowWaker},
 		{"waker_back", GroupRows, &k.WakerBack},
 		{"critical_path", GroupViews, &k.CriticalPath},
+		{"flow_jump", GroupRows, &k.FlowJump},
 
 		{"focus", GroupTable, &k.Focus},
 		{"filter", GroupTable, &k.Filter},
@@ -198,6 +203,7 @@ func (k *KeyMap) Actions() []Action {
 		{"sort_reverse", GroupViews, &k.SortReverse},
 		{"overview", GroupViews, &k.Overview},
 		{"overview_st", GroupViews, &k.OverviewST},
+		{"call_tree", GroupViews, &k.CallTree},
 
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},

@@ -29,6 +29,20 @@ func (hs *harness) press(action string) {
 	hs.t.Fatalf("no action %q", action)
 }
 
+// goTo moves the cursor with the go-to prompt.
+func (hs *harness) goTo(text string) {
+	hs.press("goto")
+	hs.typeText(text)
+	hs.keys("enter")
+}
+
+// selectedEvent returns the demo trace's events and the rank of the
+// table's selected one.
+func (hs *harness) selectedEvent() ([]EventRow, int64) {
+	b := hs.b()
+	return b.trace.Events().(*memEvents).rows, b.table.rankOf(b.table.sel)
+}
+
 // selectedLabel is the label of the selected row.
 func (hs *harness) selectedLabel() string {
 	t := hs.b().tree()
@@ -339,6 +353,12 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("selected %q", got)
 		}
 	},
+	"flow_jump": func(t *testing.T, hs *harness) {
+		hs.press("flow_jump") // the demo kernel trace has no flow
+		if v := hs.view(); !strings.Contains(v, "no flow here") {
+			t.Errorf("no note about the missing flow:\n%s", v)
+		}
+	},
 	"focus": func(t *testing.T, hs *harness) {
 		hs.press("focus")
 		b := hs.b()
@@ -523,6 +543,20 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Error("esc did not close the overview")
 		}
 	},
+	"call_tree": func(t *testing.T, hs *harness) {
+		hs.press("call_tree") // the demo kernel trace has no call stack
+		v := topView[*flameView](hs.b())
+		if v == nil || v.status != "no call stack in this range" {
+			t.Fatalf("call tree %v", v)
+		}
+		if !strings.Contains(hs.view(), "Call tree of") {
+			t.Errorf("call tree screen:\n%s", hs.view())
+		}
+		hs.press("call_tree")
+		if topView[*flameView](hs.b()) != nil {
+			t.Error("F did not close the call tree")
+		}
+	},
 	"legend": func(t *testing.T, hs *harness) {
 		hs.press("legend")
 		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "changed more than once") {
@@ -614,12 +648,9 @@ func TestTableEnterMovesTheGantt(t *testing.T) {
 // the cursor.
 func TestCursorScrollsTheTable(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
-	hs.press("goto")
-	hs.typeText("+3ms")
-	hs.keys("enter")
+	hs.goTo("+3ms")
 	b := hs.b()
-	ev := b.trace.Events().(*memEvents).rows
-	r := b.table.rankOf(b.table.sel)
+	ev, r := hs.selectedEvent()
 	if ev[r].Time < b.cursor || (r > 0 && ev[r-1].Time >= b.cursor) {
 		t.Errorf("table line at rank %d (time %d), cursor %d", r, ev[r].Time, b.cursor)
 	}

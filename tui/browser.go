@@ -145,6 +145,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 		return b.zoomTo(msg)
 	case rowsMsg, rankMsg, filterMsg:
 		return b.apply(len(b.stack), b.table.Update(msg))
+	case flowFoundMsg:
+		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
 	case changeMsg:
@@ -249,7 +251,7 @@ func (b *browser) detailKeys() []core.Key {
 		keys = append(keys, n.key)
 	}
 	if n.thread >= 0 {
-		for _, a := range []string{core.AttrExecName, core.AttrPPID, core.AttrSystemCall} {
+		for _, a := range []string{core.AttrExecName, core.AttrPPID, core.AttrSystemCall, core.AttrFlowIn, core.AttrFlowOut} {
 			if k, ok := at.Child(n.thread, a); ok {
 				keys = append(keys, k)
 			}

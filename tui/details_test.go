@@ -43,3 +43,23 @@ func TestWrapText(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterKeepsTheCursorTime: a table filter applied selects the first
+// match at or after the Gantt cursor, not the trace's first match.
+func TestFilterKeepsTheCursorTime(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.goTo("+5ms")
+	hs.keys("f")
+	hs.typeText("sched_switch")
+	hs.keys("enter")
+	b := hs.b()
+	ev, r := hs.selectedEvent()
+	if ev[r].Event != "sched_switch" || ev[r].Time < b.cursor {
+		t.Fatalf("selected %+v, want the first sched_switch at or after %d", ev[r], b.cursor)
+	}
+	for _, m := range b.table.matches {
+		if m < r && ev[m].Time >= b.cursor {
+			t.Fatalf("match %d (%+v) is at or after the cursor and before the selected %d", m, ev[m], r)
+		}
+	}
+}

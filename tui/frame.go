@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"math"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -93,8 +94,9 @@ type frameScratch struct {
 // cell is one drawn Gantt cell.
 type cell struct {
 	paint paint
-	known bool // some state is known in the column
-	multi bool // the row changed state more than once in the column
+	known bool  // some state is known in the column
+	multi bool  // the row changed state more than once in the column
+	level uint8 // counter rows: 1 to 8, the value's height in the row's range on screen (0: none)
 }
 
 // frame is the answer to a frameRequest.
@@ -171,6 +173,7 @@ type frameBuilder struct {
 	count    int
 	limit    int // stop the query after this many intervals (0: none)
 	stopped  bool
+	levelIDs []int32 // the dominant value of each known cell of the counter row being finished
 }
 
 // runFrame answers one request.
@@ -253,6 +256,7 @@ func grow[T any](s []T, n int) []T {
 }
 
 func (b *frameBuilder) reset() {
+	b.levelIDs = b.levelIDs[:0]
 	for i := range b.acc {
 		b.acc[i] = slotAcc{vals: [slotsPerCel]int32{-1, -1, -1, -1}}
 	}
@@ -361,10 +365,30 @@ func (b *frameBuilder) intern(v core.Value) int32 {
 	return id
 }
 
+// shortSlice returns, for a column where null lasts longest, the longest
+// string state in it: a slice much shorter than a column (a 10 us Chrome
+// slice at x1) is then drawn, marked as changed more than once, instead
+// of leaving its row empty. Numeric states (kernel statuses) keep the
+// rule of the longest.
+func (b *frameBuilder) shortSlice(a *slotAcc, overflow []overflowSlot, null int32) int32 {
+	id, best := null, core.Time(0)
+	for i := 0; i < slotsPerCel && a.vals[i] >= 0; i++ {
+		if v := b.values[a.vals[i]]; v.Kind() == core.KindString && a.durs[i] > best {
+			id, best = a.vals[i], a.durs[i]
+		}
+	}
+	for _, o := range overflow {
+		if v := b.values[o.id]; v.Kind() == core.KindString && o.dur > best {
+			id, best = o.id, o.dur
+		}
+	}
+	return id
+}
+
 // finish turns the accumulators into cells.
 func (b *frameBuilder) finish() []cell {
 	cells := make([]cell, len(b.acc))
-	paints := make([][]paint, 3) // per domain, per value id, computed lazily
+	paints := make([][]paint, domainCounter+1) // per domain, per value id, computed lazily
 	for d := range paints {
 		paints[d] = make([]paint, len(b.values))
 		for i := range paints[d] {
@@ -389,6 +413,9 @@ func (b *frameBuilder) finish() []cell {
 					id, bestDur = o.id, o.dur
 				}
 			}
+			if b.values[id].IsNull() {
+				id = b.shortSlice(a, b.overflow[r*b.cols+c], id)
+			}
 			p := &paints[row.domain][id]
 			if p.colour == 255 {
 				*p = paintOf(row.domain, b.values[id])
@@ -399,7 +426,43 @@ func (b *frameBuilder) finish() []cell {
 				changes++ // a gap between known intervals hid at least one more
 			}
 			cells[r*b.cols+c] = cell{paint: *p, known: true, multi: changes >= 2}
+			if row.domain == domainCounter {
+				b.levelIDs = append(b.levelIDs, id)
+			}
+		}
+		if row.domain == domainCounter {
+			b.counterLevels(cells[r*b.cols : (r+1)*b.cols])
 		}
 	}
 	return cells
+}
+
+// counterLevels gives each known cell of a counter row its height, 1 to
+// 8, scaled between the lowest and highest value of the row on screen
+// (the dominant value of each column; null stays empty).
+func (b *frameBuilder) counterLevels(row []cell) {
+	ids := b.levelIDs
+	b.levelIDs = b.levelIDs[:0]
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, id := range ids {
+		if v := b.values[id]; !v.IsNull() {
+			lo, hi = min(lo, v.Float()), max(hi, v.Float())
+		}
+	}
+	j := 0
+	for c := range row {
+		if !row[c].known {
+			continue
+		}
+		v := b.values[ids[j]]
+		j++
+		if v.IsNull() {
+			continue
+		}
+		level := uint8(8)
+		if hi > lo {
+			level = 1 + uint8(math.Round((v.Float()-lo)/(hi-lo)*7))
+		}
+		row[c].level = level
+	}
 }

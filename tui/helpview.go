@@ -26,6 +26,21 @@ func (hv *helpView) Help() string { return "" }
 // Close has nothing to cancel.
 func (hv *helpView) Close() {}
 
+// screenNotes explains what the keys table cannot: esc, the glyphs and
+// the status line's words.
+func screenNotes(st *Styles) []string {
+	multi, sel := "▒", "the selected row is reversed"
+	if st.ASCII {
+		multi, sel = "%", "* marks the selected row and event, [ ] the focused column"
+	}
+	return []string{
+		"esc  clears the selection, closes a view or the prompt; " + sel,
+		multi + "  the row changed state more than once in the column: zoom in",
+		"╱ (/)  overview: several parts share the cell (never a state)",
+		"status: exact = every interval read, sampled = 4 instants per column (zoom in for exact)",
+	}
+}
+
 // View lays the help groups out in as many columns as fit, block under
 // block, cut to the area.
 func (hv *helpView) View(a area) []string {
@@ -44,6 +59,10 @@ func (hv *helpView) View(a area) []string {
 	}
 	title := sh.styles.Title.Render("Keys") + sh.styles.Dim.Render("  (any key closes; keys.json overrides them)")
 	out := append([]string{title}, strings.Split(strings.Join(blocks, "\n\n"), "\n")...)
+	out = append(out, "")
+	for _, l := range screenNotes(sh.styles) {
+		out = append(out, sh.styles.Dim.Render(fit(l, a.width)))
+	}
 	out = fillLines(out, a.height)
 	for i := range out {
 		out[i] = padStyled(out[i], a.width)

@@ -17,14 +17,14 @@ import (
 // views by the routing rule (see view).
 func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.keys
+	if b.sh.quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.active()) {
+		b.close()
+		return tea.Quit
+	}
 	if b.prompt.active() {
 		return b.prompt.update(msg)
 	}
 	b.note = ""
-	if key.Matches(msg, km.Quit) {
-		b.close()
-		return tea.Quit
-	}
 	if _, open := b.top().(*helpView); !open && key.Matches(msg, km.Help) {
 		b.push(&helpView{sh: b.sh})
 		return nil
@@ -56,6 +56,10 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openStats()
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		return b.openOverview(key.Matches(msg, km.OverviewST))
+	case key.Matches(msg, km.CallTree):
+		return b.openCallTree()
+	case key.Matches(msg, km.FlowJump):
+		return b.jumpFlow()
 	case key.Matches(msg, km.SortNext, km.SortReverse):
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
@@ -115,7 +114,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case screenOpening:
 		return m, m.updateOpening(msg)
 	case screenFailed:
-		if k, ok := msg.(tea.KeyMsg); ok && (key.Matches(k, m.sh.keys.Quit) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
+		if k, ok := msg.(tea.KeyMsg); ok && (m.sh.quits(k) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
 			return m, tea.Quit
 		}
 		return m, nil
@@ -144,7 +143,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
 		return m.browser.init()
 	case tea.KeyMsg:
-		if key.Matches(msg, m.sh.keys.Quit) || msg.Type == tea.KeyEsc {
+		if m.sh.quits(msg) || msg.Type == tea.KeyEsc {
 			m.indexing.cancelled = true
 			m.opening.stop() // Open returns ctx.Err(); openedMsg then quits
 		}

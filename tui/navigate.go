@@ -148,7 +148,7 @@ func (b *browser) promptDone(m promptDoneMsg) tea.Cmd {
 			return b.prompt.fail(err)
 		}
 		b.prompt.close()
-		return tea.Batch(b.table.startFilter(b.ctx), b.table.fetch(b.ctx))
+		return tea.Batch(b.table.startFilter(b.ctx, b.cursor), b.table.fetch(b.ctx))
 	}
 	return nil
 }

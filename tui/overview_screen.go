@@ -137,6 +137,7 @@ type zoomMsg struct {
 	pane   int
 	node   int32 // the row to select (-1: none)
 	t0, t1 core.Time
+	what   string // what is shown, for the note ("the part")
 }
 
 // zoomToPart closes the overview and shows the part under the cursor in
@@ -148,7 +149,7 @@ func (ov *overviewScreen) zoomToPart() step {
 		return step{note: "no part here"}
 	}
 	m := ov.res.Model
-	z := zoomMsg{pane: ov.req.Pane, node: -1, t0: m.Starts[a.Start], t1: m.Starts[a.End+1] - 1}
+	z := zoomMsg{pane: ov.req.Pane, node: -1, t0: m.Starts[a.Start], t1: m.Starts[a.End+1] - 1, what: "the part"}
 	sh := ov.res.Req.Shape
 	if ov.res.Req.Spatial {
 		z.node = sh.NodeTree[a.Node]
@@ -166,7 +167,7 @@ func (b *browser) zoomTo(z zoomMsg) tea.Cmd {
 		t.top = t.sel
 	}
 	b.tv = b.tv.withRange(z.t0, z.t1-z.t0+1)
-	b.setNote(noteInfo, "zoomed to the part "+b.relTime(z.t0)+"–"+b.relTime(z.t1))
+	b.setNote(noteInfo, "zoomed to "+z.what+" "+b.relTime(z.t0)+"–"+b.relTime(z.t1))
 	return b.moveCursor(z.t0, false)
 }
 

@@ -21,6 +21,8 @@ const (
 	kindCPU                      // a CPU
 	kindIRQ                      // an IRQ line of a CPU
 	kindSoftIRQ                  // a soft IRQ vector of a CPU
+	kindAsync                    // a lane of a process's async slices (Chrome)
+	kindCounter                  // a counter of a process (Chrome) or a variable of a container (Pajé)
 )
 
 // domain returns how the row's integer values are read.
@@ -30,6 +32,8 @@ func (k rowKind) domain() valueDomain {
 		return domainThread
 	case kindCPU, kindIRQ, kindSoftIRQ:
 		return domainCPU
+	case kindCounter:
+		return domainCounter
 	}
 	return domainOther
 }
@@ -79,11 +83,10 @@ type psInfo struct {
 // PID are at the top level.
 func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
 	at := h.Attributes()
-	threads, ok := at.Lookup(core.AttrThreads)
-	if !ok {
-		return newRowTree(nil, nil), nil
+	var tids []core.Key
+	if threads, ok := at.Lookup(core.AttrThreads); ok {
+		tids = at.Children(threads)
 	}
-	tids := at.Children(threads)
 	type field struct {
 		thread int
 		what   string
@@ -182,13 +185,15 @@ func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
 			}
 		}
 	}
+	nodes = addTracks(at, nodes, procRow, procNames, tids, threadRow)
 	return newRowTree(nodes, func(a, b *node) int {
-		// Call stack depths first (by depth), then threads by tid.
-		if (a.kind == kindCallStack) != (b.kind == kindCallStack) {
-			if a.kind == kindCallStack {
-				return -1
-			}
-			return 1
+		// Call stack depths first (by depth), then tracks (in creation
+		// order), then threads by tid.
+		if c := cmp.Compare(rowRank(a.kind), rowRank(b.kind)); c != 0 {
+			return c
+		}
+		if a.kind == kindAsync || a.kind == kindCounter {
+			return 0 // the sort is stable
 		}
 		return compareIDs(idOf(a), idOf(b))
 	}), nil

@@ -2,12 +2,14 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -48,6 +50,9 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 	if in == nil {
 		in = os.Stdin
 	}
+	if err := needTerminal(in, out); err != nil {
+		return err
+	}
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	styles := NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
 	m := New(ctx, o, Settings{Styles: styles, Keys: km})
@@ -61,4 +66,20 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 		return err
 	}
 	return closeErr
+}
+
+// ErrNoTerminal is returned by Run when its input or output is a file
+// descriptor that is not a terminal (a script, a pipe, /dev/null).
+var ErrNoTerminal = errors.New("the browser needs a terminal; use the dump, query or info commands in scripts")
+
+// needTerminal refuses an input or output that is an open file but not a
+// terminal, before Bubble Tea fails on it with an obscure message
+// ("error creating cancelreader ... epoll").
+func needTerminal(in io.Reader, out io.Writer) error {
+	for _, f := range []any{in, out} {
+		if fd, ok := f.(interface{ Fd() uintptr }); ok && !term.IsTerminal(fd.Fd()) {
+			return ErrNoTerminal
+		}
+	}
+	return nil
 }

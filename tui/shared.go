@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/tracetui/tracetui/keymap"
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/keymap"
+)
 
 // Smallest usable terminal.
 const (
@@ -14,6 +18,13 @@ type shared struct {
 	width, height int
 	styles        *Styles
 	keys          keymap.KeyMap
+}
+
+// quits reports whether k quits: the quit binding, and Ctrl-C whatever
+// keys.json says, so a way out always exists (a keys.json with
+// {"quit": []} left none).
+func (sh *shared) quits(k tea.KeyMsg) bool {
+	return k.Type == tea.KeyCtrlC || key.Matches(k, sh.keys.Quit)
 }
 
 func (sh *shared) tooSmall() bool { return sh.width < minWidth || sh.height < minHeight }

@@ -83,9 +83,10 @@ const stringColours = "e6194b3cb44b4363d8f58231911eb442d4f4f032e6bfef454699909a6
 type valueDomain uint8
 
 const (
-	domainThread valueDomain = iota // core.ThreadStatus
-	domainCPU                       // core.CPUStatus
-	domainOther                     // no known meaning
+	domainThread  valueDomain = iota // core.ThreadStatus
+	domainCPU                        // core.CPUStatus
+	domainOther                      // no known meaning
+	domainCounter                    // a counter: drawn by level (see counterLevels)
 )
 
 // paintOf returns the paint of a state value in a domain.
@@ -98,8 +99,10 @@ func paintOf(d valueDomain, v core.Value) paint {
 	case core.KindInt32, core.KindInt64:
 		n := v.Int()
 		switch d {
-		case domainOther: // addresses, counters: a stable colour per value
+		case domainOther: // addresses: a stable colour per value
 			return stringPaint(v.String())
+		case domainCounter:
+			return paint{palOther, 'o'}
 		case domainThread:
 			switch core.ThreadStatus(n) {
 			case core.ThreadUnknown:
@@ -137,7 +140,7 @@ func paintOf(d valueDomain, v core.Value) paint {
 	if d == domainOther {
 		return stringPaint(v.String())
 	}
-	return paint{palOther, 'o'}
+	return paint{palOther, 'o'} // counters (floats too) are drawn by level
 }
 
 // stringPaint gives a string state a stable colour from a hash of it, and

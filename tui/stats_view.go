@@ -8,6 +8,14 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
+// rangeTitle is the title line of a screen about [from, to]: what, the
+// range relative to the trace start, and its length.
+func (sh *shared) rangeTitle(what string, start, from, to core.Time, w int) string {
+	res := rangeRes(from, to)
+	title := what + " " + relTime(start, from, res) + "–" + relTime(start, to, res) + " (" + core.FormatDuration(to-from+1) + ")"
+	return sh.styles.Title.Render(fit(title, w))
+}
+
 // panelLines is the height of the statistics and overview screens: all
 // but the strip, the ruler, the status and the help lines.
 func (sh *shared) panelLines() int { return max(sh.height-5, 1) }
@@ -59,17 +67,14 @@ func statsWidths(cols []statsCol, w int) []int {
 
 // View draws the statistics screen.
 func (s *statsScreen) View(a area) []string {
-	st := s.sh.styles
 	w := a.width
-	title := "Statistics of the " + s.what + " " + relTime(s.start, s.from, rangeRes(s.from, s.to)) + "–" + relTime(s.start, s.to, rangeRes(s.from, s.to)) +
-		" (" + core.FormatDuration(s.to-s.from+1) + ")"
-	lines := []string{st.Title.Render(fit(title, w))}
+	lines := []string{s.sh.rangeTitle("Statistics of the "+s.what, s.start, s.from, s.to, w)}
 	hs := s.heights()
 	t := &s.tables[s.focus]
 	var hist string
 	if t.top < len(t.lines) && t.lines[t.top].hist != nil && hs[s.focus] > 2 {
 		hs[s.focus]-- // the top line's histogram under the table
-		hist = histogramLine(t.lines[t.top].name, t.lines[t.top].hist, st.ASCII, w)
+		hist = histogramLine(t.lines[t.top].name, t.lines[t.top].hist, s.sh.styles.ASCII, w)
 	}
 	for i, h := range hs {
 		if h > 0 {

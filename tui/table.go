@@ -39,6 +39,11 @@ type eventTable struct {
 	scanTotal int64
 	scanning  bool
 	scan      job // the filter's scan
+	// keepAt: when the scan ends, select the first match at or after
+	// anchor (the Gantt cursor when the filter was applied), unless the
+	// user moved in the table meanwhile.
+	keepAt bool
+	anchor core.Time
 }
 
 func newEventTable(ctx context.Context, sh *shared, ev EventTable) *eventTable {
@@ -198,8 +203,9 @@ func (t *eventTable) setPattern(col EventColumn, text string) error {
 
 // startFilter cancels a running scan and starts one for the current
 // filter (or clears the filtered view).
-func (t *eventTable) startFilter(ctx context.Context) tea.Cmd {
+func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd {
 	t.scan.stop()
+	t.keepAt, t.anchor = true, anchor
 	t.matches = nil
 	t.sel, t.top = 0, 0
 	t.fetchKey = ""
@@ -240,6 +246,10 @@ func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
 		t.scan.finish()
 		if m.err != nil && m.err != context.Canceled {
 			return nil, fmt.Errorf("filtering events: %w", m.err)
+		}
+		if t.keepAt {
+			t.keepAt = false
+			return t.syncTo(t.ctx, t.anchor), nil
 		}
 		return nil, nil
 	}
@@ -293,6 +303,7 @@ func (t *eventTable) Update(msg tea.Msg) step {
 func (t *eventTable) key(msg tea.KeyMsg) step {
 	km := &t.sh.keys
 	if d, ok := lineMove(km, msg, int64(max(t.height, 1))); ok {
+		t.keepAt = false
 		t.move(d)
 		return step{cmd: t.fetch(t.ctx)}
 	}

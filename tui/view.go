@@ -180,7 +180,14 @@ type drawCell struct {
 	colour  uint8
 	variant cellVariant
 	glyph   rune
+	level   uint8 // counter rows: the value's height, 1 to 8 (0: a state)
 }
+
+// Counter levels, lowest to highest, in block characters and in ASCII.
+var (
+	levelBlocks = []string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"}
+	levelASCII  = []string{".", ":", "-", "=", "+", "*", "#", "@"}
+)
 
 // ganttLines draws the row tree and the Gantt, one line per row.
 func (b *browser) ganttLines(l screenLayout) []string {
@@ -248,6 +255,7 @@ func (b *browser) ganttLines(l screenLayout) []string {
 					if fc.multi {
 						dc.variant = variantMulti
 					}
+					dc.level = fc.level
 				}
 			}
 			switch {
@@ -275,7 +283,17 @@ func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
 		}
 		p := st.pens[c.colour][c.variant]
 		g := p.glyph
-		if g == "" { // ASCII solid: the state's own glyph
+		switch {
+		case c.level > 0 && c.variant != variantCursor: // a counter: its height, in the row's colour
+			v := variantMulti
+			if c.variant == variantSelSolid || c.variant == variantSelMulti {
+				v = variantSelMulti
+			}
+			p, g = st.pens[c.colour][v], levelBlocks[c.level-1]
+			if st.ASCII {
+				g = levelASCII[c.level-1]
+			}
+		case g == "": // ASCII solid: the state's own glyph
 			g = string(c.glyph)
 		}
 		sb.WriteString(p.prefix)
@@ -388,6 +406,12 @@ func (b *browser) detailsText() string {
 		if v, ok := value(n.thread, core.AttrSystemCall); ok {
 			parts = append(parts, "syscall "+v.String())
 		}
+		if v, ok := value(n.thread, core.AttrFlowIn); ok {
+			parts = append(parts, "flow in "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
+		}
+		if v, ok := value(n.thread, core.AttrFlowOut); ok {
+			parts = append(parts, "flow out "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
+		}
 	}
 	if f.woken {
 		parts = append(parts, b.wakerText(f.woke))
@@ -432,7 +456,7 @@ func (b *browser) statusLine() string {
 	case b.info.Discarded > 0:
 		warn = fmt.Sprintf(" ! %d events discarded ", b.info.Discarded)
 	case len(b.info.Warnings) > 0:
-		warn = fmt.Sprintf(" ! %d warnings ", len(b.info.Warnings))
+		warn = fmt.Sprintf(" ! %d warnings ", core.WarningCount(b.info.Warnings))
 	}
 	w := b.sh.width - runewidth.StringWidth(warn)
 	return st.Status.Render(fit(s, max(w, 0))) + st.Warning.Render(fit(warn, b.sh.width-max(w, 0)))

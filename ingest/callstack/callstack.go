@@ -55,6 +55,9 @@ const (
 	kPopAddr
 	kPushName
 	kPopName
+	kMapBinary   // statedump bin_info, dlopen
+	kDebugLink   // statedump or dl debug_link
+	kUnmapBinary // dlclose
 )
 
 // plan is what one event class means here, resolved once.
@@ -66,6 +69,7 @@ type plan struct {
 	tid      int16
 	pid      int16
 	procname int16
+	bin      binaryPlan // statedump and dynamic-loader events
 }
 
 type thread struct {
@@ -96,10 +100,14 @@ func New(sink core.StateSink, opts ...Option) *Analysis {
 
 // Detect reports whether a trace has events this analysis understands:
 // cyg-profile function events or "<provider>:<name>_entry"/"_exit" pairs
-// carrying a thread id context.
+// carrying a thread id context, or LTTng-UST statedump / dynamic-loader
+// events carrying the process id context (the binaries of call stacks).
 func Detect(info core.SourceInfo, classes []*core.EventClass) bool {
 	for _, c := range classes {
 		if k, _ := classify(c.Name); k != kNone && threadField(c) >= 0 {
+			return true
+		}
+		if classifyBinary(c.Name) != kNone && c.FieldIndex("context.vpid") >= 0 {
 			return true
 		}
 	}
@@ -141,6 +149,10 @@ func (a *Analysis) resolve(c *core.EventClass) {
 	for len(a.plans) <= c.ID {
 		a.plans = append(a.plans, plan{})
 	}
+	if k := classifyBinary(c.Name); k != kNone {
+		a.plans[c.ID] = plan{k: k, bin: resolveBinaryPlan(c)}
+		return
+	}
 	k, name := classify(c.Name)
 	p := plan{k: k, addr: -1, tid: -1, pid: -1, procname: -1}
 	idx := func(i int) int16 {
@@ -178,8 +190,12 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		a.resolve(ev.Class)
 	}
 	p := &a.plans[id]
-	if p.k == kNone {
+	switch p.k {
+	case kNone:
 		return nil
+	case kMapBinary, kDebugLink, kUnmapBinary:
+		a.binary(ev, p)
+		return a.wrapErr(ev)
 	}
 	tid, ok := ev.Field(int(p.tid)).AsInt()
 	if !ok || tid < 0 || tid > math.MaxInt32 {
@@ -202,6 +218,11 @@ func (a *Analysis) Handle(ev *core.Event) error {
 	case kPopAddr, kPopName:
 		a.pop(th)
 	}
+	return a.wrapErr(ev)
+}
+
+// wrapErr says which event a sink error came from.
+func (a *Analysis) wrapErr(ev *core.Event) error {
 	if a.err != nil {
 		a.err = fmt.Errorf("call stack analysis: %s at %d: %w", ev.Class.Name, ev.Time, a.err)
 	}

@@ -20,6 +20,10 @@
 // end. Stacks deeper than the maximum depth (default 1024) are counted,
 // so pops still match, but the frames beyond it are not stored.
 //
+// LTTng-UST statedump and dynamic-loader events record the binaries each
+// process maps (see binaries.go); [LoadResolver] names addresses from
+// them, from an nm listing the user names or one found beside the trace.
+//
 // Without a kernel analysis (a user-space-only trace) the analysis also
 // sets Threads/<tid> to the outermost frame as a string (the address as
 // 0x%x, or its symbol with [WithSymbols]; the name for named pairs; null

@@ -142,3 +142,52 @@ func TestRealTraceCygProfile(t *testing.T) {
 		t.Errorf("with a kernel analysis the thread's own value is not ours: %v", v)
 	}
 }
+
+// The mapping file beside the cyg-profile traces (in their parent
+// directory) is found from the trace path and names main's address.
+func TestRealTraceMappingBeside(t *testing.T) {
+	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "cyg-profile", "glxgears-cyg-profile-fast")
+	r, warnings, err := LoadResolver(context.Background(), nil, ResolverOptions{TracePath: trace})
+	if err != nil || len(warnings) > 0 {
+		t.Fatal(err, warnings)
+	}
+	if got := r.Label("", core.Int64(0x40472B)); got != "main" {
+		t.Errorf("0x40472B = %q, want main", got)
+	}
+	if got := r.Label("", core.Int64(0x7F3CCB59DEA5)); got != "0x7f3ccb59dea5" {
+		t.Errorf("a libc address far above the program = %q, want it hexadecimal", got)
+	}
+}
+
+// debuginfo-test-app3 (LTTng-UST statedump and dlopen/dlclose of three
+// processes, no call stacks): the 99 (vpid, baddr) pairs babeltrace2
+// prints in bin_info and dlopen events become Binaries attributes; the
+// binaries are not on this machine, so loading warns and names nothing.
+func TestRealTraceStatedump(t *testing.T) {
+	dir := filepath.Join(coretest.SharedTraces(t), "ctf", "debuginfo-test-app3")
+	h := analyzeTrace(t, dir)
+	keys := h.Attributes().Glob("Processes/*/Binaries/*")
+	if len(keys) != 99 {
+		t.Errorf("%d binaries, want 99", len(keys))
+	}
+	for path, want := range map[string]string{
+		"Processes/3520/Binaries/0x400000":            "/usr/lib/x86_64-linux-gnu/indicator-transfer/indicator-transfer-service",
+		"Processes/3520/Binaries/0x400000/Debug_link": "c605bcf38d068d77a6e0a02cede6a50c5750b5.debug",
+		"Processes/7839/Binaries/0x7f4fc1d32000":      "/home/alexandre/src/lttng-project/lttng/trace-utils/dynamicLinking/libhello.so",
+		"Processes/7839/Binaries/0x7f4fc3692000":      "", // dlclosed at .410035885, the last event
+	} {
+		if got := valueAt(t, h, path, "1462739105.410035885").Str(); got != want {
+			t.Errorf("%s = %q, want %q", path, got, want)
+		}
+	}
+	r, warnings, err := LoadResolver(context.Background(), h, ResolverOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) == 0 {
+		t.Error("no warning although the traced binaries are absent")
+	}
+	if got := r.Label("3520", core.Int64(0x400100)); got != "0x400100" {
+		t.Errorf("address in an absent binary = %q, want hex", got)
+	}
+}

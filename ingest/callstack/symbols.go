@@ -26,11 +26,7 @@ const maxSymbolLine = 64 << 10
 // Only code symbols (types t, T, w, W, i) are kept; undefined symbols
 // (no address) and lines that are not symbols are skipped.
 func ReadSymbols(r io.Reader) (*Symbols, error) {
-	type sym struct {
-		addr uint64
-		name string
-	}
-	var syms []sym
+	var syms []symbol
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxSymbolLine)
 	for sc.Scan() {
@@ -42,17 +38,13 @@ func ReadSymbols(r io.Reader) (*Symbols, error) {
 		if err != nil {
 			continue
 		}
-		syms = append(syms, sym{addr, strings.Join(f[2:], " ")})
+		syms = append(syms, symbol{addr, strings.Join(f[2:], " ")})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading symbols: %w", err)
 	}
-	sort.SliceStable(syms, func(i, j int) bool { return syms[i].addr < syms[j].addr })
 	s := &Symbols{}
-	for _, x := range syms {
-		s.addrs = append(s.addrs, x.addr)
-		s.names = append(s.names, x.name)
-	}
+	s.set(syms)
 	return s, nil
 }
 
@@ -73,11 +65,16 @@ func ReadSymbolsFile(path string) (*Symbols, error) {
 // Len returns the number of code symbols.
 func (s *Symbols) Len() int { return len(s.addrs) }
 
+// maxLastSymbolSize bounds the size assumed for the last symbol of a
+// listing (nm output has no sizes): past it an address belongs to another
+// binary (a shared library far above the program), not to that symbol.
+const maxLastSymbolSize = 1 << 20
+
 // Lookup returns the symbol containing addr: the one with the greatest
 // address not above it, and addr's offset from it.
 func (s *Symbols) Lookup(addr uint64) (name string, offset uint64, ok bool) {
 	i := sort.Search(len(s.addrs), func(i int) bool { return s.addrs[i] > addr }) - 1
-	if i < 0 {
+	if i < 0 || (i == len(s.addrs)-1 && addr-s.addrs[i] >= maxLastSymbolSize) {
 		return "", 0, false
 	}
 	return s.names[i], addr - s.addrs[i], true

@@ -27,7 +27,9 @@ type Analysis struct {
 	procs   map[string]*procState
 	pending endHeap
 	horizon core.Time // latest end of an X slice scheduled so far
-	async   map[asyncKey]core.Key
+	async   map[asyncKey]*asyncOpen
+	groups  map[asyncGroupKey]*asyncGroup
+	flows   map[flowKey]flowStep
 	keyBuf  []byte
 	pidBuf  []byte
 	// The last thread looked up: consecutive events of one thread are
@@ -63,6 +65,10 @@ type threadState struct {
 	hasCS   bool
 	proc    *procState
 	pidText string
+	// Flow attributes set on this thread, nulled when the stack drops
+	// below flowDepth (see flows.go).
+	flowKeys  []core.Key
+	flowDepth int
 }
 
 type frame struct {
@@ -136,7 +142,8 @@ func NewAnalysis(sink core.StateSink) *Analysis {
 	return &Analysis{
 		sink: sink, tree: sink.Attributes(),
 		threads: map[string]*threadState{}, procs: map[string]*procState{},
-		async: map[asyncKey]core.Key{}, last: core.MinTime,
+		async: map[asyncKey]*asyncOpen{}, groups: map[asyncGroupKey]*asyncGroup{}, flows: map[flowKey]flowStep{},
+		last: core.MinTime,
 	}
 }
 
@@ -207,6 +214,8 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		return a.asyncSlice(ev, r, 'b')
 	case 'F':
 		return a.asyncSlice(ev, r, 'e')
+	case 's', 't', 'f':
+		return a.flow(ev, r, ph)
 	}
 	return nil
 }
@@ -346,6 +355,7 @@ func (a *Analysis) popTo(th *threadState, n int, t core.Time) {
 		a.setDepth(th, len(th.stack), t, core.Null())
 		th.stack = th.stack[:len(th.stack)-1]
 	}
+	a.endFlows(th, t)
 }
 
 // flushEnds pops the complete slices that end at or before t.
@@ -431,37 +441,6 @@ func (a *Analysis) counter(ev *core.Event, r *classRefs) error {
 	return nil
 }
 
-// asyncSlice counts the open async slices (b/e, and the legacy S/F,
-// matched by category and id) of each name in
-// Processes/<pid>/Async/<cat>/<name>.
-func (a *Analysis) asyncSlice(ev *core.Event, r *classRefs, ph byte) error {
-	if ev.Field(r.pid).Kind == core.FieldNone {
-		return nil
-	}
-	p := a.proc(ev, r)
-	cat := string(ev.Field(r.cat).AppendText(nil))
-	ak := asyncKey{proc: p, cat: cat, id: string(ev.Field(r.id).AppendText(nil))}
-	switch ph {
-	case 'b':
-		k := a.tree.AddPath(core.AttrProcesses, strconv.Itoa(int(p.pid)), core.AttrAsync, core.SafeName(cat), core.SafeName(ev.Class.Name))
-		a.async[ak] = k
-		a.modify(k, ev.Time, core.Int32(int32(a.sink.Value(k).Int())+1))
-	case 'e':
-		k, ok := a.async[ak]
-		if !ok {
-			return nil
-		}
-		n := int32(a.sink.Value(k).Int()) - 1
-		if n <= 0 {
-			delete(a.async, ak)
-			a.modify(k, ev.Time, core.Null())
-		} else {
-			a.modify(k, ev.Time, core.Int32(n))
-		}
-	}
-	return nil
-}
-
 // Finish implements ingest.Analysis: complete slices ending by end are
 // popped; slices still open (B without E, X past the end) stay open until
 // the sink is closed at end.
@@ -478,7 +457,7 @@ func (a *Analysis) Finish(end core.Time) error {
 			Message: fmt.Sprintf("%d slice(s) still open at the end of the trace: closed there", open)})
 	}
 	if a.dropped > 0 {
-		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: "more-warnings",
+		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", a.dropped)})
 	}
 	return nil

@@ -115,3 +115,55 @@ func TestAnalysisUnbalanced(t *testing.T) {
 		t.Errorf("warnings = %v, want 1 unmatched-end and 2 open slices", a.Warnings())
 	}
 }
+
+// Async slices of a process that has no thread slice at all (pid 7) lie
+// on lanes, one per concurrent depth: 0x2 begins while 0x1 is open and
+// takes lane 2; 0x3 reuses lane 1 once 0x1 ended, and its nested second
+// begin takes lane 3 (0x2 still holds lane 2). Counters of a process
+// without threads are numeric attributes. Flow ends name the other end.
+func TestAnalysisTracks(t *testing.T) {
+	h, a := analyzeSample(t, "catapult-tracks.json")
+	s := core.String
+	const req = "Processes/7/Async/net/URLRequest"
+	checkStates(t, h, []stateAt{
+		at("Processes/7/Exec_name", 0, s("network service")),
+		at(req, 10_000, core.Int32(1)),
+		at(req+"/1", 10_000, s("0x1")),
+		at(req, 20_000, core.Int32(2)),
+		at(req+"/2", 20_000, s("0x2")),
+		at(req+"/1", 30_000, core.Null()),
+		at(req+"/1", 35_000, s("0x3")),
+		at(req+"/3", 37_000, s("0x3")), // nested in itself while 0x2 holds lane 2
+		at(req+"/3", 38_000, core.Null()),
+		at(req+"/2", 40_000, core.Null()),
+		at(req, 45_000, core.Int32(1)),
+		at(req+"/1", 49_999, s("0x3")),
+		at(req+"/1", 50_000, core.Null()),
+		at(req, 50_000, core.Null()),
+		at("Processes/7/Async/disk/Read/1", 12_000, s("9")),
+		at("Processes/7/Async/disk/Read/1", 16_000, core.Null()),
+		// Counters of a process without threads.
+		at("Counters/8/memory/heap", 0, core.Int64(1024)),
+		at("Counters/8/memory/rss", 24_999, core.Float64(4096.5)),
+		at("Counters/8/memory/heap", 25_000, core.Int64(2048)),
+		at("Counters/8/memory/rss", 25_000, core.Int64(3000)),
+		at("Threads/8:80", 15_000, s("Task")),
+		// The flow ipc/post#5: s in Task (8:80), t on an idle thread
+		// (7:70), f in Reply (8:81); each end holds until its slice ends.
+		at("Threads/8:80/Flow_out", 17_999, core.Null()),
+		at("Threads/8:80/Flow_out", 18_000, s("ipc/post#5")),
+		at("Threads/8:80/Flow_out", 24_999, s("ipc/post#5")),
+		at("Threads/8:80/Flow_out", 25_000, core.Null()),
+		at("Threads/7:70/Flow_in", 33_000, s("ipc/post#5 from 8:80 at 18000")),
+		at("Threads/7:70/Flow_out", 50_000, s("ipc/post#5")), // no slice on 7:70: open to the end
+		at("Threads/8:81/Flow_in", 44_999, core.Null()),
+		at("Threads/8:81/Flow_in", 45_000, s("ipc/post#5 from 7:70 at 33000")),
+		at("Threads/8:81/Flow_in", 48_000, core.Null()),
+	})
+	if _, ok := h.Attributes().Lookup(req + "/4"); ok {
+		t.Error("a fourth lane although at most three slices overlap")
+	}
+	if len(a.Warnings()) != 0 {
+		t.Errorf("warnings on a clean trace: %v", a.Warnings())
+	}
+}

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"os"
+
+	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 )
 
 // detectBytes is how much of the (decompressed) start of a file Detect
@@ -16,7 +17,7 @@ const detectBytes = 8 << 10
 // '[' followed by an object with a "ph", "ts" or "name" member, or '{'
 // with a "traceEvents" member in the first few KB.
 func Detect(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := tracefile.Open(path)
 	if err != nil {
 		return false, err
 	}

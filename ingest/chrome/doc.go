@@ -48,13 +48,20 @@
 //	Processes/<PID>/Exec_name           process_name metadata, else the pid text
 //	Processes/<PID>/Async/<cat>/<name>  int32 number of open async slices (b/e, or
 //	                                    the legacy S/F, matched by cat and id), null when none
+//	Processes/<PID>/Async/<cat>/<name>/<lane>
+//	                                    the id of the async slice on lane 1, 2... (each
+//	                                    slice takes the lowest lane free when it begins;
+//	                                    at most 64 lanes), or null
 //	Counters/<PID>/<name>/<series>      each numeric argument of C events
 //	                                    (int64 or float64)
+//	Threads/<pid>:<tid>/Flow_out        "<cat>/<name>#<id>" of a flow leaving the enclosing slice (s, t)
+//	Threads/<pid>:<tid>/Flow_in         "<cat>/<name>#<id> from <thread> at <ns>" of a flow
+//	                                    arriving in the enclosing slice (t, f); see flows.go
 //
 // B/E and X slices share one stack per thread. E closes the innermost open
 // B (and X slices still open above it); an E with no open B is ignored with
 // a warning; slices still open at the end stay open to the end. X events
 // starting at the same instant nest by duration. '/' in ids and names
-// becomes '_'. Instant (i/I), flow (s/t/f), async instant (n), sample and
-// object events are kept as events only.
+// becomes '_'. Instant (i/I), async instant (n), sample and object events
+// are kept as events only.
 package chrome

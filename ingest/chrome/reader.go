@@ -1,6 +1,7 @@
 package chrome
 
 import (
+	"context"
 	"fmt"
 	"io"
 )
@@ -49,7 +50,16 @@ type eventReader struct {
 	// truncated is set when the input ends inside an event or the
 	// object form ends before its closing brace.
 	truncated string
-	readErr   error // the input's read error, after which it counts as ended
+	readErr   error           // the input's read error, after which it counts as ended
+	ctx       context.Context // nil: not cancellable
+}
+
+// ctxErr returns the error of the reader's context, if it is done.
+func (er *eventReader) ctxErr() error {
+	if er.ctx == nil {
+		return nil
+	}
+	return er.ctx.Err()
 }
 
 func newEventReader(r io.Reader, bufSize, maxEvent int) *eventReader {
@@ -78,23 +88,28 @@ func (er *eventReader) fill() (bool, error) {
 		copy(nb, er.buf[:er.end])
 		er.buf = nb
 	}
-	for {
+	// Fill the free space whole: a gzip reader returns a few KB per Read,
+	// and the caller re-parses an incomplete event from its start after
+	// each fill, so short fills would make large events quadratic.
+	start := er.end
+	for er.end < len(er.buf) {
+		if err := er.ctxErr(); err != nil {
+			return false, err
+		}
 		n, err := er.r.Read(er.buf[er.end:])
 		er.end += n
 		if err == io.EOF {
 			er.eof = true
-			return n > 0, nil
+			break
 		}
 		if err != nil {
 			// Keep what was read: the caller decides whether the error
 			// (a cut gzip stream...) loses the rest or the whole.
 			er.readErr, er.eof = err, true
-			return n > 0, nil
-		}
-		if n > 0 {
-			return true, nil
+			break
 		}
 	}
+	return er.end > start, nil
 }
 
 // peek returns the next non-space byte without consuming it.
@@ -128,6 +143,9 @@ func (er *eventReader) next(ev *rawEvent) (bool, error) {
 		if !ok {
 			switch {
 			case er.state == stTop:
+				if er.offset() > 0 {
+					return false, fmt.Errorf("the file holds only blank space: not a Chrome trace")
+				}
 				return false, fmt.Errorf("empty file: not a Chrome trace")
 			case er.inObject:
 				er.truncated = fmt.Sprintf("offset %d: trace ends before the closing '}' of its JSON object", er.offset())

@@ -3,6 +3,7 @@ package chrome
 import (
 	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 )
 
 // Options tunes [Open].
@@ -27,6 +29,9 @@ type Options struct {
 	// Progress, if set, is called during the first pass (which Open
 	// runs) with input bytes read and the input size.
 	Progress func(done, total int64)
+	// Context, if set, cancels the first pass: Open then returns its
+	// error (checked at every read of the input and every 256 events).
+	Context context.Context
 }
 
 const (
@@ -76,7 +81,7 @@ var _ core.Source = (*Source)(nil)
 // Open reads the whole trace once (sorting it into temporary runs) and
 // returns a Source positioned before the first event.
 func Open(path string, opts Options) (*Source, error) {
-	f, err := os.Open(path)
+	f, err := tracefile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -156,11 +161,17 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 	// Small traces get small buffers; the reader grows its buffer when an
 	// event needs it (gzip input may be larger than the file).
 	er := newEventReader(in, int(min(readBufSize, max(4<<10, 2*s.size))), maxEventBytes)
+	er.ctx = opts.Context
 	rw := newRunWriter(tmp, budget, s.size)
 	var ev rawEvent
 	var body []byte
 	minTS, maxEnd := int64(1<<63-1), int64(-1<<63)
 	for {
+		if s.total%256 == 0 {
+			if err := er.ctxErr(); err != nil {
+				return err
+			}
+		}
 		ok, err := er.next(&ev)
 		if err != nil {
 			return err
@@ -479,7 +490,7 @@ func (s *Source) finishChecks() {
 			Message: fmt.Sprintf("%d B slice(s) have no E: closed at the end of the trace", open)})
 	}
 	if s.dropped > 0 {
-		s.warnings = append(s.warnings, core.Warning{Stream: -1, Count: s.dropped, Kind: "more-warnings",
+		s.warnings = append(s.warnings, core.Warning{Stream: -1, Count: s.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", s.dropped)})
 	}
 }

@@ -15,7 +15,7 @@ import (
 const sampleDir = "../../testdata/chrome"
 
 func TestSamplesGolden(t *testing.T) {
-	for _, name := range []string{"clang-ftime-trace", "bazel-profile", "ninjatracing", "catapult-phases", "unbalanced", "truncated"} {
+	for _, name := range []string{"clang-ftime-trace", "bazel-profile", "ninjatracing", "catapult-phases", "catapult-tracks", "unbalanced", "truncated"} {
 		t.Run(name, func(t *testing.T) {
 			src, err := Open(filepath.Join(sampleDir, name+".json"), Options{TempDir: t.TempDir()})
 			if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+
+	"github.com/tracetui/tracetui/history"
 )
 
 // runBench runs a named benchmark on a trace (today: paper, the R-SHT
@@ -18,11 +20,18 @@ func runBench(e *Env, args []string) error {
 		return Usagef("want the benchmark name: paper")
 	}
 	fs := e.NewFlags("bench paper", cmd.Synopsis)
-	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache; an existing current index is used whatever its layout")
+	layout := fs.String("layout", "rsht", "tree layout of the index built when there is none: `rsht`, esht or sht")
 	if err := Parse(fs, args[1:], 1, 1); err != nil {
 		return err
 	}
-	t, err := fl.open(e, fs)
+	l, err := history.ParseLayout(*layout)
+	if err != nil {
+		return Usagef("--layout %q: want rsht, esht or sht", *layout)
+	}
+	opts := fl.options()
+	opts.Layout = l
+	t, err := e.openTrace(fs.Arg(0), opts)
 	if err != nil {
 		return err
 	}

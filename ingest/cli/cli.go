@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 )
 
@@ -24,6 +27,10 @@ type Env struct {
 	Stdout, Stderr io.Writer
 }
 
+// ExitCancelled is the exit status of a run cancelled by Ctrl-C, SIGTERM
+// or the indexing screen's q (128 + SIGINT, as shells report it).
+const ExitCancelled = 130
+
 // usageError is a bad command line: exit status 2.
 type usageError struct{ msg string }
 
@@ -41,12 +48,21 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if cmd := lookup(args[0]); cmd != nil {
 			name, runCmd, rest = cmd.Name, cmd.Run, args[1:]
+		} else if unknownCommand(args) {
+			runCmd = func(*Env, []string) error {
+				return Usagef("unknown command %q (run 'tracetui help' for the commands; a trace to browse comes alone)", args[0])
+			}
 		}
 	}
 	err := runCmd(e, rest)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.Is(err, context.Canceled):
+		// Ctrl-C, SIGTERM or q while indexing: the shell's status for an
+		// interrupted command, and a word instead of "context canceled".
+		fmt.Fprintf(stderr, "tracetui: %s: cancelled\n", name)
+		return ExitCancelled
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "tracetui: %s: %v\n", name, err)
 		fmt.Fprintf(stderr, "run '%s' for usage\n", strings.TrimSpace("tracetui help "+strings.TrimPrefix(name, "browse")))
@@ -55,6 +71,17 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc) int {
 		fmt.Fprintf(stderr, "tracetui: %s: %v\n", name, err)
 		return 1
 	}
+}
+
+// unknownCommand reports a first argument that reads as a mistyped
+// command rather than a trace: more arguments follow it (the browser
+// takes one trace) and no file of that name exists.
+func unknownCommand(args []string) bool {
+	if len(args) < 2 {
+		return false
+	}
+	_, err := os.Stat(args[0])
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 func lookup(name string) *Command {

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,11 +60,12 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 var synopses = map[string]string{
 	"index":    "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--arch A] [--json] TRACE",
 	"stats":    "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE",
-	"info":     "info [--index FILE] [--format F] [--json] TRACE",
+	"info":     "info [--index FILE] [--format F] [--json] [--check] TRACE",
 	"dump":     "dump [--limit N] [--format F] TRACE",
 	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
-	"bench":    "bench paper [--index FILE] [--format F] [--json] TRACE",
+	"bench":    "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
+	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
 }
@@ -115,6 +117,9 @@ func TestCLIUsageErrorsExit2(t *testing.T) {
 		{"info", "--nope", "x"},
 		{"help", "nope"},
 		{"a", "b"}, // browser takes one trace
+		{"query", "--samples", "100000000000", "x", "a"}, // issue 18: ran out of memory
+		{"gen", "--threads", "100000000000", "-o", "d"},
+		{"frobnicate", "x"}, // unknown command
 	}
 	for _, args := range cases {
 		code, _, errOut := runCLI(t, args...)
@@ -207,5 +212,110 @@ func TestCLIIndexInfoQueryBench(t *testing.T) {
 		if code, _, errOut := runCLI(t, "index", "--layout", layout, trace); code != 0 {
 			t.Errorf("index --layout %s: exit %d: %s", layout, code, errOut)
 		}
+	}
+}
+
+// calltree on clang's -ftime-trace sample: the text tree of the compiler
+// thread, the JSON of a range (clipped calls), an unknown thread (exit 1)
+// and a range that ends before it starts (exit 2).
+func TestCLICallTree(t *testing.T) {
+	trace := filepath.Join("..", "..", "testdata", "chrome", "clang-ftime-trace.json")
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	code, out, errOut := runCLI(t, "calltree", "--tid", "4242:4242", trace)
+	if code != 0 {
+		t.Fatalf("calltree: exit %d: %s", code, errOut)
+	}
+	for _, line := range []string{
+		"     5.6ms      1.1ms        1      5.6ms      5.6ms  ExecuteCompiler",
+		"       1ms      770us        1        1ms        1ms      Source",
+		"     230us      230us        1      230us      230us        Source",
+	} {
+		if !strings.Contains(out, line+"\n") {
+			t.Errorf("calltree lacks %q:\n%s", line, out)
+		}
+	}
+	code, out, errOut = runCLI(t, "calltree", "--json", "--tid", "4242:4242", "--from", "+4ms", "--to", "+4.5ms", trace)
+	var tree struct {
+		Total    int64 `json:"total_ns"`
+		Children []struct {
+			Function string `json:"function"`
+			Calls    int64  `json:"calls"`
+			Total    int64  `json:"total_ns"`
+			Self     int64  `json:"self_ns"`
+			Children []struct {
+				Function string `json:"function"`
+				Total    int64  `json:"total_ns"`
+			} `json:"children"`
+		} `json:"children"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &tree) != nil {
+		t.Fatalf("calltree --json: exit %d: %s%s", code, out, errOut)
+	}
+	if tree.Total != 500_000 || len(tree.Children) != 1 || tree.Children[0].Function != "ExecuteCompiler" ||
+		tree.Children[0].Self != 0 || len(tree.Children[0].Children) != 1 || tree.Children[0].Children[0].Total != 500_000 {
+		t.Errorf("calltree --json over [4ms, 4.5ms) = %+v", tree)
+	}
+	if code, _, errOut := runCLI(t, "calltree", "--tid", "nope", trace); code != 1 || !strings.Contains(errOut, "no thread") {
+		t.Errorf("unknown thread: exit %d, %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "calltree", "--from", "+5ms", "--to", "+1ms", trace); code != 2 {
+		t.Errorf("--to before --from: exit %d, want 2", code)
+	}
+}
+
+// TestCLIUnknownCommand: a mistyped command says so (issue 18: it said
+// `browse: unexpected argument "TRACE"`).
+func TestCLIUnknownCommand(t *testing.T) {
+	code, _, errOut := runCLI(t, "frobnicate", "trace.json")
+	if code != 2 || !strings.Contains(errOut, `unknown command "frobnicate"`) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCLIDumpLimitWarnings: `dump --limit 1` reports only the warnings of
+// the part printed, and sums the rest up in one line (issue 18).
+func TestCLIDumpLimitWarnings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# tracer: nop\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "           bash-1234  [001] .....  10.%06d: sys_enter: NR 0 (0, 0)\ngarbage %d\n", i, i)
+	}
+	p := filepath.Join(t.TempDir(), "trace.txt")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "dump", "--limit", "1", p)
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "50 more warnings") {
+		t.Errorf("stderr %q: want one line summing up the 50 warnings", errOut)
+	}
+}
+
+// TestCLIInfoCheck: `info --check` passes a sound index, and a damaged
+// one is never called fine: info names the command that rebuilds it
+// (issue 18 item 11; on this small index the damage already shows when
+// it is opened, which is why the message may come before the check).
+func TestCLIInfoCheck(t *testing.T) {
+	trace := filepath.Join(coretest.ModuleRoot(), "testdata", "ctf", "several-streams")
+	idx := filepath.Join(t.TempDir(), "x.tti")
+	if code, _, errOut := runCLI(t, "index", "--index", idx, trace); code != 0 {
+		t.Fatalf("index: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "info", "--check", "--index", idx, trace); code != 0 {
+		t.Fatalf("info --check of a sound index: exit %d, %s", code, errOut)
+	}
+	b, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0x55
+	if err := os.WriteFile(idx, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "info", "--check", "--index", idx, trace)
+	if code != 1 || !strings.Contains(errOut, "tracetui index") {
+		t.Errorf("info --check of a damaged index: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -7,12 +7,13 @@ package cli
 func commands() []Command {
 	return []Command{
 		{"index", "index [--layout rsht|esht|sht] [--index FILE] [--format F] [--arch A] [--json] TRACE", "build (or rebuild) the trace's state index", runIndex},
-		{"info", "info [--index FILE] [--format F] [--json] TRACE", "describe an existing index without rebuilding it", runInfo},
+		{"info", "info [--index FILE] [--format F] [--json] [--check] TRACE", "describe an existing index without rebuilding it", runInfo},
 		{"dump", "dump [--limit N] [--format F] TRACE", "print every event, one line each, as babeltrace2 does", runDump},
 		{"query", "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...", "print the states of attributes over a time range", runQuery},
 		{"critpath", "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID", "print the critical path of a thread: who it waited for, and why", runCritpath},
 		{"stats", "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE", "print CPU usage, system call, wake-up latency and IRQ statistics, as lttng-analyses does", runStats},
-		{"bench", "bench paper [--index FILE] [--format F] [--json] TRACE", "run the R-SHT article's Control Flow workload on a trace", runBench},
+		{"calltree", "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE", "print the call tree (calls, total and self time per call path)", runCallTree},
+		{"bench", "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE", "run the R-SHT article's Control Flow workload on a trace", runBench},
 		{"gen", "gen --threads N [--cpus C] [--seed S] -o DIR", "write a synthetic LTTng-kernel-style CTF trace", runGen},
 		{"help", "help [COMMAND]", "show this help, or a command's flags", runHelp},
 	}

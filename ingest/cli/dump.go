@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest"
 )
 
@@ -23,13 +24,23 @@ func runDump(e *Env, args []string) error {
 		return err
 	}
 	defer src.Close()
-	if err := ingest.Dump(e.Stdout, src, *limit); err != nil {
+	last, all, err := ingest.DumpUntil(e.Stdout, src, *limit)
+	if err != nil {
 		return err
 	}
 	// The tracer's reports of lost events go to stderr, as babeltrace2
-	// prints them.
+	// prints them; after --limit, only those of the part printed (issue
+	// 18: `dump --limit 1` printed the whole file's).
+	later := int64(0)
 	for _, w := range src.Warnings() {
+		if !all && (w.Time == 0 || w.Time > last) {
+			later += core.WarningCount([]core.Warning{w})
+			continue
+		}
 		fmt.Fprintln(e.Stderr, w.Message)
+	}
+	if later > 0 {
+		fmt.Fprintf(e.Stderr, "(%d more warnings about the rest of the trace: run without --limit to see them)\n", later)
 	}
 	return nil
 }

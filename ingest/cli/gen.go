@@ -6,6 +6,10 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen"
 )
 
+// maxGenThreads bounds gen --threads: the generator keeps every thread in
+// memory.
+const maxGenThreads = 1 << 24
+
 // runGen writes a synthetic LTTng-kernel-style CTF trace.
 func runGen(e *Env, args []string) error {
 	cmd := lookup("gen")
@@ -19,6 +23,9 @@ func runGen(e *Env, args []string) error {
 	}
 	if *threads < 1 || *cpus < 1 || *out == "" {
 		return Usagef("want --threads N >= 1, --cpus C >= 1 and -o DIR")
+	}
+	if *threads > maxGenThreads {
+		return Usagef("--threads %d: want at most %d (the article's largest workload has 1.6 M)", *threads, maxGenThreads)
 	}
 	if *cpus > gen.MaxCPUs {
 		return Usagef("--cpus %d: want at most %d", *cpus, gen.MaxCPUs)

@@ -17,7 +17,7 @@ func runHelp(e *Env, args []string) error {
 		return cmd.Run(e, []string{"-h"})
 	}
 	w := e.Stdout
-	fmt.Fprintln(w, "tracetui: a terminal trace browser (LTTng/CTF, Chrome JSON, Pajé, ftrace)")
+	fmt.Fprintln(w, "tracetui: a terminal trace browser (LTTng/CTF, Chrome JSON, Pajé, trace.dat, ftrace)")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage:")
 	fmt.Fprintln(w, "  tracetui [--index FILE] [--ascii] [--format F] [--arch A] [TRACE]\n      open the browser (no TRACE: a built-in demo trace)")

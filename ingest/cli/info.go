@@ -13,6 +13,7 @@ func runInfo(e *Env, args []string) error {
 	cmd := lookup("info")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	fl := addIndexFlags(fs, "read the index at `FILE` instead of the cache")
+	check := fs.Bool("check", false, "verify every node and section checksum (reads the whole index)")
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
@@ -28,6 +29,13 @@ func runInfo(e *Env, args []string) error {
 		return err
 	}
 	defer ix.Close()
+	if *check {
+		// Opening checks the header only; a damaged node shows when a
+		// query reads it (issue 18: info called such an index fine).
+		if err := ix.Tree().Check(); err != nil {
+			return fmt.Errorf("the index %s is damaged (%w): rebuild it with 'tracetui index %s'", path, err, fs.Arg(0))
+		}
+	}
 	return e.printInfo(ix.Info(), *fl.asJSON)
 }
 
@@ -51,8 +59,8 @@ func (e *Env) printInfo(in ingest.IndexInfo, asJSON bool) error {
 	fmt.Fprintf(w, "\nindex bytes  %d\n", in.IndexBytes)
 	fmt.Fprintf(w, "tree         %s, depth %d, %d nodes\n", in.Layout, in.Depth, in.Nodes)
 	fmt.Fprintf(w, "build        %.0f ms\n", in.BuildMS)
-	if n := len(in.Warnings); n > 0 {
-		fmt.Fprintf(w, "warnings     %d (first: %s)\n", n, in.Warnings[0].Message)
+	if in.IndexSummary.Warnings > 0 {
+		fmt.Fprintf(w, "warnings     %d (first: %s)\n", in.IndexSummary.Warnings, in.FirstWarnings[0])
 	}
 	return w.Flush()
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
+// maxSamples bounds --samples: each sample can yield one interval per
+// attribute matched, all held in memory (issue 18: 1e8 took 1.6 GB).
+const maxSamples = 100_000
+
 // runQuery prints the states of attributes over a time range.
 func runQuery(e *Env, args []string) error {
 	cmd := lookup("query")
@@ -20,8 +24,8 @@ func runQuery(e *Env, args []string) error {
 	if err := Parse(fs, args, 2, -1); err != nil {
 		return err
 	}
-	if *samples < 0 {
-		return Usagef("--samples %d: want 0 or more", *samples)
+	if *samples < 0 || *samples > maxSamples {
+		return Usagef("--samples %d: want 0 to %d (a screen is a few hundred columns)", *samples, maxSamples)
 	}
 	t, err := fl.open(e, fs)
 	if err != nil {

@@ -17,6 +17,10 @@ type ctfCase struct {
 	name  string
 	about string
 	files map[string][]byte // relative path -> content
+	// specOut, when set, is the output the CTF 1.8.3 specification asks
+	// for where babeltrace2 refuses the trace or prints something else;
+	// it is written as NAME.golden instead of babeltrace2's output.
+	specOut string
 }
 
 const caseUUID = "2a6422d0-6cee-11e0-8c08-cb07d7b3a564"

@@ -22,7 +22,19 @@ var errClockRange = errors.New("clock value out of the int64 nanosecond range")
 
 func newClockConv(c *tsdl.Clock) (clockConv, error) {
 	freq := c.Freq
-	offS, cycles := c.OffsetS, c.Offset
+	offS := c.OffsetS
+	cycles := uint64(c.Offset)
+	if c.Offset < 0 {
+		// A negative offset (section 8) borrows whole seconds so that
+		// the cycles left are in [0, freq).
+		neg := uint64(-(c.Offset + 1)) + 1 // |offset| without overflowing at MinInt64
+		sec := neg/freq + 1
+		if sec > math.MaxInt64 || offS < math.MinInt64+int64(sec) {
+			return clockConv{}, errClockRange
+		}
+		offS -= int64(sec)
+		cycles = sec*freq - neg // in (0, freq]: folded below when it is freq
+	}
 	if cycles >= freq {
 		sec := cycles / freq
 		if sec > math.MaxInt64 || (offS > 0 && int64(sec) > math.MaxInt64-offS) {

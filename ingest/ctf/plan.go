@@ -135,6 +135,23 @@ type frame struct {
 // stripName removes one leading underscore, as babeltrace2 prints names.
 func stripName(s string) string { return strings.TrimPrefix(s, "_") }
 
+// printedName is the name printed for a member: one leading underscore
+// removed (CTF 1.8.3 sections 4.2.1 and 7.3.2: "_struct" prints as
+// struct), unless the result is the written name of a sibling, so that
+// field, _field and __field stay three fields (babeltrace2 refuses them).
+func printedName(orig string, parent *node) string {
+	name := stripName(orig)
+	if name == orig || parent == nil {
+		return name
+	}
+	for _, f := range parent.typ.Fields {
+		if f.Name == name {
+			return orig
+		}
+	}
+	return name
+}
+
 // compileScope compiles the root structure of a scope.
 func (c *compiler) compileScope(k scopeKind, t *tsdl.Type) (*node, error) {
 	c.roots[k] = nil
@@ -161,7 +178,7 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 		return nil, planError(t, "fields nested more than %d deep", 2*maxDepth)
 	}
 	n := &node{
-		kind: t.Kind, name: stripName(orig), orig: orig, typ: t, parent: parent, scope: c.scope,
+		kind: t.Kind, name: printedName(orig, parent), orig: orig, typ: t, parent: parent, scope: c.scope,
 		seq: c.seq, inArray: inArray, size: t.Size, align: t.Align, signed: t.Signed,
 		bigEndian: t.BigEndian, base: t.Base, slot: -1, field: -1, clock: t.Clock,
 	}
@@ -189,7 +206,9 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 				return nil, planError(t, "variant tag %q is a %s, not an enumeration", t.Tag, tag.kind)
 			}
 			n.tagNode = tag
-			n.choices = choices(t, tag.typ)
+			if n.choices, err = choices(t, tag.typ); err != nil {
+				return nil, err
+			}
 			n.align = 1
 		}
 		c.stack = append(c.stack, frame{n: n})
@@ -229,20 +248,26 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 
 // choices builds the variant's option table from its tag's mappings: an
 // option is selected by the ranges of the mapping labelled with its name
-// as written, first option first.
-func choices(v *tsdl.Type, tag *tsdl.Type) []choice {
+// as written, first option first. An option no label names exactly can
+// never be selected: the metadata is wrong (" sel1 " is not sel1).
+func choices(v *tsdl.Type, tag *tsdl.Type) ([]choice, error) {
 	var out []choice
 	for i, f := range v.Fields {
+		found := false
 		for _, m := range tag.Mappings {
 			if m.Label != f.Name {
 				continue
 			}
+			found = true
 			for _, r := range m.Ranges {
 				out = append(out, choice{lo: r.Lo, hi: r.Hi, opt: i})
 			}
 		}
+		if !found {
+			return nil, planError(v, "variant option %q matches no label of its tag's enumeration (labels must match option names exactly)", f.Name)
+		}
 	}
-	return out
+	return out, nil
 }
 
 // resolve finds the integer a sequence length or a variant tag refers to,

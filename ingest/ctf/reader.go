@@ -263,7 +263,7 @@ func (r *Reader) Hostname(ev *core.Event) (string, bool) {
 		return "", false
 	}
 	tr := r.streams[ev.Stream].tr
-	return tr.hostname, tr.hasHost
+	return tr.label, tr.label != ""
 }
 
 // HasTimestamp reports whether ev has a time: false for streams without

@@ -423,6 +423,12 @@ func (s *stream) decodeEvent() error {
 	if d.pos == s.evStart {
 		return d.fail(s.evStart, "event of length 0 (id %d)", ep.meta.ID)
 	}
+	// Alignment alone (an empty field aligned past the end) reads no bits
+	// but still places the event's end past the content: the event is
+	// not whole in its packet.
+	if d.pos > d.content {
+		return d.fail(s.evStart, "event %q ends at bit %d, past the end of the packet content (%d bits)", ep.meta.Name, d.pos, d.content)
+	}
 	s.ep = ep
 	ev := &s.ev
 	ev.Class = ep.class

@@ -25,6 +25,7 @@ type traceInfo struct {
 	plan     *tracePlan
 	hostname string
 	hasHost  bool
+	label    string // what dump prints for the trace: hostname[:procname][:(vpid)]
 	domain   string
 	name     string // babeltrace2's trace name, for warnings
 	uuid     string // "xxxxxxxx-...", "" if none
@@ -158,6 +159,7 @@ func newTrace(meta *tsdl.Trace, dir, rel string) (*traceInfo, error) {
 	}
 	tr := &traceInfo{dir: dir, rel: rel, plan: plan}
 	tr.hostname, tr.hasHost = meta.EnvString("hostname")
+	tr.label = traceLabel(meta)
 	tr.domain, _ = meta.EnvString("domain")
 	tr.name = tr.hostname
 	if rel != "" {
@@ -179,9 +181,16 @@ func (tr *traceInfo) openStream(path string, f dataFile, size int64, idx int32) 
 	return s, s.scan()
 }
 
+// isTracetuiFile reports names tracetui gives its own files (an index and
+// its build lock), which an older version let users put inside a trace
+// directory: they are not streams.
+func isTracetuiFile(name string) bool {
+	return strings.HasSuffix(name, ".tti") || strings.HasSuffix(name, ".tti.lock")
+}
+
 // dataFiles lists the data stream files of a trace directory: regular
-// files but the metadata and hidden ones, in natural order (channel0_2
-// before channel0_10).
+// files but the metadata, hidden ones and tracetui's own, in natural
+// order (channel0_2 before channel0_10).
 func dataFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -190,7 +199,7 @@ func dataFiles(dir string) ([]string, error) {
 	var names []string
 	for _, e := range entries {
 		name := e.Name()
-		if name == "metadata" || strings.HasPrefix(name, ".") {
+		if name == "metadata" || strings.HasPrefix(name, ".") || isTracetuiFile(name) {
 			continue
 		}
 		info, err := e.Info()
@@ -251,4 +260,23 @@ func digitRun(s string) int {
 		n++
 	}
 	return n
+}
+
+// traceLabel is what babeltrace2 prints before an event's name to say
+// which trace it comes from: the env's hostname, then for LTTng-UST
+// per-process traces its procname and (vpid), separated by colons.
+func traceLabel(meta *tsdl.Trace) string {
+	var parts []string
+	if h, ok := meta.EnvString("hostname"); ok {
+		parts = append(parts, h)
+	}
+	if p, ok := meta.EnvString("procname"); ok {
+		parts = append(parts, p)
+	}
+	for _, e := range meta.Env {
+		if e.Name == "vpid" && !e.IsStr {
+			parts = append(parts, fmt.Sprintf("(%d)", e.Int))
+		}
+	}
+	return strings.Join(parts, ":")
 }

@@ -32,5 +32,9 @@
 // warning naming the line and offset, trace-cmd's "[LOST n EVENTS]" gives a
 // "discarded" warning, and a line earlier than the one before it (which
 // the tools never print) is delivered at the previous time with a
-// "time-order" warning. A checkpoint is a byte offset.
+// "time-order" warning. One line more than a millisecond ahead of both its
+// neighbours, while they agree, is a damaged line: it is delivered at the
+// next line's time with a "time-jump" warning, instead of dragging every
+// later event to its time. Binary input (a trace.dat, NUL bytes) is
+// refused with a message saying what it is. A checkpoint is a byte offset.
 package ftrace

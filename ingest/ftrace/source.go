@@ -2,6 +2,7 @@ package ftrace
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,9 +12,12 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines"
 )
 
-// Options tunes [Open]. There is nothing to tune yet; the type keeps the
-// readers' Open signatures alike.
-type Options struct{}
+// Options tunes [Open].
+type Options struct {
+	// Context, if set, cancels reading: Open's first pass and Next then
+	// return its error.
+	Context context.Context
+}
 
 const (
 	maxClasses   = 1 << 16
@@ -43,8 +47,12 @@ type Source struct {
 	byName     map[string]int
 	start      int64
 	end        int64
+	timed      bool // start and end hold a line's time
 	events     int64
 	cpus       int
+	// outliers maps the lines found to jump ahead alone (see outlierGap)
+	// to the time they are delivered at.
+	outliers map[int64]int64
 
 	ln     line
 	kvs    []kv
@@ -57,11 +65,12 @@ var _ core.Source = (*Source)(nil)
 
 // Open scans the capture once (to learn its event classes, time range and
 // bad lines) and returns a Source positioned before the first event.
-func Open(path string, _ Options) (*Source, error) {
+func Open(path string, opts Options) (*Source, error) {
 	r, err := lines.Open(path, readBufBytes)
 	if err != nil {
 		return nil, err
 	}
+	r.Context = opts.Context
 	s := &Source{Base: lines.NewBase(r, checkpointMagic, maxWarnings), path: path, r: r, byName: map[string]int{}}
 	r.Long = func(lineNo, off int64) {
 		s.warn(core.Warning{Kind: "skipped-line",
@@ -78,10 +87,29 @@ func Open(path string, _ Options) (*Source, error) {
 	return s, nil
 }
 
-// scan is the first pass: classes, bounds, warnings.
+// An isolated time jump: a line whose time is more than outlierGap ahead
+// of both the line before and the line after it, while those two agree,
+// is a damaged line (a corrupted digit), not the new time of the capture.
+// Without this rule every later event would be delivered at the bad time
+// (sources never let time go back) and the timeline would flatten. The
+// captures the tools print are sorted, and the CPUs' clocks agree to
+// microseconds, so a gap of a millisecond never flags a sound line.
+const (
+	outlierGap  = int64(1_000_000) // ns
+	maxOutliers = 1 << 16          // lines moved; later jumps are clamped as before
+)
+
+// pendingLine is an event line of the first pass whose time is not yet
+// accepted: the line after it decides whether it is an outlier.
+type pendingLine struct {
+	t, lineNo int64
+	ok        bool
+}
+
+// scan is the first pass: classes, bounds, warnings, outliers.
 func (s *Source) scan() error {
-	first := true
 	cpus := map[int32]bool{}
+	var pend pendingLine
 	for {
 		b, lineNo, off, err := s.r.Line()
 		if err == io.EOF {
@@ -104,20 +132,58 @@ func (s *Source) scan() error {
 		}
 		s.noteFields(ci)
 		t := s.ln.ts
-		if first {
-			s.start, s.end, first = t, t, false
+		if pend.ok {
+			if s.isOutlier(pend.t, t) {
+				s.moveOutlier(pend, t)
+			} else {
+				s.accept(pend)
+			}
 		}
-		if t < s.end {
-			s.warn(core.Warning{Time: core.Time(t), Kind: "time-order",
-				Message: fmt.Sprintf("line %d: time %s goes back from %s; the event is delivered at the later time",
-					lineNo, core.FormatTimestamp(core.Time(t)), core.FormatTimestamp(core.Time(s.end)))})
-		}
-		s.end = max(s.end, t)
+		pend = pendingLine{t: t, lineNo: lineNo, ok: true}
 		cpus[s.ln.cpu] = true
 		s.events++
 	}
+	if pend.ok {
+		s.accept(pend)
+	}
 	s.cpus = len(cpus)
 	return s.EndScan(s.start, s.r.Size(), s.events, int64(len(s.classes)))
+}
+
+// isOutlier reports whether a line at time t, followed by one at next,
+// jumped ahead alone (see outlierGap).
+func (s *Source) isOutlier(t, next int64) bool {
+	if len(s.outliers) >= maxOutliers || next >= t-outlierGap {
+		return false
+	}
+	// After a real pause a damaged line may go back instead: the line
+	// after the jump must be nearer to the lines before it than to it.
+	return !s.timed || (t-s.end > outlierGap && next >= s.end-outlierGap && next-s.end < t-next)
+}
+
+// moveOutlier records that the line p, an isolated jump, is delivered at
+// the time of the line after it.
+func (s *Source) moveOutlier(p pendingLine, next int64) {
+	if s.outliers == nil {
+		s.outliers = map[int64]int64{}
+	}
+	s.outliers[p.lineNo] = next
+	s.warn(core.Warning{Time: core.Time(next), Kind: "time-jump",
+		Message: fmt.Sprintf("line %d: time %s jumps ahead of the lines around it (next %s): a damaged line; the event is delivered at the next line's time",
+			p.lineNo, core.FormatTimestamp(core.Time(p.t)), core.FormatTimestamp(core.Time(next)))})
+}
+
+// accept makes a line's time part of the capture's bounds.
+func (s *Source) accept(p pendingLine) {
+	if !s.timed {
+		s.start, s.end, s.timed = p.t, p.t, true
+	}
+	if p.t < s.end {
+		s.warn(core.Warning{Time: core.Time(p.t), Kind: "time-order",
+			Message: fmt.Sprintf("line %d: time %s goes back from %s; the event is delivered at the later time",
+				p.lineNo, core.FormatTimestamp(core.Time(p.t)), core.FormatTimestamp(core.Time(s.end)))})
+	}
+	s.end = max(s.end, p.t)
 }
 
 func clip(b []byte) string {
@@ -229,6 +295,9 @@ func (s *Source) Next() (*core.Event, error) {
 		ci := s.classOf(&s.ln)
 		if ci == nil {
 			continue
+		}
+		if t, moved := s.outliers[lineNo]; moved {
+			s.ln.ts = t
 		}
 		s.fillEvent(ci)
 		return &s.ev, nil

@@ -21,6 +21,7 @@ type Analysis struct {
 	rowIDs   map[string]bool
 	pids     map[*contState]int32 // parent container -> PID number
 	root     *contState
+	links    map[linkKey]linkStart
 	warnings []core.Warning
 	dropped  int64
 }
@@ -28,6 +29,7 @@ type Analysis struct {
 type classRefs struct {
 	kind                               eventKind
 	alias, typ, name, container, value int
+	start, end, key                    int // links
 }
 
 type typeInfo struct {
@@ -44,6 +46,9 @@ type contState struct {
 	stacks    map[*typeInfo]*stateStack
 	vars      map[*typeInfo]core.Key
 	varVals   map[*typeInfo]float64
+	linksOut  int      // links leaving it not yet ended
+	flowIn    core.Key // its Flow_in while set, else 0 (never a row's own key)
+	flowInAt  core.Time
 }
 
 // stateStack is the stack of one state type on one container.
@@ -52,6 +57,9 @@ type stateStack struct {
 	top    core.Key // States/<type>, or the row itself for the primary type
 	depths []core.Key
 	isMain bool
+	// shown is the stack depth the CallStack attributes show: depths
+	// below it hold vals, the others null.
+	shown int
 }
 
 // NewAnalysis returns the Pajé state analysis writing into sink.
@@ -60,7 +68,7 @@ func NewAnalysis(sink core.StateSink) *Analysis {
 	return &Analysis{
 		sink: sink, tree: sink.Attributes(),
 		types: map[string]*typeInfo{}, conts: map[string]*contState{"0": root},
-		rowIDs: map[string]bool{}, pids: map[*contState]int32{}, root: root,
+		rowIDs: map[string]bool{}, pids: map[*contState]int32{}, root: root, links: map[linkKey]linkStart{},
 	}
 }
 
@@ -74,6 +82,7 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 	r := &classRefs{
 		kind: kindByName[c.Name], alias: c.FieldIndex("Alias"), typ: c.FieldIndex("Type"),
 		name: c.FieldIndex("Name"), container: c.FieldIndex("Container"), value: c.FieldIndex("Value"),
+		start: c.FieldIndex("StartContainer"), end: c.FieldIndex("EndContainer"), key: c.FieldIndex("Key"),
 	}
 	a.classes[c.ID] = r
 	return r
@@ -123,20 +132,22 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		if c, ok := a.conts[text(ev, r.name)]; ok && c.hasRow {
 			for _, st := range c.stacks {
 				st.vals = st.vals[:0]
-				a.writeStack(c, st, t)
+				a.writeStack(c, st, t, 0)
 			}
 			for ti, k := range c.vars {
 				a.modify(k, t, core.Null()) // pj_dump ends variables there too
 				c.varVals[ti] = 0
 			}
+			a.endFlowIn(c, t)
 		}
 	case evSetState, evPushState, evPopState, evResetState:
 		c := a.container(text(ev, r.container))
 		ti := a.typeOf(text(ev, r.typ))
 		st := a.stack(c, ti, t)
+		same := len(st.vals) // depths below are unchanged
 		switch r.kind {
 		case evSetState:
-			st.vals = append(st.vals[:0], a.stateValue(ti, ev, r))
+			st.vals, same = append(st.vals[:0], a.stateValue(ti, ev, r)), 0
 		case evPushState:
 			st.vals = append(st.vals, a.stateValue(ti, ev, r))
 		case evPopState:
@@ -146,10 +157,11 @@ func (a *Analysis) Handle(ev *core.Event) error {
 				return nil
 			}
 			st.vals = st.vals[:len(st.vals)-1]
+			same = len(st.vals)
 		case evResetState:
-			st.vals = st.vals[:0]
+			st.vals, same = st.vals[:0], 0
 		}
-		a.writeStack(c, st, t)
+		a.writeStack(c, st, t, same)
 	case evSetVariable, evAddVariable, evSubVariable:
 		c := a.container(text(ev, r.container))
 		ti := a.typeOf(text(ev, r.typ))
@@ -176,6 +188,8 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		}
 		c.varVals[ti] = v
 		a.modify(k, t, core.Float64(v))
+	case evStartLink, evEndLink:
+		a.link(ev, r)
 	}
 	return nil
 }
@@ -259,9 +273,12 @@ func (a *Analysis) stack(c *contState, ti *typeInfo, t core.Time) *stateStack {
 	return st
 }
 
-// writeStack writes the whole stack: top on st.top, and for the primary
-// type each depth on CallStack/<d>, null above the stack.
-func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time) {
+// writeStack writes the stack after a change: the top on st.top, and for
+// the primary type the depths from same on (the ones below are unchanged)
+// on CallStack/<d>, null above the stack. Writing only what changed keeps
+// n nested pushes linear (issue 18: rewriting every depth made 100 000
+// pushes take minutes).
+func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time, same int) {
 	top := core.Null()
 	if len(st.vals) > 0 {
 		top = st.vals[len(st.vals)-1]
@@ -270,16 +287,18 @@ func (a *Analysis) writeStack(c *contState, st *stateStack, t core.Time) {
 	if !st.isMain {
 		return
 	}
+	a.endFlowIn(c, t)
 	for len(st.depths) < len(st.vals) {
 		st.depths = append(st.depths, a.tree.AddPath(core.AttrThreads, a.rowID(c), core.AttrCallStack, strconv.Itoa(len(st.depths)+1)))
 	}
-	for d, k := range st.depths {
+	for d := same; d < max(st.shown, len(st.vals)); d++ {
 		v := core.Null()
 		if d < len(st.vals) {
 			v = st.vals[d]
 		}
-		a.modify(k, t, v)
+		a.modify(st.depths[d], t, v)
 	}
+	st.shown = len(st.vals)
 }
 
 func (a *Analysis) modify(k core.Key, t core.Time, v core.Value) {
@@ -300,7 +319,7 @@ func (a *Analysis) warn(w core.Warning) {
 // Finish implements ingest.Analysis: states still set stay until the end.
 func (a *Analysis) Finish(core.Time) error {
 	if a.dropped > 0 {
-		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: "more-warnings",
+		a.warnings = append(a.warnings, core.Warning{Stream: -1, Count: a.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", a.dropped)})
 	}
 	return nil

@@ -29,7 +29,7 @@
 // # States
 //
 // [NewAnalysis] maps containers onto rows of core/model.go's thread model.
-// A container gets a row when its first state or variable is set:
+// A container gets a row when its first state, variable or link is set:
 //
 //	Threads/<alias>                  top of its primary state type's stack (string), or null
 //	Threads/<alias>/CallStack/<d>    primary state type, stack depth d (1 = bottom)
@@ -39,12 +39,15 @@
 //	Threads/<alias>/PID              int32 number of its parent container (1, 2... by
 //	                                 first appearance), which groups the rows
 //	Processes/<PID>/Exec_name        the parent container's name ("(root)" for the root)
+//	Threads/<alias>/Flow_out         "<type>/<value>#<key>" while a link leaves it
+//	Threads/<alias>/Flow_in          "<type>/<value>#<key> from <row> at <ns>" from a
+//	                                 link's end to its next state change (links.go)
 //
 // The primary state type of a container is the first one set on it. Set
 // replaces the stack, Push pushes, Pop pops (a Pop on an empty stack is
 // ignored with a warning), Reset empties it, and destroying a container
 // empties all its stacks and nulls its variables; values defined by PajeDefineEntityValue show
 // their name. So CallStack/<d> equals pj_dump's states of imbrication d-1.
-// NewEvent and links are events only. Rows whose alias holds '/' use '_';
+// NewEvent is an event only. Rows whose alias holds '/' use '_';
 // two containers with one alias get "#2", "#3"... suffixes.
 package paje

@@ -17,7 +17,7 @@ import (
 
 const sampleDir = "../../testdata/paje"
 
-var samples = []string{"pajeng-nested.paje", "paje-1x-tabs.trace", "unknown-event.paje"}
+var samples = []string{"pajeng-nested.paje", "paje-1x-tabs.trace", "unknown-event.paje", "g5k-variables.paje"}
 
 func TestSamplesGolden(t *testing.T) {
 	for _, name := range samples {
@@ -127,6 +127,16 @@ func TestAnalysisNested(t *testing.T) {
 		at("Threads/n1/Variables/Memory used", 100*ms, core.Float64(1024)),
 		at("Threads/n1/Variables/Memory used", 500*ms, core.Float64(1536.5)),
 		at("Threads/n1/Variables/Memory used", 600*ms, core.Float64(536.5)),
+		// The link m1 (pj_dump: Link, node-1, Communication, 0.25, 0.45,
+		// ..., msg, rank 0, rank 1, m1), shown like a Chrome flow.
+		at("Threads/t1/Flow_out", 250*ms-1, core.Null()),
+		at("Threads/t1/Flow_out", 250*ms, s("Communication/msg#m1")),
+		at("Threads/t1/Flow_out", 450*ms-1, s("Communication/msg#m1")),
+		at("Threads/t1/Flow_out", 450*ms, core.Null()),
+		at("Threads/t2/Flow_in", 450*ms-1, core.Null()),
+		at("Threads/t2/Flow_in", 450*ms, s("Communication/msg#m1 from t1 at 250000000")),
+		at("Threads/t2/Flow_in", 800*ms-1, s("Communication/msg#m1 from t1 at 250000000")),
+		at("Threads/t2/Flow_in", 800*ms, core.Null()), // its next state
 	})
 }
 
@@ -153,7 +163,7 @@ func TestSeekProperty(t *testing.T) {
 // PajeNG ships, when installed.
 func TestAgainstPjDump(t *testing.T) {
 	pjdump := coretest.NeedCommand(t, "pj_dump", "pajeng")
-	files := []string{filepath.Join(sampleDir, "pajeng-nested.paje")}
+	files := []string{filepath.Join(sampleDir, "pajeng-nested.paje"), filepath.Join(sampleDir, "g5k-variables.paje")}
 	ex, _ := filepath.Glob("/usr/share/doc/pajeng/examples/traces/*.trace")
 	files = append(files, ex...)
 	compared := 0
@@ -329,4 +339,34 @@ func diff(got, want []string) string {
 		}
 	}
 	return b.String()
+}
+
+// A SimGrid platform trace with only variables (as PajeNG's g5k.trace):
+// every host and link is a row whose variables are float64 attributes,
+// so the browser has something to draw although no state is ever set.
+func TestVariablesOnlyTraceHasRows(t *testing.T) {
+	src, err := Open(filepath.Join(sampleDir, "g5k-variables.paje"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	h := analyze(t, src)
+	tree := h.Attributes()
+	vars := tree.Glob("Threads/*/Variables/*")
+	if len(vars) != 6 {
+		t.Fatalf("%d variable attributes, want 6 (power and power_used of 2 hosts, bandwidth and bandwidth_used of 1 link)", len(vars))
+	}
+	rows := map[string]bool{}
+	for _, k := range vars {
+		rows[execName(h, tree.Parent(tree.Parent(k)))] = true
+	}
+	for _, want := range []string{"griffon-1.nancy.grid5000.fr", "griffon-2.nancy.grid5000.fr", "griffon-1_link"} {
+		if !rows[want] {
+			t.Errorf("no row with variables for %s (rows: %v)", want, rows)
+		}
+	}
+	sourcetest.CheckStates(t, h, []sourcetest.StateAt{
+		sourcetest.At("Threads/h1/Variables/power_used", 2_600_000_000, core.Float64(71521750)),
+		sourcetest.At("Threads/h2/Variables/power_used", 4_000_000_000, core.Null()), // destroyed
+	})
 }

@@ -2,6 +2,7 @@ package paje
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,9 +11,12 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines"
 )
 
-// Options tunes [Open]. There is nothing to tune yet; the type keeps the
-// readers' Open signatures alike.
-type Options struct{}
+// Options tunes [Open].
+type Options struct {
+	// Context, if set, cancels reading: Open's first pass and Next then
+	// return its error.
+	Context context.Context
+}
 
 const (
 	readBufBytes = 256 << 10 // also the longest line accepted
@@ -80,11 +84,12 @@ var _ core.Source = (*Source)(nil)
 
 // Open reads the trace once (definitions, containers, time range,
 // problems) and returns a Source positioned before the first event.
-func Open(path string, _ Options) (*Source, error) {
+func Open(path string, opts Options) (*Source, error) {
 	r, err := lines.Open(path, readBufBytes)
 	if err != nil {
 		return nil, err
 	}
+	r.Context = opts.Context
 	s := &Source{Base: lines.NewBase(r, checkpointMagic, maxWarnings), path: path, r: r,
 		defs: map[string]*eventDef{}, contRef: map[string]int32{}}
 	r.Long = func(lineNo, off int64) {
@@ -156,7 +161,7 @@ func (s *Source) scan() error {
 // comments, events. For an event it returns its definition and time, with
 // the values in s.vals; ok is false for lines to skip.
 func (s *Source) line(b []byte, off int64) (def *eventDef, t int64, ok bool, err error) {
-	t0 := bytes.TrimLeft(b, " \t")
+	t0 := bytes.TrimLeft(b, " \t\r") // the blanks splitFields skips
 	if len(t0) == 0 || t0[0] == '#' {
 		return nil, 0, false, nil
 	}

@@ -38,6 +38,9 @@ func Query(ctx context.Context, h core.History, req QueryRequest) (QueryResult, 
 	tree := h.Attributes()
 	var keys []core.Key
 	for _, g := range req.Globs {
+		if err := core.CheckGlob(g); err != nil {
+			return res, err
+		}
 		ks := tree.Glob(g)
 		if len(ks) == 0 {
 			return res, fmt.Errorf("no attribute matches %q (try 'tracetui query TRACE \"*\"' to list the top level)", g)

@@ -24,6 +24,7 @@ type builder struct {
 	haveTrace bool
 	haveOrder bool
 	leaves    map[*typeSpec]*Type // integer, floating_point, string types built
+	pending   []*EventClass       // events declared before their stream class
 }
 
 // scope is a lexical scope of type names.
@@ -106,7 +107,7 @@ func (b *builder) build(decls []decl) error {
 	if !b.haveTrace {
 		return errorf(0, "no trace block")
 	}
-	return nil
+	return b.attachPending()
 }
 
 func (b *builder) rootDecl(sc *scope, d *decl) error {
@@ -143,6 +144,9 @@ func (b *builder) typeDecl(sc *scope, d *decl) error {
 			if err != nil {
 				return err
 			}
+			if err := noRelativeLength(t, dc.name); err != nil {
+				return err
+			}
 			if err := sc.define("", dc.name, t, dc.line); err != nil {
 				return err
 			}
@@ -158,12 +162,47 @@ func (b *builder) typeDecl(sc *scope, d *decl) error {
 			return err
 		}
 		name := specName(d.aliasSpec) + strings.Repeat(" *", d.aliasDecl.pointers)
+		if err := noRelativeLength(t, name); err != nil {
+			return err
+		}
 		return sc.define("", name, t, d.line)
 	case declType:
 		_, err := b.specType(sc, d.spec)
 		return err
 	}
 	return errorf(d.line, "unexpected declaration")
+}
+
+// noRelativeLength refuses a type declaration whose array size is a
+// relative field name: a declaration has no fields before it to take the
+// length from (typedef uint32_t A[x];), and the size is not a constant.
+// Absolute paths (stream.event.context.len) stay resolvable.
+func noRelativeLength(t *Type, name string) error {
+	for ; t != nil && (t.Kind == KindArray || t.Kind == KindSequence); t = t.Elem {
+		if t.Kind == KindSequence && !isScopePath(t.LengthPath) {
+			return errorf(t.Line, "type %q: array size %q is not an integer constant (a sequence length needs a field, which a type declaration does not have)", name, t.LengthPath)
+		}
+	}
+	return nil
+}
+
+// isScopePath reports whether a field path starts with a dynamic scope.
+func isScopePath(path string) bool {
+	for _, p := range []string{"trace.", "env.", "stream.", "event."} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isKeyword reports whether s is a reserved keyword that names no field.
+func isKeyword(s string) bool {
+	switch s {
+	case "struct", "variant", "enum", "integer", "floating_point", "string", "typedef", "typealias":
+		return true
+	}
+	return basicWords[s] || notTypeNames[s]
 }
 
 // specName is the name a specifier list is known by: "unsigned long",
@@ -210,6 +249,9 @@ func (b *builder) declaredType(sc *scope, s *specList, dc declarator) (*Type, er
 			}
 			t = &Type{Kind: KindArray, Line: e.line, Elem: t, Len: e.num, Align: t.Align}
 		case exprPath:
+			if len(e.path) == 1 && (isKeyword(e.path[0]) || sc.lookup("", e.path[0]) != nil) {
+				return nil, errorf(e.line, "array length %q is a keyword or a type name, not an integer constant or a field", e.path[0])
+			}
 			t = &Type{Kind: KindSequence, Line: e.line, Elem: t, LengthPath: e.pathString(), Align: t.Align}
 		default:
 			return nil, errorf(e.line, "array length must be a number or a field path")
@@ -488,11 +530,10 @@ func (b *builder) members(sc *scope, body []decl, what string) ([]Field, error) 
 			if err != nil {
 				return nil, err
 			}
-			key := strings.TrimPrefix(dc.name, "_")
-			if seen[key] {
+			if seen[dc.name] {
 				return nil, errorf(dc.line, "duplicate field %q in %s", dc.name, what)
 			}
-			seen[key] = true
+			seen[dc.name] = true
 			fields = append(fields, Field{Name: dc.name, Type: t})
 		}
 	}
@@ -526,11 +567,15 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 	if len(ts.values) == 0 {
 		return nil, errorf(ts.line, "enumeration without labels")
 	}
-	var next uint64 // next implicit value (int64 bits when signed)
+	var next uint64   // next implicit value (int64 bits when signed)
+	nextPast := false // the previous value was the container's maximum
 	byLabel := map[string]int{}
 	for _, en := range ts.values {
 		var lo, hi uint64
 		if en.lo == nil {
+			if nextPast {
+				return nil, errorf(ts.line, "enumeration label %q: implicit value past the %d-bit container's maximum", en.label, t.Size)
+			}
 			lo, hi = next, next
 		} else {
 			var err error
@@ -547,7 +592,11 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 		if (t.Signed && int64(lo) > int64(hi)) || (!t.Signed && lo > hi) {
 			lo, hi = hi, lo // babeltrace2 accepts reversed ranges
 		}
+		if !fits(lo, t.Size, t.Signed) || !fits(hi, t.Size, t.Signed) {
+			return nil, errorf(ts.line, "enumeration label %q: value out of the range of its %d-bit container", en.label, t.Size)
+		}
 		next = hi + 1
+		nextPast = !fits(next, t.Size, t.Signed) || (t.Signed && int64(next) < int64(hi)) || (!t.Signed && next == 0)
 		r := Range{Lo: lo, Hi: hi}
 		if i, ok := byLabel[en.label]; ok {
 			t.Mappings[i].Ranges = append(t.Mappings[i].Ranges, r)
@@ -562,6 +611,19 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 		}
 	}
 	return &t, nil
+}
+
+// fits reports whether v (int64 bits when signed) is representable in an
+// integer of the given size in bits.
+func fits(v uint64, size int, signed bool) bool {
+	if size >= 64 {
+		return true
+	}
+	if signed {
+		lim := int64(1) << (size - 1)
+		return int64(v) >= -lim && int64(v) < lim
+	}
+	return v < uint64(1)<<size
 }
 
 func enumValue(e expr, signed bool) (uint64, error) {
@@ -703,7 +765,7 @@ func (b *builder) clockBlock(d *decl) error {
 		case "offset_s":
 			c.OffsetS, err = signedValue(e.rhs)
 		case "offset":
-			c.Offset, err = unsigned(e.rhs, "clock offset")
+			c.Offset, err = signedValue(e.rhs) // section 8: may be negative
 		case "absolute":
 			c.Absolute, err = boolean(e.rhs, "absolute")
 		}
@@ -804,7 +866,10 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	switch {
 	case seen["stream_id"]:
 		if s = b.tr.Stream(ev.StreamID); s == nil {
-			return errorf(d.line, "event %q refers to stream %d, not declared before it", ev.Name, ev.StreamID)
+			// The stream class may be declared later (babeltrace2 and
+			// the specification accept any order): attach it at the end.
+			b.pending = append(b.pending, ev)
+			return nil
 		}
 	case len(b.tr.Streams) == 0:
 		s = &StreamClass{Line: d.line} // implicit stream 0
@@ -814,11 +879,30 @@ func (b *builder) eventBlock(parent *scope, d *decl) error {
 	default:
 		return errorf(d.line, "event %q without a stream_id, and the trace has several streams", ev.Name)
 	}
+	return attachEvent(s, ev)
+}
+
+// attachEvent adds ev to its stream class s, refusing duplicate ids.
+func attachEvent(s *StreamClass, ev *EventClass) error {
 	ev.StreamID = s.ID
 	if s.Event(ev.ID) != nil {
-		return errorf(d.line, "duplicate event id %d in stream %d (event %q)", ev.ID, s.ID, ev.Name)
+		return errorf(ev.Line, "duplicate event id %d in stream %d (event %q)", ev.ID, s.ID, ev.Name)
 	}
 	s.Events = append(s.Events, ev)
+	return nil
+}
+
+// attachPending attaches the events declared before their stream class.
+func (b *builder) attachPending() error {
+	for _, ev := range b.pending {
+		s := b.tr.Stream(ev.StreamID)
+		if s == nil {
+			return errorf(ev.Line, "event %q refers to stream %d, which is not declared", ev.Name, ev.StreamID)
+		}
+		if err := attachEvent(s, ev); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -971,14 +1055,8 @@ func encoding(e expr) (Encoding, error) {
 		}
 	}
 	if e.kind == exprString {
-		switch strings.ToUpper(e.str) {
-		case "NONE":
-			return EncodingNone, nil
-		case "UTF8", "UTF-8":
-			return EncodingUTF8, nil
-		case "ASCII":
-			return EncodingASCII, nil
-		}
+		// Section 4.1.5: the encoding is an identifier, not a string.
+		return 0, errorf(e.line, "encoding %q is a string literal: write it as an identifier (none, UTF8 or ASCII)", e.str)
 	}
 	return 0, errorf(e.line, "encoding must be none, UTF8 or ASCII")
 }

@@ -48,8 +48,8 @@ type Clock struct {
 	Description string
 	Freq        uint64 // Hz, 1e9 when absent
 	Precision   uint64
-	OffsetS     int64  // seconds
-	Offset      uint64 // cycles
+	OffsetS     int64 // seconds
+	Offset      int64 // cycles, may be negative
 	Absolute    bool
 	Line        int
 }

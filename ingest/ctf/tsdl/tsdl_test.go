@@ -165,7 +165,7 @@ func TestParseErrors(t *testing.T) {
 		{prelude + "event { name = \"e\"; fields := struct { uint8_t x : 3; }; };", 5, "bitfield"},
 		{prelude + "event { name = \"e\"; fields := struct { uint8_t x[-1]; }; };", 5, "negative array length"},
 		{prelude + "event { name = \"e\"; fields := uint8_t; };", 5, "must be a structure"},
-		{prelude + "event { name = \"e\"; stream_id = 3; };", 5, "not declared before"},
+		{prelude + "event { name = \"e\"; stream_id = 3; };", 5, "which is not declared"},
 		{prelude + "event { id = 0; };", 5, "without a name"},
 		{prelude + "event { name = \"e\"; };\nevent { name = \"f\"; };", 6, "duplicate event id"},
 		{prelude + "stream { id = 1; };\nstream { id = 1; };", 6, "duplicate stream id"},

@@ -11,6 +11,7 @@ package lines
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 )
 
 // Reader reads a file line by line. Lines longer than its buffer are
@@ -33,12 +35,24 @@ type Reader struct {
 	// Long is called with the line number and offset of each line
 	// skipped for its length.
 	Long func(lineNo, off int64)
+	// Context, if set, cancels reading: Line returns its error (checked
+	// every cancelEvery lines, a few hundred microseconds of reading).
+	Context context.Context
 }
 
+// cancelEvery is how often Line checks the reader's context, in lines.
+const cancelEvery = 1024
+
+// textCheckBytes is how much of a file Open inspects for binary content.
+const textCheckBytes = 16 << 10
+
 // Open opens path for reading with a buffer of bufSize bytes (the longest
-// line accepted).
+// line accepted). Anything but a regular file is refused before it is
+// opened, and a file whose first bytes are binary (a trace.dat, NUL
+// bytes) is refused with a message saying what it is (see
+// [tracefile.Text]).
 func Open(path string, bufSize int) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := tracefile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +61,17 @@ func Open(path string, bufSize int) (*Reader, error) {
 		f.Close()
 		return nil, err
 	}
-	return &Reader{f: f, r: bufio.NewReaderSize(f, bufSize), size: st.Size(), lineNo: 1}, nil
+	r := &Reader{f: f, r: bufio.NewReaderSize(f, bufSize), size: st.Size(), lineNo: 1}
+	head, err := r.r.Peek(min(bufSize, textCheckBytes))
+	if err != nil && err != io.EOF {
+		f.Close()
+		return nil, err
+	}
+	if err := tracefile.Text(path, head); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return r, nil
 }
 
 // Size returns the file's size.
@@ -63,6 +87,11 @@ func (r *Reader) LineNo() int64 { return r.lineNo }
 // and offset; io.EOF after the last. The bytes are valid until the next
 // call.
 func (r *Reader) Line() (b []byte, lineNo, off int64, err error) {
+	if r.Context != nil && r.lineNo%cancelEvery == 1 {
+		if err := r.Context.Err(); err != nil {
+			return nil, r.lineNo, r.off, err
+		}
+	}
 	for {
 		off, lineNo = r.off, r.lineNo
 		b, err = r.r.ReadSlice('\n')
@@ -203,7 +232,7 @@ func (w *Warnings) Close() {
 		return
 	}
 	if w.dropped > 0 {
-		w.list = append(w.list, core.Warning{Stream: -1, Count: w.dropped, Kind: "more-warnings",
+		w.list = append(w.list, core.Warning{Stream: -1, Count: w.dropped, Kind: core.WarningMore,
 			Message: fmt.Sprintf("%d more warnings not listed", w.dropped)})
 	}
 	w.closed = true
@@ -244,7 +273,7 @@ func AppendFields(dst []byte, ev *core.Event, from int) []byte {
 // Head returns the first n bytes of the file at path (fewer if it is
 // shorter), for content detection.
 func Head(path string, n int) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := tracefile.Open(path)
 	if err != nil {
 		return nil, err
 	}

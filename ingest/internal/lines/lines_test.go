@@ -1,6 +1,7 @@
 package lines
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -95,5 +96,36 @@ func TestWarningsBoundAndClose(t *testing.T) {
 	l := w.List()
 	if len(l) != 3 || l[2].Kind != "more-warnings" || l[2].Count != 3 || l[0].Stream != -1 {
 		t.Errorf("warnings = %+v", l)
+	}
+}
+
+// TestReaderCancelled: a cancelled context stops Line within cancelEvery
+// lines.
+func TestReaderCancelled(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte(strings.Repeat("line\n", 5*cancelEvery)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(p, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	r.Context = ctx
+	for range cancelEvery / 2 {
+		if _, _, _, err := r.Line(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel()
+	for n := 0; ; n++ {
+		_, _, _, err := r.Line()
+		if errors.Is(err, context.Canceled) {
+			break
+		}
+		if err != nil || n > cancelEvery {
+			t.Fatalf("after cancel, %d lines read, then %v", n, err)
+		}
 	}
 }

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/calltree"
+)
+
+// runCallTree prints the call tree of a thread (or of every thread with a
+// call stack) over a time range.
+func runCallTree(e *Env, args []string) error {
+	cmd := lookup("calltree")
+	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
+	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
+	var from, to timeFlag
+	fs.Var(&from, "from", "start `T` (ns, 12.5ms, or +200us from the trace start; default: trace start)")
+	fs.Var(&to, "to", "end `T`, excluded (default: after the trace end)")
+	tid := fs.String("tid", "", "aggregate the thread `TID` only (its Threads/<TID> name; default: every thread)")
+	symbols := fs.String("symbols", "", "name addresses from the nm listing `FILE`")
+	if err := Parse(fs, args, 1, 1); err != nil {
+		return err
+	}
+	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	ctx := context.Background()
+	label, warnings, err := t.FrameLabels(ctx, *symbols)
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(e.Stderr, "tracetui: warning: %s\n", w)
+	}
+	h := t.History()
+	start, end := h.Bounds()
+	opts := calltree.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Label: label}
+	if *tid != "" {
+		k, ok := h.Attributes().Lookup(core.AttrThreads + "/" + *tid)
+		if !ok {
+			return fmt.Errorf("no thread %q in the trace: `tracetui query TRACE 'Threads/*'` lists them", *tid)
+		}
+		opts.Threads = []core.Key{k}
+	}
+	if opts.To <= opts.From {
+		return Usagef("--from %d is not before --to %d", opts.From, opts.To)
+	}
+	root, err := calltree.Compute(ctx, h, opts)
+	if err != nil {
+		return err
+	}
+	if *fl.asJSON {
+		children := root.Children
+		if children == nil {
+			children = []*calltree.Node{}
+		}
+		return writeJSON(e.Stdout, struct {
+			From     core.Time        `json:"from_ns"`
+			To       core.Time        `json:"to_ns"`
+			Total    core.Time        `json:"total_ns"`
+			Children []*calltree.Node `json:"children"`
+		}{opts.From, opts.To, root.Total, children})
+	}
+	return calltree.WriteText(e.Stdout, root)
+}

@@ -1,0 +1,69 @@
+package tracedat
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// benchFile is a large recording for the benchmarks (skipped when absent;
+// TRACETUI_TRACEDAT_BENCH names another).
+func benchFile(b *testing.B) string {
+	path := os.Getenv("TRACETUI_TRACEDAT_BENCH")
+	if path == "" {
+		path = "/work/rec/bigbuild.dat"
+	}
+	if _, err := os.Stat(path); err != nil {
+		b.Skipf("%s not present (a large trace.dat recording; set TRACETUI_TRACEDAT_BENCH)", path)
+	}
+	return path
+}
+
+// BenchmarkOpen measures Open: the file's metadata, decompression and the
+// scan of every record (what indexing reads before the analyses).
+func BenchmarkOpen(b *testing.B) {
+	path := benchFile(b)
+	for b.Loop() {
+		src, err := Open(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		src.Close()
+	}
+}
+
+// BenchmarkReport compares Report (Open included) with `trace-cmd report`
+// on the same file in the same run, both writing to /dev/null.
+func BenchmarkReport(b *testing.B) {
+	path := benchFile(b)
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer null.Close()
+	b.Run("tracetui", func(b *testing.B) {
+		for b.Loop() {
+			src, err := Open(path, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, _, err := src.Report(null, 0); err != nil {
+				b.Fatal(err)
+			}
+			src.Close()
+		}
+	})
+	b.Run("trace-cmd", func(b *testing.B) {
+		if _, err := exec.LookPath("trace-cmd"); err != nil {
+			b.Skip("trace-cmd is not installed")
+		}
+		for b.Loop() {
+			cmd := exec.Command("trace-cmd", "report", path)
+			cmd.Stdout, cmd.Stderr = null, io.Discard
+			if err := cmd.Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

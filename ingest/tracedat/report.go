@@ -1,0 +1,157 @@
+package tracedat
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// Report writes the events of s as `trace-cmd report` prints them: a
+// "cpus=N" line, then one line per event,
+//
+//	<comm>-<pid> [<cpu>] <sec>.<usec>: <event>: <body>
+//
+// with the body from the event's print format, or from libtraceevent's
+// plugins for sched_switch, sched_wakeup(_new) and the hrtimer events.
+// It stops after limit events when limit > 0, and returns the time of the
+// last event printed and whether every event was.
+func (s *Source) Report(w io.Writer, limit int64) (last core.Time, all bool, err error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	bw.WriteString("cpus=" + strconv.Itoa(s.f.cpuCount) + "\n")
+	line := make([]byte, 0, 1024)
+	for n := int64(0); limit <= 0 || n < limit; n++ {
+		ev, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			all = true
+			break
+		}
+		if err != nil {
+			bw.Flush()
+			return last, false, err
+		}
+		last = ev.Time
+		line = line[:0]
+		if c := s.cur; c.recLost {
+			// trace-cmd's line for a page that follows lost events.
+			line = strconv.AppendInt(append(line, "CPU:"...), int64(c.cpu.cpu), 10)
+			if c.recLostN >= 0 {
+				line = strconv.AppendInt(append(line, " ["...), c.recLostN, 10)
+				line = append(line, " EVENTS DROPPED]\n"...)
+			} else {
+				line = append(line, " [EVENTS DROPPED]\n"...)
+			}
+		}
+		line = s.AppendLine(line, int64(ev.Time))
+		line = append(line, '\n')
+		if _, err := bw.Write(line); err != nil {
+			return last, false, err
+		}
+	}
+	return last, all, bw.Flush()
+}
+
+// AppendLine appends the report line of the event last returned by Next,
+// whose time is t, without its newline.
+func (s *Source) AppendLine(dst []byte, t int64) []byte {
+	data, cl := s.record()
+	if cl == nil {
+		return dst
+	}
+	r := &record{f: s.f, data: data}
+	pid := int64(0)
+	if fd := cl.format.field("common_pid"); fd != nil {
+		pid, _ = r.fieldInt(fd, 0)
+	}
+	dst = padLeft(dst, s.comm(int32(pid)), 16)
+	dst = append(dst, '-')
+	n := len(dst)
+	dst = strconv.AppendInt(dst, pid, 10)
+	for len(dst)-n < 5 {
+		dst = append(dst, ' ')
+	}
+	dst = append(dst, " ["...)
+	cpu := int64(s.cur.cpu.cpu)
+	if cpu < 100 {
+		dst = append(dst, '0')
+	}
+	if cpu < 10 {
+		dst = append(dst, '0')
+	}
+	dst = strconv.AppendInt(dst, cpu, 10)
+	dst = append(dst, "] "...)
+	us := (t + 500) / 1000 // libtraceevent rounds to the microsecond
+	dst = padLeft(dst, strconv.AppendInt(s.num[:0], us/1e6, 10), 5)
+	dst = append(dst, '.')
+	frac := strconv.AppendInt(s.num[:0], us%1e6, 10)
+	dst = appendRepeat(dst, '0', 6-len(frac))
+	dst = append(dst, frac...)
+	dst = append(dst, ": "...)
+	n = len(dst)
+	dst = append(dst, cl.format.name...)
+	dst = append(dst, ':')
+	for len(dst)-n < 21 {
+		dst = append(dst, ' ')
+	}
+	dst = append(dst, ' ')
+	return s.appendBody(dst, cl.format, data)
+}
+
+// comm is the task name of a pid as trace-cmd shows it.
+func (s *Source) comm(pid int32) []byte {
+	if pid == 0 {
+		return idleComm
+	}
+	if c, ok := s.comms[pid]; ok {
+		return c
+	}
+	return unknownComm
+}
+
+var unknownComm = []byte("<...>")
+
+func padLeft(dst, b []byte, width int) []byte {
+	for i := len(b); i < width; i++ {
+		dst = append(dst, ' ')
+	}
+	return append(dst, b...)
+}
+
+// appendBody appends an event's body: a plugin's output for the events
+// libtraceevent has plugins for, else its print format.
+func (s *Source) appendBody(dst []byte, ef *eventFormat, data []byte) []byte {
+	r := &record{f: s.f, data: data}
+	dst, done := s.appendPlugin(dst, ef, r) // a plugin's whole body, or a prefix
+	if done {
+		return dst
+	}
+	if !ef.parsed {
+		ef.print, ef.parsed = parsePrintFormat(ef), true
+	}
+	if ef.print == nil {
+		return appendRawFields(dst, ef, r)
+	}
+	return s.appendPrintf(dst, ef.print.segs, ef.print.args, r)
+}
+
+// appendRawFields prints "name=value" per field, for events whose print
+// format cannot be read.
+func appendRawFields(dst []byte, ef *eventFormat, r *record) []byte {
+	for i := range ef.fields {
+		fd := &ef.fields[i]
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, fd.name...)
+		dst = append(dst, '=')
+		if fd.str {
+			dst = append(dst, r.text(fd)...)
+			continue
+		}
+		v, _ := r.fieldInt(fd, 0)
+		dst = strconv.AppendInt(dst, v, 10)
+	}
+	return dst
+}

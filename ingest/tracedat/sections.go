@@ -1,0 +1,408 @@
+package tracedat
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Option and section ids (trace-cmd.dat.v7(5)); in version 7 a section's
+// id is the id of the option that points to it.
+const (
+	optDone         = 0
+	optBuffer       = 3
+	optTraceClock   = 4
+	optUname        = 5
+	optOffset       = 7
+	optCPUCount     = 8
+	optHeaderInfo   = 16
+	optFtraceEvents = 17
+	optEventFormats = 18
+	optKallsyms     = 19
+	optPrintk       = 20
+	optCmdlines     = 21
+)
+
+const sectionCompressed = 1
+
+// parseV6 reads a version 6 file: its metadata in a fixed order, the
+// options, then the flyrecord's per-CPU offsets.
+func (f *file) parseV6(r *rd) error {
+	r.what = "header info"
+	if err := f.parseHeaderInfo(r); err != nil {
+		return err
+	}
+	r.what = "ftrace event formats"
+	f.parseFormatFiles(r, "ftrace")
+	r.what = "event formats"
+	f.parseEventSystems(r)
+	r.what = "kallsyms"
+	f.kallsyms = r.take(uint64(r.u32()))
+	r.what = "printk formats"
+	f.printk = r.take(uint64(r.u32()))
+	r.what = "saved cmdlines"
+	f.cmdlines = r.take(r.u64())
+	r.what = "CPU count"
+	ncpu := r.u32()
+	if r.err != nil {
+		return r.err
+	}
+	if ncpu > maxCPUs {
+		return fmt.Errorf("%w: %d CPUs", ErrCorrupt, ncpu)
+	}
+	f.cpuCount = int(ncpu)
+	var instances []buffer
+	var instOffsets []uint64
+	for r.err == nil {
+		r.what = "options"
+		tag := r.take(10)
+		if r.err != nil {
+			return r.err
+		}
+		switch string(tag) {
+		case "options  \x00":
+			for n := 0; ; n++ {
+				id := r.u16()
+				if r.err != nil || id == optDone {
+					break
+				}
+				data := r.take(uint64(r.u32()))
+				if n > maxOptions {
+					r.fail("more than %d options", maxOptions)
+				}
+				if id == optBuffer && len(data) >= 8 {
+					instOffsets = append(instOffsets, f.order.Uint64(data))
+					instances = append(instances, buffer{name: cstr(data[8:])})
+					continue
+				}
+				f.option(id, data)
+			}
+		case "flyrecord\x00":
+			top := buffer{clock: f.clock, pageSize: f.pageSize}
+			top.cpus = f.v6CPUs(r, int(ncpu))
+			f.buffers = append(f.buffers, top)
+			for i, off := range instOffsets {
+				if off >= uint64(len(f.traceData)) || len(f.buffers) >= maxBuffers {
+					return fmt.Errorf("%w: buffer %q at offset %d, past the end of the file", ErrCorrupt, instances[i].name, off)
+				}
+				ir := &rd{b: f.traceData, off: int(off), order: f.order, what: "buffer " + strconv.Quote(instances[i].name)}
+				ir.take(uint64(len("flyrecord\x00")) * boolU(bytes.HasPrefix(f.traceData[off:], []byte("flyrecord\x00"))))
+				inst := instances[i]
+				inst.clock, inst.pageSize = f.clock, f.pageSize
+				inst.cpus = f.v6CPUs(ir, int(ncpu))
+				if ir.err != nil {
+					return ir.err
+				}
+				f.buffers = append(f.buffers, inst)
+			}
+			return r.err
+		case "latency  \x00":
+			return fmt.Errorf("%w: a latency-tracer (text) capture, not flyrecord data: use `trace-cmd report` on it", ErrVersion)
+		default:
+			r.fail("%q where \"options\" or \"flyrecord\" was expected", tag)
+		}
+	}
+	return r.err
+}
+
+func boolU(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// v6CPUs reads a flyrecord's (offset, size) pair per CPU.
+func (f *file) v6CPUs(r *rd, n int) []cpuData {
+	var cpus []cpuData
+	for i := 0; i < n && r.err == nil; i++ {
+		off, size := r.u64(), r.u64()
+		data := f.slice(r, off, size)
+		cpus = append(cpus, cpuData{cpu: i, offset: int64(off), data: data})
+	}
+	return cpus
+}
+
+// slice returns size bytes of the file at off, failing r when they are not
+// all there.
+func (f *file) slice(r *rd, off, size uint64) []byte {
+	n := uint64(len(f.traceData))
+	if off > n || size > n-off {
+		r.fail("%d bytes at offset %d, past the end of the %d-byte file", size, off, n)
+		return nil
+	}
+	return f.traceData[off : off+size]
+}
+
+// option records what an option says about the whole trace.
+func (f *file) option(id uint16, data []byte) {
+	switch id {
+	case optTraceClock:
+		f.clock = selectedClock(cstr(data))
+	case optUname:
+		f.uname = cstr(data)
+	case optOffset:
+		if v, err := strconv.ParseInt(strings.TrimSpace(cstr(data)), 0, 64); err == nil {
+			f.tsOffset = v
+		}
+	case optCPUCount:
+		if len(data) >= 4 {
+			f.cpuCount = int(f.order.Uint32(data))
+		}
+	}
+}
+
+// selectedClock returns the bracketed clock of trace_clock's content
+// ("[local] global counter"), or the content when nothing is bracketed.
+func selectedClock(s string) string {
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		if j := strings.IndexByte(s[i:], ']'); j > 0 {
+			return s[i+1 : i+j]
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// parseV7 reads a version 7 file: the compression header, then a chain of
+// options sections pointing to the other sections.
+func (f *file) parseV7(r *rd) error {
+	r.what = "compression header"
+	f.compress = r.str()
+	r.str() // the compressor's version
+	next := r.u64()
+	if r.err != nil {
+		return r.err
+	}
+	type sectionRef struct {
+		id  uint16
+		off uint64
+	}
+	var refs []sectionRef
+	var bufOpts [][]byte
+	for n := 0; next != 0; n++ {
+		if n >= maxOptions {
+			return fmt.Errorf("%w: more than %d options sections (a loop?)", ErrCorrupt, maxOptions)
+		}
+		body, err := f.section(next, optDone)
+		if err != nil {
+			return err
+		}
+		or := &rd{b: body, order: f.order, what: "options section", base: int64(next)}
+		next = 0
+		for or.err == nil && or.off < len(or.b) {
+			id := or.u16()
+			data := or.take(uint64(or.u32()))
+			switch {
+			case or.err != nil:
+			case id == optDone:
+				if len(data) >= 8 {
+					next = f.order.Uint64(data)
+				}
+			case id >= optHeaderInfo && id <= optCmdlines && len(data) >= 8:
+				refs = append(refs, sectionRef{id, f.order.Uint64(data)})
+			case id == optBuffer:
+				bufOpts = append(bufOpts, data)
+			default:
+				f.option(id, data)
+			}
+		}
+		if or.err != nil {
+			return or.err
+		}
+	}
+	for _, ref := range refs {
+		body, err := f.section(ref.off, ref.id)
+		if err != nil {
+			return err
+		}
+		sr := &rd{b: body, order: f.order, base: int64(ref.off)}
+		switch ref.id {
+		case optHeaderInfo:
+			sr.what = "header info"
+			if err := f.parseHeaderInfo(sr); err != nil {
+				return err
+			}
+		case optFtraceEvents:
+			sr.what = "ftrace event formats"
+			f.parseFormatFiles(sr, "ftrace")
+		case optEventFormats:
+			sr.what = "event formats"
+			f.parseEventSystems(sr)
+		case optKallsyms:
+			sr.what = "kallsyms"
+			f.kallsyms = sr.take(uint64(sr.u32()))
+		case optPrintk:
+			sr.what = "printk formats"
+			f.printk = sr.take(uint64(sr.u32()))
+		case optCmdlines:
+			sr.what = "saved cmdlines"
+			f.cmdlines = sr.take(sr.u64())
+		}
+		if sr.err != nil {
+			return sr.err
+		}
+	}
+	for _, data := range bufOpts {
+		if len(f.buffers) >= maxBuffers {
+			return fmt.Errorf("%w: more than %d buffers", ErrCorrupt, maxBuffers)
+		}
+		b, err := f.parseBufferV7(data)
+		if err != nil {
+			return err
+		}
+		f.buffers = append(f.buffers, b)
+	}
+	return nil
+}
+
+// parseBufferV7 reads a BUFFER option and the CPU data it points to.
+func (f *file) parseBufferV7(data []byte) (buffer, error) {
+	r := &rd{b: data, order: f.order, what: "buffer option"}
+	secOff := r.u64()
+	b := buffer{name: r.str(), clock: r.str(), pageSize: int(r.u32())}
+	n := r.u32()
+	if r.err != nil {
+		return b, r.err
+	}
+	if n > maxCPUs {
+		return b, fmt.Errorf("%w: buffer %q has %d CPUs", ErrCorrupt, b.name, n)
+	}
+	if b.pageSize < 64 || b.pageSize > 1<<24 {
+		return b, fmt.Errorf("%w: buffer %q: page size %d", ErrCorrupt, b.name, b.pageSize)
+	}
+	hr := &rd{b: f.traceData, order: f.order, what: "buffer section header", base: 0}
+	flags := uint16(0)
+	if secOff < uint64(len(f.traceData)) {
+		hr.off = int(secOff)
+		hr.u16()
+		flags = hr.u16()
+	}
+	compressed := flags&sectionCompressed != 0 && f.compress != "" && f.compress != "none"
+	for i := uint32(0); i < n; i++ {
+		cpu, off, size := r.u32(), r.u64(), r.u64()
+		var raw []byte
+		if compressed && size > 0 {
+			// The size counts the chunks, not the count before them:
+			// read the chunks from the offset on.
+			var err error
+			if off > uint64(len(f.traceData)) {
+				return b, fmt.Errorf("%w: buffer %q CPU %d: data at offset %d, past the end of the file", ErrCorrupt, b.name, cpu, off)
+			}
+			if raw, err = f.chunks(f.traceData[off:], int64(off)); err != nil {
+				return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
+			}
+		} else if raw = f.slice(r, off, size); r.err != nil {
+			return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, r.err)
+		}
+		b.cpus = append(b.cpus, cpuData{cpu: int(cpu), offset: int64(off), data: raw})
+	}
+	return b, nil
+}
+
+// chunks decompresses a CPU's compressed data: a count, then chunks of
+// (compressed size, uncompressed size, bytes).
+func (f *file) chunks(raw []byte, base int64) ([]byte, error) {
+	r := &rd{b: raw, order: f.order, what: "compressed trace data", base: base}
+	n := r.u32()
+	var out []byte
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		csize, usize := r.u32(), r.u32()
+		data := r.take(uint64(csize))
+		if r.err != nil {
+			break
+		}
+		if uint64(len(out))+uint64(usize) > maxSectionBytes {
+			return nil, fmt.Errorf("%w: more than %d bytes of trace data once decompressed", ErrCorrupt, maxSectionBytes)
+		}
+		var err error
+		if out, err = f.decompress(out, data, usize); err != nil {
+			return nil, fmt.Errorf("chunk %d at offset %d: %w", i, base+int64(r.off)-int64(csize), err)
+		}
+	}
+	return out, r.err
+}
+
+// section returns the body of the section at off (decompressed), checking
+// its id.
+func (f *file) section(off uint64, id uint16) ([]byte, error) {
+	r := &rd{b: f.traceData, order: f.order, what: "section header"}
+	if off > uint64(len(f.traceData)) {
+		return nil, fmt.Errorf("%w: section %d at offset %d, past the end of the file", ErrCorrupt, id, off)
+	}
+	r.off = int(off)
+	gotID, flags := r.u16(), r.u16()
+	r.u32() // description string id
+	size := r.u64()
+	body := r.take(size)
+	if r.err != nil {
+		return nil, r.err
+	}
+	if gotID != id {
+		return nil, fmt.Errorf("%w: section at offset %d has id %d, %d expected", ErrCorrupt, off, gotID, id)
+	}
+	if flags&sectionCompressed == 0 {
+		return body, nil
+	}
+	cr := &rd{b: body, order: f.order, what: "compressed section", base: int64(off) + 16}
+	csize, usize := cr.u32(), cr.u32()
+	data := cr.take(uint64(csize))
+	if cr.err != nil {
+		return nil, cr.err
+	}
+	out, err := f.decompress(nil, data, usize)
+	if err != nil {
+		return nil, fmt.Errorf("section %d at offset %d: %w", id, off, err)
+	}
+	return out, nil
+}
+
+// decompress appends the decompression of data, which must give exactly
+// usize bytes, to dst.
+func (f *file) decompress(dst, data []byte, usize uint32) ([]byte, error) {
+	if usize > maxSectionBytes {
+		return nil, fmt.Errorf("%w: %d bytes once decompressed", ErrCorrupt, usize)
+	}
+	start := len(dst)
+	switch f.compress {
+	case "zstd":
+		if f.zstd == nil {
+			d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxZstdWindow))
+			if err != nil {
+				return nil, err
+			}
+			f.zstd = d
+		}
+		// Grow the output by doubling (chunks append to one CPU's data),
+		// by no more than the data could give.
+		if need := min(int(usize), 1024*len(data)+64<<10); cap(dst)-len(dst) < need {
+			dst = append(make([]byte, 0, max(2*cap(dst), len(dst)+need)), dst...)
+		}
+		out, err := f.zstd.DecodeAll(data, dst)
+		if err != nil {
+			return nil, fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+		}
+		dst = out
+	case "zlib":
+		z, err := zlib.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+		}
+		// Grow with what the data really gives, not with the announced size.
+		buf := bytes.NewBuffer(dst)
+		if _, err := io.Copy(buf, io.LimitReader(z, int64(usize)+1)); err != nil {
+			return nil, fmt.Errorf("%w: zlib: %v", ErrCorrupt, err)
+		}
+		dst = buf.Bytes()
+	default:
+		return nil, fmt.Errorf("%w: compression %q (zstd and zlib are read)", ErrVersion, f.compress)
+	}
+	if n := len(dst) - start; n != int(usize) {
+		return nil, fmt.Errorf("%w: %s data gives %d bytes, %d announced", ErrCorrupt, f.compress, n, usize)
+	}
+	return dst, nil
+}

@@ -1,0 +1,438 @@
+package tracedat
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// Options tunes [Open]. There is nothing to tune yet; the type keeps the
+// readers' Open signatures alike.
+type Options struct{}
+
+const maxWarnings = 100
+
+// ErrBadCheckpoint is wrapped by Seek errors for checkpoints this trace
+// did not produce.
+var ErrBadCheckpoint = errors.New("bad checkpoint")
+
+// Context fields, first in every class (as the ftrace text reader has them).
+var contextFields = []string{core.FieldTID, core.FieldPID, core.FieldComm, core.FieldProcname}
+
+const (
+	ctxTid = iota
+	ctxPid
+	ctxComm
+	ctxProcname
+	numContext
+)
+
+// class is an event class with its format.
+type class struct {
+	class  core.EventClass
+	format *eventFormat
+}
+
+// Source reads a trace.dat file as a [core.Source]: the records of every
+// CPU of every buffer instance, merged by time. It implements core.Source.
+type Source struct {
+	path    string
+	f       *file
+	cpus    []*cpuReader
+	byID    map[int]*eventFormat
+	classes map[int]*class // by event id, the events the data holds
+	order   []*class       // in order of first appearance
+	comms   map[int32][]byte
+	syms    *symbols
+
+	scanning bool
+	warnings []core.Warning
+	dropped  int64 // warnings past maxWarnings, counted but not kept
+	start    int64
+	end      int64
+	last     int64
+	events   int64
+	total    int64
+
+	ev      core.Event
+	fields  []core.Field
+	scratch []byte   // array fields' text
+	num     [24]byte // digits being printed
+	cur     *cpuReader
+}
+
+var _ core.Source = (*Source)(nil)
+
+// Detect reports whether the file at path is a trace.dat, by its magic.
+func Detect(path string) (bool, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer fh.Close()
+	b := make([]byte, len(Magic))
+	if _, err := io.ReadFull(fh, b); err != nil {
+		return false, nil
+	}
+	return string(b) == Magic, nil
+}
+
+// Open reads the file, its metadata and one pass over its records (to learn
+// the event classes, time range and lost events), and returns a Source
+// positioned before the first event.
+func Open(path string, _ Options) (*Source, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSource(path, b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// newSource builds a Source over a file's bytes.
+func newSource(path string, b []byte) (*Source, error) {
+	f, err := parseFile(b)
+	if err != nil {
+		return nil, err
+	}
+	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: int64(len(b))}
+	for _, ev := range f.formats {
+		s.byID[ev.id] = ev
+	}
+	s.comms = parseCmdlines(f.cmdlines)
+	for bi := range f.buffers {
+		buf := &f.buffers[bi]
+		for ci := range buf.cpus {
+			s.cpus = append(s.cpus, &cpuReader{f: f, buf: buf, cpu: &buf.cpus[ci], index: int32(len(s.cpus))})
+		}
+	}
+	s.scanning = true
+	if err := s.scan(); err != nil {
+		return nil, err
+	}
+	s.scanning = false
+	s.rewind()
+	return s, nil
+}
+
+// scan is the first pass: classes, bounds, lost events.
+func (s *Source) scan() error {
+	s.rewind()
+	first := true
+	for {
+		c := s.advance()
+		if c == nil {
+			break
+		}
+		if s.classOf(c.recData) == nil {
+			continue
+		}
+		t := c.recTS + s.f.tsOffset
+		if first {
+			s.start, first = t, false
+		}
+		s.end = max(s.end, t)
+		s.events++
+	}
+	return nil
+}
+
+// rewind puts every CPU before its first record and reads it ahead.
+func (s *Source) rewind() {
+	for _, c := range s.cpus {
+		*c = cpuReader{f: c.f, buf: c.buf, cpu: c.cpu, index: c.index}
+		s.fill(c)
+	}
+	s.cur, s.last = nil, 0
+}
+
+// fill reads the next record of c ahead, noting page problems.
+func (s *Source) fill(c *cpuReader) {
+	c.next(func(w pageWarning) { s.pageWarning(c, w) })
+}
+
+func (s *Source) pageWarning(c *cpuReader, w pageWarning) {
+	if !s.scanning {
+		return
+	}
+	kind, count := "corrupt-page", int64(0)
+	if w.lost != 0 {
+		kind, count = "discarded", max(w.lost, 0)
+	}
+	s.warn(core.Warning{Time: core.Time(c.ts), Stream: c.index, Count: count, Kind: kind, Message: s.path + ": " + w.message})
+}
+
+func (s *Source) warn(w core.Warning) {
+	if len(s.warnings) < maxWarnings {
+		s.warnings = append(s.warnings, w)
+		return
+	}
+	s.dropped++
+}
+
+// advance returns the CPU whose pending record is the earliest (ties to
+// the lowest stream), after which that record is consumed: the caller
+// reads c.recTS and c.recData, then the reader is refilled on the next call.
+func (s *Source) advance() *cpuReader {
+	if s.cur != nil {
+		s.fill(s.cur)
+		s.cur = nil
+	}
+	var best *cpuReader
+	for _, c := range s.cpus {
+		if !c.done && (best == nil || c.recTS < best.recTS) {
+			best = c
+		}
+	}
+	s.cur = best
+	return best
+}
+
+// classOf returns the class of a record, creating it during the first
+// pass; nil for records too short for a header or of an unknown event.
+func (s *Source) classOf(data []byte) *class {
+	if len(data) < 2 {
+		return nil
+	}
+	id := int(s.f.order.Uint16(data))
+	if cl, ok := s.classes[id]; ok {
+		return cl
+	}
+	if !s.scanning {
+		return nil
+	}
+	ef, ok := s.byID[id]
+	if !ok {
+		s.warn(core.Warning{Stream: -1, Kind: "unknown-event",
+			Message: fmt.Sprintf("%s: event id %d has no format in the file; its records are skipped", s.path, id)})
+		s.classes[id] = nil
+		return nil
+	}
+	cl := &class{format: ef}
+	cl.class = core.EventClass{ID: len(s.order), Name: ef.name, Fields: append([]string(nil), contextFields...)}
+	for _, fd := range ef.fields {
+		cl.class.Fields = append(cl.class.Fields, fieldName(ef, &fd))
+	}
+	s.classes[id] = cl
+	s.order = append(s.order, cl)
+	return cl
+}
+
+// fieldName is a field's name in the class: the kernel's, except the raw
+// syscall events' number, "NR" as the ftrace text reader (and the ftrace
+// kernel layout) names it from the printed line.
+func fieldName(ef *eventFormat, fd *fieldDef) string {
+	if ef.system == "raw_syscalls" && fd.name == "id" {
+		return "NR"
+	}
+	return fd.name
+}
+
+// Info implements core.Source.
+func (s *Source) Info() core.SourceInfo {
+	return core.SourceInfo{Format: "tracedat", Path: s.path, Domain: "kernel", Arch: s.Arch(), Hostname: s.hostname(),
+		Streams: len(s.cpus), Bytes: s.total, Start: core.Time(s.start), End: core.Time(s.end)}
+}
+
+// Arch returns the recorded machine's architecture (uname's machine
+// field: the UNAME option is "sysname nodename release version machine").
+func (s *Source) Arch() string {
+	f := strings.Fields(s.f.uname)
+	if len(f) < 2 {
+		return ""
+	}
+	return f[len(f)-1]
+}
+
+func (s *Source) hostname() string {
+	if f := strings.Fields(s.f.uname); len(f) >= 2 {
+		return f[1]
+	}
+	return ""
+}
+
+// Clock returns the trace clock the top buffer was recorded with.
+func (s *Source) Clock() string {
+	if len(s.f.buffers) > 0 && s.f.buffers[0].clock != "" {
+		return s.f.buffers[0].clock
+	}
+	return s.f.clock
+}
+
+// Events returns the number of events in the trace.
+func (s *Source) Events() int64 { return s.events }
+
+// Classes returns the event classes of the trace, by ID.
+func (s *Source) Classes() []*core.EventClass {
+	out := make([]*core.EventClass, len(s.order))
+	for i, c := range s.order {
+		out[i] = &c.class
+	}
+	return out
+}
+
+// Next implements core.Source.
+func (s *Source) Next() (*core.Event, error) {
+	for {
+		c := s.advance()
+		if c == nil {
+			return nil, io.EOF
+		}
+		cl := s.classOf(c.recData)
+		if cl == nil {
+			continue
+		}
+		t := c.recTS + s.f.tsOffset
+		if t < s.last {
+			t = s.last
+		}
+		s.last = t
+		s.ev.Time, s.ev.CPU, s.ev.Stream, s.ev.Class = core.Time(t), int32(c.cpu.cpu), c.index, &cl.class
+		s.ev.Fields = s.decode(cl, c.recData)
+		return &s.ev, nil
+	}
+}
+
+// Record returns the raw bytes of the event last returned by Next.
+func (s *Source) record() ([]byte, *class) {
+	if s.cur == nil {
+		return nil, nil
+	}
+	return s.cur.recData, s.classOf(s.cur.recData)
+}
+
+// AppendContents implements core.Source: the event as `trace-cmd report`
+// prints it after the event name.
+func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
+	data, cl := s.record()
+	if cl == nil {
+		return dst
+	}
+	return s.appendBody(dst, cl.format, data)
+}
+
+// Progress implements core.Source.
+func (s *Source) Progress() (done, total int64) {
+	var pages, at int64
+	for _, c := range s.cpus {
+		n := int64(len(c.cpu.data) / max(c.buf.pageSize, 1))
+		pages += n
+		at += min(int64(c.page), n)
+	}
+	if pages == 0 {
+		return s.total, s.total
+	}
+	return s.total * at / pages, s.total
+}
+
+// Warnings implements core.Source.
+// Past maxWarnings, one core.WarningMore warning counts the rest, so
+// core.WarningCount gives the true number.
+func (s *Source) Warnings() []core.Warning {
+	if s.dropped == 0 {
+		return s.warnings
+	}
+	more := core.Warning{Stream: -1, Count: s.dropped, Kind: core.WarningMore,
+		Message: fmt.Sprintf("%d more warnings not listed", s.dropped)}
+	return append(s.warnings[:len(s.warnings):len(s.warnings)], more)
+}
+
+// Close implements core.Source.
+func (s *Source) Close() error { return nil }
+
+// checkpointMagic starts every trace.dat checkpoint.
+const checkpointMagic = "td1"
+
+// Checkpoint implements core.Source: per CPU, the position of its pending
+// record (page, offset, time before it), and the time last delivered.
+func (s *Source) Checkpoint(dst []byte) []byte {
+	start := len(dst)
+	dst = append(dst, checkpointMagic...)
+	dst = binary.AppendUvarint(dst, uint64(len(s.cpus)))
+	dst = binary.AppendVarint(dst, s.last)
+	for _, c := range s.cpus {
+		m := c.mark
+		if c == s.cur { // consumed: resume after it
+			m = c.state()
+		}
+		dst = binary.AppendUvarint(dst, uint64(m.page))
+		dst = binary.AppendUvarint(dst, uint64(m.pos))
+		dst = binary.AppendVarint(dst, m.ts)
+		dst = binary.AppendUvarint(dst, boolU(m.started))
+	}
+	return binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(dst[start:]))
+}
+
+// Seek implements core.Source.
+func (s *Source) Seek(cp []byte) error {
+	bad := func(what string) error { return fmt.Errorf("%s: %w: %s", s.path, ErrBadCheckpoint, what) }
+	if len(cp) < len(checkpointMagic)+4 || string(cp[:len(checkpointMagic)]) != checkpointMagic {
+		return bad("not a trace.dat checkpoint")
+	}
+	body, sum := cp[:len(cp)-4], binary.LittleEndian.Uint32(cp[len(cp)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return bad("checksum mismatch (damaged, or from another trace)")
+	}
+	r := body[len(checkpointMagic):]
+	uv := func() uint64 {
+		v, n := binary.Uvarint(r)
+		if n <= 0 {
+			r = nil
+			return 1 << 62
+		}
+		r = r[n:]
+		return v
+	}
+	sv := func() int64 {
+		v, n := binary.Varint(r)
+		if n <= 0 {
+			r = nil
+			return 0
+		}
+		r = r[n:]
+		return v
+	}
+	if uv() != uint64(len(s.cpus)) {
+		return bad("CPU count")
+	}
+	last := sv()
+	marks := make([]mark, len(s.cpus))
+	for i, c := range s.cpus {
+		m := mark{page: int(min(uv(), 1<<40)), pos: int(min(uv(), 1<<40)), ts: sv(), started: uv() == 1}
+		if r == nil || m.page*c.buf.pageSize > len(c.cpu.data) || m.pos > c.buf.pageSize {
+			return bad("position")
+		}
+		marks[i] = m
+	}
+	for i, c := range s.cpus {
+		c.resume(marks[i])
+		s.fill(c)
+	}
+	s.cur, s.last = nil, last
+	return nil
+}
+
+// parseCmdlines reads saved_cmdlines ("pid comm" lines).
+func parseCmdlines(b []byte) map[int32][]byte {
+	m := map[int32][]byte{}
+	for _, line := range strings.Split(string(b), "\n") {
+		pid, comm, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseInt(pid, 10, 32); err == nil {
+			m[int32(n)] = []byte(comm)
+		}
+	}
+	return m
+}

@@ -1,0 +1,340 @@
+package tui
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/calltree"
+)
+
+// The call tree (F): the call stacks of the selected thread or process
+// (every thread with a call stack when no such row is selected) over the
+// selection or the visible range, aggregated by ingest/calltree in a
+// background job. An icicle (flame graph, callers on top, each function
+// as wide as its total time) above an expandable call-tree table
+// (function, calls, total, self, min, max). enter zooms Control Flow to
+// the longest call of the function under the cursor.
+
+// frameLabeler is implemented by traces that can name call-stack
+// addresses (symbols); other traces show them in hexadecimal.
+type frameLabeler interface {
+	FrameLabel(thread core.Key, v core.Value) string
+}
+
+// flameView is the call tree screen.
+type flameView struct {
+	sh       *shared
+	job      job
+	what     string // "thread 42 over the selection"
+	start    core.Time
+	from, to core.Time
+	pane     int
+	node     int32 // the row to select when zooming (-1: none)
+
+	root   *calltree.Node
+	status string
+	open   map[*calltree.Node]bool
+	lines  []flameLine // the table's visible lines
+	cur    int
+	top    int
+}
+
+// flameLine is one line of the table.
+type flameLine struct {
+	n     *calltree.Node
+	depth int
+}
+
+// callTreeMsg is the result of the aggregation.
+type callTreeMsg struct {
+	seq  uint64
+	root *calltree.Node
+	err  error
+}
+
+// icicleLines is the most lines the icicle takes (one per depth).
+const icicleLines = 8
+
+// openCallTree aggregates the call stacks of the selected row over the
+// selection (else the visible range) and opens the screen.
+func (b *browser) openCallTree() tea.Cmd {
+	v := &flameView{sh: b.sh, start: b.tv.Start, from: b.tv.T0, to: b.tv.T1, pane: b.pane, node: -1,
+		open: map[*calltree.Node]bool{}, status: "computing…"}
+	span := "visible range"
+	if b.hasSel {
+		v.from, v.to, span = b.selStart, b.selEnd, "selection"
+	}
+	var threads []core.Key // nil: every thread with a call stack
+	row := "all threads"
+	t := b.tree()
+	if sel := t.selected(); sel >= 0 && b.pane == viewControlFlow {
+		n := &t.nodes[sel]
+		if n.kind == kindProcess || n.kind == kindThread || n.kind == kindCallStack {
+			threads = []core.Key{}
+			row = n.label
+			var add func(i int32)
+			add = func(i int32) {
+				if th := t.nodes[i].thread; th >= 0 && t.nodes[i].kind == kindThread {
+					threads = append(threads, th)
+				}
+				if t.nodes[i].kind == kindProcess {
+					for _, c := range t.nodes[i].children {
+						add(c)
+					}
+				}
+			}
+			if n.kind == kindCallStack {
+				threads = append(threads, n.thread)
+			} else {
+				add(sel)
+			}
+			v.node = sel
+		}
+	}
+	v.what = row + " over the " + span
+	label := calltree.DefaultLabel
+	if fl, ok := b.trace.(frameLabeler); ok {
+		label = fl.FrameLabel
+	}
+	hist, from, to := b.hist, v.from, v.to+1
+	ctx, seq := v.job.start(b.ctx)
+	b.push(v)
+	return func() tea.Msg {
+		root, err := calltree.Compute(ctx, hist, calltree.Options{From: from, To: to, Threads: threads, Label: label})
+		return callTreeMsg{seq: seq, root: root, err: err}
+	}
+}
+
+// Update handles a key or the result.
+func (v *flameView) Update(msg tea.Msg) step {
+	switch msg := msg.(type) {
+	case callTreeMsg:
+		if !v.job.current(msg.seq) {
+			return step{}
+		}
+		v.job.finish()
+		switch {
+		case msg.err != nil && msg.err != context.Canceled:
+			v.status = "failed: " + msg.err.Error()
+		case msg.err == nil:
+			v.root, v.status = msg.root, ""
+			if len(msg.root.Children) == 0 {
+				v.status = "no call stack in this range"
+			}
+			for _, c := range msg.root.Children { // the outermost functions open
+				v.open[c] = true
+			}
+			v.relist()
+		}
+		return step{}
+	case tea.KeyMsg:
+		return v.key(msg)
+	}
+	return step{}
+}
+
+// key handles the screen's keys.
+func (v *flameView) key(msg tea.KeyMsg) step {
+	km := &v.sh.keys
+	switch {
+	case msg.Type == tea.KeyEsc, key.Matches(msg, km.CallTree):
+		return step{done: true}
+	case key.Matches(msg, km.Up):
+		v.cur = max(v.cur-1, 0)
+	case key.Matches(msg, km.Down):
+		v.cur = max(min(v.cur+1, len(v.lines)-1), 0)
+	case key.Matches(msg, km.PageUp):
+		v.cur = max(v.cur-v.tableHeight(), 0)
+	case key.Matches(msg, km.PageDown):
+		v.cur = max(min(v.cur+v.tableHeight(), len(v.lines)-1), 0)
+	case key.Matches(msg, km.Right), key.Matches(msg, km.Left):
+		if v.cur < len(v.lines) {
+			n := v.lines[v.cur].n
+			v.open[n] = key.Matches(msg, km.Right) && len(n.Children) > 0
+			v.relist()
+		}
+	case key.Matches(msg, km.Toggle):
+		if v.cur >= len(v.lines) {
+			return step{}
+		}
+		n := v.lines[v.cur].n
+		z := zoomMsg{pane: v.pane, node: v.node, t0: n.LongestStart, t1: n.LongestEnd,
+			what: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
+		return step{done: true, cmd: func() tea.Msg { return z }}
+	default:
+		return step{}
+	}
+	return step{}
+}
+
+// relist flattens the open nodes into table lines.
+func (v *flameView) relist() {
+	v.lines = v.lines[:0]
+	var walk func(n *calltree.Node, depth int)
+	walk = func(n *calltree.Node, depth int) {
+		for _, c := range n.Children {
+			v.lines = append(v.lines, flameLine{c, depth})
+			if v.open[c] {
+				walk(c, depth+1)
+			}
+		}
+	}
+	if v.root != nil {
+		walk(v.root, 0)
+	}
+	v.cur = max(min(v.cur, len(v.lines)-1), 0)
+}
+
+// tableHeight is the table's lines (its header excluded).
+func (v *flameView) tableHeight() int {
+	return max(v.sh.panelLines()-2-v.icicleHeight(), 1)
+}
+
+// icicleHeight is the icicle's lines: the tree's depth, at most
+// icicleLines, and at most a third of the panel.
+func (v *flameView) icicleHeight() int {
+	if v.root == nil {
+		return 0
+	}
+	return min(depthOf(v.root), icicleLines, max(v.sh.panelLines()/3, 1))
+}
+
+func depthOf(n *calltree.Node) int {
+	d := 0
+	for _, c := range n.Children {
+		d = max(d, depthOf(c))
+	}
+	if n.Name == "" && d == 0 {
+		return 0
+	}
+	return d + 1
+}
+
+// View draws the title, the icicle and the table.
+func (v *flameView) View(a area) []string {
+	st := v.sh.styles
+	w := a.width
+	lines := []string{v.sh.rangeTitle("Call tree of "+v.what, v.start, v.from, v.to, w)}
+	if v.status != "" {
+		lines = append(lines, st.Dim.Render(fit(v.status, w)))
+		return fillLines(lines, a.height)
+	}
+	var sel *calltree.Node
+	if v.cur < len(v.lines) {
+		sel = v.lines[v.cur].n
+	}
+	lines = append(lines, v.icicle(w, v.icicleHeight(), sel)...)
+	lines = append(lines, st.TableHeader.Render(fit(flameRow("function", "calls", "total", "self", "min", "max", w), w)))
+	h := v.tableHeight()
+	if v.cur < v.top {
+		v.top = v.cur
+	} else if v.cur >= v.top+h {
+		v.top = v.cur - h + 1
+	}
+	for i := v.top; i < len(v.lines) && i < v.top+h; i++ {
+		l := v.lines[i]
+		mark := "  "
+		if len(l.n.Children) > 0 {
+			mark = "▸ "
+			if v.open[l.n] {
+				mark = "▾ "
+			}
+			if st.ASCII {
+				mark = strings.NewReplacer("▸", "+", "▾", "-").Replace(mark)
+			}
+		}
+		text := fit(flameRow(strings.Repeat("  ", l.depth)+mark+l.n.Name, strconv.FormatInt(l.n.Calls, 10),
+			core.FormatDuration(l.n.Total), core.FormatDuration(l.n.Self), core.FormatDuration(l.n.Min), core.FormatDuration(l.n.Max), w), w)
+		if i == v.cur {
+			text = st.TableSelected.Render(text)
+		}
+		lines = append(lines, text)
+	}
+	return fillLines(lines, a.height)
+}
+
+// flameRow lays out one table line: the function gets what the five
+// numeric columns leave.
+func flameRow(fn, calls, total, self, mn, mx string, w int) string {
+	nums := padLeft(calls, 9) + padLeft(total, 11) + padLeft(self, 11) + padLeft(mn, 11) + padLeft(mx, 11)
+	return fit(fn, max(w-len(nums), 8)) + nums
+}
+
+// icicle draws h levels of the tree: each function's cell as wide as
+// its share of its caller's total, its name inside, cells separated by
+// a bar; the functions on the path to sel are highlighted.
+func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
+	st := v.sh.styles
+	bar := "▏"
+	if st.ASCII {
+		bar = "|"
+	}
+	onPath := map[*calltree.Node]bool{}
+	var find func(n *calltree.Node) bool
+	find = func(n *calltree.Node) bool {
+		if n == sel {
+			onPath[n] = true
+			return true
+		}
+		for _, c := range n.Children {
+			if find(c) {
+				onPath[n] = true
+				return true
+			}
+		}
+		return false
+	}
+	find(v.root)
+	type span struct {
+		n      *calltree.Node
+		x0, x1 int
+	}
+	level := []span{{v.root, 0, w}}
+	var out []string
+	for range h {
+		var next []span
+		var sb strings.Builder
+		x := 0
+		for _, s := range level {
+			cx := s.x0
+			var acc core.Time
+			for _, c := range s.n.Children {
+				acc += c.Total
+				x1 := s.x0 + int(int64(s.x1-s.x0)*int64(acc)/max(int64(s.n.Total), 1))
+				if x1 <= cx {
+					continue // narrower than a cell
+				}
+				if cx > x {
+					sb.WriteString(strings.Repeat(" ", cx-x))
+				}
+				cell := fit(bar+c.Name, x1-cx)
+				if x1-cx < 3 { // too narrow for a name: the bar alone
+					cell = fit(bar, x1-cx)
+				}
+				if onPath[c] {
+					cell = st.Reverse.Render(cell)
+				}
+				sb.WriteString(cell)
+				next = append(next, span{c, cx, x1})
+				cx, x = x1, x1
+			}
+		}
+		out = append(out, padStyled(sb.String(), w))
+		level = next
+	}
+	return out
+}
+
+// Help is the call tree's help line.
+func (v *flameView) Help() string {
+	km := &v.sh.keys
+	return joinHelp(v.sh.styles, k(km.Up)+" "+k(km.Down)+" move", k(km.Right)+" expand", k(km.Left)+" collapse",
+		k(km.Toggle)+" zoom to longest call", k(km.CallTree)+"/esc close", k(km.Help)+" help")
+}
+
+// Close cancels a running aggregation.
+func (v *flameView) Close() { v.job.stop() }

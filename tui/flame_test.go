@@ -1,0 +1,65 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+// TestGoldenCallTree shows the call tree (icicle and table) of clang's
+// -ftime-trace sample (testdata/chrome), read through the real pipeline:
+// every thread, then the compiler thread alone with Frontend expanded.
+func TestGoldenCallTree(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	tr := ingestTrace{it}
+	for _, c := range []goldenCase{
+		{name: "calltree_all_100x30", w: 100, h: 30, keys: []string{"F"}},
+		{name: "calltree_thread_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "F", "j", "l", "j"}},
+		{name: "calltree_zoom_100x30", w: 100, h: 30, keys: []string{"F", "j", "j", "enter"}},
+	} {
+		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
+	}
+}
+
+// TestGoldenTracks shows Chrome's async lanes and counters
+// (catapult-tracks.json: a process with only async slices, one with a
+// counter) and Pajé variables (g5k-variables.paje: it opens on them) as
+// rows: lanes as string states, counters as block heights, the value at
+// the cursor in the details line.
+func TestGoldenTracks(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, c := range []struct {
+		trace string
+		cases []goldenCase
+	}{
+		{"chrome/catapult-tracks.json", []goldenCase{
+			{name: "tracks_chrome_100x30", w: 100, h: 30},
+			{name: "tracks_chrome_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j"}},
+			// The flow ipc/post#5: at its arrival in Reply (8:81, 45 us),
+			// e jumps to its step on 7:70 (33 us); there e follows that
+			// step's own arrival back to the start (8:80 at 18 us).
+			{name: "flow_jump_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"G", ":", "+", "4", "5", "u", "s", "enter", "e", "e"}},
+			{name: "flow_details_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"G", ":", "+", "4", "5", "u", "s", "enter", "e"}},
+		}},
+		{"paje/g5k-variables.paje", []goldenCase{
+			{name: "tracks_paje_100x30", w: 100, h: 30, keys: []string{"j", "j", "j"}},
+		}},
+	} {
+		it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", c.trace), ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { it.Close() })
+		for _, gc := range c.cases {
+			t.Run(gc.name, func(t *testing.T) { runGolden(t, ingestTrace{it}, gc) })
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// TestCtrlCQuitsWhenQuitIsUnbound: a keys.json of {"quit": []} must not
+// leave the user without a way out (issue 18): Ctrl-C quits the browser,
+// also while a prompt is open, and the failure screen.
+func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
+	km := keymap.Default()
+	km.Quit.SetKeys()
+	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for _, prompt := range []bool{false, true} {
+		m := New(context.Background(), openerOf(newDemoTrace()), Settings{Styles: testStyles(true), Keys: km, Clock: clock.now})
+		hs := &harness{t: t, m: m}
+		hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		hs.run(m.Init())
+		if prompt {
+			hs.keys("/")
+			if !hs.b().prompt.active() {
+				t.Fatal("/ opened no prompt")
+			}
+		}
+		hs.keys("q")
+		if hs.quit && !prompt {
+			t.Fatal("q quit although unbound")
+		}
+		hs.keys("ctrl+c")
+		if !hs.quit {
+			t.Errorf("ctrl+c did not quit (prompt open: %v)", prompt)
+		}
+		m.close()
+	}
+	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+		return nil, errString("bad trace")
+	}}
+	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: km})
+	hs := &harness{t: t, m: m}
+	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	hs.run(m.Init())
+	hs.keys("ctrl+c")
+	if !hs.quit {
+		t.Error("ctrl+c did not quit the failure screen")
+	}
+}
