@@ -80,6 +80,7 @@ type statsTable struct {
 	sortCol int
 	asc     bool
 	top     int
+	cur     int    // the selected line: enter and the histogram use it
 	status  string // "counting 45%", an error; "" when complete
 }
 
@@ -426,17 +427,17 @@ func (s *statsScreen) key(msg tea.KeyMsg) step {
 		t.asc = !t.asc
 		t.sort()
 	case key.Matches(msg, km.Up):
-		t.top--
+		t.cur--
 	case key.Matches(msg, km.Down):
-		t.top++
+		t.cur++
 	case key.Matches(msg, km.PageUp):
-		t.top -= page
+		t.cur -= page
 	case key.Matches(msg, km.PageDown):
-		t.top += page
+		t.cur += page
 	case key.Matches(msg, km.Top):
-		t.top = 0
+		t.cur = 0
 	case key.Matches(msg, km.Bottom):
-		t.top = len(t.lines)
+		t.cur = len(t.lines)
 	case msg.Type == tea.KeyEnter:
 		return s.showOccurrence()
 	case key.Matches(msg, km.Overview, km.OverviewST):
@@ -444,6 +445,8 @@ func (s *statsScreen) key(msg tea.KeyMsg) step {
 	default:
 		return step{note: "statistics: tab next table · enter shows the slowest · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
 	}
-	t.top = max(0, min(t.top, len(t.lines)-page))
+	t.cur = max(0, min(t.cur, len(t.lines)-1))
+	t.top = min(t.top, t.cur) // the selected line stays in view
+	t.top = max(t.top, t.cur-page+1, 0)
 	return step{}
 }

@@ -73,15 +73,15 @@ func durationVals(s *analyses.Stats) []float64 {
 	return []float64{0, float64(s.Count), s.MeanNS, float64(s.MaxNS), float64(s.TotalNS)}
 }
 
-// showOccurrence closes the screen and shows the occurrence of the line
-// at the top of the focused table in Control Flow: its thread selected,
+// showOccurrence closes the screen and shows the occurrence of the
+// selected line of the focused table in Control Flow: its thread selected,
 // the Gantt zoomed to it, the cursor at its start.
 func (s *statsScreen) showOccurrence() step {
 	t := &s.tables[s.focus]
-	if t.top >= len(t.lines) || t.lines[t.top].occ == nil {
+	if t.cur >= len(t.lines) || t.lines[t.cur].occ == nil {
 		return step{note: "no occurrence to show on this line (N-slowest and system call lines have one)"}
 	}
-	o := t.lines[t.top].occ
+	o := t.lines[t.cur].occ
 	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}
 	if n, ok := s.threads[core.ThreadName(int64(o.TID), o.CPU)]; ok && o.TID >= 0 {
 		z.node = n

@@ -80,10 +80,16 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	}
 	st.tables[statsSlowest].sortCol = 1 // longest first
 	st.tables[statsSlowest].sort()
-	top := st.tables[statsSlowest].lines[0]
-	o := top.occ
+	// The second line is selected with down: enter shows its occurrence,
+	// not the top line's.
+	hs.press("down")
+	sel := st.tables[statsSlowest].lines[1]
+	o := sel.occ
 	if o == nil || o.TID < 0 {
-		t.Fatalf("the slowest line %q has no thread occurrence", top.name)
+		t.Fatalf("the second slowest line %q has no thread occurrence", sel.name)
+	}
+	if first := st.tables[statsSlowest].lines[0].occ; first != nil && *first == *o {
+		t.Fatal("the first two lines have the same occurrence: the test cannot tell them apart")
 	}
 	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
 	b := hs.b()

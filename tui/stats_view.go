@@ -72,9 +72,9 @@ func (s *statsScreen) View(a area) []string {
 	hs := s.heights()
 	t := &s.tables[s.focus]
 	var hist string
-	if t.top < len(t.lines) && t.lines[t.top].hist != nil && hs[s.focus] > 2 {
-		hs[s.focus]-- // the top line's histogram under the table
-		hist = histogramLine(t.lines[t.top].name, t.lines[t.top].hist, s.sh.styles.ASCII, w)
+	if t.cur < len(t.lines) && t.lines[t.cur].hist != nil && hs[s.focus] > 2 {
+		hs[s.focus]-- // the selected line's histogram under the table
+		hist = histogramLine(t.lines[t.cur].name, t.lines[t.cur].hist, s.sh.styles.ASCII, w)
 	}
 	for i, h := range hs {
 		if h > 0 {
@@ -129,7 +129,7 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 		out = append(out, st.Dim.Render(fit(msg, w)))
 	}
 	for j := t.top; len(out) < h && j < len(t.lines); j++ {
-		out = append(out, s.lineText(t, &t.lines[j], ws, w))
+		out = append(out, s.lineText(t, &t.lines[j], ws, w, i == s.focus && j == t.cur))
 	}
 	for len(out) < h {
 		out = append(out, "")
@@ -138,12 +138,17 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 }
 
 // lineText draws one line: the state's swatch and name, then the
-// values right-aligned.
-func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int) string {
+// values right-aligned. The selected line is in reverse video, or marked
+// with selMarker in ASCII mode (no reverse video without colour).
+func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int, sel bool) string {
 	st := s.sh.styles
 	var sb strings.Builder
 	name := l.name
 	nameW := ws[0]
+	if sel && st.ASCII {
+		sb.WriteString(selMarker)
+		nameW--
+	}
 	if l.paint != nil {
 		sb.WriteString(st.swatch(*l.paint))
 		sb.WriteByte(' ')
@@ -153,6 +158,9 @@ func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int) str
 	for c := 1; c < len(t.cols); c++ {
 		sb.WriteByte(' ')
 		sb.WriteString(padLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
+	}
+	if sel && !st.ASCII {
+		return st.TableSelected.Render(padStyled(sb.String(), w))
 	}
 	return padStyled(sb.String(), w)
 }
@@ -183,5 +191,5 @@ func padLeft(s string, w int) string {
 func (s *statsScreen) Help() string {
 	km := &s.sh.keys
 	return joinHelp(s.sh.styles, k(km.Focus)+" next table", k(km.SortNext)+" sort column", k(km.SortReverse)+" reverse",
-		k(km.Up)+" "+k(km.Down)+" scroll", k(km.Stats)+"/esc close", k(km.Help)+" help")
+		k(km.Up)+" "+k(km.Down)+" select", "enter show the slowest", k(km.Stats)+"/esc close", k(km.Help)+" help")
 }
