@@ -1,0 +1,50 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/history/historytest"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+// TestBrowserOnDamagedIndex: the browser's first query meets a damaged
+// node (the index opened fine): it says the index is damaged and that
+// opening the trace again rebuilds it, and the next open does (issue 18:
+// the browser failed on every run).
+func TestBrowserOnDamagedIndex(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx := context.Background()
+	path := filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json")
+	it, err := trace.Open(ctx, path, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := it.Info().Index
+	it.Close()
+	historytest.DamageNodes(t, index)
+	it, err = trace.Open(ctx, path, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	hs := newHarness(t, ingestTrace{it}, 200, 30, true)
+	if v := hs.view(); !strings.Contains(v, "the index is damaged") || !strings.Contains(v, "open the trace again") {
+		t.Errorf("browser on a damaged index:\n%s", v)
+	}
+	if _, err := os.Stat(index); err == nil {
+		t.Error("the damaged index is still in the cache")
+	}
+	again, err := trace.Open(ctx, path, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if !again.Built() {
+		t.Error("the next open did not rebuild the index")
+	}
+}
