@@ -64,7 +64,7 @@ var synopses = map[string]string{
 	"dump":     "dump [--limit N] [--format F] TRACE",
 	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
-	"bench":    "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
+	"bench":    "bench paper|frames [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
