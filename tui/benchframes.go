@@ -62,8 +62,11 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 		return nil, errors.Join(err, m.close())
 	}
 	if m.browser == nil || m.browser.tree() == nil {
-		err := m.close()
-		return nil, errors.Join(fmt.Errorf("opening the browser: %w", m.Err()), err)
+		cause := m.Err()
+		if cause == nil {
+			cause = errors.New("no rows to show")
+		}
+		return nil, errors.Join(fmt.Errorf("opening the browser: %w", cause), m.close())
 	}
 	bs.script(ctx)
 	if err := m.close(); err != nil {
