@@ -28,7 +28,16 @@ const (
 	statsStates = iota
 	statsEvents
 	statsSyscalls
+	// The analyses (ingest/analyses) of the range, one table at a time
+	// in the whole panel: tab reaches them after the three above.
+	statsThreads
+	statsCPUs
+	statsLatency
+	statsIRQs
+	statsSlowest
 	numStatsTables
+	// numSummaryTables are the tables shown together.
+	numSummaryTables = statsThreads
 )
 
 // colKind is how a statistics column prints.
@@ -56,6 +65,12 @@ type statsLine struct {
 	name  string
 	paint *paint
 	vals  []float64 // per column, index 0 unused
+	// occ is the occurrence enter shows in Control Flow (an N-slowest
+	// row, or a system call's slowest call); nil for other lines.
+	occ *analyses.Occurrence
+	// hist is the log2 histogram of the durations (analyses.Stats), nil
+	// for lines without one.
+	hist []int64
 }
 
 // statsTable is one table with its sort order and scroll position.
@@ -65,6 +80,7 @@ type statsTable struct {
 	sortCol int
 	asc     bool
 	top     int
+	cur     int    // the selected line: enter and the histogram use it
 	status  string // "counting 45%", an error; "" when complete
 }
 
@@ -100,13 +116,14 @@ type statsScreen struct {
 	row     string // the selected row's label
 	tables  [numStatsTables]statsTable
 	focus   int
-	running int // parts still computing
+	running int              // parts still computing
+	threads map[string]int32 // Control Flow's rows by Threads/<tid> name
 }
 
 // statsMsg is one report of a running computation.
 type statsMsg struct {
 	seq   uint64
-	table int // statsStates (also fills statsSyscalls) or statsEvents
+	table int // statsStates, statsSyscalls (with the analyses) or statsEvents
 	lines [numStatsTables][]statsLine
 	done  int64 // events counted so far (statsEvents progress)
 	total int64
@@ -134,6 +151,15 @@ func newStats(row string) [numStatsTables]statsTable {
 		statsEvents: {cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, sortCol: 1},
 		statsSyscalls: {cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
 			{"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, sortCol: 2},
+		statsThreads: {cols: []statsCol{{"Thread (CPU usage)", colName, 0}, {"On CPU", colDuration, 1}, {"% range", colPercent, 2},
+			{"Migrations", colCount, 3}}, sortCol: 1},
+		statsCPUs: {cols: []statsCol{{"CPU (usage)", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, sortCol: 1},
+		statsLatency: {cols: []statsCol{{"Thread (wake-up latency)", colName, 0}, {"Wake-ups", colCount, 1},
+			{"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, sortCol: 3},
+		statsIRQs: {cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
+			{"Max", colDuration, 3}, {"Total", colDuration, 4}}, sortCol: 4},
+		statsSlowest: {cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0}, {"Duration", colDuration, 1},
+			{"At", colDuration, 2}}, sortCol: 1},
 	}
 }
 
@@ -141,6 +167,9 @@ func newStats(row string) [numStatsTables]statsTable {
 // range) and starts computing them.
 func (b *browser) openStats() tea.Cmd {
 	s := &statsScreen{sh: b.sh, start: b.tv.Start}
+	if cf := b.panes[viewControlFlow].tree; cf != nil {
+		s.threads = cf.byTID
+	}
 	s.from, s.to, s.what = b.tv.T0, b.tv.T1, "visible range"
 	if b.hasSel {
 		s.from, s.to, s.what = b.selStart, b.selEnd, "selection"
@@ -178,7 +207,9 @@ func (b *browser) openStats() tea.Cmd {
 	}
 	s.tables = newStats(s.row)
 	s.tables[statsStates].status = "computing…"
-	s.tables[statsSyscalls].status = "computing…"
+	for t := statsSyscalls; t < numStatsTables; t++ {
+		s.tables[t].status = "computing…"
+	}
 	s.tables[statsEvents].status = "counting…"
 	s.running = 2
 	ctx, seq := s.job.start(b.ctx)
@@ -212,8 +243,10 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 	switch {
 	case m.err != nil && m.err != context.Canceled:
 		s.tables[m.table].status = "failed: " + m.err.Error()
-		if m.table == statsStates {
-			s.tables[statsSyscalls].status = s.tables[statsStates].status
+		if m.table != statsEvents {
+			for t := statsSyscalls; t < numStatsTables; t++ {
+				s.tables[t].status = s.tables[statsStates].status
+			}
 		}
 	case m.table == statsEvents:
 		s.tables[statsEvents].lines = m.lines[statsEvents]
@@ -223,9 +256,11 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 		}
 		s.tables[statsEvents].sort()
 	default:
-		for _, t := range []int{statsStates, statsSyscalls} {
-			s.tables[t].lines, s.tables[t].status = m.lines[t], ""
-			s.tables[t].sort()
+		for t := range numStatsTables {
+			if t != statsEvents && (t == statsStates) == (m.table == statsStates) {
+				s.tables[t].lines, s.tables[t].status = m.lines[t], ""
+				s.tables[t].sort()
+			}
 		}
 	}
 	if m.last {
@@ -253,8 +288,22 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	go func() {
 		defer wg.Done()
 		var m statsMsg
-		m.table, m.last = statsStates, true
-		m.lines[statsStates], m.lines[statsSyscalls], m.err = historyStats(ctx, req)
+		m.table = statsStates
+		if m.err = stateStats(ctx, req, &m.lines); m.err != nil {
+			m.last = true
+			send(m)
+			return
+		}
+		if !send(m) { // the state times first: the analyses take longer
+			return
+		}
+		m = statsMsg{table: statsSyscalls, last: true}
+		rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1})
+		if err != nil {
+			m.err = fmt.Errorf("running the analyses: %w", err)
+		} else {
+			analysisLines(rep, &m.lines)
+		}
 		send(m)
 	}()
 	go func() {
@@ -275,8 +324,8 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	wg.Wait()
 }
 
-// historyStats reads the time per state and the system calls.
-func historyStats(ctx context.Context, req statsRequest) (states, syscalls []statsLine, err error) {
+// stateStats reads the time per state.
+func stateStats(ctx context.Context, req statsRequest, out *[numStatsTables][]statsLine) error {
 	at := req.hist.Attributes()
 	inAll := make([]bool, at.Len())
 	inSel := make([]bool, at.Len())
@@ -293,7 +342,7 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 	byValue := map[core.Value]*stateTime{}
 	var small [64]*stateTime // kernel statuses without a map access
 	clip := func(iv core.Interval) core.Time { return min(iv.End, req.to) - max(iv.Start, req.from) + 1 }
-	_, err = req.hist.Query2D(ctx, keys, req.from, req.to, func(iv core.Interval) bool {
+	_, err := req.hist.Query2D(ctx, keys, req.from, req.to, func(iv core.Interval) bool {
 		if iv.Value.IsNull() {
 			return true
 		}
@@ -322,7 +371,7 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 		return true
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the states: %w", err)
+		return fmt.Errorf("reading the states: %w", err)
 	}
 	var selTotal, allTotal core.Time
 	for _, st := range byValue {
@@ -331,25 +380,13 @@ func historyStats(ctx context.Context, req statsRequest) (states, syscalls []sta
 	}
 	for v, st := range byValue {
 		p := paintOf(req.domain, v)
-		states = append(states, statsLine{name: describeValue(req.domain, v), paint: &p,
+		out[statsStates] = append(out[statsStates], statsLine{name: describeValue(req.domain, v), paint: &p,
 			vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
 	}
 
 	// complete calls only (ingest/analyses): a forked child's inherited
 	// clone and exit/exit_group, which never return, are not calls
-	rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1, Parts: analyses.PartSyscalls})
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading the system calls: %w", err)
-	}
-	var callTime int64
-	for _, c := range rep.Syscalls {
-		callTime += c.TotalNS
-	}
-	for _, c := range rep.Syscalls {
-		syscalls = append(syscalls, statsLine{name: c.Name,
-			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
-	}
-	return states, syscalls, nil
+	return nil
 }
 
 // eventLines turns counts per event name into table lines.
@@ -390,22 +427,26 @@ func (s *statsScreen) key(msg tea.KeyMsg) step {
 		t.asc = !t.asc
 		t.sort()
 	case key.Matches(msg, km.Up):
-		t.top--
+		t.cur--
 	case key.Matches(msg, km.Down):
-		t.top++
+		t.cur++
 	case key.Matches(msg, km.PageUp):
-		t.top -= page
+		t.cur -= page
 	case key.Matches(msg, km.PageDown):
-		t.top += page
+		t.cur += page
 	case key.Matches(msg, km.Top):
-		t.top = 0
+		t.cur = 0
 	case key.Matches(msg, km.Bottom):
-		t.top = len(t.lines)
+		t.cur = len(t.lines)
+	case msg.Type == tea.KeyEnter:
+		return s.showOccurrence()
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		return step{done: true, pass: true} // the base opens the overview
 	default:
-		return step{note: "statistics: tab next table · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
+		return step{note: "statistics: tab next table · enter shows the slowest · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
 	}
-	t.top = max(0, min(t.top, len(t.lines)-page))
+	t.cur = max(0, min(t.cur, len(t.lines)-1))
+	t.top = min(t.top, t.cur) // the selected line stays in view
+	t.top = max(t.top, t.cur-page+1, 0)
 	return step{}
 }

@@ -20,24 +20,25 @@ func (sh *shared) rangeTitle(what string, start, from, to core.Time, w int) stri
 // but the strip, the ruler, the status and the help lines.
 func (sh *shared) panelLines() int { return max(sh.height-5, 1) }
 
-// heights splits the panel (less its title line) among the tables:
-// an equal share each, a table with fewer lines lending the rest to the
-// focused one. Each height counts the header line.
+// heights splits the panel (less its title line) among the summary
+// tables: an equal share each, a table with fewer lines lending the rest
+// to the focused one. An analysis table has the whole panel. Each height
+// counts the header line.
 func (s *statsScreen) heights() [numStatsTables]int {
 	avail := s.sh.panelLines() - 1
 	var h [numStatsTables]int
-	if avail < 2*numStatsTables { // too short for all: the focused one (tab cycles)
+	if avail < 2*numSummaryTables || s.focus >= numSummaryTables { // the focused one alone (tab cycles)
 		h[s.focus] = max(avail, 1)
 		return h
 	}
 	spare := avail
-	for i := range h {
-		h[i] = max(min(avail/numStatsTables, len(s.tables[i].lines)+1), 2)
+	for i := range numSummaryTables {
+		h[i] = max(min(avail/numSummaryTables, len(s.tables[i].lines)+1), 2)
 		spare -= h[i]
 	}
 	// The spare lines go to the focused table, then to the others, as
 	// far as they have lines to show; what is left stays blank.
-	for _, i := range []int{s.focus, (s.focus + 1) % numStatsTables, (s.focus + 2) % numStatsTables} {
+	for _, i := range []int{s.focus, (s.focus + 1) % numSummaryTables, (s.focus + 2) % numSummaryTables} {
 		more := min(max(len(s.tables[i].lines)+1-h[i], 0), max(spare, 0))
 		h[i] += more
 		spare -= more
@@ -68,9 +69,19 @@ func statsWidths(cols []statsCol, w int) []int {
 func (s *statsScreen) View(a area) []string {
 	w := a.width
 	lines := []string{s.sh.rangeTitle("Statistics of the "+s.what, s.start, s.from, s.to, w)}
-	for i, h := range s.heights() {
+	hs := s.heights()
+	t := &s.tables[s.focus]
+	var hist string
+	if t.cur < len(t.lines) && t.lines[t.cur].hist != nil && hs[s.focus] > 2 {
+		hs[s.focus]-- // the selected line's histogram under the table
+		hist = histogramLine(t.lines[t.cur].name, t.lines[t.cur].hist, s.sh.styles.ASCII, w)
+	}
+	for i, h := range hs {
 		if h > 0 {
 			lines = append(lines, s.tableLines(i, h, w)...)
+		}
+		if i == s.focus && hist != "" {
+			lines = append(lines, hist)
 		}
 	}
 	return fillLines(lines, a.height)
@@ -118,7 +129,7 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 		out = append(out, st.Dim.Render(fit(msg, w)))
 	}
 	for j := t.top; len(out) < h && j < len(t.lines); j++ {
-		out = append(out, s.lineText(t, &t.lines[j], ws, w))
+		out = append(out, s.lineText(t, &t.lines[j], ws, w, i == s.focus && j == t.cur))
 	}
 	for len(out) < h {
 		out = append(out, "")
@@ -127,12 +138,17 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 }
 
 // lineText draws one line: the state's swatch and name, then the
-// values right-aligned.
-func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int) string {
+// values right-aligned. The selected line is in reverse video, or marked
+// with selMarker in ASCII mode (no reverse video without colour).
+func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int, sel bool) string {
 	st := s.sh.styles
 	var sb strings.Builder
 	name := l.name
 	nameW := ws[0]
+	if sel && st.ASCII {
+		sb.WriteString(selMarker)
+		nameW--
+	}
 	if l.paint != nil {
 		sb.WriteString(st.swatch(*l.paint))
 		sb.WriteByte(' ')
@@ -142,6 +158,9 @@ func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int) str
 	for c := 1; c < len(t.cols); c++ {
 		sb.WriteByte(' ')
 		sb.WriteString(padLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
+	}
+	if sel && !st.ASCII {
+		return st.TableSelected.Render(padStyled(sb.String(), w))
 	}
 	return padStyled(sb.String(), w)
 }
@@ -172,5 +191,5 @@ func padLeft(s string, w int) string {
 func (s *statsScreen) Help() string {
 	km := &s.sh.keys
 	return joinHelp(s.sh.styles, k(km.Focus)+" next table", k(km.SortNext)+" sort column", k(km.SortReverse)+" reverse",
-		k(km.Up)+" "+k(km.Down)+" scroll", k(km.Stats)+"/esc close", k(km.Help)+" help")
+		k(km.Up)+" "+k(km.Down)+" select", "enter show the slowest", k(km.Stats)+"/esc close", k(km.Help)+" help")
 }

@@ -54,6 +54,7 @@ type Source struct {
 
 	scanning bool
 	warnings []core.Warning
+	dropped  int64 // warnings past maxWarnings, counted but not kept
 	start    int64
 	end      int64
 	last     int64
@@ -174,7 +175,9 @@ func (s *Source) pageWarning(c *cpuReader, w pageWarning) {
 func (s *Source) warn(w core.Warning) {
 	if len(s.warnings) < maxWarnings {
 		s.warnings = append(s.warnings, w)
+		return
 	}
+	s.dropped++
 }
 
 // advance returns the CPU whose pending record is the earliest (ties to
@@ -333,7 +336,16 @@ func (s *Source) Progress() (done, total int64) {
 }
 
 // Warnings implements core.Source.
-func (s *Source) Warnings() []core.Warning { return s.warnings }
+// Past maxWarnings, one core.WarningMore warning counts the rest, so
+// core.WarningCount gives the true number.
+func (s *Source) Warnings() []core.Warning {
+	if s.dropped == 0 {
+		return s.warnings
+	}
+	more := core.Warning{Stream: -1, Count: s.dropped, Kind: core.WarningMore,
+		Message: fmt.Sprintf("%d more warnings not listed", s.dropped)}
+	return append(s.warnings[:len(s.warnings):len(s.warnings)], more)
+}
 
 // Close implements core.Source.
 func (s *Source) Close() error { return nil }

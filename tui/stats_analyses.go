@@ -1,0 +1,120 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+
+	"github.com/tracetui/tracetui/ingest/analyses"
+)
+
+// analysisLines turns a report of ingest/analyses into the lines of the
+// system call table and of the analysis tables.
+func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
+	var callTime int64
+	for _, c := range rep.Syscalls {
+		callTime += c.TotalNS
+	}
+	slowestCall := map[string]*analyses.Occurrence{} // the list is longest first
+	for i := range rep.Slowest.Syscalls {
+		if o := &rep.Slowest.Syscalls[i]; slowestCall[o.Name] == nil {
+			slowestCall[o.Name] = o
+		}
+	}
+	for _, c := range rep.Syscalls {
+		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name, occ: slowestCall[c.Name], hist: c.Histogram,
+			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
+	}
+	for _, t := range rep.CPUUsage.Threads {
+		out[statsThreads] = append(out[statsThreads], statsLine{name: threadName(t.Comm, t.TID),
+			vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
+	}
+	for _, c := range rep.CPUUsage.CPUs {
+		out[statsCPUs] = append(out[statsCPUs], statsLine{name: fmt.Sprintf("CPU %d", c.CPU),
+			vals: []float64{0, float64(c.NS), c.Percent}})
+	}
+	for _, l := range rep.SchedLatency {
+		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), vals: durationVals(&l.Stats), hist: l.Histogram})
+	}
+	for _, r := range rep.IRQs {
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Name, vals: durationVals(&r.Stats), hist: r.Histogram})
+	}
+	for _, r := range rep.SoftRaise {
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Name, vals: durationVals(&r.Stats), hist: r.Histogram})
+	}
+	families := []struct {
+		kind string
+		occ  []analyses.Occurrence
+	}{{"syscall", rep.Slowest.Syscalls}, {"wake-up", rep.Slowest.SchedLatency}, {"irq", rep.Slowest.IRQs},
+		{"soft raise", rep.Slowest.SoftRaise}}
+	for _, f := range families {
+		for i, o := range f.occ {
+			name := f.kind + " " + o.Name
+			if o.TID >= 0 {
+				name += fmt.Sprintf(" tid %d", o.TID)
+			}
+			if o.CPU >= 0 {
+				name += fmt.Sprintf(" cpu %d", o.CPU)
+			}
+			out[statsSlowest] = append(out[statsSlowest], statsLine{name: name, occ: &f.occ[i],
+				vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
+		}
+	}
+}
+
+// threadName labels a thread of an analysis table.
+func threadName(comm string, tid int32) string { return fmt.Sprintf("%s [%d]", comm, tid) }
+
+// durationVals are the count, mean, max and total columns of a Stats.
+func durationVals(s *analyses.Stats) []float64 {
+	return []float64{0, float64(s.Count), s.MeanNS, float64(s.MaxNS), float64(s.TotalNS)}
+}
+
+// showOccurrence closes the screen and shows the occurrence of the
+// selected line of the focused table in Control Flow: its thread selected,
+// the Gantt zoomed to it, the cursor at its start.
+func (s *statsScreen) showOccurrence() step {
+	t := &s.tables[s.focus]
+	if t.cur >= len(t.lines) || t.lines[t.cur].occ == nil {
+		return step{note: "no occurrence to show on this line (N-slowest and system call lines have one)"}
+	}
+	o := t.lines[t.cur].occ
+	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}
+	if n, ok := s.threads[core.ThreadName(int64(o.TID), o.CPU)]; ok && o.TID >= 0 {
+		z.node = n
+	}
+	return step{done: true, cmd: func() tea.Msg { return z }}
+}
+
+// histogramLine draws a log2 histogram in one line: a block per bucket
+// ([2^(i-1), 2^i) ns), its height the bucket's count against the
+// largest, then the range of the buckets drawn.
+func histogramLine(name string, hist []int64, ascii bool, w int) string {
+	levels := []rune(" ▁▂▃▄▅▆▇█")
+	if ascii {
+		levels = []rune(" .:-=+*#@")
+	}
+	first := slices.IndexFunc(hist, func(n int64) bool { return n > 0 })
+	if first < 0 {
+		return fit(name+": no durations", w)
+	}
+	hist = hist[first:]
+	top := slices.Max(hist)
+	var b strings.Builder
+	for _, n := range hist {
+		i := 0
+		if n > 0 {
+			i = 1 + int(n*int64(len(levels)-2)/top)
+		}
+		b.WriteRune(levels[i])
+	}
+	lo := core.Time(0)
+	if first > 0 {
+		lo = core.Time(1) << (first - 1)
+	}
+	hi := core.Time(1) << (first + len(hist) - 1)
+	return fit(fmt.Sprintf("%s, log2 histogram %s–%s: %s", name, core.FormatDuration(lo), core.FormatDuration(hi), b.String()), w)
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"context"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest/analyses"
+)
+
+// The analysis tables hold what ingest/analyses reports for the range,
+// and tab shows each in turn, alone, before coming back to the summary.
+func TestStatsAnalysisTables(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.press("stats")
+	b := hs.b()
+	st := topView[*statsScreen](b)
+	if st == nil {
+		t.Fatal("the statistics are not open")
+	}
+	rep, err := analyses.Compute(context.Background(), b.hist, analyses.Options{From: st.from, To: st.to + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{
+		statsThreads: len(rep.CPUUsage.Threads),
+		statsCPUs:    len(rep.CPUUsage.CPUs),
+		statsLatency: len(rep.SchedLatency),
+		statsIRQs:    len(rep.IRQs) + len(rep.SoftRaise),
+		statsSlowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
+	}
+	if want[statsThreads] == 0 || want[statsSlowest] == 0 {
+		t.Fatalf("the demo trace has no CPU usage or slowest list: %+v", want)
+	}
+	var onCPU int64
+	for _, th := range rep.CPUUsage.Threads {
+		onCPU += th.NS
+	}
+	var got float64
+	for _, l := range st.tables[statsThreads].lines {
+		got += l.vals[1]
+	}
+	if int64(got) != onCPU {
+		t.Errorf("threads on CPU %v ns in all, the analysis says %d", got, onCPU)
+	}
+	for i := range numStatsTables {
+		if i > 0 {
+			hs.press("focus")
+		}
+		if st.focus != i {
+			t.Fatalf("after %d tabs the focus is on table %d", i, st.focus)
+		}
+		if n, ok := want[i]; ok && len(st.tables[i].lines) != n {
+			t.Errorf("table %q: %d lines, want %d", st.tables[i].cols[0].head, len(st.tables[i].lines), n)
+		}
+		v := hs.view()
+		for j := range numStatsTables {
+			shown := strings.Contains(v, st.tables[j].cols[0].head)
+			if alone := i >= numSummaryTables; j == i && !shown || alone && j != i && shown || !alone && j < numSummaryTables && !shown {
+				t.Errorf("focus %d: table %q shown %v:\n%s", i, st.tables[j].cols[0].head, shown, v)
+			}
+		}
+	}
+	hs.press("focus")
+	if st.focus != 0 {
+		t.Errorf("tab after the last table: focus %d, want 0", st.focus)
+	}
+}
+
+// enter on an N-slowest line closes the screen, selects the thread and
+// zooms Control Flow to the occurrence with the cursor at its start.
+func TestStatsEnterShowsSlowest(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.press("stats")
+	st := topView[*statsScreen](hs.b())
+	for st.focus != statsSlowest {
+		hs.press("focus")
+	}
+	st.tables[statsSlowest].sortCol = 1 // longest first
+	st.tables[statsSlowest].sort()
+	// The second line is selected with down: enter shows its occurrence,
+	// not the top line's.
+	hs.press("down")
+	sel := st.tables[statsSlowest].lines[1]
+	o := sel.occ
+	if o == nil || o.TID < 0 {
+		t.Fatalf("the second slowest line %q has no thread occurrence", sel.name)
+	}
+	if first := st.tables[statsSlowest].lines[0].occ; first != nil && *first == *o {
+		t.Fatal("the first two lines have the same occurrence: the test cannot tell them apart")
+	}
+	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
+	b := hs.b()
+	if topView[*statsScreen](b) != nil {
+		t.Fatal("enter left the statistics open")
+	}
+	if b.tv.T0 > core.Time(o.StartNS) || b.tv.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
+		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.tv.T0, b.tv.T1, b.cursor, o.StartNS, o.DurationNS)
+	}
+	n := b.tree().nodes[b.tree().selected()]
+	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
+		t.Errorf("selected row %q (%s), want the thread %s", n.label, n.tid, want)
+	}
+}
+
+func TestHistogramLine(t *testing.T) {
+	hist := []int64{0, 0, 1, 4, 0, 2}
+	for _, c := range []struct {
+		ascii bool
+		bars  string
+	}{{false, "▂█ ▄"}, {true, ":@ ="}} {
+		got := histogramLine("read", hist, c.ascii, 80)
+		if !strings.HasPrefix(got, "read, log2 histogram 2ns–32ns: "+c.bars) {
+			t.Errorf("ascii %v: %q, want the bars %q over 2ns–32ns", c.ascii, got, c.bars)
+		}
+	}
+	if got := histogramLine("read", []int64{0, 0}, false, 80); !strings.Contains(got, "no durations") {
+		t.Errorf("empty histogram: %q", got)
+	}
+}
