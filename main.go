@@ -24,7 +24,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, runBrowse))
+	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, runBrowse, benchFrames))
 }
 
 // runBrowse opens the browser on a trace (no trace: the demo trace).
@@ -72,6 +72,22 @@ func runBrowse(e *cli.Env, args []string) error {
 		},
 	}
 	return tui.Run(ctx, opener, tui.Options{ASCII: *ascii}) // cancelled indexing: exit 130
+}
+
+// benchFrames replays the browser's navigation script on t (`tracetui
+// bench frames`).
+func benchFrames(ctx context.Context, t *trace.Trace) ([]cli.FrameStep, error) {
+	label, _, err := t.FrameLabels(ctx, "")
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	steps, err := tui.BenchFrames(ctx, browserTrace{t, label}, tui.BenchOptions{})
+	out := make([]cli.FrameStep, len(steps))
+	for i, s := range steps {
+		out[i] = cli.FrameStep(s)
+	}
+	return out, err
 }
 
 // browserTrace shows an opened trace to the browser, with the names of

@@ -236,7 +236,7 @@ func TestOpenFailure(t *testing.T) {
 		return nil, errString("metadata: unexpected token at line 3")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: keymap.Default()})
-	hs := &harness{t: t, m: m}
+	hs := &harness{driver: &driver{m: m}, t: t}
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	hs.run(m.Init())
 	if v := hs.view(); !bytes.Contains([]byte(v), []byte("cannot open broken")) || !bytes.Contains([]byte(v), []byte("unexpected token")) {

@@ -33,12 +33,10 @@ func openerOf(tr Trace) Opener {
 	}}
 }
 
-// harness drives a Model headlessly: every command runs synchronously on
-// the test goroutine, in order, until none is left.
+// harness drives a Model headlessly (see driver) for a test.
 type harness struct {
-	t    testing.TB
-	m    *Model
-	quit bool
+	*driver
+	t testing.TB
 }
 
 func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
@@ -52,7 +50,7 @@ func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
 func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() time.Time) *harness {
 	t.Helper()
 	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
-	hs := &harness{t: t, m: m}
+	hs := &harness{driver: &driver{m: m}, t: t}
 	t.Cleanup(func() {
 		if err := m.close(); err != nil {
 			t.Error(err)
@@ -63,55 +61,12 @@ func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() 
 	return hs
 }
 
-// run executes cmd and everything it leads to.
-func (hs *harness) run(cmd tea.Cmd) {
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tea.QuitMsg:
-			hs.quit = true
-		default:
-			_, next := hs.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
-// send delivers one message and runs what follows.
-func (hs *harness) send(msg tea.Msg) {
-	_, cmd := hs.m.Update(msg)
-	hs.run(cmd)
-}
-
 // keys types keys: single characters, or names such as "enter", "tab",
 // "pgdown", "left", "esc", "space", "ctrl+c".
 func (hs *harness) keys(names ...string) {
 	for _, n := range names {
 		hs.send(keyMsg(n))
 	}
-}
-
-func keyMsg(n string) tea.KeyMsg {
-	named := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEsc, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight, "home": tea.KeyHome,
-		"end": tea.KeyEnd, "space": tea.KeySpace, "ctrl+c": tea.KeyCtrlC, "backspace": tea.KeyBackspace,
-	}
-	if kt, ok := named[n]; ok {
-		if kt == tea.KeySpace {
-			return tea.KeyMsg{Type: kt, Runes: []rune{' '}}
-		}
-		return tea.KeyMsg{Type: kt}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(n)}
 }
 
 // typeText types a string character by character.

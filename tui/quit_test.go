@@ -18,7 +18,7 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	for _, prompt := range []bool{false, true} {
 		m := New(context.Background(), openerOf(newDemoTrace()), Settings{Styles: testStyles(true), Keys: km, Clock: clock.now})
-		hs := &harness{t: t, m: m}
+		hs := &harness{driver: &driver{m: m}, t: t}
 		hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 		hs.run(m.Init())
 		if prompt {
@@ -41,7 +41,7 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 		return nil, errString("bad trace")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: km})
-	hs := &harness{t: t, m: m}
+	hs := &harness{driver: &driver{m: m}, t: t}
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	hs.run(m.Init())
 	hs.keys("ctrl+c")

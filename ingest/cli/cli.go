@@ -25,6 +25,7 @@ type RunFunc func(e *Env, args []string) error
 // Env carries the process's output streams to the commands.
 type Env struct {
 	Stdout, Stderr io.Writer
+	frames         FrameBench // bench frames: the browser's, given to [Run]
 }
 
 // ExitCancelled is the exit status of a run cancelled by Ctrl-C, SIGTERM
@@ -41,9 +42,11 @@ func (e usageError) Error() string { return e.msg }
 func Usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
 // Run runs the command named by args[0], or browse when args[0] names none
-// (or is a flag), and returns the process's exit status.
-func Run(args []string, stdout, stderr io.Writer, browse RunFunc) int {
-	e := &Env{Stdout: stdout, Stderr: stderr}
+// (or is a flag), and returns the process's exit status. frames runs the
+// browser's frames benchmark (`bench frames`): the browser is the main
+// package's, as browse is, since this package does not import it.
+func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBench) int {
+	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames}
 	name, runCmd, rest := "browse", browse, args // no subcommand: the browser
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if cmd := lookup(args[0]); cmd != nil {

@@ -64,7 +64,7 @@ var synopses = map[string]string{
 	"dump":     "dump [--limit N] [--format F] TRACE",
 	"query":    "query [--index FILE] [--format F] [--json] [--from T] [--to T] [--samples N] TRACE ATTRIBUTE_GLOB...",
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
-	"bench":    "bench paper [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
+	"bench":    "bench paper|frames [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
@@ -317,5 +317,41 @@ func TestCLIInfoCheck(t *testing.T) {
 	code, _, errOut := runCLI(t, "info", "--check", "--index", idx, trace)
 	if code != 1 || !strings.Contains(errOut, "tracetui index") {
 		t.Errorf("info --check of a damaged index: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// bench frames on a small Chrome trace: the JSON's fields, one step per
+// scripted key with a frame each, the first frame first.
+func TestBenchFramesJSON(t *testing.T) {
+	trace := filepath.Join(coretest.ModuleRoot(), "testdata", "chrome", "clang-ftime-trace.json")
+	code, out, errOut := runCLI(t, "bench", "frames", "--json", "--index", filepath.Join(t.TempDir(), "x.tti"), trace)
+	var res struct {
+		Frames int
+		Steps  []struct {
+			Key   string
+			MS    *float64
+			Nodes *int
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("bench frames --json: exit %d, %q, %s", code, errOut, out)
+	}
+	var raw map[string]any
+	_ = json.Unmarshal([]byte(out), &raw)
+	for _, k := range []string{"frames", "p50_ms", "p99_ms", "max_ms", "first_ms", "steps"} {
+		if raw[k] == nil {
+			t.Errorf("bench frames --json lacks %q: %.300s", k, out)
+		}
+	}
+	if res.Frames == 0 || res.Frames != len(res.Steps) || res.Steps[0].Key != "open" {
+		t.Errorf("bench frames: %d frames, %d steps, first %+v", res.Frames, len(res.Steps), res.Steps[0])
+	}
+	for _, s := range res.Steps {
+		if s.Key == "" || s.MS == nil || *s.MS < 0 || s.Nodes == nil {
+			t.Errorf("step %+v: want a key, its ms and nodes", s)
+		}
+	}
+	if code, _, errOut := runCLI(t, "bench", "nope", trace); code != 2 || !strings.Contains(errOut, "paper or frames") {
+		t.Errorf("bench nope: exit %d, %q", code, errOut)
 	}
 }
