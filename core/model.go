@@ -22,6 +22,8 @@ package core
 //	CPUs/<n>/Current_thread            int32
 //	CPUs/<n>/IRQs/<irq>                int32 CPUStatusIRQ while the handler runs
 //	CPUs/<n>/Soft_IRQs/<vec>           int32 CPUStatusSoftIRQ running, CPUStatusSoftIRQRaised raised
+//	IRQ_names/<irq>                    string: hard IRQ <irq>'s handler name (irq_handler_entry's
+//	                                   name), written when first seen or when it changes
 //
 // Formats without kernel scheduling add (see README, "State model"):
 //
@@ -51,6 +53,7 @@ const (
 	AttrCurrentThread = "Current_thread"
 	AttrIRQs          = "IRQs"
 	AttrSoftIRQs      = "Soft_IRQs"
+	AttrIRQNames      = "IRQ_names" // top level: hard IRQ handler names by number
 	AttrProcesses     = "Processes"
 	AttrAsync         = "Async"
 	AttrCounters      = "Counters"

@@ -40,10 +40,10 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, r := range rep.IRQs {
-		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Name, vals: durationVals(&r.Stats), hist: r.Histogram})
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Label(), vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	for _, r := range rep.SoftRaise {
-		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Name, vals: durationVals(&r.Stats), hist: r.Histogram})
+		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Label(), vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	families := []struct {
 		kind string

@@ -72,6 +72,7 @@ type query struct {
 	threads  []threadKeys
 	byTID    map[int32]*threadKeys
 	cpus     []cpuKeys
+	irqNames map[int64]core.Key // IRQ_names/<irq>
 }
 
 // Compute runs every analysis over h in o's range. It reads the history
@@ -163,6 +164,15 @@ func (q *query) findKeys(at *core.AttributeTree, parts Part) []core.Key {
 			})
 		}
 		return out
+	}
+	if names, ok := at.Lookup(core.AttrIRQNames); ok && parts&PartIRQs != 0 {
+		q.irqNames = map[int64]core.Key{}
+		at.EachChild(names, func(k core.Key) {
+			if n, err := strconv.ParseInt(at.Name(k), 10, 64); err == nil {
+				q.irqNames[n] = k
+				keys = append(keys, k)
+			}
+		})
 	}
 	if cpus, ok := at.Lookup(core.AttrCPUs); ok {
 		at.EachChild(cpus, func(c core.Key) {

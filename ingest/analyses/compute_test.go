@@ -223,6 +223,8 @@ func TestLatencyAndIRQs(t *testing.T) {
 		{"CPUs/0/Current_thread", 200, core.Int32(0)},
 		{"CPUs/0/IRQs/7", 600, cs(core.CPUStatusIRQ)},
 		{"CPUs/0/IRQs/7", 620, core.Null()},
+		{"IRQ_names/7", 20, core.String("old")},
+		{"IRQ_names/7", 600, core.String("eth0")}, // the last name in the range wins
 		{"CPUs/0/Soft_IRQs/1", 620, cs(core.CPUStatusSoftIRQRaised)},
 		{"CPUs/0/Soft_IRQs/1", 625, cs(core.CPUStatusSoftIRQ)},
 		{"CPUs/0/Soft_IRQs/1", 645, core.Null()},
@@ -239,6 +241,12 @@ func TestLatencyAndIRQs(t *testing.T) {
 	}
 	if len(rep.IRQs) != 2 || rep.IRQs[0].Kind != "hard" || rep.IRQs[0].MaxNS != 20 || rep.IRQs[1].Name != "TIMER" || rep.IRQs[1].MaxNS != 20 {
 		t.Fatalf("IRQs %+v", rep.IRQs)
+	}
+	if r := rep.IRQs[0]; r.Name != "eth0" || r.Label() != "7 eth0" || rep.IRQs[1].Label() != "1 TIMER" {
+		t.Fatalf("IRQ names %q %q, labels %q %q", r.Name, rep.IRQs[1].Name, r.Label(), rep.IRQs[1].Label())
+	}
+	if names := []string{rep.Slowest.IRQs[0].Name, rep.Slowest.IRQs[1].Name}; !slices.Contains(names, "irq 7 eth0") {
+		t.Fatalf("slowest IRQs %q lack \"irq 7 eth0\"", names)
 	}
 	if len(rep.SoftRaise) != 1 || rep.SoftRaise[0].MaxNS != 5 {
 		t.Fatalf("raise latency %+v", rep.SoftRaise)

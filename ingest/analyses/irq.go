@@ -26,7 +26,7 @@ func (q *query) interrupts(rep *Report) {
 		for _, k := range c.irqs {
 			for _, iv := range q.rows[k.key] {
 				if !iv.Value.IsNull() && q.closed(iv) {
-					add(hard, &slowIRQ, k.n, "irq "+strconv.FormatInt(k.n, 10), c.num, iv)
+					add(hard, &slowIRQ, k.n, "irq "+q.hardLabel(k.n), c.num, iv)
 				}
 			}
 		}
@@ -47,21 +47,31 @@ func (q *query) interrupts(rep *Report) {
 			}
 		}
 	}
-	rep.IRQs = append(irqRows("hard", hard), irqRows("soft", soft)...)
-	rep.SoftRaise = irqRows("soft", raise)
+	rep.IRQs = append(irqRows("hard", hard, q.hardName), irqRows("soft", soft, softName)...)
+	rep.SoftRaise = irqRows("soft", raise, softName)
 	rep.Slowest.IRQs, rep.Slowest.SoftRaise = slowIRQ.list, slowRaise.list
 }
 
 // irqRows lists per-number statistics by number.
-func irqRows(kind string, m map[int64]*Stats) []IRQRow {
+func irqRows(kind string, m map[int64]*Stats, name func(int64) string) []IRQRow {
 	out := make([]IRQRow, 0, len(m))
 	for n, s := range m {
-		name := strconv.FormatInt(n, 10)
-		if kind == "soft" {
-			name = softName(n)
-		}
-		out = append(out, IRQRow{Kind: kind, IRQ: n, Name: name, Stats: *s})
+		out = append(out, IRQRow{Kind: kind, IRQ: n, Name: name(n), Stats: *s})
 	}
 	slices.SortFunc(out, func(a, b IRQRow) int { return cmp.Compare(a.IRQ, b.IRQ) })
 	return out
+}
+
+// hardName names hard IRQ n by its handler (IRQ_names/<n>, the last name
+// in the range), or by its number when the trace does not say.
+func (q *query) hardName(n int64) string {
+	if v := q.last(q.irqNames[n]); v.Kind() == core.KindString && v.Str() != "" {
+		return v.Str()
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+// hardLabel is "<n> <handler>" ("30 i915"), or "<n>" without a name.
+func (q *query) hardLabel(n int64) string {
+	return IRQRow{Kind: "hard", IRQ: n, Name: q.hardName(n)}.Label()
 }

@@ -286,8 +286,8 @@ func TestSchedLatencyMatchesLttngAnalyses(t *testing.T) {
 	}
 }
 
-// Hard and soft IRQ durations and soft IRQ raise latency agree with
-// lttng-irqstats'.
+// Hard and soft IRQ durations, hard IRQ handler names and soft IRQ raise
+// latency agree with lttng-irqstats'.
 func TestIRQsMatchLttngAnalyses(t *testing.T) {
 	dir := peerTrace(t)
 	peer := runPeer(t, "irqstats", dir)
@@ -309,6 +309,9 @@ func TestIRQsMatchLttngAnalyses(t *testing.T) {
 		nr := int64(row[0]["nr"].(float64))
 		id := kind + strconv.FormatInt(nr, 10)
 		checkStats(t, id, mine[id].Stats, row[1:5])
+		if name, _ := row[0]["name"].(string); kind == "hard" && mine[id].Name != name {
+			t.Errorf("%s: handler name %q, lttng-irqstats %q", id, mine[id].Name, name)
+		}
 		delete(mine, id)
 		if got := raise[nr]; kind == "soft" && len(row) >= 10 && (got.Count != int64(num(row[6])) || !nearNS(float64(got.MaxNS), num(row[9]))) {
 			// deliberate: a vector raised while it runs waits from the end of that run

@@ -1,5 +1,7 @@
 package analyses
 
+import "strconv"
+
 // Report is what [Compute] returns; its JSON form is the schema the stats
 // command prints (README, "tracetui stats").
 type Report struct {
@@ -81,8 +83,18 @@ type LatencyRow struct {
 type IRQRow struct {
 	Kind string `json:"kind"` // "hard" or "soft"
 	IRQ  int64  `json:"irq"`
-	Name string `json:"name"` // soft IRQ vector names; hard IRQs: the number
+	Name string `json:"name"` // soft IRQ vector names; hard IRQs: the handler's name, else the number
 	Stats
+}
+
+// Label names the row for people: the number and the name ("30 i915",
+// "1 TIMER"), or the number alone when the trace names no handler.
+func (r IRQRow) Label() string {
+	n := strconv.FormatInt(r.IRQ, 10)
+	if r.Name == n || r.Name == "" {
+		return n
+	}
+	return n + " " + r.Name
 }
 
 // Slowest is the N worst occurrences of each family.

@@ -55,12 +55,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	section(b, "Interrupt durations (usec)")
 	statsHead(b, "IRQ")
 	for _, q := range r.IRQs {
-		statsLine(b, fmt.Sprintf("%s %d %s", q.Kind, q.IRQ, q.Name), &q.Stats)
+		statsLine(b, q.Kind+" "+q.Label(), &q.Stats)
 	}
 	section(b, "Soft IRQ raise-to-entry latency (usec)")
 	statsHead(b, "Vector")
 	for _, q := range r.SoftRaise {
-		statsLine(b, fmt.Sprintf("%d %s", q.IRQ, q.Name), &q.Stats)
+		statsLine(b, q.Label(), &q.Stats)
 	}
 
 	for _, o := range []struct {

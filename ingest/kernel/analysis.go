@@ -33,6 +33,8 @@ type Analysis struct {
 
 	links wakeLinks // wake-up links (Threads/<tid>/Waker), see wakeup.go
 
+	irqNames irqNames // IRQ_names/<irq>, see irqnames.go
+
 	now core.Time // time of the event being handled
 	err error     // first sink error; sticky
 }
@@ -64,6 +66,7 @@ func New(sink core.StateSink, layout *Layout) *Analysis {
 		threadsKey: -1,
 		cpusKey:    -1,
 		sysIDs:     map[string]int32{},
+		irqNames:   irqNames{key: -1},
 	}
 }
 

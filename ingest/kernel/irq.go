@@ -56,6 +56,7 @@ func (a *Analysis) irqEntry(c *cpu, ev *core.Event, p *classPlan) {
 	if c == nil || !ok {
 		return
 	}
+	a.setIRQName(n, textField(ev, p.f[sIRQName]))
 	q := a.irq(c, n)
 	if !q.active {
 		q.active = true

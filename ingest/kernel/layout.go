@@ -53,6 +53,8 @@ const (
 	sMigTID, sMigDest = 0, 1
 	// raw syscall entry (number), irq_handler_*, softirq_*
 	sNumber = 0
+	// irq_handler_entry: the handler's name
+	sIRQName = 1
 	// system call exit
 	sRet = 0
 	// lttng_statedump_process_state
@@ -126,7 +128,7 @@ var lttngFields = [numHandlers][numSlots]string{
 	hMigrate:     {"tid", "dest_cpu"},
 	hSysEntry:    {"id"}, // only read for sys_unknown
 	hSysExit:     {"ret"},
-	hIrqEntry:    {"irq"},
+	hIrqEntry:    {"irq", "name"},
 	hIrqExit:     {"irq"},
 	hSoftRaise:   {"vec"},
 	hSoftEntry:   {"vec"},
@@ -149,7 +151,7 @@ var linuxFields = [numHandlers][numSlots]string{
 	hMigrate:   {"pid", "dest_cpu"},
 	hSysEntry:  {"id|NR"},
 	hSysExit:   {"ret"},
-	hIrqEntry:  {"irq"},
+	hIrqEntry:  {"irq", "name"},
 	hIrqExit:   {"irq"},
 	hSoftRaise: {"vec"},
 	hSoftEntry: {"vec"},
