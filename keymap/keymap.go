@@ -119,8 +119,8 @@ func Default() KeyMap {
 		NextChange:    bind("]", "next state change", "]"),
 		Select:        bind("space", "start/end selection", " "),
 		GoTo:          bind(":", "go to time", ":"),
-		SetMark:       bind("m", "set mark", "m"),
-		JumpMark:      bind("'", "jump to mark", "'"),
+		SetMark:       bind("m", "set mark + letter", "m"),
+		JumpMark:      bind("'", "go to mark + letter", "'"),
 
 		Toggle:       bind("enter", "expand · go to event/part", "enter"),
 		ControlFlow:  bind("1", "Control Flow", "1"),

@@ -263,24 +263,55 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"set_mark": func(t *testing.T, hs *harness) {
 		hs.press("right")
 		hs.press("set_mark")
-		if b := hs.b(); !b.hasMark || b.mark != b.cursor {
-			t.Errorf("mark %d (set %v), want the cursor %d", b.mark, b.hasMark, b.cursor)
+		hs.keys("a")
+		if b := hs.b(); b.marks.at['a'] != b.cursor || b.marks.pending != markNone {
+			t.Errorf("mark a %d (pending %d), want the cursor %d", b.marks.at['a'], b.marks.pending, b.cursor)
+		}
+		hs.press("set_mark")
+		hs.keys("1") // not a letter: cancelled, no mark, keys route again
+		if b := hs.b(); len(b.marks.at) != 1 || b.marks.pending != markNone || !strings.Contains(b.note, "cancelled") {
+			t.Errorf("after a digit: marks %v, pending %d, note %q", b.marks.at, b.marks.pending, b.note)
+		}
+		hs.press("set_mark")
+		hs.keys("A")
+		if _, ok := hs.b().marks.delta(); ok || strings.Contains(hs.b().statusLine(), "B−A") {
+			t.Error("delta shown with only mark A")
+		}
+		for range 3 {
+			hs.press("right")
+		}
+		hs.press("set_mark")
+		hs.keys("B")
+		b := hs.b()
+		want := "B−A " + core.FormatDuration(b.marks.at['B']-b.marks.at['A'])
+		if b.marks.at['B'] <= b.marks.at['A'] || !strings.Contains(b.statusLine(), want) {
+			t.Errorf("status %q, want %q", b.statusLine(), want)
+		}
+		hs.press("right") // the cursor hides a mark in its own column
+		if ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n"); !strings.Contains(ruler, "A") || !strings.Contains(ruler, "B") {
+			t.Errorf("ruler without the marks A and B:\n%s", ruler)
 		}
 	},
 	"jump_mark": func(t *testing.T, hs *harness) {
 		hs.press("jump_mark") // no mark yet: a message, no move
-		if b := hs.b(); b.cursor != demoStart || !strings.Contains(b.note, "no mark") {
+		hs.keys("x")
+		if b := hs.b(); b.cursor != demoStart || !strings.Contains(b.note, "no mark x") {
 			t.Errorf("without a mark: cursor %d, note %q", b.cursor, b.note)
 		}
 		hs.press("right")
 		hs.press("set_mark")
+		hs.keys("x")
 		mark := hs.b().cursor
+		hs.press("right")
+		hs.press("set_mark")
+		hs.keys("y")
 		hs.press("zoom_in")
 		hs.press("pan_right")
 		hs.press("pan_right")
 		hs.press("jump_mark")
+		hs.keys("x")
 		if b := hs.b(); b.cursor != mark || mark < b.tv.T0 || mark > b.tv.T1 {
-			t.Errorf("cursor %d, want the mark %d in view", b.cursor, mark)
+			t.Errorf("cursor %d, want the mark x %d in view", b.cursor, mark)
 		}
 	},
 	"toggle": func(t *testing.T, hs *harness) {

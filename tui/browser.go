@@ -46,8 +46,7 @@ type browser struct {
 	selAnchor         core.Time
 	selStart, selEnd  core.Time
 	selecting, hasSel bool
-	mark              core.Time
-	hasMark           bool
+	marks             namedMarks
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 

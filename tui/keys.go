@@ -25,6 +25,9 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 		return b.prompt.update(msg)
 	}
 	b.note = ""
+	if b.marks.pending != 0 {
+		return b.markKey(msg)
+	}
 	if _, open := b.top().(*helpView); !open && key.Matches(msg, km.Help) {
 		b.push(&helpView{sh: b.sh})
 		return nil
@@ -117,16 +120,13 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.wakerBack()
 	case key.Matches(msg, km.CriticalPath):
 		return b.openCritPath()
-	case key.Matches(msg, km.SetMark):
-		b.mark, b.hasMark = b.cursor, true
-		b.setNote(noteInfo, "mark set at "+b.relTime(b.cursor))
-		return nil
-	case key.Matches(msg, km.JumpMark):
-		if !b.hasMark {
-			b.setNote(noteInfo, "no mark: set one with "+km.SetMark.Help().Key)
-			return nil
+	case key.Matches(msg, km.SetMark, km.JumpMark):
+		b.marks.pending = markSet
+		if key.Matches(msg, km.JumpMark) {
+			b.marks.pending = markJump
 		}
-		return b.moveCursor(b.mark, true)
+		b.setNote(noteInfo, "mark letter (a–z, A–Z; A and B measure a delta), esc cancels")
+		return nil
 	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
 		f := 0.5
 		if key.Matches(msg, km.ZoomOut) {

@@ -139,6 +139,9 @@ func (b *browser) rulerLines(l screenLayout) []string {
 		case markCol:
 			ch = mark
 		}
+		if r, ok := marks.named[c]; ok {
+			ch = string(r)
+		}
 		if inSel {
 			sb.WriteString(st.RulerSelect.Render(ch))
 		} else {
@@ -154,7 +157,8 @@ type rulerMarks struct {
 	cursorTime     core.Time
 	cursorCol      int
 	markCol        int
-	selFrom, selTo int // -1, -2 when none
+	named          map[int]rune // column → mark letter (the browser's named marks)
+	selFrom, selTo int          // -1, -2 when none
 }
 
 func (b *browser) rulerMarks() rulerMarks {
@@ -166,8 +170,15 @@ func (b *browser) rulerMarks() rulerMarks {
 	if b.cursor >= v.T0 && b.cursor <= v.T1 {
 		m.cursorCol = v.ColOf(b.cursor)
 	}
-	if b.hasMark && b.mark >= v.T0 && b.mark <= v.T1 {
-		m.markCol = v.ColOf(b.mark)
+	for r, t := range b.marks.at {
+		if t >= v.T0 && t <= v.T1 {
+			if m.named == nil {
+				m.named = map[int]rune{}
+			}
+			if c := v.ColOf(t); m.named[c] == 0 || r < m.named[c] {
+				m.named[c] = r // the smallest letter wins a shared column, so frames are stable
+			}
+		}
 	}
 	if b.hasSel && b.selEnd >= v.T0 && b.selStart <= v.T1 {
 		m.selFrom, m.selTo = v.ColOf(max(b.selStart, v.T0)), v.ColOf(min(b.selEnd, v.T1))
@@ -443,6 +454,9 @@ func (b *browser) statusLine() string {
 	}
 	if b.hasSel {
 		parts = append(parts, "sel "+core.FormatDuration(b.selEnd-b.selStart+1))
+	}
+	if d, ok := b.marks.delta(); ok {
+		parts = append(parts, "B−A "+d)
 	}
 	if f := b.frame; f != nil {
 		parts = append(parts, fmt.Sprintf("q %.1fms %s", float64(f.elapsed.Microseconds())/1000, f.mode))

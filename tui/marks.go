@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"unicode"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+)
+
+// Named marks, as in vim: the set-mark key then a letter remembers the
+// cursor under that letter, the jump key then the letter moves back to it.
+// Marks A and B are a pair whose delta the status line always shows.
+
+// markAction is what the next key does to a mark (none: keys route as usual).
+type markAction uint8
+
+const (
+	markNone markAction = iota
+	markSet
+	markJump
+)
+
+// namedMarks are the marks by letter and the action waiting for a letter.
+type namedMarks struct {
+	at      map[rune]core.Time
+	pending markAction
+}
+
+// delta is B − A, formatted, when both marks are set.
+func (m namedMarks) delta() (string, bool) {
+	a, okA := m.at['A']
+	bt, okB := m.at['B']
+	if !okA || !okB {
+		return "", false
+	}
+	if bt < a {
+		return "-" + core.FormatDuration(a-bt), true
+	}
+	return core.FormatDuration(bt - a), true
+}
+
+// markKey takes the letter after the set or jump key; any other key
+// cancels with a message.
+func (b *browser) markKey(msg tea.KeyMsg) tea.Cmd {
+	action := b.marks.pending
+	b.marks.pending = markNone
+	r := []rune(msg.String())
+	if msg.Type != tea.KeyRunes || len(r) != 1 || r[0] > unicode.MaxASCII || !unicode.IsLetter(r[0]) {
+		b.setNote(noteInfo, "mark cancelled: marks are letters a–z and A–Z")
+		return nil
+	}
+	letter := r[0]
+	if action == markSet {
+		if b.marks.at == nil {
+			b.marks.at = map[rune]core.Time{}
+		}
+		b.marks.at[letter] = b.cursor
+		b.setNote(noteInfo, "mark "+string(letter)+" set at "+b.relTime(b.cursor))
+		return nil
+	}
+	t, ok := b.marks.at[letter]
+	if !ok {
+		b.setNote(noteInfo, "no mark "+string(letter)+": set it with "+b.sh.keys.SetMark.Help().Key+" "+string(letter))
+		return nil
+	}
+	return b.moveCursor(t, true)
+}
