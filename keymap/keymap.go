@@ -35,6 +35,7 @@ type KeyMap struct {
 	GoTo          key.Binding
 	SetMark       key.Binding
 	JumpMark      key.Binding
+	Copy          key.Binding
 
 	// Rows: tree, views and search.
 	Toggle       key.Binding
@@ -121,6 +122,7 @@ func Default() KeyMap {
 		GoTo:          bind(":", "go to time", ":"),
 		SetMark:       bind("m", "set mark + letter", "m"),
 		JumpMark:      bind("'", "go to mark + letter", "'"),
+		Copy:          bind("y", "copy time/selection", "y"),
 
 		Toggle:       bind("enter", "expand · go to event/part", "enter"),
 		ControlFlow:  bind("1", "Control Flow", "1"),
@@ -179,6 +181,7 @@ func (k *KeyMap) Actions() []Action {
 		{"goto", GroupTime, &k.GoTo},
 		{"set_mark", GroupTime, &k.SetMark},
 		{"jump_mark", GroupTime, &k.JumpMark},
+		{"copy", GroupTime, &k.Copy},
 
 		{"toggle", GroupRows, &k.Toggle},
 		{"control_flow", GroupRows, &k.ControlFlow},

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/base64"
 	"slices"
 	"strings"
 	"testing"
@@ -290,6 +292,31 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("right") // the cursor hides a mark in its own column
 		if ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n"); !strings.Contains(ruler, "A") || !strings.Contains(ruler, "B") {
 			t.Errorf("ruler without the marks A and B:\n%s", ruler)
+		}
+	},
+	"copy": func(t *testing.T, hs *harness) {
+		hs.press("copy") // no terminal: a message, nothing written
+		if b := hs.b(); !strings.Contains(b.note, "no terminal") {
+			t.Errorf("without a terminal: note %q", b.note)
+		}
+		var out bytes.Buffer
+		hs.b().sh.clipboard = &out
+		hs.press("right")
+		hs.press("copy")
+		cur := core.FormatTimestamp(hs.b().cursor)
+		want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(cur)) + "\x07"
+		if out.String() != want {
+			t.Errorf("cursor: wrote %q, want %q", out.String(), want)
+		}
+		out.Reset()
+		hs.press("select")
+		hs.press("right")
+		hs.press("select")
+		hs.press("copy")
+		b := hs.b()
+		sel := core.FormatTimestamp(b.selStart) + " " + core.FormatTimestamp(b.selEnd)
+		if got, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(out.String(), "\x1b]52;c;"), "\x07")); err != nil || string(got) != sel || !b.hasSel {
+			t.Errorf("selection: wrote %q (%q, %v), want %q", out.String(), got, err, sel)
 		}
 	},
 	"jump_mark": func(t *testing.T, hs *harness) {

@@ -120,6 +120,8 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.wakerBack()
 	case key.Matches(msg, km.CriticalPath):
 		return b.openCritPath()
+	case key.Matches(msg, km.Copy):
+		return b.copyTime()
 	case key.Matches(msg, km.SetMark, km.JumpMark):
 		b.marks.pending = markSet
 		if key.Matches(msg, km.JumpMark) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -46,6 +47,9 @@ type Settings struct {
 	// Clock returns the time for the indexing estimate and the query
 	// timings of the status line; nil: time.Now. Tests pin it.
 	Clock func() time.Time
+	// Clipboard receives the copy key's OSC 52 sequences: the terminal
+	// the program draws on; nil: copying says it is unavailable.
+	Clipboard io.Writer
 }
 
 // New returns the root model for a trace. ctx bounds every query and the
@@ -61,7 +65,7 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 		s.Clock = time.Now
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys}
+	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys, clipboard: s.Clipboard}
 	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,
 		indexing: newIndexing(sh, o, s.Clock())}
 }

@@ -55,7 +55,7 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 	}
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	styles := NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
-	m := New(ctx, o, Settings{Styles: styles, Keys: km})
+	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	_, err := p.Run()
 	closeErr := m.close()

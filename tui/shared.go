@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/keymap"
+	"io"
 )
 
 // Smallest usable terminal.
@@ -18,6 +19,7 @@ type shared struct {
 	width, height int
 	styles        *Styles
 	keys          keymap.KeyMap
+	clipboard     io.Writer // where OSC 52 copies go (nil: none)
 }
 
 // quits reports whether k quits: the quit binding, and Ctrl-C whatever
