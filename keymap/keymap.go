@@ -36,6 +36,7 @@ type KeyMap struct {
 	SetMark       key.Binding
 	JumpMark      key.Binding
 	Copy          key.Binding
+	AbsTimes      key.Binding
 
 	// Rows: tree, views and search.
 	Toggle       key.Binding
@@ -123,6 +124,7 @@ func Default() KeyMap {
 		SetMark:       bind("m", "set mark + letter", "m"),
 		JumpMark:      bind("'", "go to mark + letter", "'"),
 		Copy:          bind("y", "copy time/selection", "y"),
+		AbsTimes:      bind("T", "abs/+offset times", "T"),
 
 		Toggle:       bind("enter", "expand · go to event/part", "enter"),
 		ControlFlow:  bind("1", "Control Flow", "1"),
@@ -182,6 +184,7 @@ func (k *KeyMap) Actions() []Action {
 		{"set_mark", GroupTime, &k.SetMark},
 		{"jump_mark", GroupTime, &k.JumpMark},
 		{"copy", GroupTime, &k.Copy},
+		{"abs_times", GroupTime, &k.AbsTimes},
 
 		{"toggle", GroupRows, &k.Toggle},
 		{"control_flow", GroupRows, &k.ControlFlow},

@@ -294,6 +294,24 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("ruler without the marks A and B:\n%s", ruler)
 		}
 	},
+	"abs_times": func(t *testing.T, hs *harness) {
+		hs.press("right")
+		b := hs.b()
+		abs := core.FormatTimestamp(b.cursor)
+		rel := b.relTime(b.cursor)
+		if !strings.HasPrefix(rel, "+") || !strings.Contains(b.statusLine(), "cur "+rel) {
+			t.Fatalf("default: cursor %q, status %q", rel, b.statusLine())
+		}
+		hs.press("abs_times")
+		ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n")
+		if !strings.Contains(b.statusLine(), "cur "+abs[:14]) || !strings.Contains(ruler, abs) {
+			t.Errorf("absolute: status %q, ruler %q, want %q", b.statusLine(), ruler, abs)
+		}
+		hs.press("abs_times")
+		if !strings.Contains(b.statusLine(), "cur "+rel) {
+			t.Errorf("toggled back: status %q, want %q", b.statusLine(), rel)
+		}
+	},
 	"copy": func(t *testing.T, hs *harness) {
 		hs.press("copy") // no terminal: a message, nothing written
 		if b := hs.b(); !strings.Contains(b.note, "no terminal") {

@@ -293,4 +293,4 @@ func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
 // column of the view.
-func (b *browser) relTime(t core.Time) string { return relTime(b.tv.Start, t, b.tv.colWidth()) }
+func (b *browser) relTime(t core.Time) string { return b.sh.relTime(b.tv.Start, t, b.tv.colWidth()) }

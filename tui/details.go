@@ -156,7 +156,7 @@ func (d *detailsView) describe(i int, iv core.Interval) string {
 		v = describeValue(d.domain, iv.Value)
 	}
 	res := intervalRes(iv, d.col)
-	return fmt.Sprintf("%s  %s→%s (%s)", v, relTime(d.start, iv.Start, res), relTime(d.start, iv.End, res),
+	return fmt.Sprintf("%s  %s→%s (%s)", v, d.sh.relTime(d.start, iv.Start, res), d.sh.relTime(d.start, iv.End, res),
 		core.FormatDuration(iv.Duration()))
 }
 
@@ -180,7 +180,7 @@ func (d *detailsView) lines(w int) []string {
 	}
 	if e := d.event; e != nil {
 		out = append(out, st.Title.Render(fmt.Sprintf("Event %d", e.Rank+1)))
-		field("Time", core.FormatTimestamp(e.Time)+"  "+relTime(d.start, e.Time, 1))
+		field("Time", core.FormatTimestamp(e.Time)+"  "+d.sh.relTime(d.start, e.Time, 1))
 		for c := ColCPU; c < ColContents; c++ {
 			field(c.String(), e.Text(c))
 		}
@@ -198,7 +198,7 @@ func (d *detailsView) lines(w int) []string {
 	if d.row == "" {
 		return append(out, st.Dim.Render("no row selected"))
 	}
-	out = append(out, st.Title.Render(d.row+" at "+relTime(d.start, d.cursor, d.col)))
+	out = append(out, st.Title.Render(d.row+" at "+d.sh.relTime(d.start, d.cursor, d.col)))
 	if d.err != nil {
 		out = append(out, st.Error.Render("cannot read the row's attributes: "+d.err.Error()))
 	}

@@ -120,6 +120,9 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.wakerBack()
 	case key.Matches(msg, km.CriticalPath):
 		return b.openCritPath()
+	case key.Matches(msg, km.AbsTimes):
+		b.sh.absTimes = !b.sh.absTimes
+		return nil
 	case key.Matches(msg, km.Copy):
 		return b.copyTime()
 	case key.Matches(msg, km.SetMark, km.JumpMark):

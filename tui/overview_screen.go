@@ -197,7 +197,7 @@ func (ov *overviewScreen) title() string {
 		}
 		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.Elapsed.Microseconds())/1000))
 	} else {
-		parts = append(parts, relTime(ov.tv.Start, ov.req.From, rangeRes(ov.req.From, ov.req.To))+"–"+relTime(ov.tv.Start, ov.req.To, rangeRes(ov.req.From, ov.req.To)))
+		parts = append(parts, ov.sh.relTime(ov.tv.Start, ov.req.From, rangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.relTime(ov.tv.Start, ov.req.To, rangeRes(ov.req.From, ov.req.To)))
 		if ov.note != "" {
 			parts = append(parts, ov.note)
 		}

@@ -408,7 +408,7 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 	}
 	s := summarize(m, sh, l0, l1, a.Start, a.End)
 	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
-	parts := []string{fmt.Sprintf("%s–%s", relTime(ov.tv.Start, t0, rangeRes(t0, t1)), relTime(ov.tv.Start, t1, rangeRes(t0, t1)))}
+	parts := []string{fmt.Sprintf("%s–%s", ov.sh.relTime(ov.tv.Start, t0, rangeRes(t0, t1)), ov.sh.relTime(ov.tv.Start, t1, rangeRes(t0, t1)))}
 	if res.Req.Spatial && a.Node == 0 {
 		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
 	} else {

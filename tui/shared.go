@@ -20,6 +20,7 @@ type shared struct {
 	styles        *Styles
 	keys          keymap.KeyMap
 	clipboard     io.Writer // where OSC 52 copies go (nil: none)
+	absTimes      bool      // instants as absolute seconds, not +offsets (see relTime)
 }
 
 // quits reports whether k quits: the quit binding, and Ctrl-C whatever

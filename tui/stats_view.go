@@ -12,7 +12,7 @@ import (
 // range relative to the trace start, and its length.
 func (sh *shared) rangeTitle(what string, start, from, to core.Time, w int) string {
 	res := rangeRes(from, to)
-	title := what + " " + relTime(start, from, res) + "–" + relTime(start, to, res) + " (" + core.FormatDuration(to-from+1) + ")"
+	title := what + " " + sh.relTime(start, from, res) + "–" + sh.relTime(start, to, res) + " (" + core.FormatDuration(to-from+1) + ")"
 	return sh.styles.Title.Render(fit(title, w))
 }
 

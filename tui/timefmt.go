@@ -78,8 +78,15 @@ func sign(d core.Time) core.Time {
 	return 1
 }
 
-// relTime prints t as an offset from the trace start, precise to res.
-func relTime(start, t, res core.Time) string { return "+" + formatDurationAt(t-start, res) }
+// relTime prints t as an offset from the trace start, precise to res, or
+// as absolute seconds (all nine decimals) when the user toggled absolute
+// times: the one place that decides how instants read on screen.
+func (sh *shared) relTime(start, t, res core.Time) string {
+	if sh.absTimes {
+		return core.FormatTimestamp(t)
+	}
+	return "+" + formatDurationAt(t-start, res)
+}
 
 // rangeRes is the precision a range's bounds are printed with: a
 // thousandth of the range, so the bounds of any range differ in print.
