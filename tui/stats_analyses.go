@@ -28,16 +28,40 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name, occ: slowestCall[c.Name], hist: c.Histogram,
 			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
 	}
+	// A thread line's occurrence is the thread over the whole range:
+	// enter selects it in Control Flow (issue 13: any thread row).
+	whole := func(name string, tid int32) *analyses.Occurrence {
+		return &analyses.Occurrence{Name: name, TID: tid, CPU: -1, StartNS: rep.FromNS, DurationNS: rep.ToNS - rep.FromNS}
+	}
 	for _, t := range rep.CPUUsage.Threads {
-		out[statsThreads] = append(out[statsThreads], statsLine{name: threadName(t.Comm, t.TID),
+		out[statsThreads] = append(out[statsThreads], statsLine{name: threadName(t.Comm, t.TID), occ: whole(t.Comm, t.TID),
 			vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
+	}
+	// Processes (their threads summed) in the same table, as lttng-cputop
+	// and Trace Compass's CPU Usage give both; no migrations of their own.
+	for _, p := range rep.CPUUsage.Processes {
+		out[statsThreads] = append(out[statsThreads], statsLine{name: fmt.Sprintf("process %s [%d], %d threads", p.Comm, p.PID, len(p.Threads)),
+			vals: []float64{0, float64(p.NS), p.Percent, 0}})
 	}
 	for _, c := range rep.CPUUsage.CPUs {
 		out[statsCPUs] = append(out[statsCPUs], statsLine{name: fmt.Sprintf("CPU %d", c.CPU),
 			vals: []float64{0, float64(c.NS), c.Percent}})
 	}
+	worstWakeup := map[int32]*analyses.Occurrence{} // the list is longest first
+	for i := range rep.Slowest.SchedLatency {
+		if o := &rep.Slowest.SchedLatency[i]; worstWakeup[o.TID] == nil {
+			worstWakeup[o.TID] = o
+		}
+	}
 	for _, l := range rep.SchedLatency {
-		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), vals: durationVals(&l.Stats), hist: l.Histogram})
+		occ := worstWakeup[l.TID]
+		if occ == nil { // not among the N worst: the thread over the range
+			occ = whole(l.Comm, l.TID)
+		}
+		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), occ: occ, vals: durationVals(&l.Stats), hist: l.Histogram})
+	}
+	for _, l := range rep.ProcessLatency {
+		out[statsLatency] = append(out[statsLatency], statsLine{name: fmt.Sprintf("process %s [%d]", l.Comm, l.PID), vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, r := range rep.IRQs {
 		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Label(), vals: durationVals(&r.Stats), hist: r.Histogram})
@@ -79,7 +103,7 @@ func durationVals(s *analyses.Stats) []float64 {
 func (s *statsScreen) showOccurrence() step {
 	t := &s.tables[s.focus]
 	if t.cur >= len(t.lines) || t.lines[t.cur].occ == nil {
-		return step{note: "no occurrence to show on this line (N-slowest and system call lines have one)"}
+		return step{note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
 	}
 	o := t.lines[t.cur].occ
 	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}

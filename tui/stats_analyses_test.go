@@ -25,9 +25,9 @@ func TestStatsAnalysisTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[int]int{
-		statsThreads: len(rep.CPUUsage.Threads),
+		statsThreads: len(rep.CPUUsage.Threads) + len(rep.CPUUsage.Processes),
 		statsCPUs:    len(rep.CPUUsage.CPUs),
-		statsLatency: len(rep.SchedLatency),
+		statsLatency: len(rep.SchedLatency) + len(rep.ProcessLatency),
 		statsIRQs:    len(rep.IRQs) + len(rep.SoftRaise),
 		statsSlowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
 	}
@@ -38,12 +38,16 @@ func TestStatsAnalysisTables(t *testing.T) {
 	for _, th := range rep.CPUUsage.Threads {
 		onCPU += th.NS
 	}
-	var got float64
+	var got, procs float64
 	for _, l := range st.tables[statsThreads].lines {
-		got += l.vals[1]
+		if strings.HasPrefix(l.name, "process ") {
+			procs += l.vals[1]
+		} else {
+			got += l.vals[1]
+		}
 	}
-	if int64(got) != onCPU {
-		t.Errorf("threads on CPU %v ns in all, the analysis says %d", got, onCPU)
+	if int64(got) != onCPU || int64(procs) != onCPU {
+		t.Errorf("threads on CPU %v ns in all, processes %v, the analysis says %d", got, procs, onCPU)
 	}
 	for i := range numStatsTables {
 		if i > 0 {
@@ -118,5 +122,39 @@ func TestHistogramLine(t *testing.T) {
 	}
 	if got := histogramLine("read", []int64{0, 0}, false, 80); !strings.Contains(got, "no durations") {
 		t.Errorf("empty histogram: %q", got)
+	}
+}
+
+// enter on a thread line of the wake-up latency table shows that
+// thread's worst wake-up (or the thread over the range) in Control Flow.
+func TestStatsEnterOnThreadLine(t *testing.T) {
+	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs.press("stats")
+	st := topView[*statsScreen](hs.b())
+	for st.focus != statsLatency {
+		hs.press("focus")
+	}
+	tb := &st.tables[statsLatency]
+	i := 0
+	for i < len(tb.lines) && tb.lines[i].occ == nil { // process lines have none
+		hs.press("down")
+		i++
+	}
+	if i == len(tb.lines) || tb.cur != i {
+		t.Fatalf("no thread line in the latency table (%d lines), or the selection %d is not on line %d", len(tb.lines), tb.cur, i)
+	}
+	line := tb.lines[i]
+	o := line.occ
+	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
+	b := hs.b()
+	if topView[*statsScreen](b) != nil {
+		t.Fatal("enter left the statistics open")
+	}
+	n := b.tree().nodes[b.tree().selected()]
+	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
+		t.Errorf("selected row %q (%s), want the thread %s of line %q", n.label, n.tid, want, line.name)
+	}
+	if b.cursor != core.Time(o.StartNS) {
+		t.Errorf("cursor %d, want the occurrence's start %d", b.cursor, o.StartNS)
 	}
 }
