@@ -26,3 +26,20 @@ func ThreadName(tid int64, cpu int32) string {
 	}
 	return strconv.FormatInt(tid, 10)
 }
+
+// The thread context that line-oriented readers (ftrace text, trace.dat,
+// Pajé) put first in every event class, in this order: a class's field
+// index CtxTID is its FieldTID, and so on.
+const (
+	CtxTID = iota
+	CtxPID
+	CtxComm
+	CtxProcname
+	NumThreadContext
+)
+
+// ThreadContextFields returns the names of the thread context fields,
+// indexed by CtxTID...CtxProcname (a new slice: callers append to it).
+func ThreadContextFields() []string {
+	return []string{FieldTID, FieldPID, FieldComm, FieldProcname}
+}

@@ -60,17 +60,6 @@ var (
 	softirqSchema = []fieldSpec{{"vec", typeInt}, {"action", typeString}}
 )
 
-// Context fields, first in every class.
-var contextFields = []string{core.FieldTID, core.FieldPID, core.FieldComm, core.FieldProcname}
-
-const (
-	ctxTid = iota
-	ctxPid
-	ctxComm
-	ctxProcname
-	numContext
-)
-
 // className returns the class name of a line: the event name as ftrace
 // names it, with the syscall tracepoints' "sys_x(...)" and "sys_x -> r"
 // mapped to sys_enter_x and sys_exit_x.

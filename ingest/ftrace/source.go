@@ -233,8 +233,8 @@ func (s *Source) classOf(l *line) *classInfo {
 	}
 	name := string(s.nameB)
 	ci := &classInfo{index: map[string]int{}}
-	ci.class = core.EventClass{ID: len(s.classes), Name: name, Fields: append([]string(nil), contextFields...)}
-	ci.types = make([]fieldType, numContext)
+	ci.class = core.EventClass{ID: len(s.classes), Name: name, Fields: core.ThreadContextFields()}
+	ci.types = make([]fieldType, core.NumThreadContext)
 	if specs, ok := schemas[name]; ok {
 		for _, sp := range specs {
 			ci.addField(sp.name, sp.typ)
@@ -259,7 +259,7 @@ func (s *Source) noteFields(ci *classInfo) {
 	}
 	s.kvs = parseBody(s.kvs[:0], s.nameB, &s.ln)
 	for _, p := range s.kvs {
-		if _, ok := ci.index[string(p.key)]; ok || len(ci.class.Fields) >= numContext+maxFields {
+		if _, ok := ci.index[string(p.key)]; ok || len(ci.class.Fields) >= core.NumThreadContext+maxFields {
 			continue
 		}
 		typ := typeAuto
@@ -314,11 +314,11 @@ func (s *Source) fillEvent(ci *classInfo) {
 	}
 	f := s.fields[:n]
 	clear(f)
-	f[ctxTid] = core.Field{Kind: core.FieldInt, Int: l.tid}
+	f[core.CtxTID] = core.Field{Kind: core.FieldInt, Int: l.tid}
 	if l.hasTgid {
-		f[ctxPid] = core.Field{Kind: core.FieldInt, Int: l.tgid}
+		f[core.CtxPID] = core.Field{Kind: core.FieldInt, Int: l.tgid}
 	}
-	f[ctxComm] = core.Field{Kind: core.FieldString, Bytes: l.comm}
+	f[core.CtxComm] = core.Field{Kind: core.FieldString, Bytes: l.comm}
 	s.kvs = parseBody(s.kvs[:0], s.nameB, l)
 	for _, p := range s.kvs {
 		if i, ok := ci.index[string(p.key)]; ok {
@@ -331,7 +331,7 @@ func (s *Source) fillEvent(ci *classInfo) {
 // AppendContents implements core.Source: the payload fields,
 // babeltrace-style ({ prev_comm = "bash", prev_pid = 1234, ... }).
 func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
-	return lines.AppendFields(dst, ev, numContext)
+	return lines.AppendFields(dst, ev, core.NumThreadContext)
 }
 
 // checkpointMagic starts every ftrace checkpoint (see lines.Checkpoint).

@@ -29,17 +29,6 @@ const (
 // did not produce.
 var ErrBadCheckpoint = lines.ErrBadCheckpoint
 
-// Context fields, first in every class.
-var contextFields = []string{core.FieldTID, core.FieldPID, core.FieldComm, core.FieldProcname}
-
-const (
-	ctxTid = iota
-	ctxPid
-	ctxComm
-	ctxProcname
-	numContext
-)
-
 type classInfo struct {
 	class   core.EventClass
 	def     *eventDef
@@ -265,7 +254,7 @@ func (s *Source) endDefinition(d *eventDef) {
 		return
 	}
 	ci := &classInfo{def: d, ctxRef: -1, ctxRef2: -1}
-	ci.class = core.EventClass{ID: len(s.classes), Name: d.name, Fields: append([]string(nil), contextFields...)}
+	ci.class = core.EventClass{ID: len(s.classes), Name: d.name, Fields: core.ThreadContextFields()}
 	for i, f := range d.fields {
 		if i == d.timeAt {
 			ci.fieldAt = append(ci.fieldAt, -1)
@@ -370,13 +359,13 @@ func (s *Source) fill(ci *classInfo) {
 	if ref >= 0 {
 		if c, ok := s.contRef[string(vals[ref])]; ok {
 			ct := &s.conts[c]
-			f[ctxTid], f[ctxComm] = ct.keyF, ct.nameF
+			f[core.CtxTID], f[core.CtxComm] = ct.keyF, ct.nameF
 			if ct.parent >= 0 {
 				p := &s.conts[ct.parent]
-				f[ctxPid], f[ctxProcname] = p.keyF, p.nameF
+				f[core.CtxPID], f[core.CtxProcname] = p.keyF, p.nameF
 			}
 		} else {
-			f[ctxTid] = core.Field{Kind: core.FieldString, Bytes: vals[ref]}
+			f[core.CtxTID] = core.Field{Kind: core.FieldString, Bytes: vals[ref]}
 		}
 	}
 	s.ev.Fields = f
@@ -405,7 +394,7 @@ func toField(v []byte, t fieldType) core.Field {
 // AppendContents implements core.Source: the definition's fields other
 // than Time, babeltrace-style ({ Container = "p1", Type = "ST", Value = "Run" }).
 func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
-	return lines.AppendFields(dst, ev, numContext)
+	return lines.AppendFields(dst, ev, core.NumThreadContext)
 }
 
 // checkpointMagic starts every Pajé checkpoint (see lines.Checkpoint).

@@ -23,17 +23,17 @@ func (s *Source) decode(cl *class, data []byte) []core.Field {
 	clear(f)
 	if fd := ef.field("common_pid"); fd != nil {
 		pid, _ := r.fieldInt(fd, 0)
-		f[ctxTid] = core.Field{Kind: core.FieldInt, Int: pid}
+		f[core.CtxTID] = core.Field{Kind: core.FieldInt, Int: pid}
 		if c, ok := s.comms[int32(pid)]; ok {
-			f[ctxComm] = core.Field{Kind: core.FieldString, Bytes: c}
+			f[core.CtxComm] = core.Field{Kind: core.FieldString, Bytes: c}
 		} else if pid == 0 {
-			f[ctxComm] = core.Field{Kind: core.FieldString, Bytes: idleComm}
+			f[core.CtxComm] = core.Field{Kind: core.FieldString, Bytes: idleComm}
 		}
 	}
 	s.scratch = s.scratch[:0]
 	for i := range ef.fields {
 		fd := &ef.fields[i]
-		out := &f[numContext+i]
+		out := &f[core.NumThreadContext+i]
 		switch {
 		case fd.str:
 			*out = core.Field{Kind: core.FieldString, Bytes: r.text(fd)}

@@ -23,17 +23,6 @@ const maxWarnings = 100
 // did not produce.
 var ErrBadCheckpoint = errors.New("bad checkpoint")
 
-// Context fields, first in every class (as the ftrace text reader has them).
-var contextFields = []string{core.FieldTID, core.FieldPID, core.FieldComm, core.FieldProcname}
-
-const (
-	ctxTid = iota
-	ctxPid
-	ctxComm
-	ctxProcname
-	numContext
-)
-
 // class is an event class with its format.
 type class struct {
 	class  core.EventClass
@@ -219,7 +208,7 @@ func (s *Source) classOf(data []byte) *class {
 		return nil
 	}
 	cl := &class{format: ef}
-	cl.class = core.EventClass{ID: len(s.order), Name: ef.name, Fields: append([]string(nil), contextFields...)}
+	cl.class = core.EventClass{ID: len(s.order), Name: ef.name, Fields: core.ThreadContextFields()}
 	for _, fd := range ef.fields {
 		cl.class.Fields = append(cl.class.Fields, fieldName(ef, &fd))
 	}
