@@ -20,10 +20,7 @@ func FuzzPaje(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(t.TempDir(), "trace")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := sourcetest.File(t, "trace", data)
 		Detect(path)
 		src, err := Open(path, Options{})
 		if err != nil {

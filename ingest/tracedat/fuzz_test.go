@@ -22,10 +22,7 @@ func FuzzTraceDat(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(t.TempDir(), "trace.dat")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := sourcetest.File(t, "trace.dat", data)
 		Detect(path)
 		src, err := Open(path, Options{})
 		if err != nil {

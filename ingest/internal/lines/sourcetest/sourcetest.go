@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -278,3 +279,15 @@ func countExec() {
 
 // At is shorthand for a StateAt.
 func At(path string, t core.Time, v core.Value) StateAt { return StateAt{Path: path, T: t, V: v} }
+
+// File writes data to a file called name in a fresh temporary directory
+// of t and returns its path: the readers' fuzz targets open their input
+// from there, as a user's trace.
+func File(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
