@@ -234,17 +234,35 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		}
 		f.intervals += b.count
 	}
-	rows := float64(max(len(req.rows), 1))
-	f.rate = float64(b.count) / (rows * float64(v.Span()))
-	if f.mode == modeSampled && f.intervals > b.count {
-		// Exact gave up: the density is at least what it met.
-		f.rate = max(f.rate, float64(f.intervals-b.count)/(rows*float64(v.Span())))
-	}
+	f.rate = measuredRate(req, f, b.count, cells)
 	f.cells = b.finish()
 	f.atCursor = b.atCursor
 	f.woke, f.woken = readWaker(ctx, req.hist, req.wake, f.atCursor)
 	f.elapsed = req.now().Sub(began)
 	return f
+}
+
+// measuredRate is the density a frame measured, for the next request:
+// an exact frame counts every interval; a sampled one meets at most a few
+// per cell, so its count is a lower bound. A sampled frame that met more
+// than one interval per cell keeps the earlier (higher) estimate: lowering
+// it would make the next frame try exact again, give up, and sample, one
+// frame in two (a key in two cost both queries). One that met at most one
+// per cell saw mostly solid rows, and lets exact be tried again.
+func measuredRate(req frameRequest, f *frame, sampled, cells int) float64 {
+	area := float64(max(len(req.rows), 1)) * float64(req.view.Span())
+	if f.mode == modeExact {
+		return float64(f.intervals) / area
+	}
+	rate := float64(sampled) / area
+	if f.intervals > sampled {
+		// Exact gave up: the density is at least what it met.
+		rate = max(rate, float64(f.intervals-sampled)/area)
+	}
+	if sampled > cells {
+		rate = max(rate, req.rate)
+	}
+	return rate
 }
 
 // grow returns s resized to n, reusing its memory when it is large enough.

@@ -292,3 +292,29 @@ func TestShortSliceIsDrawn(t *testing.T) {
 		t.Errorf("short numeric state: %+v, want null's paint (the longest)", c)
 	}
 }
+
+// TestMeasuredRateDoesNotOscillate: a sampled frame over dense rows keeps
+// the earlier estimate, so the next frame samples again instead of trying
+// exact, giving up and sampling (both queries, one key in two); a sampled
+// frame over solid rows lets exact be tried again.
+func TestMeasuredRateDoesNotOscillate(t *testing.T) {
+	req := frameRequest{view: timeView{T0: 0, T1: 999, Cols: 10}, rows: make([]frameRow, 2), rate: 0.5}
+	area := 2.0 * 1000
+	cases := []struct {
+		name             string
+		mode             queryMode
+		intervals, count int
+		want             float64
+	}{
+		{"exact counts all", modeExact, 30, 30, 30 / area},
+		{"exact gave up", modeSampled, 200 + 40, 40, 200 / area},
+		{"dense sampled keeps the estimate", modeSampled, 40, 40, 0.5},
+		{"solid sampled lowers it", modeSampled, 20, 20, 20 / area},
+	}
+	for _, c := range cases {
+		f := &frame{mode: c.mode, intervals: c.intervals}
+		if got := measuredRate(req, f, c.count, 20); got != c.want {
+			t.Errorf("%s: rate %g, want %g", c.name, got, c.want)
+		}
+	}
+}
