@@ -39,6 +39,9 @@ import (
 // within exactBudget intervals per cell. An exact query that meets more than
 // exactCap intervals per cell stops early and the frame is re-asked
 // sampled, so a wrong guess costs at most exactCap intervals per cell.
+// Before any frame measured it, the density is guessed from the history's
+// interval count (densityPrior), and exact is tried unless the guess is
+// above exactCap; a sampled frame never lowers the measure (measuredRate).
 const (
 	exactBudget = 2 // expected intervals per cell below which exact is tried
 	exactCap    = 8 // intervals per cell above which exact gives up
