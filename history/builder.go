@@ -193,12 +193,11 @@ func (b *Builder) Close(end core.Time) error {
 }
 
 func (b *Builder) close(end core.Time) error {
-	if err := b.drain(); err != nil {
-		return err
-	}
 	b.grow()
 	// The last states in order of start, so the long ones come first and
 	// the eSHT rule puts the rest below them instead of stacking roots.
+	// They go through the pipeline like the others: the tree side places
+	// the last batches of the trace while this side sorts them.
 	type last struct {
 		since core.Time
 		key   int32
@@ -214,12 +213,12 @@ func (b *Builder) close(end core.Time) error {
 		return cmp.Compare(x.key, y.key)
 	})
 	for _, o := range order {
-		st := b.state.at(core.Key(o.key))
-		b.strs = b.strs[:0]
-		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, b.state.value(core.Key(o.key)), &b.strs)
-		if err := b.tb.insert(&r, b.strs); err != nil {
+		if err := b.emit(core.Key(o.key), o.since, end, b.state.value(core.Key(o.key))); err != nil {
 			return err
 		}
+	}
+	if err := b.drain(); err != nil {
+		return err
 	}
 	root, depth, err := b.tb.finish(int64(end))
 	if err != nil {
