@@ -100,7 +100,7 @@ func (a *Analysis) fork(c *cpu, ev *core.Event, p *classPlan) {
 			parent = a.threads.at(pi)
 		}
 	}
-	child := a.threads.at(ci)
+	child := a.threads.at(ci) // after creating the parent: the record may move
 	if ok && parentTID >= 0 && fitsInt32(parentTID) {
 		a.setInt(child, subPPID, int32(parentTID))
 	}

@@ -50,7 +50,8 @@ type thread struct {
 
 // threadTable holds the thread records by index, in pages: it grows
 // without copying itself (a slice of millions of records held twice while
-// it doubled), and a record's address stays valid as threads are added.
+// it doubled). As with a slice, add may move the records of the last page:
+// a pointer from at is valid until the next add.
 type threadTable struct {
 	pages [][]thread
 	n     int32
