@@ -1,14 +1,12 @@
 package history
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -198,25 +196,14 @@ func (b *Builder) close(end core.Time) error {
 	// the eSHT rule puts the rest below them instead of stacking roots.
 	// They go through the pipeline like the others: the tree side places
 	// the last batches of the trace while this side sorts them.
-	type last struct {
-		since core.Time
-		key   int32
-	}
-	order := make([]last, b.state.len())
-	for k := range order {
-		order[k] = last{b.state.at(core.Key(k)).since, int32(k)}
-	}
-	slices.SortFunc(order, func(x, y last) int {
-		if c := cmp.Compare(x.since, y.since); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.key, y.key)
-	})
-	for _, o := range order {
-		if err := b.emit(core.Key(o.key), o.since, end, b.state.value(core.Key(o.key))); err != nil {
+	for k := range lastStatesOrder(b.state, b.start) {
+		if err := b.emit(k, b.state.at(k).since, end, b.state.value(k)); err != nil {
 			return err
 		}
 	}
+	// The current states are no longer needed: their memory goes back
+	// before the attribute tree's encoding takes its own.
+	b.state = newStateTable()
 	if err := b.drain(); err != nil {
 		return err
 	}
