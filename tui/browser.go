@@ -105,7 +105,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.cursor = start
-	b.table = newEventTable(ctx, sh, tr.Events())
+	b.table = newEventTable(ctx, sh, tr.Events(), start)
 	b.panes[viewResources].tree = buildResources(b.hist)
 	b.prompt = newPrompt(sh)
 	return b

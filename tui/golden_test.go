@@ -99,6 +99,7 @@ func goldenCases() []goldenCase {
 		{name: "help_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?"}},
 		{name: "help_120x50", w: 120, h: 50, keys: []string{"?"}},
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
+		{name: "table_scrolled_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"tab", "j", ")", ")"}},
 		{name: "filter_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"f", "(", "enter"}},
 		{name: "too_small_39x12", w: 39, h: 12},
 		// The details pane: a sched_switch's fields untruncated, the row's
