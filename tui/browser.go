@@ -227,8 +227,12 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
 	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate}
+	at := b.hist.Attributes()
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
+		if rk, ok := runKeyOf(at, n, len(req.rows)); ok {
+			req.runs = append(req.runs, rk)
+		}
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
 	}
 	req.extra = b.detailKeys()

@@ -95,6 +95,7 @@ func goldenCases() []goldenCase {
 		{name: "zoomed_selection_100x30", w: 100, h: 30, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "zoomed_selection_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "w", "w"}},
+		{name: "resources_names_120x30_ascii", w: 120, h: 30, ascii: true, keys: []string{"2", "w", "w", "w", "w"}},
 		{name: "legend_80x24", w: 80, h: 24, keys: []string{"c"}},
 		{name: "help_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?"}},
 		{name: "help_120x50", w: 120, h: 50, keys: []string{"?"}},
