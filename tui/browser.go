@@ -117,7 +117,7 @@ func (b *browser) init() tea.Cmd {
 	return tea.Batch(func() tea.Msg {
 		t, err := buildControlFlow(ctx, h)
 		return treeMsg{t, err}
-	}, b.layout())
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
 }
 
 // tree is the current view's rows (never nil once loaded).
@@ -140,6 +140,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case densityMsg:
 		b.gotDensity(msg)
 		return nil
+	case gapMsg:
+		return b.gotEventsPart(msg)
 	case zoomMsg:
 		return b.zoomTo(msg)
 	case rowsMsg, rankMsg, filterMsg:
