@@ -140,3 +140,22 @@ func TestTableTimeFollowsAbsTimes(t *testing.T) {
 		hs.press("abs_times")
 	}
 }
+
+// TestGoToReadsTheTablesTimes: what the Time column shows, relative or
+// absolute, is a time the go-to prompt reads back.
+func TestGoToReadsTheTablesTimes(t *testing.T) {
+	const start = core.Time(1412670961_000000000)
+	for text, want := range map[string]core.Time{
+		"+0.116740509":         start + 116740509,
+		"+2.5":                 start + 2_500_000_000,
+		"1412670961.116740509": start + 116740509,
+		"+2.5ms":               start + 2_500_000,
+	} {
+		if got, err := parseGoTo(text, start); err != nil || got != want {
+			t.Errorf("parseGoTo(%q) = %d, %v; want %d", text, got, err, want)
+		}
+	}
+	if _, err := parseGoTo("+1.x", start); err == nil {
+		t.Error("parseGoTo(+1.x) read a time")
+	}
+}
