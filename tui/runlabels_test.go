@@ -53,16 +53,7 @@ func bruteForceRuns(t *testing.T, m *core.MemHistory, keys []core.Key, v timeVie
 func TestThreadRunsMatchBruteForce(t *testing.T) {
 	rng := coretest.Rand(t)
 	for iter := range 200 {
-		m := randomHistory(rng, 1+rng.IntN(4))
-		var h core.History = m
-		if iter%2 == 1 {
-			h = newIndexedHistory(m)
-		}
-		start, end := m.Bounds()
-		keys := m.Attributes().Glob("Threads/*")
-		view := timeView{Start: start, End: end, Cols: 1 + rng.IntN(120)}
-		span := core.Time(view.Cols) + core.Time(rng.Int64N(int64(end-start+1))) // no empty column
-		view = view.withRange(start+core.Time(rng.Int64N(int64(end-start+1))), span)
+		m, h, keys, view := randomFrameCase(rng, iter, 120, true)
 		rows := make([]frameRow, len(keys))
 		runs := make([]runKey, len(keys))
 		for i, k := range keys {
