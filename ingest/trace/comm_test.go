@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -14,10 +15,22 @@ import (
 // TestProcessFallsBackToTheEventsComm: the first events of rec-tiny.txt
 // come from bash-11018 before any sched_switch names that thread, so the
 // history has no Exec_name for it yet; the Process column shows the comm
-// the ftrace line itself carries, and the filter sees the same text.
+// the ftrace line itself carries, and the filter sees the same text. The
+// same for the trace.dat recording of those events, when present.
 func TestProcessFallsBackToTheEventsComm(t *testing.T) {
+	t.Run("ftrace", func(t *testing.T) { checkCommFallback(t, "../../testdata/ftrace/rec-tiny.txt") })
+	t.Run("tracedat", func(t *testing.T) {
+		const p = "/work/rec/tiny.dat"
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("%s absent (the lead's recording of this machine)", p)
+		}
+		checkCommFallback(t, p)
+	})
+}
+
+func checkCommFallback(t *testing.T, path string) {
 	ctx := context.Background()
-	tr, err := Open(ctx, "../../testdata/ftrace/rec-tiny.txt", ingest.Options{IndexPath: filepath.Join(t.TempDir(), "rec-tiny.idx")})
+	tr, err := Open(ctx, path, ingest.Options{IndexPath: filepath.Join(t.TempDir(), "tiny.idx")})
 	must(t, err)
 	defer tr.Close()
 	tb := tr.Events()
