@@ -21,7 +21,7 @@ import (
 // whole trace.
 
 // gapBins is the resolution of each search for a gap, in density bins.
-const gapBins = 1024
+const gapBins = 256
 
 // gapRounds bounds the searches (each narrows the range by at least half).
 const gapRounds = 8
