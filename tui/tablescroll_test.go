@@ -159,3 +159,21 @@ func TestGoToReadsTheTablesTimes(t *testing.T) {
 		t.Error("parseGoTo(+1.x) read a time")
 	}
 }
+
+func TestEventTimeBeforeTheStart(t *testing.T) {
+	sh := &shared{}
+	for _, c := range []struct {
+		t    core.Time
+		abs  bool
+		want string
+	}{
+		{1_500_000_000, false, "+0.500000000"},
+		{500_000_000, false, "-0.500000000"},
+		{500_000_000, true, "0.500000000"},
+	} {
+		sh.absTimes = c.abs
+		if got := sh.eventTime(1e9, c.t); got != c.want {
+			t.Errorf("eventTime(1s, %d, abs %v) = %q, want %q", c.t, c.abs, got, c.want)
+		}
+	}
+}

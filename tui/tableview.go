@@ -158,8 +158,11 @@ func (tb *eventTable) cell(r *EventRow, c EventColumn, w int) string {
 // the offset from the trace start in seconds. Both keep all nine
 // decimals, so the column's digits line up from row to row.
 func (sh *shared) eventTime(start, t core.Time) string {
-	if sh.absTimes {
+	switch {
+	case sh.absTimes:
 		return core.FormatTimestamp(t)
+	case t < start: // an event before the history's start
+		return "-" + core.FormatTimestamp(start-t)
 	}
 	return "+" + core.FormatTimestamp(t-start)
 }
