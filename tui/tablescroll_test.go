@@ -53,7 +53,14 @@ func testContentsScroll(t *testing.T, hs *harness) {
 	if screen := hs.view(); !strings.Contains(screen, longest[len(longest)-w/2:]+"\n") {
 		t.Errorf("the longest contents' end %q is not at the right edge:\n%s", longest[len(longest)-w/2:], screen)
 	}
-	hs.press("down") // moving keeps the offset
+	off := b.table.hoff
+	hs.press("down") // moving and filtering keep the offset
+	hs.press("filter")
+	hs.typeText("statedump")
+	hs.keys("enter")
+	if b.table.hoff != off || !b.table.filterOn {
+		t.Errorf("after a move and a filter: offset %d, want %d (filter on %v)", b.table.hoff, off, b.table.filterOn)
+	}
 	for range 100 {
 		hs.press("contents_left")
 	}
