@@ -179,6 +179,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if b.tv.T0 != start || b.tv.T1 != end {
 			t.Errorf("view [%d, %d], want the selection [%d, %d]", b.tv.T0, b.tv.T1, start, end)
 		}
+		if m := b.rulerMarks(); b.hasSel || b.selecting || m.selFrom >= 0 {
+			t.Errorf("selection still on after zooming to it: hasSel %v selecting %v ruler columns %d–%d", b.hasSel, b.selecting, m.selFrom, m.selTo)
+		}
 	},
 	"zoom_all": func(t *testing.T, hs *harness) {
 		hs.press("zoom_in")
@@ -304,8 +307,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("abs_times")
 		ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n")
-		if !strings.Contains(b.statusLine(), "cur "+abs[:14]) || !strings.Contains(ruler, abs) {
-			t.Errorf("absolute: status %q, ruler %q, want %q", b.statusLine(), ruler, abs)
+		cur := b.relTime(b.cursor)
+		if !strings.HasPrefix(abs, cur[:len(cur)-1]) || !strings.Contains(b.statusLine(), "cur "+cur) || !strings.Contains(ruler, cur) {
+			t.Errorf("absolute: cursor %q, status %q, ruler %q, want %q", cur, b.statusLine(), ruler, abs)
+		}
+		first := b.tv.Start + (b.tv.T0-b.tv.Start+b.sh.rulerStep(b.tv, b.tv.Cols)-1)/b.sh.rulerStep(b.tv, b.tv.Cols)*b.sh.rulerStep(b.tv, b.tv.Cols)
+		if tick := formatTimestampAt(first, b.sh.rulerStep(b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
+			t.Errorf("absolute: ruler %q without its first tick %q", ruler, tick)
 		}
 		hs.press("abs_times")
 		if !strings.Contains(b.statusLine(), "cur "+rel) {
