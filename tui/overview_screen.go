@@ -292,7 +292,10 @@ type ovMsg struct {
 
 // openOverview opens (or reuses) the overview of the visible range.
 func (b *browser) openOverview(spatial bool) tea.Cmd {
-	shape := buildShape(b.tree(), overview.MaxLeaves)
+	// No more leaves than lines: a line holding several leaves hatches
+	// every column where they split differently, which on a busy trace is
+	// every column (and the extra leaves cost the aggregation dearly).
+	shape := buildShape(b.tree(), min(overview.MaxLeaves, ovLeafLines(b.sh, spatial)))
 	if len(shape.Leaves) == 0 {
 		b.setNote(noteInfo, "no rows to aggregate in this view")
 		return nil
