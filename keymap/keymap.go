@@ -81,7 +81,8 @@ type Action struct {
 	Binding *key.Binding
 }
 
-// Help groups, in the order the full help shows them.
+// Groups of the README key table (the help lists keys by focus: see
+// [KeyMap.Focuses]).
 const (
 	GroupMove  = "move"
 	GroupTime  = "time"
@@ -90,11 +91,6 @@ const (
 	GroupViews = "overview"
 	GroupApp   = "screen"
 )
-
-// Groups lists the help groups in display order.
-func Groups() []string {
-	return []string{GroupMove, GroupTime, GroupRows, GroupTable, GroupViews, GroupApp}
-}
 
 func bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))

@@ -123,17 +123,16 @@ func TestFormatTimestampAtPrecision(t *testing.T) {
 			t.Fatalf("%d and %d both print %q at precision %d", tm, tm+res, s, res)
 		}
 	}
-	for _, c := range []struct {
-		t, res core.Time
-		want   string
-	}{
-		{1412670961_123456789, 1, "1412670961.123456789"},
-		{1412670961_123456789, 1000, "1412670961.123457"},
-		{1412670961_123456789, 5e8, "1412670961.123"},
-		{1412670961_999999999, 1e6, "1412670962.000"},
-	} {
-		if got := formatTimestampAt(c.t, c.res); got != c.want {
-			t.Errorf("formatTimestampAt(%d, %d) = %q, want %q", c.t, c.res, got, c.want)
+	// Instant and precision → print.
+	examples := map[[2]core.Time]string{
+		{1412670961_123456789, 1}:    "1412670961.123456789",
+		{1412670961_123456789, 1000}: "1412670961.123457",
+		{1412670961_123456789, 5e8}:  "1412670961.123",
+		{1412670961_999999999, 1e6}:  "1412670962.000",
+	}
+	for in, want := range examples {
+		if got := formatTimestampAt(in[0], in[1]); got != want {
+			t.Errorf("formatTimestampAt(%d, %d) = %q, want %q", in[0], in[1], got, want)
 		}
 	}
 }
