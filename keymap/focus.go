@@ -94,7 +94,7 @@ func (u Use) hintAs(place int, short string) Use {
 func (k *KeyMap) Focuses() []Focus {
 	esc := fixed("esc", "close")
 	return []Focus{
-		{Name: FocusMain, Intro: "keys that act whichever of the Gantt and the table has the focus", Uses: []Use{
+		{Name: FocusMain, Intro: "keys that act whichever has the focus", Uses: []Use{
 			use(&k.PanLeft).hint(50), use(&k.PanRight).hint(60),
 			use(&k.ZoomIn).does("zoom in").hint(30), use(&k.ZoomOut).does("zoom out").hint(40),
 			use(&k.ZoomSelection).does("zoom to the selection (and clear it)"), use(&k.ZoomAll),
@@ -154,7 +154,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Stats).does("statistics (closes the overview)"),
 			esc.hint(7),
 		}},
-		{Name: FocusDetails, Intro: "every field of the selected event, every attribute of the row at the cursor", Uses: []Use{
+		{Name: FocusDetails, Intro: "the selected event's fields, the row's attributes at the cursor", Uses: []Use{
 			use(&k.Down).does("scroll down").hintAs(1, "scroll"), use(&k.Up).does("scroll up").hint(1),
 			use(&k.PageDown).hintAs(2, "page"), use(&k.PageUp).hint(2), use(&k.Top).does("top"),
 			use(&k.Details).does("close").hint(3), esc.hint(3),

@@ -90,11 +90,17 @@ func helpText(sh *shared, width int) []string {
 	st := sh.styles
 	var out []string
 	for _, f := range sh.keys.Focuses() {
-		head := st.Bold.Render(trunc(f.Name, width))
-		if f.Intro != "" && runewidth.StringWidth(f.Name)+4 < width {
-			head += st.Dim.Render(trunc(": "+f.Intro, width-runewidth.StringWidth(f.Name)))
+		switch intro := ": " + f.Intro; {
+		case f.Intro == "":
+			out = append(out, st.Bold.Render(trunc(f.Name, width)))
+		case runewidth.StringWidth(f.Name+intro) <= width:
+			out = append(out, st.Bold.Render(f.Name)+st.Dim.Render(intro))
+		default: // the intro wrapped under the name
+			out = append(out, st.Bold.Render(trunc(f.Name, width)))
+			for _, l := range wrapText(f.Intro, max(width, 10)) {
+				out = append(out, st.Dim.Render(l))
+			}
 		}
-		out = append(out, head)
 		out = append(out, keyColumns(st, f.Uses, width)...)
 		out = append(out, "")
 	}
@@ -111,31 +117,54 @@ func helpText(sh *shared, width int) []string {
 }
 
 // keyColumns lays a focus's keys out column by column, as many columns
-// as the width holds.
+// as the width holds (each column as wide as its longest entry).
 func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
 	var shown []keymap.Use
-	keyW, descW := 0, 0
 	for _, u := range uses {
-		if u.Binding != nil && !u.Binding.Enabled() {
-			continue // unbound in keys.json
+		if u.Binding == nil || u.Binding.Enabled() { // not unbound in keys.json
+			shown = append(shown, u)
 		}
-		shown = append(shown, u)
-		keyW = max(keyW, runewidth.StringWidth(u.Keys()))
-		descW = max(descW, runewidth.StringWidth(u.Description()))
 	}
-	cellW := keyW + 1 + descW
-	cols := max(1, min((width+3)/(cellW+3), len(shown)))
-	if cols == 1 {
-		cellW = min(cellW, width)
+	if len(shown) == 0 {
+		return nil
 	}
-	rows := (len(shown) + cols - 1) / cols
+	// keyW and descW are the widths of column c's keys and descriptions
+	// when the entries are in rows lines.
+	widths := func(rows, c int) (keyW, descW int) {
+		for _, u := range shown[c*rows : min((c+1)*rows, len(shown))] {
+			keyW = max(keyW, runewidth.StringWidth(u.Keys()))
+			descW = max(descW, runewidth.StringWidth(u.Description()))
+		}
+		return keyW, descW
+	}
+	rows := len(shown)
+	for cols := len(shown); cols > 1; cols-- {
+		r := (len(shown) + cols - 1) / cols
+		total := 3 * (cols - 1)
+		for c := range (len(shown) + r - 1) / r {
+			k, d := widths(r, c)
+			total += k + 1 + d
+		}
+		if total <= width {
+			rows = r
+			break
+		}
+	}
 	out := make([]string, rows)
-	for i, u := range shown {
-		r, c := i%rows, i/rows
-		if c > 0 {
-			out[r] += "   "
+	for c := range (len(shown) + rows - 1) / rows {
+		keyW, descW := widths(rows, c)
+		descW = max(min(descW, width-keyW-1), 0) // one column: cut to the width
+		for r := range rows {
+			i := c*rows + r
+			if i >= len(shown) {
+				break
+			}
+			if c > 0 {
+				out[r] += "   "
+			}
+			u := shown[i]
+			out[r] += st.Help.FullKey.Render(fit(u.Keys(), keyW)) + " " + st.Help.FullDesc.Render(fit(u.Description(), descW))
 		}
-		out[r] += st.Help.FullKey.Render(fit(u.Keys(), keyW)) + " " + st.Help.FullDesc.Render(fit(u.Description(), cellW-keyW-1))
 	}
 	return out
 }
