@@ -34,6 +34,7 @@ type dec struct {
 	pos     int64  // current bit offset in the packet
 
 	slots  []uint64     // integer values, by slot
+	wide   []byte       // text of the wide integers decoded, never overwritten (wide.go)
 	fields []core.Field // exposed fields of the event being decoded
 	clock  uint64       // stream clock value, in cycles
 	evID   uint64       // event class id read in the header
@@ -298,6 +299,15 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		}
 		d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
 		sp++
+	case opWide:
+		pos = alignUp(pos, int64(o.align))
+		if pos > limit || o.n > uint64(limit-pos) {
+			return pos, pc, sp, d.stop(pos, d.short(pos, int64(o.n)))
+		}
+		if o.field >= 0 {
+			d.fields[o.field].Bytes = d.wideText(pos-base, int(o.n), o.flags&fBE != 0)
+		}
+		pos += int64(o.n)
 	case opLoopEnd:
 		top := &d.loops[sp-1]
 		top.left--
