@@ -16,7 +16,8 @@ import (
 // options, saved cmdlines and printk formats, but only the formats of the
 // events the records hold and only the kernel symbols their report names
 // (a recording's kallsyms is ~1 MB compressed). `trace-cmd report` prints
-// the same lines for both, which TestReportMatchesTraceCmd checks.
+// the same lines for both, which TestReportMatchesTraceCmd checks. Buffer
+// instances are kept (BUFFER options, a flyrecord each).
 func TestShrink(t *testing.T) {
 	arg := os.Getenv("TRACETUI_TRACEDAT_SHRINK")
 	if arg == "" {
@@ -96,11 +97,10 @@ func writeV6(t *testing.T, src *Source, kallsyms []byte) []byte {
 	b = append(b, f.printk...)
 	u64(len(f.cmdlines))
 	b = append(b, f.cmdlines...)
-	if len(f.buffers) != 1 {
-		t.Fatalf("%d buffers: only single-buffer recordings are shrunk", len(f.buffers))
+	if len(f.buffers) == 0 || f.buffers[0].name != "" {
+		t.Fatal("the first buffer is not the top one")
 	}
-	cpus := f.buffers[0].cpus
-	u32(len(cpus))
+	u32(len(f.buffers[0].cpus))
 	b = append(b, "options  \x00"...)
 	option := func(id int, s string) {
 		b = o.AppendUint16(b, uint16(id))
@@ -109,17 +109,39 @@ func writeV6(t *testing.T, src *Source, kallsyms []byte) []byte {
 	}
 	option(optTraceClock, "["+src.Clock()+"]")
 	option(optUname, f.uname)
+	// A BUFFER option per instance: the offset of its flyrecord (set
+	// below) and its name.
+	var bufAt []int
+	for _, buf := range f.buffers[1:] {
+		b = o.AppendUint16(b, optBuffer)
+		u32(8 + len(buf.name) + 1)
+		bufAt = append(bufAt, len(b))
+		u64(0)
+		b = append(append(b, buf.name...), 0)
+	}
 	b = o.AppendUint16(b, optDone)
+	for i, buf := range f.buffers {
+		if i > 0 {
+			f.order.PutUint64(b[bufAt[i-1]:], uint64(len(b)))
+		}
+		b = appendFlyrecord(b, o, f.pageSize, buf.cpus)
+	}
+	return b
+}
+
+// appendFlyrecord appends a buffer's "flyrecord", its (offset, size) per
+// CPU and the CPUs' pages, each CPU's from a page boundary.
+func appendFlyrecord(b []byte, o binary.AppendByteOrder, pageSize int, cpus []cpuData) []byte {
 	b = append(b, "flyrecord\x00"...)
 	at := len(b) + 16*len(cpus)
 	for _, c := range cpus {
-		at = (at + f.pageSize - 1) / f.pageSize * f.pageSize
-		u64(at)
-		u64(len(c.data))
+		at = (at + pageSize - 1) / pageSize * pageSize
+		b = o.AppendUint64(b, uint64(at))
+		b = o.AppendUint64(b, uint64(len(c.data)))
 		at += len(c.data)
 	}
 	for _, c := range cpus {
-		for len(b)%f.pageSize != 0 {
+		for len(b)%pageSize != 0 {
 			b = append(b, 0)
 		}
 		b = append(b, c.data...)
