@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestShrink writes a small version 6 copy of a recording for testdata,
@@ -18,16 +20,38 @@ import (
 // (a recording's kallsyms is ~1 MB compressed). `trace-cmd report` prints
 // the same lines for both, which TestReportMatchesTraceCmd checks. Buffer
 // instances are kept (BUFFER options, a flyrecord each).
+// TRACETUI_TRACEDAT_SHRINK7 does the same for a version 7 file, which it
+// keeps in version 7: its kallsyms and event formats sections cut (a
+// little-endian file), every other byte as it is.
 func TestShrink(t *testing.T) {
-	arg := os.Getenv("TRACETUI_TRACEDAT_SHRINK")
+	arg, v7 := os.Getenv("TRACETUI_TRACEDAT_SHRINK"), false
 	if arg == "" {
-		t.Skip("TRACETUI_TRACEDAT_SHRINK=in.dat:out.dat not set")
+		arg, v7 = os.Getenv("TRACETUI_TRACEDAT_SHRINK7"), true
+	}
+	if arg == "" {
+		t.Skip("TRACETUI_TRACEDAT_SHRINK=in.dat:out.dat (or TRACETUI_TRACEDAT_SHRINK7) not set")
 	}
 	in, out, _ := strings.Cut(arg, ":")
 	src, err := Open(in, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	syms := shrunkKallsyms(t, src)
+	var b []byte
+	if v7 {
+		b = shrinkV7(t, in, syms, appendEventSystems(nil, binary.LittleEndian, src))
+	} else {
+		b = writeV6(t, src, syms)
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shrunkKallsyms returns the kernel symbols src's report names, each with
+// the one after it: libtraceevent only resolves an address below the next
+// symbol.
+func shrunkKallsyms(t *testing.T, src *Source) []byte {
 	var report bytes.Buffer
 	if _, _, err := src.Report(&report, 0); err != nil {
 		t.Fatal(err)
@@ -36,10 +60,7 @@ func TestShrink(t *testing.T) {
 	for _, w := range regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_.]*`).FindAllString(report.String(), -1) {
 		words[w] = true
 	}
-	f := src.f
-	// Keep each named symbol and the one after it: libtraceevent only
-	// resolves an address below the next symbol.
-	lines := strings.SplitAfter(string(f.kallsyms), "\n")
+	lines := strings.SplitAfter(string(src.f.kallsyms), "\n")
 	sort.SliceStable(lines, func(i, j int) bool { return symAddr(lines[i]) < symAddr(lines[j]) })
 	var syms bytes.Buffer
 	for i, line := range lines {
@@ -47,9 +68,40 @@ func TestShrink(t *testing.T) {
 			syms.WriteString(line)
 		}
 	}
-	if err := os.WriteFile(out, writeV6(t, src, syms.Bytes()), 0o644); err != nil {
+	return syms.Bytes()
+}
+
+// shrinkV7 rebuilds the zstd version 7 file at path with the given
+// kallsyms and event formats sections.
+func shrinkV7(t *testing.T, path string, kallsyms, formats []byte) []byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
 		t.Fatal(err)
 	}
+	f, err := parseFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.compress != "zstd" {
+		t.Fatalf("compression %q: only zstd files are shrunk", f.compress)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	z := &rezip{t: t, f: f, b: b,
+		compress: func(data []byte) []byte { return enc.EncodeAll(data, nil) },
+		sectionData: func(id uint16, _ []byte) ([]byte, bool) {
+			switch id {
+			case optKallsyms: // the text's length, then the text
+				return append(binary.LittleEndian.AppendUint32(nil, uint32(len(kallsyms))), kallsyms...), true
+			case optEventFormats:
+				return formats, true
+			}
+			return nil, false
+		}}
+	return z.rebuild()
 }
 
 // writeV6 lays out a version 6 file (trace-cmd.dat.v6(5)).
@@ -70,27 +122,7 @@ func writeV6(t *testing.T, src *Source, kallsyms []byte) []byte {
 	u64(len(f.headerEvent))
 	b = append(b, f.headerEvent...)
 	u32(0) // no ftrace (function tracer) formats
-	var systems []string
-	bySystem := map[string][]*eventFormat{}
-	for _, cl := range src.order {
-		ef := cl.format
-		if ef.system == "ftrace" {
-			continue
-		}
-		if bySystem[ef.system] == nil {
-			systems = append(systems, ef.system)
-		}
-		bySystem[ef.system] = append(bySystem[ef.system], ef)
-	}
-	u32(len(systems))
-	for _, sys := range systems {
-		b = append(append(b, sys...), 0)
-		u32(len(bySystem[sys]))
-		for _, ef := range bySystem[sys] {
-			u64(len(ef.text))
-			b = append(b, ef.text...)
-		}
-	}
+	b = appendEventSystems(b, o, src)
 	u32(len(kallsyms))
 	b = append(b, kallsyms...)
 	u32(len(f.printk))
@@ -145,6 +177,34 @@ func appendFlyrecord(b []byte, o binary.AppendByteOrder, pageSize int, cpus []cp
 			b = append(b, 0)
 		}
 		b = append(b, c.data...)
+	}
+	return b
+}
+
+// appendEventSystems appends the formats of the events src's records
+// hold, by system, as the event formats section holds them: a count of
+// systems, then each one's name, count of formats and formats.
+func appendEventSystems(b []byte, o binary.AppendByteOrder, src *Source) []byte {
+	var systems []string
+	bySystem := map[string][]*eventFormat{}
+	for _, cl := range src.order {
+		ef := cl.format
+		if ef.system == "ftrace" {
+			continue
+		}
+		if bySystem[ef.system] == nil {
+			systems = append(systems, ef.system)
+		}
+		bySystem[ef.system] = append(bySystem[ef.system], ef)
+	}
+	b = o.AppendUint32(b, uint32(len(systems)))
+	for _, sys := range systems {
+		b = append(append(b, sys...), 0)
+		b = o.AppendUint32(b, uint32(len(bySystem[sys])))
+		for _, ef := range bySystem[sys] {
+			b = o.AppendUint64(b, uint64(len(ef.text)))
+			b = append(b, ef.text...)
+		}
 	}
 	return b
 }

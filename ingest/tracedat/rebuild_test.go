@@ -11,12 +11,8 @@ import (
 	"testing"
 )
 
-// The zlib path of version 7 files: this machine's trace-cmd writes zstd
-// only, so the test builds a zlib file from the committed zstd one (every
-// compressed section and CPU data chunk decompressed and recompressed
-// with compress/zlib, the header naming zlib, the offsets moved) and
-// checks that it reads to the same report, and that trace-cmd (when it
-// reads zlib) reads it to the same report too.
+// rebuildV7 rewrites a version 7 file section by section (tests only):
+// TestZlibV7 recompresses it with zlib, TestShrink cuts its kallsyms.
 
 // edit replaces b[start:end] of the original file by data.
 type edit struct {
@@ -31,13 +27,26 @@ type patch struct {
 	val func() uint64
 }
 
-// rezip rebuilds a little-endian version 7 zstd file with zlib.
+// rezip rebuilds a little-endian version 7 file: compressed sections
+// whose data it changes are recompressed, the other bytes copied, and the
+// offsets that point past a changed section moved.
 type rezip struct {
 	t       *testing.T
 	f       *file
 	b       []byte
 	edits   []edit
 	patches []patch
+
+	// header replaces the compression name and version ("zlib\x001.2.13\x00");
+	// nil keeps them.
+	header []byte
+	// compress compresses a section's or chunk's new data.
+	compress func([]byte) []byte
+	// sectionData returns the new data of a compressed section with the
+	// given option id, or false to leave the section as it is.
+	sectionData func(id uint16, data []byte) ([]byte, bool)
+	// chunks recompresses the CPU data too.
+	chunks bool
 }
 
 func (z *rezip) u16(at int) uint16 { return binary.LittleEndian.Uint16(z.b[at:]) }
@@ -45,41 +54,51 @@ func (z *rezip) u32(at int) uint32 { return binary.LittleEndian.Uint32(z.b[at:])
 func (z *rezip) u64(at int) uint64 { return binary.LittleEndian.Uint64(z.b[at:]) }
 
 // deflate compresses data with zlib.
-func (z *rezip) deflate(data []byte) []byte {
+func deflate(t *testing.T, data []byte) []byte {
 	var w bytes.Buffer
 	zw := zlib.NewWriter(&w)
 	if _, err := zw.Write(data); err != nil {
-		z.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := zw.Close(); err != nil {
-		z.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return w.Bytes()
 }
 
-// blob recompresses one (compressed size, uncompressed size, bytes)
-// triple at off and returns the offset after it.
-func (z *rezip) blob(off int, out *bytes.Buffer) int {
+// blob reads one (compressed size, uncompressed size, bytes) triple at
+// off, decompressed; it returns the data and the offset after it.
+func (z *rezip) blob(off int) ([]byte, int) {
 	csize, usize := z.u32(off), z.u32(off+4)
 	data, err := z.f.decompress(nil, z.b[off+8:off+8+int(csize)], usize)
 	if err != nil {
 		z.t.Fatalf("offset %d: %v", off, err)
 	}
-	c := z.deflate(data)
-	binary.Write(out, binary.LittleEndian, uint32(len(c)))
-	binary.Write(out, binary.LittleEndian, usize)
-	out.Write(c)
-	return off + 8 + int(csize)
+	return data, off + 8 + int(csize)
 }
 
-// section recompresses the compressed section at off (its body) and
-// patches its size.
-func (z *rezip) section(off int) {
+// appendBlob appends data compressed as a (compressed size, uncompressed
+// size, bytes) triple.
+func (z *rezip) appendBlob(out *bytes.Buffer, data []byte) {
+	c := z.compress(data)
+	binary.Write(out, binary.LittleEndian, uint32(len(c)))
+	binary.Write(out, binary.LittleEndian, uint32(len(data)))
+	out.Write(c)
+}
+
+// section rewrites the compressed section at off with the given option
+// id when sectionData changes it, and patches its size.
+func (z *rezip) section(off int, id uint16) {
 	if z.u16(off+2)&sectionCompressed == 0 {
 		return
 	}
+	data, end := z.blob(off + 16)
+	data, ok := z.sectionData(id, data)
+	if !ok {
+		return
+	}
 	var out bytes.Buffer
-	end := z.blob(off+16, &out)
+	z.appendBlob(&out, data)
 	z.edits = append(z.edits, edit{off + 16, end, out.Bytes()})
 	z.set(off+8, uint64(out.Len()))
 }
@@ -92,7 +111,9 @@ func (z *rezip) cpuData(off int) int {
 	binary.Write(&out, binary.LittleEndian, n)
 	end := off + 4
 	for i := uint32(0); i < n; i++ {
-		end = z.blob(end, &out)
+		var data []byte
+		data, end = z.blob(end)
+		z.appendBlob(&out, data)
 	}
 	z.edits = append(z.edits, edit{off, end, out.Bytes()})
 	return out.Len()
@@ -144,27 +165,24 @@ func (z *rezip) build() []byte {
 	return out
 }
 
-// zlibFromZstd rebuilds the little-endian zstd version 7 file b with
-// zlib.
-func zlibFromZstd(t *testing.T, b []byte) []byte {
-	f, err := parseFile(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	z := &rezip{t: t, f: f, b: b}
+// rebuild rewrites the file as its fields say.
+func (z *rezip) rebuild() []byte {
+	b := z.b
 	// The header: magic, "7\0", endianness, long size, page size, the
 	// compression name and version, the first options section.
 	name := 10 + bytes.IndexByte(b[10:], 0) + 1 + 6
-	if f.compress != "zstd" || b[name-6] != 0 {
-		t.Fatalf("not a little-endian zstd file: %q", f.compress)
+	if b[name-6] != 0 {
+		z.t.Fatal("a big-endian file: not handled")
 	}
 	ver := name + bytes.IndexByte(b[name:], 0) + 1
 	hdrEnd := ver + bytes.IndexByte(b[ver:], 0) + 1
-	z.edits = append(z.edits, edit{name, hdrEnd, []byte("zlib\x001.2.13\x00")})
+	if z.header != nil {
+		z.edits = append(z.edits, edit{name, hdrEnd, z.header})
+	}
 	z.pointer(hdrEnd)
 	for next := int(z.u64(hdrEnd)); next != 0; {
 		if z.u16(next+2)&sectionCompressed != 0 {
-			t.Fatalf("compressed options section at %d: not handled", next)
+			z.t.Fatalf("compressed options section at %d: not handled", next)
 		}
 		opt, end := next+16, next+16+int(z.u64(next+8))
 		next = 0
@@ -176,7 +194,7 @@ func zlibFromZstd(t *testing.T, b []byte) []byte {
 				z.pointer(data)
 			case id >= optHeaderInfo && id <= optCmdlines:
 				z.pointer(data)
-				z.section(int(z.u64(data)))
+				z.section(int(z.u64(data)), id)
 			case id == optBuffer:
 				z.buffer(data, n)
 			}
@@ -184,6 +202,22 @@ func zlibFromZstd(t *testing.T, b []byte) []byte {
 		}
 	}
 	return z.build()
+}
+
+// zlibFromZstd rebuilds a zstd version 7 file with zlib: every
+// compressed section and CPU data chunk recompressed.
+func zlibFromZstd(t *testing.T, b []byte) []byte {
+	f, err := parseFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.compress != "zstd" {
+		t.Fatalf("compression %q, not zstd", f.compress)
+	}
+	z := &rezip{t: t, f: f, b: b, header: []byte("zlib\x001.2.13\x00"), chunks: true,
+		compress:    func(data []byte) []byte { return deflate(t, data) },
+		sectionData: func(_ uint16, data []byte) ([]byte, bool) { return data, true }}
+	return z.rebuild()
 }
 
 // buffer recompresses the CPU data of the BUFFER option at data (n
@@ -201,7 +235,9 @@ func (z *rezip) buffer(data, n int) {
 		at := data + r.off
 		off, _ := r.u64(), r.u64()
 		z.pointer(at)
-		z.set(at+8, uint64(z.cpuData(int(off))))
+		if z.chunks {
+			z.set(at+8, uint64(z.cpuData(int(off))))
+		}
 	}
 	if r.err != nil {
 		z.t.Fatal(r.err)
@@ -211,8 +247,9 @@ func (z *rezip) buffer(data, n int) {
 	z.patches = append(z.patches, patch{sec + 8, func() uint64 { return z.moved(end) - z.moved(start) }})
 }
 
-// TestZlibV7 reads a zlib version 7 file built from the committed zstd
-// one: the report must be the zstd file's (which TestReportMatchesTraceCmd
+// TestZlibV7 tests the zlib path of version 7 files, which this
+// machine's trace-cmd does not write: it reads a zlib file built from the
+// committed zstd one: the report must be the zstd file's (which TestReportMatchesTraceCmd
 // compares with trace-cmd), and trace-cmd's report of it the same.
 func TestZlibV7(t *testing.T) {
 	src := "testdata/pipes-v7-zstd.dat"
