@@ -297,3 +297,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestWideIntegers: integers over 64 bits, up to MaxIntBits, are a kind
+// of their own, with their attributes; 64 bits is still an integer.
+func TestWideIntegers(t *testing.T) {
+	tr := mustParse(t, prelude+`event { name = "e"; fields := struct {
+		integer { size = 64; } i64;
+		integer { size = 65; align = 1; signed = true; byte_order = le; } w65;
+		integer { size = 65536; } wmax;
+	}; };`)
+	p := payload(t, tr, "e")
+	if i := field(t, p, "i64"); i.Kind != KindInt || i.Size != 64 {
+		t.Errorf("i64: %v of %d bits", i.Kind, i.Size)
+	}
+	if w := field(t, p, "w65"); w.Kind != KindWideInt || w.Size != 65 || w.Align != 1 || !w.Signed || w.BigEndian {
+		t.Errorf("w65: %+v", w)
+	}
+	if w := field(t, p, "wmax"); w.Kind != KindWideInt || w.Size != MaxIntBits || w.Align != 8 || !w.BigEndian {
+		t.Errorf("wmax: %+v", w)
+	}
+	if KindWideInt.String() != "wide integer" {
+		t.Errorf("KindWideInt prints as %q", KindWideInt)
+	}
+}
