@@ -34,13 +34,14 @@ type dec struct {
 	pos     int64  // current bit offset in the packet
 
 	slots  []uint64     // integer values, by slot
-	wide   []byte       // text of the wide integers decoded, never overwritten (wide.go)
 	fields []core.Field // exposed fields of the event being decoded
 	clock  uint64       // stream clock value, in cycles
 	evID   uint64       // event class id read in the header
 	haveID bool
 
 	loops [maxLoopDepth]loopFrame
+
+	wide []byte // text of the wide integers decoded, never overwritten (wide.go)
 }
 
 type loopFrame struct {
