@@ -2,6 +2,7 @@ package ctf
 
 import (
 	"fmt"
+	"io"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -57,20 +58,23 @@ func TestWideIntProperty(t *testing.T) {
 			integer { size = %[1]d; align = %[2]d; signed = %[3]t; byte_order = %[4]s; } x;
 			uint8_t n; }; };`, size, align, signed, order, max(pad, 1))
 		var vals []*big.Int
-		c := simple("prop", "", events, func(p *pktw) {
-			for k := 0; k < 3; k++ {
-				v := randWide(rng, size, signed)
-				vals = append(vals, v)
-				w := p.event(0, t0+uint64(k))
-				w.align(max(align, 8))
-				w.u(0xA5, 8, 8, be)
-				w.u(0, max(pad, 1), 1, be)
-				w.putWide(v, size, align, be)
-				w.u8(uint64(k))
-			}
-		})
+		p := stdPacket(0, t0, 0, 0)
+		ctxEnd := p.w.pos
+		var ends []int64 // bit offset after each event
+		for k := 0; k < 3; k++ {
+			v := randWide(rng, size, signed)
+			vals = append(vals, v)
+			w := p.event(0, t0+uint64(k))
+			w.align(max(align, 8))
+			w.u(0xA5, 8, 8, be)
+			w.u(0, max(pad, 1), 1, be)
+			w.putWide(v, size, align, be)
+			w.u8(uint64(k))
+			ends = append(ends, w.pos)
+		}
+		meta, stream := []byte(stdPrelude+stdStream+events), p.finish()
 		desc := fmt.Sprintf("size %d align %d be %v signed %v pad %d", size, align, be, signed, pad)
-		r, err := openMem(c.files["metadata"], c.files["stream_0"])
+		r, err := openMem(meta, stream)
 		if err != nil {
 			t.Fatalf("%s: %v", desc, err)
 		}
@@ -99,22 +103,37 @@ func TestWideIntProperty(t *testing.T) {
 		}
 		r.Close()
 
-		stream := c.files["stream_0"]
+		// The content cut short anywhere after the packet context: the
+		// events before the cut decode, the one it crosses is refused
+		// (a cut between two events is a clean end).
 		for k := 0; k < 5; k++ {
-			cut := append([]byte(nil), stream[:rng.IntN(len(stream))]...)
-			r, err := openMem(c.files["metadata"], cut)
+			cut := append([]byte(nil), stream...)
+			end := ctxEnd + rng.Int64N(p.content-ctxEnd)
+			w := bitbuf{b: cut}
+			w.patch64(p.sizesAt, uint64(end))
+			r, err := openMem(meta, cut)
 			if err != nil {
-				continue
+				t.Fatalf("%s, content cut at bit %d: %v", desc, end, err)
 			}
-			for {
+			whole, between := 0, end == ctxEnd // events before the cut; the cut is between two
+			for _, e := range ends {
+				if e <= end {
+					whole, between = whole+1, e == end
+				}
+			}
+			n := 0
+			for ; ; n++ {
 				ev, err := r.Next()
 				if err != nil {
-					if strings.Contains(err.Error(), "\n") {
-						t.Fatalf("%s, cut at %d: multi-line error %q", desc, len(cut), err)
+					if strings.Contains(err.Error(), "\n") || (err == io.EOF) != between {
+						t.Fatalf("%s, content cut at bit %d: error %q after %d events", desc, end, err, n)
 					}
 					break
 				}
 				r.AppendContents(nil, ev)
+			}
+			if n != whole {
+				t.Fatalf("%s, content cut at bit %d: %d events decoded, want %d", desc, end, n, whole)
 			}
 			r.Close()
 		}
