@@ -104,7 +104,7 @@ func (z *rezip) section(off int, id uint16) {
 }
 
 // cpuData recompresses the chunks of one CPU (a count, then blobs) at
-// off and returns the new size.
+// off and returns the new size, which trace-cmd counts without the count.
 func (z *rezip) cpuData(off int) int {
 	var out bytes.Buffer
 	n := z.u32(off)
@@ -116,7 +116,7 @@ func (z *rezip) cpuData(off int) int {
 		z.appendBlob(&out, data)
 	}
 	z.edits = append(z.edits, edit{off, end, out.Bytes()})
-	return out.Len()
+	return out.Len() - 4
 }
 
 // moved maps an offset of the original file to the rebuilt one: offsets
