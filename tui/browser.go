@@ -72,8 +72,9 @@ type browser struct {
 	note   string // one-line message (errors, "no match"), cleared by the next key
 	noteIs noteKind
 
-	helpW    int    // width helpText was rendered for
-	helpText string // the short help line
+	helpW     int    // width helpText was rendered for
+	helpText  string // the short help line
+	helpFocus string // the focus helpText is the hint of
 }
 
 type noteKind uint8
@@ -105,7 +106,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.cursor = start
-	b.table = newEventTable(ctx, sh, tr.Events())
+	b.table = newEventTable(ctx, sh, tr.Events(), start)
 	b.panes[viewResources].tree = buildResources(b.hist)
 	b.prompt = newPrompt(sh)
 	return b
@@ -117,7 +118,7 @@ func (b *browser) init() tea.Cmd {
 	return tea.Batch(func() tea.Msg {
 		t, err := buildControlFlow(ctx, h)
 		return treeMsg{t, err}
-	}, b.layout())
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
 }
 
 // tree is the current view's rows (never nil once loaded).
@@ -140,6 +141,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case densityMsg:
 		b.gotDensity(msg)
 		return nil
+	case gapMsg:
+		return b.gotEventsPart(msg)
 	case zoomMsg:
 		return b.zoomTo(msg)
 	case rowsMsg, rankMsg, filterMsg:
@@ -230,8 +233,12 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	if req.rate == 0 {
 		req.rate, req.guessed = densityPrior(b.info, len(t.nodes)), true
 	}
+	at := b.hist.Attributes()
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
+		if rk, ok := runKeyOf(at, n, len(req.rows)); ok {
+			req.runs = append(req.runs, rk)
+		}
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
 	}
 	req.extra = b.detailKeys()

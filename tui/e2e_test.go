@@ -166,9 +166,9 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.waitGone(5*time.Second, "Critical path of")
 
 	s.send("?")
-	s.waitFor(5*time.Second, "Keys")
+	s.waitFor(5*time.Second, "Keys by focus")
 	s.send("Escape")
-	s.waitGone(5*time.Second, "any key closes")
+	s.waitGone(5*time.Second, "Keys by focus")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }
@@ -222,6 +222,12 @@ func TestRunInTmux(t *testing.T) {
 	s.waitFor(5*time.Second, "soft IRQ raised")
 	s.send("Escape") // then wait: esc and q sent together read as alt+q
 	s.waitGone(5*time.Second, "soft IRQ raised")
+	s.send("?") // the help scrolls to its last note at 80x24, ? closes it
+	s.waitFor(5*time.Second, "Keys by focus")
+	s.send("G")
+	s.waitFor(5*time.Second, "the time it took")
+	s.send("?")
+	s.waitGone(5*time.Second, "Keys by focus")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 
@@ -269,7 +275,7 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	}
 	s.send("Tab") // focus the table: its selected event is marked, its column bracketed
 	s.waitFor(5*time.Second, "[Event]")
-	s.waitFor(5*time.Second, "\n*1412670961.")
+	s.waitFor(5*time.Second, "\n*+0.000000000")
 	out, err := s.cmd("capture-pane", "-p", "-e", "-t", "e2e") // -e: with escape sequences
 	if err != nil {
 		t.Fatalf("tmux capture-pane -e: %v\n%s", err, out)
@@ -277,6 +283,12 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	if strings.Contains(out, "\x1b[") {
 		t.Errorf("NO_COLOR screen has escape sequences:\n%q", out)
 	}
+	s.send(")") // the Contents column scrolls: « at its left
+	s.waitFor(5*time.Second, "«")
+	s.send("y") // the selected event, copied
+	s.waitFor(5*time.Second, "copied the event: 1412670961.000000000 [0] systemd/1")
+	s.send("Tab", "2", "w", "w", "w", "w") // Resources, zoomed in: runs named
+	s.waitFor(5*time.Second, "ls 1200")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }

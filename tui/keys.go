@@ -124,7 +124,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.sh.absTimes = !b.sh.absTimes
 		return nil
 	case key.Matches(msg, km.Copy):
-		return b.copyTime()
+		return b.copy()
 	case key.Matches(msg, km.SetMark, km.JumpMark):
 		b.marks.pending = markSet
 		if key.Matches(msg, km.JumpMark) {
@@ -145,6 +145,9 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.tv = b.tv.withRange(b.selStart, b.selEnd-b.selStart+1)
+		// The selection now spans the whole view: drawn, it would hide
+		// every state under its colour, so it is done with.
+		b.hasSel, b.selecting = false, false
 		return b.moveCursor(min(max(b.cursor, b.tv.T0), b.tv.T1), false)
 	case key.Matches(msg, km.ZoomAll):
 		b.tv = b.tv.whole()
