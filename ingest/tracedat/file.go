@@ -55,6 +55,9 @@ type file struct {
 	tsOffset                int64         // the OFFSET option, added to every timestamp
 	traceData               []byte        // the whole file
 	zstd                    *zstd.Decoder // made on first use, for every section and chunk
+	// lazy: compressed CPU data is only located when the file is parsed
+	// and decompressed chunk by chunk as it is read (see lazyData).
+	lazy bool
 }
 
 // buffer is one trace instance's data: its CPUs' ring-buffer pages.
@@ -65,11 +68,40 @@ type buffer struct {
 	cpus     []cpuData
 }
 
-// cpuData is the pages one CPU recorded, decompressed.
+// cpuData is the pages one CPU recorded: decompressed in data, or, for
+// a file parsed lazily, in compressed chunks decompressed on demand.
 type cpuData struct {
 	cpu    int
 	offset int64 // in the file, for error messages
 	data   []byte
+	chunks *lazyData // nil unless the data is compressed and read lazily
+}
+
+// length is the number of bytes of the CPU's (decompressed) data.
+func (d *cpuData) length() int {
+	if d.chunks != nil {
+		return d.chunks.size
+	}
+	return len(d.data)
+}
+
+// slice returns the bytes [off, off+n) of the CPU's data, cut at its end
+// (off must be below length). A lazily read slice is valid until the
+// next call.
+func (d *cpuData) slice(f *file, off, n int) ([]byte, error) {
+	end := min(off+n, d.length())
+	if d.chunks != nil {
+		return d.chunks.slice(f, off, end)
+	}
+	return d.data[off:end], nil
+}
+
+// close releases the zstd decoder, if one was made.
+func (f *file) close() {
+	if f.zstd != nil {
+		f.zstd.Close()
+		f.zstd = nil
+	}
 }
 
 // rd reads fields from a byte slice with bounds checks; the first failure
@@ -146,8 +178,10 @@ func cstr(b []byte) string {
 	return string(bytes.TrimRight(b, "\n"))
 }
 
-// parseFile reads the metadata and data of a trace.dat held in b.
-func parseFile(b []byte) (*file, error) {
+// parseFile reads the metadata and data of a trace.dat held in b; lazy
+// leaves compressed CPU data to be decompressed as it is read (the
+// decoder is then kept, for [file.close]).
+func parseFile(b []byte, lazy bool) (*file, error) {
 	if !bytes.HasPrefix(b, []byte(Magic)) {
 		return nil, ErrNotTraceDat
 	}
@@ -159,13 +193,10 @@ func parseFile(b []byte) (*file, error) {
 	if err != nil || (v != 6 && v != 7) {
 		return nil, fmt.Errorf("%w: version %d", ErrVersion, v)
 	}
-	f := &file{version: v, traceData: b}
-	defer func() { // every section and chunk is decompressed by now
-		if f.zstd != nil {
-			f.zstd.Close()
-			f.zstd = nil
-		}
-	}()
+	f := &file{version: v, traceData: b, lazy: lazy}
+	if !lazy {
+		defer f.close() // every section and chunk is decompressed by now
+	}
 	endian := r.take(1)
 	long := r.take(1)
 	if r.err != nil {

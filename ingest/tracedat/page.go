@@ -23,11 +23,12 @@ type cpuReader struct {
 	cpu   *cpuData
 	index int32 // stream index
 
-	page    int   // index of the current page
-	pos     int   // offset of the next event in the current page's data
-	end     int   // commit size of the current page
-	ts      int64 // time of the last event read
-	started bool  // the current page's header was read
+	page    int    // index of the current page
+	pg      []byte // the current page's bytes (header included)
+	pos     int    // offset of the next event in the current page's data
+	end     int    // commit size of the current page
+	ts      int64  // time of the last event read
+	started bool   // the current page's header was read
 
 	// the record last read
 	recTS   int64
@@ -46,6 +47,9 @@ type cpuReader struct {
 type pageWarning struct {
 	lost    int64 // events the kernel dropped before this page, -1 if unknown
 	message string
+	// damaged: a compressed chunk of a lazily read file did not
+	// decompress (the full reader refuses such a file when it opens).
+	damaged bool
 }
 
 // mark is a cpuReader's position: enough to resume reading there.
@@ -73,11 +77,17 @@ func (c *cpuReader) resume(m mark) {
 func (c *cpuReader) openPage(warn func(pageWarning)) (ts int64, ok bool) {
 	ps, h := c.buf.pageSize, c.f.header
 	off := c.page * ps
-	if off >= len(c.cpu.data) {
+	if off >= c.cpu.length() {
 		c.done = true
 		return 0, false
 	}
-	pg := c.cpu.data[off:min(off+ps, len(c.cpu.data))]
+	pg, err := c.cpu.slice(c.f, off, ps)
+	if err != nil { // a damaged chunk of a lazily read file
+		warn(pageWarning{damaged: true, message: c.where(off, "%v; the rest of this CPU's data is skipped", err)})
+		c.done = true
+		return 0, false
+	}
+	c.pg = pg
 	if len(pg) < h.dataOffset {
 		warn(pageWarning{message: c.where(off, "page truncated to %d bytes, ignored", len(pg))})
 		c.done = true
@@ -144,7 +154,7 @@ func (c *cpuReader) next(warn func(pageWarning)) bool {
 // event decodes the event header at c.pos; true when it is a data record.
 func (c *cpuReader) event(warn func(pageWarning)) bool {
 	off := c.page*c.buf.pageSize + c.f.header.dataOffset
-	data := c.cpu.data[off : off+c.end]
+	data := c.pg[c.f.header.dataOffset : c.f.header.dataOffset+c.end]
 	if c.end-c.pos < 4 {
 		warn(pageWarning{message: c.where(off+c.pos, "event header cut by the end of the page, rest of page skipped")})
 		c.pos = c.end

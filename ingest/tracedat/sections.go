@@ -289,14 +289,23 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 		if compressed && size > 0 {
 			// The size counts the chunks, not the count before them:
 			// read the chunks from the offset on.
-			var err error
 			if off > uint64(len(f.traceData)) {
 				return b, fmt.Errorf("%w: buffer %q CPU %d: data at offset %d, past the end of the file", ErrCorrupt, b.name, cpu, off)
 			}
-			if raw, err = f.chunks(f.traceData[off:], int64(off)); err != nil {
+			d := cpuData{cpu: int(cpu), offset: int64(off)}
+			var err error
+			if f.lazy {
+				d.chunks, err = f.chunkIndex(f.traceData[off:], int64(off))
+			} else {
+				d.data, err = f.chunks(f.traceData[off:], int64(off))
+			}
+			if err != nil {
 				return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
 			}
-		} else if raw = f.slice(r, off, size); r.err != nil {
+			b.cpus = append(b.cpus, d)
+			continue
+		}
+		if raw = f.slice(r, off, size); r.err != nil {
 			return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, r.err)
 		}
 		b.cpus = append(b.cpus, cpuData{cpu: int(cpu), offset: int64(off), data: raw})
@@ -307,24 +316,17 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 // chunks decompresses a CPU's compressed data: a count, then chunks of
 // (compressed size, uncompressed size, bytes).
 func (f *file) chunks(raw []byte, base int64) ([]byte, error) {
-	r := &rd{b: raw, order: f.order, what: "compressed trace data", base: base}
-	n := r.u32()
+	l, err := f.chunkIndex(raw, base)
+	if err != nil {
+		return nil, err
+	}
 	var out []byte
-	for i := uint32(0); i < n && r.err == nil; i++ {
-		csize, usize := r.u32(), r.u32()
-		data := r.take(uint64(csize))
-		if r.err != nil {
-			break
-		}
-		if uint64(len(out))+uint64(usize) > maxSectionBytes {
-			return nil, fmt.Errorf("%w: more than %d bytes of trace data once decompressed", ErrCorrupt, maxSectionBytes)
-		}
-		var err error
-		if out, err = f.decompress(out, data, usize); err != nil {
-			return nil, fmt.Errorf("chunk %d at offset %d: %w", i, base+int64(r.off)-int64(csize), err)
+	for i, c := range l.chunks {
+		if out, err = f.decompress(out, c.data, uint32(c.usize)); err != nil {
+			return nil, fmt.Errorf("chunk %d at offset %d: %w", i, c.off, err)
 		}
 	}
-	return out, r.err
+	return out, nil
 }
 
 // section returns the body of the section at off (decompressed), checking

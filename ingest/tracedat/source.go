@@ -13,9 +13,18 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// Options tunes [Open]. There is nothing to tune yet; the type keeps the
-// readers' Open signatures alike.
-type Options struct{}
+// Options tunes [Open].
+type Options struct {
+	// Indexed skips the first pass and leaves compressed CPU data to be
+	// decompressed chunk by chunk as it is read, for a reader that is
+	// only positioned with Seek on the checkpoints of a current index of
+	// this file, like the browser's event table: its first page then
+	// costs the chunks that hold it, one per CPU. Classes are learned as
+	// records are read; Info has no bounds, Events is 0 and Warnings
+	// holds only chunks found damaged while reading (what Next delivers is
+	// the same: the first pass gives the other warnings).
+	Indexed bool
+}
 
 const maxWarnings = 100
 
@@ -42,6 +51,7 @@ type Source struct {
 	syms    *symbols
 
 	scanning bool
+	lazy     bool // opened Indexed: classes are made in Next, no first pass
 	warnings []core.Warning
 	dropped  int64 // warnings past maxWarnings, counted but not kept
 	start    int64
@@ -76,25 +86,26 @@ func Detect(path string) (bool, error) {
 // Open reads the file, its metadata and one pass over its records (to learn
 // the event classes, time range and lost events), and returns a Source
 // positioned before the first event.
-func Open(path string, _ Options) (*Source, error) {
+func Open(path string, opts Options) (*Source, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSource(path, b)
+	s, err := newSource(path, b, opts.Indexed)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }
 
-// newSource builds a Source over a file's bytes.
-func newSource(path string, b []byte) (*Source, error) {
-	f, err := parseFile(b)
+// newSource builds a Source over a file's bytes; indexed skips the first
+// pass (see [Options.Indexed]).
+func newSource(path string, b []byte, indexed bool) (*Source, error) {
+	f, err := parseFile(b, indexed)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: int64(len(b))}
+	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: int64(len(b)), lazy: indexed}
 	for _, ev := range f.formats {
 		s.byID[ev.id] = ev
 	}
@@ -104,6 +115,10 @@ func newSource(path string, b []byte) (*Source, error) {
 		for ci := range buf.cpus {
 			s.cpus = append(s.cpus, &cpuReader{f: f, buf: buf, cpu: &buf.cpus[ci], index: int32(len(s.cpus))})
 		}
+	}
+	if indexed {
+		s.rewind()
+		return s, nil
 	}
 	s.scanning = true
 	if err := s.scan(); err != nil {
@@ -151,7 +166,7 @@ func (s *Source) fill(c *cpuReader) {
 }
 
 func (s *Source) pageWarning(c *cpuReader, w pageWarning) {
-	if !s.scanning {
+	if !s.scanning && !w.damaged {
 		return
 	}
 	kind, count := "corrupt-page", int64(0)
@@ -197,10 +212,14 @@ func (s *Source) classOf(data []byte) *class {
 	if cl, ok := s.classes[id]; ok {
 		return cl
 	}
-	if !s.scanning {
+	if !s.scanning && !s.lazy {
 		return nil
 	}
 	ef, ok := s.byID[id]
+	if !ok && s.lazy { // the first pass warned of it
+		s.classes[id] = nil
+		return nil
+	}
 	if !ok {
 		s.warn(core.Warning{Stream: -1, Kind: "unknown-event",
 			Message: fmt.Sprintf("%s: event id %d has no format in the file; its records are skipped", s.path, id)})
@@ -314,7 +333,7 @@ func (s *Source) AppendContents(dst []byte, ev *core.Event) []byte {
 func (s *Source) Progress() (done, total int64) {
 	var pages, at int64
 	for _, c := range s.cpus {
-		n := int64(len(c.cpu.data) / max(c.buf.pageSize, 1))
+		n := int64(c.cpu.length() / max(c.buf.pageSize, 1))
 		pages += n
 		at += min(int64(c.page), n)
 	}
@@ -336,8 +355,12 @@ func (s *Source) Warnings() []core.Warning {
 	return append(s.warnings[:len(s.warnings):len(s.warnings)], more)
 }
 
-// Close implements core.Source.
-func (s *Source) Close() error { return nil }
+// Close implements core.Source: it releases the decoder of a file read
+// lazily.
+func (s *Source) Close() error {
+	s.f.close()
+	return nil
+}
 
 // checkpointMagic starts every trace.dat checkpoint.
 const checkpointMagic = "td1"
@@ -398,7 +421,7 @@ func (s *Source) Seek(cp []byte) error {
 	marks := make([]mark, len(s.cpus))
 	for i, c := range s.cpus {
 		m := mark{page: int(min(uv(), 1<<40)), pos: int(min(uv(), 1<<40)), ts: sv(), started: uv() == 1}
-		if r == nil || m.page*c.buf.pageSize > len(c.cpu.data) || m.pos > c.buf.pageSize {
+		if r == nil || m.page*c.buf.pageSize > c.cpu.length() || m.pos > c.buf.pageSize {
 			return bad("position")
 		}
 		marks[i] = m

@@ -1,0 +1,150 @@
+package tracedat
+
+import (
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
+)
+
+// TestIndexedSeekProperty: a reader opened Indexed (no first pass,
+// chunks decompressed as read), sought to the checkpoints of a full
+// reader, gives the same events from there, on every committed file
+// (version 6, 7, 7 with zstd, instances) and a zlib rebuild of one.
+func TestIndexedSeekProperty(t *testing.T) {
+	rng := coretest.Rand(t)
+	b, err := os.ReadFile("testdata/pipes-v7-zstd.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := append(testFiles(t), sourcetest.File(t, "pipes-v7-zlib.dat", zlibFromZstd(t, b)))
+	for _, path := range files {
+		sourcetest.SeekPropertyOther(t, rng,
+			func() (core.Source, error) { return Open(path, Options{}) },
+			func() (core.Source, error) { return Open(path, Options{Indexed: true}) }, 40)
+	}
+}
+
+// TestIndexedRechunked: with the CPUs' data cut into chunks of random
+// sizes (pages straddling chunks, empty chunks), an Indexed reader still
+// gives what the full reader gives from any checkpoint.
+func TestIndexedRechunked(t *testing.T) {
+	rng := coretest.Rand(t)
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	for _, path := range []string{"testdata/pipes-v7-zstd.dat", "testdata/instances-v7-zstd.dat", "testdata/cover-v7-zstd.dat"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := parseFile(b, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed := rng.Uint64()
+		rechunked := func() (core.Source, error) {
+			s, err := newSource(path, b, true)
+			if err != nil {
+				return nil, err
+			}
+			cut := rand.New(rand.NewPCG(seed, 1)) // the same cuts for every reader
+			for bi, buf := range s.f.buffers {
+				for ci := range buf.cpus {
+					if d := &buf.cpus[ci]; d.chunks != nil {
+						d.chunks = chunked(cut, enc, full.buffers[bi].cpus[ci].data, buf.pageSize)
+					}
+				}
+			}
+			s.rewind()
+			return s, nil
+		}
+		sourcetest.SeekPropertyOther(t, rng, func() (core.Source, error) { return Open(path, Options{}) }, rechunked, 40)
+	}
+}
+
+// chunked compresses data as zstd chunks of random sizes, from empty to
+// three pages.
+func chunked(rng *rand.Rand, enc *zstd.Encoder, data []byte, pageSize int) *lazyData {
+	l := &lazyData{cur: -1}
+	for at := 0; at < len(data); {
+		n := min(len(data)-at, rng.IntN(3*pageSize+1))
+		l.chunks = append(l.chunks, chunk{at: at, usize: n, data: enc.EncodeAll(data[at:at+n], nil)})
+		at += n
+	}
+	l.size = len(data)
+	return l
+}
+
+// TestIndexedSkipsTheFirstPass: an Indexed reader has no warnings, no
+// bounds and no count, and has decompressed one chunk per CPU before it
+// reads.
+func TestIndexedSkipsTheFirstPass(t *testing.T) {
+	src, err := Open("testdata/cover-v7-zstd.dat", Options{Indexed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	if w := src.Warnings(); len(w) != 0 || src.Events() != 0 || src.Info().End != 0 {
+		t.Errorf("Indexed reader: warnings %v, events %d, end %d; want none before reading", w, src.Events(), src.Info().End)
+	}
+	for _, c := range src.cpus { // positioned: the first chunk of each CPU decompressed, no other
+		if c.cpu.chunks == nil || c.cpu.chunks.cur > 0 || len(c.cpu.chunks.chunks) < 2 {
+			t.Fatalf("CPU %d: data not read lazily (chunks %+v)", c.cpu.cpu, c.cpu.chunks)
+		}
+	}
+	if _, err := src.Next(); err != nil {
+		t.Fatalf("Next: %v", err)
+	}
+	if w := src.Warnings(); len(w) != 0 {
+		t.Errorf("Indexed reader warned while reading: %v", w)
+	}
+}
+
+// TestIndexedDamagedChunk: a chunk that does not decompress makes the
+// full reader refuse the file, and the Indexed reader (which cannot know
+// before it reads there) warn and skip the rest of that CPU's data.
+func TestIndexedDamagedChunk(t *testing.T) {
+	b, err := os.ReadFile("testdata/pipes-v7-zstd.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := newSource("probe", b, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := probe.f.buffers[0].cpus[0].chunks.chunks[0]
+	bad := append([]byte(nil), b...)
+	for i := range min(len(c.data), 64) {
+		bad[int(c.off)+i] ^= 0xa5
+	}
+	path := sourcetest.File(t, "damaged.dat", bad)
+	if _, err := Open(path, Options{}); err == nil {
+		t.Fatal("full reader opened a file with a damaged chunk")
+	}
+	src, err := Open(path, Options{Indexed: true})
+	if err != nil {
+		t.Fatalf("Indexed reader: %v", err)
+	}
+	defer src.Close()
+	for n := 0; ; n++ {
+		ev, err := src.Next()
+		if err != nil {
+			break
+		}
+		if ev.Stream == 0 {
+			t.Fatalf("event %d from the damaged CPU", n)
+		}
+	}
+	w := src.Warnings()
+	if len(w) != 1 || w[0].Kind != "corrupt-page" || w[0].Stream != 0 {
+		t.Errorf("warnings %v, want one corrupt-page on stream 0", w)
+	}
+}
