@@ -69,8 +69,8 @@ func formats() []Format {
 		{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress, Context: env.Context}))
 		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
-		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, _ OpenEnv) (core.Source, error) {
-			return nonNil(tracedat.Open(path, tracedat.Options{}))
+		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed}))
 		}},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context, Indexed: env.Indexed}))

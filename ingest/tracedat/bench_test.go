@@ -67,3 +67,44 @@ func BenchmarkReport(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFirstPage measures what the browser's event table pays for a
+// page of 50 events in the middle of the trace: Open, Seek to a
+// checkpoint, Next. "full" is Open as indexing uses it (whole file
+// decompressed, first pass); "indexed" is Options.Indexed.
+func BenchmarkFirstPage(b *testing.B) {
+	path := benchFile(b)
+	src, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range src.Events() / 2 {
+		if _, err := src.Next(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cp := src.Checkpoint(nil)
+	src.Close()
+	for _, mode := range []struct {
+		name string
+		opts Options
+	}{{"full", Options{}}, {"indexed", Options{Indexed: true}}} {
+		b.Run(mode.name, func(b *testing.B) {
+			for b.Loop() {
+				src, err := Open(path, mode.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := src.Seek(cp); err != nil {
+					b.Fatal(err)
+				}
+				for range 50 {
+					if _, err := src.Next(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				src.Close()
+			}
+		})
+	}
+}

@@ -1,8 +1,12 @@
 package tracedat
 
 import (
+	"fmt"
+	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -24,10 +28,73 @@ func TestIndexedSeekProperty(t *testing.T) {
 	}
 	files := append(testFiles(t), sourcetest.File(t, "pipes-v7-zlib.dat", zlibFromZstd(t, b)))
 	for _, path := range files {
-		sourcetest.SeekPropertyOther(t, rng,
-			func() (core.Source, error) { return Open(path, Options{}) },
-			func() (core.Source, error) { return Open(path, Options{Indexed: true}) }, 40)
+		replay(t, rng, path, func() (core.Source, error) { return Open(path, Options{Indexed: true}) })
 	}
+}
+
+// replay reads the file with the full reader, keeping 30 checkpoints at
+// random events, then seeks a reader opened by other to each (in random
+// order) and checks that the next 200 events have the same time, CPU,
+// stream, class name and contents.
+func replay(t *testing.T, rng *rand.Rand, path string, other func() (core.Source, error)) {
+	t.Helper()
+	full, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	n := int(full.Events())
+	picked := map[int]bool{0: true, n: true} // the first event and EOF
+	for range 28 {
+		picked[rng.IntN(n+1)] = true
+	}
+	var all []string
+	cps := map[int][]byte{}
+	for i := 0; ; i++ {
+		if picked[i] {
+			cps[i] = full.Checkpoint(nil)
+		}
+		ev, err := full.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, eventLine(full, ev))
+	}
+	seeker, err := other()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seeker.Close()
+	at := slices.Collect(maps.Keys(cps))
+	slices.Sort(at)
+	rng.Shuffle(len(at), func(i, j int) { at[i], at[j] = at[j], at[i] })
+	for _, k := range at {
+		if err := seeker.Seek(cps[k]); err != nil {
+			t.Fatalf("%s: Seek to event %d: %v", path, k, err)
+		}
+		for j := k; j < min(len(all), k+200); j++ {
+			ev, err := seeker.Next()
+			if err != nil {
+				t.Fatalf("%s: after Seek to event %d: event %d: %v", path, k, j, err)
+			}
+			if got := eventLine(seeker, ev); got != all[j] {
+				t.Fatalf("%s: after Seek to event %d: event %d = %s, want %s", path, k, j, got, all[j])
+			}
+		}
+		if k+200 >= len(all) {
+			if _, err := seeker.Next(); err != io.EOF {
+				t.Fatalf("%s: after Seek to event %d: an event past the %d of the full reader (%v)", path, k, len(all), err)
+			}
+		}
+	}
+}
+
+// eventLine is what replay compares of an event.
+func eventLine(src core.Source, ev *core.Event) string {
+	return fmt.Sprintf("%d cpu%d s%d %s %s", ev.Time, ev.CPU, ev.Stream, ev.Class.Name, src.AppendContents(nil, ev))
 }
 
 // TestIndexedRechunked: with the CPUs' data cut into chunks of random
@@ -66,7 +133,7 @@ func TestIndexedRechunked(t *testing.T) {
 			s.rewind()
 			return s, nil
 		}
-		sourcetest.SeekPropertyOther(t, rng, func() (core.Source, error) { return Open(path, Options{}) }, rechunked, 40)
+		replay(t, rng, path, rechunked)
 	}
 }
 
@@ -116,16 +183,7 @@ func TestIndexedDamagedChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	probe, err := newSource("probe", b, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := probe.f.buffers[0].cpus[0].chunks.chunks[0]
-	bad := append([]byte(nil), b...)
-	for i := range min(len(c.data), 64) {
-		bad[int(c.off)+i] ^= 0xa5
-	}
-	path := sourcetest.File(t, "damaged.dat", bad)
+	path := sourcetest.File(t, "damaged.dat", damageChunk(t, b))
 	if _, err := Open(path, Options{}); err == nil {
 		t.Fatal("full reader opened a file with a damaged chunk")
 	}
