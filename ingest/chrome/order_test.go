@@ -2,7 +2,9 @@ package chrome
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -256,22 +258,41 @@ func TestOrderedDamaged(t *testing.T) {
 }
 
 // FuzzOrdered feeds arbitrary bytes as a persisted order of a small
-// trace: errors are fine; panics, hangs and huge allocations are not.
+// trace, as they are and with their header and catalog checksums made
+// right (so the fuzzer gets past them), and to the catalog and page
+// decoders directly: errors are fine; panics, hangs and huge allocations
+// are not.
 func FuzzOrdered(f *testing.F) {
 	path := filepath.Join(sampleDir, "catapult-phases.json")
 	rng := rand.New(rand.NewPCG(1, 2))
 	f.Add(persist(f, rng, path, Options{TempDir: f.TempDir()}).sec)
 	f.Add([]byte(orderMagic))
 	f.Fuzz(func(t *testing.T, sec []byte) {
-		o, err := OpenOrdered(path, bytes.NewReader(sec), int64(len(sec)), OrderedOptions{})
-		if err != nil {
-			return
-		}
-		defer o.Close()
-		for range 5000 {
-			if _, err := o.Next(); err != nil {
-				return
+		decodeCatalog(sec)
+		decodePage(sec, 300, 1<<20, nil)
+		readOrdered(path, sec)
+		if len(sec) >= orderHeaderSize {
+			fixed := bytes.Clone(sec)
+			le := binary.LittleEndian
+			if c := le.Uint64(fixed[48:]); c <= uint64(len(fixed)-orderHeaderSize) {
+				le.PutUint32(fixed[68:], crc32.Checksum(fixed[orderHeaderSize:orderHeaderSize+c], castagnoli))
 			}
+			le.PutUint32(fixed[72:], crc32.Checksum(fixed[:72], castagnoli))
+			readOrdered(path, fixed)
 		}
 	})
+}
+
+// readOrdered reads up to 5000 events of the order sec of the trace at path.
+func readOrdered(path string, sec []byte) {
+	o, err := OpenOrdered(path, bytes.NewReader(sec), int64(len(sec)), OrderedOptions{})
+	if err != nil {
+		return
+	}
+	defer o.Close()
+	for range 5000 {
+		if _, err := o.Next(); err != nil {
+			return
+		}
+	}
 }

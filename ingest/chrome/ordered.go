@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/internal/tracefile"
@@ -204,7 +205,7 @@ func (o *orderedState) loadPage(g int64) error {
 	if start > end || end > uint64(o.hdr.pageBytes) || end-start < 4 || end-start > uint64(count)*maxEntryBytes+4 {
 		return orderCorrupt("page %d spans [%d, %d) of %d bytes", g, start, end, o.hdr.pageBytes)
 	}
-	o.pageBuf = append(o.pageBuf[:0], make([]byte, end-start)...)
+	o.pageBuf = slices.Grow(o.pageBuf[:0], int(end-start))[:end-start]
 	if _, err := o.sec.ReadAt(o.pageBuf, o.hdr.pagesOff+int64(start)); err != nil {
 		return fmt.Errorf("persisted order: %w", err)
 	}
