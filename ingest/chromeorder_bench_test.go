@@ -86,5 +86,6 @@ func benchChromeReaders(b *testing.B, n int) {
 	b.ReportMetric(float64(sorting)/float64(persisted), "ratio")
 	if sec, err := ix.Tree().Section(sectionChromeOrder); err == nil {
 		b.ReportMetric(float64(sec.Size())/float64(events), "order-B/event")
+		b.ReportMetric(float64(events), "events")
 	}
 }

@@ -57,7 +57,8 @@ const (
 	orderHeaderSize = 80
 	orderPage       = 256
 	maxOrderPage    = 1 << 16
-	// maxPageBytes bounds one page: two varints per event and the CRC.
+	// maxEntryBytes bounds one page entry (two varints); a page holds
+	// at most P of them and its CRC.
 	maxEntryBytes = 2 * binary.MaxVarintLen64
 )
 
