@@ -2,9 +2,7 @@ package ingest
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -37,15 +35,7 @@ func BenchmarkChromeFullScan(b *testing.B) {
 // benchChromeReaders opens a reader of an indexed generated Chrome trace
 // both ways and reads n events (all when n < 0).
 func benchChromeReaders(b *testing.B, n int) {
-	mb := int64(64)
-	if s := os.Getenv("TRACETUI_CHROME_BENCH_MB"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v <= 0 {
-			b.Fatalf("TRACETUI_CHROME_BENCH_MB=%q: want a number of MB", s)
-		}
-		mb = v
-	}
-	path, events := gentest.ChromeTrace(b, mb)
+	path, events := gentest.ChromeTrace(b, chromeBenchMB(b))
 	idx := filepath.Join(b.TempDir(), "chrome.tti")
 	ix, err := Open(context.Background(), path, Options{IndexPath: idx})
 	if err != nil {
