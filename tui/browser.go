@@ -36,6 +36,7 @@ type browser struct {
 	trace Trace
 	hist  core.History
 	info  TraceInfo
+	names *frameNames // call-stack frames by symbol
 
 	panes   []rowView // viewControlFlow, viewResources
 	pane    int       // the one shown
@@ -104,6 +105,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
+	b.names = newFrameNames(tr)
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events())
 	b.panes[viewResources].tree = buildResources(b.hist)
@@ -226,7 +228,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		return frameRequest{}, false
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate}
+	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})

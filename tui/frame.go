@@ -77,7 +77,8 @@ type frameRequest struct {
 	extra  []core.Key // read at the cursor only (details line)
 	wake   wakeKeys   // the selected thread's, to say what ended its wait at the cursor
 	cursor core.Time
-	rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
+	rate   float64     // intervals per row per ns seen by earlier frames; 0: unknown
+	names  *frameNames // paints call-stack rows by frame name (nil: by value)
 	now    func() time.Time
 	// scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
@@ -419,6 +420,11 @@ func (b *frameBuilder) finish() []cell {
 			p := &paints[row.domain][id]
 			if p.colour == 255 {
 				*p = paintOf(row.domain, b.values[id])
+			}
+			if row.domain == domainFrame {
+				if np, ok := b.req.names.framePaint(row.key, b.values[id]); ok {
+					p = &np // per thread: named by its process's symbols
+				}
 			}
 			width := b.starts[c+1] - b.starts[c]
 			changes := a.n - 1
