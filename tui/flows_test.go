@@ -1,0 +1,50 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+// TestFlowKeyCycles follows the flow ipc/post#5 of catapult-tracks.json
+// (s on 8:80 at 18 us, t on 7:70 at 33 us, f on 8:81 at 45 us) with the
+// flow key: from the last step back to the first, then forward step by
+// step, from the middle step on to the next (not back where it came
+// from), and round again.
+func TestFlowKeyCycles(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "catapult-tracks.json"), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	hs := newHarness(t, ingestTrace{it}, 100, 30, true)
+	b := hs.b()
+	tree := b.tree()
+	tree.selectNode(tree.byTID["8:81"])
+	start, _ := b.hist.Bounds()
+	hs.run(b.moveCursor(start+45_000, true))
+	for i, want := range []struct {
+		tid  string
+		at   core.Time
+		note string
+	}{
+		{"8:80", 18_000, "first step"},
+		{"7:70", 33_000, "next step"},
+		{"8:81", 45_000, "next step"},
+		{"8:80", 18_000, "first step"},
+	} {
+		hs.press("flow_jump")
+		if got := b.tree().nodes[b.tree().selected()].tid; got != want.tid || b.cursor != start+want.at {
+			t.Fatalf("press %d: on %s at %d, want %s at %d (note %q)", i+1, got, b.cursor-start, want.tid, want.at, b.note)
+		}
+		if !strings.Contains(b.note, want.note) {
+			t.Errorf("press %d: note %q, want %q", i+1, b.note, want.note)
+		}
+	}
+}
