@@ -421,7 +421,7 @@ func (b *frameBuilder) finish() []cell {
 			if p.colour == 255 {
 				*p = paintOf(row.domain, b.values[id])
 			}
-			if row.domain == domainFrame {
+			if row.domain == domainFrame || row.domain == domainThread && b.values[id].Kind() == core.KindString {
 				if np, ok := b.req.names.framePaint(row.key, b.values[id]); ok {
 					p = &np // per thread: named by its process's symbols
 				}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tracetui/tracetui/core"
@@ -59,14 +61,39 @@ func (n *frameNames) stackThread(k core.Key) (core.Key, bool) {
 	return n.at.Parent(stack), true
 }
 
-// text names the value v of attribute k when k is a call-stack depth and
-// v a frame (ok true); ok is false for any other key or a null value.
+// frameOf returns the thread and the frame that the value v of attribute
+// k stands for: a call-stack depth's value, or the address that a
+// user-space thread's own value names (its outermost frame, stored as
+// core.FormatAddress prints it; only looked at when symbols can name it).
+func (n *frameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bool) {
+	if v.IsNull() || k < 0 {
+		return -1, v, false
+	}
+	if th, ok := n.stackThread(k); ok {
+		return th, v, true
+	}
+	if n.label == nil || v.Kind() != core.KindString {
+		return -1, v, false
+	}
+	hex, ok := strings.CutPrefix(v.Str(), "0x")
+	if !ok {
+		return -1, v, false
+	}
+	addr, err := strconv.ParseUint(hex, 16, 64)
+	if _, stack := n.at.Child(k, core.AttrCallStack); err != nil || !stack {
+		return -1, v, false
+	}
+	return k, core.Int64(int64(addr)), true
+}
+
+// text names the value v of attribute k when it is a frame (see frameOf;
+// ok true), else ok is false.
 func (n *frameNames) text(k core.Key, v core.Value) (string, bool) {
-	th, ok := n.stackThread(k)
-	if !ok || v.IsNull() {
+	th, fv, ok := n.frameOf(k, v)
+	if !ok {
 		return "", false
 	}
-	return n.name(th, v), true
+	return n.name(th, fv), true
 }
 
 // describe prints the value v of attribute k for the details line and
@@ -79,18 +106,18 @@ func (n *frameNames) describe(k core.Key, d valueDomain, v core.Value) string {
 	return describeValue(d, v)
 }
 
-// framePaint is the paint of the frame v of the call-stack depth k: a
-// stable colour per name, its first letter as glyph; ok is false for
-// other keys and null values (and on a nil receiver), painted as usual.
+// framePaint is the paint of the value v of attribute k when it is a
+// frame (see frameOf): a stable colour per name, its first letter as
+// glyph; ok is false otherwise (and on a nil receiver), painted as usual.
 func (n *frameNames) framePaint(k core.Key, v core.Value) (paint, bool) {
-	if n == nil || v.IsNull() {
+	if n == nil {
 		return paint{}, false
 	}
-	th, ok := n.stackThread(k)
+	th, fv, ok := n.frameOf(k, v)
 	if !ok {
 		return paint{}, false
 	}
-	return n.entry(th, v).paint, true
+	return n.entry(th, fv).paint, true
 }
 
 // name names a frame (not null) of thread th.

@@ -60,8 +60,9 @@ func (s *symbolTrace) FrameLabel(_ core.Key, v core.Value) string {
 }
 
 // TestCallStackRowsNameFrames: the call-stack rows of the Gantt, the
-// details line and the details pane name frames by symbol when the trace
-// has symbols (each distinct frame resolved once), and print unresolved
+// details line (of a depth, and of the thread, whose value is its
+// outermost frame) and the details pane name frames by symbol when the
+// trace has symbols (each distinct frame resolved once), and print unresolved
 // addresses, or every address without symbols, as core.FormatAddress
 // does, as the call tree does.
 func TestCallStackRowsNameFrames(t *testing.T) {
@@ -110,6 +111,10 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 		hs.press("up")
 		hs.press("up") // the thread
 		hs.run(b.moveCursor(150, true))
+		// A user-space thread's own value is its outermost frame.
+		if d := b.detailsText(); !strings.Contains(d, "glxgears 42 · "+outer+" ") {
+			t.Errorf("symbols %v: thread's details line %q, want %q", withSymbols, d, outer)
+		}
 		hs.press("details")
 		pane := hs.view()
 		for _, want := range []string{"CallStack/1", outer, "CallStack/2", inner} {
