@@ -66,24 +66,25 @@ func (n *frameNames) stackThread(k core.Key) (core.Key, bool) {
 // user-space thread's own value names (its outermost frame, stored as
 // core.FormatAddress prints it; only looked at when symbols can name it).
 func (n *frameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bool) {
-	if v.IsNull() || k < 0 {
+	switch {
+	case v.IsNull() || k < 0:
 		return -1, v, false
+	case v.Kind() == core.KindString: // a name is its own label: only a thread's "0x..." may be a frame
+		if n.label == nil {
+			return -1, v, false
+		}
+		hex, ok := strings.CutPrefix(v.Str(), "0x")
+		if !ok {
+			return -1, v, false
+		}
+		addr, err := strconv.ParseUint(hex, 16, 64)
+		if _, stack := n.at.Child(k, core.AttrCallStack); err != nil || !stack {
+			return -1, v, false
+		}
+		return k, core.Int64(int64(addr)), true
 	}
-	if th, ok := n.stackThread(k); ok {
-		return th, v, true
-	}
-	if n.label == nil || v.Kind() != core.KindString {
-		return -1, v, false
-	}
-	hex, ok := strings.CutPrefix(v.Str(), "0x")
-	if !ok {
-		return -1, v, false
-	}
-	addr, err := strconv.ParseUint(hex, 16, 64)
-	if _, stack := n.at.Child(k, core.AttrCallStack); err != nil || !stack {
-		return -1, v, false
-	}
-	return k, core.Int64(int64(addr)), true
+	th, ok := n.stackThread(k)
+	return th, v, ok
 }
 
 // text names the value v of attribute k when it is a frame (see frameOf;
