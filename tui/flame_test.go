@@ -14,12 +14,7 @@ import (
 // every thread, then the compiler thread alone with Frontend expanded.
 func TestGoldenCallTree(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"), ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { it.Close() })
-	tr := ingestTrace{it}
+	tr := openSample(t, "chrome/clang-ftime-trace.json")
 	for _, c := range []goldenCase{
 		{name: "calltree_all_100x30", w: 100, h: 30, keys: []string{"F"}},
 		{name: "calltree_thread_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "F", "j", "l", "j"}},
@@ -55,13 +50,21 @@ func TestGoldenTracks(t *testing.T) {
 			{name: "tracks_paje_100x30", w: 100, h: 30, keys: []string{"j", "j", "j"}},
 		}},
 	} {
-		it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", c.trace), ingest.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { it.Close() })
+		tr := openSample(t, c.trace)
 		for _, gc := range c.cases {
-			t.Run(gc.name, func(t *testing.T) { runGolden(t, ingestTrace{it}, gc) })
+			t.Run(gc.name, func(t *testing.T) { runGolden(t, tr, gc) })
 		}
 	}
+}
+
+// openSample opens a trace of testdata (path relative to it) through the
+// real pipeline, closed when the test ends.
+func openSample(t *testing.T, rel string) Trace {
+	t.Helper()
+	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", rel), ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	return ingestTrace{it}
 }

@@ -1,14 +1,10 @@
 package tui
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // TestFlowKeyCycles follows the flow ipc/post#5 of catapult-tracks.json
@@ -18,12 +14,7 @@ import (
 // from), and round again.
 func TestFlowKeyCycles(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", "chrome", "catapult-tracks.json"), ingest.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { it.Close() })
-	hs := newHarness(t, ingestTrace{it}, 100, 30, true)
+	hs := newHarness(t, openSample(t, "chrome/catapult-tracks.json"), 100, 30, true)
 	b := hs.b()
 	tree := b.tree()
 	tree.selectNode(tree.byTID["8:81"])

@@ -14,12 +14,7 @@ import (
 func cygHistory(t *testing.T) *core.MemHistory {
 	m := core.NewMemHistory(0)
 	at := m.Attributes()
-	set := func(k core.Key, tm core.Time, v core.Value) {
-		t.Helper()
-		if err := m.Modify(k, tm, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	set := modifier(t, m)
 	th := at.AddPath(core.AttrThreads, "42")
 	set(at.AddPath(core.AttrThreads, "42", core.AttrPID), 0, core.Int32(40))
 	set(at.AddPath(core.AttrThreads, "42", core.AttrExecName), 0, core.String("glxgears"))
@@ -36,6 +31,17 @@ func cygHistory(t *testing.T) *core.MemHistory {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// modifier returns a function setting states of m, failing the test on
+// an error.
+func modifier(t *testing.T, m *core.MemHistory) func(k core.Key, tm core.Time, v core.Value) {
+	return func(k core.Key, tm core.Time, v core.Value) {
+		t.Helper()
+		if err := m.Modify(k, tm, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // symbolTrace is a memTrace that names frames as a symbol table would
