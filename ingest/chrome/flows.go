@@ -25,9 +25,10 @@ import (
 //     Format's default binding point, which Perfetto applies to f).
 //
 // The attribute is set at the event and holds until the slice it binds
-// to ends: the enclosing slice, or the next slice once it has begun. With
-// no such slice (no slice open, or none begins later) it holds to the end
-// of the trace, so the flow can still be followed. A browser finds the
+// to ends: the enclosing slice, or the next slice once it has begun. An
+// enclosing binding with no slice open binds to the next slice instead;
+// with no slice beginning later either, the attribute holds to the end of
+// the trace, so the flow can still be followed. A browser finds the
 // other end of a Flow_out by looking for the Flow_in that names its thread
 // and time.
 
