@@ -60,6 +60,7 @@ type browser struct {
 	scratch  *frameScratch // lent to the running query, returned with its frame
 
 	changeSeq uint64 // [ and ] queries
+	flowSeq   uint64 // flow key queries: the last one's result only is shown
 
 	wakerJumps []wakerJump // where the follow-waker key left, for the back key
 

@@ -36,6 +36,7 @@ func flowFrom(v string) (tid string, t core.Time, ok bool) {
 
 // flowFoundMsg is the step of a flow to go to, found by a query.
 type flowFoundMsg struct {
+	seq   uint64
 	tid   string
 	t     core.Time
 	found bool
@@ -66,7 +67,8 @@ func (b *browser) jumpFlow() tea.Cmd {
 		iv, ok := f.atCursor[k]
 		return iv, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
 	}
-	hist, ctx := b.hist, b.ctx
+	b.flowSeq++
+	hist, ctx, seq := b.hist, b.ctx, b.flowSeq
 	out, ok := at0(core.AttrFlowOut)
 	if !ok {
 		in, ok := at0(core.AttrFlowIn)
@@ -74,12 +76,16 @@ func (b *browser) jumpFlow() tea.Cmd {
 			b.setNote(noteInfo, "no flow here: select a thread at a flow's slice")
 			return nil
 		}
-		return func() tea.Msg { return firstFlowStep(ctx, hist, in.Value.Str()) }
+		return func() tea.Msg {
+			m := firstFlowStep(ctx, hist, in.Value.Str())
+			m.seq = seq
+			return m
+		}
 	}
 	want := out.Value.Str() + " from " + at.Name(th) + " at " + strconv.FormatInt(int64(out.Start), 10)
 	keys := at.Glob(core.AttrThreads + "/*/" + core.AttrFlowIn)
 	return func() tea.Msg {
-		var m flowFoundMsg
+		m := flowFoundMsg{seq: seq}
 		_, end := hist.Bounds()
 		_, m.err = hist.Query2D(ctx, keys, out.Start, end, func(iv core.Interval) bool {
 			if iv.Value.Kind() == core.KindString && iv.Value.Str() == want && (!m.found || iv.Start < m.t) {
@@ -135,6 +141,9 @@ func firstFlowStep(ctx context.Context, hist core.History, in string) flowFoundM
 
 // flowFound shows the flow's step found.
 func (b *browser) flowFound(m flowFoundMsg) tea.Cmd {
+	if m.seq != b.flowSeq {
+		return nil // a later flow key press is running
+	}
 	if m.err != nil && m.err != context.Canceled {
 		b.setNote(noteError, "following the flow: "+m.err.Error())
 		return nil

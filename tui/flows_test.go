@@ -38,4 +38,15 @@ func TestFlowKeyCycles(t *testing.T) {
 			t.Errorf("press %d: note %q, want %q", i+1, b.note, want.note)
 		}
 	}
+	// Two presses before the first answer: the first answer is stale.
+	first, second := b.jumpFlow(), b.jumpFlow()
+	stale, fresh := first(), second()
+	hs.send(stale)
+	if b.cursor != start+18_000 {
+		t.Errorf("a stale answer moved the cursor to %d", b.cursor-start)
+	}
+	hs.send(fresh)
+	if b.cursor != start+33_000 {
+		t.Errorf("the last answer put the cursor at %d, want 33000", b.cursor-start)
+	}
 }
