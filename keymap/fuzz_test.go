@@ -18,6 +18,8 @@ func FuzzApply(f *testing.F) {
 			t.Fatalf("accepted %q but: %v", data, err)
 		}
 		_ = km.Markdown()
-		_ = km.FullHelp()
+		for _, f := range km.Focuses() {
+			_ = km.Hint(f.Name)
+		}
 	})
 }

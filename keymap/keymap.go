@@ -9,8 +9,9 @@ package keymap
 import "github.com/charmbracelet/bubbles/key"
 
 // KeyMap is every key binding of the browser. The browser matches keys
-// against these fields only; the help line, the full help (`?`) and the
-// README key table are generated from them by [KeyMap.Actions].
+// against these fields only; the README key table is generated from them
+// by [KeyMap.Actions], the full help (`?`) and the one-line hints by
+// [KeyMap.Focuses].
 type KeyMap struct {
 	// Rows and table lines.
 	Up       key.Binding
@@ -80,7 +81,8 @@ type Action struct {
 	Binding *key.Binding
 }
 
-// Help groups, in the order the full help shows them.
+// Groups of the README key table (the help lists keys by focus: see
+// [KeyMap.Focuses]).
 const (
 	GroupMove  = "move"
 	GroupTime  = "time"
@@ -89,11 +91,6 @@ const (
 	GroupViews = "overview"
 	GroupApp   = "screen"
 )
-
-// Groups lists the help groups in display order.
-func Groups() []string {
-	return []string{GroupMove, GroupTime, GroupRows, GroupTable, GroupViews, GroupApp}
-}
 
 func bind(help, desc string, keys ...string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
@@ -215,22 +212,4 @@ func (k *KeyMap) Actions() []Action {
 		{"help", GroupApp, &k.Help},
 		{"quit", GroupApp, &k.Quit},
 	}
-}
-
-// ShortHelp implements help.KeyMap: the one-line help under the screen.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.ZoomIn, k.ZoomOut, k.PanLeft, k.PanRight, k.Toggle, k.Overview, k.Stats, k.Focus, k.Filter, k.GoTo, k.Find, k.Legend}
-}
-
-// FullHelp implements help.KeyMap: one column per group.
-func (k KeyMap) FullHelp() [][]key.Binding {
-	byGroup := map[string][]key.Binding{}
-	for _, a := range k.Actions() {
-		byGroup[a.Group] = append(byGroup[a.Group], *a.Binding)
-	}
-	var out [][]key.Binding
-	for _, g := range Groups() {
-		out = append(out, byGroup[g])
-	}
-	return out
 }

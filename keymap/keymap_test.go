@@ -47,17 +47,6 @@ func TestActionsCoverEveryField(t *testing.T) {
 	}
 }
 
-func TestFullHelpListsEveryBindingOnce(t *testing.T) {
-	km := Default()
-	n := 0
-	for _, col := range km.FullHelp() {
-		n += len(col)
-	}
-	if n != len(km.Actions()) {
-		t.Errorf("full help has %d bindings, want %d", n, len(km.Actions()))
-	}
-}
-
 func TestApplyOverrides(t *testing.T) {
 	km := Default()
 	err := km.Apply([]byte(`{"zoom_in": ["I", "space"], "select": ["v"], "legend": []}`))

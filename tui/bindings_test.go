@@ -179,6 +179,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if b.tv.T0 != start || b.tv.T1 != end {
 			t.Errorf("view [%d, %d], want the selection [%d, %d]", b.tv.T0, b.tv.T1, start, end)
 		}
+		if m := b.rulerMarks(); b.hasSel || b.selecting || m.selFrom >= 0 {
+			t.Errorf("selection still on after zooming to it: hasSel %v selecting %v ruler columns %d–%d", b.hasSel, b.selecting, m.selFrom, m.selTo)
+		}
 	},
 	"zoom_all": func(t *testing.T, hs *harness) {
 		hs.press("zoom_in")
@@ -304,8 +307,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("abs_times")
 		ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n")
-		if !strings.Contains(b.statusLine(), "cur "+abs[:14]) || !strings.Contains(ruler, abs) {
-			t.Errorf("absolute: status %q, ruler %q, want %q", b.statusLine(), ruler, abs)
+		cur := b.relTime(b.cursor)
+		if !strings.HasPrefix(abs, cur[:len(cur)-1]) || !strings.Contains(b.statusLine(), "cur "+cur) || !strings.Contains(ruler, cur) {
+			t.Errorf("absolute: cursor %q, status %q, ruler %q, want %q", cur, b.statusLine(), ruler, abs)
+		}
+		first := b.tv.Start + (b.tv.T0-b.tv.Start+b.sh.rulerStep(b.tv, b.tv.Cols)-1)/b.sh.rulerStep(b.tv, b.tv.Cols)*b.sh.rulerStep(b.tv, b.tv.Cols)
+		if tick := formatTimestampAt(first, b.sh.rulerStep(b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
+			t.Errorf("absolute: ruler %q without its first tick %q", ruler, tick)
 		}
 		hs.press("abs_times")
 		if !strings.Contains(b.statusLine(), "cur "+rel) {
@@ -648,9 +656,39 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if v := hs.view(); !strings.Contains(v, "prev state change") || !strings.Contains(v, "show/hide table") {
 			t.Errorf("full help missing keys:\n%s", v)
 		}
-		hs.keys("x")
+		hv := topView[*helpView](hs.b())
+		if hint := hs.b().helpLine(); !strings.Contains(hint, "esc close") || !strings.Contains(hint, "scroll") {
+			t.Errorf("help line %q does not give the help's own keys", hint)
+		}
+		hs.keys("x") // not a help key: says which keys are, stays open
+		if topView[*helpView](hs.b()) == nil || !strings.Contains(hs.b().note, "scroll") {
+			t.Fatalf("x closed the help or said nothing (note %q)", hs.b().note)
+		}
+		hs.press("down")
+		if hv.top != 1 {
+			t.Errorf("down: top %d, want 1", hv.top)
+		}
+		hs.press("bottom")
+		last := hv.top
+		if last+hv.page() != len(helpText(hs.b().sh, hs.b().sh.width)) || !strings.Contains(hs.view(), "time it took") {
+			t.Errorf("bottom: top %d page %d of %d lines, last note not shown:\n%s", last, hv.page(), len(helpText(hs.b().sh, hs.b().sh.width)), hs.view())
+		}
+		hs.press("down")
+		if hv.top != last {
+			t.Errorf("down at the end moved to %d", hv.top)
+		}
+		hs.press("top")
+		if hv.top != 0 {
+			t.Errorf("top: %d", hv.top)
+		}
+		hs.keys("esc")
 		if topView[*helpView](hs.b()) != nil {
-			t.Error("a key did not close the help")
+			t.Error("esc did not close the help")
+		}
+		hs.press("help")
+		hs.press("help")
+		if topView[*helpView](hs.b()) != nil {
+			t.Error("the help key did not close the help")
 		}
 	},
 	"quit": func(t *testing.T, hs *harness) {

@@ -74,8 +74,9 @@ type browser struct {
 	note   string // one-line message (errors, "no match"), cleared by the next key
 	noteIs noteKind
 
-	helpW    int    // width helpText was rendered for
-	helpText string // the short help line
+	helpW     int    // width helpText was rendered for
+	helpText  string // the short help line
+	helpFocus string // the focus helpText is the hint of
 }
 
 type noteKind uint8

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/critpath"
+	"github.com/tracetui/tracetui/keymap"
 )
 
 // The critical-path view: for the thread selected in Control Flow, over
@@ -154,8 +155,7 @@ func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
 
 // Help is the view's help line.
 func (v *critPathView) Help() string {
-	km := &v.sh.keys
-	return km.Up.Help().Key + "/" + km.Down.Help().Key + " segment · " + km.Toggle.Help().Key + " go to it in Control Flow · esc close"
+	return v.sh.hint(keymap.FocusCritPath)
 }
 
 // Close cancels the computation.

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
 )
 
 // The details pane (i): everything the table and the details line cut.
@@ -236,9 +237,7 @@ func (d *detailsView) View(a area) []string {
 
 // Help is the pane's help line.
 func (d *detailsView) Help() string {
-	km := &d.sh.keys
-	return joinHelp(d.sh.styles, k(km.Down)+"/"+k(km.Up)+" scroll", k(km.PageDown)+"/"+k(km.PageUp)+" page",
-		k(km.Details)+"/esc close")
+	return d.sh.hint(keymap.FocusDetails)
 }
 
 // Close cancels the query.

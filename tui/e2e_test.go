@@ -166,9 +166,9 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.waitGone(5*time.Second, "Critical path of")
 
 	s.send("?")
-	s.waitFor(5*time.Second, "Keys")
+	s.waitFor(5*time.Second, "Keys by focus")
 	s.send("Escape")
-	s.waitGone(5*time.Second, "any key closes")
+	s.waitGone(5*time.Second, "Keys by focus")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }
@@ -222,6 +222,12 @@ func TestRunInTmux(t *testing.T) {
 	s.waitFor(5*time.Second, "soft IRQ raised")
 	s.send("Escape") // then wait: esc and q sent together read as alt+q
 	s.waitGone(5*time.Second, "soft IRQ raised")
+	s.send("?") // the help scrolls to its last note at 80x24, ? closes it
+	s.waitFor(5*time.Second, "Keys by focus")
+	s.send("G")
+	s.waitFor(5*time.Second, "the time it took")
+	s.send("?")
+	s.waitGone(5*time.Second, "Keys by focus")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 

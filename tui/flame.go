@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/calltree"
+	"github.com/tracetui/tracetui/keymap"
 )
 
 // The call tree (F): the call stacks of the selected thread or process
@@ -327,9 +328,7 @@ func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
 
 // Help is the call tree's help line.
 func (v *flameView) Help() string {
-	km := &v.sh.keys
-	return joinHelp(v.sh.styles, k(km.Up)+" "+k(km.Down)+" move", k(km.Right)+" expand", k(km.Left)+" collapse",
-		k(km.Toggle)+" zoom to longest call", k(km.CallTree)+"/esc close", k(km.Help)+" help")
+	return v.sh.hint(keymap.FocusCallTree)
 }
 
 // Close cancels a running aggregation.

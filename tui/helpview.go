@@ -1,71 +1,191 @@
 package tui
 
 import (
+	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/keymap"
 )
 
-// helpView is the full help (?): every binding, by group. Any key closes
-// it.
-type helpView struct{ sh *shared }
-
-// Update closes the help on any key.
-func (hv *helpView) Update(msg tea.Msg) step {
-	if _, ok := msg.(tea.KeyMsg); ok {
-		return step{done: true}
-	}
-	return step{}
+// helpView is the full help (?): the keys of every focus (the Gantt, the
+// table, each view), then what the screen's glyphs and words mean. It
+// scrolls, so that nothing is cut on a small terminal.
+type helpView struct {
+	sh  *shared
+	top int // first line of the text shown
 }
 
-// Help leaves the help line of the view below.
-func (hv *helpView) Help() string { return "" }
+// Update scrolls on the movement keys and closes on esc or the help key.
+func (hv *helpView) Update(msg tea.Msg) step {
+	m, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return step{}
+	}
+	km := &hv.sh.keys
+	if m.Type == tea.KeyEsc || key.Matches(m, km.Help) {
+		return step{done: true}
+	}
+	page := hv.page()
+	if d, ok := lineMove(km, m, int64(page)); ok {
+		last := max(len(helpText(hv.sh, hv.sh.width))-page, 0)
+		hv.top = int(max(min(int64(hv.top)+d, int64(last)), 0))
+		return step{}
+	}
+	return step{note: "help: " + hv.Help()}
+}
+
+// page is how many lines of the text the screen shows (the title line
+// stays).
+func (hv *helpView) page() int { return max(hv.sh.panelLines()-1, 1) }
+
+// Help is the help screen's own keys.
+func (hv *helpView) Help() string { return hv.sh.hint(keymap.FocusHelp) }
 
 // Close has nothing to cancel.
 func (hv *helpView) Close() {}
 
-// screenNotes explains what the keys table cannot: esc, the glyphs and
-// the status line's words.
-func screenNotes(st *Styles) []string {
-	multi, sel := "▒", "the selected row is reversed"
+// View draws the title with the position, then the text from top.
+func (hv *helpView) View(a area) []string {
+	st := hv.sh.styles
+	text := helpText(hv.sh, a.width)
+	page := max(a.height-1, 1)
+	top := max(min(hv.top, len(text)-page), 0)
+	end := min(top+page, len(text))
+	where := "lines " + strconv.Itoa(top+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(text))
 	if st.ASCII {
-		multi, sel = "%", "* marks the selected row and event, [ ] the focused column"
+		where = strings.ReplaceAll(where, "–", "-")
 	}
-	return []string{
-		"esc  clears the selection, closes a view or the prompt; " + sel,
-		multi + "  the row changed state more than once in the column: zoom in",
-		"╱ (/)  overview: several parts share the cell (never a state)",
-		"status: exact = every interval read, sampled = 4 instants per column (zoom in for exact)",
+	out := []string{padStyled(st.Title.Render("Keys by focus")+st.Dim.Render("  "+where+"; keys.json overrides the keys"), a.width)}
+	for _, l := range text[top:end] {
+		out = append(out, padStyled(l, a.width))
 	}
+	return fillLines(out, a.height)
 }
 
-// View lays the help groups out in as many columns as fit, block under
-// block, cut to the area.
-func (hv *helpView) View(a area) []string {
-	sh := hv.sh
-	h := help.New()
-	h.Styles = sh.styles.Help
-	groups := sh.keys.FullHelp()
-	var blocks []string
-	for i := 0; i < len(groups); {
-		j := i + 1
-		for j < len(groups) && lipgloss.Width(h.FullHelpView(groups[i:j+1])) <= a.width {
-			j++
-		}
-		blocks = append(blocks, h.FullHelpView(groups[i:j]))
-		i = j
+// hint is a focus's one-line hint, as the views' help lines print it.
+func (sh *shared) hint(focus string) string {
+	var items []string
+	for _, u := range sh.keys.Hint(focus) {
+		items = append(items, u.Keys()+" "+u.HintText())
 	}
-	title := sh.styles.Title.Render("Keys") + sh.styles.Dim.Render("  (any key closes; keys.json overrides them)")
-	out := append([]string{title}, strings.Split(strings.Join(blocks, "\n\n"), "\n")...)
-	out = append(out, "")
-	for _, l := range screenNotes(sh.styles) {
-		out = append(out, sh.styles.Dim.Render(fit(l, a.width)))
-	}
-	out = fillLines(out, a.height)
-	for i := range out {
-		out[i] = padStyled(out[i], a.width)
+	return joinHelp(sh.styles, items...)
+}
+
+// hintBindings is a focus's hint as bindings, for the main screen's
+// help line (bubbles' short help styles keys and words apart).
+func hintBindings(km *keymap.KeyMap, focus string) []key.Binding {
+	var out []key.Binding
+	for _, u := range km.Hint(focus) {
+		out = append(out, key.NewBinding(key.WithKeys(u.Keys()), key.WithHelp(u.Keys(), u.HintText())))
 	}
 	return out
+}
+
+// helpText is the help's text at a width: each focus's keys, in as many
+// columns as fit, then the notes.
+func helpText(sh *shared, width int) []string {
+	st := sh.styles
+	var out []string
+	for _, f := range sh.keys.Focuses() {
+		switch intro := ": " + f.Intro; {
+		case f.Intro == "":
+			out = append(out, st.Bold.Render(trunc(f.Name, width)))
+		case runewidth.StringWidth(f.Name+intro) <= width:
+			out = append(out, st.Bold.Render(f.Name)+st.Dim.Render(intro))
+		default: // the intro wrapped under the name
+			out = append(out, st.Bold.Render(trunc(f.Name, width)))
+			for _, l := range wrapText(f.Intro, max(width, 10)) {
+				out = append(out, st.Dim.Render(l))
+			}
+		}
+		out = append(out, keyColumns(st, f.Uses, width)...)
+		out = append(out, "")
+	}
+	out = append(out, st.Bold.Render("What the screen shows"))
+	for _, n := range screenNotes(st) {
+		for i, l := range wrapText(n, max(width-2, 10)) {
+			if i > 0 {
+				l = "  " + l
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// keyColumns lays a focus's keys out column by column, as many columns
+// as the width holds (each column as wide as its longest entry).
+func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
+	var shown []keymap.Use
+	for _, u := range uses {
+		if u.Binding == nil || u.Binding.Enabled() { // not unbound in keys.json
+			shown = append(shown, u)
+		}
+	}
+	if len(shown) == 0 {
+		return nil
+	}
+	// keyW and descW are the widths of column c's keys and descriptions
+	// when the entries are in rows lines.
+	widths := func(rows, c int) (keyW, descW int) {
+		for _, u := range shown[c*rows : min((c+1)*rows, len(shown))] {
+			keyW = max(keyW, runewidth.StringWidth(u.Keys()))
+			descW = max(descW, runewidth.StringWidth(u.Description()))
+		}
+		return keyW, descW
+	}
+	rows := len(shown)
+	for cols := len(shown); cols > 1; cols-- {
+		r := (len(shown) + cols - 1) / cols
+		total := 3 * (cols - 1)
+		for c := range (len(shown) + r - 1) / r {
+			k, d := widths(r, c)
+			total += k + 1 + d
+		}
+		if total <= width {
+			rows = r
+			break
+		}
+	}
+	out := make([]string, rows)
+	for c := range (len(shown) + rows - 1) / rows {
+		keyW, descW := widths(rows, c)
+		descW = max(min(descW, width-keyW-1), 0) // one column: cut to the width
+		for r := range rows {
+			i := c*rows + r
+			if i >= len(shown) {
+				break
+			}
+			if c > 0 {
+				out[r] += "   "
+			}
+			u := shown[i]
+			out[r] += st.Help.FullKey.Render(fit(u.Keys(), keyW)) + " " + st.Help.FullDesc.Render(fit(u.Description(), descW))
+		}
+	}
+	return out
+}
+
+// screenNotes explains what the keys cannot: the glyphs, the status and
+// overview words, the marks.
+func screenNotes(st *Styles) []string {
+	multi, sel, hatch, first, cur, delta := "▒", "the selected row is reversed", "╱", "▏", "▼", "B−A"
+	if st.ASCII {
+		multi, sel, hatch, first, cur, delta = "%", "* marks the selected row and event, [ ] the focused column", "/", "|", "v", "B-A"
+	}
+	return []string{
+		"esc  clears the selection, closes a view or the prompt; " + sel + ".",
+		multi + "  the row changed state more than once in that column: zoom in to see each state.",
+		"Times read +offset from the trace start, or absolute seconds after T (ruler, status, details); they carry the digits that tell ticks and columns apart.",
+		"Status line: the trace, the visible range, the zoom factor, the cursor, sel the selection's length, " + delta + " the marks' delta, q the time the frame's query took, then exact (every interval read) or sampled (4 instants per column: zoom in for exact).",
+		"Ruler: " + cur + " the cursor, letters the marks (set with m, jump with '), the selection highlighted.",
+		"Overviews aggregate rows and time into parts at a p from 0 (every detail) to 1 (one part): w/s step through the p that change the picture.",
+		hatch + "  overview: several parts share the cell, too small to draw (never a state): press w for a finer p or enter to zoom.",
+		first + "  overview: the first column of a part; its shade says how much of the part its dominant state fills.",
+		"Overview labels: \"asm 18386 (7)\" sums a process's 7 rows; \"asm 18386 +1\" sums a group of processes, this one and 1 more; a trailing \"(+6)\" says 6 more rows or groups share the screen line.",
+		"Overview title: p (its rank among the p worth showing), gain and loss (the information the parts keep and lose), the number of parts, |T| the time slices, the groups when rows were summed, the time it took.",
+	}
 }

@@ -145,6 +145,9 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.tv = b.tv.withRange(b.selStart, b.selEnd-b.selStart+1)
+		// The selection now spans the whole view: drawn, it would hide
+		// every state under its colour, so it is done with.
+		b.hasSel, b.selecting = false, false
 		return b.moveCursor(min(max(b.cursor, b.tv.T0), b.tv.T1), false)
 	case key.Matches(msg, km.ZoomAll):
 		b.tv = b.tv.whole()

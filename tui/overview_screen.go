@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -126,7 +127,7 @@ func (ov *overviewScreen) key(msg tea.KeyMsg) step {
 	case key.Matches(msg, km.Toggle):
 		return ov.zoomToPart()
 	default:
-		return step{note: "overview: " + km.ZoomIn.Help().Key + "/" + km.ZoomOut.Help().Key + " finer/coarser p · ←/→ parts · enter zooms · c legend · esc closes"}
+		return step{note: "overview: " + ov.Help()}
 	}
 	ov.line = max(0, min(ov.line, d.usedLines-1))
 	return step{}
@@ -253,9 +254,7 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout
 
 // Help is the overview screen's help line.
 func (ov *overviewScreen) Help() string {
-	km := &ov.sh.keys
-	return joinHelp(ov.sh.styles, k(km.ZoomIn)+" finer p", k(km.ZoomOut)+" coarser p", k(km.Left)+" "+k(km.Right)+" parts",
-		k(km.Up)+" "+k(km.Down)+" rows", k(km.Toggle)+" zoom to part", k(km.Legend)+" legend", "esc close")
+	return ov.sh.hint(keymap.FocusOverview)
 }
 
 // rulerMarks put the overview's cursor column, and the part under it, on
@@ -293,7 +292,10 @@ type ovMsg struct {
 
 // openOverview opens (or reuses) the overview of the visible range.
 func (b *browser) openOverview(spatial bool) tea.Cmd {
-	shape := buildShape(b.tree(), overview.MaxLeaves)
+	// No more leaves than lines: a line holding several leaves hatches
+	// every column where they split differently, which on a busy trace is
+	// every column (and the extra leaves cost the aggregation dearly).
+	shape := buildShape(b.tree(), min(overview.MaxLeaves, ovLeafLines(b.sh, spatial)))
 	if len(shape.Leaves) == 0 {
 		b.setNote(noteInfo, "no rows to aggregate in this view")
 		return nil

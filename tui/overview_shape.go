@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
@@ -74,15 +75,17 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			}
 		}
 	case len(entries) <= limit: // processes are leaves
-		for _, e := range entries {
+		parent := bands(len(entries), func() int { return newNode(0, -1) })
+		for i, e := range entries {
 			label := t.nodes[e.node].label
 			if len(e.rows) > 1 {
 				label += fmt.Sprintf(" (%d)", len(e.rows))
 			}
-			addLeaf(0, overview.Leaf{Label: label, Node: e.node}, e.rows)
+			addLeaf(parent(i), overview.Leaf{Label: label, Node: e.node}, e.rows)
 		}
 		sh.Grouped = fmt.Sprintf("%d rows summed into their %d processes", total, len(entries))
 	default: // groups of consecutive processes are leaves
+		parent := bands(limit, func() int { return newNode(0, -1) })
 		for g := range limit {
 			a, z := g*len(entries)/limit, (g+1)*len(entries)/limit
 			var rows []int32
@@ -93,7 +96,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			if z-a > 1 {
 				label += fmt.Sprintf(" +%d", z-a-1)
 			}
-			addLeaf(0, overview.Leaf{Label: label, Node: entries[a].node}, rows)
+			addLeaf(parent(g), overview.Leaf{Label: label, Node: entries[a].node}, rows)
 		}
 		sh.Grouped = fmt.Sprintf("%d rows summed into %d groups", total, limit)
 	}
@@ -112,3 +115,23 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 	}
 	return sh
 }
+
+// bands gives n consecutive leaves a level of parents between them and
+// the root: bands of about sqrt(n) leaves (made by newBand), so that the
+// spatiotemporal aggregation can sum neighbours without summing all (a
+// flat root offers only "each leaf" or "everything"). Few leaves stay
+// under the root. It returns the parent of the i-th leaf.
+func bands(n int, newBand func() int) func(i int) int {
+	if n <= minBanded {
+		return func(int) int { return 0 }
+	}
+	per := int(math.Ceil(math.Sqrt(float64(n))))
+	parents := make([]int, 0, (n+per-1)/per)
+	for range (n + per - 1) / per {
+		parents = append(parents, newBand())
+	}
+	return func(i int) int { return parents[i/per] }
+}
+
+// minBanded is the most leaves left flat under the root.
+const minBanded = 8

@@ -111,8 +111,8 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 
 // TestOverviewShapeCoarsening: within the leaf budget every row is a
 // leaf under its process; over it rows are summed into processes, then
-// into groups; the hierarchy is always a tree over the leaves whose node
-// ranges are contiguous.
+// into groups, in bands under the root; the hierarchy is always a tree
+// over the leaves whose node ranges are contiguous.
 func TestOverviewShapeCoarsening(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	tree := hs.b().panes[viewControlFlow].tree
@@ -126,6 +126,9 @@ func TestOverviewShapeCoarsening(t *testing.T) {
 		}
 		if err := sh.Hier.Check(len(sh.Leaves)); err != nil {
 			t.Fatalf("limit %d: %v", c.limit, err)
+		}
+		if c.grouped && len(sh.Leaves) > minBanded && len(sh.Hier.Children[0]) >= len(sh.Leaves) {
+			t.Errorf("limit %d: %d summed leaves flat under the root, want bands between", c.limit, len(sh.Leaves))
 		}
 		if len(sh.RowKeys) != 12 || sh.NodeRows[0] != 12 {
 			t.Errorf("limit %d: %d rows, root sums %d", c.limit, len(sh.RowKeys), sh.NodeRows[0])
@@ -160,12 +163,15 @@ func TestOverviewCostGuard(t *testing.T) {
 	}
 }
 
-// TestOverviewHatch: on a screen with fewer lines than leaves, a line
-// holds several leaves, and a column where they are in different parts is
-// hatched, never drawn as a state; the legend explains the hatch.
+// TestOverviewHatch: an overview has no more leaves than lines, but a
+// screen made shorter afterwards has fewer lines than leaves: then a
+// line holds several leaves, and a column where they are in different
+// parts is hatched, never drawn as a state; the legend explains the
+// hatch.
 func TestOverviewHatch(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 80, 14, true)
+	hs := newHarness(t, newDemoTrace(), 80, 24, true)
 	hs.press("overview_st")
+	hs.send(tea.WindowSizeMsg{Width: 80, Height: 14})
 	ov := hs.ov()
 	for ov.cur > 0 { // the finest partition: leaves apart
 		hs.press("zoom_in")

@@ -76,9 +76,12 @@ type ovDrawing struct {
 }
 
 // leafLines is how many lines the leaves get.
-func (ov *overviewScreen) leafLines() int {
-	n := ov.sh.panelLines() - 2 // p line, details line
-	if !ov.spatial {
+func (ov *overviewScreen) leafLines() int { return ovLeafLines(ov.sh, ov.spatial) }
+
+// ovLeafLines is how many lines an overview's leaves get on the screen.
+func ovLeafLines(sh *shared, spatial bool) int {
+	n := sh.panelLines() - 2 // p line, details line
+	if !spatial {
 		n-- // the all-rows band
 	}
 	return max(n, 1)

@@ -26,12 +26,12 @@ func niceStep(d core.Time) core.Time {
 
 // rulerStep is the ruler's tick step: a round duration such that a label
 // (with the digits that tell ticks apart) and a gap fit between ticks.
-func rulerStep(v timeView, cols int) core.Time {
+func (sh *shared) rulerStep(v timeView, cols int) core.Time {
 	cols = max(cols, 1)
 	width := core.Time(12)
 	step := niceStep(v.Span() * width / core.Time(cols))
 	for range 3 { // a label's width depends on the step
-		w := core.Time(len(formatDurationAt(v.T1-v.Start, step)) + 3)
+		w := core.Time(len(sh.tickLabel(v.Start, v.T1, step)) + 3)
 		if w <= width {
 			break
 		}
@@ -42,7 +42,7 @@ func rulerStep(v timeView, cols int) core.Time {
 }
 
 // rulerLines draws the time ruler: tick labels (offsets from the trace
-// start, adaptive units) and a tick line with the cursor, mark and
+// start in adaptive units, or absolute seconds: see tickLabel) and a tick line with the cursor, mark and
 // selection.
 func (b *browser) rulerLines(l screenLayout) []string {
 	st := b.sh.styles
@@ -58,13 +58,13 @@ func (b *browser) rulerLines(l screenLayout) []string {
 
 	labels := []rune(strings.Repeat(" ", l.ganttW))
 	ticks := make([]bool, l.ganttW)
-	step := rulerStep(v, l.ganttW)
+	step := b.sh.rulerStep(v, l.ganttW)
 	first := v.Start + (v.T0-v.Start+step-1)/step*step
 	next := 0 // first free label column
 	for t := first; t <= v.T1 && t >= v.Start; t += step {
 		c := v.ColOf(t)
 		ticks[c] = true
-		lab := []rune(formatDurationAt(t-v.Start, step))
+		lab := []rune(b.sh.tickLabel(v.Start, t, step))
 		if c >= next && c+len(lab) <= l.ganttW {
 			copy(labels[c:], lab)
 			next = c + len(lab) + 2

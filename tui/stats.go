@@ -443,7 +443,7 @@ func (s *statsScreen) key(msg tea.KeyMsg) step {
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		return step{done: true, pass: true} // the base opens the overview
 	default:
-		return step{note: "statistics: tab next table · enter shows the slowest · " + km.SortNext.Help().Key + " sort · " + km.SortReverse.Help().Key + " reverse · esc close"}
+		return step{note: "statistics: " + s.Help()}
 	}
 	t.cur = max(0, min(t.cur, len(t.lines)-1))
 	t.top = min(t.top, t.cur) // the selected line stays in view

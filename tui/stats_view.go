@@ -6,6 +6,7 @@ import (
 
 	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
 )
 
 // rangeTitle is the title line of a screen about [from, to]: what, the
@@ -189,7 +190,5 @@ func padLeft(s string, w int) string {
 
 // Help is the statistics screen's help line.
 func (s *statsScreen) Help() string {
-	km := &s.sh.keys
-	return joinHelp(s.sh.styles, k(km.Focus)+" next table", k(km.SortNext)+" sort column", k(km.SortReverse)+" reverse",
-		k(km.Up)+" "+k(km.Down)+" select", "enter show the slowest", k(km.Stats)+"/esc close", k(km.Help)+" help")
+	return s.sh.hint(keymap.FocusStats)
 }

@@ -79,13 +79,40 @@ func sign(d core.Time) core.Time {
 }
 
 // relTime prints t as an offset from the trace start, precise to res, or
-// as absolute seconds (all nine decimals) when the user toggled absolute
+// as absolute seconds precise to res when the user toggled absolute
 // times: the one place that decides how instants read on screen.
 func (sh *shared) relTime(start, t, res core.Time) string {
 	if sh.absTimes {
-		return core.FormatTimestamp(t)
+		return formatTimestampAt(t, res)
 	}
 	return "+" + formatDurationAt(t-start, res)
+}
+
+// tickLabel is a ruler tick's label, a step after the previous one: the
+// offset without its "+" (every tick is one) or the absolute seconds, as
+// relTime reads them.
+func (sh *shared) tickLabel(start, t, step core.Time) string {
+	return strings.TrimPrefix(sh.relTime(start, t, step), "+")
+}
+
+// formatTimestampAt prints t as core.FormatTimestamp does (seconds, a
+// point, decimals) with at least three decimals and as many more as it
+// takes to tell apart two instants res apart, rounded to the last one.
+func formatTimestampAt(t, res core.Time) string {
+	full := core.FormatTimestamp(t)
+	unit, dec := core.Time(1e6), 3
+	for dec < 9 && unit > max(res, 1) {
+		unit, dec = unit/10, dec+1
+	}
+	if dec == 9 || t < 0 { // negative times are corrupt ones: all digits
+		return full
+	}
+	if t > core.MaxTime-unit/2 { // rounding up would overflow
+		return full
+	}
+	r := (t + unit/2) / unit * unit
+	s := core.FormatTimestamp(r)
+	return s[:len(s)-(9-dec)]
 }
 
 // rangeRes is the precision a range's bounds are printed with: a

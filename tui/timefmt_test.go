@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -66,7 +67,8 @@ func TestFormatDurationAtPrecision(t *testing.T) {
 
 // TestRulerLabelsDistinct: at every zoom down to a nanosecond per column,
 // the ruler's tick labels differ from each other (the ruler read
-// "3.233s 3.233s 3.233s" at ×65 536).
+// "3.233s 3.233s 3.233s" at ×65 536), as offsets and as absolute times
+// (the T toggle), and fit between their ticks.
 func TestRulerLabelsDistinct(t *testing.T) {
 	rng := coretest.Rand(t)
 	for range 300 {
@@ -76,14 +78,61 @@ func TestRulerLabelsDistinct(t *testing.T) {
 		span := max(core.Time(cols), traceSpan>>rng.IntN(40))
 		t0 := start + core.Time(rng.Int64N(int64(traceSpan-span+1)))
 		v := timeView{Start: start, End: start + traceSpan - 1, T0: t0, T1: t0 + span - 1, Cols: cols}
-		step := rulerStep(v, cols)
-		seen := map[string]core.Time{}
-		for tk := v.Start + (v.T0-v.Start+step-1)/step*step; tk <= v.T1; tk += step {
-			lab := formatDurationAt(tk-v.Start, step)
-			if prev, ok := seen[lab]; ok {
-				t.Fatalf("view %+v step %d: ticks %d and %d both read %q", v, step, prev, tk, lab)
+		for _, abs := range []bool{false, true} {
+			sh := &shared{absTimes: abs}
+			step := sh.rulerStep(v, cols)
+			seen := map[string]core.Time{}
+			for tk := v.Start + (v.T0-v.Start+step-1)/step*step; tk <= v.T1; tk += step {
+				lab := sh.tickLabel(v.Start, tk, step)
+				if prev, ok := seen[lab]; ok {
+					t.Fatalf("abs %v view %+v step %d: ticks %d and %d both read %q", abs, v, step, prev, tk, lab)
+				}
+				seen[lab] = tk
+				if want := sh.relTime(v.Start, tk, step); strings.TrimPrefix(want, "+") != lab || abs == strings.HasPrefix(want, "+") {
+					t.Fatalf("abs %v: tick %d reads %q, the status line %q", abs, tk, lab, want)
+				}
 			}
-			seen[lab] = tk
+		}
+	}
+}
+
+// TestFormatTimestampAtPrecision: an absolute time printed precise to res
+// is FormatTimestamp's digits rounded to res (within res/2, at least
+// three decimals), and two instants res apart never print the same.
+func TestFormatTimestampAtPrecision(t *testing.T) {
+	rng := coretest.Rand(t)
+	for range 5000 {
+		tm := core.Time(rng.Int64N(4e18))
+		res := core.Time(1)
+		for range rng.IntN(13) {
+			res *= 10
+		}
+		res *= core.Time(1 + rng.IntN(5))
+		s := formatTimestampAt(tm, res)
+		p, err := core.ParseTime(s, 0)
+		if err != nil {
+			t.Fatalf("formatTimestampAt(%d, %d) = %q: %v", tm, res, s, err)
+		}
+		if 2*max(p-tm, tm-p) > max(res, 1e6) {
+			t.Fatalf("formatTimestampAt(%d, %d) = %q reads %d: want within res/2", tm, res, s, p)
+		}
+		if dot := strings.IndexByte(s, '.'); dot < 0 || len(s)-dot-1 < 3 {
+			t.Fatalf("formatTimestampAt(%d, %d) = %q: want three decimals or more", tm, res, s)
+		}
+		if n := formatTimestampAt(tm+res, res); n == s {
+			t.Fatalf("%d and %d both print %q at precision %d", tm, tm+res, s, res)
+		}
+	}
+	// Instant and precision → print.
+	examples := map[[2]core.Time]string{
+		{1412670961_123456789, 1}:    "1412670961.123456789",
+		{1412670961_123456789, 1000}: "1412670961.123457",
+		{1412670961_123456789, 5e8}:  "1412670961.123",
+		{1412670961_999999999, 1e6}:  "1412670962.000",
+	}
+	for in, want := range examples {
+		if got := formatTimestampAt(in[0], in[1]); got != want {
+			t.Errorf("formatTimestampAt(%d, %d) = %q, want %q", in[0], in[1], got, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
 )
 
 // render draws the browser.
@@ -357,13 +358,18 @@ func (b *browser) helpLine() string {
 	if h := b.viewHelp(); h != "" {
 		return st.Dim.Render(fit(h, b.sh.width))
 	}
-	if b.helpW != b.sh.width { // rendered once per width: help is static
+	focus := keymap.FocusGantt
+	if b.table.focused {
+		focus = keymap.FocusTable
+	}
+	if b.helpW != b.sh.width || b.helpFocus != focus { // rendered once per width and focus
 		h := help.New()
 		h.Styles = st.Help
 		h.Width = b.sh.width
 		// Clipped: bubbles adds every remaining item when the line is
 		// exactly full and its ellipsis no longer fits.
-		b.helpW, b.helpText = b.sh.width, fitANSI(h.ShortHelpView(b.sh.keys.ShortHelp()), b.sh.width)
+		b.helpW, b.helpFocus = b.sh.width, focus
+		b.helpText = fitANSI(h.ShortHelpView(hintBindings(&b.sh.keys, focus)), b.sh.width)
 	}
 	return b.helpText
 }

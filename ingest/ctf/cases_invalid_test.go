@@ -20,7 +20,6 @@ func invalidCases() []ctfCase {
 	meta("bad-syntax", "a missing semicolon", `event { name = "e"; id = 0; fields := struct { uint8_t n } };`)
 	meta("unknown-type", "a field of an undeclared type", `event { name = "e"; id = 0; fields := struct { uint33_t n; }; };`)
 	meta("int-size-zero", "an integer of size 0", `event { name = "e"; id = 0; fields := struct { integer { size = 0; } n; }; };`)
-	meta("int-size-65", "an integer of 65 bits", `event { name = "e"; id = 0; fields := struct { integer { size = 65; align = 8; } n; }; };`)
 	meta("bad-align", "an alignment that is not a power of two", `event { name = "e"; id = 0; fields := struct { integer { size = 8; align = 3; } n; }; };`)
 	meta("variant-tag-not-enum", "a variant tagged by an integer", `event { name = "e"; id = 0; fields := struct { uint8_t t; variant <t> { uint8_t a; } v; }; };`)
 	meta("seq-length-signed", "a sequence whose length is signed", `event { name = "e"; id = 0; fields := struct { int32_t n; uint8_t s[n]; }; };`)

@@ -88,8 +88,6 @@ func specInvalidCases() []ctfCase {
 	c.files["metadata"] = append(append([]byte{}, le[:first]...), be[first:]...)
 	cs = append(cs, c)
 
-	evs := `event { name = "e"; id = 0; fields := struct { uint8_t n; }; };
-		event { name = "empty"; id = 1; fields := struct { integer { size = 64; align = 64; } x[0]; }; };`
 	p := stdPacket(0, t0, 0, 0)
 	p.event(0, t0).u8(1)
 	p.event(1, t0+1)
@@ -99,7 +97,7 @@ func specInvalidCases() []ctfCase {
 	w := bitbuf{b: b}
 	w.patch64(p.sizesAt, uint64(p.content))
 	cs = append(cs, ctfCase{name: "empty-event-past-content", about: "an empty event whose aligned payload starts past the packet content",
-		files: map[string][]byte{"metadata": []byte(stdPrelude + stdStream + evs), "stream_0": w.b}})
+		files: map[string][]byte{"metadata": []byte(stdPrelude + stdStream + emptyAlignedEvents), "stream_0": w.b}})
 	return cs
 }
 

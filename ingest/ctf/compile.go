@@ -78,6 +78,9 @@ func compileTrace(meta *tsdl.Trace) (*tracePlan, error) {
 		return nil, err
 	}
 	tp.header, tp.hdrSlots = hdr, c.nslots
+	if err := refuseWide(hdr, "magic", "stream_id", "stream_instance_id"); err != nil {
+		return nil, err
+	}
 	if hdr != nil {
 		for _, ch := range hdr.children {
 			isInt := ch.kind == tsdl.KindInt || ch.kind == tsdl.KindEnum
@@ -164,6 +167,12 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		return nil, err
 	}
 	if sp.streamCtx, err = c.compileScope(scopeStreamContext, sc.EventContext); err != nil {
+		return nil, err
+	}
+	if err := refuseWide(sp.pktCtx, "timestamp_begin", "timestamp_end", "content_size", "packet_size", "events_discarded", "packet_seq_num", "cpu_id"); err != nil {
+		return nil, err
+	}
+	if err := refuseWide(sp.header, "id", "timestamp"); err != nil {
 		return nil, err
 	}
 	// Timestamps without a clock use the trace's only clock (babeltrace2).

@@ -1,6 +1,8 @@
 package ctf
 
 import (
+	"slices"
+
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
 )
@@ -23,6 +25,27 @@ func autoMapClock(n *node, name string, clk *tsdl.Clock) {
 			autoMapClock(ch, name, clk)
 		}
 	}
+}
+
+// refuseWide refuses integers wider than 64 bits that carry one of the
+// given names anywhere in the structure and its variants: the reader
+// would take them for a timestamp, a size or an id, which are 64 bits at
+// most.
+func refuseWide(n *node, names ...string) error {
+	if n == nil {
+		return nil
+	}
+	for _, ch := range n.children {
+		if ch.kind == tsdl.KindWideInt && slices.Contains(names, ch.name) {
+			return planError(ch.typ, "%s.%s is a %d-bit integer: a %s must be 64 bits at most", scopeNames[ch.scope], ch.orig, ch.size, ch.name)
+		}
+		if ch.kind == tsdl.KindStruct || ch.kind == tsdl.KindVariant {
+			if err := refuseWide(ch, names...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // findClock sets *clk to the clock the integers of n map to, and refuses
@@ -160,7 +183,7 @@ func expose(root *node, prefix string, names *[]string, kinds *[]core.FieldKind)
 			k = core.FieldEnum
 		case tsdl.KindFloat:
 			k = core.FieldFloat
-		case tsdl.KindString:
+		case tsdl.KindString, tsdl.KindWideInt:
 			k = core.FieldString
 		case tsdl.KindArray, tsdl.KindSequence:
 			if !ch.text {

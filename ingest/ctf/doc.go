@@ -14,10 +14,10 @@
 //     with ReadAt into reusable buffers; a packet index (offset, sizes,
 //     time range, discarded-event counter, cpu, event count) is built at
 //     Open from the packet headers;
-//   - the stream decoder (exec.go): runs the programs over a window of the
-//     current packet, reconstructs N-bit timestamps (CTF section 8) and
-//     fills a reused [core.Event]; every length is checked against the
-//     packet before it is used;
+//   - the stream decoder (exec.go; wide.go for integers over 64 bits):
+//     runs the programs over a window of the current packet, reconstructs
+//     N-bit timestamps (CTF section 8) and fills a reused [core.Event];
+//     every length is checked against the packet before it is used;
 //   - the merge (reader.go): a min-heap of streams keyed by their next
 //     event's time, ties by stream index, so the order is deterministic
 //     and [Reader.Checkpoint] / [Reader.Seek] resume it exactly;

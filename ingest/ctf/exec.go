@@ -40,6 +40,8 @@ type dec struct {
 	haveID bool
 
 	loops [maxLoopDepth]loopFrame
+
+	wide []byte // text of the wide integers decoded, never overwritten (wide.go)
 }
 
 type loopFrame struct {
@@ -298,6 +300,15 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		}
 		d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
 		sp++
+	case opWide:
+		pos = alignUp(pos, int64(o.align))
+		if pos > limit || o.n > uint64(limit-pos) {
+			return pos, pc, sp, d.stop(pos, d.short(pos, int64(o.n)))
+		}
+		if o.field >= 0 {
+			d.fields[o.field].Bytes = d.wideText(pos-base, int(o.n), o.flags&fBE != 0)
+		}
+		pos += int64(o.n)
 	case opLoopEnd:
 		top := &d.loops[sp-1]
 		top.left--

@@ -128,6 +128,15 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 			}
 			dst = appendCFloat(dst, f)
 		}
+	case tsdl.KindWideInt:
+		p.pos = alignUp(p.pos, int64(n.align))
+		if p.pos < p.base || p.pos > p.limit || int64(n.size) > p.limit-p.pos {
+			return dst
+		}
+		if emit {
+			dst = appendWideHex(dst, p.data, p.pos-p.base, n.size, n.bigEndian)
+		}
+		p.pos += int64(n.size)
 	case tsdl.KindString:
 		p.pos = alignUp(p.pos, 8)
 		i, end := (p.pos-p.base)>>3, (p.limit-p.base)>>3

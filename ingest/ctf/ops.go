@@ -30,6 +30,7 @@ const (
 	opVariant // jump to the option selected by slots[ref] (node.choices, targets)
 	opJump    // to jump
 	opBlock   // fused run of byte-aligned fixed-size fields (fuse.go)
+	opWide    // integer of n > 64 bits, exposed as hexadecimal text (wide.go)
 )
 
 // op flags.
@@ -74,7 +75,7 @@ type emitter struct {
 // foldsAlign reports whether an op applies its own alignment first.
 func foldsAlign(c opcode) bool {
 	switch c {
-	case opInt, opU8, opU16L, opU32L, opU64L, opU16B, opU32B, opU64B, opFloat32, opFloat64, opString, opText, opTextSeq, opSkip, opSeqSkip:
+	case opInt, opU8, opU16L, opU32L, opU64L, opU16B, opU32B, opU64B, opFloat32, opFloat64, opString, opText, opTextSeq, opSkip, opSeqSkip, opWide:
 		return true
 	}
 	return false
@@ -148,6 +149,13 @@ func (e *emitter) emit(n *node) {
 		if n.size == 64 {
 			o.code = opFloat64
 		}
+		if n.bigEndian {
+			o.flags |= fBE
+		}
+		e.add(o)
+		e.advance(int64(n.size))
+	case tsdl.KindWideInt:
+		o := op{code: opWide, align: e.aligned(int64(n.align)), slot: -1, field: n.field, n: uint64(n.size)}
 		if n.bigEndian {
 			o.flags |= fBE
 		}
@@ -308,7 +316,7 @@ func hasEffects(n *node) bool {
 // minBits is the smallest size a field can take, alignment aside.
 func minBits(n *node) uint64 {
 	switch n.kind {
-	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat:
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat, tsdl.KindWideInt:
 		return uint64(n.size)
 	case tsdl.KindString:
 		return 8

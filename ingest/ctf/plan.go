@@ -316,6 +316,9 @@ func (c *compiler) resolve(path string, src *tsdl.Type) (*node, error) {
 // checkTarget refuses targets inside an array the source is not in: their
 // value would be ambiguous.
 func (c *compiler) checkTarget(n *node, path string, src *tsdl.Type) (*node, error) {
+	if n.kind == tsdl.KindWideInt {
+		return nil, planError(src, "%q is a %d-bit integer: sequence lengths and variant tags must be 64 bits at most", path, n.size)
+	}
 	if n.kind != tsdl.KindInt && n.kind != tsdl.KindEnum {
 		return nil, planError(src, "%q is a %s, not an integer", path, n.kind)
 	}
@@ -358,7 +361,7 @@ func lookupPath(n *node, names []string, before int) *node {
 // Such fields (and arrays of them) are skipped by arithmetic.
 func fixedSize(n *node) int64 {
 	switch n.kind {
-	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat:
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat, tsdl.KindWideInt:
 		return int64(n.size)
 	case tsdl.KindStruct:
 		var off int64

@@ -14,6 +14,8 @@ import (
 //
 //	<comm>-<pid> [<cpu>] <sec>.<usec>: <event>: <body>
 //
+// preceded by the buffer instance's name when the file has several
+// (all merged by time, as trace-cmd 3 prints them),
 // with the body from the event's print format, or from libtraceevent's
 // plugins for sched_switch, sched_wakeup(_new) and the hrtimer events.
 // It stops after limit events when limit > 0, and returns the time of the
@@ -22,6 +24,7 @@ func (s *Source) Report(w io.Writer, limit int64) (last core.Time, all bool, err
 	bw := bufio.NewWriterSize(w, 256<<10)
 	bw.WriteString("cpus=" + strconv.Itoa(s.f.cpuCount) + "\n")
 	line := make([]byte, 0, 1024)
+	width := bufferNameWidth(s.f.buffers)
 	for n := int64(0); limit <= 0 || n < limit; n++ {
 		ev, err := s.Next()
 		if errors.Is(err, io.EOF) {
@@ -44,6 +47,9 @@ func (s *Source) Report(w io.Writer, limit int64) (last core.Time, all bool, err
 				line = append(line, " [EVENTS DROPPED]\n"...)
 			}
 		}
+		if width >= 0 {
+			line = appendBufferPrefix(line, s.cur.buf.name, width)
+		}
 		line = s.AppendLine(line, int64(ev.Time))
 		line = append(line, '\n')
 		if _, err := bw.Write(line); err != nil {
@@ -51,6 +57,31 @@ func (s *Source) Report(w io.Writer, limit int64) (last core.Time, all bool, err
 		}
 	}
 	return last, all, bw.Flush()
+}
+
+// bufferNameWidth is the width trace-cmd gives the buffer names that
+// start each line of a file with several buffer instances (the longest
+// name), or -1 for a file with the top buffer only, whose lines have none.
+func bufferNameWidth(bufs []buffer) int {
+	if len(bufs) < 2 {
+		return -1
+	}
+	w := 0
+	for _, b := range bufs {
+		w = max(w, len(b.name))
+	}
+	return w
+}
+
+// appendBufferPrefix appends what trace-cmd prints before an event of the
+// named buffer when there are several: the name right-aligned to width
+// and ": ", or as many spaces for the top buffer (no name).
+func appendBufferPrefix(dst []byte, name string, width int) []byte {
+	if name == "" {
+		return appendRepeat(dst, ' ', width+2)
+	}
+	dst = padLeft(dst, []byte(name), width)
+	return append(dst, ": "...)
 }
 
 // AppendLine appends the report line of the event last returned by Next,

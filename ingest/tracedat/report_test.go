@@ -91,3 +91,23 @@ func knownDifference(got, want string) bool {
 	w, _, ok2 := strings.Cut(want, " flags=")
 	return ok1 && ok2 && g == w && strings.Contains(g, " timer_start: ")
 }
+
+// TestBufferPrefix: the buffer names trace-cmd 3.1.6 prints before the
+// lines of a file with the top buffer and instances "a" and "inst22"
+// (recorded on this machine; instances-v6.dat has one instance only).
+func TestBufferPrefix(t *testing.T) {
+	bufs := []buffer{{name: ""}, {name: "a"}, {name: "inst22"}}
+	w := bufferNameWidth(bufs)
+	for _, c := range []struct{ name, want string }{
+		{"", "        "},
+		{"a", "     a: "},
+		{"inst22", "inst22: "},
+	} {
+		if got := string(appendBufferPrefix(nil, c.name, w)); got != c.want {
+			t.Errorf("buffer %q: prefix %q, want %q", c.name, got, c.want)
+		}
+	}
+	if w := bufferNameWidth(bufs[:1]); w != -1 {
+		t.Errorf("top buffer alone: width %d, want -1 (no prefix)", w)
+	}
+}

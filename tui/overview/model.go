@@ -46,7 +46,9 @@ const (
 	// drawn groups): beyond it threads are summed into their process, and
 	// processes into groups of consecutive processes (the thesis's
 	// pre-aggregation of the lowest levels, 6.4.4). A terminal shows a few
-	// dozen lines: finer leaves would only be drawn merged.
+	// dozen lines: the browser asks for no more leaves than it has lines
+	// (finer leaves would share lines, hatched wherever they split
+	// differently), and this is the bound on the tallest screens.
 	MaxLeaves = 256
 	// chunkBytes is the size of a worker's chunk buffer.
 	chunkBytes = 4 << 20

@@ -21,6 +21,11 @@ func attrs(ts *typeSpec) (map[string]*decl, error) {
 	return m, nil
 }
 
+// MaxIntBits bounds the size of an integer: wider than 64 bits it is
+// decoded as its bits (KindWideInt); the bound keeps one field's printed
+// text small.
+const MaxIntBits = 1 << 16
+
 func (b *builder) integer(ts *typeSpec) (*Type, error) {
 	m, err := attrs(ts)
 	if err != nil {
@@ -35,10 +40,13 @@ func (b *builder) integer(ts *typeSpec) (*Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if size < 1 || size > 64 {
-		return nil, errorf(sz.line, "integer size %d out of range (1 to 64 bits)", size)
+	if size < 1 || size > MaxIntBits {
+		return nil, errorf(sz.line, "integer size %d out of range (1 to %d bits)", size, MaxIntBits)
 	}
 	t.Size = int(size)
+	if size > 64 {
+		t.Kind = KindWideInt
+	}
 	t.Align = 1
 	if t.Size%8 == 0 {
 		t.Align = 8
@@ -80,6 +88,9 @@ func (b *builder) integer(ts *typeSpec) (*Type, error) {
 		}
 		if t.Clock == nil {
 			return nil, errorf(a.line, "map refers to undeclared clock %q", e.path[1])
+		}
+		if t.Kind == KindWideInt {
+			return nil, errorf(a.line, "a %d-bit integer cannot be mapped to a clock (clock values are 64 bits at most)", t.Size)
 		}
 	}
 	return t, nil
@@ -260,6 +271,9 @@ func (b *builder) enumType(sc *scope, ts *typeSpec) (*Type, error) {
 		}
 	} else if cont = sc.lookup("", "int"); cont == nil {
 		return nil, errorf(ts.line, "enumeration without a container type and no \"int\" type declared")
+	}
+	if cont.Kind == KindWideInt {
+		return nil, errorf(ts.line, "enumeration container of %d bits: enumerations hold 64 bits at most", cont.Size)
 	}
 	if cont.Kind != KindInt {
 		return nil, errorf(ts.line, "enumeration container must be an integer, not a %s", cont.Kind)

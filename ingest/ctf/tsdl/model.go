@@ -100,11 +100,15 @@ const (
 	KindVariant
 	KindArray
 	KindSequence
+	// KindWideInt is an integer wider than 64 bits: decoded as its bits,
+	// printed in hexadecimal, never a length, tag, clock value or
+	// enumeration container.
+	KindWideInt
 )
 
 // String names the kind ("integer", "structure"...).
 func (k Kind) String() string {
-	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence"}[k]
+	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence", "wide integer"}[k]
 }
 
 // Encoding is the character encoding of an integer or a string.
@@ -125,7 +129,7 @@ type Type struct {
 	Line int // where it was declared
 
 	// Integers and enumerations (the container's properties).
-	Size      int // bits, 1..64
+	Size      int // bits, 1..64 (KindWideInt: 65..MaxIntBits)
 	Align     int // bits, a power of two
 	Signed    bool
 	BigEndian bool

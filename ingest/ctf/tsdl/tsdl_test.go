@@ -154,7 +154,9 @@ func TestParseErrors(t *testing.T) {
 		{prelude + "event { name = \"e\"; fields := struct { uint33_t x; }; };", 5, `unknown type "uint33_t"`},
 		{prelude + "event { name = \"e\"; fields := struct { uint8_t x; uint8_t x; }; };", 5, "duplicate field"},
 		{prelude + "event { name = \"e\"; fields := struct { integer { size = 0; } x; }; };", 5, "size 0 out of range"},
-		{prelude + "event { name = \"e\"; fields := struct { integer { size = 65; } x; }; };", 5, "size 65 out of range"},
+		{prelude + "event { name = \"e\"; fields := struct { integer { size = 65537; } x; }; };", 5, "size 65537 out of range"},
+		{prelude + "clock { name = c; };\nevent { name = \"e\"; fields := struct { integer { size = 128; map = clock.c.value; } x; }; };", 6, "cannot be mapped to a clock"},
+		{prelude + "event { name = \"e\"; fields := struct { enum : integer { size = 72; } { A } x; }; };", 5, "enumerations hold 64 bits at most"},
 		{prelude + "event { name = \"e\"; fields := struct { integer { size = 8; align = 6; } x; }; };", 5, "not a power of two"},
 		{prelude + "event { name = \"e\"; fields := struct { integer { size = 8; size = 8; } x; }; };", 5, "duplicate attribute"},
 		{prelude + "event { name = \"e\"; fields := struct { integer { size = 8; byte_order = middle; } x; }; };", 5, "byte_order"},
@@ -294,4 +296,27 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWideIntegers: integers over 64 bits, up to MaxIntBits, are a kind
+// of their own, with their attributes; 64 bits is still an integer.
+func TestWideIntegers(t *testing.T) {
+	tr := mustParse(t, prelude+`event { name = "e"; fields := struct {
+		integer { size = 64; } i64;
+		integer { size = 65; align = 1; signed = true; byte_order = le; } w65;
+		integer { size = 65536; } wmax;
+	}; };`)
+	p := payload(t, tr, "e")
+	if i := field(t, p, "i64"); i.Kind != KindInt || i.Size != 64 {
+		t.Errorf("i64: %v of %d bits", i.Kind, i.Size)
+	}
+	if w := field(t, p, "w65"); w.Kind != KindWideInt || w.Size != 65 || w.Align != 1 || !w.Signed || w.BigEndian {
+		t.Errorf("w65: %+v", w)
+	}
+	if w := field(t, p, "wmax"); w.Kind != KindWideInt || w.Size != MaxIntBits || w.Align != 8 || !w.BigEndian {
+		t.Errorf("wmax: %+v", w)
+	}
+	if KindWideInt.String() != "wide integer" {
+		t.Errorf("KindWideInt prints as %q", KindWideInt)
+	}
 }
