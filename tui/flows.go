@@ -20,7 +20,7 @@ import (
 // Flow_in alone) back to the first, walking the Flow_in chain, so that
 // pressing it again and again cycles through the flow.
 
-// flowFrom parses a Flow_in value: the thread and time of the other end.
+// flowFrom parses a Flow_in value: the thread and time of the previous step.
 func flowFrom(v string) (tid string, t core.Time, ok bool) {
 	i := strings.LastIndex(v, " from ")
 	j := strings.LastIndex(v, " at ")
