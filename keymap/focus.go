@@ -122,12 +122,15 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Top).does("first event"), use(&k.Bottom).does("last event"),
 			use(&k.Left).does("column left").hintAs(26, "column"), use(&k.Right).does("column right").hint(26),
 			use(&k.Toggle).does("go to the event in the Gantt").hintAs(25, "go to event"),
+			use(&k.ContentsLeft).does("scroll Contents left («: text cut)"),
+			use(&k.ContentsRight).does("scroll Contents right (»: more)"),
+			use(&k.Copy).does("copy the event as one line (OSC 52)"),
 			fixed("esc", "clear the selection"),
 		}},
 		{Name: FocusMarks, Intro: "named instants, as in vim; marks A and B measure a delta", Uses: []Use{
 			use(&k.SetMark).does("then a letter: mark the cursor"),
 			use(&k.JumpMark).does("then a letter: back to the mark"),
-			use(&k.Copy).does("copy the cursor time (the selection) with OSC 52"),
+			use(&k.Copy).does("copy the cursor time or selection (OSC 52)"),
 		}},
 		{Name: FocusStats, Intro: "per-state, per-row and system-call tables of the selection or view", Uses: []Use{
 			use(&k.Focus).does("next table").hint(1),

@@ -58,6 +58,9 @@ type KeyMap struct {
 	GrowTable   key.Binding
 	ShrinkTable key.Binding
 	Details     key.Binding
+	// Horizontal scrolling of the Contents column (table focused).
+	ContentsLeft  key.Binding
+	ContentsRight key.Binding
 
 	// Overview and statistics.
 	Stats       key.Binding
@@ -120,7 +123,7 @@ func Default() KeyMap {
 		GoTo:          bind(":", "go to time", ":"),
 		SetMark:       bind("m", "set mark + letter", "m"),
 		JumpMark:      bind("'", "go to mark + letter", "'"),
-		Copy:          bind("y", "copy time/selection", "y"),
+		Copy:          bind("y", "copy time/selection/event", "y"),
 		AbsTimes:      bind("T", "abs/+offset times", "T"),
 
 		Toggle:       bind("enter", "expand · go to event/part", "enter"),
@@ -140,6 +143,9 @@ func Default() KeyMap {
 		GrowTable:   bind("}", "taller table", "}"),
 		ShrinkTable: bind("{", "shorter table", "{"),
 		Details:     bind("i", "event and row details", "i"),
+
+		ContentsLeft:  bind("(", "scroll contents left", "(", "shift+left"),
+		ContentsRight: bind(")", "scroll contents right", ")", "shift+right"),
 
 		Stats:       bind("S", "statistics", "S"),
 		SortNext:    bind(">", "sort by next column", ">"),
@@ -200,6 +206,8 @@ func (k *KeyMap) Actions() []Action {
 		{"grow_table", GroupTable, &k.GrowTable},
 		{"shrink_table", GroupTable, &k.ShrinkTable},
 		{"details", GroupTable, &k.Details},
+		{"contents_left", GroupTable, &k.ContentsLeft},
+		{"contents_right", GroupTable, &k.ContentsRight},
 
 		{"stats", GroupViews, &k.Stats},
 		{"sort", GroupViews, &k.SortNext},

@@ -515,6 +515,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("table %d lines, want %d", got, before-2)
 		}
 	},
+	"contents_left":  testContentsScroll,
+	"contents_right": testContentsScroll,
 	"details": func(t *testing.T, hs *harness) {
 		hs.press("resources")
 		hs.selectRow("CPU 1")

@@ -109,7 +109,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
 	b.names = newFrameNames(tr)
 	b.cursor = start
-	b.table = newEventTable(ctx, sh, tr.Events())
+	b.table = newEventTable(ctx, sh, tr.Events(), start)
 	b.panes[viewResources].tree = buildResources(b.hist)
 	b.prompt = newPrompt(sh)
 	return b
@@ -121,7 +121,7 @@ func (b *browser) init() tea.Cmd {
 	return tea.Batch(func() tea.Msg {
 		t, err := buildControlFlow(ctx, h)
 		return treeMsg{t, err}
-	}, b.layout())
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
 }
 
 // tree is the current view's rows (never nil once loaded).
@@ -144,6 +144,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case densityMsg:
 		b.gotDensity(msg)
 		return nil
+	case gapMsg:
+		return b.gotEventsPart(msg)
 	case zoomMsg:
 		return b.zoomTo(msg)
 	case rowsMsg, rankMsg, filterMsg:
@@ -231,8 +233,12 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
 	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
+	at := b.hist.Attributes()
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]
+		if rk, ok := runKeyOf(at, n, len(req.rows)); ok {
+			req.runs = append(req.runs, rk)
+		}
 		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
 	}
 	req.extra = b.detailKeys()

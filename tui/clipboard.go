@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/base64"
 	"io"
+	"strconv"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
@@ -20,9 +22,10 @@ func osc52(text string) string {
 	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
 }
 
-// copyTime copies the selection ("start end", absolute seconds as the
-// go-to prompt reads them) or else the cursor's absolute time.
-func (b *browser) copyTime() tea.Cmd {
+// copy copies, with the table focused, its selected event as one line
+// (see eventLine); else the selection ("start end", absolute seconds as
+// the go-to prompt reads them) or the cursor's absolute time.
+func (b *browser) copy() tea.Cmd {
 	w := b.sh.clipboard
 	if w == nil {
 		b.setNote(noteInfo, "no terminal to copy through")
@@ -30,7 +33,15 @@ func (b *browser) copyTime() tea.Cmd {
 	}
 	text := core.FormatTimestamp(b.cursor)
 	what := "cursor time"
-	if b.hasSel {
+	switch {
+	case b.table.focused:
+		r, ok := b.table.selected()
+		if !ok {
+			b.setNote(noteInfo, "no event selected (or not read yet): nothing copied")
+			return nil
+		}
+		text, what = eventLine(&r), "event"
+	case b.hasSel:
 		text = core.FormatTimestamp(b.selStart) + " " + core.FormatTimestamp(b.selEnd)
 		what = "selection"
 	}
@@ -42,4 +53,25 @@ func (b *browser) copyTime() tea.Cmd {
 		_, _ = io.WriteString(w, seq)
 		return nil
 	}
+}
+
+// eventLine is an event as one line of text: absolute time, [CPU],
+// process/tid, event name and contents, e.g.
+// "1179.000012345 [1] bash/18336 sched_switch: prev_comm=bash …".
+// Unknown parts are left out; control characters (the trace's bytes)
+// are replaced, as on screen.
+func eventLine(r *EventRow) string {
+	var sb strings.Builder
+	sb.WriteString(core.FormatTimestamp(r.Time))
+	if r.CPU >= 0 {
+		sb.WriteString(" [" + strconv.Itoa(int(r.CPU)) + "]")
+	}
+	if who := strings.Trim(r.Process+"/"+r.TID, "/"); who != "" {
+		sb.WriteString(" " + who)
+	}
+	sb.WriteString(" " + r.Event + ":")
+	if r.Contents != "" {
+		sb.WriteString(" " + r.Contents)
+	}
+	return printable(sb.String())
 }

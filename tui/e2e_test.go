@@ -275,7 +275,7 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	}
 	s.send("Tab") // focus the table: its selected event is marked, its column bracketed
 	s.waitFor(5*time.Second, "[Event]")
-	s.waitFor(5*time.Second, "\n*1412670961.")
+	s.waitFor(5*time.Second, "\n*+0.000000000")
 	out, err := s.cmd("capture-pane", "-p", "-e", "-t", "e2e") // -e: with escape sequences
 	if err != nil {
 		t.Fatalf("tmux capture-pane -e: %v\n%s", err, out)
@@ -283,6 +283,12 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	if strings.Contains(out, "\x1b[") {
 		t.Errorf("NO_COLOR screen has escape sequences:\n%q", out)
 	}
+	s.send(")") // the Contents column scrolls: « at its left
+	s.waitFor(5*time.Second, "«")
+	s.send("y") // the selected event, copied
+	s.waitFor(5*time.Second, "copied the event: 1412670961.000000000 [0] systemd/1")
+	s.send("Tab", "2", "w", "w", "w", "w") // Resources, zoomed in: runs named
+	s.waitFor(5*time.Second, "ls 1200")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }

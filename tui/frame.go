@@ -75,6 +75,7 @@ type frameRequest struct {
 	view   timeView
 	rows   []frameRow
 	extra  []core.Key // read at the cursor only (details line)
+	runs   []runKey   // the CPU rows' running threads, named in their runs (runlabels.go)
 	wake   wakeKeys   // the selected thread's, to say what ended its wait at the cursor
 	cursor core.Time
 	rate   float64     // intervals per row per ns seen by earlier frames; 0: unknown
@@ -111,6 +112,7 @@ type frame struct {
 	atCursor  map[core.Key]core.Interval
 	woke      core.Interval // Waker that ended the selected thread's wait at the cursor
 	woken     bool          // woke is set
+	runs      [][]threadRun // per row, the thread runs wide enough to name
 	mode      queryMode
 	intervals int // intervals read (both queries when exact gave up)
 	elapsed   time.Duration
@@ -174,7 +176,9 @@ type frameBuilder struct {
 	count    int
 	limit    int // stop the query after this many intervals (0: none)
 	stopped  bool
-	levelIDs []int32 // the dominant value of each known cell of the counter row being finished
+	levelIDs []int32          // the dominant value of each known cell of the counter row being finished
+	runOf    map[core.Key]int // Current_thread key -> its CPU row
+	runs     [][]threadRun    // per row
 }
 
 // runFrame answers one request.
@@ -206,6 +210,11 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		}
 	}
 	keys = append(keys, req.extra...)
+	b.runOf = make(map[core.Key]int, len(req.runs))
+	for _, rk := range req.runs {
+		b.runOf[rk.key] = rk.row
+		keys = append(keys, rk.key)
+	}
 	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
 
 	cells := len(req.rows) * v.Cols
@@ -214,7 +223,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	if req.rate == 0 || expected <= float64(exactBudget*cells) {
 		f.mode = modeExact
 		b.reset()
-		b.limit = exactCap*cells + len(req.extra)*v.Cols
+		b.limit = exactCap*cells + (len(req.extra)+len(req.runs))*v.Cols
 		_, err := req.hist.Query2D(ctx, keys, v.T0, v.T1, b.visit)
 		if err != nil {
 			f.err = err
@@ -242,6 +251,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		f.rate = max(f.rate, float64(f.intervals-b.count)/(rows*float64(v.Span())))
 	}
 	f.cells = b.finish()
+	f.runs = b.finishRuns()
 	f.atCursor = b.atCursor
 	f.woke, f.woken = readWaker(ctx, req.hist, req.wake, f.atCursor)
 	f.elapsed = req.now().Sub(began)
@@ -264,6 +274,7 @@ func (b *frameBuilder) reset() {
 	b.count, b.stopped = 0, false
 	clear(b.atCursor)
 	clear(b.overflow)
+	b.runs = make([][]threadRun, len(b.req.rows))
 }
 
 // sampleTimes returns the instants of a sampled query: each column's first
@@ -296,6 +307,9 @@ func (b *frameBuilder) visit(iv core.Interval) bool {
 	}
 	if iv.Contains(b.req.cursor) {
 		b.atCursor[iv.Key] = iv
+	}
+	if r, ok := b.runOf[iv.Key]; ok {
+		b.addRun(r, iv)
 	}
 	row, ok := b.rowOf[iv.Key]
 	if !ok {

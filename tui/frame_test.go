@@ -99,6 +99,25 @@ func bruteForceCells(m *core.MemHistory, keys []core.Key, v timeView) []refCell 
 	return out
 }
 
+// randomFrameCase is a random history (read through the R-SHT stand-in
+// every other iteration), its Threads/* keys and a random view of 1 to
+// maxCols columns; wholeCols: at least a nanosecond per column.
+func randomFrameCase(rng *rand.Rand, iter, maxCols int, wholeCols bool) (*core.MemHistory, core.History, []core.Key, timeView) {
+	m := randomHistory(rng, 1+rng.IntN(4))
+	var h core.History = m
+	if iter%2 == 1 {
+		h = newIndexedHistory(m)
+	}
+	start, end := m.Bounds()
+	keys := m.Attributes().Glob("Threads/*")
+	view := timeView{Start: start, End: end, Cols: 1 + rng.IntN(maxCols)}
+	span := core.Time(1 + rng.Int64N(int64(end-start+1)))
+	if wholeCols {
+		span += core.Time(view.Cols - 1)
+	}
+	return m, h, keys, view.withRange(start+core.Time(rng.Int64N(int64(end-start+1))), span)
+}
+
 // TestFrameMatchesBruteForce checks both query modes against a brute-force
 // reduction: exact mode gets every dominant state (when unique) and every
 // "changed more than once" mark right; sampled mode gets every mark right
@@ -106,16 +125,7 @@ func bruteForceCells(m *core.MemHistory, keys []core.Key, v timeView) []refCell 
 func TestFrameMatchesBruteForce(t *testing.T) {
 	rng := coretest.Rand(t)
 	for iter := range 200 {
-		m := randomHistory(rng, 1+rng.IntN(4))
-		var h core.History = m
-		if iter%2 == 1 {
-			h = newIndexedHistory(m)
-		}
-		start, end := m.Bounds()
-		keys := m.Attributes().Glob("Threads/*")
-		view := timeView{Start: start, End: end, Cols: 1 + rng.IntN(60)}
-		span := core.Time(1 + rng.Int64N(int64(end-start+1)))
-		view = view.withRange(start+core.Time(rng.Int64N(int64(end-start+1))), span)
+		m, h, keys, view := randomFrameCase(rng, iter, 60, false)
 		rows := make([]frameRow, len(keys))
 		for i, k := range keys {
 			rows[i] = frameRow{key: k, domain: domainThread}

@@ -95,6 +95,7 @@ func goldenCases() []goldenCase {
 		{name: "zoomed_selection_100x30", w: 100, h: 30, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "zoomed_selection_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "w", "w"}},
+		{name: "resources_names_120x30_ascii", w: 120, h: 30, ascii: true, keys: []string{"2", "w", "w", "w", "w"}},
 		{name: "legend_80x24", w: 80, h: 24, keys: []string{"c"}},
 		{name: "help_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?"}},
 		{name: "help_160x50", w: 160, h: 50, keys: []string{"?"}},
@@ -102,6 +103,7 @@ func goldenCases() []goldenCase {
 		{name: "help_end_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?", "G"}}, // the notes, after scrolling
 		{name: "table_focus_80x24", w: 80, h: 24, keys: []string{"tab"}},                    // the hint follows the focus
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
+		{name: "table_scrolled_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"tab", "j", ")", ")"}},
 		{name: "filter_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"f", "(", "enter"}},
 		{name: "too_small_39x12", w: 39, h: 12},
 		// The details pane: a sched_switch's fields untruncated, the row's

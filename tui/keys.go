@@ -124,7 +124,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.sh.absTimes = !b.sh.absTimes
 		return nil
 	case key.Matches(msg, km.Copy):
-		return b.copyTime()
+		return b.copy()
 	case key.Matches(msg, km.SetMark, km.JumpMark):
 		b.marks.pending = markSet
 		if key.Matches(msg, km.JumpMark) {

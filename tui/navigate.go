@@ -106,9 +106,14 @@ func (b *browser) findNext(back bool) tea.Cmd {
 // parseGoTo reads the go-to prompt: a duration with a unit is an offset
 // from the trace start, with or without '+' ("12.5ms", "+200us"); a bare
 // number is absolute seconds, as the table prints times ("1412670961.2",
-// "1179").
+// "1179"), and with '+' and a decimal point an offset in seconds, as the
+// table prints relative times ("+0.116740509").
 func parseGoTo(text string, start core.Time) (core.Time, error) {
 	s := strings.TrimSpace(text)
+	if rel, ok := strings.CutPrefix(s, "+"); ok && strings.Contains(rel, ".") && rel[len(rel)-1] >= '0' && rel[len(rel)-1] <= '9' {
+		d, err := core.ParseTime(rel, 0)
+		return start + d, err
+	}
 	if s == "" || strings.HasPrefix(s, "+") {
 		return core.ParseTime(s, start)
 	}

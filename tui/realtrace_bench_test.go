@@ -61,3 +61,28 @@ var benchTraces = []struct {
 	{"history=standin", func(*testing.B) Trace { return newBigTrace() }},
 	{"history=rsht", realBigTrace},
 }
+
+// BenchmarkEventsPartSearch is the search for far-apart parts the
+// browser runs at open (gaps.go) on the 50 000-thread trace, which has no
+// gap: one density of gapBins bins from the event index, no decoding; its
+// peer is the density strip's own read at 200 columns.
+//
+//	go test ./tui -run '^$' -bench EventsPartSearch
+func BenchmarkEventsPartSearch(b *testing.B) {
+	tr := realBigTrace(b)
+	start, end := tr.History().Bounds()
+	b.Run("search", func(b *testing.B) {
+		for b.Loop() {
+			if m, err := searchEventsPart(context.Background(), tr.Events(), start, end); err != nil || m.found {
+				b.Fatalf("search: %+v, %v", m, err)
+			}
+		}
+	})
+	b.Run("strip-200", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := tr.Events().Density(context.Background(), start, end, 200); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

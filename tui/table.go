@@ -25,6 +25,8 @@ type eventTable struct {
 
 	top, sel int64       // view indexes (filtered space when a filter is on)
 	col      EventColumn // focused column (what f edits)
+	start    core.Time   // the trace start, origin of the +offset times
+	hoff     int         // cells of Contents scrolled off to the left
 
 	cache     map[int64]EventRow // rows last read, by rank
 	fetchSeq  uint64
@@ -46,8 +48,8 @@ type eventTable struct {
 	anchor core.Time
 }
 
-func newEventTable(ctx context.Context, sh *shared, ev EventTable) *eventTable {
-	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: ColEvent, cache: map[int64]EventRow{}}
+func newEventTable(ctx context.Context, sh *shared, ev EventTable, start core.Time) *eventTable {
+	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: ColEvent, start: start, cache: map[int64]EventRow{}}
 }
 
 // Messages of the table's commands, tagged with the sequence number of the
@@ -273,6 +275,16 @@ func (t *eventTable) progressText() string {
 	return s
 }
 
+// selected returns the selected event's row, when there is one and it
+// has been read.
+func (t *eventTable) selected() (EventRow, bool) {
+	if t.len() == 0 {
+		return EventRow{}, false
+	}
+	r, ok := t.cache[t.rankOf(t.sel)]
+	return r, ok
+}
+
 // gotoEventMsg asks the Gantt to show an event (enter in the table).
 type gotoEventMsg struct{ row EventRow }
 
@@ -312,11 +324,13 @@ func (t *eventTable) key(msg tea.KeyMsg) step {
 		t.col = max(t.col-1, 0)
 	case key.Matches(msg, km.Right):
 		t.col = min(t.col+1, NumColumns-1)
+	case key.Matches(msg, km.ContentsLeft, km.ContentsRight):
+		return t.scrollContents(key.Matches(msg, km.ContentsLeft))
 	case key.Matches(msg, km.Toggle):
 		if t.len() == 0 {
 			return step{}
 		}
-		r, ok := t.cache[t.rankOf(t.sel)]
+		r, ok := t.selected()
 		if !ok {
 			return step{note: "event not loaded yet"}
 		}

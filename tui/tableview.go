@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/tracetui/tracetui/core"
 )
 
 // tableWidths splits w cells among the columns (one space between
@@ -124,7 +125,7 @@ func (tb *eventTable) draw(a area, margin int) []string {
 				if c > 0 {
 					sb.WriteByte(' ')
 				}
-				sb.WriteString(fit(r.Text(c), ws[c]))
+				sb.WriteString(tb.cell(&r, c, ws[c]))
 			}
 		}
 		line := fit(sb.String(), a.width)
@@ -138,4 +139,85 @@ func (tb *eventTable) draw(a area, margin int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// cell is column c of row r fitted to w cells: Time as the other times on
+// screen read (see eventTime), Contents scrolled by hoff.
+func (tb *eventTable) cell(r *EventRow, c EventColumn, w int) string {
+	switch c {
+	case ColTime:
+		return fit(tb.sh.eventTime(tb.start, r.Time), w)
+	case ColContents:
+		return scrolledCell(r.Contents, tb.hoff, w)
+	}
+	return fit(r.Text(c), w)
+}
+
+// eventTime prints an event's time in the table: absolute seconds, or,
+// unless the user toggled absolute times (the same switch as relTime's),
+// the offset from the trace start in seconds. Both keep all nine
+// decimals, so the column's digits line up from row to row.
+func (sh *shared) eventTime(start, t core.Time) string {
+	switch {
+	case sh.absTimes:
+		return core.FormatTimestamp(t)
+	case t < start: // an event before the history's start
+		return "-" + core.FormatTimestamp(start-t)
+	}
+	return "+" + core.FormatTimestamp(t-start)
+}
+
+// scrolledCell fits s into w cells after scrolling its first off cells
+// out to the left: « marks text cut on the left; text running on past the
+// right edge ends in » once scrolled (… before, as every other cell).
+func scrolledCell(s string, off, w int) string {
+	if off <= 0 || w < 2 {
+		return fit(s, w)
+	}
+	s = printable(s)
+	if runewidth.StringWidth(s) <= off {
+		return runewidth.FillRight("«", w)
+	}
+	s = runewidth.TruncateLeft(s, off+1, "«") // « takes the first visible cell
+	if runewidth.StringWidth(s) > w {
+		s = runewidth.Truncate(s, w, "»")
+	}
+	return runewidth.FillRight(s, w)
+}
+
+// contentsWidth is the Contents column's width on screen (less the
+// ASCII selection marker's column, see View).
+func (tb *eventTable) contentsWidth() int {
+	w := tableWidths(tb.sh.width)[ColContents]
+	if tb.sh.styles.ASCII {
+		w--
+	}
+	return max(w, 1)
+}
+
+// scrollContents scrolls the Contents column by half its width, no
+// further right than the longest contents on screen needs. The offset
+// stays when the selection moves or the filter changes: the fields a
+// user scrolled to are usually the ones they keep reading.
+func (tb *eventTable) scrollContents(left bool) step {
+	w := tb.contentsWidth()
+	d := max(w/2, 4)
+	if left {
+		tb.hoff = max(tb.hoff-d, 0)
+		return step{}
+	}
+	longest := 0
+	for i := tb.top; i < min(tb.top+int64(tb.height), tb.len()); i++ {
+		if r, ok := tb.cache[tb.rankOf(i)]; ok {
+			longest = max(longest, runewidth.StringWidth(printable(r.Contents)))
+		}
+	}
+	// at most so far that the longest contents' last cell is the last
+	// one on screen (« takes the cell of the offset itself)
+	limit := max(longest-w, 0)
+	if tb.hoff >= limit {
+		return step{note: "the contents on screen end here"}
+	}
+	tb.hoff = min(tb.hoff+d, limit)
+	return step{}
 }

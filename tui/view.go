@@ -59,6 +59,7 @@ type drawCell struct {
 	variant cellVariant
 	glyph   rune
 	level   uint8 // counter rows: the value's height, 1 to 8 (0: a state)
+	text    rune  // a character of a label written in the run (0: none)
 }
 
 // Counter levels, lowest to highest, in block characters and in ASCII.
@@ -144,6 +145,9 @@ func (b *browser) ganttLines(l screenLayout) []string {
 			}
 			cells[c] = dc
 		}
+		if ok && f.view == v && fr < len(f.runs) {
+			b.labelRuns(cells, f.runs[fr])
+		}
 		b.writeCells(&sb, cells)
 		lines = append(lines, sb.String())
 	}
@@ -171,6 +175,8 @@ func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
 			if st.ASCII {
 				g = levelASCII[c.level-1]
 			}
+		case c.text != 0:
+			g = string(c.text)
 		case g == "": // ASCII solid: the state's own glyph
 			g = string(c.glyph)
 		}
@@ -296,14 +302,9 @@ func (b *browser) detailsText() string {
 	}
 	if n.kind == kindCPU {
 		if v, ok := value(n.key, core.AttrCurrentThread); ok {
-			tid := v.String()
-			name := tid
-			if cf := b.panes[viewControlFlow].tree; cf != nil {
-				if i, ok := cf.byTID[tid]; ok {
-					name = cf.nodes[i].label
-				}
-			}
-			parts = append(parts, "running "+name)
+			// the idle thread is one row per CPU (swapper/1 0_1)
+			cpu, _ := strconv.Atoi(at.Name(n.key))
+			parts = append(parts, "running "+b.threadNamed(core.ThreadName(v.Int(), int32(cpu))))
 		}
 	}
 	return strings.Join(parts, " · ")

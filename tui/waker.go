@@ -98,15 +98,7 @@ func (b *browser) wakerText(iv core.Interval) string {
 }
 
 // threadLabel is a waker thread's Control Flow label ("name tid").
-func (b *browser) threadLabel(w core.Waker) string {
-	name := wakerAttr(w)
-	if cf := b.panes[viewControlFlow].tree; cf != nil {
-		if i, ok := cf.byTID[name]; ok {
-			return cf.nodes[i].label
-		}
-	}
-	return name
-}
+func (b *browser) threadLabel(w core.Waker) string { return b.threadNamed(wakerAttr(w)) }
 
 // wakerAttr is the Threads/<tid> attribute name of a waker thread.
 func wakerAttr(w core.Waker) string { return core.ThreadName(int64(w.ID), w.CPU) }

@@ -16,6 +16,7 @@ type scanRow struct {
 	event    string // the class name: no copy
 	tid      int64  // -1 when unknown
 	proc     []byte // owned by the row (copied from the event)
+	comm     []byte // the event's task name, when proc came from another field (see useComm)
 	contents []byte // owned by the row; empty unless asked for
 }
 
@@ -64,8 +65,25 @@ func (r *scanRow) fill(rank int64, ev *core.Event, src core.Source, cf *classFie
 	if f := ev.Field(idx.procN); f.Kind == core.FieldString {
 		r.proc = append(r.proc, f.Bytes...)
 	}
+	r.comm = r.comm[:0]
+	if f := ev.Field(idx.comm); f.Kind == core.FieldString {
+		r.comm = append(r.comm, f.Bytes...)
+	}
 	r.contents = r.contents[:0]
 	if contents {
 		r.contents = src.AppendContents(r.contents, ev)
+	}
+}
+
+// unknownComm is what ftrace prints for a task whose name it did not keep.
+const unknownComm = "<...>"
+
+// useComm gives a row that still has no process, neither from the event's
+// process field nor from the state history, the event's own task name:
+// ftrace lines and trace.dat records name the current task (bash-18336)
+// even before the history has seen that thread's name.
+func (r *scanRow) useComm() {
+	if len(r.proc) == 0 && string(r.comm) != unknownComm {
+		r.proc = append(r.proc, r.comm...)
 	}
 }

@@ -171,6 +171,7 @@ func (s *scanner) scan(ctx context.Context, first, n int64) ([]int64, error) {
 			continue
 		}
 		s.row.fill(first+i, ev, s.src, &s.classes, s.contents)
+		s.row.useComm()
 		if s.match(&s.row) {
 			matches = append(matches, s.row.rank)
 		}
@@ -180,6 +181,7 @@ func (s *scanner) scan(ctx context.Context, first, n int64) ([]int64, error) {
 			return nil, err
 		}
 		for i := range s.rows {
+			s.rows[i].useComm()
 			if s.match(&s.rows[i]) {
 				matches = append(matches, s.rows[i].rank)
 			}

@@ -96,6 +96,7 @@ func (t *Table) Rows(ctx context.Context, ranks []int64) ([]core.EventRow, error
 	}
 	out := make([]core.EventRow, len(rows))
 	for i := range rows {
+		rows[i].useComm()
 		out[i] = rows[i].eventRow()
 	}
 	return out, ctx.Err()

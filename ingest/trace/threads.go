@@ -28,6 +28,7 @@ type classFields struct {
 type classFieldIdx struct {
 	known      bool
 	tid, procN int
+	comm       int // the task name, when procN is another field (-1: none)
 }
 
 func (c *classFields) of(cl *core.EventClass) classFieldIdx {
@@ -37,6 +38,10 @@ func (c *classFields) of(cl *core.EventClass) classFieldIdx {
 	x := &c.byID[cl.ID]
 	if !x.known {
 		x.known, x.tid, x.procN = true, firstField(cl, tidFields), firstField(cl, processFields)
+		x.comm = cl.FieldIndex(core.FieldComm)
+		if x.comm == x.procN {
+			x.comm = -1
+		}
 	}
 	return *x
 }
