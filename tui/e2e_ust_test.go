@@ -39,11 +39,14 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.send("Enter")
 		s.waitFor(5*time.Second, "cur "+at)
 	}
-	// find selects the first row matching re.
-	find := func(s *tmuxSession, re string) {
+	// find selects the first row matching re and waits for the details
+	// line to name it (the find answers in the background: keys sent
+	// before would go to its prompt).
+	find := func(s *tmuxSession, re, row string) {
 		s.send("/")
 		s.text(re)
 		s.send("Enter")
+		s.waitFor(5*time.Second, "\n"+row+" · ")
 	}
 	quit := func(s *tmuxSession) {
 		s.send("q")
@@ -52,7 +55,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 
 	t.Run("call_tree", func(t *testing.T) {
 		s := open(t, filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"))
-		find(s, "4242:4242") // the compiler thread
+		find(s, "4242:4242", "clang-17 4242:4242") // the compiler thread
 		s.send("F")
 		s.waitFor(10*time.Second, "Call tree of clang-17 4242:4242")
 		s.waitFor(5*time.Second, "- ExecuteCompiler") // the outermost function open
@@ -78,13 +81,13 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(5*time.Second, "9999999") // the async slice Read#9, 12-16 us
 		// Counters: block heights (ASCII levels), value at the cursor.
 		s.waitFor(5*time.Second, "......@@@@@@")
-		find(s, "heap")
+		find(s, "heap", "memory/heap")
 		goTo(s, "+30us")
 		s.waitFor(5*time.Second, "memory/heap · 2048 +25us")
 		// The flow ipc/post#5: from its last step (8:81 at 45 us) back
 		// to its first (8:80), then forward to its middle step (7:70)
 		// and on to the last.
-		find(s, "8:81")
+		find(s, "8:81", "81 8:81")
 		goTo(s, "+45us")
 		s.waitFor(5*time.Second, "flow in ipc/post#5 from 7:70 at 33000")
 		s.send("e")
