@@ -90,6 +90,9 @@ func (n *frameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bo
 // text names the value v of attribute k when it is a frame (see frameOf;
 // ok true), else ok is false.
 func (n *frameNames) text(k core.Key, v core.Value) (string, bool) {
+	if n == nil {
+		return "", false
+	}
 	th, fv, ok := n.frameOf(k, v)
 	if !ok {
 		return "", false
@@ -153,4 +156,26 @@ func (n *frameNames) entry(th core.Key, v core.Value) frameEntry {
 	}
 	n.mu.Unlock()
 	return e
+}
+
+// framePaintOf is a cached answer of framePaint.
+type framePaintOf struct {
+	paint paint
+	ok    bool
+}
+
+// framePaint is frameNames.framePaint of the value id in row k, cached
+// for the row being finished: a row is one thread, and its cells repeat a
+// few frames.
+func (b *frameBuilder) framePaint(k core.Key, id int32) (paint, bool) {
+	if b.framePaints == nil || b.frameRow != k {
+		b.framePaints = make(map[int32]framePaintOf)
+		b.frameRow = k
+	}
+	if c, ok := b.framePaints[id]; ok {
+		return c.paint, c.ok
+	}
+	p, ok := b.req.names.framePaint(k, b.values[id])
+	b.framePaints[id] = framePaintOf{p, ok}
+	return p, ok
 }

@@ -16,7 +16,9 @@ import (
 
 // BenchmarkFrameCallStackRows measures a frame of 16 call-stack rows of a
 // user-space thread (200 k calls of 512 functions, addresses) at 200
-// columns, with frames painted by value (no symbols) and by name (an nm
+// columns, over the whole trace and zoomed on 20 calls per row (each
+// wide enough to carry its name), with frames painted and named by value
+// (no symbols) and by name (an nm
 // listing through callstack.Resolver, the browser's resolver, cached per
 // frame by frameNames): the cost of naming frames is the ratio.
 //
@@ -33,12 +35,13 @@ func BenchmarkFrameCallStackRows(b *testing.B) {
 	for f := range funcs {
 		fmt.Fprintf(&nm, "%016x T fn%d\n", 0x400000+16*f, f)
 	}
-	for i := range calls { // call i at depth i%depths, 10 ns long
-		k, t := keys[i%depths], core.Time(10*i)
-		if err := m.Modify(k, t, core.Int64(int64(0x400000+16*(i*7919%funcs)))); err != nil {
-			b.Fatal(err)
+	for i := range calls { // call i at depth i%depths from 10i, 128 ns long: call i-13 ends at 10i-2
+		if j := i - 13; j >= 0 {
+			if err := m.Modify(keys[j%depths], core.Time(10*i-2), core.Null()); err != nil {
+				b.Fatal(err)
+			}
 		}
-		if err := m.Modify(k, t+5, core.Null()); err != nil {
+		if err := m.Modify(keys[i%depths], core.Time(10*i), core.Int64(int64(0x400000+16*(i*7919%funcs)))); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -55,11 +58,13 @@ func BenchmarkFrameCallStackRows(b *testing.B) {
 		b.Fatal(err)
 	}
 	rows := make([]frameRow, depths)
+	runs := make([]runKey, depths) // the calls wide enough for their names, as the browser asks
 	for d, k := range keys {
 		rows[d] = frameRow{key: k, domain: domainFrame}
+		runs[d] = runKey{row: d, key: k}
 	}
 	start, end := h.Bounds()
-	view := timeView{Start: start, End: end, Cols: 200}.whole()
+	whole := timeView{Start: start, End: end, Cols: 200}.whole()
 	for _, c := range []struct {
 		name  string
 		names *frameNames
@@ -69,13 +74,21 @@ func BenchmarkFrameCallStackRows(b *testing.B) {
 			return r.Label("", v)
 		}}},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			req := frameRequest{now: time.Now, hist: h, view: view, rows: rows, names: c.names}
-			for b.Loop() {
-				if f := runFrame(context.Background(), req); f.err != nil {
-					b.Fatal(f.err)
+		for _, v := range []struct {
+			name string
+			view timeView
+		}{
+			{"view=whole", whole},
+			{"view=calls", whole.withRange(start+1_000_000, 3200)}, // 20 calls per row, 8 columns each: named
+		} {
+			b.Run(v.name+"/"+c.name, func(b *testing.B) {
+				req := frameRequest{now: time.Now, hist: h, view: v.view, rows: rows, runs: runs, names: c.names}
+				for b.Loop() {
+					if f := runFrame(context.Background(), req); f.err != nil {
+						b.Fatal(f.err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
