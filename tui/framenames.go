@@ -13,8 +13,9 @@ import (
 // frameNames: the trace's symbols where it has them (see frameLabeler:
 // --symbols, a mapping file beside the trace, the ELF files of the
 // statedump), else the address as core.FormatAddress prints it. The call
-// tree, the details line and pane and the Gantt's call-stack rows thus
-// name a frame alike. Resolution is cached per thread and value: a
+// tree, the details line and pane and the Gantt's call-stack rows (their
+// paint and the names written in wide calls, runlabels.go) thus name a
+// frame alike. Resolution is cached per thread and value: a
 // thread calls few functions many times, and frames are drawn at every
 // keypress.
 

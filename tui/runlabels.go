@@ -13,7 +13,9 @@ import (
 // where one thread runs over enough whole columns, its name is written
 // into the run, as KernelShark and Trace Compass do. The frame query reads
 // each CPU row's Current_thread along with the statuses (the runs), and
-// the drawing names them from the Control Flow rows.
+// the drawing names them from the Control Flow rows. Call-stack rows
+// label their calls the same way, with the function's name (resolved in
+// the frame query by frameNames, framenames.go).
 
 // runKey asks the frame for the thread runs of one row.
 type runKey struct {
