@@ -67,3 +67,45 @@ func TestAttributeTreeMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributeTreeAcrossPages adds attributes past two full pages of the
+// tree's storage (and several growths of its key table) and checks every
+// key's parent, name and look-up against the reference.
+func TestAttributeTreeAcrossPages(t *testing.T) {
+	r := coretest.Rand(t)
+	tr := core.NewAttributeTree()
+	const n = 2<<16 + 1000
+	parents := make([]core.Key, 0, n)
+	names := make([]string, 0, n)
+	for len(parents) < n {
+		p := core.Root
+		if len(parents) > 0 && r.IntN(8) > 0 {
+			p = core.Key(r.IntN(len(parents)))
+		}
+		name := fmt.Sprint(r.IntN(5000)) // names shared by many keys
+		if k, ok := tr.Child(p, name); ok {
+			if parents[k] != p || names[k] != name {
+				t.Fatalf("Child(%d, %q) = %d, which is (%d, %q)", p, name, k, parents[k], names[k])
+			}
+			continue
+		}
+		if k := tr.Add(p, name); int(k) != len(parents) {
+			t.Fatalf("Add(%d, %q) = %d, want the new key %d", p, name, k, len(parents))
+		}
+		parents, names = append(parents, p), append(names, name)
+	}
+	if tr.Len() != n {
+		t.Fatalf("Len() = %d, want %d", tr.Len(), n)
+	}
+	for k := range core.Key(n) {
+		if tr.Parent(k) != parents[k] || tr.Name(k) != names[k] {
+			t.Fatalf("key %d: (%d, %q), want (%d, %q)", k, tr.Parent(k), tr.Name(k), parents[k], names[k])
+		}
+		if got, ok := tr.Child(parents[k], names[k]); !ok || got != k {
+			t.Fatalf("Child(%d, %q) = %d, %v; want %d", parents[k], names[k], got, ok, k)
+		}
+	}
+	if _, ok := tr.Child(core.Key(n-1), "absent"); ok {
+		t.Fatal("Child found an absent name")
+	}
+}

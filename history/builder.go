@@ -1,14 +1,13 @@
 package history
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"runtime"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -192,34 +191,35 @@ func (b *Builder) Close(end core.Time) error {
 	return nil
 }
 
+// collectBeforeLastStates is the key count from which Close collects
+// garbage before sorting the last states: the build of 12.9 M keys then
+// peaks at 845 MB instead of 1.02 GB, for one collection (about 5% of its
+// CPU time); below a million keys the sort is too small to matter.
+const collectBeforeLastStates = 1 << 20
+
 func (b *Builder) close(end core.Time) error {
-	if err := b.drain(); err != nil {
-		return err
-	}
 	b.grow()
 	// The last states in order of start, so the long ones come first and
 	// the eSHT rule puts the rest below them instead of stacking roots.
-	type last struct {
-		since core.Time
-		key   int32
+	// They go through the pipeline like the others: the tree side places
+	// the last batches of the trace while this side sorts them.
+	if b.state.len() >= collectBeforeLastStates {
+		// The sort below takes 8 bytes per key in one allocation, at the
+		// build's peak: collect first what the analyses left (their
+		// per-thread records are garbage once they have finished), so
+		// that it does not land on top of them while a collection runs.
+		runtime.GC()
 	}
-	order := make([]last, b.state.len())
-	for k := range order {
-		order[k] = last{b.state.at(core.Key(k)).since, int32(k)}
-	}
-	slices.SortFunc(order, func(x, y last) int {
-		if c := cmp.Compare(x.since, y.since); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.key, y.key)
-	})
-	for _, o := range order {
-		st := b.state.at(core.Key(o.key))
-		b.strs = b.strs[:0]
-		r := recFromValue(core.Key(o.key), b.cls.of[o.key], st.since, end, b.state.value(core.Key(o.key)), &b.strs)
-		if err := b.tb.insert(&r, b.strs); err != nil {
+	for k := range lastStatesOrder(b.state, b.start) {
+		if err := b.emit(k, b.state.at(k).since, end, b.state.value(k)); err != nil {
 			return err
 		}
+	}
+	// The current states are no longer needed: their memory goes back
+	// before the attribute tree's encoding takes its own.
+	b.state = newStateTable()
+	if err := b.drain(); err != nil {
+		return err
 	}
 	root, depth, err := b.tb.finish(int64(end))
 	if err != nil {

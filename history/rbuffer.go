@@ -26,7 +26,7 @@ type rbuffer struct {
 	keys      int     // key count r was set for
 
 	// Scratch reused across loads.
-	sorted []rec
+	sorted []rec // the buffer sorted by key: b.recs after sortByKey
 	spare  []rec
 	byKey  []rec   // a leaf's records re-sorted by key
 	cand   []int32 // indices of outlier candidates
@@ -155,13 +155,20 @@ func (b *rbuffer) flush(force bool) error {
 	return nil
 }
 
-// sortByKey fills b.sorted with the buffer sorted by (class, key), stable
-// (so each key's intervals stay in time order), and returns its encoded
-// size. Sorting by class first puts each kind of attribute in its own
-// leaves (see classes.go). It is an LSD radix sort on 11-bit digits of
-// (class - min class) << (bits of the largest key) | key that moves the
-// records themselves: sequential reads, and count tables that stay in
-// cache; a buffer of one class costs no more passes than a key sort.
+// sortByKey sorts the buffer by (class, key), stable (so each key's
+// intervals stay in time order), leaves the result in both b.recs and
+// b.sorted, and returns its encoded size. Sorting by class first puts
+// each kind of attribute in its own leaves (see classes.go). It is an LSD
+// radix sort on 11-bit digits of (class - min class) << (bits of the
+// largest key) | key that moves the records themselves: sequential reads,
+// and count tables that stay in cache; a buffer of one class costs no
+// more passes than a key sort.
+//
+// The passes go back and forth between recs and one spare buffer (two
+// copies of the buffer, not three). When the sort only recalibrates, the
+// buffer keeps filling after its sorted records instead of in arrival
+// order: the next stable sort gives the same result, since records of one
+// (class, key) keep their order and those added later sort after them.
 func (b *rbuffer) sortByKey() int64 {
 	n := len(b.recs)
 	maxKey := int32(0)
@@ -173,9 +180,8 @@ func (b *rbuffer) sortByKey() int64 {
 	}
 	keyBits := uint(bits.Len32(uint32(maxKey)))
 	maxVal := uint64(maxClass-minClass)<<keyBits | uint64(maxKey)
-	b.sorted = grow(b.sorted, n)
 	b.spare = grow(b.spare, n)
-	src, dst := b.recs, b.sorted
+	src, dst := b.recs, b.spare
 	const digit = 11
 	val := func(r *rec) uint64 { return uint64(r.class-minClass)<<keyBits | uint64(uint32(r.key)) }
 	for shift := uint(0); shift == 0 || maxVal>>shift != 0; shift += digit {
@@ -192,18 +198,11 @@ func (b *rbuffer) sortByKey() int64 {
 			dst[count[d]] = src[i]
 			count[d]++
 		}
-		// Never write into recs: the buffer keeps its arrival order in
-		// case this sort only recalibrates.
-		src = dst
-		if &dst[0] == &b.sorted[0] {
-			dst = b.spare
-		} else {
-			dst = b.sorted
-		}
+		src, dst = dst, src
 	}
-	if &src[0] != &b.sorted[0] {
-		copy(b.sorted, src)
-	}
+	// src holds the result: it becomes the buffer, the other one the
+	// spare of the next sort.
+	b.recs, b.spare, b.sorted = src, dst[:cap(dst)], src
 	return b.sizeOf(b.sorted, b.minStart)
 }
 

@@ -242,6 +242,7 @@ func newIndex(tree *history.Tree, path string, attributes bool, sources *sourceP
 	}
 	if sources != nil {
 		sources.format = info.Format
+		sources.env.Indexed = seekOnly(info)
 	}
 	return &Index{info: info, tree: tree, events: x, sources: sources, damage: newDamage(path, info.Trace, false)}, nil
 }

@@ -233,6 +233,9 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
 	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
+	if req.rate == 0 {
+		req.rate, req.guessed = densityPrior(b.info, len(t.nodes)), true
+	}
 	at := b.hist.Attributes()
 	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
 		n := &t.nodes[t.visible[i]]

@@ -22,7 +22,7 @@ type Analysis struct {
 	plans  []classPlan // by EventClass.ID
 
 	threadsKey, cpusKey core.Key // top-level attributes, -1 until needed
-	threads             []thread
+	threads             threadTable
 	tids                idMap // tid -> index in threads (tid 0 lives per CPU)
 	cpus                []*cpu
 

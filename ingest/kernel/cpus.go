@@ -75,7 +75,7 @@ func (a *Analysis) currentThread(c *cpu) *thread {
 	if c == nil || c.curTh < 0 {
 		return nil
 	}
-	return &a.threads[c.curTh]
+	return a.threads.at(c.curTh)
 }
 
 // setCurrent makes thread tid the one running on c.
@@ -89,7 +89,7 @@ func (a *Analysis) setCurrent(c *cpu, tid int64) *thread {
 		c.curKey = a.tree.Add(a.cpuKey(c), core.AttrCurrentThread)
 	}
 	a.modify(c.curKey, core.Int32(int32(tid)))
-	return &a.threads[i]
+	return a.threads.at(i)
 }
 
 // updateCPU recomputes the CPU's status from what runs on it, as Trace
@@ -135,7 +135,7 @@ func (a *Analysis) adoptContext(c *cpu, ev *core.Event, p *classPlan) {
 		a.replaceCurrent(c, tid)
 	}
 	if p.ctxPID >= 0 && tid == int64(c.cur) && tid > 0 {
-		th := &a.threads[c.curTh]
+		th := a.threads.at(c.curTh)
 		if th.known&(1<<subPID) == 0 {
 			if pid, ok := intField(ev, p.ctxPID); ok && pid > 0 && fitsInt32(pid) {
 				a.setInt(th, subPID, int32(pid))

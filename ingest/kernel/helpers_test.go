@@ -100,8 +100,8 @@ func (s *stream) run(t *testing.T, layout *Layout, end core.Time) *core.MemHisto
 // equals what the sink holds.
 func checkMirrors(t *testing.T, a *Analysis, h *core.MemHistory) {
 	t.Helper()
-	for i := range a.threads {
-		th := &a.threads[i]
+	for i := range a.threads.n {
+		th := a.threads.at(i)
 		if got, want := h.Value(th.key), statusValue(th.status); got != want {
 			t.Fatalf("%s: sink %v, mirror %v", h.Attributes().Path(th.key), got, want)
 		}

@@ -18,7 +18,7 @@ func (a *Analysis) schedSwitch(c *cpu, ev *core.Event, p *classPlan) {
 	}
 	a.endLostInterrupts(c)
 	if pi := a.thread(prevTID, c.num); pi >= 0 {
-		prev := &a.threads[pi]
+		prev := a.threads.at(pi)
 		status, runnable := prevStatus(ev.Field(int(p.f[sPrevState])))
 		a.setStatus(prev, status)
 		if !runnable {
@@ -60,7 +60,7 @@ func (a *Analysis) wakeup(ev *core.Event, p *classPlan) {
 	if i < 0 {
 		return
 	}
-	th := &a.threads[i]
+	th := a.threads.at(i)
 	switch core.ThreadStatus(th.status) {
 	case core.ThreadRunUser, core.ThreadRunSyscall, core.ThreadInterrupted:
 	default:
@@ -97,10 +97,10 @@ func (a *Analysis) fork(c *cpu, ev *core.Event, p *classPlan) {
 	parentTID, ok := intField(ev, p.f[sParentTID])
 	if ok {
 		if pi := a.thread(parentTID, cpuNum); pi >= 0 {
-			parent = &a.threads[pi]
+			parent = a.threads.at(pi)
 		}
 	}
-	child := &a.threads[ci] // after creating the parent: the slice may move
+	child := a.threads.at(ci) // after creating the parent: the record may move
 	if ok && parentTID >= 0 && fitsInt32(parentTID) {
 		a.setInt(child, subPPID, int32(parentTID))
 	}
@@ -150,7 +150,7 @@ func (a *Analysis) free(c *cpu, ev *core.Event, p *classPlan) {
 	if i < 0 {
 		return
 	}
-	th := &a.threads[i]
+	th := a.threads.at(i)
 	a.setStatus(th, statusNull)
 	th.sys = -1
 	for s := range numSubs {
@@ -177,7 +177,7 @@ func (a *Analysis) migrate(ev *core.Event, p *classPlan) {
 		return
 	}
 	if i := a.thread(tid, -1); i >= 0 {
-		a.setInt(&a.threads[i], subCPURQ, int32(dest))
+		a.setInt(a.threads.at(i), subCPURQ, int32(dest))
 	}
 }
 
@@ -190,7 +190,7 @@ func (a *Analysis) subject(c *cpu, ev *core.Event, tidField int16) *thread {
 	}
 	if tid, ok := intField(ev, tidField); ok {
 		if i := a.thread(tid, cpuNum); i >= 0 {
-			return &a.threads[i]
+			return a.threads.at(i)
 		}
 		return nil
 	}

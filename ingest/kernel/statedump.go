@@ -30,7 +30,7 @@ func (a *Analysis) statedump(c *cpu, ev *core.Event, p *classPlan) {
 	if i < 0 {
 		return
 	}
-	th := &a.threads[i]
+	th := a.threads.at(i)
 	a.fillExecName(th, textField(ev, p.f[sDumpName]))
 	pid, okPID := intField(ev, p.f[sDumpPID])
 	if okPID && fitsInt32(pid) {

@@ -48,6 +48,33 @@ type thread struct {
 	known  uint8             // bit per sub: holds a non-null value
 }
 
+// threadTable holds the thread records by index, in pages: it grows
+// without copying itself (a slice of millions of records held twice while
+// it doubled). As with a slice, add may move the records of the last page:
+// a pointer from at is valid until the next add.
+type threadTable struct {
+	pages [][]thread
+	n     int32
+}
+
+// threadPageLen is the number of records of a full page (about 4 MiB).
+const threadPageLen = 1 << 16
+
+// at returns record i, i < len.
+func (t *threadTable) at(i int32) *thread { return &t.pages[i/threadPageLen][i%threadPageLen] }
+
+// add appends th and returns its index.
+func (t *threadTable) add(th thread) int32 {
+	if t.n%threadPageLen == 0 {
+		t.pages = append(t.pages, nil)
+	}
+	// the last page grows by appending (a small trace stays small)
+	last := &t.pages[len(t.pages)-1]
+	*last = append(*last, th)
+	t.n++
+	return t.n - 1
+}
+
 // thread returns the index of the record of thread tid, creating it (and
 // its attribute) if needed; tid 0 is the idle thread of CPU cpuNum
 // (core.ThreadName: "0_<cpu>"). It returns -1 for ids the model cannot
@@ -95,8 +122,7 @@ func (a *Analysis) newThread(name string) int32 {
 	for s := range th.sub {
 		th.sub[s] = -1
 	}
-	a.threads = append(a.threads, th)
-	return int32(len(a.threads) - 1)
+	return a.threads.add(th)
 }
 
 // setStatus sets a thread's status (statusNull for null).

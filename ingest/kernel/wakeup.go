@@ -67,10 +67,10 @@ func (a *Analysis) wakeupLinked(c *cpu, ev *core.Event, p *classPlan) {
 	}
 	asleep := true // a thread first seen as a wake-up target was asleep
 	if i := a.knownThread(tid, -1); i >= 0 {
-		switch core.ThreadStatus(a.threads[i].status) {
+		switch core.ThreadStatus(a.threads.at(i).status) {
 		case core.ThreadWaitBlocked, core.ThreadUnknown:
 		default:
-			asleep = a.threads[i].status == statusNull
+			asleep = a.threads.at(i).status == statusNull
 		}
 	}
 	a.wakeup(ev, p)
@@ -184,7 +184,7 @@ func (a *Analysis) setWaker(i int32, w core.Waker) {
 		a.links.alt = append(a.links.alt, false)
 	}
 	if a.links.keys[i] == 0 {
-		a.links.keys[i] = a.tree.Add(a.threads[i].key, core.AttrWaker)
+		a.links.keys[i] = a.tree.Add(a.threads.at(i).key, core.AttrWaker)
 	}
 	a.links.set[i] = true
 	a.links.alt[i] = !a.links.alt[i]
