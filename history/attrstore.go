@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
@@ -25,7 +26,9 @@ type attrStore struct {
 	verified []atomic.Uint64
 	path     string
 
-	err atomic.Pointer[error] // the first damage met
+	err atomic.Pointer[error] // the first damage met (or ErrTreeClosed)
+
+	guard bodyGuard // unmaps body on Close, once no reader is inside
 
 	// names caches the ids of recently looked-up names: the browser asks
 	// every thread for its "Exec_name", "PID" and "PPID" children, and
@@ -86,10 +89,14 @@ func openAttributes(f *os.File, path string, h *fileHeader) (*attrStore, error) 
 	}
 	s.body = body
 	if release != nil {
-		// Unmapped once nothing can read it any more: every read of the
-		// body is followed by runtime.KeepAlive(s).
+		// Unmapped by Close (see bodyGuard), or, for a tree never closed,
+		// once nothing can read it any more: every read of the body is
+		// followed by runtime.KeepAlive(s). Once only, whichever comes
+		// first: the range may be mapped again by then.
+		release = sync.OnceFunc(release)
 		runtime.AddCleanup(s, func(release func()) { release() }, release)
 	}
+	s.guard = newBodyGuard(release)
 	return s, nil
 }
 
@@ -154,9 +161,10 @@ func (s *attrStore) valid(k core.Key) bool { return k >= 0 && uint64(k) < s.l.a 
 
 // Parent implements [core.AttributeStore]; Root for a key out of range.
 func (s *attrStore) Parent(k core.Key) core.Key {
-	if !s.valid(k) {
+	if !s.valid(k) || !s.guard.enter() {
 		return core.Root
 	}
+	defer s.guard.leave()
 	v, ok := s.u32(s.l.parentOff(), uint64(k))
 	p := core.Key(int32(v))
 	if !ok || p < core.Root || p >= k {
@@ -210,6 +218,10 @@ func (s *attrStore) name(id uint32, fn func([]byte)) bool {
 // Name implements [core.AttributeStore]; "" for a key out of range.
 func (s *attrStore) Name(k core.Key) string {
 	var out string
+	if !s.guard.enter() {
+		return out
+	}
+	defer s.guard.leave()
 	if id, ok := s.nameID(k); ok {
 		s.name(id, func(b []byte) { out = string(b) })
 	}
@@ -250,6 +262,10 @@ func (s *attrStore) kid(off uint64, i uint32, parent core.Key) (core.Key, bool) 
 
 // EachChild implements [core.AttributeStore]: children in key order.
 func (s *attrStore) EachChild(k core.Key, fn func(core.Key)) {
+	if !s.guard.enter() {
+		return
+	}
+	defer s.guard.leave()
 	lo, hi, ok := s.group(k)
 	if !ok {
 		return
@@ -263,12 +279,20 @@ func (s *attrStore) EachChild(k core.Key, fn func(core.Key)) {
 
 // NumChildren implements [core.AttributeStore].
 func (s *attrStore) NumChildren(k core.Key) int {
+	if !s.guard.enter() {
+		return 0
+	}
+	defer s.guard.leave()
 	lo, hi, _ := s.group(k)
 	return int(hi - lo)
 }
 
 // ChildRange implements [core.AttributeStore].
 func (s *attrStore) ChildRange(k core.Key, lo, hi int) []core.Key {
+	if !s.guard.enter() {
+		return nil
+	}
+	defer s.guard.leave()
 	glo, ghi, ok := s.group(k)
 	n := int(ghi - glo)
 	lo, hi = max(lo, 0), min(hi, n)
@@ -288,6 +312,10 @@ func (s *attrStore) ChildRange(k core.Key, lo, hi int) []core.Key {
 // of the sorted names, or the cache), then a binary search of the
 // parent's children sorted by name.
 func (s *attrStore) Child(parent core.Key, name string) (core.Key, bool) {
+	if !s.guard.enter() {
+		return 0, false
+	}
+	defer s.guard.leave()
 	id, ok := s.findName(name)
 	if !ok {
 		return 0, false
@@ -352,6 +380,10 @@ var errAttrCheck = errors.New("attribute tree")
 // key listed once among its parent's children in key order and once in
 // name order.
 func (s *attrStore) check() error {
+	if !s.guard.enter() {
+		return s.Err()
+	}
+	defer s.guard.leave()
 	if !s.readable(0, uint64(len(s.body))) {
 		return s.Err()
 	}

@@ -274,10 +274,20 @@ func (t *Tree) Section(name string) (*io.SectionReader, error) {
 	return nil, fmt.Errorf("history: %s: %w: %q", t.path, ErrNoSection, name)
 }
 
-// Close closes the file. Queries after Close fail with ErrTreeClosed.
+// Close closes the file and unmaps the attribute tree (waiting for the
+// attribute reads in progress). Queries after Close fail with
+// ErrTreeClosed; the attribute tree then answers as empty and its Err
+// (and LoadAttributes) report ErrTreeClosed.
 func (t *Tree) Close() error {
 	if t.closed.Swap(true) {
 		return nil
+	}
+	t.attrOnce.Do(func() { // never opened: nothing to unmap, and never will be
+		t.attrErr = fmt.Errorf("history: %s: %w", t.path, ErrTreeClosed)
+		t.attrs = core.NewAttributeTree()
+	})
+	if t.attrStore != nil {
+		t.attrStore.close()
 	}
 	return t.f.Close()
 }

@@ -47,6 +47,11 @@ type OpenEnv struct {
 	// while opening (Chrome's sort, the text formats' first pass) and
 	// their later reading.
 	Context context.Context
+	// Indexed says the reader will only be positioned with Seek on the
+	// checkpoints of a current index whose build needs no first pass to
+	// be reproduced (see [ftrace.Options.Indexed]): readers that can skip
+	// their first pass then do.
+	Indexed bool
 }
 
 // formats returns the registry of trace formats, in detection order: the
@@ -68,7 +73,7 @@ func formats() []Format {
 			return nonNil(tracedat.Open(path, tracedat.Options{}))
 		}},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
-			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context}))
+			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context, Indexed: env.Indexed}))
 		}},
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/chrome"
+	"github.com/tracetui/tracetui/ingest/ftrace"
 )
 
 // cloner is a source that gives independent readers of its trace cheaply
@@ -73,4 +74,20 @@ func (p *sourcePool) close() {
 		p.closer.Close()
 		p.origin, p.closer = nil, nil
 	}
+}
+
+// seekOnly reports whether the readers of the index's trace may skip their
+// first pass: the build's warnings are all known (none summed up past a
+// limit) and none is a "time-jump", the damaged lines only a first pass
+// finds (ftrace delivers them at the next line's time).
+func seekOnly(info IndexInfo) bool {
+	if info.IndexSummary.Warnings > int64(len(info.Warnings)) {
+		return false
+	}
+	for _, w := range info.Warnings {
+		if w.Kind == ftrace.WarnTimeJump || w.Kind == core.WarningMore {
+			return false
+		}
+	}
+	return true
 }

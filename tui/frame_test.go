@@ -302,3 +302,60 @@ func TestShortSliceIsDrawn(t *testing.T) {
 		t.Errorf("short numeric state: %+v, want null's paint (the longest)", c)
 	}
 }
+
+// TestMeasuredRateDoesNotOscillate: a sampled frame keeps the earlier
+// estimate, so the next frame samples again instead of trying exact,
+// giving up and sampling (both queries, one key in two).
+func TestMeasuredRateDoesNotOscillate(t *testing.T) {
+	req := frameRequest{view: timeView{T0: 0, T1: 999, Cols: 10}, rows: make([]frameRow, 2), rate: 0.05}
+	area := 2.0 * 1000
+	cases := []struct {
+		name             string
+		mode             queryMode
+		intervals, count int
+		want             float64
+	}{
+		{"exact counts all", modeExact, 30, 30, 30 / area},
+		{"exact gave up", modeSampled, 200 + 10, 10, 200 / area},
+		{"sampled keeps the estimate", modeSampled, 40, 40, 0.05},
+		{"sampled raises it", modeSampled, 120, 120, 120 / area},
+	}
+	for _, c := range cases {
+		f := &frame{mode: c.mode, intervals: c.intervals}
+		if got := measuredRate(req, f, c.count); got != c.want {
+			t.Errorf("%s: rate %g, want %g", c.name, got, c.want)
+		}
+	}
+}
+
+// TestDensityPrior: the first frame of a trace whose intervals, spread
+// over its rows, exceed what exact gives up at samples at once; a sparse
+// one (every golden screen) is still asked exact.
+func TestDensityPrior(t *testing.T) {
+	info := TraceInfo{Start: 0, End: 999, Intervals: 100 * 10 * 20}
+	if got, want := densityPrior(info, 100), 0.2; got != want {
+		t.Errorf("prior %g, want %g", got, want)
+	}
+	if got := densityPrior(TraceInfo{End: 999}, 100); got != 0 {
+		t.Errorf("prior without an interval count = %g, want 0", got)
+	}
+	m := randomHistory(coretest.Rand(t), 3)
+	start, end := m.Bounds()
+	keys := m.Attributes().Glob("Threads/*")
+	rows := make([]frameRow, len(keys))
+	for i, k := range keys {
+		rows[i] = frameRow{key: k, domain: domainThread}
+	}
+	view := timeView{Start: start, End: end, Cols: 20}.whole()
+	cells := float64(len(rows) * view.Cols)
+	area := float64(len(rows)) * float64(view.Span())
+	for _, c := range []struct {
+		perCell float64
+		want    queryMode
+	}{{exactCap - 1, modeExact}, {exactCap + 1, modeSampled}} {
+		req := frameRequest{now: time.Now, hist: m, view: view, rows: rows, rate: c.perCell * cells / area, guessed: true}
+		if f := runFrame(context.Background(), req); f.mode != c.want && !(c.want == modeExact && f.intervals > exactCap*int(cells)) {
+			t.Errorf("guessed %g intervals per cell: %v, want %v", c.perCell, f.mode, c.want)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func (t ingestTrace) Name() string { return filepath.Base(t.Trace.Info().Trace) 
 
 func (t ingestTrace) Info() TraceInfo {
 	in := t.Trace.Info()
-	return TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Discarded: in.LostEvents}
+	return TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Intervals: in.Intervals, Discarded: in.LostEvents}
 }
 
 func (t ingestTrace) Events() EventTable { return t.Trace.Events() }

@@ -30,6 +30,7 @@ type TraceInfo struct {
 	Format     string    // "ctf", "chrome", ...
 	Start, End core.Time // first and last event times
 	Events     int64     // number of events
+	Intervals  int64     // number of intervals in the history (0: unknown)
 	Discarded  int64     // events the tracer lost (CTF discarded events)
 	Warnings   []core.Warning
 }

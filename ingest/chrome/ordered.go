@@ -17,8 +17,8 @@ import (
 // events in time order are mostly near each other in the file.
 const readWindow = 64 << 10
 
-// span is where one event's JSON object sits in the trace.
-type span struct{ off, n int64 }
+// eventSpan is where one event's JSON object sits in the trace.
+type eventSpan struct{ off, n int64 }
 
 // orderedState is the reading state of a source opened from a persisted
 // order (see order.go).
@@ -29,7 +29,7 @@ type orderedState struct {
 	damaged func(error) error
 	rank    int64 // next event
 	page    int64 // page held in spans, -1 for none
-	spans   []span
+	spans   []eventSpan
 	pageBuf []byte
 	win     []byte // trace bytes from winOff
 	winOff  int64
@@ -223,7 +223,7 @@ func (o *orderedState) loadPage(g int64) error {
 
 // decodePage decodes count entries of a page body, each inside a trace of
 // traceBytes bytes.
-func decodePage(b []byte, count, traceBytes int64, dst []span) ([]span, error) {
+func decodePage(b []byte, count, traceBytes int64, dst []eventSpan) ([]eventSpan, error) {
 	off := int64(0)
 	for i := int64(0); i < count; i++ {
 		delta, n := binary.Varint(b)
@@ -240,7 +240,7 @@ func decodePage(b []byte, count, traceBytes int64, dst []span) ([]span, error) {
 		if off < 0 || off > traceBytes-int64(l) {
 			return dst, orderCorrupt("event [%d, +%d) outside the trace's %d bytes", off, l, traceBytes)
 		}
-		dst = append(dst, span{off, int64(l)})
+		dst = append(dst, eventSpan{off, int64(l)})
 	}
 	if len(b) != 0 {
 		return dst, orderCorrupt("trailing bytes")
@@ -249,7 +249,7 @@ func decodePage(b []byte, count, traceBytes int64, dst []span) ([]span, error) {
 }
 
 // read returns the trace bytes of sp, through the read window.
-func (o *orderedState) read(sp span) ([]byte, error) {
+func (o *orderedState) read(sp eventSpan) ([]byte, error) {
 	if sp.off >= o.winOff && sp.off+sp.n <= o.winOff+int64(len(o.win)) {
 		return o.win[sp.off-o.winOff : sp.off+sp.n-o.winOff], nil
 	}

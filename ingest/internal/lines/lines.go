@@ -174,12 +174,19 @@ func (cp Checkpoint) Append(dst []byte, magic string, layout uint32) []byte {
 // Decode reads a checkpoint written by Append with the same magic and
 // layout.
 func Decode(b []byte, magic string, layout uint32) (Checkpoint, error) {
+	return decode(b, magic, layout, true)
+}
+
+// decode reads a checkpoint; withLayout checks its CRC against layout (a
+// source that skipped its first pass does not know the layout and
+// decodes every field with its bounds checked instead).
+func decode(b []byte, magic string, layout uint32, withLayout bool) (Checkpoint, error) {
 	var cp Checkpoint
 	if len(b) < 7 || b[0] != magic[0] || b[1] != magic[1] || b[2] != cpVersion {
 		return cp, fmt.Errorf("%w: not a checkpoint of this format", ErrBadCheckpoint)
 	}
 	body := b[:len(b)-4]
-	if crc32.Update(layout, crc32.IEEETable, body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
+	if withLayout && crc32.Update(layout, crc32.IEEETable, body) != binary.LittleEndian.Uint32(b[len(b)-4:]) {
 		return cp, fmt.Errorf("%w: checksum mismatch (damaged, or from another trace)", ErrBadCheckpoint)
 	}
 	p := body[3:]
@@ -296,6 +303,10 @@ type Base struct {
 	layout uint32
 	last   int64 // time of the last event delivered
 	warns  Warnings
+	// unscanned: the first pass was skipped (SkipScan), so the layout is
+	// unknown and Seek trusts the checkpoints' origin (an index whose
+	// fingerprint matched the trace).
+	unscanned bool
 }
 
 // NewBase returns a Base reading r, whose checkpoints start with magic
@@ -323,6 +334,15 @@ func (b *Base) EndScan(start int64, ids ...int64) error {
 	return b.r.SeekLine(0, 1)
 }
 
+// SkipScan starts reading without a first pass, for a source that is only
+// positioned by Seek on checkpoints of a current index of the trace:
+// there are no warnings, and checkpoints are accepted without their
+// layout check (the index's fingerprint of the trace stands for it).
+func (b *Base) SkipScan() {
+	b.warns.Close()
+	b.unscanned = true
+}
+
 // Deliver returns the time to give an event stamped t: never earlier
 // than the one before.
 func (b *Base) Deliver(t int64) int64 {
@@ -342,7 +362,7 @@ func (b *Base) Checkpoint(dst []byte) []byte {
 
 // Seek implements core.Source.
 func (b *Base) Seek(p []byte) error {
-	cp, err := Decode(p, b.magic, b.layout)
+	cp, err := decode(p, b.magic, b.layout, !b.unscanned)
 	if err != nil {
 		return err
 	}

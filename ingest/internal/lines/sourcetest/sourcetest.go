@@ -148,6 +148,14 @@ func line(src core.Source, ev *core.Event) string {
 // order) and checks that up to limit events after it are the same.
 func SeekProperty(t testing.TB, rng *rand.Rand, open func() (core.Source, error), limit int) {
 	t.Helper()
+	SeekPropertyOther(t, rng, open, open, limit)
+}
+
+// SeekPropertyOther is SeekProperty with the second source opened by
+// other (a reader opened for seeking only, such as one that skips its
+// first pass).
+func SeekPropertyOther(t testing.TB, rng *rand.Rand, open, other func() (core.Source, error), limit int) {
+	t.Helper()
 	src, err := open()
 	if err != nil {
 		t.Fatal(err)
@@ -169,27 +177,27 @@ func SeekProperty(t testing.TB, rng *rand.Rand, open func() (core.Source, error)
 		}
 		all = append(all, line(src, ev))
 	}
-	other, err := open()
+	seeker, err := other()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer other.Close()
+	defer seeker.Close()
 	for _, k := range rng.Perm(len(cps)) {
-		if err := other.Seek(cps[k]); err != nil {
+		if err := seeker.Seek(cps[k]); err != nil {
 			t.Fatalf("Seek: %v", err)
 		}
 		end := min(len(all), at[k]+limit)
 		for j := at[k]; j < end; j++ {
-			ev, err := other.Next()
+			ev, err := seeker.Next()
 			if err != nil {
 				t.Fatalf("after Seek to event %d: event %d: %v", at[k], j, err)
 			}
-			if got := line(other, ev); got != all[j] {
+			if got := line(seeker, ev); got != all[j] {
 				t.Fatalf("after Seek to event %d: event %d = %s, want %s", at[k], j, got, all[j])
 			}
 		}
 		if end == len(all) {
-			if _, err := other.Next(); err != io.EOF {
+			if _, err := seeker.Next(); err != io.EOF {
 				t.Fatalf("after Seek to event %d: past the last event: %v", at[k], err)
 			}
 		}
