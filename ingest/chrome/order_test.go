@@ -296,3 +296,36 @@ func readOrdered(path string, sec []byte) {
 		}
 	}
 }
+
+// TestOrderedClonesConcurrent reads clones of one persisted-order source
+// at once (the event table and filter workers do): run with -race.
+func TestOrderedClonesConcurrent(t *testing.T) {
+	rng := coretest.Rand(t)
+	path := filepath.Join(sampleDir, "catapult-phases.json")
+	p := persist(t, rng, path, Options{TempDir: t.TempDir()})
+	o, err := OpenOrdered(path, bytes.NewReader(p.sec), int64(len(p.sec)), OrderedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	errs := make(chan error, 4)
+	for range 4 {
+		c, err := o.Clone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			defer c.Close()
+			got, err := readAll(t, c)
+			if err == nil && !slices.Equal(got, p.lines) {
+				err = errors.New("a clone read other events")
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
