@@ -19,7 +19,8 @@
 // Every event of a class (one class per event name) has the fields ph,
 // cat, dur (microseconds, float), id, context.pid, context.tid,
 // context.comm (thread_name metadata), context.procname (process_name
-// metadata), then args.<name> for each top-level argument name seen with
+// metadata), bp ("e" when the event says "bp": "e", else absent), then
+// args.<name> for each top-level argument name seen with
 // that event name (at most 32): numbers as FieldInt or FieldFloat, strings
 // as FieldString, objects and arrays as their JSON text. Metadata events
 // (ph M) are delivered at the trace's first timestamp, whatever their ts.
@@ -28,6 +29,18 @@
 // A checkpoint is the offset of each run's next record (plus a CRC bound
 // to the trace's sort layout and so to Options.RunBytes), so Seek costs
 // one read per run.
+//
+// # Persisted order
+//
+// An index keeps the order so that later sessions skip the first pass and
+// the sort: during the indexing pass [Source.RecordOrder] records where
+// each delivered event's JSON object sits in the file, and [OrderWriter]
+// writes that, with the catalog, as one byte string (format in order.go).
+// [OpenOrdered] reads events by those offsets, parsing each where it lies
+// (and failing with [ErrOrderDamaged], naming the offset, when the file
+// has no such event there); it seeks to the sorting source's checkpoints,
+// whose rank is all it needs. Gzip traces have no random access: their
+// order is not recorded and they are sorted on every Open.
 //
 // Problems never stop reading: a trace cut inside an event (or a damaged
 // gzip stream) keeps every event before the cut and reports a "truncated"
@@ -54,9 +67,10 @@
 //	                                    at most 64 lanes), or null
 //	Counters/<PID>/<name>/<series>      each numeric argument of C events
 //	                                    (int64 or float64)
-//	Threads/<pid>:<tid>/Flow_out        "<cat>/<name>#<id>" of a flow leaving the enclosing slice (s, t)
+//	Threads/<pid>:<tid>/Flow_out        "<cat>/<name>#<id>" of a flow leaving the slice it binds to (s, t)
 //	Threads/<pid>:<tid>/Flow_in         "<cat>/<name>#<id> from <thread> at <ns>" of a flow
-//	                                    arriving in the enclosing slice (t, f); see flows.go
+//	                                    arriving in the slice it binds to (t, f): the enclosing
+//	                                    slice for s and for "bp": "e", else the next slice; see flows.go
 //
 // B/E and X slices share one stack per thread. E closes the innermost open
 // B (and X slices still open above it); an E with no open B is ignored with

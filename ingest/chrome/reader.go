@@ -10,12 +10,14 @@ import (
 // alias the reader's buffer or scratch space: valid until the next event.
 type rawEvent struct {
 	offset           int64 // input offset of the event's '{'
+	length           int   // bytes of the event object
 	ph               byte  // 0 when absent
 	name, cat, id    []byte
 	pid, tid         []byte // text of the number, or the decoded string
 	hasPid, hasTid   bool
 	pidNum, tidNum   bool // given as JSON numbers
 	idNum            bool
+	bindEnclosing    bool // "bp": "e" (flow events; also kept in extra)
 	ts, dur          int64
 	hasTs, hasDur    bool
 	args             []byte // raw JSON value of "args", nil if absent
@@ -333,7 +335,7 @@ func (er *eventReader) event(ev *rawEvent) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("offset %d: %w (in the event at offset %d)", er.offset()+int64(n), err, er.offset())
 		}
-		ev.offset = er.offset()
+		ev.offset, ev.length = er.offset(), n
 		er.pos += n
 		return true, nil
 	}
@@ -345,6 +347,7 @@ func (er *eventReader) event(ev *rawEvent) (bool, error) {
 func parseEvent(b []byte, ev *rawEvent) (int, error) {
 	ev.ph, ev.name, ev.cat, ev.id, ev.pid, ev.tid, ev.args = 0, nil, nil, nil, nil, nil, nil
 	ev.hasPid, ev.hasTid, ev.pidNum, ev.tidNum, ev.hasTs, ev.hasDur, ev.idNum = false, false, false, false, false, false, false
+	ev.bindEnclosing = false
 	ev.ts, ev.dur = 0, 0
 	ev.extraBuf = ev.extraBuf[:0]
 	var id2 []byte
@@ -424,6 +427,9 @@ func parseEvent(b []byte, ev *rawEvent) (int, error) {
 		case "args":
 			ev.args = val
 		default:
+			if string(key) == "bp" && string(val) == `"e"` {
+				ev.bindEnclosing = true
+			}
 			if len(ev.extraBuf) > 0 {
 				ev.extraBuf = append(ev.extraBuf, ',')
 			}
