@@ -205,4 +205,26 @@ func TestIndexedDamagedChunk(t *testing.T) {
 	if len(w) != 1 || w[0].Kind != "corrupt-page" || w[0].Stream != 0 {
 		t.Errorf("warnings %v, want one corrupt-page on stream 0", w)
 	}
+	// A seek into the damaged chunk (a checkpoint of the intact file
+	// inside CPU 0's first page) warns again.
+	intact, err := Open("testdata/pipes-v7-zstd.dat", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer intact.Close()
+	for {
+		ev, err := intact.Next()
+		if err != nil {
+			t.Fatalf("no event of CPU 0 in the intact file: %v", err)
+		}
+		if ev.Stream == 0 {
+			break
+		}
+	}
+	if err := src.Seek(intact.Checkpoint(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if w := src.Warnings(); len(w) != 2 || w[1].Stream != 0 {
+		t.Errorf("after a seek into the damaged chunk: warnings %v, want a second corrupt-page on stream 0", w)
+	}
 }

@@ -62,11 +62,17 @@ type mark struct {
 func (c *cpuReader) state() mark { return mark{c.page, c.pos, c.ts, c.started} }
 
 // resume moves the reader to m (from a checkpoint); the next call to next
-// reads on from there.
-func (c *cpuReader) resume(m mark) {
+// reads on from there. warn hears of a damaged chunk met reopening the
+// page (the page's other problems were reported when it was first read).
+func (c *cpuReader) resume(m mark, warn func(pageWarning)) {
 	*c = cpuReader{f: c.f, buf: c.buf, cpu: c.cpu, index: c.index, page: m.page}
 	if m.started {
-		if _, ok := c.openPage(func(pageWarning) {}); ok {
+		damaged := func(w pageWarning) {
+			if w.damaged {
+				warn(w)
+			}
+		}
+		if _, ok := c.openPage(damaged); ok {
 			c.pos, c.ts = min(m.pos, c.end), m.ts
 		}
 	}

@@ -84,8 +84,8 @@ func Detect(path string) (bool, error) {
 }
 
 // Open reads the file, its metadata and one pass over its records (to learn
-// the event classes, time range and lost events), and returns a Source
-// positioned before the first event.
+// the event classes, time range and lost events; not with opts.Indexed),
+// and returns a Source positioned before the first event.
 func Open(path string, opts Options) (*Source, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -427,7 +427,7 @@ func (s *Source) Seek(cp []byte) error {
 		marks[i] = m
 	}
 	for i, c := range s.cpus {
-		c.resume(marks[i])
+		c.resume(marks[i], func(w pageWarning) { s.pageWarning(c, w) })
 		s.fill(c)
 	}
 	s.cur, s.last = nil, last
