@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,12 +49,7 @@ func TestFtraceTableSkipsTheFirstPass(t *testing.T) {
 	must(t, err)
 	trace := filepath.Join(t.TempDir(), "tiny.txt")
 	must(t, os.WriteFile(trace, b, 0o644))
-	x, err := Open(context.Background(), trace, openOpts(t))
-	must(t, err)
-	defer x.Close()
-	r, err := x.OpenSource()
-	must(t, err)
-	defer r.Close()
+	x, r := tableReader(t, trace)
 	if n := r.(*ftrace.Source).Events(); n != 0 {
 		t.Errorf("the table's reader counted %d events: it ran the first pass", n)
 	}

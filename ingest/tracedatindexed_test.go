@@ -17,12 +17,7 @@ import (
 func TestTraceDatTableSkipsTheFirstPass(t *testing.T) {
 	rng := coretest.Rand(t)
 	trace := filepath.Join(coretest.ModuleRoot(), "ingest", "tracedat", "testdata", "pipes-v7-zstd.dat")
-	x, err := Open(context.Background(), trace, openOpts(t))
-	must(t, err)
-	defer x.Close()
-	r, err := x.OpenSource()
-	must(t, err)
-	defer r.Close()
+	x, r := tableReader(t, trace)
 	if n := r.(*tracedat.Source).Events(); n != 0 {
 		t.Fatalf("the table's reader counted %d events: it ran the first pass", n)
 	}
@@ -51,4 +46,17 @@ func TestTraceDatTableSkipsTheFirstPass(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tableReader opens the index of trace and a reader of it as the event
+// table opens one; both are closed when the test ends.
+func tableReader(t *testing.T, trace string) (*Index, core.Source) {
+	t.Helper()
+	x, err := Open(context.Background(), trace, openOpts(t))
+	must(t, err)
+	t.Cleanup(func() { x.Close() })
+	r, err := x.OpenSource()
+	must(t, err)
+	t.Cleanup(func() { r.Close() })
+	return x, r
 }
