@@ -17,7 +17,7 @@ const (
 
 // analysisVersion changes whenever an analysis's output changes: it is
 // part of the index fingerprint, so old indexes are rebuilt.
-const analysisVersion = 5 // 2: wake-up links (Threads/<tid>/Waker); 3: EXIT_DEAD, masked state bits, System_call_error, raw syscall names; 4: call-stack binaries, Chrome async lanes and flows, Pajé links; 5: IRQ_names/<irq>
+const analysisVersion = 6 // 2: wake-up links (Threads/<tid>/Waker); 3: EXIT_DEAD, masked state bits, System_call_error, raw syscall names; 4: call-stack binaries, Chrome async lanes and flows, Pajé links; 5: IRQ_names/<irq>; 6: Chrome flow binding points (bp)
 
 // IndexSummary is what `tracetui index --json` and `info --json` print.
 type IndexSummary struct {

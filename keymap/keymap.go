@@ -135,7 +135,7 @@ func Default() KeyMap {
 		FollowWaker:  bind("W", "go to the waker of the wait", "W"),
 		WakerBack:    bind("B", "back from the waker", "B"),
 		CriticalPath: bind("P", "critical path of the thread", "P"),
-		FlowJump:     bind("e", "flow's other end", "e"),
+		FlowJump:     bind("e", "next flow step (cycles)", "e"),
 
 		Focus:       bind("tab", "focus table · next stats", "tab"),
 		Filter:      bind("f", "filter column", "f"),

@@ -36,6 +36,7 @@ type browser struct {
 	trace Trace
 	hist  core.History
 	info  TraceInfo
+	names *frameNames // call-stack frames by symbol
 
 	panes   []rowView // viewControlFlow, viewResources
 	pane    int       // the one shown
@@ -59,6 +60,7 @@ type browser struct {
 	scratch  *frameScratch // lent to the running query, returned with its frame
 
 	changeSeq uint64 // [ and ] queries
+	flowSeq   uint64 // flow key queries: the last one's result only is shown
 
 	wakerJumps []wakerJump // where the follow-waker key left, for the back key
 
@@ -105,6 +107,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
+	b.names = newFrameNames(tr)
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events(), start)
 	b.panes[viewResources].tree = buildResources(b.hist)
@@ -230,7 +233,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		return frameRequest{}, false
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate}
+	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
 	if req.rate == 0 {
 		req.rate, req.guessed = densityPrior(b.info, len(t.nodes)), true
 	}

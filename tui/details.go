@@ -22,6 +22,7 @@ import (
 // detailsView is the details pane, a view.
 type detailsView struct {
 	sh     *shared
+	names  *frameNames
 	event  *core.EventRow // nil: no event selected (or not read yet)
 	start  core.Time      // the trace start, for offsets
 	col    core.Time      // a column's duration, the precision of times
@@ -49,7 +50,7 @@ func (m detailsMsg) on(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
 // openDetails opens the details pane of the selected event and of the
 // selected row at the cursor.
 func (b *browser) openDetails() tea.Cmd {
-	d := &detailsView{sh: b.sh, start: b.tv.Start, col: b.tv.colWidth(), cursor: b.cursor}
+	d := &detailsView{sh: b.sh, names: b.names, start: b.tv.Start, col: b.tv.colWidth(), cursor: b.cursor}
 	if r, ok := b.table.cache[b.table.rankOf(b.table.sel)]; ok && b.table.sel < b.table.len() {
 		d.event = &r
 	}
@@ -153,8 +154,11 @@ func (d *detailsView) Update(msg tea.Msg) step {
 // describe prints an attribute's value at the cursor with its interval.
 func (d *detailsView) describe(i int, iv core.Interval) string {
 	v := iv.Value.String()
+	if s, ok := d.names.text(iv.Key, iv.Value); ok {
+		v = s
+	}
 	if i == 0 && d.paths[0] == "state" {
-		v = describeValue(d.domain, iv.Value)
+		v = d.names.describe(iv.Key, d.domain, iv.Value)
 	}
 	res := intervalRes(iv, d.col)
 	return fmt.Sprintf("%s  %s→%s (%s)", v, d.sh.relTime(d.start, iv.Start, res), d.sh.relTime(d.start, iv.End, res),

@@ -97,11 +97,7 @@ func (b *browser) openCallTree() tea.Cmd {
 		}
 	}
 	v.what = row + " over the " + span
-	label := calltree.DefaultLabel
-	if fl, ok := b.trace.(frameLabeler); ok {
-		label = fl.FrameLabel
-	}
-	hist, from, to := b.hist, v.from, v.to+1
+	hist, from, to, label := b.hist, v.from, v.to+1, b.names.name
 	ctx, seq := v.job.start(b.ctx)
 	b.push(v)
 	return func() tea.Msg {

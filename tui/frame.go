@@ -85,6 +85,7 @@ type frameRequest struct {
 	// guessed: rate is densityPrior's guess, not a measure, so exact is
 	// still tried unless the guess exceeds what exact gives up at.
 	guessed bool
+	names   *frameNames // paints call-stack rows by frame name (nil: by value)
 	now     func() time.Time
 	// scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
@@ -168,22 +169,24 @@ type overflowSlot struct {
 
 // frameBuilder holds the per-frame scratch state.
 type frameBuilder struct {
-	req      frameRequest
-	cols     int
-	starts   []core.Time // column starts, cols+1 entries
-	rowOf    map[core.Key]int
-	acc      []slotAcc
-	values   []core.Value
-	ids      map[core.Value]int32
-	smallIDs [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
-	atCursor map[core.Key]core.Interval
-	overflow map[int][]overflowSlot // by cell index
-	count    int
-	limit    int // stop the query after this many intervals (0: none)
-	stopped  bool
-	levelIDs []int32          // the dominant value of each known cell of the counter row being finished
-	runOf    map[core.Key]int // Current_thread key -> its CPU row
-	runs     [][]threadRun    // per row
+	req         frameRequest
+	cols        int
+	starts      []core.Time // column starts, cols+1 entries
+	rowOf       map[core.Key]int
+	acc         []slotAcc
+	values      []core.Value
+	ids         map[core.Value]int32
+	smallIDs    [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
+	atCursor    map[core.Key]core.Interval
+	overflow    map[int][]overflowSlot // by cell index
+	count       int
+	limit       int // stop the query after this many intervals (0: none)
+	stopped     bool
+	levelIDs    []int32                // the dominant value of each known cell of the counter row being finished
+	frameRow    core.Key               // the row whose frame paints are in framePaints
+	framePaints map[int32]framePaintOf // by value id (framenames.go)
+	runOf       map[core.Key]int       // Current_thread key -> its CPU row
+	runs        [][]threadRun          // per row
 }
 
 // runFrame answers one request.
@@ -218,7 +221,9 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	b.runOf = make(map[core.Key]int, len(req.runs))
 	for _, rk := range req.runs {
 		b.runOf[rk.key] = rk.row
-		keys = append(keys, rk.key)
+		if _, drawn := b.rowOf[rk.key]; !drawn { // a call-stack row's runs are its own intervals
+			keys = append(keys, rk.key)
+		}
 	}
 	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
 
@@ -472,6 +477,11 @@ func (b *frameBuilder) finish() []cell {
 			p := &paints[row.domain][id]
 			if p.colour == 255 {
 				*p = paintOf(row.domain, b.values[id])
+			}
+			if row.domain == domainFrame || row.domain == domainThread && b.values[id].Kind() == core.KindString {
+				if np, ok := b.framePaint(row.key, id); ok {
+					p = &np // per thread: named by its process's symbols
+				}
 			}
 			width := b.starts[c+1] - b.starts[c]
 			changes := a.n - 1

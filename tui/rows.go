@@ -34,6 +34,8 @@ func (k rowKind) domain() valueDomain {
 		return domainCPU
 	case kindCounter:
 		return domainCounter
+	case kindCallStack:
+		return domainFrame
 	}
 	return domainOther
 }

@@ -13,11 +13,7 @@ import (
 func chromeLikeHistory(t *testing.T) *core.MemHistory {
 	m := core.NewMemHistory(0)
 	at := m.Attributes()
-	set := func(k core.Key, tm core.Time, v core.Value) {
-		if err := m.Modify(k, tm, v); err != nil {
-			t.Fatal(err)
-		}
-	}
+	set := modifier(t, m)
 	set(at.AddPath("Processes", "7", core.AttrExecName), 0, core.String("chrome"))
 	for i, tid := range []string{"7.main", "7.io"} {
 		k := at.AddPath(core.AttrThreads, tid)

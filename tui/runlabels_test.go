@@ -96,7 +96,7 @@ func TestResourcesNamesThreadsInRuns(t *testing.T) {
 	}
 	named := 0
 	for _, r := range b.frame.runs[slices.Index(b.frame.keys, b.tree().nodes[b.tree().selected()].key)] {
-		label := string(b.runLabel(r.tid, r.c1-r.c0-1))
+		label := string(b.runLabel(r, r.c1-r.c0-1))
 		if label == "" {
 			continue
 		}

@@ -86,6 +86,7 @@ const (
 	domainThread  valueDomain = iota // core.ThreadStatus
 	domainCPU                        // core.CPUStatus
 	domainOther                      // no known meaning
+	domainFrame                      // call-stack frames: names or addresses (see framenames.go)
 	domainCounter                    // a counter: drawn by level (see counterLevels)
 )
 
@@ -99,8 +100,10 @@ func paintOf(d valueDomain, v core.Value) paint {
 	case core.KindInt32, core.KindInt64:
 		n := v.Int()
 		switch d {
-		case domainOther: // addresses: a stable colour per value
+		case domainOther: // a stable colour per value
 			return stringPaint(v.String())
+		case domainFrame: // addresses: as the details line prints them
+			return stringPaint(core.FrameText(v))
 		case domainCounter:
 			return paint{palOther, 'o'}
 		case domainThread:
@@ -195,6 +198,9 @@ func describeValue(d valueDomain, v core.Value) string {
 	}
 	if v.IsNull() {
 		return "no state"
+	}
+	if d == domainFrame {
+		return core.FrameText(v)
 	}
 	return v.String()
 }

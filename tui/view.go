@@ -264,7 +264,7 @@ func (b *browser) detailsText() string {
 	}
 	if n.key >= 0 {
 		if iv, ok := f.atCursor[n.key]; ok && iv.Contains(b.cursor) {
-			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", describeValue(n.kind.domain(), iv.Value),
+			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.describe(n.key, n.kind.domain(), iv.Value),
 				b.sh.relTime(b.tv.Start, iv.Start, intervalRes(iv, b.tv.colWidth())),
 				b.sh.relTime(b.tv.Start, iv.End, intervalRes(iv, b.tv.colWidth())), core.FormatDuration(iv.Duration())))
 		} else {

@@ -90,5 +90,5 @@ func (a *Analysis) binary(ev *core.Event, p *plan) {
 func (a *Analysis) binaryKey(pid int64, baddr uint64) core.Key {
 	procs := a.tree.Add(core.Root, core.AttrProcesses)
 	bins := a.tree.Add(a.tree.Add(procs, strconv.FormatInt(pid, 10)), attrBinaries)
-	return a.tree.Add(bins, "0x"+strconv.FormatUint(baddr, 16))
+	return a.tree.Add(bins, core.FormatAddress(baddr))
 }

@@ -320,7 +320,7 @@ func (a *Analysis) addrLabel(addr int64) core.Value {
 	if v, ok := a.outer[addr]; ok {
 		return v
 	}
-	s := fmt.Sprintf("0x%x", uint64(addr))
+	s := core.FormatAddress(uint64(addr))
 	if a.syms != nil {
 		if name, ok := a.syms.Name(uint64(addr)); ok {
 			s = name

@@ -26,7 +26,7 @@
 //
 // Without a kernel analysis (a user-space-only trace) the analysis also
 // sets Threads/<tid> to the outermost frame as a string (the address as
-// 0x%x, or its symbol with [WithSymbols]; the name for named pairs; null
+// [core.FormatAddress] prints it, or its symbol with [WithSymbols]; the name for named pairs; null
 // when the stack is empty), and Threads/<tid>/Exec_name and PID from
 // context.procname and context.vpid, so the Control Flow view shows the
 // thread. With [WithKernel] those stay the kernel analysis's.

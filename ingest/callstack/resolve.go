@@ -185,16 +185,15 @@ func (r *Resolver) Name(pid string, addr uint64) (string, bool) {
 }
 
 // Label formats a call-stack frame for display: a name as it is, an
-// address as its symbol or in hexadecimal.
+// address as its symbol, else with [core.FormatAddress].
 func (r *Resolver) Label(pid string, v core.Value) string {
 	if v.Kind() != core.KindInt64 {
-		return v.String()
+		return core.FrameText(v)
 	}
-	addr := uint64(v.Int())
 	if r != nil {
-		if name, ok := r.Name(pid, addr); ok {
+		if name, ok := r.Name(pid, uint64(v.Int())); ok {
 			return name
 		}
 	}
-	return "0x" + strconv.FormatUint(addr, 16)
+	return core.FrameText(v)
 }

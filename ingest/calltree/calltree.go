@@ -92,14 +92,9 @@ type Options struct {
 	Label Labeler
 }
 
-// DefaultLabel names a string frame by itself and an address in
-// hexadecimal.
-func DefaultLabel(_ core.Key, v core.Value) string {
-	if v.Kind() == core.KindInt64 {
-		return "0x" + strconv.FormatUint(uint64(v.Int()), 16)
-	}
-	return v.String()
-}
+// DefaultLabel names a string frame by itself and an address with
+// [core.FormatAddress].
+func DefaultLabel(_ core.Key, v core.Value) string { return core.FrameText(v) }
 
 // StackThreads returns the Threads/<id> keys that have a CallStack.
 func StackThreads(tree *core.AttributeTree) []core.Key {

@@ -46,10 +46,10 @@ type Analysis struct {
 
 // classRefs is what the analysis resolved once for one event class.
 type classRefs struct {
-	ph, cat, dur, id, pid, tid, comm, procname int
-	value                                      core.Value // the class name as a state value
-	args                                       []argRef
-	counters                                   map[*procState][]core.Key
+	ph, cat, dur, id, pid, tid, comm, procname, bp int
+	value                                          core.Value // the class name as a state value
+	args                                           []argRef
+	counters                                       map[*procState][]core.Key
 }
 
 type argRef struct {
@@ -69,6 +69,8 @@ type threadState struct {
 	// below flowDepth (see flows.go).
 	flowKeys  []core.Key
 	flowDepth int
+	// Flow attributes bound to the thread's next slice, not begun yet.
+	nextFlowKeys []core.Key
 }
 
 type frame struct {
@@ -157,7 +159,7 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 	r := &classRefs{
 		ph: c.FieldIndex("ph"), cat: c.FieldIndex("cat"), dur: c.FieldIndex("dur"), id: c.FieldIndex("id"),
 		pid: c.FieldIndex(core.FieldPID), tid: c.FieldIndex(core.FieldTID),
-		comm: c.FieldIndex(core.FieldComm), procname: c.FieldIndex(core.FieldProcname),
+		comm: c.FieldIndex(core.FieldComm), procname: c.FieldIndex(core.FieldProcname), bp: c.FieldIndex("bp"),
 		value: core.String(core.SafeString(c.Name)),
 	}
 	for i, f := range c.Fields {
@@ -321,6 +323,7 @@ func (a *Analysis) push(th *threadState, t core.Time, f frame) error {
 	f.id = a.nextID
 	th.stack = append(th.stack, f)
 	a.setDepth(th, len(th.stack), t, f.value)
+	a.beginSlice(th, len(th.stack))
 	return nil
 }
 
@@ -346,6 +349,7 @@ func (a *Analysis) pushX(th *threadState, t core.Time, v core.Value, end core.Ti
 	}
 	a.pending.push(pendingEnd{end: end, th: th, id: f.id})
 	a.horizon = max(a.horizon, end)
+	a.beginSlice(th, pos+1)
 	return nil
 }
 

@@ -167,3 +167,41 @@ func TestAnalysisTracks(t *testing.T) {
 		t.Errorf("warnings on a clean trace: %v", a.Warnings())
 	}
 }
+
+// Flow binding points (catapult-flow-bp.json): a flow start binds to its
+// enclosing slice; a step or end with "bp": "e" too; one without binds to
+// the next slice of its thread (holding from the event until that slice
+// ends, past the end of the slice it sits in), or to the slice that
+// begins at its own timestamp.
+func TestAnalysisFlowBindingPoints(t *testing.T) {
+	h, a := analyzeSample(t, "catapult-flow-bp.json")
+	s := core.String
+	checkStates(t, h, []stateAt{
+		// msg#1: s in Send (1:1, 0-10 us).
+		at("Threads/1:1/Flow_out", 2_000, s("ipc/msg#1")),
+		at("Threads/1:1/Flow_out", 9_999, s("ipc/msg#1")),
+		at("Threads/1:1/Flow_out", 10_000, core.Null()),
+		// t at 5 us inside Busy (0-8): bound to the next slice, Relay (12-16).
+		at("Threads/1:2/Flow_in", 5_000, s("ipc/msg#1 from 1:1 at 2000")),
+		at("Threads/1:2/Flow_in", 8_000, s("ipc/msg#1 from 1:1 at 2000")),
+		at("Threads/1:2/Flow_in", 15_999, s("ipc/msg#1 from 1:1 at 2000")),
+		at("Threads/1:2/Flow_in", 16_000, core.Null()),
+		at("Threads/1:2/Flow_out", 8_000, s("ipc/msg#1")),
+		at("Threads/1:2/Flow_out", 16_000, core.Null()),
+		// f with bp e at 20 inside Handle (18-24): its enclosing slice.
+		at("Threads/1:3/Flow_in", 20_000, s("ipc/msg#1 from 1:2 at 5000")),
+		at("Threads/1:3/Flow_in", 24_000, core.Null()),
+		// msg#2: f at 30 inside Late (28-32), no bp: bound to Next (35-40).
+		at("Threads/1:3/Flow_in", 30_000, s("ipc/msg#2 from 1:1 at 26000")),
+		at("Threads/1:3/Flow_in", 33_000, s("ipc/msg#2 from 1:1 at 26000")),
+		at("Threads/1:3/Flow_in", 39_999, s("ipc/msg#2 from 1:1 at 26000")),
+		at("Threads/1:3/Flow_in", 40_000, core.Null()),
+		// msg#3: f at 50 where Same (50-55) begins: that slice.
+		at("Threads/1:3/Flow_in", 50_000, s("ipc/msg#3 from 1:1 at 46000")),
+		at("Threads/1:3/Flow_in", 55_000, core.Null()),
+		at("Threads/1:3/Flow_in", 59_000, core.Null()),
+	})
+	if len(a.Warnings()) != 0 {
+		t.Errorf("warnings on a clean trace: %v", a.Warnings())
+	}
+}

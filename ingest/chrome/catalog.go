@@ -21,10 +21,11 @@ const (
 	fieldTid
 	fieldComm
 	fieldProcname
+	fieldBP // "e" for "bp": "e" (a flow step bound to its enclosing slice), else absent
 	numBaseFields
 )
 
-var baseFields = []string{"ph", "cat", "dur", "id", core.FieldPID, core.FieldTID, core.FieldComm, core.FieldProcname}
+var baseFields = []string{"ph", "cat", "dur", "id", core.FieldPID, core.FieldTID, core.FieldComm, core.FieldProcname, "bp"}
 
 // Limits that keep the catalog bounded on hostile input.
 const (

@@ -19,7 +19,8 @@
 // Every event of a class (one class per event name) has the fields ph,
 // cat, dur (microseconds, float), id, context.pid, context.tid,
 // context.comm (thread_name metadata), context.procname (process_name
-// metadata), then args.<name> for each top-level argument name seen with
+// metadata), bp ("e" when the event says "bp": "e", else absent), then
+// args.<name> for each top-level argument name seen with
 // that event name (at most 32): numbers as FieldInt or FieldFloat, strings
 // as FieldString, objects and arrays as their JSON text. Metadata events
 // (ph M) are delivered at the trace's first timestamp, whatever their ts.
@@ -54,9 +55,10 @@
 //	                                    at most 64 lanes), or null
 //	Counters/<PID>/<name>/<series>      each numeric argument of C events
 //	                                    (int64 or float64)
-//	Threads/<pid>:<tid>/Flow_out        "<cat>/<name>#<id>" of a flow leaving the enclosing slice (s, t)
+//	Threads/<pid>:<tid>/Flow_out        "<cat>/<name>#<id>" of a flow leaving the slice it binds to (s, t)
 //	Threads/<pid>:<tid>/Flow_in         "<cat>/<name>#<id> from <thread> at <ns>" of a flow
-//	                                    arriving in the enclosing slice (t, f); see flows.go
+//	                                    arriving in the slice it binds to (t, f): the enclosing
+//	                                    slice for s and for "bp": "e", else the next slice; see flows.go
 //
 // B/E and X slices share one stack per thread. E closes the innermost open
 // B (and X slices still open above it); an E with no open B is ignored with

@@ -14,7 +14,7 @@ import (
 // nothing may panic or hang, time never goes back, and the analysis never
 // makes a change the sink refuses.
 func FuzzChrome(f *testing.F) {
-	for _, name := range []string{"catapult-phases.json", "unbalanced.json", "truncated.json", "clang-ftime-trace.json"} {
+	for _, name := range []string{"catapult-phases.json", "unbalanced.json", "truncated.json", "clang-ftime-trace.json", "catapult-flow-bp.json"} {
 		if b, err := os.ReadFile(filepath.Join(sampleDir, name)); err == nil {
 			f.Add(b)
 		}

@@ -16,6 +16,7 @@ type rawEvent struct {
 	hasPid, hasTid   bool
 	pidNum, tidNum   bool // given as JSON numbers
 	idNum            bool
+	bindEnclosing    bool // "bp": "e" (flow events; also kept in extra)
 	ts, dur          int64
 	hasTs, hasDur    bool
 	args             []byte // raw JSON value of "args", nil if absent
@@ -345,6 +346,7 @@ func (er *eventReader) event(ev *rawEvent) (bool, error) {
 func parseEvent(b []byte, ev *rawEvent) (int, error) {
 	ev.ph, ev.name, ev.cat, ev.id, ev.pid, ev.tid, ev.args = 0, nil, nil, nil, nil, nil, nil
 	ev.hasPid, ev.hasTid, ev.pidNum, ev.tidNum, ev.hasTs, ev.hasDur, ev.idNum = false, false, false, false, false, false, false
+	ev.bindEnclosing = false
 	ev.ts, ev.dur = 0, 0
 	ev.extraBuf = ev.extraBuf[:0]
 	var id2 []byte
@@ -424,6 +426,9 @@ func parseEvent(b []byte, ev *rawEvent) (int, error) {
 		case "args":
 			ev.args = val
 		default:
+			if string(key) == "bp" && string(val) == `"e"` {
+				ev.bindEnclosing = true
+			}
 			if len(ev.extraBuf) > 0 {
 				ev.extraBuf = append(ev.extraBuf, ',')
 			}

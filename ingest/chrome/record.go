@@ -14,7 +14,8 @@ import (
 //	  ph      1 byte
 //	  class   uvarint
 //	  thread  uvarint (0: no pid/tid)
-//	  flags   1 byte (bit 0: dur present, bit 1: name in oname, bit 2: id was a number)
+//	  flags   1 byte (bit 0: dur present, bit 1: name in oname, bit 2: id was a number,
+//	          bit 3: "bp": "e")
 //	  dur     varint nanoseconds, if present
 //	  cat, id, args, extra, oname: each uvarint length + bytes
 //
@@ -28,6 +29,7 @@ const (
 	flagDur   = 1 << 0
 	flagOName = 1 << 1
 	flagIDNum = 1 << 2
+	flagBPE   = 1 << 3
 )
 
 // record is a decoded body; its slices alias the body bytes.
@@ -36,6 +38,7 @@ type record struct {
 	class                       int32
 	thread                      int32
 	hasDur, idNum               bool
+	bindEnclosing               bool // "bp": "e"
 	dur                         int64
 	cat, id, args, extra, oname []byte
 }
@@ -54,6 +57,9 @@ func appendBody(dst []byte, ev *rawEvent, class, thread int32, overflow bool) []
 	}
 	if ev.idNum {
 		flags |= flagIDNum
+	}
+	if ev.bindEnclosing {
+		flags |= flagBPE
 	}
 	dst = append(dst, flags)
 	if ev.hasDur {
@@ -98,6 +104,7 @@ func decodeBody(body []byte, r *record) error {
 	b = b[1:]
 	r.class, r.thread, r.hasDur, r.dur = int32(class), int32(thread), flags&flagDur != 0, 0
 	r.idNum = flags&flagIDNum != 0
+	r.bindEnclosing = flags&flagBPE != 0
 	if r.hasDur {
 		d, n := binary.Varint(b)
 		if n <= 0 {

@@ -341,6 +341,8 @@ func (s *Source) Next() (*core.Event, error) {
 
 var phText [256][]byte
 
+var bindEnclosingText = []byte("e")
+
 func init() {
 	for i := range phText {
 		phText[i] = []byte{byte(i)}
@@ -377,6 +379,9 @@ func (s *Source) fill() {
 	if r.thread != noThread {
 		th := &s.cat.threads[r.thread]
 		f[fieldPid], f[fieldTid], f[fieldComm], f[fieldProcname] = th.pidF, th.tidF, th.commF, th.procF
+	}
+	if r.bindEnclosing {
+		f[fieldBP] = core.Field{Kind: core.FieldString, Bytes: bindEnclosingText}
 	}
 	if len(r.args) > 0 && n > numBaseFields {
 		eachMember(r.args, func(key, val []byte) bool {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"path"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
@@ -44,8 +45,9 @@ func runQuery(e *Env, args []string) error {
 	w := bufio.NewWriter(e.Stdout)
 	for _, a := range res.Attributes {
 		fmt.Fprintf(w, "%s\n", a.Path)
+		frames := path.Base(path.Dir(a.Path)) == core.AttrCallStack
 		for _, iv := range a.Intervals {
-			fmt.Fprintf(w, "  [%s, %s] %s\n", core.FormatTimestamp(iv.Start), core.FormatTimestamp(iv.End), valueText(iv.Value))
+			fmt.Fprintf(w, "  [%s, %s] %s\n", core.FormatTimestamp(iv.Start), core.FormatTimestamp(iv.End), valueText(iv.Value, frames))
 		}
 	}
 	fmt.Fprintf(w, "# %d attributes, %d intervals, %d nodes read\n", len(res.Attributes), res.Stats.Intervals, res.Stats.NodesRead)
@@ -53,10 +55,14 @@ func runQuery(e *Env, args []string) error {
 }
 
 // valueText prints a state value for `query`: strings quoted (so an empty
-// name is visible), numbers as they are, null as null.
-func valueText(v core.Value) string {
-	if v.Kind() == core.KindString {
+// name is visible), numbers as they are, null as null; the addresses of
+// call-stack frames (frames) as the browser prints them.
+func valueText(v core.Value, frames bool) string {
+	switch {
+	case v.Kind() == core.KindString:
 		return strconv.Quote(v.Str())
+	case frames && !v.IsNull():
+		return core.FrameText(v)
 	}
 	return v.String()
 }

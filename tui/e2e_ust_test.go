@@ -1,0 +1,123 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/tracetui/tracetui/core/coretest"
+)
+
+// TestUserSpaceInTmux drives the built binary (--ascii, so that the
+// Gantt's glyphs show in capture-pane) on application traces: the call
+// tree of clang's -ftime-trace, Chrome's async lanes, counters and a flow
+// followed with its key, and the symbols of the shared cyg-profile trace
+// (the mapping file beside it) in the call-stack rows and the call tree.
+func TestUserSpaceInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and drives it in tmux")
+	}
+	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	bin := buildBinary(t)
+	open := func(t *testing.T, trace string) *tmuxSession {
+		t.Helper()
+		tmp := t.TempDir()
+		env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+		s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q --ascii %q; echo \"[exit $?]\"; sleep 600", bin, trace))
+		if s.waitFor(60*time.Second, "Control Flow", "[exit") == "[exit" {
+			t.Fatalf("tracetui exited:\n%s", s.screen())
+		}
+		s.waitFor(10*time.Second, " events") // the table: the first frame is in
+		return s
+	}
+	// goTo types a time into the goto prompt.
+	goTo := func(s *tmuxSession, at string) {
+		s.send(":")
+		s.text(at)
+		s.send("Enter")
+		s.waitFor(5*time.Second, "cur "+at)
+	}
+	// find selects the first row matching re and waits for the details
+	// line to name it (the find answers in the background: keys sent
+	// before would go to its prompt).
+	find := func(s *tmuxSession, re, row string) {
+		s.send("/")
+		s.text(re)
+		s.send("Enter")
+		s.waitFor(5*time.Second, "\n"+row+" · ")
+	}
+	quit := func(s *tmuxSession) {
+		s.send("q")
+		s.waitFor(5*time.Second, "[exit 0]")
+	}
+
+	t.Run("call_tree", func(t *testing.T) {
+		s := open(t, filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json"))
+		find(s, "4242:4242", "clang-17 4242:4242") // the compiler thread
+		s.send("F")
+		s.waitFor(10*time.Second, "Call tree of clang-17 4242:4242")
+		s.waitFor(5*time.Second, "- ExecuteCompiler") // the outermost function open
+		s.waitFor(5*time.Second, "|Frontend")         // the icicle
+		s.send("j")                                   // Frontend
+		s.send("l")
+		s.waitFor(5*time.Second, "- Frontend")
+		s.waitFor(5*time.Second, "ParseClass")
+		s.send("h")
+		s.waitFor(5*time.Second, "+ Frontend")
+		s.send("Enter") // zoom Control Flow to Frontend's longest call
+		s.waitFor(5*time.Second, "zoomed to the longest call of Frontend (3ms)")
+		s.waitFor(5*time.Second, "+1ms–+4ms")
+		quit(s)
+	})
+
+	t.Run("chrome_tracks", func(t *testing.T) {
+		s := open(t, filepath.Join("..", "testdata", "chrome", "catapult-tracks.json"))
+		// A process with async work only has a row, with its lanes.
+		s.waitFor(5*time.Second, "network service 7")
+		s.waitFor(5*time.Second, "net/URLRequest 2")
+		s.waitFor(5*time.Second, "disk/Read")
+		s.waitFor(5*time.Second, "9999999") // the async slice Read#9, 12-16 us
+		// Counters: block heights (ASCII levels), value at the cursor.
+		s.waitFor(5*time.Second, "......@@@@@@")
+		find(s, "heap", "memory/heap")
+		goTo(s, "+30us")
+		s.waitFor(5*time.Second, "memory/heap · 2048 +25us")
+		// The flow ipc/post#5: from its last step (8:81 at 45 us) back
+		// to its first (8:80), then forward to its middle step (7:70)
+		// and on to the last.
+		find(s, "8:81", "81 8:81")
+		goTo(s, "+45us")
+		s.waitFor(5*time.Second, "flow in ipc/post#5 from 7:70 at 33000")
+		s.send("e")
+		s.waitFor(5*time.Second, "the flow's first step (from its last): 8:80 at +18us")
+		s.waitFor(5*time.Second, "80 8:80 · Task")
+		s.send("e")
+		s.waitFor(5*time.Second, "the flow's next step: 7:70 at +33us")
+		s.waitFor(5*time.Second, "70 7:70 · no state +0ns→+50us (50.001us) · exec 70 · flow in ipc/post#5 from 8:80")
+		s.send("e")
+		s.waitFor(5*time.Second, "the flow's next step: 8:81 at +45us")
+		quit(s)
+	})
+
+	t.Run("cyg_profile_symbols", func(t *testing.T) {
+		trace := filepath.Join(coretest.SharedTraces(t), "ctf", "cyg-profile")
+		if _, err := os.Stat(filepath.Join(trace, "cyg-profile-mapping.txt")); err != nil {
+			t.Skipf("no mapping file beside the shared cyg-profile trace: %v", err)
+		}
+		s := open(t, trace)
+		s.waitFor(10*time.Second, "glxgears 16073 · main ") // the thread's outermost frame, by name
+		s.send("Enter")                                     // its call stack rows
+		s.send("j", "j")
+		s.waitFor(5*time.Second, "*   depth 2")
+		goTo(s, "+170ms")
+		s.waitFor(5*time.Second, "depth 2 · init +139.551ms")
+		s.send("k", "k") // the thread: its whole call tree
+		s.send("F")
+		s.waitFor(10*time.Second, "Call tree of glxgears 16073")
+		s.waitFor(10*time.Second, "- main")
+		s.waitFor(5*time.Second, "init")
+		quit(s)
+	})
+}
