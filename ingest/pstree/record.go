@@ -10,9 +10,10 @@ import (
 // wraps and remembers, for the attributes the process tree reads, the
 // latest non-null value that the history keeps an interval of, so that
 // [Recorder.Table] at the end of the build equals what [Query] reads
-// from the finished history. It costs 4 bytes per attribute and about 80
-// per attribute it remembers; a map from key to field instead was a
-// tenth of the build's CPU at 1.6 M threads.
+// from the finished history. It costs 4 bytes per attribute and 48 per
+// attribute it remembers (the sink holds the current values); a map
+// from key to field instead was a tenth of the build's CPU at 1.6 M
+// threads.
 type Recorder struct {
 	core.StateSink
 	slot   []int32 // by key: slotUnknown, slotOther, or an index in fields
@@ -25,12 +26,13 @@ const (
 	slotOther   int32 = -1 // not an attribute the process tree reads
 )
 
-// latest is one attribute's current value, since when, and the latest
-// non-null value before it that has an interval.
+// latest is since when an attribute has its current value (the sink
+// holds the value), and the latest non-null value before it that has an
+// interval.
 type latest struct {
-	cur, prev core.Value
-	since     core.Time
-	changed   bool // since is set
+	prev    core.Value
+	since   core.Time
+	changed bool // since is set
 }
 
 // NewRecorder wraps sink.
@@ -41,29 +43,29 @@ func NewRecorder(sink core.StateSink) *Recorder {
 
 // Modify implements [core.StateSink].
 func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
-	if err := r.StateSink.Modify(key, t, v); err != nil {
-		return err
-	}
 	i := r.slotOf(key)
 	if i == slotOther {
-		return nil
+		return r.StateSink.Modify(key, t, v)
+	}
+	cur := r.StateSink.Value(key)
+	if err := r.StateSink.Modify(key, t, v); err != nil {
+		return err
 	}
 	f := &r.fields[i]
 	if !f.changed {
 		f.since, f.changed = t, true
 	}
-	if f.cur == v {
+	if cur == v {
 		return nil
 	}
 	// The history drops a value replaced at the instant it was set (an
 	// empty interval): only a value held for some time becomes prev.
 	if t > f.since {
-		if !f.cur.IsNull() {
-			f.prev = f.cur
+		if !cur.IsNull() {
+			f.prev = cur
 		}
 		f.since = t
 	}
-	f.cur = v
 	return nil
 }
 
@@ -73,7 +75,10 @@ func (r *Recorder) slotOf(key core.Key) int32 {
 		return slotOther
 	}
 	if int(key) >= len(r.slot) {
-		r.slot = append(r.slot, make([]int32, r.Attributes().Len()-len(r.slot))...)
+		r.slot = append(r.slot, make([]int32, max(r.Attributes().Len()-len(r.slot), 0))...)
+		if int(key) >= len(r.slot) {
+			return slotOther // not a key: the sink refuses it
+		}
 	}
 	if i := r.slot[key]; i != slotUnknown {
 		return i
@@ -112,12 +117,10 @@ func (r *Recorder) value(key core.Key) core.Value {
 	if key < 0 || int(key) >= len(r.slot) || r.slot[key] <= 0 {
 		return core.Null() // never changed
 	}
-	f := &r.fields[r.slot[key]]
-	switch {
-	case !f.cur.IsNull(): // held until the end of the history
-		return f.cur
+	if cur := r.StateSink.Value(key); !cur.IsNull() {
+		return cur // held until the end of the history
 	}
-	return f.prev
+	return r.fields[r.slot[key]].prev
 }
 
 // Table returns the process tree of the changes recorded so far, as

@@ -2,6 +2,7 @@ package pstree
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -73,5 +74,14 @@ func checkRecorder(t *testing.T, r *rand.Rand) {
 	}
 	if !back.Fits(at) {
 		t.Fatal("the table does not fit its own attribute tree")
+	}
+}
+
+// TestRecorderBadKey: a key the tree does not have is the sink's error,
+// not a panic.
+func TestRecorderBadKey(t *testing.T) {
+	rec := NewRecorder(core.NewMemHistory(0))
+	if err := rec.Modify(5, 0, core.Int32(1)); !errors.Is(err, core.ErrBadKey) {
+		t.Errorf("Modify of key 5 in an empty tree: %v, want ErrBadKey", err)
 	}
 }
