@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen"
+	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -78,5 +79,24 @@ func TestStoredTreeOnGenerated(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkStoredTree(t, dir)
+	}
+}
+
+// TestStoredTreeNotFitting: a stored table that does not describe the
+// history's threads (another index's) is ignored for the query.
+func TestStoredTreeNotFitting(t *testing.T) {
+	ctx := context.Background()
+	h := newDemoTrace().hist
+	want, err := buildControlFlow(ctx, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &pstree.Table{Threads: []pstree.Thread{{Key: 1 << 30, Name: "stranger", PID: 1, HasPID: true}}}
+	got, err := buildControlFlow(ctx, h, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with another index's table: %v, want %v", rowLabels(got), rowLabels(want))
 	}
 }
