@@ -76,15 +76,7 @@ func BenchmarkIndexVsBabeltrace(b *testing.B) {
 //
 //	TRACETUI_CHROME_BENCH_MB=1024 go test ./ingest -run '^$' -bench IndexChrome -benchtime 1x
 func BenchmarkIndexChrome(b *testing.B) {
-	mb := int64(64)
-	if s := os.Getenv("TRACETUI_CHROME_BENCH_MB"); s != "" {
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || v <= 0 {
-			b.Fatalf("TRACETUI_CHROME_BENCH_MB=%q: want a number of MB", s)
-		}
-		mb = v
-	}
-	path, events := gentest.ChromeTrace(b, mb)
+	path, events := gentest.ChromeTrace(b, chromeBenchMB(b))
 	idx := filepath.Join(b.TempDir(), "chrome.tti")
 	cpu0 := gentest.CPUTime()
 	b.ResetTimer()
@@ -104,6 +96,20 @@ func BenchmarkIndexChrome(b *testing.B) {
 	b.ReportMetric(n/(gentest.CPUTime()-cpu0).Seconds(), "events/cpu-s")
 	b.ReportMetric(gentest.PeakRSS(), "peak-RSS-MiB")
 	b.ReportMetric(float64(events), "events")
+}
+
+// chromeBenchMB returns the size of the generated Chrome trace of the
+// benchmarks, in MB: $TRACETUI_CHROME_BENCH_MB, default 64.
+func chromeBenchMB(b *testing.B) int64 {
+	s := os.Getenv("TRACETUI_CHROME_BENCH_MB")
+	if s == "" {
+		return 64
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v <= 0 {
+		b.Fatalf("TRACETUI_CHROME_BENCH_MB=%q: want a number of MB", s)
+	}
+	return v
 }
 
 // BenchmarkIndexVsTraceCmd runs `tracetui index` and `trace-cmd report`

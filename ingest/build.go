@@ -15,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/callstack"
+	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/eventindex"
 	"github.com/tracetui/tracetui/ingest/kernel"
 	"github.com/tracetui/tracetui/ingest/pstree"
@@ -94,6 +95,14 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		return err
 	}
 	defer ew.Close()
+	var order *chrome.OrderWriter
+	if cs, ok := req.src.(*chrome.Source); ok {
+		removeStale(dir, prefix+orderTempPrefix)
+		if order, err = cs.RecordOrder(dir, prefix+orderTempPrefix); err != nil {
+			return err
+		}
+		defer order.Close()
+	}
 
 	src := req.src
 	var b *history.Builder
@@ -178,6 +187,15 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			return err
 		}
 	}
+	if order != nil {
+		size, r, err := order.Finish()
+		if err != nil {
+			return err
+		}
+		if err := b.AddSection(sectionChromeOrder, size, r); err != nil {
+			return err
+		}
+	}
 	info := src.Info()
 	st := storedInfo{Format: info.Format, Events: ew.Events(), Streams: info.Streams,
 		Trace: req.trace, Fingerprint: req.fingerprint}
@@ -206,6 +224,10 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	}
 	return b.Close(end)
 }
+
+// orderTempPrefix starts the name of the persisted order's temporary
+// file, after the index's prefix.
+const orderTempPrefix = ".chorder-"
 
 // removeStale deletes temporary files a killed build left in dir. The
 // caller holds the build lock of the index these names belong to.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/eventindex"
 )
 
@@ -92,7 +93,7 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 // of them gives another fingerprint.
 func indexVersions(opts Options) string {
 	return "history" + strconv.Itoa(history.FormatVersion) + "-analysis" + strconv.Itoa(analysisVersion) +
-		"-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
+		"-chromeorder" + strconv.Itoa(chrome.OrderVersion) + "-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
 }
 
 // Open opens the trace at path with its index, building the index first
@@ -240,11 +241,17 @@ func newIndex(tree *history.Tree, path string, attributes bool, sources *sourceP
 	if x.Events() != info.Events {
 		return nil, fmt.Errorf("%w: %d events indexed, %d recorded", history.ErrCorrupt, x.Events(), info.Events)
 	}
+	t := &Index{info: info, tree: tree, events: x, sources: sources, damage: newDamage(path, info.Trace, false)}
 	if sources != nil {
-		sources.format = info.Format
+		sources.format, sources.damage = info.Format, t.damage
 		sources.env.Indexed = seekOnly(info)
+		if sec, err := tree.Section(sectionChromeOrder); err == nil {
+			sources.order = sec
+		} else if !errors.Is(err, history.ErrNoSection) {
+			return nil, err
+		}
 	}
-	return &Index{info: info, tree: tree, events: x, sources: sources, damage: newDamage(path, info.Trace, false)}, nil
+	return t, nil
 }
 
 // OpenIndexFile opens an index file alone (for `tracetui info`), without

@@ -13,6 +13,10 @@ import (
 const (
 	sectionInfo   = "trace-info"
 	sectionEvents = "event-index"
+	// sectionChromeOrder holds a plain Chrome trace's event order (see
+	// chrome.OrderWriter): the event table reads events by stored offset
+	// instead of sorting the trace again.
+	sectionChromeOrder = "chrome-order"
 )
 
 // analysisVersion changes whenever an analysis's output changes: it is

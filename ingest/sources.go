@@ -1,9 +1,13 @@
 package ingest
 
 import (
+	"fmt"
+	"io"
 	"sync"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/ftrace"
 )
 
@@ -19,6 +23,11 @@ type cloner interface {
 type sourcePool struct {
 	path, format string
 	env          OpenEnv
+	// order, when the index holds a Chrome trace's persisted order, is
+	// read instead of sorting the trace again; a mismatch goes through
+	// damage (the index is rebuilt).
+	order  *io.SectionReader
+	damage *damage
 
 	mu     sync.Mutex
 	origin cloner
@@ -32,7 +41,13 @@ func (p *sourcePool) open() (core.Source, error) {
 	if p.origin != nil {
 		return p.origin.Clone()
 	}
-	src, err := OpenSource(p.path, p.format, p.env)
+	var src core.Source
+	var err error
+	if p.order != nil {
+		src, err = nonNil(chrome.OpenOrdered(p.path, p.order, p.order.Size(), chrome.OrderedOptions{Damaged: p.damaged}))
+	} else {
+		src, err = OpenSource(p.path, p.format, p.env)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +57,12 @@ func (p *sourcePool) open() (core.Source, error) {
 	}
 	p.origin, p.closer = c, src
 	return c.Clone()
+}
+
+// damaged turns a persisted order that does not match the trace into the
+// index's damage error (a cache index is removed and rebuilt).
+func (p *sourcePool) damaged(err error) error {
+	return p.damage.check(fmt.Errorf("%w: %w", history.ErrCorrupt, err))
 }
 
 // close releases the origin, if any (clones keep what they share alive

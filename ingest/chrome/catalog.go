@@ -143,12 +143,7 @@ func (c *catalog) threadOf(ev *rawEvent) (int32, error) {
 	if !ev.hasPid && !ev.hasTid {
 		return noThread, nil
 	}
-	c.keyBuf = append(c.keyBuf[:0], ev.pid...)
-	c.keyBuf = append(c.keyBuf, 0)
-	if ev.hasTid {
-		c.keyBuf = append(c.keyBuf, 1)
-		c.keyBuf = append(c.keyBuf, ev.tid...)
-	}
+	c.keyBuf = threadKey(c.keyBuf[:0], ev.pid, ev.tid, ev.hasTid)
 	if c.lastThread != 0 && string(c.keyBuf) == string(c.lastKey) {
 		return c.lastThread, nil
 	}
@@ -172,6 +167,37 @@ func (c *catalog) threadOf(ev *rawEvent) (int32, error) {
 	})
 	c.threadByKey[string(c.keyBuf)] = id
 	return id, nil
+}
+
+// threadKey appends the key of a (pid, tid) pair in threadByKey to dst.
+func threadKey(dst, pid, tid []byte, hasTid bool) []byte {
+	dst = append(dst, pid...)
+	dst = append(dst, 0)
+	if hasTid {
+		dst = append(dst, 1)
+		dst = append(dst, tid...)
+	}
+	return dst
+}
+
+// lookup resolves an event's class and thread in a finished catalog
+// without changing it (clones share it), for the persisted order's
+// reading; ok is false when the catalog does not know them. key is
+// scratch space, returned for reuse.
+func (c *catalog) lookup(ev *rawEvent, key []byte) (class, thread int32, overflow, ok bool, _ []byte) {
+	class, known := c.classByName[string(ev.name)]
+	if !known {
+		if c.overflow < 0 {
+			return 0, 0, false, false, key
+		}
+		class, overflow = c.overflow, true
+	}
+	if !ev.hasPid && !ev.hasTid {
+		return class, noThread, overflow, true, key
+	}
+	key = threadKey(key[:0], ev.pid, ev.tid, ev.hasTid)
+	thread, known = c.threadByKey[string(key)]
+	return class, thread, overflow, known, key
 }
 
 // finish computes the per-thread context fields once the whole trace has

@@ -30,6 +30,18 @@
 // to the trace's sort layout and so to Options.RunBytes), so Seek costs
 // one read per run.
 //
+// # Persisted order
+//
+// An index keeps the order so that later sessions skip the first pass and
+// the sort: during the indexing pass [Source.RecordOrder] records where
+// each delivered event's JSON object sits in the file, and [OrderWriter]
+// writes that, with the catalog, as one byte string (format in order.go).
+// [OpenOrdered] reads events by those offsets, parsing each where it lies
+// (and failing with [ErrOrderDamaged], naming the offset, when the file
+// has no such event there); it seeks to the sorting source's checkpoints,
+// whose rank is all it needs. Gzip traces have no random access: their
+// order is not recorded and they are sorted on every Open.
+//
 // Problems never stop reading: a trace cut inside an event (or a damaged
 // gzip stream) keeps every event before the cut and reports a "truncated"
 // warning from Open; invalid JSON elsewhere is an error naming the byte

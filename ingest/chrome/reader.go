@@ -10,6 +10,7 @@ import (
 // alias the reader's buffer or scratch space: valid until the next event.
 type rawEvent struct {
 	offset           int64 // input offset of the event's '{'
+	length           int   // bytes of the event object
 	ph               byte  // 0 when absent
 	name, cat, id    []byte
 	pid, tid         []byte // text of the number, or the decoded string
@@ -334,7 +335,7 @@ func (er *eventReader) event(ev *rawEvent) (bool, error) {
 		if err != nil {
 			return false, fmt.Errorf("offset %d: %w (in the event at offset %d)", er.offset()+int64(n), err, er.offset())
 		}
-		ev.offset = er.offset()
+		ev.offset, ev.length = er.offset(), n
 		er.pos += n
 		return true, nil
 	}

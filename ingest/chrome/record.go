@@ -41,6 +41,7 @@ type record struct {
 	bindEnclosing               bool // "bp": "e"
 	dur                         int64
 	cat, id, args, extra, oname []byte
+	spanOff, spanLen            int64 // the event's JSON object in the input
 }
 
 // appendBody encodes ev (already resolved to class and thread) onto dst.
@@ -72,7 +73,8 @@ func appendBody(dst []byte, ev *rawEvent, class, thread int32, overflow bool) []
 	if overflow {
 		dst = appendBytes(dst, ev.name)
 	}
-	return dst
+	dst = binary.AppendUvarint(dst, uint64(ev.offset))
+	return binary.AppendUvarint(dst, uint64(ev.length))
 }
 
 func appendBytes(dst, b []byte) []byte {
@@ -127,10 +129,19 @@ func decodeBody(body []byte, r *record) error {
 	}
 	r.oname = nil
 	if flags&flagOName != 0 {
-		if r.oname, _, ok = takeBytes(b); !ok {
+		if r.oname, b, ok = takeBytes(b); !ok {
 			return errBadRecord
 		}
 	}
+	off, n := binary.Uvarint(b)
+	if n <= 0 || off > 1<<62 {
+		return errBadRecord
+	}
+	l, m := binary.Uvarint(b[n:])
+	if m <= 0 || l > maxEventBytes {
+		return errBadRecord
+	}
+	r.spanOff, r.spanLen = int64(off), int64(l)
 	return nil
 }
 

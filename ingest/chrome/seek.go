@@ -44,7 +44,8 @@ func (s *Source) seekRuns(offs []int64) error {
 
 // Checkpoint encoding: magic "cj", version 1, events delivered, number of
 // runs, each run's head offset (relative to its start), then a CRC-32 of
-// all that and the trace's sort layout.
+// all that and the trace's sort layout. The events delivered are the rank
+// in time order, all that a source reading a persisted order needs.
 const cpVersion = 1
 
 // Checkpoint implements core.Source.
@@ -52,6 +53,9 @@ func (s *Source) Checkpoint(dst []byte) []byte {
 	start := len(dst)
 	dst = append(dst, 'c', 'j', cpVersion)
 	dst = binary.AppendUvarint(dst, uint64(s.delivered))
+	// A source reading a persisted order has no runs: its checkpoints
+	// (rank only) are refused by a sorting source's Seek, while it accepts
+	// theirs, which the event index holds.
 	dst = binary.AppendUvarint(dst, uint64(len(s.readers)))
 	for _, rr := range s.readers {
 		off := rr.run.end
@@ -83,6 +87,10 @@ func (s *Source) Seek(cp []byte) error {
 		return fmt.Errorf("%w: event count", ErrBadCheckpoint)
 	}
 	b = b[n:]
+	if s.ordered != nil { // the rank is all a persisted order needs
+		s.ordered.rank, s.delivered = int64(delivered), int64(delivered)
+		return nil
+	}
 	nr, n := binary.Uvarint(b)
 	if n <= 0 || nr != uint64(len(s.readers)) {
 		return fmt.Errorf("%w: run count", ErrBadCheckpoint)

@@ -58,6 +58,10 @@ type Source struct {
 	start   int64 // first event time (M events are delivered at it)
 	end     int64 // last instant covered (ts or ts+dur)
 	layout  uint32
+	gzip    bool // the trace is gzip-compressed: its order is not persisted
+
+	recorder *OrderWriter  // set by RecordOrder during the indexing pass
+	ordered  *orderedState // set by OpenOrdered: events read by stored offset
 
 	delivered int64
 	seeked    bool // a Seek happened: the B/E balance check is off
@@ -98,18 +102,18 @@ func Open(path string, opts Options) (*Source, error) {
 
 // input wraps f, decompressing gzip (detected by its magic bytes), and
 // counts the compressed bytes read for progress.
-func input(f io.Reader, counter *countingReader) (io.Reader, error) {
+func input(f io.Reader, counter *countingReader) (io.Reader, bool, error) {
 	counter.r = f
 	br := bufio.NewReaderSize(counter, 64<<10)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+			return nil, true, fmt.Errorf("gzip: %w", err)
 		}
-		return zr, nil
+		return zr, true, nil
 	}
-	return br, nil
+	return br, false, nil
 }
 
 type countingReader struct {
@@ -152,7 +156,8 @@ func (s *Source) sortPass(f *os.File, opts Options) error {
 		s.sorted.name = tmp.Name()
 	}
 	counter := &countingReader{fn: opts.Progress, size: s.size}
-	in, err := input(f, counter)
+	in, gz, err := input(f, counter)
+	s.gzip = gz
 	if err != nil {
 		return err
 	}
@@ -270,6 +275,9 @@ func (r *runsFile) release() error {
 // source; the sorted file lives until the original and every clone are
 // closed. A clone reports no warnings (the original's first pass has them).
 func (s *Source) Clone() (core.Source, error) {
+	if s.ordered != nil {
+		return s.cloneOrdered()
+	}
 	if s.sorted == nil {
 		return nil, errors.New("chrome: clone of a closed source")
 	}
@@ -307,6 +315,9 @@ func (s *Source) Classes() []*core.EventClass {
 
 // Next implements core.Source.
 func (s *Source) Next() (*core.Event, error) {
+	if s.ordered != nil {
+		return s.nextOrdered()
+	}
 	if len(s.heap) == 0 {
 		if !s.done {
 			s.done = true
@@ -330,6 +341,9 @@ func (s *Source) Next() (*core.Event, error) {
 	}
 	if int(s.rec.class) >= len(s.cat.classes) || int(s.rec.thread) >= len(s.cat.threads) {
 		return nil, fmt.Errorf("%s: %w", s.path, errBadRecord)
+	}
+	if s.recorder != nil && !s.seeked {
+		s.recorder.add(s.rec.spanOff, s.rec.spanLen)
 	}
 	s.delivered++
 	s.fill()
@@ -437,6 +451,9 @@ func (s *Source) Progress() (done, total int64) {
 
 // Close implements core.Source: it releases and removes the sort file.
 func (s *Source) Close() error {
+	if s.ordered != nil {
+		return s.ordered.close()
+	}
 	if s.sorted == nil {
 		return nil
 	}
