@@ -18,6 +18,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/eventindex"
 	"github.com/tracetui/tracetui/ingest/kernel"
+	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
 // classLister is implemented by sources that know their event classes up
@@ -111,6 +112,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		}
 	}()
 	var analyses []Analysis
+	var rec *pstree.Recorder // the analyses' writes, for the process tree section
 	var last core.Time
 	for n := int64(0); ; n++ {
 		if n%progressEvery == 0 {
@@ -132,7 +134,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			if b, err = history.Create(req.path, ev.Time, history.Options{Layout: req.layout}); err != nil {
 				return err
 			}
-			analyses = chooseAnalyses(src, b, req.arch)
+			rec = pstree.NewRecorder(b)
+			analyses = chooseAnalyses(src, rec, req.arch)
 		}
 		last = ev.Time
 		if testHookEvent != nil {
@@ -177,6 +180,12 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	}
 	if err := b.AddSection(sectionEvents, size, r); err != nil {
 		return err
+	}
+	if rec != nil { // the browser opens on it without querying the history
+		ps := pstree.Encode(rec.Table())
+		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
+			return err
+		}
 	}
 	if order != nil {
 		size, r, err := order.Finish()

@@ -238,7 +238,7 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 			h := bt.open(b).History()
 			b.ResetTimer()
 			for range b.N {
-				t, err := buildControlFlow(context.Background(), h)
+				t, err := buildControlFlow(context.Background(), h, nil)
 				if err != nil || len(t.nodes) < bigThreads {
 					b.Fatalf("%v, %d rows", err, len(t.nodes))
 				}

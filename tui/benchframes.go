@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -198,6 +199,9 @@ type countingTrace struct {
 }
 
 func (t *countingTrace) History() core.History { return t.hist }
+
+// ProcessTable passes on the wrapped trace's stored process tree.
+func (t *countingTrace) ProcessTable() *pstree.Table { return processTable(t.Trace) }
 
 // countingHistory adds every query's NodesRead to nodes (queries run on
 // command goroutines, hence atomic).

@@ -115,11 +115,12 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 	return b
 }
 
-// init reads the process tree (one 2D query over the whole trace).
+// init reads the process tree (stored with the index, else one 2D query
+// over the whole trace).
 func (b *browser) init() tea.Cmd {
-	ctx, h := b.ctx, b.hist
+	ctx, h, tr := b.ctx, b.hist, b.trace
 	return tea.Batch(func() tea.Msg {
-		t, err := buildControlFlow(ctx, h)
+		t, err := buildControlFlow(ctx, h, processTable(tr))
 		return treeMsg{t, err}
 	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
 }

@@ -32,7 +32,10 @@ func TestBrowserOnDamagedIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { it.Close() })
-	hs := newHarness(t, ingestTrace{it}, 200, 30, true)
+	// The process tree is stored with the index, so the first frame's
+	// query meets the damage and says so on the status line: wide enough
+	// for the temporary directory's long path.
+	hs := newHarness(t, ingestTrace{it}, 320, 30, true)
 	if v := hs.view(); !strings.Contains(v, "the index is damaged") || !strings.Contains(v, "open the trace again") {
 		t.Errorf("browser on a damaged index:\n%s", v)
 	}

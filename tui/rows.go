@@ -3,12 +3,12 @@ package tui
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
 // rowKind is what a row of the tree stands for.
@@ -68,96 +68,43 @@ type rowTree struct {
 	top     int // first visible row on screen
 }
 
-// psInfo is what the process-tree query learns about one thread.
-type psInfo struct {
-	name      string
-	pid, ppid int64
-	hasPID    bool
+// processTabler is implemented by traces whose index stores the process
+// tree (ingest's), so that opening needs no query of the history.
+type processTabler interface {
+	ProcessTable() *pstree.Table
 }
 
-// buildControlFlow reads the process tree with one 2D query of
-// Threads/*/Exec_name, PID and PPID (and Processes/*/Exec_name) over the
-// whole trace, as the R-SHT article's PsTree query does. A thread's name
-// is its latest non-null Exec_name (the name it ends with, as after an
-// exec); its process is its latest PID. Threads with a PID other than their
-// own tid sit under the process row (the leader thread, or a row of the
-// process name alone when the trace has no leader thread); threads without
-// PID are at the top level.
-func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
-	at := h.Attributes()
-	var tids []core.Key
-	if threads, ok := at.Lookup(core.AttrThreads); ok {
-		tids = at.Children(threads)
+// processTable returns the trace's stored process tree, or nil.
+func processTable(tr Trace) *pstree.Table {
+	if p, ok := tr.(processTabler); ok {
+		return p.ProcessTable()
 	}
-	// One map from key to slot, and the latest interval's end in the
-	// slot: one lookup per interval. Three maps (field, latest end,
-	// process) made map lookups a quarter of the CPU at 200 k threads;
-	// this takes 0.6 to 0.9 times as long and allocates 212 MB, not 288.
-	type field struct {
-		thread int32 // index in tids; -1 for a process's Exec_name
-		what   string
-		pid    int64 // the process's, for thread -1
-		latest core.Time
-		seen   bool
-	}
-	keys := make([]core.Key, 0, 3*len(tids))
-	fields := make([]field, 0, 3*len(tids))
-	slotOf := make(map[core.Key]int32, 3*len(tids))
-	addField := func(k core.Key, f field) {
-		keys = append(keys, k)
-		slotOf[k] = int32(len(fields))
-		fields = append(fields, f)
-	}
-	for i, t := range tids {
-		for _, n := range []string{core.AttrExecName, core.AttrPID, core.AttrPPID} {
-			if k, ok := at.Child(t, n); ok {
-				addField(k, field{thread: int32(i), what: n})
-			}
-		}
-	}
-	procNames := map[int64]string{}
-	if procs, ok := at.Lookup(core.AttrProcesses); ok {
-		for _, p := range at.Children(procs) {
-			pid, err := strconv.ParseInt(at.Name(p), 10, 64)
-			if k, ok := at.Child(p, core.AttrExecName); ok && err == nil {
-				addField(k, field{thread: -1, pid: pid})
-			}
-		}
-	}
-	info := make([]psInfo, len(tids))
-	start, end := h.Bounds()
-	_, err := h.Query2D(ctx, keys, start, end, func(iv core.Interval) bool {
-		if iv.Value.IsNull() {
-			return true
-		}
-		slot, ok := slotOf[iv.Key]
-		if !ok {
-			return true
-		}
-		f := &fields[slot]
-		if f.seen && f.latest >= iv.End {
-			return true
-		}
-		f.latest, f.seen = iv.End, true
-		if f.thread < 0 {
-			procNames[f.pid] = iv.Value.Str()
-			return true
-		}
-		switch f.what {
-		case core.AttrExecName:
-			info[f.thread].name = iv.Value.String()
-		case core.AttrPID:
-			info[f.thread].pid, info[f.thread].hasPID = iv.Value.Int(), true
-		case core.AttrPPID:
-			info[f.thread].ppid = iv.Value.Int()
-		}
-		return true
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading the process tree: %w", err)
-	}
+	return nil
+}
 
-	var nodes []node
+// buildControlFlow arranges the process tree ps (read from h with one 2D
+// query, as the R-SHT article's PsTree query does, when ps is nil or does
+// not fit h's threads; see package pstree for the rule) into rows.
+// Threads with a PID other than their own tid sit under the process row
+// (the leader thread, or a row of the process name alone when the trace
+// has no leader thread); threads without PID are at the top level.
+func buildControlFlow(ctx context.Context, h core.History, ps *pstree.Table) (*rowTree, error) {
+	at := h.Attributes()
+	if ps == nil || !ps.Fits(at) {
+		var err error
+		if ps, err = pstree.Query(ctx, h); err != nil {
+			return nil, err
+		}
+	}
+	tids := make([]core.Key, len(ps.Threads))
+	for i, th := range ps.Threads {
+		tids[i] = th.Key
+	}
+	info, procNames := ps.Threads, ps.Processes
+
+	// A row per thread and a few more: growing the slice of rows was a
+	// quarter of the CPU at 200 k threads.
+	nodes := make([]node, 0, len(tids)+len(tids)/8+len(procNames))
 	add := func(n node) int32 {
 		nodes = append(nodes, n)
 		return int32(len(nodes) - 1)
@@ -169,8 +116,8 @@ func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
 		threadRow[i] = -1
 		tid := at.Name(t)
 		n, err := strconv.ParseInt(tid, 10, 64)
-		if info[i].hasPID && err == nil && n == info[i].pid {
-			threadRow[i] = add(node{label: rowLabel(info[i].name, tid), tid: tid, kind: kindProcess, key: t, thread: t, parent: -1, expanded: true})
+		if info[i].HasPID && err == nil && n == info[i].PID {
+			threadRow[i] = add(node{label: rowLabel(info[i].Name, tid), tid: tid, kind: kindProcess, key: t, thread: t, parent: -1, expanded: true})
 			procRow[n] = threadRow[i]
 		}
 	}
@@ -180,17 +127,17 @@ func buildControlFlow(ctx context.Context, h core.History) (*rowTree, error) {
 		}
 		tid := at.Name(t)
 		parent := int32(-1)
-		if info[i].hasPID {
-			p, ok := procRow[info[i].pid]
+		if info[i].HasPID {
+			p, ok := procRow[info[i].PID]
 			if !ok { // no leader thread: a row for the process itself
-				name := cmp.Or(procNames[info[i].pid], info[i].name)
-				pidText := strconv.FormatInt(info[i].pid, 10)
+				name := cmp.Or(procNames[info[i].PID], info[i].Name)
+				pidText := strconv.FormatInt(info[i].PID, 10)
 				p = add(node{label: rowLabel(name, pidText), kind: kindProcess, key: -1, thread: -1, parent: -1, expanded: true})
-				procRow[info[i].pid] = p
+				procRow[info[i].PID] = p
 			}
 			parent = p
 		}
-		threadRow[i] = add(node{label: rowLabel(info[i].name, tid), tid: tid, kind: kindThread, key: t, thread: t, parent: parent})
+		threadRow[i] = add(node{label: rowLabel(info[i].Name, tid), tid: tid, kind: kindThread, key: t, thread: t, parent: parent})
 	}
 	// Call stacks as collapsed children of their thread.
 	for i, t := range tids {
@@ -285,7 +232,7 @@ func buildResources(h core.History) *rowTree {
 // newRowTree links nodes (whose parent fields are set) into a tree with
 // siblings sorted by less, and flattens it.
 func newRowTree(nodes []node, order func(a, b *node) int) *rowTree {
-	t := &rowTree{nodes: nodes, byTID: map[string]int32{}}
+	t := &rowTree{nodes: nodes, byTID: make(map[string]int32, len(nodes))}
 	for i := range nodes {
 		n := &nodes[i]
 		if n.parent < 0 {

@@ -31,7 +31,7 @@ func chromeLikeHistory(t *testing.T) *core.MemHistory {
 }
 
 func TestControlFlowOfNonKernelTrace(t *testing.T) {
-	tree, err := buildControlFlow(context.Background(), chromeLikeHistory(t))
+	tree, err := buildControlFlow(context.Background(), chromeLikeHistory(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 // the demo: threads under their process's leader, idle threads at the top
 // level, names as the latest Exec_name.
 func TestControlFlowGroupsThreadsUnderLeaders(t *testing.T) {
-	tree, err := buildControlFlow(context.Background(), newDemoTrace().hist)
+	tree, err := buildControlFlow(context.Background(), newDemoTrace().hist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

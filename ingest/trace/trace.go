@@ -6,6 +6,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
 // Trace is an opened trace with its index: the history for state queries
@@ -65,3 +66,7 @@ func (t *Trace) Close() error {
 	t.table.Close()
 	return t.index.Close()
 }
+
+// ProcessTable returns the process tree stored with the index (nil when
+// there is none: see [ingest.Index.ProcessTable]).
+func (t *Trace) ProcessTable() *pstree.Table { return t.index.ProcessTable() }

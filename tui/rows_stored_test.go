@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/gen"
+	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+// checkStoredTree opens path and fails unless the Control Flow tree built
+// from the process tree stored with the index equals the one built from
+// the whole-trace query (same rows, labels, order, parents, expansion).
+func checkStoredTree(t *testing.T, path string) {
+	t.Helper()
+	ctx := context.Background()
+	tr, err := trace.Open(ctx, path, ingest.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	defer tr.Close()
+	ps := tr.ProcessTable()
+	if ps == nil {
+		t.Fatalf("%s: no process tree stored with the index", path)
+	}
+	stored, err := buildControlFlow(ctx, tr.History(), ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queried, err := buildControlFlow(ctx, tr.History(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(stored, queried) {
+		t.Errorf("%s: the stored process tree gives %d rows %v, the query %d rows %v", path,
+			len(stored.nodes), rowLabels(stored), len(queried.nodes), rowLabels(queried))
+	}
+}
+
+// rowLabels lists a tree's rows in depth-first order, indented by depth.
+func rowLabels(rt *rowTree) []string {
+	var out []string
+	for _, n := range rt.order {
+		out = append(out, strconv.Itoa(rt.nodes[n].depth)+":"+rt.nodes[n].label)
+	}
+	return out
+}
+
+// TestStoredTreeOnTestdata compares the two trees on the project's sample
+// traces of every format (processes without leader, tracks, variables,
+// call stacks).
+func TestStoredTreeOnTestdata(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, p := range []string{
+		"chrome/catapult-tracks.json", "chrome/catapult-phases.json", "chrome/clang-ftime-trace.json",
+		"chrome/bazel-profile.json", "chrome/ninjatracing.json",
+		"paje/g5k-variables.paje", "paje/pajeng-nested.paje",
+		"ftrace/tracefs-trace-tgid.txt", "ftrace/trace-cmd-report.txt", "ftrace/rec-tiny.txt",
+	} {
+		checkStoredTree(t, filepath.Join("..", "testdata", p))
+	}
+}
+
+// TestStoredTreeOnGenerated compares the two trees on generated kernel
+// traces of random sizes (seeded: TRACETUI_SEED replays a run).
+func TestStoredTreeOnGenerated(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	r := coretest.Rand(t)
+	for i := range 3 {
+		dir := filepath.Join(t.TempDir(), "gen"+strconv.Itoa(i))
+		cfg := gen.Config{Threads: 1 + r.IntN(60), CPUs: 1 + r.IntN(4), Seed: r.Uint64(), ForkInterval: 1 + r.Int64N(50_000)}
+		if _, err := gen.Write(dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+		checkStoredTree(t, dir)
+	}
+}
+
+// TestStoredTreeNotFitting: a stored table that does not describe the
+// history's threads (another index's) is ignored for the query.
+func TestStoredTreeNotFitting(t *testing.T) {
+	ctx := context.Background()
+	h := newDemoTrace().hist
+	want, err := buildControlFlow(ctx, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &pstree.Table{Threads: []pstree.Thread{{Key: 1 << 30, Name: "stranger", PID: 1, HasPID: true}}}
+	got, err := buildControlFlow(ctx, h, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("with another index's table: %v, want %v", rowLabels(got), rowLabels(want))
+	}
+}
