@@ -183,6 +183,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	}
 	if rec != nil { // the browser opens on it without querying the history
 		ps := pstree.Encode(rec.Table())
+		rec.Forget() // the analyses keep rec as their sink until the end
 		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
 			return err
 		}

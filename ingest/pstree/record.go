@@ -11,13 +11,44 @@ import (
 // latest non-null value that the history keeps an interval of, so that
 // [Recorder.Table] at the end of the build equals what [Query] reads
 // from the finished history. It costs 4 bytes per attribute and 48 per
-// attribute it remembers (the sink holds the current values); a map
+// attribute it remembers, in pages (the sink holds the current values); a map
 // from key to field instead was a tenth of the build's CPU at 1.6 M
 // threads.
 type Recorder struct {
 	core.StateSink
-	slot   []int32 // by key: slotUnknown, slotOther, or an index in fields
-	fields []latest
+	slots [][]int32 // by key, in pages: slotUnknown, slotOther, or an index in fields
+	// fields in pages, so that growing never holds them twice (at 1.6 M
+	// threads a doubling slice held 150 MB twice at the build's peak).
+	fields [][]latest
+	n      int32 // fields in use
+}
+
+// fieldPage and slotPage are the number of fields and slots in a page.
+const (
+	fieldPage = 1 << 12
+	slotPage  = 1 << 16
+)
+
+// slot returns key's slot, or nil when key is past the pages (a key
+// must be non-negative).
+func (r *Recorder) slot(key core.Key) *int32 {
+	p := int(key) / slotPage
+	if p >= len(r.slots) {
+		return nil
+	}
+	return &r.slots[p][int(key)%slotPage]
+}
+
+// field returns the field at index i.
+func (r *Recorder) field(i int32) *latest { return &r.fields[i/fieldPage][i%fieldPage] }
+
+// addField returns the index of a new field.
+func (r *Recorder) addField() int32 {
+	if int(r.n/fieldPage) == len(r.fields) {
+		r.fields = append(r.fields, make([]latest, fieldPage))
+	}
+	r.n++
+	return r.n - 1
 }
 
 // Slots of attributes that have no field.
@@ -37,8 +68,9 @@ type latest struct {
 
 // NewRecorder wraps sink.
 func NewRecorder(sink core.StateSink) *Recorder {
-	// fields[0] is unused, so that slot 0 can mean "unknown".
-	return &Recorder{StateSink: sink, fields: make([]latest, 1)}
+	r := &Recorder{StateSink: sink}
+	r.addField() // field 0 is unused, so that slot 0 can mean "unknown"
+	return r
 }
 
 // Modify implements [core.StateSink].
@@ -51,7 +83,7 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	if err := r.StateSink.Modify(key, t, v); err != nil {
 		return err
 	}
-	f := &r.fields[i]
+	f := r.field(i)
 	if !f.changed {
 		f.since, f.changed = t, true
 	}
@@ -74,21 +106,26 @@ func (r *Recorder) slotOf(key core.Key) int32 {
 	if key < 0 {
 		return slotOther
 	}
-	if int(key) >= len(r.slot) {
-		r.slot = append(r.slot, make([]int32, max(r.Attributes().Len()-len(r.slot), 0))...)
-		if int(key) >= len(r.slot) {
+	sl := r.slot(key)
+	if sl == nil {
+		for len(r.slots)*slotPage < r.Attributes().Len() {
+			r.slots = append(r.slots, make([]int32, slotPage))
+		}
+		if sl = r.slot(key); sl == nil {
 			return slotOther // not a key: the sink refuses it
 		}
 	}
-	if i := r.slot[key]; i != slotUnknown {
-		return i
+	if *sl != slotUnknown {
+		return *sl
+	}
+	if int(key) >= r.Attributes().Len() {
+		return slotOther // not a key (yet): the sink refuses it
 	}
 	i := slotOther
 	if isField(r.Attributes(), key) {
-		i = int32(len(r.fields))
-		r.fields = append(r.fields, latest{})
+		i = r.addField()
 	}
-	r.slot[key] = i
+	*sl = i
 	return i
 }
 
@@ -114,13 +151,25 @@ func isField(at *core.AttributeTree, key core.Key) bool {
 
 // value returns the latest non-null value of key with an interval.
 func (r *Recorder) value(key core.Key) core.Value {
-	if key < 0 || int(key) >= len(r.slot) || r.slot[key] <= 0 {
+	if key < 0 {
+		return core.Null()
+	}
+	sl := r.slot(key)
+	if sl == nil || *sl <= 0 {
 		return core.Null() // never changed
 	}
 	if cur := r.StateSink.Value(key); !cur.IsNull() {
 		return cur // held until the end of the history
 	}
-	return r.fields[r.slot[key]].prev
+	return r.field(*sl).prev
+}
+
+// Forget drops what the recorder remembers (up to 48 bytes per thread),
+// so that a build at its peak, closing the history, does not hold it;
+// changes after it are remembered afresh.
+func (r *Recorder) Forget() {
+	r.slots, r.fields, r.n = nil, nil, 0
+	r.addField()
 }
 
 // Table returns the process tree of the changes recorded so far, as
