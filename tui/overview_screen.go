@@ -340,3 +340,12 @@ func boolIndex(b bool) int {
 	}
 	return 0
 }
+
+// treeLabel is a tree node's label (of the overview's view).
+func (ov *overviewScreen) treeLabel(n int32) string {
+	t := ov.tree
+	if t == nil || int(n) >= len(t.nodes) {
+		return ""
+	}
+	return t.nodes[n].label
+}

@@ -453,15 +453,6 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 	return strings.Join(parts, " · ")
 }
 
-// treeLabel is a tree node's label (of the overview's view).
-func (ov *overviewScreen) treeLabel(n int32) string {
-	t := ov.tree
-	if t == nil || int(n) >= len(t.nodes) {
-		return ""
-	}
-	return t.nodes[n].label
-}
-
 // writeCells appends a line of cells, runs of equal cells written with
 // one pen; cur is the cursor's column (-1: none).
 func (ov *overviewScreen) writeCells(sb *strings.Builder, cells []ovCell, cur int) {
