@@ -1,6 +1,8 @@
 package history
 
 import (
+	"context"
+	"runtime/pprof"
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
@@ -46,19 +48,30 @@ type pipeline struct {
 	done   chan struct{}
 	err    error       // the tree side's first error, written once
 	failed atomic.Bool // set after err: the caller may then read err
-	keys   int         // attribute count as of the interval being placed
-	made   int         // batches allocated (by the caller's side)
+	// dropping tells the tree side to place nothing more (Abort): the
+	// queue then drains within one insertion, at most one R-tree load.
+	dropping atomic.Bool
+	keys     int // attribute count as of the interval being placed
+	made     int // batches allocated (by the caller's side)
+	depth    int // batches at most
 }
 
-func newPipeline(tb *treeBuilder) *pipeline {
-	p := &pipeline{in: make(chan *ivBatch, pipelineDepth), free: make(chan *ivBatch, pipelineDepth), done: make(chan struct{})}
+func newPipeline(tb *treeBuilder, depth int) *pipeline {
+	if depth <= 0 {
+		depth = pipelineDepth
+	}
+	p := &pipeline{in: make(chan *ivBatch, depth), free: make(chan *ivBatch, depth), done: make(chan struct{}), depth: depth}
 	tb.keyCount = func() int { return p.keys }
-	go p.run(tb)
+	go func() {
+		// A CPU profile of a build splits by stage (pprof -tagfocus).
+		pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("stage", "tree")))
+		p.run(tb)
+	}()
 	return p
 }
 
 // next returns an empty batch for the caller to fill: a placed one, else
-// a new one while fewer than pipelineDepth exist, else it waits for the
+// a new one while fewer than p.depth exist, else it waits for the
 // tree side to place one.
 func (p *pipeline) next() *ivBatch {
 	select {
@@ -66,7 +79,7 @@ func (p *pipeline) next() *ivBatch {
 		return bt
 	default:
 	}
-	if p.made < pipelineDepth {
+	if p.made < p.depth {
 		p.made++
 		return &ivBatch{recs: make([]rec, 0, batchLen)}
 	}
@@ -78,7 +91,7 @@ func (p *pipeline) run(tb *treeBuilder) {
 	defer close(p.done)
 	for bt := range p.in {
 		mark := 0
-		for i := 0; i < len(bt.recs) && p.err == nil; i++ {
+		for i := 0; i < len(bt.recs) && p.err == nil && !p.dropping.Load(); i++ {
 			for mark < len(bt.keys) && bt.keys[mark].at == i {
 				p.keys = bt.keys[mark].n
 				mark++
@@ -100,7 +113,7 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 		return b.tb.insert(&r, b.strs)
 	}
 	if b.pipe == nil {
-		b.pipe = newPipeline(b.tb)
+		b.pipe = newPipeline(b.tb, b.opts.queueDepth)
 		b.cur = b.pipe.next()
 	}
 	bt := b.cur

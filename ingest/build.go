@@ -28,14 +28,10 @@ type classLister interface {
 	Classes() []*core.EventClass
 }
 
-// chooseAnalyses returns the analyses that apply to src, writing to sink;
+// chooseAnalyses returns the analyses that apply to a source described
+// by info and classes (nil when it does not list them), writing to sink;
 // arch, if not "", overrides the trace's architecture.
-func chooseAnalyses(src core.Source, sink core.StateSink, arch string) []Analysis {
-	info := src.Info()
-	var classes []*core.EventClass
-	if cl, ok := src.(classLister); ok {
-		classes = cl.Classes()
-	}
+func chooseAnalyses(info core.SourceInfo, classes []*core.EventClass, sink core.StateSink, arch string) []Analysis {
 	var out []Analysis
 	layout := kernel.Detect(info, classes)
 	if layout != nil {
@@ -76,6 +72,7 @@ type buildRequest struct {
 	trace       string // absolute trace path
 	fingerprint string
 	progress    func(done, total int64)
+	readInline  bool // read the trace on the build's goroutine (tests compare)
 }
 
 // progressEvery is how many events pass between progress reports and
@@ -105,6 +102,11 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	}
 
 	src := req.src
+	var rd eventReader = &directReader{ew: ew, src: src}
+	if !req.readInline {
+		rd = newEventReader(ew, src)
+	}
+	defer rd.stop() // before the writer is closed: it may be writing
 	var b *history.Builder
 	defer func() {
 		if err != nil && b != nil {
@@ -120,10 +122,10 @@ func build(ctx context.Context, req buildRequest) (err error) {
 				return err
 			}
 			if req.progress != nil {
-				req.progress(src.Progress())
+				req.progress(rd.progress())
 			}
 		}
-		ev, err := ew.Next(src)
+		ev, err := rd.next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
@@ -135,7 +137,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 				return err
 			}
 			rec = pstree.NewRecorder(b)
-			analyses = chooseAnalyses(src, rec, req.arch)
+			info, classes := rd.first()
+			analyses = chooseAnalyses(info, classes, rec, req.arch)
 		}
 		last = ev.Time
 		if testHookEvent != nil {
@@ -147,6 +150,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			}
 		}
 	}
+	// The source and the event index are this goroutine's again.
+	rd.stop()
 	if err := ctx.Err(); err != nil { // cancelled after the last check
 		return err
 	}
