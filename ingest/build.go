@@ -186,9 +186,17 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if err := b.AddSection(sectionEvents, size, r); err != nil {
 		return err
 	}
+	st := buildInfo(req, src, ew.Events(), analyses)
+	// The analyses' per-thread records (a few hundred MB at 1.6 M
+	// threads) are garbage from here, before the process tree and the
+	// tree's last states take their memory at the build's peak.
+	analyses = nil
 	if rec != nil { // the browser opens on it without querying the history
-		ps := pstree.Encode(rec.Table())
-		rec.Forget() // the analyses keep rec as their sink until the end
+		// The recorder's fields go before the encoding takes its bytes
+		// (the analyses, done, keep rec as their sink).
+		table := rec.Table()
+		rec.Forget()
+		ps := pstree.Encode(table)
 		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
 			return err
 		}
@@ -202,8 +210,22 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			return err
 		}
 	}
+	st.BuildMS = float64(time.Since(began).Microseconds()) / 1000
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	if err := b.AddSection(sectionInfo, int64(len(raw)), bytes.NewReader(raw)); err != nil {
+		return err
+	}
+	return b.Close(end)
+}
+
+// buildInfo returns the facts stored with the index but the build time:
+// the trace's, and the warnings of the reader and of the analyses.
+func buildInfo(req buildRequest, src core.Source, events int64, analyses []Analysis) storedInfo {
 	info := src.Info()
-	st := storedInfo{Format: info.Format, Events: ew.Events(), Streams: info.Streams,
+	st := storedInfo{Format: info.Format, Events: events, Streams: info.Streams,
 		Trace: req.trace, Fingerprint: req.fingerprint}
 	warnings := src.Warnings()
 	for _, a := range analyses {
@@ -220,15 +242,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			st.Warnings = append(st.Warnings, w)
 		}
 	}
-	st.BuildMS = float64(time.Since(began).Microseconds()) / 1000
-	raw, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	if err := b.AddSection(sectionInfo, int64(len(raw)), bytes.NewReader(raw)); err != nil {
-		return err
-	}
-	return b.Close(end)
+	return st
 }
 
 // orderTempPrefix starts the name of the persisted order's temporary
