@@ -66,12 +66,15 @@ func sourceFacts(src core.Source) (core.SourceInfo, []*core.EventClass) {
 }
 
 // Read-ahead batches: readBatchLen events each, readAheadDepth of them
-// (being filled, queued or being analysed). A batch of a kernel trace
-// takes about 100 KB (events, their fields, their strings), so the stage
-// holds about a megabyte, whatever the trace's size.
+// (being filled, queued or being analysed): 16 k events, about 10 ms of
+// analysis, which is how long the decoder may wait for a core when the
+// tree side has it (the Go scheduler's time slice); with 2 k events the
+// analyses waited for it 0.6 s of a gen200k build. A batch of a kernel
+// trace takes about 200 KB (events, their fields, their strings), so the
+// stage holds about 7 MB, whatever the trace's size.
 const (
-	readBatchLen   = 256
-	readAheadDepth = 8
+	readBatchLen   = 512
+	readAheadDepth = 32
 )
 
 // eventBatch is a run of decoded events, copied out of the decoder's
