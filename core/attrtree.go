@@ -167,23 +167,30 @@ func refTag(h uint64) uint8 { return uint8(h >> 56) }
 
 // find returns the key of (parent, name), or -1.
 func (t *AttributeTree) find(parent Key, name uint32) Key {
-	kt := &t.child
-	if len(kt.slots) == 0 {
+	if len(t.child.slots) == 0 {
 		return -1
 	}
+	k, _ := t.probe(parent, name)
+	return k
+}
+
+// probe returns the key of (parent, name), or -1 and the empty slot where
+// it goes; the table must have slots.
+func (t *AttributeTree) probe(parent Key, name uint32) (Key, uint64) {
+	kt := &t.child
 	mask := uint64(len(kt.slots) - 1)
 	h := refHash(parent, name)
 	tag := refTag(h)
 	for i := h & mask; ; i = (i + 1) & mask {
 		s := kt.slots[i]
 		if s == 0 {
-			return -1
+			return -1, i
 		}
 		if kt.tags[i] != tag {
 			continue
 		}
 		if k := Key(s - 1); *t.entry(k) == (attrEntry{parent, name}) {
-			return k
+			return k, i
 		}
 	}
 }
@@ -275,19 +282,30 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 		id = uint32(len(t.names))
 		t.names = append(t.names, name)
 		t.nameIDs[name] = id
-	} else if k := t.find(parent, id); k >= 0 {
+	}
+	// One probe finds the key or the slot of the new one (a new name has
+	// no key, but the probe still finds its slot): the table makes room
+	// first, so the slot stays valid.
+	t.reserve(t.child.n + 1)
+	k, slot := t.probe(parent, id)
+	if k >= 0 {
 		return k
 	}
-	k := Key(t.n)
+	k = Key(t.n)
 	if t.n%attrPageLen == 0 {
-		t.pages = append(t.pages, nil)
+		// The first page grows by appending (a small tree stays small);
+		// the next ones are made whole rather than copied as they double.
+		var page []attrEntry
+		if t.n > 0 {
+			page = make([]attrEntry, 0, attrPageLen)
+		}
+		t.pages = append(t.pages, page)
 	}
-	// the last page grows by appending (a small tree stays small)
 	last := &t.pages[len(t.pages)-1]
 	*last = append(*last, attrEntry{parent, id})
 	t.n++
-	t.reserve(t.child.n + 1)
-	t.place(k)
+	t.child.slots[slot], t.child.tags[slot] = int32(k)+1, refTag(refHash(parent, id))
+	t.child.n++
 	return k
 }
 

@@ -2,6 +2,7 @@ package history
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -27,11 +28,16 @@ import (
 // shapes that appear after the first 65535 share the last id.
 const maxClasses = 1 << 16
 
-// classRef identifies a class by its parent's class and its last segment.
-type classRef struct {
-	parent int32 // class of the parent, -1 for top-level attributes
-	seg    string
-}
+// classRef identifies a class by its parent's class (plus one: 0 for
+// top-level attributes) in the high 32 bits and its last segment in the
+// low 32: the id of the segment's name in the attribute tree, or
+// starSegment. Equal names have equal ids, so this is the class of the
+// segment's string, hashed as one integer rather than as a string (a
+// build of 200 000 threads spent 5% of its analyses there).
+type classRef uint64
+
+// starSegment stands for every segment that contains a digit ("*").
+const starSegment = math.MaxUint32
 
 // classer assigns classes to the keys of a growing attribute tree, densely
 // in order of first appearance. Its memory is 2 bytes per key plus one map
@@ -45,25 +51,28 @@ type classer struct {
 
 func newClasser(one bool) *classer { return &classer{ids: map[classRef]uint16{}, one: one} }
 
-// extend assigns classes to the keys of tr that have none yet.
+// extend assigns classes to the keys of tr (a tree in memory) that have
+// none yet.
 func (c *classer) extend(tr *core.AttributeTree) {
 	n := tr.Len()
 	if len(c.of) >= n {
 		return
 	}
 	c.of = slices.Grow(c.of, n-len(c.of))
+	names := tr.Names()
 	for k := core.Key(len(c.of)); int(k) < n; k++ {
 		if c.one {
 			c.of = append(c.of, 0)
-			c.ids[classRef{}] = 0
+			c.ids[0] = 0
 			continue
 		}
-		ref := classRef{parent: -1, seg: tr.Name(k)}
-		if p := tr.Parent(k); p != core.Root {
-			ref.parent = int32(c.of[p])
+		seg := tr.NameID(k)
+		if hasDigit(names[seg]) {
+			seg = starSegment
 		}
-		if hasDigit(ref.seg) {
-			ref.seg = "*"
+		ref := classRef(seg)
+		if p := tr.Parent(k); p != core.Root {
+			ref |= (classRef(c.of[p]) + 1) << 32
 		}
 		id, ok := c.ids[ref]
 		switch {
