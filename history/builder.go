@@ -233,7 +233,7 @@ func (b *Builder) close(end core.Time) error {
 		intervals: b.tb.intervals, start: b.start, end: end, attrCount: uint32(b.tree.Len()),
 	}
 	off := (uint64(nodes) + 1) * bs
-	classes := encodeClasses(b.cls.of)
+	classes := b.cls.encode()
 	if _, err := b.f.WriteAt(classes, int64(off)); err != nil {
 		return fmt.Errorf("history: write class table: %w", err)
 	}

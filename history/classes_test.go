@@ -27,7 +27,7 @@ func TestClassesOfPaths(t *testing.T) {
 		if !ok {
 			t.Fatalf("no key %v", p)
 		}
-		return c.of[k]
+		return c.class(k)
 	}
 	same := [][2][]string{
 		{{"Threads", "1234"}, {"Threads", "0_3"}},
@@ -52,18 +52,18 @@ func TestClassesOfPaths(t *testing.T) {
 	}
 	// Dense, in order of first appearance, and what decodeClasses accepts.
 	next := uint16(0)
-	for k, id := range c.of {
-		if id > next {
+	for k := range core.Key(c.len()) {
+		if id := c.class(k); id > next {
 			t.Fatalf("key %d: class %d before %d", k, id, next)
 		}
-		if id == next {
+		if c.class(k) == next {
 			next++
 		}
 	}
 	if int(next) != c.count() {
 		t.Fatalf("count %d, %d ids used", c.count(), next)
 	}
-	if _, err := decodeClasses(encodeClasses(c.of), uint32(len(c.of)), uint32(c.count())); err != nil {
+	if _, err := decodeClasses(c.encode(), uint32(c.len()), uint32(c.count())); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -77,10 +77,10 @@ func TestClassOverflow(t *testing.T) {
 	}
 	c := newClasser(false)
 	c.extend(tr)
-	if c.count() != maxClasses || c.of[maxClasses-2] != maxClasses-2 || c.of[maxClasses-1] != maxClasses-1 || c.of[n-1] != maxClasses-1 {
-		t.Fatalf("count %d, classes %d %d %d", c.count(), c.of[maxClasses-2], c.of[maxClasses-1], c.of[n-1])
+	if c.count() != maxClasses || c.class(maxClasses-2) != maxClasses-2 || c.class(maxClasses-1) != maxClasses-1 || c.class(n-1) != maxClasses-1 {
+		t.Fatalf("count %d, classes %d %d %d", c.count(), c.class(maxClasses-2), c.class(maxClasses-1), c.class(n-1))
 	}
-	if _, err := decodeClasses(encodeClasses(c.of), n, maxClasses); err != nil {
+	if _, err := decodeClasses(c.encode(), n, maxClasses); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -98,7 +98,7 @@ func TestDecodeClassesRefuses(t *testing.T) {
 		{"count too low", []uint16{0, 1, 2}, -1, 2},
 		{"short", []uint16{0, 1, 2}, 5, 3},
 	} {
-		b := encodeClasses(c.of)
+		b := appendClasses(nil, c.of)
 		if c.bytes >= 0 {
 			b = b[:c.bytes]
 		}

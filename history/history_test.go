@@ -89,9 +89,9 @@ func compareHistories(t *testing.T, r *rand.Rand, mem *core.MemHistory, tr *Tree
 		var ks []core.Key
 		switch r.IntN(6) {
 		case 4, 5: // every key of one or two classes (the process tree's query), in any order
-			want := []uint16{shapes.of[r.IntN(len(keys))], shapes.of[r.IntN(len(keys))]}
+			want := []uint16{shapes.class(core.Key(r.IntN(len(keys)))), shapes.class(core.Key(r.IntN(len(keys))))}
 			for _, k := range r.Perm(len(keys)) {
-				if slices.Contains(want, shapes.of[k]) {
+				if slices.Contains(want, shapes.class(core.Key(k))) {
 					ks = append(ks, core.Key(k))
 				}
 			}

@@ -109,7 +109,7 @@ func (p *pipeline) run(tb *treeBuilder) {
 func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 	if b.opts.sequential {
 		b.strs = b.strs[:0]
-		r := recFromValue(key, b.cls.of[key], start, end, v, &b.strs)
+		r := recFromValue(key, b.cls.class(key), start, end, v, &b.strs)
 		return b.tb.insert(&r, b.strs)
 	}
 	if b.pipe == nil {
@@ -121,7 +121,7 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 		bt.keys = append(bt.keys, keyMark{len(bt.recs), n})
 		b.keysSent = n
 	}
-	bt.recs = append(bt.recs, recFromValue(key, b.cls.of[key], start, end, v, &bt.strs))
+	bt.recs = append(bt.recs, recFromValue(key, b.cls.class(key), start, end, v, &bt.strs))
 	if len(bt.recs) < batchLen {
 		return nil
 	}

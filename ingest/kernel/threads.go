@@ -57,8 +57,9 @@ type threadTable struct {
 	n     int32
 }
 
-// threadPageLen is the number of records of a full page (about 4 MiB).
-const threadPageLen = 1 << 16
+// threadPageLen is the number of records of a full page (about 270 KiB:
+// small, since the first page grows by copying).
+const threadPageLen = 1 << 12
 
 // at returns record i, i < len.
 func (t *threadTable) at(i int32) *thread { return &t.pages[i/threadPageLen][i%threadPageLen] }
