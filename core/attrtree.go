@@ -161,6 +161,17 @@ func refHash(parent Key, name uint32) uint64 {
 	return x ^ x>>31
 }
 
+// refLine is the line of 16 slots (64 bytes) of the key table where the
+// probe for (parent, name) starts: chosen by the parent and the name id's
+// block of 16. The name's place in the block is its place in the line.
+// The attributes an analysis creates together (a thread's Exec_name, PID,
+// PPID, ...: names of one block, or a few) then share a line of the table
+// instead of taking a random line each (a cache miss per attribute: 13%
+// of the analyses' CPU in a build of 200 000 threads). A full line sends
+// the probe to another line of the same hash, not to the next one, so
+// that the groups do not pile up into long runs as linear probing would.
+func refLine(parent Key, name uint32) uint64 { return refHash(parent, name>>4) }
+
 // refTag is the part of a hash kept in a slot's tag: its top bits, which
 // the slot index (its low bits) does not use below 2^56 slots.
 func refTag(h uint64) uint8 { return uint8(h >> 56) }
@@ -175,22 +186,30 @@ func (t *AttributeTree) find(parent Key, name uint32) Key {
 }
 
 // probe returns the key of (parent, name), or -1 and the empty slot where
-// it goes; the table must have slots.
+// it goes; the table must have slots. It looks at the slots of a line
+// from the name's place on, wrapping within the line, then at the lines
+// that follow by an odd step (every line, since their count is a power of
+// two), until it finds the key or an empty slot.
 func (t *AttributeTree) probe(parent Key, name uint32) (Key, uint64) {
 	kt := &t.child
-	mask := uint64(len(kt.slots) - 1)
-	h := refHash(parent, name)
-	tag := refTag(h)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := kt.slots[i]
-		if s == 0 {
-			return -1, i
-		}
-		if kt.tags[i] != tag {
-			continue
-		}
-		if k := Key(s - 1); *t.entry(k) == (attrEntry{parent, name}) {
-			return k, i
+	lineMask := uint64(len(kt.slots)/16 - 1)
+	tag := refTag(refHash(parent, name))
+	h := refLine(parent, name)
+	step := h>>32 | 1
+	for line := h; ; line += step {
+		base := line & lineMask * 16
+		for j := uint64(name); j < uint64(name)+16; j++ {
+			i := base + j%16
+			s := kt.slots[i]
+			if s == 0 {
+				return -1, i
+			}
+			if kt.tags[i] != tag {
+				continue
+			}
+			if k := Key(s - 1); *t.entry(k) == (attrEntry{parent, name}) {
+				return k, i
+			}
 		}
 	}
 }
@@ -208,28 +227,21 @@ func (t *AttributeTree) reserve(want int) {
 	for want*maxFillDen > size*maxFillNum {
 		size *= 2
 	}
-	old := kt.slots
+	// Every key is in the table. Placed again in key order, the keys
+	// created together land in their shared lines one after the other.
 	kt.slots, kt.tags, kt.n = make([]int32, size), make([]uint8, size), 0
-	for _, s := range old {
-		if s != 0 {
-			t.place(Key(s - 1))
-		}
+	for k := range Key(t.n) {
+		t.place(k)
 	}
 }
 
-// place puts key k (whose parent and name are set) in the table, which
-// has room.
+// place puts key k (whose parent and name are set, and which is not in
+// the table) in the table, which has room.
 func (t *AttributeTree) place(k Key) {
-	kt := &t.child
-	mask := uint64(len(kt.slots) - 1)
 	e := t.entry(k)
-	h := refHash(e.parent, e.name)
-	i := h & mask
-	for kt.slots[i] != 0 {
-		i = (i + 1) & mask
-	}
-	kt.slots[i], kt.tags[i] = int32(k)+1, refTag(h)
-	kt.n++
+	_, i := t.probe(e.parent, e.name)
+	t.child.slots[i], t.child.tags[i] = int32(k)+1, refTag(refHash(e.parent, e.name))
+	t.child.n++
 }
 
 // NewAttributeTree returns an empty tree.
