@@ -28,7 +28,11 @@ type AttributeTree struct {
 	pages [][]attrEntry
 	n     int
 
-	names   []string          // interned names, by id
+	// The interned names by id, in pages of namePageLen: the slice of
+	// a million names, grown by copying, was up to a tenth of the
+	// analyses' CPU (copying pointers while a collection runs).
+	names   [][]string
+	nNames  int
 	nameIDs map[string]uint32 // name -> id
 	child   keyTable          // (parent, name id) -> key
 
@@ -75,9 +79,18 @@ func (t *AttributeTree) Err() error {
 	return nil
 }
 
-// Names returns the interned names of an in-memory tree, by id (see
-// NameID); nil for a stored tree. The slice must not be modified.
-func (t *AttributeTree) Names() []string { return t.names }
+// NumNames returns the number of interned names of an in-memory tree
+// (ids 0 to NumNames()-1, see NameID); 0 for a stored tree.
+func (t *AttributeTree) NumNames() int { return t.nNames }
+
+// NameOfID returns the interned name with the given id (in-memory trees
+// only).
+func (t *AttributeTree) NameOfID(id uint32) string {
+	return t.names[id/namePageLen][id%namePageLen]
+}
+
+// namePageLen is the number of names of a full page (256 KiB).
+const namePageLen = 1 << 14
 
 // NameID returns the id of k's name in Names (in-memory trees only).
 func (t *AttributeTree) NameID(k Key) uint32 { return t.entry(k).name }
@@ -261,7 +274,6 @@ func (t *AttributeTree) Grow(n, names int) {
 	t.reserve(t.n + n)
 	// Maps cannot grow in place: rebuild them with the final size.
 	if names > 0 {
-		t.names = slices.Grow(t.names, names)
 		ids := make(map[string]uint32, len(t.nameIDs)+names)
 		for name, id := range t.nameIDs {
 			ids[name] = id
@@ -291,8 +303,18 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 	}
 	id, ok := t.nameIDs[name]
 	if !ok {
-		id = uint32(len(t.names))
-		t.names = append(t.names, name)
+		id = uint32(t.nNames)
+		if t.nNames%namePageLen == 0 {
+			// the first page grows by appending (a small tree stays small)
+			var page []string
+			if t.nNames > 0 {
+				page = make([]string, 0, namePageLen)
+			}
+			t.names = append(t.names, page)
+		}
+		last := &t.names[len(t.names)-1]
+		*last = append(*last, name)
+		t.nNames++
 		t.nameIDs[name] = id
 	}
 	// One probe finds the key or the slot of the new one (a new name has
@@ -372,7 +394,7 @@ func (t *AttributeTree) Name(k Key) string {
 	if t.stored != nil {
 		return t.stored.Name(k)
 	}
-	return t.names[t.entry(k).name]
+	return t.NameOfID(t.entry(k).name)
 }
 
 // Path returns the '/'-separated path of k.

@@ -46,22 +46,22 @@ func (l attrLayout) bodyStart() uint64 { return attrHeadSize + 4*l.pages() }
 // children grouped by parent, and their offsets).
 func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64, uint32, error) {
 	a := tr.Len()
-	names := tr.Names()
 	// Names are stored sorted, so that a name is found by binary search
 	// and children sorted by name id are sorted by name.
-	byText := make([]uint32, len(names))
+	name, numNames := tr.NameOfID, tr.NumNames()
+	byText := make([]uint32, numNames)
 	for i := range byText {
 		byText[i] = uint32(i)
 	}
-	slices.SortFunc(byText, func(x, y uint32) int { return cmp.Compare(names[x], names[y]) })
-	rank := make([]uint32, len(names))
-	l := attrLayout{a: uint64(a), n: uint64(len(names))}
+	slices.SortFunc(byText, func(x, y uint32) int { return cmp.Compare(name(x), name(y)) })
+	rank := make([]uint32, numNames)
+	l := attrLayout{a: uint64(a), n: uint64(numNames)}
 	for r, id := range byText {
 		rank[id] = uint32(r)
-		l.nameBytes += uint64(len(names[id]))
+		l.nameBytes += uint64(len(name(id)))
 	}
 	if l.nameBytes > 1<<32-1 || a > 1<<31-2 {
-		return 0, 0, fmt.Errorf("history: attribute tree of %d names in %d bytes: too large for the format", len(names), l.nameBytes)
+		return 0, 0, fmt.Errorf("history: attribute tree of %d names in %d bytes: too large for the format", numNames, l.nameBytes)
 	}
 	// Children grouped by parent (group 0: top level; group k+1: key k),
 	// each group in key order.
@@ -105,11 +105,11 @@ func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64,
 	}
 	end := uint32(0)
 	for _, id := range byText {
-		end += uint32(len(names[id]))
+		end += uint32(len(name(id)))
 		pw.u32(end)
 	}
 	for _, id := range byText {
-		pw.write([]byte(names[id]))
+		pw.write([]byte(name(id)))
 	}
 	crcs, err := pw.finish()
 	if err != nil {
@@ -117,7 +117,7 @@ func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64,
 	}
 	head := make([]byte, attrHeadSize, l.bodyStart())
 	le.PutUint32(head[0:], uint32(a))
-	le.PutUint32(head[4:], uint32(len(names)))
+	le.PutUint32(head[4:], uint32(numNames))
 	le.PutUint64(head[8:], l.nameBytes)
 	le.PutUint32(head[16:], uint32(len(crcs)))
 	for _, c := range crcs {

@@ -82,7 +82,6 @@ func (c *classer) add(id uint16) {
 // none yet.
 func (c *classer) extend(tr *core.AttributeTree) {
 	n := tr.Len()
-	names := tr.Names()
 	for k := core.Key(c.n); int(k) < n; k++ {
 		if c.one {
 			c.add(0)
@@ -90,7 +89,7 @@ func (c *classer) extend(tr *core.AttributeTree) {
 			continue
 		}
 		seg := tr.NameID(k)
-		if hasDigit(names[seg]) {
+		if hasDigit(tr.NameOfID(seg)) {
 			seg = starSegment
 		}
 		ref := classRef(seg)
