@@ -304,16 +304,7 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 	id, ok := t.nameIDs[name]
 	if !ok {
 		id = uint32(t.nNames)
-		if t.nNames%namePageLen == 0 {
-			// the first page grows by appending (a small tree stays small)
-			var page []string
-			if t.nNames > 0 {
-				page = make([]string, 0, namePageLen)
-			}
-			t.names = append(t.names, page)
-		}
-		last := &t.names[len(t.names)-1]
-		*last = append(*last, name)
+		t.names = AppendPaged(t.names, t.nNames, namePageLen, name)
 		t.nNames++
 		t.nameIDs[name] = id
 	}
@@ -326,17 +317,7 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 		return k
 	}
 	k = Key(t.n)
-	if t.n%attrPageLen == 0 {
-		// The first page grows by appending (a small tree stays small);
-		// the next ones are made whole rather than copied as they double.
-		var page []attrEntry
-		if t.n > 0 {
-			page = make([]attrEntry, 0, attrPageLen)
-		}
-		t.pages = append(t.pages, page)
-	}
-	last := &t.pages[len(t.pages)-1]
-	*last = append(*last, attrEntry{parent, id})
+	t.pages = AppendPaged(t.pages, t.n, attrPageLen, attrEntry{parent, id})
 	t.n++
 	t.child.slots[slot], t.child.tags[slot] = int32(k)+1, refTag(refHash(parent, id))
 	t.child.n++

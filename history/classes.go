@@ -65,16 +65,7 @@ func (c *classer) len() int { return c.n }
 
 // add gives the next key class id.
 func (c *classer) add(id uint16) {
-	if c.n%classPageLen == 0 {
-		// the first page grows by appending (a small tree stays small)
-		var page []uint16
-		if c.n > 0 {
-			page = make([]uint16, 0, classPageLen)
-		}
-		c.pages = append(c.pages, page)
-	}
-	last := &c.pages[len(c.pages)-1]
-	*last = append(*last, id)
+	c.pages = core.AppendPaged(c.pages, c.n, classPageLen, id)
 	c.n++
 }
 

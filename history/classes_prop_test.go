@@ -14,10 +14,6 @@ import (
 // segment's string: ids in order of first appearance, digits as "*".
 func TestClasserMatchesReference(t *testing.T) {
 	r := coretest.Rand(t)
-	type ref struct {
-		parent int // class of the parent, -1 at the top
-		seg    string
-	}
 	words := []string{"Threads", "CPUs", "Exec_name", "PID", "IRQs", "a", "b", "x_y"}
 	segment := func() string {
 		switch r.IntN(4) {
@@ -47,6 +43,10 @@ func TestClasserMatchesReference(t *testing.T) {
 	c.extend(tr)
 	if c.len() != tr.Len() {
 		t.Fatalf("%d classes for %d keys", c.len(), tr.Len())
+	}
+	type ref struct {
+		parent int // class of the parent, -1 at the top
+		seg    string
 	}
 	ids := map[ref]int{}
 	want := make([]int, tr.Len())

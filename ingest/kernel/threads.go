@@ -66,19 +66,7 @@ func (t *threadTable) at(i int32) *thread { return &t.pages[i/threadPageLen][i%t
 
 // add appends th and returns its index.
 func (t *threadTable) add(th thread) int32 {
-	if t.n%threadPageLen == 0 {
-		// The first page grows by appending (a small trace stays small);
-		// the next ones are made whole: a trace that filled one page will
-		// likely fill more, and growing a page by doubling copied it
-		// (8% of a build of 200 000 threads).
-		var page []thread
-		if t.n > 0 {
-			page = make([]thread, 0, threadPageLen)
-		}
-		t.pages = append(t.pages, page)
-	}
-	last := &t.pages[len(t.pages)-1]
-	*last = append(*last, th)
+	t.pages = core.AppendPaged(t.pages, int(t.n), threadPageLen, th)
 	t.n++
 	return t.n - 1
 }
