@@ -182,7 +182,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		return err
 	}
 	if rec != nil { // the browser opens on it without querying the history
-		ps := pstree.Encode(rec.Table())
+		ps := pstree.ControlFlow(rec.Attributes(), rec.Table())
 		rec.Forget() // the analyses keep rec as their sink until the end
 		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
 			return err

@@ -118,7 +118,7 @@ func (bs *benchScript) script(ctx context.Context) {
 		b.tree().selectNode(n) // setup, not a user key: the script's cursor
 		bs.keys("enter", "enter")
 		bs.keys("/")
-		for _, r := range b.tree().nodes[n].label {
+		for _, r := range b.tree().node(n).label {
 			bs.keys(string(r))
 		}
 		bs.keys("enter", "esc")
@@ -130,9 +130,9 @@ func (bs *benchScript) script(ctx context.Context) {
 // any).
 func largestProcess(t *rowTree) int32 {
 	best, most := int32(-1), 0
-	for i, n := range t.nodes {
-		if len(n.children) > most {
-			best, most = int32(i), len(n.children)
+	for i := range int32(t.len()) {
+		if c := len(t.children(i)); c > most {
+			best, most = i, c
 		}
 	}
 	return best
@@ -201,7 +201,7 @@ type countingTrace struct {
 func (t *countingTrace) History() core.History { return t.hist }
 
 // ProcessTable passes on the wrapped trace's stored process tree.
-func (t *countingTrace) ProcessTable() *pstree.Table { return processTable(t.Trace) }
+func (t *countingTrace) ControlFlowRows() *pstree.Rows { return storedRows(t.Trace) }
 
 // countingHistory adds every query's NodesRead to nodes (queries run on
 // command goroutines, hence atomic).

@@ -49,11 +49,11 @@ func (b *browser) extendSelection() {
 // row from the cursor.
 func (b *browser) stateChange(prev bool) tea.Cmd {
 	sel := b.tree().selected()
-	if sel < 0 || b.tree().nodes[sel].key < 0 {
+	if sel < 0 || b.tree().node(sel).key < 0 {
 		return nil
 	}
 	b.changeSeq++
-	seq, h, k, cur := b.changeSeq, b.hist, b.tree().nodes[sel].key, b.cursor
+	seq, h, k, cur := b.changeSeq, b.hist, b.tree().node(sel).key, b.cursor
 	ctx := b.ctx
 	return func() tea.Msg {
 		t, ok, err := findChange(ctx, h, k, cur, prev)

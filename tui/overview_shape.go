@@ -22,14 +22,14 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 	isRow := func(n *node) bool {
 		return n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU)
 	}
-	for _, r := range t.roots {
+	for _, r := range t.roots() {
 		e := ovEntry{node: r}
-		if isRow(&t.nodes[r]) {
+		if isRow(new(t.node(r))) {
 			e.rows = append(e.rows, r)
 		}
-		if t.nodes[r].kind == kindProcess {
-			for _, c := range t.nodes[r].children {
-				if isRow(&t.nodes[c]) {
+		if t.node(r).kind == kindProcess {
+			for _, c := range t.children(r) {
+				if isRow(new(t.node(c))) {
 					e.rows = append(e.rows, c)
 				}
 			}
@@ -52,7 +52,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 		v := newNode(parent, l.Node)
 		sh.Hier.Resource[v] = len(sh.Leaves)
 		for _, r := range rows {
-			sh.RowKeys = append(sh.RowKeys, t.nodes[r].key)
+			sh.RowKeys = append(sh.RowKeys, t.node(r).key)
 			sh.RowLeaf = append(sh.RowLeaf, int32(len(sh.Leaves)))
 		}
 		l.Rows = len(rows)
@@ -62,7 +62,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 	case total <= limit: // every row is a leaf, under its process
 		for _, e := range entries {
 			if len(e.rows) == 1 {
-				addLeaf(0, overview.Leaf{Label: t.nodes[e.rows[0]].label, Node: e.rows[0]}, e.rows)
+				addLeaf(0, overview.Leaf{Label: t.node(e.rows[0]).label, Node: e.rows[0]}, e.rows)
 				continue
 			}
 			p := newNode(0, e.node)
@@ -71,13 +71,13 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 				if r == e.node {
 					d = 0 // the leader thread is the process's own row
 				}
-				addLeaf(p, overview.Leaf{Label: t.nodes[r].label, Node: r, Depth: d}, []int32{r})
+				addLeaf(p, overview.Leaf{Label: t.node(r).label, Node: r, Depth: d}, []int32{r})
 			}
 		}
 	case len(entries) <= limit: // processes are leaves
 		parent := bands(len(entries), func() int { return newNode(0, -1) })
 		for i, e := range entries {
-			label := t.nodes[e.node].label
+			label := t.node(e.node).label
 			if len(e.rows) > 1 {
 				label += fmt.Sprintf(" (%d)", len(e.rows))
 			}
@@ -92,7 +92,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			for _, e := range entries[a:z] {
 				rows = append(rows, e.rows...)
 			}
-			label := t.nodes[entries[a].node].label
+			label := t.node(entries[a].node).label
 			if z-a > 1 {
 				label += fmt.Sprintf(" +%d", z-a-1)
 			}
