@@ -130,11 +130,15 @@ func (bs *benchScript) script(ctx context.Context) {
 // any).
 func largestProcess(t *rowTree) int32 {
 	best, most := int32(-1), 0
-	for i := range int32(t.len()) {
-		if c := len(t.children(i)); c > most {
-			best, most = i, c
+	kids := make([]int, t.len())
+	t.rows.Scan(0, int32(t.len()), func(i int32, r pstree.RowInfo, _ []byte) bool {
+		if r.Parent >= 0 {
+			if kids[r.Parent]++; kids[r.Parent] > most || (kids[r.Parent] == most && r.Parent < best) {
+				best, most = r.Parent, kids[r.Parent]
+			}
 		}
-	}
+		return true
+	})
 	return best
 }
 

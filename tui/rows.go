@@ -3,7 +3,6 @@ package tui
 import (
 	"bytes"
 	"context"
-	"regexp"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/pstree"
@@ -50,11 +49,6 @@ type node struct {
 	end      int32 // the row after its subtree: its descendants are (row, end)
 	leaf     bool  // no children
 	expanded bool
-}
-
-// matches reports whether a row's label or tid matches re (find).
-func (n *node) matches(re *regexp.Regexp) bool {
-	return re.MatchString(n.label) || (n.tid != "" && re.MatchString(n.tid))
 }
 
 // processTabler is implemented by traces whose index stores the Control

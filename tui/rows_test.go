@@ -63,8 +63,8 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 	if p != paintOf(domainThread, core.String("RunTask")) || p.glyph != 'R' || p.colour < palStrings {
 		t.Errorf("paint of a string state: %+v", p)
 	}
-	if n := tree.find(regexp.MustCompile("IOThread"), false); n != tidRow(t, tree, "7.io") {
-		t.Errorf("find: node %d", n)
+	if n, i, total := tree.find(regexp.MustCompile("IOThread"), false); n != tidRow(t, tree, "7.io") || i != 1 || total != 1 {
+		t.Errorf("find: node %d, match %d of %d", n, i, total)
 	}
 }
 

@@ -228,41 +228,50 @@ func (t *rowTree) scroll(h int) {
 	t.top = max(0, min(t.top, t.nvis-h))
 }
 
-// matchIndex returns the position (from 1, in depth-first order) of row
-// n among the rows matching re, and how many rows match.
-func (t *rowTree) matchIndex(re *regexp.Regexp, n int32) (int, int) {
-	i, total := 0, 0
-	for m := range int32(t.len()) {
-		if nd := t.node(m); nd.matches(re) {
-			total++
-			if m == n {
-				i = total
-			}
-		}
-	}
-	return i, total
+// rowMatches reports whether a row's label or tid matches re (find).
+func rowMatches(re *regexp.Regexp, r pstree.RowInfo, label []byte) bool {
+	k := r.TIDLen()
+	return re.Match(label) || (k > 0 && k <= len(label) && re.Match(label[len(label)-k:]))
 }
 
 // find returns the next row (in depth-first order, after the selected
-// one, wrapping; backwards when back) whose label or tid matches re, or -1.
-func (t *rowTree) find(re *regexp.Regexp, back bool) int32 {
-	n := t.len()
-	if n == 0 {
-		return -1
+// one, wrapping; backwards when back) whose label or tid matches re, or
+// -1; its position among the rows that match (from 1) and how many match.
+// One walk of the rows: they may be millions, read from the index.
+func (t *rowTree) find(re *regexp.Regexp, back bool) (n int32, at, total int) {
+	start := max(t.selected(), 0)
+	type match struct {
+		row  int32
+		rank int
 	}
-	start := 0
-	if s := t.selected(); s >= 0 {
-		start = int(s)
+	none := match{-1, 0}
+	after, first, before, last := none, none, none, none
+	t.rows.Scan(0, int32(t.len()), func(i int32, r pstree.RowInfo, label []byte) bool {
+		if !rowMatches(re, r, label) {
+			return true
+		}
+		total++
+		m := match{i, total}
+		if first.row < 0 {
+			first = m
+		}
+		if i > start && after.row < 0 {
+			after = m
+		}
+		if i < start {
+			before = m
+		}
+		last = m
+		return true
+	})
+	found := after // forward: after the selection, else from the top
+	if found.row < 0 {
+		found = first
 	}
-	step := 1
-	if back {
-		step = -1
-	}
-	for i, j := 0, start; i < n; i++ {
-		j = (j + step + n) % n
-		if nd := t.node(int32(j)); nd.matches(re) {
-			return int32(j)
+	if back { // backward: before it, else from the bottom
+		if found = before; found.row < 0 {
+			found = last
 		}
 	}
-	return -1
+	return found.row, found.rank, total
 }

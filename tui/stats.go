@@ -324,12 +324,12 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 // threads, processes and CPUs.
 func statusKeys(rows *pstree.Rows) []core.Key {
 	var keys []core.Key
-	for i := range int32(rows.Len()) {
-		r := rows.Row(i)
+	rows.Scan(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo, _ []byte) bool {
 		if r.Key >= 0 && (r.Kind == pstree.KindThread || r.Kind == pstree.KindProcess || r.Kind == pstree.KindCPU) {
 			keys = append(keys, core.Key(r.Key))
 		}
-	}
+		return true
+	})
 	return keys
 }
 

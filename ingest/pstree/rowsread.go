@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"sync"
 )
 
@@ -171,6 +172,12 @@ func (rs *Rows) Row(i int32) RowInfo {
 	if !ok {
 		return empty
 	}
+	return rs.decodeRow(i, b)
+}
+
+// decodeRow decodes and checks row i's record b, or returns an empty row
+// when it is damaged (reported).
+func (rs *Rows) decodeRow(i int32, b []byte) RowInfo {
 	le := binary.LittleEndian
 	r := RowInfo{Parent: int32(le.Uint32(b)), End: int32(le.Uint32(b[4:])), Key: int32(le.Uint32(b[8:])), Thread: int32(le.Uint32(b[12:])),
 		labelOff: le.Uint32(b[16:]), labelLen: le.Uint32(b[20:]), tidLen: le.Uint16(b[24:]), Depth: int(le.Uint16(b[26:])),
@@ -187,7 +194,7 @@ func (rs *Rows) Row(i int32) RowInfo {
 	default:
 		return r
 	}
-	return empty
+	return RowInfo{Parent: -1, End: i + 1, Key: -1, Thread: -1}
 }
 
 // Label returns row r's label ("" when damaged).
@@ -261,4 +268,90 @@ func (rs *Rows) RowOfKey(key int32) (int32, bool) {
 		return 0, false
 	}
 	return row, true
+}
+
+// scanChunk is the number of records [Rows.Scan] reads at once (256 KiB).
+const scanChunk = 64 * blockLen / recordLen
+
+// maxScanHeap bounds the labels [Rows.Scan] reads at once; the labels of
+// a chunk that spread wider are read one by one.
+const maxScanHeap = 1 << 20
+
+// Scan calls fn with each row of [lo, hi) in order, its record and its
+// label (valid only during the call), until fn returns false. It reads
+// the rows a chunk at a time, past the block cache, so that a walk of
+// millions of rows (a search, statistics) costs sequential reads and
+// leaves the cache to the rows on screen. A damaged row reads as empty.
+func (rs *Rows) Scan(lo, hi int32, fn func(i int32, r RowInfo, label []byte) bool) {
+	lo, hi = max(lo, 0), min(hi, int32(rs.n))
+	heapBase := int64(rs.n)*recordLen + int64(rs.collapse)*4 + int64(rs.threads)*keyRowLen
+	var recScratch, heapScratch, one []byte
+	infos := make([]RowInfo, 0, min(scanChunk, max(hi-lo, 0)))
+	for c := lo; c < hi; c += scanChunk {
+		end := min(c+scanChunk, hi)
+		recs, ok := rs.span(&recScratch, int64(c)*recordLen, int64(end-c)*recordLen)
+		infos = infos[:end-c]
+		from, to := int64(math.MaxInt64), int64(0)
+		for i := range infos {
+			if !ok {
+				infos[i] = RowInfo{Parent: -1, End: c + int32(i) + 1, Key: -1, Thread: -1}
+				continue
+			}
+			infos[i] = rs.decodeRow(c+int32(i), recs[i*recordLen:])
+			if r := infos[i]; r.labelLen > 0 {
+				from, to = min(from, int64(r.labelOff)), max(to, int64(r.labelOff)+int64(r.labelLen))
+			}
+		}
+		var heap []byte
+		heapOK := to > from && to-from <= maxScanHeap
+		if heapOK {
+			heap, heapOK = rs.span(&heapScratch, heapBase+from, to-from)
+		}
+		for i, r := range infos {
+			var label []byte
+			switch {
+			case r.labelLen == 0:
+			case heapOK:
+				label = heap[int64(r.labelOff)-from : int64(r.labelOff)-from+int64(r.labelLen)]
+			default:
+				one, _ = rs.read(one[:0], heapBase+int64(r.labelOff), int64(r.labelLen))
+				label = one
+			}
+			if !fn(c+int32(i), r, label) {
+				return
+			}
+		}
+	}
+}
+
+// span returns the body's bytes [off, off+n), reading the blocks that
+// hold them into scratch with one read (and their CRCs with another), or
+// false on damage (reported).
+func (rs *Rows) span(scratch *[]byte, off, n int64) ([]byte, bool) {
+	if n <= 0 {
+		return nil, true
+	}
+	b0, b1 := off/blockLen, (off+n-1)/blockLen+1
+	size := min(b1*blockLen, rs.body) - b0*blockLen
+	if int64(cap(*scratch)) < size+4*(b1-b0) {
+		*scratch = make([]byte, size+4*(b1-b0))
+	}
+	buf, crcs := (*scratch)[:size], (*scratch)[size:size+4*(b1-b0)]
+	if _, err := rs.r.ReadAt(buf, headerLen+b0*blockLen); err != nil {
+		rs.fail(fmt.Errorf("reading blocks %d to %d of the process tree: %w", b0, b1, err))
+		return nil, false
+	}
+	if _, err := rs.r.ReadAt(crcs, headerLen+rs.body+4*b0); err != nil {
+		rs.fail(fmt.Errorf("reading the CRCs of blocks %d to %d of the process tree: %w", b0, b1, err))
+		return nil, false
+	}
+	for b := range b1 - b0 {
+		blk := buf[b*blockLen : min((b+1)*blockLen, size)]
+		if crc32.Checksum(blk, castagnoli) != binary.LittleEndian.Uint32(crcs[4*b:]) {
+			rs.fail(fmt.Errorf("%w: block %d fails its CRC", ErrCorrupt, b0+b))
+			return nil, false
+		}
+	}
+	in := off - b0*blockLen
+	return buf[in : in+n], true
 }
