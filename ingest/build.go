@@ -182,8 +182,9 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		return err
 	}
 	if rec != nil { // the browser opens on it without querying the history
-		ps := pstree.ControlFlow(rec.Attributes(), rec.Table())
-		rec.Forget() // the analyses keep rec as their sink until the end
+		tab := rec.Table()
+		rec.Forget() // before arranging the rows: the analyses keep rec as their sink until the end
+		ps := pstree.ControlFlow(rec.Attributes(), tab)
 		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
 			return err
 		}

@@ -19,14 +19,13 @@ func ControlFlow(at *core.AttributeTree, t *Table) []byte {
 	// A row per thread and a few more.
 	a.rows = make([]Row, 0, len(info)+len(info)/8+len(t.Processes))
 	threadRow := make([]int32, len(info))
-	tids := make([]string, len(info))
 	// Leaders first, so threads can find their process row.
 	for i, th := range info {
 		threadRow[i] = -1
-		tids[i] = at.Name(th.Key)
-		n, err := strconv.ParseInt(tids[i], 10, 64)
+		tid := at.Name(th.Key)
+		n, err := strconv.ParseInt(tid, 10, 64)
 		if th.HasPID && err == nil && n == th.PID {
-			threadRow[i] = a.add(Row{Label: label(th.Name, tids[i]), TIDLen: len(tids[i]), Kind: KindProcess, Key: int32(th.Key), Thread: int32(th.Key), Parent: -1, Expanded: true})
+			threadRow[i] = a.add(Row{Label: label(th.Name, tid), TIDLen: len(tid), Kind: KindProcess, Key: int32(th.Key), Thread: int32(th.Key), Parent: -1, Expanded: true})
 			a.procRow[n] = threadRow[i]
 		}
 	}
@@ -38,7 +37,8 @@ func ControlFlow(at *core.AttributeTree, t *Table) []byte {
 		if th.HasPID {
 			parent = a.process(th.PID, th.Name)
 		}
-		threadRow[i] = a.add(Row{Label: label(th.Name, tids[i]), TIDLen: len(tids[i]), Kind: KindThread, Key: int32(th.Key), Thread: int32(th.Key), Parent: parent})
+		tid := at.Name(th.Key)
+		threadRow[i] = a.add(Row{Label: label(th.Name, tid), TIDLen: len(tid), Kind: KindThread, Key: int32(th.Key), Thread: int32(th.Key), Parent: parent})
 	}
 	// Call stacks as collapsed children of their thread.
 	for i, th := range info {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // SectionName is the name of the index section holding the encoded
@@ -114,7 +115,7 @@ func EncodeRows(rows []Row, attrs int) []byte {
 	}
 	ids := make([]rowID, n)
 	for i := range rows {
-		ids[i] = idOf(&rows[i])
+		ids[i] = numericID(idText(&rows[i]))
 	}
 	for g := range n + 1 {
 		slices.SortStableFunc(kids[start[g]:start[g+1]], func(a, b int32) int {
@@ -122,7 +123,7 @@ func EncodeRows(rows []Row, attrs int) []byte {
 			if c := cmp.Compare(x.Rank, y.Rank); c != 0 || !x.ByID || !y.ByID {
 				return c
 			}
-			return ids[a].compare(ids[b])
+			return compareIDs(ids[a], ids[b], x, y)
 		})
 	}
 	// Depth-first: newRow[old] and the rows in their new order.
@@ -167,7 +168,9 @@ func writeRows(rows []Row, order, newRow, end []int32, attrs int) []byte {
 		}
 	}
 	slices.SortFunc(threads, func(a, b keyRow) int { return cmp.Compare(a.key, b.key) })
-	body := make([]byte, 0, len(order)*recordLen+4*len(collapsed)+keyRowLen*len(threads)+heap)
+	bodyLen := len(order)*recordLen + 4*len(collapsed) + keyRowLen*len(threads) + heap
+	out := make([]byte, headerLen, headerLen+bodyLen+4*(bodyLen/blockLen+1))
+	body := out[headerLen:]
 	le := binary.LittleEndian
 	depth := make([]uint16, len(order))
 	labelOff := uint32(0)
@@ -203,45 +206,42 @@ func writeRows(rows []Row, order, newRow, end []int32, attrs int) []byte {
 	for _, i := range order {
 		body = append(body, rows[i].Label...)
 	}
-	out := make([]byte, 0, headerLen+len(body)+4*(len(body)/blockLen+1))
-	out = append(out, rowsMagic...)
+	h := append(out[:0], rowsMagic...)
 	for _, v := range []int{len(order), len(collapsed), len(threads), heap, attrs, 0} {
-		out = le.AppendUint32(out, uint32(v))
+		h = le.AppendUint32(h, uint32(v))
 	}
-	out = le.AppendUint32(out, crc32.Checksum(out, castagnoli))
-	out = append(out, body...)
+	le.PutUint32(out[28:], crc32.Checksum(h, castagnoli))
+	out = out[:headerLen+len(body)]
 	for b := 0; b < len(body); b += blockLen {
 		out = le.AppendUint32(out, crc32.Checksum(body[b:min(b+blockLen, len(body))], castagnoli))
 	}
 	return out
 }
 
-// rowID is the id a row sorts by: its tid, or the last word of its label.
+// rowID is the number a row's id reads as, when it is one.
 type rowID struct {
-	s   string
 	n   int64
 	num bool
 }
 
-func idOf(r *Row) rowID {
-	s := r.Label
-	if r.TIDLen > 0 && r.TIDLen <= len(s) {
-		s = s[len(s)-r.TIDLen:]
-	} else {
-		for i := len(s) - 1; i >= 0; i-- {
-			if s[i] == ' ' {
-				s = s[i+1:]
-				break
-			}
-		}
-	}
+func numericID(s string) rowID {
 	n, err := strconv.ParseInt(s, 10, 64)
-	return rowID{s: s, n: n, num: err == nil}
+	return rowID{n: n, num: err == nil}
 }
 
-// compare orders numeric ids numerically, before other ids in string
-// order.
-func (a rowID) compare(b rowID) int {
+// idText is the id a row sorts by: its tid, or the last word of its
+// label.
+func idText(r *Row) string {
+	s := r.Label
+	if r.TIDLen > 0 && r.TIDLen <= len(s) {
+		return s[len(s)-r.TIDLen:]
+	}
+	return s[strings.LastIndexByte(s, ' ')+1:]
+}
+
+// compareIDs orders numeric ids numerically, before other ids in string
+// order (ids a and b of rows x and y).
+func compareIDs(a, b rowID, x, y *Row) int {
 	switch {
 	case a.num && b.num:
 		return cmp.Compare(a.n, b.n)
@@ -250,5 +250,5 @@ func (a rowID) compare(b rowID) int {
 	case b.num:
 		return 1
 	}
-	return cmp.Compare(a.s, b.s)
+	return cmp.Compare(idText(x), idText(y))
 }
