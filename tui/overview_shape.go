@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
 )
@@ -19,26 +20,29 @@ type ovEntry struct {
 func buildShape(t *rowTree, limit int) *overview.Shape {
 	var entries []ovEntry
 	total := 0
-	isRow := func(n *node) bool {
-		return n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU)
-	}
-	for _, r := range t.roots() {
-		e := ovEntry{node: r}
-		if isRow(new(t.node(r))) {
-			e.rows = append(e.rows, r)
-		}
-		if t.node(r).kind == kindProcess {
-			for _, c := range t.children(r) {
-				if isRow(new(t.node(c))) {
-					e.rows = append(e.rows, c)
-				}
-			}
-		}
+	// One walk of the rows (depth-first): each root, then its children.
+	var e ovEntry
+	process := false
+	flush := func() {
 		if len(e.rows) > 0 {
 			entries = append(entries, e)
 			total += len(e.rows)
 		}
 	}
+	t.rows.Scan(0, int32(t.len()), func(i int32, r pstree.RowInfo, _ []byte) bool {
+		switch {
+		case r.Parent < 0:
+			flush()
+			e, process = ovEntry{node: i}, r.Kind == pstree.KindProcess
+			if isStatusRow(r) {
+				e.rows = append(e.rows, i)
+			}
+		case process && r.Parent == e.node && isStatusRow(r):
+			e.rows = append(e.rows, i)
+		}
+		return true
+	})
+	flush()
 	sh := &overview.Shape{Hier: &aggregate.Hierarchy{Children: [][]int{nil}, Resource: []int{-1}}, NodeTree: []int32{-1}}
 	newNode := func(parent int, tree int32) int {
 		v := len(sh.Hier.Children)

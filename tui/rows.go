@@ -51,6 +51,12 @@ type node struct {
 	expanded bool
 }
 
+// isStatusRow reports whether a row draws a status of its own: a thread,
+// a process with its leader thread, a CPU.
+func isStatusRow(r pstree.RowInfo) bool {
+	return r.Key >= 0 && (r.Kind == pstree.KindThread || r.Kind == pstree.KindProcess || r.Kind == pstree.KindCPU)
+}
+
 // processTabler is implemented by traces whose index stores the Control
 // Flow rows (ingest's), so that opening needs no query of the history.
 type processTabler interface {

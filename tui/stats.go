@@ -325,7 +325,7 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 func statusKeys(rows *pstree.Rows) []core.Key {
 	var keys []core.Key
 	rows.Scan(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo, _ []byte) bool {
-		if r.Key >= 0 && (r.Kind == pstree.KindThread || r.Kind == pstree.KindProcess || r.Kind == pstree.KindCPU) {
+		if isStatusRow(r) {
 			keys = append(keys, core.Key(r.Key))
 		}
 		return true
