@@ -184,8 +184,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if rec != nil { // the browser opens on it without querying the history
 		tab := rec.Table()
 		rec.Forget() // before arranging the rows: the analyses keep rec as their sink until the end
-		ps := pstree.ControlFlow(rec.Attributes(), tab)
-		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
+		if err := addRowsSection(b, pstree.ControlFlow(rec.Attributes(), tab)); err != nil {
 			return err
 		}
 	}

@@ -84,14 +84,14 @@ func buildControlFlow(ctx context.Context, h core.History, stored *pstree.Rows) 
 	if err != nil {
 		return nil, err
 	}
-	return newRowTree(inMemoryRows(pstree.ControlFlow(at, ps)), at), nil
+	return newRowTree(inMemoryRows(pstree.ControlFlow(at, ps).Bytes()), at), nil
 }
 
 // buildResources lists CPUs/* with their IRQs/* and Soft_IRQs/* children
 // (collapsed). No query: the rows come from the attribute tree.
 func buildResources(h core.History) *rowTree {
 	at := h.Attributes()
-	return newRowTree(inMemoryRows(pstree.Resources(at)), at)
+	return newRowTree(inMemoryRows(pstree.Resources(at).Bytes()), at)
 }
 
 // inMemoryRows reads rows just encoded.

@@ -8,12 +8,12 @@ import (
 )
 
 // ControlFlow arranges the process tree t of the attribute tree at into
-// the browser's Control Flow rows, encoded ([EncodeRows]). Threads with a
+// the browser's Control Flow rows ([Arrange]). Threads with a
 // PID other than their own tid sit under the process row (the leader
 // thread, or a row of the process name alone when the trace has no leader
 // thread); threads without PID are at the top level. Under a thread:
 // call stack depths (collapsed, by depth), then tracks; siblings by id.
-func ControlFlow(at *core.AttributeTree, t *Table) []byte {
+func ControlFlow(at *core.AttributeTree, t *Table) *Encoded {
 	a := arranger{at: at, procRow: map[int64]int32{}, procNames: t.Processes}
 	info := t.Threads
 	// A row per thread and a few more.
@@ -53,7 +53,7 @@ func ControlFlow(at *core.AttributeTree, t *Table) []byte {
 		r := &a.rows[i]
 		r.Rank, r.ByID = rowRank(r.Kind), r.Kind != KindAsync && r.Kind != KindCounter
 	}
-	return EncodeRows(a.rows, at.Len())
+	return Arrange(a.rows, at.Len())
 }
 
 // arranger collects the rows of [ControlFlow].
@@ -146,9 +146,9 @@ func (a *arranger) addTracks(info []Thread, threadRow []int32) {
 }
 
 // Resources arranges the CPUs of at (CPUs/*) with their IRQs/* and
-// Soft_IRQs/* children (collapsed) into the browser's Resources rows,
-// encoded ([EncodeRows]).
-func Resources(at *core.AttributeTree) []byte {
+// Soft_IRQs/* children (collapsed) into the browser's Resources rows
+// ([Arrange]).
+func Resources(at *core.AttributeTree) *Encoded {
 	var rows []Row
 	if cpus, ok := at.Lookup(core.AttrCPUs); ok {
 		for _, c := range at.Children(cpus) {
@@ -166,5 +166,5 @@ func Resources(at *core.AttributeTree) []byte {
 			}
 		}
 	}
-	return EncodeRows(rows, at.Len())
+	return Arrange(rows, at.Len())
 }

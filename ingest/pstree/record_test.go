@@ -69,7 +69,7 @@ func checkRecorder(t *testing.T, r *rand.Rand) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("recorded table\n%+v\nqueried table\n%+v", got, want)
 	}
-	enc := ControlFlow(at, got)
+	enc := ControlFlow(at, got).Bytes()
 	rows, err := OpenRows(bytes.NewReader(enc), int64(len(enc)), nil)
 	if err != nil || rows.Attributes() != at.Len() {
 		t.Fatalf("the recorded table's rows: %v", err)

@@ -1,9 +1,13 @@
 package pstree
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -96,10 +100,30 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// EncodeRows sorts the siblings of rows (linked by their Parent fields)
-// and returns them in the encoded format, depth-first. attrs is the
-// attribute count of the tree the rows come from (see [Rows.Attributes]).
-func EncodeRows(rows []Row, attrs int) []byte {
+// Encoded is rows arranged depth-first, siblings sorted, ready to be
+// written in the encoded format ([Encoded.WriteTo]) without holding the
+// encoded bytes.
+type Encoded struct {
+	rows      []Row
+	order     []int32 // the rows, depth-first
+	newRow    []int32 // row -> its place in order
+	end       []int32 // by place: the place after the subtree
+	collapsed []int32 // places closed at open that have children
+	threads   []keyRow
+	heap      int
+	attrs     int
+}
+
+// keyRow is an entry of the key index.
+type keyRow struct{ key, row int32 }
+
+// EncodeRows returns rows in the encoded format ([Arrange]).
+func EncodeRows(rows []Row, attrs int) []byte { return Arrange(rows, attrs).Bytes() }
+
+// Arrange sorts the siblings of rows (linked by their Parent fields) and
+// orders them depth-first. attrs is the attribute count of the tree the
+// rows come from (see [Rows.Attributes]).
+func Arrange(rows []Row, attrs int) *Encoded {
 	n := len(rows)
 	// Children grouped by parent (group 0: the roots), in the given order.
 	start := make([]int32, n+2)
@@ -129,96 +153,141 @@ func EncodeRows(rows []Row, attrs int) []byte {
 			return compareIDs(ids[a], ids[b], x, y)
 		})
 	}
-	// Depth-first: newRow[old] and the rows in their new order.
-	order := make([]int32, 0, n)
-	newRow := make([]int32, n)
+	e := &Encoded{rows: rows, order: make([]int32, 0, n), newRow: make([]int32, n), end: make([]int32, n), attrs: attrs}
 	stack := slices.Clone(kids[start[0]:start[1]])
 	slices.Reverse(stack)
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		newRow[i] = int32(len(order))
-		order = append(order, i)
+		e.newRow[i] = int32(len(e.order))
+		e.order = append(e.order, i)
 		for j := start[i+2] - 1; j >= start[i+1]; j-- {
 			stack = append(stack, kids[j])
 		}
 	}
-	end := make([]int32, n) // by new row
 	for r := n - 1; r >= 0; r-- {
-		end[r] = max(end[r], int32(r+1))
-		if p := rows[order[r]].Parent; p >= 0 {
-			end[newRow[p]] = max(end[newRow[p]], end[r])
+		e.end[r] = max(e.end[r], int32(r+1))
+		if p := rows[e.order[r]].Parent; p >= 0 {
+			e.end[e.newRow[p]] = max(e.end[e.newRow[p]], e.end[r])
 		}
 	}
-	return writeRows(rows, order, newRow, end, attrs)
-}
-
-// writeRows writes the records of rows in order, with the collapsed list,
-// the key index, the heap and the CRC table.
-func writeRows(rows []Row, order, newRow, end []int32, attrs int) []byte {
-	var collapsed []int32
-	type keyRow struct{ key, row int32 }
-	var threads []keyRow
-	heap := 0
-	for r, i := range order {
+	for r, i := range e.order {
 		row := &rows[i]
-		heap += len(row.Label)
-		if !row.Expanded && end[r] > int32(r+1) {
-			collapsed = append(collapsed, int32(r))
+		e.heap += len(row.Label)
+		if !row.Expanded && e.end[r] > int32(r+1) {
+			e.collapsed = append(e.collapsed, int32(r))
 		}
 		if row.TIDLen > 0 && row.Key >= 0 {
-			threads = append(threads, keyRow{row.Key, int32(r)})
+			e.threads = append(e.threads, keyRow{row.Key, int32(r)})
 		}
 	}
-	slices.SortFunc(threads, func(a, b keyRow) int { return cmp.Compare(a.key, b.key) })
-	bodyLen := len(order)*recordLen + 4*len(collapsed) + keyRowLen*len(threads) + heap
-	out := make([]byte, headerLen, headerLen+bodyLen+4*(bodyLen/blockLen+1))
-	body := out[headerLen:]
+	slices.SortFunc(e.threads, func(a, b keyRow) int { return cmp.Compare(a.key, b.key) })
+	return e
+}
+
+// bodyLen is the length of the encoded body.
+func (e *Encoded) bodyLen() int64 {
+	return int64(len(e.order))*recordLen + 4*int64(len(e.collapsed)) + keyRowLen*int64(len(e.threads)) + int64(e.heap)
+}
+
+// Size returns the length of the encoded rows.
+func (e *Encoded) Size() int64 {
+	body := e.bodyLen()
+	return headerLen + body + 4*((body+blockLen-1)/blockLen)
+}
+
+// Bytes returns the encoded rows.
+func (e *Encoded) Bytes() []byte {
+	b := bytes.NewBuffer(make([]byte, 0, e.Size()))
+	e.WriteTo(b) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// WriteTo writes the encoded rows to w: the header, the records in order,
+// the collapsed list, the key index, the heap and the CRC table.
+func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 	le := binary.LittleEndian
-	depth := make([]uint16, len(order))
+	h := []byte(rowsMagic)
+	for _, v := range []int{len(e.order), len(e.collapsed), len(e.threads), e.heap, e.attrs, 0} {
+		h = le.AppendUint32(h, uint32(v))
+	}
+	h = le.AppendUint32(h, crc32.Checksum(h, castagnoli))
+	bw := &blockWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	bw.w.Write(h)
+	depth := make([]uint16, len(e.order))
 	labelOff := uint32(0)
-	for r, i := range order {
-		row := &rows[i]
+	var rec [recordLen]byte
+	for r, i := range e.order {
+		row := &e.rows[i]
 		parent := int32(-1)
 		if row.Parent >= 0 {
-			parent = newRow[row.Parent]
+			parent = e.newRow[row.Parent]
 			depth[r] = depth[parent] + 1
 		}
 		var flags byte
 		if row.Expanded {
 			flags = flagOpen
 		}
-		body = le.AppendUint32(body, uint32(parent))
-		body = le.AppendUint32(body, uint32(end[r]))
-		body = le.AppendUint32(body, uint32(row.Key))
-		body = le.AppendUint32(body, uint32(row.Thread))
-		body = le.AppendUint32(body, labelOff)
-		body = le.AppendUint32(body, uint32(len(row.Label)))
-		body = le.AppendUint16(body, uint16(min(row.TIDLen, len(row.Label), math.MaxUint16)))
-		body = le.AppendUint16(body, depth[r])
-		body = append(body, byte(row.Kind), flags, 0, 0)
+		le.PutUint32(rec[0:], uint32(parent))
+		le.PutUint32(rec[4:], uint32(e.end[r]))
+		le.PutUint32(rec[8:], uint32(row.Key))
+		le.PutUint32(rec[12:], uint32(row.Thread))
+		le.PutUint32(rec[16:], labelOff)
+		le.PutUint32(rec[20:], uint32(len(row.Label)))
+		le.PutUint16(rec[24:], uint16(min(row.TIDLen, len(row.Label), math.MaxUint16)))
+		le.PutUint16(rec[26:], depth[r])
+		rec[28], rec[29] = byte(row.Kind), flags
+		bw.write(rec[:])
 		labelOff += uint32(len(row.Label))
 	}
-	for _, r := range collapsed {
-		body = le.AppendUint32(body, uint32(r))
+	for _, r := range e.collapsed {
+		bw.write(le.AppendUint32(rec[:0], uint32(r)))
 	}
-	for _, t := range threads {
-		body = le.AppendUint32(body, uint32(t.key))
-		body = le.AppendUint32(body, uint32(t.row))
+	for _, t := range e.threads {
+		bw.write(le.AppendUint32(le.AppendUint32(rec[:0], uint32(t.key)), uint32(t.row)))
 	}
-	for _, i := range order {
-		body = append(body, rows[i].Label...)
+	var label []byte
+	for _, i := range e.order {
+		label = append(label[:0], e.rows[i].Label...)
+		bw.write(label)
 	}
-	h := append(out[:0], rowsMagic...)
-	for _, v := range []int{len(order), len(collapsed), len(threads), heap, attrs, 0} {
-		h = le.AppendUint32(h, uint32(v))
+	bw.closeBlock()
+	for _, c := range bw.crcs {
+		bw.w.Write(le.AppendUint32(rec[:0], c))
 	}
-	le.PutUint32(out[28:], crc32.Checksum(h, castagnoli))
-	out = out[:headerLen+len(body)]
-	for b := 0; b < len(body); b += blockLen {
-		out = le.AppendUint32(out, crc32.Checksum(body[b:min(b+blockLen, len(body))], castagnoli))
+	if err := bw.w.Flush(); err != nil {
+		return 0, fmt.Errorf("writing the process tree: %w", err)
 	}
-	return out
+	return e.Size(), nil
+}
+
+// blockWriter writes the body, keeping the CRC of each 4 KiB block.
+type blockWriter struct {
+	w    *bufio.Writer // its first error is returned by Flush
+	crc  uint32
+	n    int // bytes of the current block
+	crcs []uint32
+}
+
+func (b *blockWriter) write(p []byte) {
+	for len(p) > 0 {
+		k := min(len(p), blockLen-b.n)
+		b.crc = crc32.Update(b.crc, castagnoli, p[:k])
+		b.w.Write(p[:k])
+		b.n += k
+		p = p[k:]
+		if b.n == blockLen {
+			b.closeBlock()
+		}
+	}
+}
+
+// closeBlock ends the current block (none when it is empty).
+func (b *blockWriter) closeBlock() {
+	if b.n > 0 {
+		b.crcs = append(b.crcs, b.crc)
+	}
+	b.crc, b.n = 0, 0
 }
 
 // rowID is the number a row's id reads as, when it is one.

@@ -207,7 +207,7 @@ func FuzzRows(f *testing.F) {
 func TestControlFlowAttributes(t *testing.T) {
 	at := core.NewAttributeTree()
 	at.AddPath(core.AttrThreads, "1")
-	enc := ControlFlow(at, &Table{Threads: []Thread{{Key: 1, Name: "init", PID: 1, HasPID: true}}})
+	enc := ControlFlow(at, &Table{Threads: []Thread{{Key: 1, Name: "init", PID: 1, HasPID: true}}}).Bytes()
 	got, rs := readAll(t, enc)
 	if rs.Attributes() != at.Len() || fmt.Sprint(got) != fmt.Sprint([]string{`0:init 1 0 1 1 -1 1 true "1"`}) {
 		t.Errorf("rows %q, attributes %d, want %d", got, rs.Attributes(), at.Len())
