@@ -175,7 +175,7 @@ func TestEndToEndInTmux(t *testing.T) {
 
 // TestDemoInTmux starts the built binary with no argument (what `go run
 // .` does): it generates the demo trace into the cache, indexes it and
-// opens the browser on it.
+// opens the browser on it, on the rows stored with the index.
 func TestDemoInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives it in tmux")
@@ -190,6 +190,16 @@ func TestDemoInTmux(t *testing.T) {
 	}
 	s.waitFor(10*time.Second, "demo-v1") // the status line names the demo trace
 	s.waitFor(10*time.Second, "burn 4001")
+	// The rows stored with the index, read on demand: find the process
+	// of 1000 threads, close it, go to the last row.
+	s.send("/")
+	s.text("burn 4001$")
+	s.send("Enter")
+	s.waitFor(5*time.Second, "match 1 of 1")
+	s.send("Enter")
+	s.waitFor(5*time.Second, "▸ burn 4001")
+	s.send("G")
+	s.waitFor(5*time.Second, "swapper/3 0_3 ·") // the details line: the last row selected
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }
