@@ -131,7 +131,7 @@ func (bs *benchScript) script(ctx context.Context) {
 func largestProcess(t *rowTree) int32 {
 	best, most := int32(-1), 0
 	kids := make([]int, t.len())
-	t.rows.Scan(0, int32(t.len()), func(i int32, r pstree.RowInfo, _ []byte) bool {
+	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
 		if r.Parent >= 0 {
 			if kids[r.Parent]++; kids[r.Parent] > most || (kids[r.Parent] == most && r.Parent < best) {
 				best, most = r.Parent, kids[r.Parent]

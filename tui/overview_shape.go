@@ -29,7 +29,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			total += len(e.rows)
 		}
 	}
-	t.rows.Scan(0, int32(t.len()), func(i int32, r pstree.RowInfo, _ []byte) bool {
+	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
 		switch {
 		case r.Parent < 0:
 			flush()

@@ -69,11 +69,24 @@ func (t *rowTree) node(i int32) node {
 func (t *rowTree) children(i int32) []int32 {
 	var out []int32
 	end := t.rows.Row(i).End
+	if end-i > smallSubtree { // a process of many threads: one walk
+		t.rows.ScanRecords(i+1, end, func(c int32, r pstree.RowInfo) bool {
+			if r.Parent == i {
+				out = append(out, c)
+			}
+			return true
+		})
+		return out
+	}
 	for c := i + 1; c < end; c = t.rows.Row(c).End {
 		out = append(out, c)
 	}
 	return out
 }
+
+// smallSubtree is the size of subtree whose children are read one by one
+// (through the block cache) rather than in one walk.
+const smallSubtree = 1024
 
 // roots returns the top-level rows, in order.
 func (t *rowTree) roots() []int32 {

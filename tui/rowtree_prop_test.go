@@ -269,3 +269,26 @@ func TestRowTreeMatchesEager(t *testing.T) {
 		}
 	}
 }
+
+// TestChildrenOfLargeProcess: the children of a process of thousands of
+// threads (read in one walk) are its threads in order, not their call
+// stacks.
+func TestChildrenOfLargeProcess(t *testing.T) {
+	rows := []pstree.Row{{Label: "burn 1", TIDLen: 1, Kind: pstree.KindProcess, Key: 0, Thread: 0, Parent: -1, Expanded: true, Rank: 2, ByID: true}}
+	const threads = 3 * smallSubtree
+	for i := range threads {
+		tid := strconv.Itoa(i + 2)
+		rows = append(rows, pstree.Row{Label: "burn " + tid, TIDLen: len(tid), Kind: pstree.KindThread, Key: int32(i + 1), Thread: int32(i + 1), Parent: 0, Rank: 2, ByID: true})
+		rows = append(rows, pstree.Row{Label: "depth 1", Kind: pstree.KindCallStack, Key: -1, Thread: int32(i + 1), Parent: int32(len(rows) - 1)})
+	}
+	tree := newRowTree(inMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
+	kids := tree.children(0)
+	if len(kids) != threads {
+		t.Fatalf("%d children, want %d", len(kids), threads)
+	}
+	for i, c := range kids {
+		if n := tree.node(c); n.label != "burn "+strconv.Itoa(i+2) || n.parent != 0 {
+			t.Fatalf("child %d is row %d %+v", i, c, n)
+		}
+	}
+}

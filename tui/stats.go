@@ -324,7 +324,7 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 // threads, processes and CPUs.
 func statusKeys(rows *pstree.Rows) []core.Key {
 	var keys []core.Key
-	rows.Scan(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo, _ []byte) bool {
+	rows.ScanRecords(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo) bool {
 		if isStatusRow(r) {
 			keys = append(keys, core.Key(r.Key))
 		}

@@ -52,6 +52,14 @@ func readAll(t *testing.T, enc []byte) ([]string, *Rows) {
 	if fmt.Sprint(out) != fmt.Sprint(scanned) {
 		t.Fatalf("rows read one by one %q, scanned %q", out, scanned)
 	}
+	n := int32(0)
+	rs.ScanRecords(0, int32(rs.Len()), func(i int32, r RowInfo) bool {
+		if i != n || r != rs.Row(i) {
+			t.Fatalf("ScanRecords: row %d %+v, want row %d %+v", i, r, n, rs.Row(n))
+		}
+		n++
+		return true
+	})
 	return out, rs
 }
 

@@ -283,6 +283,16 @@ const maxScanHeap = 1 << 20
 // millions of rows (a search, statistics) costs sequential reads and
 // leaves the cache to the rows on screen. A damaged row reads as empty.
 func (rs *Rows) Scan(lo, hi int32, fn func(i int32, r RowInfo, label []byte) bool) {
+	rs.scan(lo, hi, true, fn)
+}
+
+// ScanRecords is [Rows.Scan] without the labels (nil), which it does not
+// read.
+func (rs *Rows) ScanRecords(lo, hi int32, fn func(i int32, r RowInfo) bool) {
+	rs.scan(lo, hi, false, func(i int32, r RowInfo, _ []byte) bool { return fn(i, r) })
+}
+
+func (rs *Rows) scan(lo, hi int32, labels bool, fn func(i int32, r RowInfo, label []byte) bool) {
 	lo, hi = max(lo, 0), min(hi, int32(rs.n))
 	heapBase := int64(rs.n)*recordLen + int64(rs.collapse)*4 + int64(rs.threads)*keyRowLen
 	var recScratch, heapScratch, one []byte
@@ -298,7 +308,7 @@ func (rs *Rows) Scan(lo, hi int32, fn func(i int32, r RowInfo, label []byte) boo
 				continue
 			}
 			infos[i] = rs.decodeRow(c+int32(i), recs[i*recordLen:])
-			if r := infos[i]; r.labelLen > 0 {
+			if r := infos[i]; labels && r.labelLen > 0 {
 				from, to = min(from, int64(r.labelOff)), max(to, int64(r.labelOff)+int64(r.labelLen))
 			}
 		}
@@ -310,7 +320,7 @@ func (rs *Rows) Scan(lo, hi int32, fn func(i int32, r RowInfo, label []byte) boo
 		for i, r := range infos {
 			var label []byte
 			switch {
-			case r.labelLen == 0:
+			case !labels || r.labelLen == 0:
 			case heapOK:
 				label = heap[int64(r.labelOff)-from : int64(r.labelOff)-from+int64(r.labelLen)]
 			default:
