@@ -221,3 +221,24 @@ func TestControlFlowAttributes(t *testing.T) {
 		t.Errorf("rows %q, attributes %d, want %d", got, rs.Attributes(), at.Len())
 	}
 }
+
+// TestAsyncLanes: the lanes found without the child index are the glob's.
+func TestAsyncLanes(t *testing.T) {
+	r := coretest.Rand(t)
+	at := core.NewAttributeTree()
+	for range 200 {
+		pid := strconv.Itoa(r.IntN(8))
+		switch r.IntN(3) {
+		case 0:
+			at.AddPath(core.AttrProcesses, pid, core.AttrAsync, "cat"+strconv.Itoa(r.IntN(3)), "n"+strconv.Itoa(r.IntN(3)), strconv.Itoa(1+r.IntN(3)))
+		case 1:
+			at.AddPath(core.AttrProcesses, pid, core.AttrExecName)
+		default:
+			at.AddPath(core.AttrThreads, pid, core.AttrAsync, "cat", "n", "1") // not a process's
+		}
+	}
+	want := at.Glob(core.AttrProcesses + "/*/" + core.AttrAsync + "/*/*/*")
+	if got := asyncLanes(at); fmt.Sprint(got) != fmt.Sprint(want) || len(want) == 0 {
+		t.Errorf("lanes %v, want the glob's %v", got, want)
+	}
+}
