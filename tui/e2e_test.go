@@ -65,6 +65,14 @@ func (s *tmuxSession) send(keys ...string) {
 	}
 }
 
+// prompt opens a prompt with key, types txt, enters it and waits for want.
+func (s *tmuxSession) prompt(key, txt, want string) {
+	s.send(key)
+	s.text(txt)
+	s.send("Enter")
+	s.waitFor(5*time.Second, want)
+}
+
 // text types literal text.
 func (s *tmuxSession) text(txt string) { s.send("-l", txt) }
 
@@ -140,10 +148,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.send("1")
 	s.waitFor(5*time.Second, "Control Flow")
 
-	s.send(":")
-	s.text("+10ms")
-	s.send("Enter")
-	s.waitFor(5*time.Second, "cur +10ms")
+	s.prompt(":", "+10ms", "cur +10ms")
 
 	s.send("w")
 	s.waitFor(5*time.Second, "×2")
@@ -192,10 +197,7 @@ func TestDemoInTmux(t *testing.T) {
 	s.waitFor(10*time.Second, "burn 4001")
 	// The rows stored with the index, read on demand: find the process
 	// of 1000 threads, close it, go to the last row.
-	s.send("/")
-	s.text("burn 4001$")
-	s.send("Enter")
-	s.waitFor(5*time.Second, "match 1 of 1")
+	s.prompt("/", "burn 4001$", "match 1 of 1")
 	s.send("Enter")
 	s.waitFor(5*time.Second, "▸ burn 4001")
 	s.send("G")
