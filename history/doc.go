@@ -127,13 +127,12 @@
 // order; returning false stops the walk. Contexts are checked at every
 // node. A [Tree] is safe for concurrent queries: nodes are read with pread
 // and decoded nodes are kept in a sharded LRU cache bounded in bytes
-// (OpenOptions.CacheBytes, default 64 MiB). A walk caches the core nodes
-// it decodes and its first 32 leaves; it decodes its further leaves into
-// one scratch node, not cached: on a virtual machine the fresh memory a
-// cached leaf needs costs ten times more than decoding it again, so a
-// cold frame of a thousand leaves stays cheap, the cache warms up over the
-// next frames, and a query larger than the cache does not flush it (see
-// scan.go). Every child read is checked against its
+// (OpenOptions.CacheBytes, default 64 MiB). A walk caches the first 32
+// nodes it decodes and decodes the rest into scratch nodes, not cached: on
+// a virtual machine the fresh memory a cached node needs costs ten times
+// more than decoding it again, so a cold frame of a thousand nodes stays
+// cheap, the cache warms up over the next frames, and a query larger than
+// the cache does not flush it (see scan.go). Every child read is checked against its
 // parent's entry for it, so a misplaced or damaged block is an error,
 // never a wrong answer, and a walk cannot loop. Query2D with t0 > t1
 // returns nothing.

@@ -18,13 +18,12 @@ var errStop = errors.New("stop")
 // callback. Every query visits a node at most once: the tree is walked
 // from the root, each child reached only through its parent's entry.
 type walk struct {
-	t            *Tree
-	ctx          context.Context
-	st           core.QueryStats
-	fn           func(core.Interval) bool
-	batches      []*batch // children being visited, per depth (scan.go)
-	cachedLeaves int      // leaves this walk added to the cache (scan.go)
-	leaf         node     // scratch leaf (scan.go)
+	t       *Tree
+	ctx     context.Context
+	st      core.QueryStats
+	fn      func(core.Interval) bool
+	batches []*batch // children being visited, per depth (scan.go)
+	cached  int      // nodes this walk added to the cache (scan.go)
 }
 
 func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk, error) {
@@ -40,7 +39,7 @@ func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk,
 	default:
 		w = &walk{t: t}
 	}
-	w.ctx, w.fn, w.st, w.cachedLeaves = ctx, fn, core.QueryStats{}, 0
+	w.ctx, w.fn, w.st, w.cached = ctx, fn, core.QueryStats{}, 0
 	return w, nil
 }
 

@@ -13,40 +13,42 @@ import (
 //
 // Fresh memory. On the virtual machines this is measured on, the first
 // write to a page the process has never touched costs 10 to 30 µs, while
-// decoding a 4 KiB leaf (490 intervals) into memory already touched costs
-// 5 µs: a decoded leaf holds 14 KiB of arrays, so caching it costs about
+// decoding a 4 KiB node (490 intervals) into memory already touched costs
+// 5 µs: a decoded node holds 14 KiB of arrays, so caching it costs about
 // 100 µs the first time, 10 to 20 times a decode. A cold frame of a dense
-// capture reads 600 to 1600 leaves. Caching all of them made the first
+// capture reads 600 to 1600 nodes. Caching all of them made the first
 // frame of /work/rec/bigbuild.txt cost 40 ms more; admitting them on their
 // second reading (as the 2Q cache does, which this replaced) moved those
-// 40 ms to the second frame. So a walk caches the core nodes it decodes (a
-// few per hundred leaves, and every query starts from them) and its first
-// cacheLeaves leaves, evicting the least recently used nodes if needed,
-// and decodes its further leaves into one scratch node of its own, reused
-// from walk to walk (its memory stays touched), not cached:
+// 40 ms to the second frame. So a walk caches the first cacheNodes nodes
+// it decodes, evicting the least recently used nodes if needed, and
+// decodes the rest into a scratch node per depth, reused from walk to walk
+// (its memory stays touched), not cached:
 //
-//   - a cold frame touches at most cacheLeaves leaves' worth of fresh
-//     memory (under 0.5 MB, about 3 ms), and decodes the rest at 5 µs each;
-//   - the frames that follow read mostly the same leaves, find the cached
-//     ones and cache more: the cache warms up over a few frames;
+//   - a cold frame touches at most cacheNodes nodes' worth of fresh
+//     memory (under 0.5 MB, about 3 ms), and decodes the rest at 5 µs each
+//     (the first frame's query on bigbuild.txt: 15 ms of CPU instead of 48);
+//   - a walk goes depth first, so the nodes it caches are the upper levels
+//     that every query crosses and its first leaves; the frames that
+//     follow find them cached and cache more: the cache warms up over a few
+//     frames;
 //   - a query that reads more nodes than the cache holds (a full query, or
 //     the article's sparse 2D query at a million attributes: 4000 nodes,
-//     70 MB decoded) evicts at most cacheLeaves leaves, so it does not
-//     flush the cache (as a database's sequential scans bypass its buffer
-//     pool), and a query that reads hundreds of leaves once (the process
-//     tree: every thread's Exec_name and PPID, 750 leaves on a 50 k-thread
+//     70 MB decoded) evicts at most cacheNodes nodes, so it does not flush
+//     the cache (as a database's sequential scans bypass its buffer pool),
+//     and a query that reads hundreds of leaves once (the process tree:
+//     every thread's Exec_name and PPID, 750 leaves on a 50 k-thread
 //     trace; `tracetui bench paper`) allocates little.
 //
 // Strings. A decoded node's string values point into its block. A cached
-// node keeps a copy of its strings only (node.own), not of the block; the
-// scratch leaf's block is the walk's buffer, and the strings it hands to
+// node keeps a copy of its strings only (node.own), not of the block; a
+// scratch node's block is the walk's buffer, and the strings it hands to
 // the callback are copies (node.borrowed), which must stay valid after the
 // walk.
 
-// cacheLeaves is the number of leaves a walk adds to the cache (evicting
-// the least recently used nodes if needed); it decodes its further leaves
-// into its scratch leaf.
-const cacheLeaves = 32
+// cacheNodes is the number of nodes a walk adds to the cache (evicting the
+// least recently used nodes if needed); it decodes its further nodes into
+// scratch nodes.
+const cacheNodes = 32
 
 // window is the number of children a walk reads at a time before visiting
 // them: its buffers stay small, so a cold query touches little fresh
@@ -59,11 +61,12 @@ const window = 8
 // being visited, each child as a cached node or a block in buf. A walk
 // keeps one per depth, reused.
 type batch struct {
-	visit []child
-	specs []spec
-	nodes [window]*node // the window's child k when cached, else nil
-	offs  [window]int   // the block of the window's child k in buf
-	buf   []byte
+	visit   []child
+	specs   []spec
+	nodes   [window]*node // the window's child k when cached, else nil
+	offs    [window]int   // the block of the window's child k in buf
+	buf     []byte
+	scratch node // the child being visited, when not cached
 }
 
 // spec is a 2D query's lists narrowed to a child.
@@ -142,9 +145,11 @@ func (w *walk) readChildren(p *node, b *batch, cs []child) error {
 }
 
 // child returns the window's child k, p's child of entry c, decoding it if
-// needed: into a new node that goes to the cache (a core node, or one of
-// the walk's first cacheLeaves leaves), or into the walk's scratch leaf,
-// valid until the next call.
+// needed: into a new node that goes to the cache (one of the first
+// cacheNodes nodes the walk decodes), or into the batch's scratch node,
+// valid until the next call (a walk uses a node's records before it
+// visits the node's children, and the children's entries are copied into
+// the next batch).
 func (w *walk) child(b *batch, k int, p *node, c child) (*node, error) {
 	if n := b.nodes[k]; n != nil {
 		return n, nil
@@ -155,7 +160,7 @@ func (w *walk) child(b *batch, k int, p *node, c child) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, cache := &w.leaf, h.typ != nodeLeaf || w.cachedLeaves < cacheLeaves
+	n, cache := &b.scratch, w.cached < cacheNodes
 	if cache {
 		n = new(node)
 	}
@@ -175,9 +180,7 @@ func (w *walk) child(b *batch, k int, p *node, c child) (*node, error) {
 		return nil, err
 	}
 	if cache {
-		if h.typ == nodeLeaf {
-			w.cachedLeaves++
-		}
+		w.cached++
 		t.cache.put(n)
 	}
 	return n, nil
