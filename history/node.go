@@ -33,13 +33,6 @@ func (n *node) memSize() int64 {
 	return int64(200 + len(n.raw) + len(n.children)*40 + len(n.keys)*(4+8+8+1+8))
 }
 
-// memSize bounds the memory the decoded node of header h and a block of
-// blockSize bytes will hold (node.memSize, before decoding it: the block
-// counts, as if the node had strings).
-func (h *nodeHeader) memSize(blockSize int) int64 {
-	return int64(200 + blockSize + h.childCount*40 + h.count*(4+8+8+1+8))
-}
-
 // value returns the value of record i.
 func (n *node) value(i int) core.Value {
 	switch n.kinds[i] {
