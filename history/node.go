@@ -23,7 +23,7 @@ type node struct {
 	ends     []int64
 	kinds    []core.Kind
 	nums     []uint64 // int/float bits; for strings offset<<32 | length in raw
-	raw      []byte   // the block, when strings is set; else nil
+	raw      []byte   // what the strings point into (the block, or a copy of the strings: own); nil without strings
 	strings  bool     // some value is a string (in raw)
 	borrowed bool     // raw is a walk's buffer, reused: hand out copies of the strings
 }
