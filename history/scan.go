@@ -2,7 +2,6 @@ package history
 
 import (
 	"fmt"
-	"slices"
 )
 
 // Reading children. A walk reads the children it will visit a window at a
@@ -113,6 +112,9 @@ func (w *walk) visit(n *node, b *batch, f func(i int, ch *node) error) error {
 func (w *walk) readChildren(p *node, b *batch, cs []child) error {
 	t := w.t
 	bs := t.hdr.blockSize
+	if cap(b.buf) < window*bs {
+		b.buf = make([]byte, 0, window*bs) // once per depth: never grown and copied
+	}
 	b.buf = b.buf[:0]
 	for i := 0; i < len(cs); {
 		seq := cs[i].seq
@@ -132,7 +134,7 @@ func (w *walk) readChildren(p *node, b *batch, cs []child) error {
 			j++
 		}
 		off := len(b.buf)
-		b.buf = slices.Grow(b.buf, (j-i)*bs)[:off+(j-i)*bs]
+		b.buf = b.buf[:off+(j-i)*bs]
 		if err := t.readBlocks(b.buf[off:], seq); err != nil {
 			return err
 		}
