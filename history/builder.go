@@ -296,6 +296,9 @@ func (b *Builder) close(end core.Time) error {
 // Abort stops the build and removes its temporary files. Close and Modify
 // return core.ErrClosed afterwards. Abort after Close does nothing.
 func (b *Builder) Abort() {
+	if b.pipe != nil {
+		b.pipe.dropping.Store(true) // nothing queued is kept
+	}
 	b.drain()
 	if b.f != nil {
 		name := b.f.Name()

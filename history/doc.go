@@ -89,8 +89,8 @@
 // (26 bytes each, inherently O(keys): states in pages of 32 k that are
 // never copied, string values in a map beside them), the attribute tree,
 // the classes' shapes (one map entry per class), the branch (one block per
-// level), the pipeline's batches (at most 4 of 4096 intervals) and the
-// R-buffer: up to the capacity of an R-tree of height r in encoded bytes
+// level), the pipeline's batches (at most 64 of 4096 intervals, 8 MB)
+// and the R-buffer: up to the capacity of an R-tree of height r in encoded bytes
 // (about 4 MB at r = 3 with the defaults), and at most that capacity over
 // 12 in records, held as 32-byte records plus their string bytes, three
 // times over while it is sorted. It does not grow with the number of
@@ -98,11 +98,13 @@
 //
 // # Two cores
 //
-// Modify closes intervals on the caller's goroutine (with the analyses
-// and the decoder) and hands them, in batches of 4096 through a queue of
-// four, to one goroutine that places them (R-buffer loads, node encoding,
-// writes); Close and Abort wait for it. Each batch records the attribute
-// count at each of its intervals, which the vR height follows, so the
+// Modify closes intervals on the caller's goroutine (with the analyses)
+// and hands them, in batches of 4096 through a queue of 64 (about one
+// R-tree load: the tree side works in bursts), to one goroutine that
+// places them (R-buffer loads, node encoding, writes); Close waits for
+// it, Abort tells it to drop what is queued and waits for the insertion
+// in progress (TestPipelineAbortDropsQueue). Each batch records the
+// attribute count at each of its intervals, which the vR height follows, so the
 // tree side makes the same decisions as a build on one goroutine: the
 // file has the same bytes (TestPipelineSameBytes). An error on the tree
 // side is returned by the next Modify that hands over a batch, or Close.

@@ -88,6 +88,9 @@ type Options struct {
 	// sequential places intervals on the caller's goroutine instead of
 	// the pipeline's (tests compare the two files).
 	sequential bool
+	// queueDepth is the pipeline's queue in batches (0: pipelineDepth;
+	// tests make it small, to fill it with few intervals).
+	queueDepth int
 }
 
 // resolved returns o with defaults filled in, or an error for values that

@@ -1,6 +1,8 @@
 package history
 
 import (
+	"context"
+	"runtime/pprof"
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
@@ -13,10 +15,19 @@ import (
 // memory does not grow when the tree side is the slower, and the tree side
 // sees exactly the sequence of intervals, and of attribute counts, that a
 // build on one goroutine would: the file has the same bytes.
+//
+// The tree side works in bursts: it buffers intervals cheaply, then loads
+// a whole R-tree at once (sort, encode, write: tens of milliseconds for
+// the largest, MaxRHeight 3, about 350 k intervals). The queue holds about
+// as many intervals as such a load, so that the caller goes on analysing
+// during it: with 4 batches the caller waited 1.2 s of a 5.6 s build of
+// `gen --threads 200000`, with 64 it waits 0.2 s. Batches are allocated
+// as the queue first fills (8 MB of intervals at most, plus their
+// strings), so a small trace takes only what it uses.
 
 const (
 	batchLen      = 4096 // intervals per batch
-	pipelineDepth = 4    // batches queued or being placed
+	pipelineDepth = 64   // batches queued or being placed
 )
 
 // ivBatch is a run of intervals on their way to the tree builder.
@@ -37,17 +48,42 @@ type pipeline struct {
 	done   chan struct{}
 	err    error       // the tree side's first error, written once
 	failed atomic.Bool // set after err: the caller may then read err
-	keys   int         // attribute count as of the interval being placed
+	// dropping tells the tree side to place nothing more (Abort): the
+	// queue then drains within one insertion, at most one R-tree load.
+	dropping atomic.Bool
+	keys     int // attribute count as of the interval being placed
+	made     int // batches allocated (by the caller's side)
+	depth    int // batches at most
 }
 
-func newPipeline(tb *treeBuilder) *pipeline {
-	p := &pipeline{in: make(chan *ivBatch, pipelineDepth-2), free: make(chan *ivBatch, pipelineDepth), done: make(chan struct{})}
-	tb.keyCount = func() int { return p.keys }
-	for range pipelineDepth {
-		p.free <- &ivBatch{recs: make([]rec, 0, batchLen)}
+func newPipeline(tb *treeBuilder, depth int) *pipeline {
+	if depth <= 0 {
+		depth = pipelineDepth
 	}
-	go p.run(tb)
+	p := &pipeline{in: make(chan *ivBatch, depth), free: make(chan *ivBatch, depth), done: make(chan struct{}), depth: depth}
+	tb.keyCount = func() int { return p.keys }
+	go func() {
+		// A CPU profile of a build splits by stage (pprof -tagfocus).
+		pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("stage", "tree")))
+		p.run(tb)
+	}()
 	return p
+}
+
+// next returns an empty batch for the caller to fill: a placed one, else
+// a new one while fewer than p.depth exist, else it waits for the
+// tree side to place one.
+func (p *pipeline) next() *ivBatch {
+	select {
+	case bt := <-p.free:
+		return bt
+	default:
+	}
+	if p.made < p.depth {
+		p.made++
+		return &ivBatch{recs: make([]rec, 0, batchLen)}
+	}
+	return <-p.free
 }
 
 // run places every batch; after an error it only drains the queue.
@@ -55,7 +91,7 @@ func (p *pipeline) run(tb *treeBuilder) {
 	defer close(p.done)
 	for bt := range p.in {
 		mark := 0
-		for i := 0; i < len(bt.recs) && p.err == nil; i++ {
+		for i := 0; i < len(bt.recs) && p.err == nil && !p.dropping.Load(); i++ {
 			for mark < len(bt.keys) && bt.keys[mark].at == i {
 				p.keys = bt.keys[mark].n
 				mark++
@@ -77,8 +113,8 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 		return b.tb.insert(&r, b.strs)
 	}
 	if b.pipe == nil {
-		b.pipe = newPipeline(b.tb)
-		b.cur = <-b.pipe.free
+		b.pipe = newPipeline(b.tb, b.opts.queueDepth)
+		b.cur = b.pipe.next()
 	}
 	bt := b.cur
 	if n := b.tree.Len(); n != b.keysSent {
@@ -93,7 +129,7 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 		return b.pipe.err
 	}
 	b.pipe.in <- bt
-	b.cur = <-b.pipe.free
+	b.cur = b.pipe.next()
 	return nil
 }
 

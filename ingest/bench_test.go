@@ -43,7 +43,7 @@ func BenchmarkIndexVsBabeltrace(b *testing.B) {
 				tt.Add(b, cmd)
 				bb.Add(b, exec.Command(bt, "--clock-seconds", "--no-delta", dir))
 			}
-			var info IndexInfo
+			var info IndexSummary // what `index --json` prints
 			if err := json.Unmarshal([]byte(out.String()), &info); err != nil {
 				b.Fatal(err)
 			}
@@ -144,7 +144,7 @@ func BenchmarkIndexVsTraceCmd(b *testing.B) {
 		dump.Add(b, exec.Command(bin, "dump", path))
 		report.Add(b, exec.Command(tc, "report", path))
 	}
-	var info IndexInfo
+	var info IndexSummary // what `index --json` prints
 	if err := json.Unmarshal([]byte(out.String()), &info); err != nil {
 		b.Fatal(err)
 	}

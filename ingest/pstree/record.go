@@ -1,6 +1,7 @@
 package pstree
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
@@ -10,17 +11,22 @@ import (
 // wraps and remembers, for the attributes the process tree reads, the
 // latest non-null value that the history keeps an interval of, so that
 // [Recorder.Table] at the end of the build equals what [Query] reads
-// from the finished history. It costs 4 bytes per attribute and 48 per
-// attribute it remembers, in pages (the sink holds the current values); a map
-// from key to field instead was a tenth of the build's CPU at 1.6 M
-// threads.
+// from the finished history. It costs 4 bytes per attribute, 12 per
+// attribute it remembers (in pages; the sink holds the current values)
+// and one entry per distinct value it keeps (names repeat: the threads of
+// a process share one). A map from key to field instead was a tenth of
+// the build's CPU at 1.6 M threads; a field of 48 bytes (since, a
+// changed flag and a whole core.Value) was 150 MB there, at the build's
+// peak.
 type Recorder struct {
 	core.StateSink
-	slots [][]int32 // by key, in pages: slotUnknown, slotOther, or an index in fields
-	// fields in pages, so that growing never holds them twice (at 1.6 M
-	// threads a doubling slice held 150 MB twice at the build's peak).
-	fields [][]latest
-	n      int32 // fields in use
+	slots [][]int32 // by key, in pages: slotUnknown, slotOther, or a field index
+	// Fields, by index, in pages, so that growing never holds them twice.
+	since [][]core.Time // since when the field has its current value (noSince: never changed)
+	prev  [][]uint32    // the latest non-null value before it with an interval: an index in vals
+	n     int32         // fields in use
+	vals  []core.Value  // the distinct values in prev; vals[0] is null
+	index map[core.Value]uint32
 }
 
 // fieldPage and slotPage are the number of fields and slots in a page.
@@ -28,6 +34,11 @@ const (
 	fieldPage = 1 << 12
 	slotPage  = 1 << 16
 )
+
+// noSince is the since of a field that never changed: the first change
+// sets since to its time whatever that is, which a time of noSince itself
+// leaves as it is.
+const noSince = core.Time(math.MinInt64)
 
 // slot returns key's slot, or nil when key is past the pages (a key
 // must be non-negative).
@@ -39,16 +50,29 @@ func (r *Recorder) slot(key core.Key) *int32 {
 	return &r.slots[p][int(key)%slotPage]
 }
 
-// field returns the field at index i.
-func (r *Recorder) field(i int32) *latest { return &r.fields[i/fieldPage][i%fieldPage] }
-
 // addField returns the index of a new field.
 func (r *Recorder) addField() int32 {
-	if int(r.n/fieldPage) == len(r.fields) {
-		r.fields = append(r.fields, make([]latest, fieldPage))
+	if int(r.n/fieldPage) == len(r.since) {
+		since := make([]core.Time, fieldPage)
+		for i := range since {
+			since[i] = noSince
+		}
+		r.since = append(r.since, since)
+		r.prev = append(r.prev, make([]uint32, fieldPage))
 	}
 	r.n++
 	return r.n - 1
+}
+
+// keep returns v's index in vals, adding it the first time.
+func (r *Recorder) keep(v core.Value) uint32 {
+	i, ok := r.index[v]
+	if !ok {
+		i = uint32(len(r.vals))
+		r.vals = append(r.vals, v)
+		r.index[v] = i
+	}
+	return i
 }
 
 // Slots of attributes that have no field.
@@ -57,20 +81,18 @@ const (
 	slotOther   int32 = -1 // not an attribute the process tree reads
 )
 
-// latest is since when an attribute has its current value (the sink
-// holds the value), and the latest non-null value before it that has an
-// interval.
-type latest struct {
-	prev    core.Value
-	since   core.Time
-	changed bool // since is set
-}
-
 // NewRecorder wraps sink.
 func NewRecorder(sink core.StateSink) *Recorder {
 	r := &Recorder{StateSink: sink}
-	r.addField() // field 0 is unused, so that slot 0 can mean "unknown"
+	r.reset()
 	return r
+}
+
+// reset forgets every field and value.
+func (r *Recorder) reset() {
+	r.slots, r.since, r.prev, r.n = nil, nil, nil, 0
+	r.vals, r.index = []core.Value{core.Null()}, map[core.Value]uint32{core.Null(): 0}
+	r.addField() // field 0 is unused, so that slot 0 can mean "unknown"
 }
 
 // Modify implements [core.StateSink].
@@ -83,20 +105,20 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	if err := r.StateSink.Modify(key, t, v); err != nil {
 		return err
 	}
-	f := r.field(i)
-	if !f.changed {
-		f.since, f.changed = t, true
+	since := &r.since[i/fieldPage][i%fieldPage]
+	if *since == noSince {
+		*since = t
 	}
 	if cur == v {
 		return nil
 	}
 	// The history drops a value replaced at the instant it was set (an
 	// empty interval): only a value held for some time becomes prev.
-	if t > f.since {
+	if t > *since {
 		if !cur.IsNull() {
-			f.prev = cur
+			r.prev[i/fieldPage][i%fieldPage] = r.keep(cur)
 		}
-		f.since = t
+		*since = t
 	}
 	return nil
 }
@@ -161,22 +183,20 @@ func (r *Recorder) value(key core.Key) core.Value {
 	if cur := r.StateSink.Value(key); !cur.IsNull() {
 		return cur // held until the end of the history
 	}
-	return r.field(*sl).prev
+	i := *sl
+	return r.vals[r.prev[i/fieldPage][i%fieldPage]]
 }
 
-// Forget drops what the recorder remembers (up to 48 bytes per thread),
-// so that a build at its peak, closing the history, does not hold it;
-// changes after it are remembered afresh.
-func (r *Recorder) Forget() {
-	r.slots, r.fields, r.n = nil, nil, 0
-	r.addField()
-}
+// Forget drops what the recorder remembers, so that a build at its peak,
+// closing the history, does not hold it; changes after it are remembered
+// afresh.
+func (r *Recorder) Forget() { r.reset() }
 
 // Table returns the process tree of the changes recorded so far, as
 // [Query] would read it from the history once it is closed.
 func (r *Recorder) Table() *Table {
 	at := r.Attributes()
-	tids := threadKeys(at)
+	tids, pids := threadsAndProcesses(at)
 	t := &Table{Threads: make([]Thread, len(tids)), Processes: map[int64]string{}}
 	for i, k := range tids {
 		t.Threads[i].Key = k
@@ -191,15 +211,35 @@ func (r *Recorder) Table() *Table {
 			}
 		}
 	}
-	if procs, ok := at.Lookup(core.AttrProcesses); ok {
-		for _, p := range at.Children(procs) {
-			pid, err := strconv.ParseInt(at.Name(p), 10, 64)
-			if k, ok := at.Child(p, core.AttrExecName); ok && err == nil {
-				if v := r.value(k); !v.IsNull() {
-					t.Processes[pid] = v.Str()
-				}
+	for _, p := range pids {
+		pid, err := strconv.ParseInt(at.Name(p), 10, 64)
+		if k, ok := at.Child(p, core.AttrExecName); ok && err == nil {
+			if v := r.value(k); !v.IsNull() {
+				t.Processes[pid] = v.Str()
 			}
 		}
 	}
 	return t
+}
+
+// threadsAndProcesses returns the children of Threads and of Processes,
+// in key order as [core.AttributeTree.Children] gives them, by one pass
+// over every key's parent. Children would build the tree's child index
+// (8 bytes per attribute), which the builder's tree then keeps until it
+// is written, at the build's peak: 100 MB at 1.6 M threads.
+func threadsAndProcesses(at *core.AttributeTree) (tids, pids []core.Key) {
+	threads, hasThreads := at.Lookup(core.AttrThreads)
+	procs, hasProcs := at.Lookup(core.AttrProcesses)
+	if !hasThreads && !hasProcs {
+		return nil, nil
+	}
+	for k := range core.Key(at.Len()) {
+		switch p := at.Parent(k); {
+		case hasThreads && p == threads:
+			tids = append(tids, k)
+		case hasProcs && p == procs:
+			pids = append(pids, k)
+		}
+	}
+	return tids, pids
 }
