@@ -30,6 +30,9 @@ func checkStoredTree(t *testing.T, path string) {
 	if rows == nil {
 		t.Fatalf("%s: no process tree stored with the index", path)
 	}
+	if got, want := rows.Attributes(), tr.History().Attributes().Len(); got != want {
+		t.Fatalf("%s: the stored rows describe %d attributes, the index has %d: they would never be used", path, got, want)
+	}
 	stored, err := buildControlFlow(ctx, tr.History(), rows)
 	if err != nil {
 		t.Fatal(err)
