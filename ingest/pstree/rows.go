@@ -89,13 +89,18 @@ type Row struct {
 // the previous one's subtree. Nothing is read before it is needed, so
 // opening costs the same at a thousand rows as at millions.
 const (
-	rowsMagic  = "PST2"
-	headerLen  = 32
-	recordLen  = 32
-	blockLen   = 4096
-	flagOpen   = 1
-	keyRowLen  = 8
-	maxRecords = math.MaxInt32 / recordLen
+	// RowsVersion is the section's format version, the last byte of its
+	// magic. It is part of an index's fingerprint (ingest.indexVersions),
+	// so that a cached index with an older section is rebuilt rather than
+	// opened on the slow query path.
+	RowsVersion = 2
+	rowsMagic   = "PST2"
+	headerLen   = 32
+	recordLen   = 32
+	blockLen    = 4096
+	flagOpen    = 1
+	keyRowLen   = 8
+	maxRecords  = math.MaxInt32 / recordLen
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -242,3 +242,11 @@ func TestAsyncLanes(t *testing.T) {
 		t.Errorf("lanes %v, want the glob's %v", got, want)
 	}
 }
+
+// TestRowsVersionInMagic: the version in indexes' fingerprints is the one
+// the section's magic carries, so a format change rebuilds cached indexes.
+func TestRowsVersionInMagic(t *testing.T) {
+	if got := int(rowsMagic[3] - '0'); got != RowsVersion {
+		t.Fatalf("magic %q carries version %d, RowsVersion is %d", rowsMagic, got, RowsVersion)
+	}
+}
