@@ -16,14 +16,8 @@ import (
 func TestApproxRanksMatchesApproxRank(t *testing.T) {
 	r := coretest.Rand(t)
 	for round := range 40 {
-		n := r.IntN(3000)
-		k := 1 + r.IntN(70)
-		evs := randomEvents(r, n)
-		raw := build(t, coretest.NewSliceSource(core.SourceInfo{}, evs), k)
-		x, err := Open(bytes.NewReader(raw), int64(len(raw)))
-		if err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
+		x, evs, k := randomIndex(t, r)
+		n := len(evs)
 		ts := make([]core.Time, r.IntN(300))
 		for i := range ts {
 			ts[i] = core.Time(900 + r.IntN(n*30+300))
