@@ -53,7 +53,7 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
 		return ct, nil
 	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
-	d := &driver{m: m}
+	d := &driver{m: m, concurrent: true}
 	bs := &benchScript{d: d, nodes: &ct.nodes}
 	bs.step("open", func() {
 		d.send(tea.WindowSizeMsg{Width: opts.Width, Height: opts.Height})
@@ -143,14 +143,25 @@ func largestProcess(t *rowTree) int32 {
 }
 
 // driver runs a Model without a terminal: every command runs
-// synchronously on the caller's goroutine, in order, until none is left.
+// synchronously on the caller's goroutine, in order, until none is left
+// (tests: the same messages in the same order every run); or, when
+// concurrent, each command on a goroutine of its own as Bubble Tea runs
+// them, their messages delivered to Update on the caller's goroutine as
+// they arrive, until none is left (`bench frames`: the time the user
+// waits, the frame's query and the event table's page overlapping on the
+// two cores as they do on the screen).
 type driver struct {
-	m    *Model
-	quit bool
+	m          *Model
+	quit       bool
+	concurrent bool
 }
 
 // run executes cmd and everything it leads to.
 func (d *driver) run(cmd tea.Cmd) {
+	if d.concurrent {
+		d.runConcurrent(cmd)
+		return
+	}
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -167,6 +178,36 @@ func (d *driver) run(cmd tea.Cmd) {
 		default:
 			_, next := d.m.Update(msg)
 			queue = append(queue, next)
+		}
+	}
+}
+
+// runConcurrent executes cmd and everything it leads to, each command on
+// its own goroutine.
+func (d *driver) runConcurrent(cmd tea.Cmd) {
+	msgs := make(chan tea.Msg)
+	pending := 0
+	start := func(c tea.Cmd) {
+		if c != nil {
+			pending++
+			go func() { msgs <- c() }()
+		}
+	}
+	start(cmd)
+	for pending > 0 {
+		msg := <-msgs
+		pending--
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				start(c)
+			}
+		case tea.QuitMsg:
+			d.quit = true
+		default:
+			_, next := d.m.Update(msg)
+			start(next)
 		}
 	}
 }
