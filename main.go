@@ -68,6 +68,7 @@ func runBrowse(e *cli.Env, args []string) error {
 				t.Close()
 				return nil, err
 			}
+			cli.BrowsingGC()
 			return browserTrace{t, label}, nil
 		},
 	}
@@ -82,6 +83,7 @@ func benchFrames(ctx context.Context, t *trace.Trace) ([]cli.FrameStep, error) {
 		t.Close()
 		return nil, err
 	}
+	cli.BrowsingGC() // as the browser does once its trace is open
 	steps, err := tui.BenchFrames(ctx, browserTrace{t, label}, tui.BenchOptions{})
 	out := make([]cli.FrameStep, len(steps))
 	for i, s := range steps {

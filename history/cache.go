@@ -48,18 +48,6 @@ func (c *nodeCache) get(seq uint32) *node {
 	return nil
 }
 
-// room reports whether the shard of node seq can take size more bytes
-// without evicting anything.
-func (c *nodeCache) room(seq uint32, size int64) bool {
-	if c == nil {
-		return false
-	}
-	s := &c.shards[seq%cacheShards]
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.used+size <= s.limit
-}
-
 // has reports whether node seq is cached, without touching its recency.
 func (c *nodeCache) has(seq uint32) bool {
 	if c == nil {
@@ -72,6 +60,7 @@ func (c *nodeCache) has(seq uint32) bool {
 	return ok
 }
 
+// put caches n, evicting the least recently used nodes to make room.
 func (c *nodeCache) put(n *node) {
 	if c == nil {
 		return

@@ -31,7 +31,11 @@ func (t *Tree) Check() error {
 	}
 	c := checker{t: t, seen: make([]bool, t.hdr.nodeCount), classes: of}
 	c.seen[t.root.seq] = true
-	sub, err := c.node(t.root, 1)
+	root, blk, err := t.loadBlock(t.root.seq)
+	if err != nil {
+		return err
+	}
+	sub, err := c.node(root, blk, 1)
 	if err != nil {
 		return err
 	}
@@ -94,7 +98,8 @@ func (b *bounds) add(o bounds) {
 	b.minClass, b.maxClass = min(b.minClass, o.minClass), max(b.maxClass, o.maxClass)
 }
 
-func (c *checker) node(n *node, depth int) (bounds, error) {
+// node checks node n, whose block is blk, and its sub-tree.
+func (c *checker) node(n *node, blk []byte, depth int) (bounds, error) {
 	bad := func(format string, a ...any) (bounds, error) {
 		return bounds{}, fmt.Errorf("%w: node %d: %s", ErrCorrupt, n.seq, fmt.Sprintf(format, a...))
 	}
@@ -104,7 +109,7 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 		return bad("at depth %d, header says %d levels", depth, c.t.hdr.depth)
 	}
 	end := nodeHeaderSize + len(n.children)*childEntrySize + n.dataLen
-	for _, x := range n.raw[end:] {
+	for _, x := range blk[end:] {
 		if x != 0 {
 			return bad("non-zero bytes after the records")
 		}
@@ -148,14 +153,14 @@ func (c *checker) node(n *node, depth int) (bounds, error) {
 				return bad("children %d and %d: end %d after %d", i-1, i, p.end, e.end)
 			}
 		}
-		ch, err := c.t.load(e.seq)
+		ch, chBlk, err := c.t.loadBlock(e.seq)
 		if err != nil {
 			return bounds{}, err
 		}
 		if ch.parent != n.seq || !ch.matches(e) {
 			return bad("child %d (node %d) does not match its entry", i, e.seq)
 		}
-		cb, err := c.node(ch, depth+1)
+		cb, err := c.node(ch, chBlk, depth+1)
 		if err != nil {
 			return bounds{}, err
 		}

@@ -124,20 +124,17 @@
 // root holds a few hundred records over the whole key range, and the
 // process tree asks for 100 k keys), and a key's records, in time order,
 // walk the time list once; other nodes are scanned. The children a walk
-// will visit are read before it descends, each run of consecutive blocks
+// will visit are read eight at a time before it descends, each run of consecutive blocks
 // not in the cache with one pread. Callbacks receive intervals in tree
 // order; returning false stops the walk. Contexts are checked at every
 // node. A [Tree] is safe for concurrent queries: nodes are read with pread
 // and decoded nodes are kept in a sharded LRU cache bounded in bytes
-// (OpenOptions.CacheBytes, default 64 MiB). A query that has read 64
-// nodes from the file decodes its further leaves into one scratch node
-// instead, not cached (a leaf with strings keeps a copy of its block, for
-// the strings given to the callback), unless it read the leaf that way
-// before and the cache has room for it (admission on the second reading,
-// as in 2Q): the process tree's 700 leaves at open allocate nothing (13 MB
-// less, 15 ms instead of 20 to 23 in the browser's process), a query
-// larger than the cache does not flush it, and repeated large queries
-// still end up cached (see scan.go). Every child read is checked against its
+// (OpenOptions.CacheBytes, default 64 MiB). A walk caches the first 32
+// nodes it decodes and decodes the rest into scratch nodes, not cached: on
+// a virtual machine the fresh memory a cached node needs costs ten times
+// more than decoding it again, so a cold frame of a thousand nodes stays
+// cheap, the cache warms up over the next frames, and a query larger than
+// the cache does not flush it (see scan.go). Every child read is checked against its
 // parent's entry for it, so a misplaced or damaged block is an error,
 // never a wrong answer, and a walk cannot loop. Query2D with t0 > t1
 // returns nothing.

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -40,6 +41,27 @@ func FuzzDecodeNode(f *testing.F) {
 				t.Fatalf("record %d = %v outside the node", i, iv)
 			}
 			_ = iv.Value.String()
+		}
+		// The walks' ways: decoded again into a node that holds arrays
+		// already (a scratch node), its strings then copied out of the
+		// block (a cached node) and the block overwritten.
+		want := make([]string, len(n.keys))
+		for i := range n.keys {
+			want[i] = fmt.Sprint(n.interval(i))
+		}
+		var m node
+		for range 2 {
+			if err := m.decode(b, h); err != nil {
+				t.Fatalf("decoded once, not twice: %v", err)
+			}
+		}
+		m.borrowed = true
+		m.own()
+		clear(b)
+		for i := range m.keys {
+			if got := fmt.Sprint(m.interval(i)); got != want[i] {
+				t.Fatalf("record %d decoded again = %s, first %s", i, got, want[i])
+			}
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"strings"
 	"unsafe"
 
 	"github.com/tracetui/tracetui/core"
@@ -11,7 +12,9 @@ import (
 
 // node is a decoded node block, as queries and the cache hold it. Records
 // are decoded into parallel arrays; string values point into raw, which the
-// node owns and never changes.
+// node owns and never changes. A node without string values keeps no
+// block: its 4 KiB would be a fresh page for every node the cache keeps,
+// and a fresh page costs more than decoding a node (see scan.go).
 type node struct {
 	nodeHeader
 	children []child
@@ -20,19 +23,14 @@ type node struct {
 	ends     []int64
 	kinds    []core.Kind
 	nums     []uint64 // int/float bits; for strings offset<<32 | length in raw
-	raw      []byte
-	strings  bool // some value is a string (in raw)
+	raw      []byte   // what the strings point into (the block, or a copy of the strings: own); nil without strings
+	strings  bool     // some value is a string (in raw)
+	borrowed bool     // raw is a walk's buffer, reused: hand out copies of the strings
 }
 
 // memSize estimates the memory the node holds, for the cache budget.
 func (n *node) memSize() int64 {
 	return int64(200 + len(n.raw) + len(n.children)*40 + len(n.keys)*(4+8+8+1+8))
-}
-
-// memSize estimates the memory the decoded node of header h and a block
-// of blockSize bytes will hold (node.memSize, before decoding it).
-func (h *nodeHeader) memSize(blockSize int) int64 {
-	return int64(200 + blockSize + h.childCount*40 + h.count*(4+8+8+1+8))
 }
 
 // value returns the value of record i.
@@ -49,9 +47,34 @@ func (n *node) value(i int) core.Value {
 		if l == 0 {
 			return core.String("")
 		}
-		return core.String(unsafe.String(&n.raw[off], int(l)))
+		s := unsafe.String(&n.raw[off], int(l))
+		if n.borrowed {
+			s = strings.Clone(s)
+		}
+		return core.String(s)
 	}
 	return core.Null()
+}
+
+// own copies the node's strings out of the block it was decoded from
+// into one buffer of their total length, so that the node can outlive the
+// block (which a walk reuses) without keeping 4 KiB for a few names.
+func (n *node) own() {
+	size := 0
+	for i, k := range n.kinds {
+		if k == core.KindString {
+			size += int(n.nums[i] & 0xFFFFFFFF)
+		}
+	}
+	raw := make([]byte, 0, size)
+	for i, k := range n.kinds {
+		if k == core.KindString {
+			off, l := n.nums[i]>>32, n.nums[i]&0xFFFFFFFF
+			n.nums[i] = uint64(len(raw))<<32 | l
+			raw = append(raw, n.raw[off:off+l]...)
+		}
+	}
+	n.raw, n.borrowed = raw, false
 }
 
 // interval returns record i as an interval.
@@ -60,7 +83,7 @@ func (n *node) interval(i int) core.Interval {
 }
 
 // decodeNode decodes a whole block (checksum included). The block becomes
-// owned by the node.
+// owned by the node if it has string values.
 func decodeNode(b []byte, maxChildren int) (*node, error) {
 	h, err := decodeNodeHeader(b, maxChildren)
 	if err != nil {
@@ -83,8 +106,10 @@ func decodeNodeBody(b []byte, h nodeHeader) (*node, error) {
 
 // decode decodes into n, reusing its arrays when they are large enough (a
 // query decodes the leaves of a large scan into one node, see scan.go).
+// n.raw is b if some value is a string, else nil: a caller that reuses b
+// must give n a copy of it when n.strings is set.
 func (n *node) decode(b []byte, h nodeHeader) error {
-	*n = node{nodeHeader: h, raw: b, children: n.children[:0], keys: n.keys[:0], starts: n.starts[:0], ends: n.ends[:0], kinds: n.kinds[:0], nums: n.nums[:0]}
+	*n = node{nodeHeader: h, children: n.children[:0], keys: n.keys[:0], starts: n.starts[:0], ends: n.ends[:0], kinds: n.kinds[:0], nums: n.nums[:0]}
 	if h.childCount > 0 {
 		if cap(n.children) < h.childCount {
 			n.children = make([]child, h.childCount)
@@ -115,12 +140,18 @@ func (n *node) decode(b []byte, h nodeHeader) error {
 	c := h.count
 	keys, starts, ends, kinds, nums := n.keys[:0], n.starts[:0], n.ends[:0], n.kinds[:0], n.nums[:0]
 	if cap(keys) < c || cap(starts) < c || cap(ends) < c || cap(kinds) < c || cap(nums) < c {
+		if cap(keys) > 0 {
+			// A scratch node outgrown: leave room for the next leaves,
+			// so that it stops growing (fresh memory, see scan.go).
+			c = max(c, 2*cap(keys))
+		}
 		times := make([]int64, 2*c)
 		starts, ends = times[:0:c], times[c:c]
 		nums = make([]uint64, 0, c)
 		keys = make([]int32, 0, c)
 		kinds = make([]core.Kind, 0, c)
 	}
+	c = h.count
 	keys, starts, ends, kinds, nums = keys[:c], starts[:c], ends[:c], kinds[:c], nums[:c]
 	pos := nodeHeaderSize + h.childCount*childEntrySize
 	data := b[:pos+h.dataLen]
@@ -215,7 +246,7 @@ func (n *node) decode(b []byte, h nodeHeader) error {
 			num = le.Uint64(data[pos:])
 			pos += 8
 		default: // string
-			n.strings = true
+			n.strings, n.raw = true, b
 			if u, pos = uvarint(data, pos); pos < 0 || u > core.MaxStringLen || u > uint64(len(data)-pos) {
 				return bad(i, "bad string length")
 			}

@@ -23,8 +23,7 @@ type walk struct {
 	st      core.QueryStats
 	fn      func(core.Interval) bool
 	batches []*batch // children being visited, per depth (scan.go)
-	loaded  int      // nodes read from the file
-	leaf    node     // scratch leaf of large queries
+	cached  int      // nodes this walk added to the cache (scan.go)
 }
 
 func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk, error) {
@@ -34,18 +33,24 @@ func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	w, _ := t.walks.Get().(*walk)
-	if w == nil {
+	var w *walk
+	select {
+	case w = <-t.walks:
+	default:
 		w = &walk{t: t}
 	}
-	w.ctx, w.fn, w.st, w.loaded = ctx, fn, core.QueryStats{}, 0
+	w.ctx, w.fn, w.st, w.cached = ctx, fn, core.QueryStats{}, 0
 	return w, nil
 }
 
-// release returns w, and the buffers it grew, to the tree's pool.
+// release returns w, and the buffers it grew, to the tree's pool, or
+// drops it when the pool is full.
 func (w *walk) release() {
 	w.ctx, w.fn = nil, nil
-	w.t.walks.Put(w)
+	select {
+	case w.t.walks <- w:
+	default:
+	}
 }
 
 // enter accounts for a visit of n at depth (the root is 1).

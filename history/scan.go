@@ -2,48 +2,70 @@ package history
 
 import (
 	"fmt"
-	"slices"
-	"sync/atomic"
 )
 
-// Reading children. walk2D reads the children it will visit before
-// descending into them, each run of consecutive blocks that are not in the
-// cache with one system call (the leaves of an R-tree that a query reads
-// are mostly consecutive in the file), into a buffer of the walk's for
-// that depth; a child is decoded when its turn comes.
+// Reading children. A walk reads the children it will visit a window at a
+// time before descending into them, each run of consecutive blocks that
+// are not in the cache with one system call (the leaves of an R-tree that
+// a query reads are mostly consecutive in the file), into a buffer of the
+// walk's for that depth; a child is decoded when its turn comes.
 //
-// Large queries. Once a walk has read scanAfter nodes from the file, it
-// decodes a further leaf into one scratch node of its own, not cached,
-// unless the leaf was already read that way before and the cache has room
-// for it (it would evict nothing): admission on the second reading, as in
-// the 2Q cache. A query that reads hundreds of leaves once (the process
-// tree at open: every thread's Exec_name and PPID, 750 nodes on a
-// 50 k-thread trace) then allocates nothing for them: 13 MB less, which
-// in the browser's process, with its attribute tree on the heap, cost
-// the query 20 to 23 ms instead of 15 (garbage collection, page faults:
-// `tracetui bench paper`, caching every leaf that fits). A query
-// that reads more nodes than the cache holds (a full query or the
-// article's sparse 2D query at a million attributes: 4000 nodes, 70 MB
-// decoded) no longer flushes the cache with each run for nothing (as a
-// database's sequential scans bypass its buffer pool); and large queries
-// repeated while the cache has room for them still end up cached. A leaf
-// with string values keeps its own copy of its block: the strings given to
-// the callback point into it and must stay valid.
+// Fresh memory. On the virtual machines this is measured on, the first
+// write to a page the process has never touched costs 10 to 30 µs, while
+// decoding a 4 KiB node (490 intervals) into memory already touched costs
+// 5 µs: a decoded node holds 14 KiB of arrays, so caching it costs about
+// 100 µs the first time, 10 to 20 times a decode. A cold frame of a dense
+// capture reads 600 to 1600 nodes. Caching all of them made the first
+// frame of /work/rec/bigbuild.txt cost 40 ms more; admitting them on their
+// second reading (as the 2Q cache does, which this replaced) moved those
+// 40 ms to the second frame. So a walk caches the first cacheNodes nodes
+// it decodes, evicting the least recently used nodes if needed, and
+// decodes the rest into a scratch node per depth, reused from walk to walk
+// (its memory stays touched), not cached:
+//
+//   - a cold frame touches at most cacheNodes nodes' worth of fresh
+//     memory (under 0.5 MB, about 3 ms), and decodes the rest at 5 µs each
+//     (the first frame's query on bigbuild.txt: 15 ms of CPU instead of 48);
+//   - a walk goes depth first, so the nodes it caches are the upper levels
+//     that every query crosses and its first leaves; the frames that
+//     follow find them cached and cache more: the cache warms up over a few
+//     frames;
+//   - a query that reads more nodes than the cache holds (a full query, or
+//     the article's sparse 2D query at a million attributes: 4000 nodes,
+//     70 MB decoded) evicts at most cacheNodes nodes, so it does not flush
+//     the cache (as a database's sequential scans bypass its buffer pool),
+//     and a query that reads hundreds of leaves once (the process tree:
+//     every thread's Exec_name and PPID, 750 leaves on a 50 k-thread
+//     trace; `tracetui bench paper`) allocates little.
+//
+// Strings. A decoded node's string values point into its block. A cached
+// node keeps a copy of its strings only (node.own), not of the block; a
+// scratch node's block is the walk's buffer, and the strings it hands to
+// the callback are copies (node.borrowed), which must stay valid after the
+// walk.
 
-// scanAfter is the number of nodes a walk reads through the cache before
-// its further leaves go through the scratch node. A frame of the browser
-// reads a few dozen nodes; this is above that.
-const scanAfter = 64
+// cacheNodes is the number of nodes a walk adds to the cache (evicting the
+// least recently used nodes if needed); it decodes its further nodes into
+// scratch nodes.
+const cacheNodes = 32
 
-// batch is the children of a node that a walk visits: their entries, the
-// query's lists narrowed to each (2D queries), and each child as a cached
-// node or a block in buf. A walk keeps one per depth, reused.
+// window is the number of children a walk reads at a time before visiting
+// them: its buffers stay small, so a cold query touches little fresh
+// memory, and a run of consecutive blocks is still read with one system
+// call.
+const window = 8
+
+// batch is the children of a node that a walk visits: their entries and
+// the query's lists narrowed to each (2D queries); and for the window
+// being visited, each child as a cached node or a block in buf. A walk
+// keeps one per depth, reused.
 type batch struct {
-	visit []child
-	specs []spec
-	nodes []*node // nil: the block is buf[offs[i]:][:blockSize]
-	offs  []int
-	buf   []byte
+	visit   []child
+	specs   []spec
+	nodes   [window]*node // the window's child k when cached, else nil
+	offs    [window]int   // the block of the window's child k in buf
+	buf     []byte
+	scratch node // the child being visited, when not cached
 }
 
 // spec is a 2D query's lists narrowed to a child.
@@ -60,15 +82,40 @@ func (w *walk) batch(depth int) *batch {
 		w.batches = append(w.batches, new(batch))
 	}
 	b := w.batches[depth]
-	b.visit, b.specs, b.nodes, b.offs, b.buf = b.visit[:0], b.specs[:0], b.nodes[:0], b.offs[:0], b.buf[:0]
+	b.visit, b.specs = b.visit[:0], b.specs[:0]
 	return b
 }
 
-// readChildren finds the children b.visit of p in the cache, or reads
-// their blocks.
-func (w *walk) readChildren(p *node, b *batch) error {
-	t, cs := w.t, b.visit
+// visit reads the children b.visit of n, a window at a time, and calls f
+// with each, in order, decoding it first if it was not cached.
+func (w *walk) visit(n *node, b *batch, f func(i int, ch *node) error) error {
+	for lo := 0; lo < len(b.visit); lo += window {
+		cs := b.visit[lo:min(lo+window, len(b.visit))]
+		if err := w.readChildren(n, b, cs); err != nil {
+			return err
+		}
+		for k, c := range cs {
+			ch, err := w.child(b, k, n, c)
+			if err != nil {
+				return err
+			}
+			if err := f(lo+k, ch); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readChildren finds the children cs of p (a window) in the cache, or
+// reads their blocks, each run of consecutive ones with one system call.
+func (w *walk) readChildren(p *node, b *batch, cs []child) error {
+	t := w.t
 	bs := t.hdr.blockSize
+	if cap(b.buf) < window*bs {
+		b.buf = make([]byte, 0, window*bs) // once per depth: never grown and copied
+	}
+	b.buf = b.buf[:0]
 	for i := 0; i < len(cs); {
 		seq := cs[i].seq
 		if seq >= t.hdr.nodeCount {
@@ -78,68 +125,55 @@ func (w *walk) readChildren(p *node, b *batch) error {
 			if err := checkEntry(p, cs[i], n); err != nil {
 				return err
 			}
-			b.nodes, b.offs = append(b.nodes, n), append(b.offs, -1)
+			b.nodes[i] = n
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(cs) && j-i < maxRun && cs[j].seq == cs[j-1].seq+1 && cs[j].seq < t.hdr.nodeCount && !t.cache.has(cs[j].seq) {
+		for j < len(cs) && cs[j].seq == cs[j-1].seq+1 && cs[j].seq < t.hdr.nodeCount && !t.cache.has(cs[j].seq) {
 			j++
 		}
 		off := len(b.buf)
-		b.buf = slices.Grow(b.buf, (j-i)*bs)[:off+(j-i)*bs]
+		b.buf = b.buf[:off+(j-i)*bs]
 		if err := t.readBlocks(b.buf[off:], seq); err != nil {
 			return err
 		}
 		for k := i; k < j; k++ {
-			b.nodes, b.offs = append(b.nodes, nil), append(b.offs, off+(k-i)*bs)
+			b.nodes[k], b.offs[k] = nil, off+(k-i)*bs
 		}
 		i = j
 	}
 	return nil
 }
 
-// visit reads the children b.visit of n and calls f with each, in order.
-func (w *walk) visit(n *node, b *batch, f func(i int, ch *node) error) error {
-	if err := w.readChildren(n, b); err != nil {
-		return err
-	}
-	for i, c := range b.visit {
-		ch, err := w.child(b, i, n, c)
-		if err != nil {
-			return err
-		}
-		if err := f(i, ch); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// child returns child i of the batch, p's child of entry c, decoding it
-// if needed: into a new node that goes to the cache, or, past scanAfter
-// nodes, a leaf into the walk's scratch node, valid until the next call.
-func (w *walk) child(b *batch, i int, p *node, c child) (*node, error) {
-	if n := b.nodes[i]; n != nil {
+// child returns the window's child k, p's child of entry c, decoding it if
+// needed: into a new node that goes to the cache (one of the first
+// cacheNodes nodes the walk decodes), or into the batch's scratch node,
+// valid until the next call (a walk uses a node's records before it
+// visits the node's children, and the children's entries are copied into
+// the next batch).
+func (w *walk) child(b *batch, k int, p *node, c child) (*node, error) {
+	if n := b.nodes[k]; n != nil {
 		return n, nil
 	}
 	t := w.t
-	blk := b.buf[b.offs[i]:][:t.hdr.blockSize]
+	blk := b.buf[b.offs[k]:][:t.hdr.blockSize]
 	h, err := decodeNodeHeader(blk, t.hdr.maxChildren)
 	if err != nil {
 		return nil, err
 	}
-	w.loaded++
-	n := &w.leaf
-	scan := w.loaded > scanAfter && h.typ == nodeLeaf
-	if scan && t.readBefore(c.seq) && t.cache.room(c.seq, h.memSize(t.hdr.blockSize)) {
-		scan = false
-	}
-	if !scan {
-		n, blk = new(node), slices.Clone(blk)
+	n, cache := &b.scratch, w.cached < cacheNodes
+	if cache {
+		n = new(node)
 	}
 	if err := n.decode(blk, h); err != nil {
 		return nil, err
+	}
+	if n.strings {
+		n.borrowed = true // blk is the batch's: valid until the window is over
+		if cache {
+			n.own()
+		}
 	}
 	if n.seq != c.seq {
 		return nil, fmt.Errorf("%w: block %d holds node %d", ErrCorrupt, c.seq, n.seq)
@@ -147,19 +181,9 @@ func (w *walk) child(b *batch, i int, p *node, c child) (*node, error) {
 	if err := checkEntry(p, c, n); err != nil {
 		return nil, err
 	}
-	if !scan {
+	if cache {
+		w.cached++
 		t.cache.put(n)
-	} else if n.strings {
-		n.raw = slices.Clone(blk)
 	}
 	return n, nil
-}
-
-// readBefore records that leaf seq was decoded into a scratch node and
-// reports whether it had been before. The record is one bit per node,
-// allocated on first use.
-func (t *Tree) readBefore(seq uint32) bool {
-	t.scannedOnce.Do(func() { t.scanned = make([]atomic.Uint64, (t.hdr.nodeCount+63)/64) })
-	bit := uint64(1) << (seq % 64)
-	return t.scanned[seq/64].Or(bit)&bit != 0
 }

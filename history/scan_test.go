@@ -10,8 +10,8 @@ import (
 	"github.com/tracetui/tracetui/core/coretest"
 )
 
-// TestLargeQueries: queries that read more than scanAfter nodes (their
-// further leaves go through the walk's scratch node) and ask for more
+// TestLargeQueries: queries that read more than cacheNodes nodes (their
+// further nodes go through the walk's scratch nodes) and ask for more
 // than 4096 keys (sorted through a bitmap) answer like the reference, and
 // the strings they returned stay intact after later queries reuse the
 // scratch node.
@@ -43,7 +43,7 @@ func TestLargeQueries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if st.NodesRead <= scanAfter {
+			if st.NodesRead <= 2*cacheNodes {
 				t.Fatalf("the query read %d nodes: too few to reach the scratch node", st.NodesRead)
 			}
 			want := collect(t, func(fn func(core.Interval) bool) (core.QueryStats, error) {

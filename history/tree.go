@@ -27,10 +27,11 @@ type Tree struct {
 	attrStore *attrStore // nil when the attribute tree could not be opened
 	attrErr   error
 
-	walks sync.Pool // of *walk, with their buffers
-
-	scannedOnce sync.Once
-	scanned     []atomic.Uint64 // leaves read once through a scratch node (scan.go)
+	// walks keeps idle walks with their buffers and scratch nodes, whose
+	// memory stays touched (a sync.Pool would drop them at every garbage
+	// collection, and fresh memory is what a cold frame pays for most, see
+	// scan.go); at most walkPool of them.
+	walks chan *walk
 
 	classOnce sync.Once
 	classes   classTable // class per key (classes.go)
@@ -97,7 +98,7 @@ func open(f *os.File, path string, opts OpenOptions) (*Tree, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
-	t := &Tree{f: f, path: path, hdr: h, cache: newNodeCache(cacheBytes)}
+	t := &Tree{f: f, path: path, hdr: h, cache: newNodeCache(cacheBytes), walks: make(chan *walk, walkPool)}
 	tab := make([]byte, h.sectTabLen)
 	if _, err := f.ReadAt(tab, int64(h.sectTabOff)); err != nil {
 		return nil, fmt.Errorf("%w: section table: %v", ErrCorrupt, err)
@@ -125,14 +126,22 @@ func open(f *os.File, path string, opts OpenOptions) (*Tree, error) {
 
 // load reads and decodes node seq, bypassing the cache.
 func (t *Tree) load(seq uint32) (*node, error) {
+	n, _, err := t.loadBlock(seq)
+	return n, err
+}
+
+// loadBlock reads and decodes node seq, bypassing the cache, and returns
+// its block too.
+func (t *Tree) loadBlock(seq uint32) (*node, []byte, error) {
 	if seq >= t.hdr.nodeCount {
-		return nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
+		return nil, nil, fmt.Errorf("%w: node %d of %d", ErrCorrupt, seq, t.hdr.nodeCount)
 	}
 	b := make([]byte, t.hdr.blockSize)
 	if err := t.readBlocks(b, seq); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return t.decode(b, seq)
+	n, err := t.decode(b, seq)
+	return n, b, err
 }
 
 // readBlocks reads len(b)/blockSize consecutive blocks starting at node
@@ -194,9 +203,9 @@ func checkEntry(p *node, c child, n *node) error {
 	return nil
 }
 
-// maxRun bounds the blocks read by one system call (128 KiB of 4 KiB
-// blocks).
-const maxRun = 32
+// walkPool is the number of idle walks a tree keeps: the browser runs one
+// query at a time, and a few more at open.
+const walkPool = 2
 
 // LoadAttributes opens the attribute tree (once; later calls return the
 // same tree). It reads the tree's head and page checksums and maps the

@@ -203,12 +203,11 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		runtime.GC()
 	}
 	if rec != nil { // the browser opens on it without querying the history
-		// The recorder's fields go before the encoding takes its bytes
-		// (the analyses, done, keep rec as their sink).
+		// The recorder's fields go before the rows are arranged (the
+		// analyses, done, keep rec as their sink).
 		table := rec.Table()
 		rec.Forget()
-		ps := pstree.Encode(table)
-		if err := b.AddSection(pstree.SectionName, int64(len(ps)), bytes.NewReader(ps)); err != nil {
+		if err := addRowsSection(b, pstree.ControlFlow(rec.Attributes(), table)); err != nil {
 			return err
 		}
 	}

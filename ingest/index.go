@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/eventindex"
+	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
 // Options says how to open a trace.
@@ -93,7 +94,7 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 // of them gives another fingerprint.
 func indexVersions(opts Options) string {
 	return "history" + strconv.Itoa(history.FormatVersion) + "-analysis" + strconv.Itoa(analysisVersion) +
-		"-chromeorder" + strconv.Itoa(chrome.OrderVersion) + "-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
+		"-chromeorder" + strconv.Itoa(chrome.OrderVersion) + "-pstree" + strconv.Itoa(pstree.RowsVersion) + "-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
 }
 
 // Open opens the trace at path with its index, building the index first

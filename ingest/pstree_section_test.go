@@ -9,16 +9,17 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
-// TestProcessTableDamaged: a damaged process tree section gives no table
-// (the browser queries the history instead) and marks the cached index
-// bad, as a damaged node does, so that the next open rebuilds it.
+// TestProcessTableDamaged: a damaged process tree section, found at open
+// (no rows: the browser queries the history instead) or when the damaged
+// rows are read (read as empty), marks the cached index bad, as a damaged
+// node does, so that the next open rebuilds it.
 func TestProcessTableDamaged(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	ctx := context.Background()
 	trace := filepath.Join("..", "testdata", "ftrace", "rec-tiny.txt")
 	ix, err := Open(ctx, trace, Options{})
 	must(t, err)
-	if ix.ProcessTable() == nil {
+	if ix.ControlFlowRows() == nil {
 		t.Fatal("no process tree stored with a new index")
 	}
 	sec, err := ix.Tree().Section(pstree.SectionName)
@@ -50,8 +51,13 @@ func TestProcessTableDamaged(t *testing.T) {
 	if ix.Built() {
 		t.Fatal("the damaged index was rebuilt before its section was read")
 	}
-	if ix.ProcessTable() != nil {
-		t.Fatal("a damaged process tree section gave a table")
+	if rows := ix.ControlFlowRows(); rows != nil {
+		for i := range int32(rows.Len()) {
+			rows.Label(rows.Row(i))
+		}
+		if rows.Err() == nil {
+			t.Fatal("reading every row of a damaged process tree section met no damage")
+		}
 	}
 	if _, err := os.Stat(paths[0]); !os.IsNotExist(err) {
 		t.Fatalf("the damaged cached index is still there (%v): the next open would not rebuild it", err)

@@ -189,7 +189,7 @@ func benchKeypress(b *testing.B, tr Trace) {
 				hs := newHarnessClock(b, tr, 200, 60, false, time.Now)
 				hs.keys(view)
 				hs.keys("G") // the middle of the tree
-				for range len(hs.b().tree().visible) / 2 {
+				for range hs.b().tree().visibleLen() / 2 {
 					hs.b().tree().move(-1)
 				}
 				hs.keys(":")
@@ -239,8 +239,8 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				t, err := buildControlFlow(context.Background(), h, nil)
-				if err != nil || len(t.nodes) < bigThreads {
-					b.Fatalf("%v, %d rows", err, len(t.nodes))
+				if err != nil || t.len() < bigThreads {
+					b.Fatalf("%v, %d rows", err, t.len())
 				}
 			}
 		})

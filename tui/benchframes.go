@@ -53,7 +53,7 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
 		return ct, nil
 	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
-	d := &driver{m: m}
+	d := &driver{m: m, concurrent: true}
 	bs := &benchScript{d: d, nodes: &ct.nodes}
 	bs.step("open", func() {
 		d.send(tea.WindowSizeMsg{Width: opts.Width, Height: opts.Height})
@@ -118,7 +118,7 @@ func (bs *benchScript) script(ctx context.Context) {
 		b.tree().selectNode(n) // setup, not a user key: the script's cursor
 		bs.keys("enter", "enter")
 		bs.keys("/")
-		for _, r := range b.tree().nodes[n].label {
+		for _, r := range b.tree().node(n).label {
 			bs.keys(string(r))
 		}
 		bs.keys("enter", "esc")
@@ -130,23 +130,38 @@ func (bs *benchScript) script(ctx context.Context) {
 // any).
 func largestProcess(t *rowTree) int32 {
 	best, most := int32(-1), 0
-	for i, n := range t.nodes {
-		if len(n.children) > most {
-			best, most = int32(i), len(n.children)
+	kids := make([]int, t.len())
+	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
+		if r.Parent >= 0 {
+			if kids[r.Parent]++; kids[r.Parent] > most || (kids[r.Parent] == most && r.Parent < best) {
+				best, most = r.Parent, kids[r.Parent]
+			}
 		}
-	}
+		return true
+	})
 	return best
 }
 
 // driver runs a Model without a terminal: every command runs
-// synchronously on the caller's goroutine, in order, until none is left.
+// synchronously on the caller's goroutine, in order, until none is left
+// (tests: the same messages in the same order every run); or, when
+// concurrent, each command on a goroutine of its own as Bubble Tea runs
+// them, their messages delivered to Update on the caller's goroutine as
+// they arrive, until none is left (`bench frames`: the time the user
+// waits, the frame's query and the event table's page overlapping on the
+// two cores as they do on the screen).
 type driver struct {
-	m    *Model
-	quit bool
+	m          *Model
+	quit       bool
+	concurrent bool
 }
 
 // run executes cmd and everything it leads to.
 func (d *driver) run(cmd tea.Cmd) {
+	if d.concurrent {
+		d.runConcurrent(cmd)
+		return
+	}
 	queue := []tea.Cmd{cmd}
 	for len(queue) > 0 {
 		c := queue[0]
@@ -163,6 +178,36 @@ func (d *driver) run(cmd tea.Cmd) {
 		default:
 			_, next := d.m.Update(msg)
 			queue = append(queue, next)
+		}
+	}
+}
+
+// runConcurrent executes cmd and everything it leads to, each command on
+// its own goroutine.
+func (d *driver) runConcurrent(cmd tea.Cmd) {
+	msgs := make(chan tea.Msg)
+	pending := 0
+	start := func(c tea.Cmd) {
+		if c != nil {
+			pending++
+			go func() { msgs <- c() }()
+		}
+	}
+	start(cmd)
+	for pending > 0 {
+		msg := <-msgs
+		pending--
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				start(c)
+			}
+		case tea.QuitMsg:
+			d.quit = true
+		default:
+			_, next := d.m.Update(msg)
+			start(next)
 		}
 	}
 }
@@ -201,7 +246,7 @@ type countingTrace struct {
 func (t *countingTrace) History() core.History { return t.hist }
 
 // ProcessTable passes on the wrapped trace's stored process tree.
-func (t *countingTrace) ProcessTable() *pstree.Table { return processTable(t.Trace) }
+func (t *countingTrace) ControlFlowRows() *pstree.Rows { return storedRows(t.Trace) }
 
 // countingHistory adds every query's NodesRead to nodes (queries run on
 // command goroutines, hence atomic).

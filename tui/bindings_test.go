@@ -48,16 +48,16 @@ func (hs *harness) selectedEvent() ([]EventRow, int64) {
 // selectedLabel is the label of the selected row.
 func (hs *harness) selectedLabel() string {
 	t := hs.b().tree()
-	return t.nodes[t.selected()].label
+	return t.node(t.selected()).label
 }
 
 // selectRow selects the row with the given label.
 func (hs *harness) selectRow(label string) {
 	hs.t.Helper()
 	t := hs.b().tree()
-	for i := range t.nodes {
-		if t.nodes[i].label == label {
-			t.selectNode(int32(i))
+	for i := range int32(t.len()) {
+		if t.node(i).label == label {
+			t.selectNode(i)
 			hs.run(hs.b().changed(false))
 			return
 		}
@@ -84,7 +84,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"page_down": func(t *testing.T, hs *harness) {
 		hs.press("page_down")
-		if got, want := hs.b().tree().sel, len(hs.b().tree().visible)-1; got != want {
+		if got, want := hs.b().tree().sel, hs.b().tree().visibleLen()-1; got != want {
 			t.Errorf("selected row %d, want the last (%d)", got, want)
 		}
 	},
@@ -193,7 +193,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"next_change": func(t *testing.T, hs *harness) {
 		b := hs.b()
-		key := b.tree().nodes[b.tree().selected()].key
+		key := b.tree().node(b.tree().selected()).key
 		iv, _, err := b.hist.Single(context.Background(), key, b.cursor)
 		if err != nil {
 			t.Fatal(err)
@@ -207,7 +207,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("next_change")
 		hs.press("next_change")
 		b := hs.b()
-		key := b.tree().nodes[b.tree().selected()].key
+		key := b.tree().node(b.tree().selected()).key
 		at := b.cursor
 		prev, _, _ := b.hist.Single(context.Background(), key, at-1)
 		hs.press("prev_change")
@@ -369,13 +369,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"toggle": func(t *testing.T, hs *harness) {
 		hs.selectRow("firefox 2000")
-		n := len(hs.b().tree().visible)
+		n := hs.b().tree().visibleLen()
 		hs.press("toggle")
-		if got := len(hs.b().tree().visible); got != n-2 {
+		if got := hs.b().tree().visibleLen(); got != n-2 {
 			t.Errorf("%d rows after collapsing firefox, want %d", got, n-2)
 		}
 		hs.press("toggle")
-		if got := len(hs.b().tree().visible); got != n {
+		if got := hs.b().tree().visibleLen(); got != n {
 			t.Errorf("%d rows after expanding, want %d", got, n)
 		}
 	},
@@ -751,7 +751,7 @@ func TestTableEnterMovesTheGantt(t *testing.T) {
 	if b.cursor != ev.Time {
 		t.Errorf("cursor %d, want the event's time %d", b.cursor, ev.Time)
 	}
-	n := b.tree().nodes[b.tree().selected()]
+	n := b.tree().node(b.tree().selected())
 	if n.tid != ev.TID {
 		t.Errorf("selected thread %q, want %q", n.tid, ev.TID)
 	}

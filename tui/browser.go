@@ -120,7 +120,7 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 func (b *browser) init() tea.Cmd {
 	ctx, h, tr := b.ctx, b.hist, b.trace
 	return tea.Batch(func() tea.Msg {
-		t, err := buildControlFlow(ctx, h, processTable(tr))
+		t, err := buildControlFlow(ctx, h, storedRows(tr))
 		return treeMsg{t, err}
 	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
 }
@@ -235,11 +235,11 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	l := b.sh.layout(b.showTable, b.tableLines)
 	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
 	if req.rate == 0 {
-		req.rate, req.guessed = densityPrior(b.info, len(t.nodes)), true
+		req.rate, req.guessed = densityPrior(b.info, t.len()), true
 	}
 	at := b.hist.Attributes()
-	for i := t.top; i < min(t.top+l.ganttRows, len(t.visible)); i++ {
-		n := &t.nodes[t.visible[i]]
+	for i := t.top; i < min(t.top+l.ganttRows, t.visibleLen()); i++ {
+		n := new(t.node(t.visibleRow(i)))
 		if rk, ok := runKeyOf(at, n, len(req.rows)); ok {
 			req.runs = append(req.runs, rk)
 		}
@@ -257,7 +257,7 @@ func (b *browser) detailKeys() []core.Key {
 	if sel < 0 {
 		return nil
 	}
-	n := &t.nodes[sel]
+	n := new(t.node(sel))
 	at := b.hist.Attributes()
 	var keys []core.Key
 	if n.key >= 0 {

@@ -62,11 +62,11 @@ func (b *browser) openCritPath() tea.Cmd {
 	if b.pane == viewControlFlow {
 		sel = int(t.selected())
 	}
-	if sel < 0 || t.nodes[sel].tid == "" {
+	if sel < 0 || t.node(int32(sel)).tid == "" {
 		b.setNote(noteInfo, "select a thread in Control Flow first")
 		return nil
 	}
-	n := &t.nodes[sel]
+	n := new(t.node(int32(sel)))
 	w := critpath.Worker{CPU: -1}
 	if c, ok := strings.CutPrefix(n.tid, "0_"); ok {
 		cpu, _ := strconv.Atoi(c)
@@ -147,7 +147,7 @@ func critRows(p *critpath.Path, b *browser) []critRow {
 
 // goToWorker selects a thread's Control Flow row and moves the cursor to t.
 func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
-	if n, ok := b.tree().byTID[wakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})]; ok && b.pane == viewControlFlow {
+	if n, ok := b.tree().byTID(wakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == viewControlFlow {
 		b.tree().selectNode(n)
 	}
 	return b.moveCursor(t, true)

@@ -56,7 +56,7 @@ func (b *browser) openDetails() tea.Cmd {
 	}
 	t := b.tree()
 	if sel := t.selected(); sel >= 0 {
-		n := &t.nodes[sel]
+		n := new(t.node(sel))
 		d.row, d.domain = n.label, n.kind.domain()
 		d.collectKeys(b.hist.Attributes(), n)
 	}

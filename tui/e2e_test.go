@@ -65,6 +65,14 @@ func (s *tmuxSession) send(keys ...string) {
 	}
 }
 
+// prompt opens a prompt with key, types txt, enters it and waits for want.
+func (s *tmuxSession) prompt(key, txt, want string) {
+	s.send(key)
+	s.text(txt)
+	s.send("Enter")
+	s.waitFor(5*time.Second, want)
+}
+
 // text types literal text.
 func (s *tmuxSession) text(txt string) { s.send("-l", txt) }
 
@@ -140,10 +148,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.send("1")
 	s.waitFor(5*time.Second, "Control Flow")
 
-	s.send(":")
-	s.text("+10ms")
-	s.send("Enter")
-	s.waitFor(5*time.Second, "cur +10ms")
+	s.prompt(":", "+10ms", "cur +10ms")
 
 	s.send("w")
 	s.waitFor(5*time.Second, "×2")
@@ -175,7 +180,7 @@ func TestEndToEndInTmux(t *testing.T) {
 
 // TestDemoInTmux starts the built binary with no argument (what `go run
 // .` does): it generates the demo trace into the cache, indexes it and
-// opens the browser on it.
+// opens the browser on it, on the rows stored with the index.
 func TestDemoInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives it in tmux")
@@ -190,6 +195,13 @@ func TestDemoInTmux(t *testing.T) {
 	}
 	s.waitFor(10*time.Second, "demo-v1") // the status line names the demo trace
 	s.waitFor(10*time.Second, "burn 4001")
+	// The rows stored with the index, read on demand: find the process
+	// of 1000 threads, close it, go to the last row.
+	s.prompt("/", "burn 4001$", "match 1 of 1")
+	s.send("Enter")
+	s.waitFor(5*time.Second, "▸ burn 4001")
+	s.send("G")
+	s.waitFor(5*time.Second, "swapper/3 0_3 ·") // the details line: the last row selected
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }

@@ -73,17 +73,17 @@ func (b *browser) openCallTree() tea.Cmd {
 	row := "all threads"
 	t := b.tree()
 	if sel := t.selected(); sel >= 0 && b.pane == viewControlFlow {
-		n := &t.nodes[sel]
+		n := new(t.node(sel))
 		if n.kind == kindProcess || n.kind == kindThread || n.kind == kindCallStack {
 			threads = []core.Key{}
 			row = n.label
 			var add func(i int32)
 			add = func(i int32) {
-				if th := t.nodes[i].thread; th >= 0 && t.nodes[i].kind == kindThread {
+				if th := t.node(i).thread; th >= 0 && t.node(i).kind == kindThread {
 					threads = append(threads, th)
 				}
-				if t.nodes[i].kind == kindProcess {
-					for _, c := range t.nodes[i].children {
+				if t.node(i).kind == kindProcess {
+					for _, c := range t.children(i) {
 						add(c)
 					}
 				}

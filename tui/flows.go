@@ -53,11 +53,11 @@ func (b *browser) jumpFlow() tea.Cmd {
 	t := b.tree()
 	sel := t.selected()
 	f := b.frame
-	if sel < 0 || f == nil || t.nodes[sel].thread < 0 {
+	if sel < 0 || f == nil || t.node(sel).thread < 0 {
 		b.setNote(noteInfo, "no flow here: select a thread at a flow's slice")
 		return nil
 	}
-	th := t.nodes[sel].thread
+	th := t.node(sel).thread
 	at := b.hist.Attributes()
 	at0 := func(name string) (core.Interval, bool) {
 		k, ok := at.Child(th, name)

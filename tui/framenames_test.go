@@ -82,7 +82,7 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 		hs := newHarness(t, tr, 100, 24, true)
 		b := hs.b()
 		tree := b.tree()
-		tree.selectNode(tree.byTID["42"])
+		tree.selectNode(tidRow(t, tree, "42"))
 		tree.toggle() // the call stack rows
 		hs.press("down")
 		hs.press("down") // depth 2

@@ -197,7 +197,7 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 	t := b.tree()
 	page := b.sh.layout(b.showTable, b.tableLines).ganttRows
 	if d, ok := lineMove(km, msg, int64(page)); ok {
-		t.move(int(max(min(d, int64(len(t.visible))), -int64(len(t.visible)))))
+		t.move(int(max(min(d, int64(t.visibleLen())), -int64(t.visibleLen()))))
 		return b.changed(false)
 	}
 	switch {
@@ -233,13 +233,13 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 func (b *browser) gotoEvent(r EventRow) tea.Cmd {
 	t := b.tree()
 	if b.pane == viewControlFlow {
-		if n, ok := t.byTID[r.TID]; ok {
+		if n, ok := t.byTID(r.TID); ok {
 			t.selectNode(n)
 		}
 	} else if r.CPU >= 0 {
-		for i := range t.nodes {
-			if t.nodes[i].kind == kindCPU && t.nodes[i].label == fmt.Sprintf("CPU %d", r.CPU) {
-				t.selectNode(int32(i))
+		for _, i := range t.roots() {
+			if n := t.node(i); n.kind == kindCPU && n.label == fmt.Sprintf("CPU %d", r.CPU) {
+				t.selectNode(i)
 			}
 		}
 	}

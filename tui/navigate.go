@@ -49,11 +49,11 @@ func (b *browser) extendSelection() {
 // row from the cursor.
 func (b *browser) stateChange(prev bool) tea.Cmd {
 	sel := b.tree().selected()
-	if sel < 0 || b.tree().nodes[sel].key < 0 {
+	if sel < 0 || b.tree().node(sel).key < 0 {
 		return nil
 	}
 	b.changeSeq++
-	seq, h, k, cur := b.changeSeq, b.hist, b.tree().nodes[sel].key, b.cursor
+	seq, h, k, cur := b.changeSeq, b.hist, b.tree().node(sel).key, b.cursor
 	ctx := b.ctx
 	return func() tea.Msg {
 		t, ok, err := findChange(ctx, h, k, cur, prev)
@@ -89,7 +89,7 @@ func (b *browser) findNext(back bool) tea.Cmd {
 		return b.prompt.open(promptFind, "find row (regex): ", "")
 	}
 	t := b.tree()
-	n := t.find(b.findRe, back)
+	n, i, total := t.find(b.findRe, back)
 	if n < 0 {
 		b.setNote(noteInfo, fmt.Sprintf("no row matches /%s/", b.findRe))
 		return nil
@@ -98,7 +98,6 @@ func (b *browser) findNext(back bool) tea.Cmd {
 	// The found row in the middle of the Gantt, not on its last line.
 	l := b.sh.layout(b.showTable, b.tableLines)
 	t.top = t.sel - l.ganttRows/2
-	i, total := t.matchIndex(b.findRe, n)
 	b.setNote(noteInfo, fmt.Sprintf("/%s/: match %d of %d", b.findRe, i, total))
 	return b.changed(false)
 }

@@ -344,8 +344,8 @@ func boolIndex(b bool) int {
 // treeLabel is a tree node's label (of the overview's view).
 func (ov *overviewScreen) treeLabel(n int32) string {
 	t := ov.tree
-	if t == nil || int(n) >= len(t.nodes) {
+	if t == nil || int(n) >= t.len() {
 		return ""
 	}
-	return t.nodes[n].label
+	return t.node(n).label
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
 )
@@ -19,26 +20,29 @@ type ovEntry struct {
 func buildShape(t *rowTree, limit int) *overview.Shape {
 	var entries []ovEntry
 	total := 0
-	isRow := func(n *node) bool {
-		return n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU)
-	}
-	for _, r := range t.roots {
-		e := ovEntry{node: r}
-		if isRow(&t.nodes[r]) {
-			e.rows = append(e.rows, r)
-		}
-		if t.nodes[r].kind == kindProcess {
-			for _, c := range t.nodes[r].children {
-				if isRow(&t.nodes[c]) {
-					e.rows = append(e.rows, c)
-				}
-			}
-		}
+	// One walk of the rows (depth-first): each root, then its children.
+	var e ovEntry
+	process := false
+	flush := func() {
 		if len(e.rows) > 0 {
 			entries = append(entries, e)
 			total += len(e.rows)
 		}
 	}
+	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
+		switch {
+		case r.Parent < 0:
+			flush()
+			e, process = ovEntry{node: i}, r.Kind == pstree.KindProcess
+			if isStatusRow(r) {
+				e.rows = append(e.rows, i)
+			}
+		case process && r.Parent == e.node && isStatusRow(r):
+			e.rows = append(e.rows, i)
+		}
+		return true
+	})
+	flush()
 	sh := &overview.Shape{Hier: &aggregate.Hierarchy{Children: [][]int{nil}, Resource: []int{-1}}, NodeTree: []int32{-1}}
 	newNode := func(parent int, tree int32) int {
 		v := len(sh.Hier.Children)
@@ -52,7 +56,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 		v := newNode(parent, l.Node)
 		sh.Hier.Resource[v] = len(sh.Leaves)
 		for _, r := range rows {
-			sh.RowKeys = append(sh.RowKeys, t.nodes[r].key)
+			sh.RowKeys = append(sh.RowKeys, t.node(r).key)
 			sh.RowLeaf = append(sh.RowLeaf, int32(len(sh.Leaves)))
 		}
 		l.Rows = len(rows)
@@ -62,7 +66,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 	case total <= limit: // every row is a leaf, under its process
 		for _, e := range entries {
 			if len(e.rows) == 1 {
-				addLeaf(0, overview.Leaf{Label: t.nodes[e.rows[0]].label, Node: e.rows[0]}, e.rows)
+				addLeaf(0, overview.Leaf{Label: t.node(e.rows[0]).label, Node: e.rows[0]}, e.rows)
 				continue
 			}
 			p := newNode(0, e.node)
@@ -71,13 +75,13 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 				if r == e.node {
 					d = 0 // the leader thread is the process's own row
 				}
-				addLeaf(p, overview.Leaf{Label: t.nodes[r].label, Node: r, Depth: d}, []int32{r})
+				addLeaf(p, overview.Leaf{Label: t.node(r).label, Node: r, Depth: d}, []int32{r})
 			}
 		}
 	case len(entries) <= limit: // processes are leaves
 		parent := bands(len(entries), func() int { return newNode(0, -1) })
 		for i, e := range entries {
-			label := t.nodes[e.node].label
+			label := t.node(e.node).label
 			if len(e.rows) > 1 {
 				label += fmt.Sprintf(" (%d)", len(e.rows))
 			}
@@ -92,7 +96,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			for _, e := range entries[a:z] {
 				rows = append(rows, e.rows...)
 			}
-			label := t.nodes[entries[a].node].label
+			label := t.node(entries[a].node).label
 			if z-a > 1 {
 				label += fmt.Sprintf(" +%d", z-a-1)
 			}

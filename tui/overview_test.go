@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
 )
@@ -319,10 +320,10 @@ func TestOverviewCancel(t *testing.T) {
 // bigTree returns a tree of n thread rows sharing the rows of t (keys
 // repeat: enough for a query of many keys).
 func bigTree(t *rowTree, n int) *rowTree {
-	var nodes []node
+	var rows []pstree.Row
 	for i := range n {
-		src := t.nodes[i%len(t.nodes)]
-		nodes = append(nodes, node{label: src.label, tid: "", kind: kindThread, key: src.key, thread: src.thread, parent: -1})
+		src := t.node(int32(i % t.len()))
+		rows = append(rows, pstree.Row{Label: src.label, Kind: pstree.KindThread, Key: int32(src.key), Thread: int32(src.thread), Parent: -1})
 	}
-	return newRowTree(nodes, nil)
+	return newRowTree(inMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
 }

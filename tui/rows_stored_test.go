@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -25,11 +26,14 @@ func checkStoredTree(t *testing.T, path string) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	defer tr.Close()
-	ps := tr.ProcessTable()
-	if ps == nil {
+	rows := tr.ControlFlowRows()
+	if rows == nil {
 		t.Fatalf("%s: no process tree stored with the index", path)
 	}
-	stored, err := buildControlFlow(ctx, tr.History(), ps)
+	if got, want := rows.Attributes(), tr.History().Attributes().Len(); got != want {
+		t.Fatalf("%s: the stored rows describe %d attributes, the index has %d: they would never be used", path, got, want)
+	}
+	stored, err := buildControlFlow(ctx, tr.History(), rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,17 +41,18 @@ func checkStoredTree(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(stored, queried) {
-		t.Errorf("%s: the stored process tree gives %d rows %v, the query %d rows %v", path,
-			len(stored.nodes), rowLabels(stored), len(queried.nodes), rowLabels(queried))
+	if got, want := rowLabels(stored), rowLabels(queried); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: the stored process tree gives %d rows %v, the query %d rows %v", path, len(got), got, len(want), want)
 	}
 }
 
-// rowLabels lists a tree's rows in depth-first order, indented by depth.
+// rowLabels lists a tree's rows in depth-first order: depth, label and
+// the rest of the row.
 func rowLabels(rt *rowTree) []string {
 	var out []string
-	for _, n := range rt.order {
-		out = append(out, strconv.Itoa(rt.nodes[n].depth)+":"+rt.nodes[n].label)
+	for i := range int32(rt.len()) {
+		n := rt.node(i)
+		out = append(out, fmt.Sprintf("%d:%s tid=%q kind=%d key=%d thread=%d parent=%d end=%d expanded=%v", n.depth, n.label, n.tid, n.kind, n.key, n.thread, n.parent, n.end, n.expanded))
 	}
 	return out
 }
@@ -82,8 +87,8 @@ func TestStoredTreeOnGenerated(t *testing.T) {
 	}
 }
 
-// TestStoredTreeNotFitting: a stored table that does not describe the
-// history's threads (another index's) is ignored for the query.
+// TestStoredTreeNotFitting: stored rows that do not describe the
+// history's attribute tree (another index's) are ignored for the query.
 func TestStoredTreeNotFitting(t *testing.T) {
 	ctx := context.Background()
 	h := newDemoTrace().hist
@@ -91,12 +96,12 @@ func TestStoredTreeNotFitting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := &pstree.Table{Threads: []pstree.Thread{{Key: 1 << 30, Name: "stranger", PID: 1, HasPID: true}}}
+	other := inMemoryRows(pstree.EncodeRows([]pstree.Row{{Label: "stranger 1", TIDLen: 1, Key: 1 << 30, Thread: 1 << 30, Parent: -1}}, 1<<30))
 	got, err := buildControlFlow(ctx, h, other)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("with another index's table: %v, want %v", rowLabels(got), rowLabels(want))
+	if !reflect.DeepEqual(rowLabels(got), rowLabels(want)) {
+		t.Errorf("with another index's rows: %v, want %v", rowLabels(got), rowLabels(want))
 	}
 }

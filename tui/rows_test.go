@@ -36,8 +36,8 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var labels []string
-	for _, n := range tree.visible {
-		labels = append(labels, tree.nodes[n].label)
+	for v := range tree.visibleLen() {
+		labels = append(labels, tree.node(tree.visibleRow(v)).label)
 	}
 	want := []string{"chrome 7", "Chrome_IOThread 7.io", "CrBrowserMain 7.main", "orphan"}
 	if len(labels) != len(want) {
@@ -49,22 +49,22 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 		}
 	}
 	// Call stacks are collapsed children of their thread.
-	main := tree.byTID["7.main"]
-	if n := tree.nodes[main]; len(n.children) != 2 || n.expanded || tree.nodes[n.children[0]].label != "depth 1" {
-		t.Errorf("7.main children %v expanded %v", n.children, n.expanded)
+	main := tidRow(t, tree, "7.main")
+	if n, c := tree.node(main), tree.children(main); len(c) != 2 || n.expanded || tree.node(c[0]).label != "depth 1" {
+		t.Errorf("7.main children %v expanded %v", c, n.expanded)
 	}
 	tree.selectNode(main)
 	tree.toggle()
-	if len(tree.visible) != 6 {
-		t.Errorf("%d rows after expanding the call stack, want 6", len(tree.visible))
+	if tree.visibleLen() != 6 {
+		t.Errorf("%d rows after expanding the call stack, want 6", tree.visibleLen())
 	}
 	// String states get a stable colour and their first letter as glyph.
 	p := paintOf(domainThread, core.String("RunTask"))
 	if p != paintOf(domainThread, core.String("RunTask")) || p.glyph != 'R' || p.colour < palStrings {
 		t.Errorf("paint of a string state: %+v", p)
 	}
-	if n := tree.find(regexp.MustCompile("IOThread"), false); n != tree.byTID["7.io"] {
-		t.Errorf("find: node %d", n)
+	if n, i, total := tree.find(regexp.MustCompile("IOThread"), false); n != tidRow(t, tree, "7.io") || i != 1 || total != 1 {
+		t.Errorf("find: node %d, match %d of %d", n, i, total)
 	}
 }
 
@@ -76,14 +76,25 @@ func TestControlFlowGroupsThreadsUnderLeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ff := tree.nodes[tree.byTID["2000"]]
-	if ff.kind != kindProcess || len(ff.children) != 2 || tree.nodes[ff.children[0]].label != "Web Content 2001" {
+	ffRow := tidRow(t, tree, "2000")
+	ff, ffKids := tree.node(ffRow), tree.children(ffRow)
+	if ff.kind != kindProcess || len(ffKids) != 2 || tree.node(ffKids[0]).label != "Web Content 2001" {
 		t.Errorf("firefox 2000: %+v", ff)
 	}
-	if n := tree.nodes[tree.byTID["1200"]]; n.label != "ls 1200" {
+	if n := tree.node(tidRow(t, tree, "1200")); n.label != "ls 1200" {
 		t.Errorf("bash after exec is %q, want the latest name ls", n.label)
 	}
-	if n := tree.nodes[tree.byTID["0_1"]]; n.parent != -1 || n.label != "swapper/1 0_1" {
+	if n := tree.node(tidRow(t, tree, "0_1")); n.parent != -1 || n.label != "swapper/1 0_1" {
 		t.Errorf("idle thread: %+v", n)
 	}
+}
+
+// tidRow returns the row of thread Threads/<tid>, failing without one.
+func tidRow(tb testing.TB, tree *rowTree, tid string) int32 {
+	tb.Helper()
+	n, ok := tree.byTID(tid)
+	if !ok {
+		tb.Fatalf("no row of thread %q", tid)
+	}
+	return n
 }

@@ -106,8 +106,8 @@ func (b *browser) labelRuns(cells []drawCell, runs []threadRun) {
 // Control Flow rows are not read yet or lack it.
 func (b *browser) threadNamed(attr string) string {
 	if cf := b.panes[viewControlFlow].tree; cf != nil {
-		if i, ok := cf.byTID[attr]; ok {
-			return cf.nodes[i].label
+		if i, ok := cf.byTID(attr); ok {
+			return cf.node(i).label
 		}
 	}
 	return attr

@@ -95,7 +95,7 @@ func TestResourcesNamesThreadsInRuns(t *testing.T) {
 		}
 	}
 	named := 0
-	for _, r := range b.frame.runs[slices.Index(b.frame.keys, b.tree().nodes[b.tree().selected()].key)] {
+	for _, r := range b.frame.runs[slices.Index(b.frame.keys, b.tree().node(b.tree().selected()).key)] {
 		label := string(b.runLabel(r, r.c1-r.c0-1))
 		if label == "" {
 			continue

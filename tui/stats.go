@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/analyses"
+	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
 // Statistics (S) over the selection, or the visible range without one:
@@ -116,8 +117,8 @@ type statsScreen struct {
 	row     string // the selected row's label
 	tables  [numStatsTables]statsTable
 	focus   int
-	running int              // parts still computing
-	threads map[string]int32 // Control Flow's rows by Threads/<tid> name
+	running int      // parts still computing
+	threads *rowTree // Control Flow's rows (nil before they are read)
 }
 
 // statsMsg is one report of a running computation.
@@ -138,8 +139,8 @@ type statsRequest struct {
 	hist     core.History
 	events   EventTable
 	from, to core.Time
-	all      []core.Key // the status attributes of every row of the view
-	sel      []core.Key // the selected row's (and its threads')
+	rows     *pstree.Rows // the view's rows: the status attributes of all of them
+	sel      []core.Key   // the selected row's (and its threads')
 	domain   valueDomain
 }
 
@@ -168,7 +169,7 @@ func newStats(row string) [numStatsTables]statsTable {
 func (b *browser) openStats() tea.Cmd {
 	s := &statsScreen{sh: b.sh, start: b.tv.Start}
 	if cf := b.panes[viewControlFlow].tree; cf != nil {
-		s.threads = cf.byTID
+		s.threads = cf
 	}
 	s.from, s.to, s.what = b.tv.T0, b.tv.T1, "visible range"
 	if b.hasSel {
@@ -181,30 +182,25 @@ func (b *browser) openStats() tea.Cmd {
 	t := b.tree()
 	s.row = "selected row"
 	if sel := t.selected(); sel >= 0 {
-		n := &t.nodes[sel]
+		n := new(t.node(sel))
 		s.row = n.label
 		var add func(i int32)
 		add = func(i int32) {
-			if k := t.nodes[i].key; k >= 0 && t.nodes[i].kind != kindCallStack {
+			if k := t.node(i).key; k >= 0 && t.node(i).kind != kindCallStack {
 				req.sel = append(req.sel, k)
 			}
-			if t.nodes[i].kind == kindProcess { // a CPU's IRQ rows are already in its status
-				for _, c := range t.nodes[i].children {
+			if t.node(i).kind == kindProcess { // a CPU's IRQ rows are already in its status
+				for _, c := range t.children(i) {
 					add(c)
 				}
 			}
 		}
 		add(sel)
-		if len(n.children) > 0 && n.kind == kindProcess {
-			s.row += fmt.Sprintf(" +%d", len(n.children))
+		if c := len(t.children(sel)); c > 0 && n.kind == kindProcess {
+			s.row += fmt.Sprintf(" +%d", c)
 		}
 	}
-	for i := range t.nodes {
-		n := &t.nodes[i]
-		if n.key >= 0 && (n.kind == kindThread || n.kind == kindProcess || n.kind == kindCPU) {
-			req.all = append(req.all, n.key)
-		}
-	}
+	req.rows = t.rows // read by the computation, not here: millions of rows
 	s.tables = newStats(s.row)
 	s.tables[statsStates].status = "computing…"
 	for t := statsSyscalls; t < numStatsTables; t++ {
@@ -324,13 +320,27 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 	wg.Wait()
 }
 
+// statusKeys returns the status attributes of rows: those of its
+// threads, processes and CPUs.
+func statusKeys(rows *pstree.Rows) []core.Key {
+	var keys []core.Key
+	rows.ScanRecords(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo) bool {
+		if isStatusRow(r) {
+			keys = append(keys, core.Key(r.Key))
+		}
+		return true
+	})
+	return keys
+}
+
 // stateStats reads the time per state.
 func stateStats(ctx context.Context, req statsRequest, out *[numStatsTables][]statsLine) error {
 	at := req.hist.Attributes()
 	inAll := make([]bool, at.Len())
 	inSel := make([]bool, at.Len())
-	keys := make([]core.Key, 0, len(req.all)+len(req.sel))
-	for _, k := range req.all {
+	all := statusKeys(req.rows)
+	keys := make([]core.Key, 0, len(all)+len(req.sel))
+	for _, k := range all {
 		inAll[k] = true
 		keys = append(keys, k)
 	}

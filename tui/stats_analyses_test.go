@@ -103,7 +103,7 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	if b.tv.T0 > core.Time(o.StartNS) || b.tv.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
 		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.tv.T0, b.tv.T1, b.cursor, o.StartNS, o.DurationNS)
 	}
-	n := b.tree().nodes[b.tree().selected()]
+	n := b.tree().node(b.tree().selected())
 	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
 		t.Errorf("selected row %q (%s), want the thread %s", n.label, n.tid, want)
 	}
@@ -150,7 +150,7 @@ func TestStatsEnterOnThreadLine(t *testing.T) {
 	if topView[*statsScreen](b) != nil {
 		t.Fatal("enter left the statistics open")
 	}
-	n := b.tree().nodes[b.tree().selected()]
+	n := b.tree().node(b.tree().selected())
 	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
 		t.Errorf("selected row %q (%s), want the thread %s of line %q", n.label, n.tid, want, line.name)
 	}

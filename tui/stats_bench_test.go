@@ -23,11 +23,7 @@ func BenchmarkStatsFirstTable(b *testing.B) {
 			b.Run("first", func(b *testing.B) {
 				req := statsRequest{hist: tr.History(), domain: domainThread}
 				req.from, req.to = hs.b().tv.Start, hs.b().tv.End
-				for _, n := range hs.b().tree().nodes {
-					if n.key >= 0 && n.kind == kindThread {
-						req.all = append(req.all, n.key)
-					}
-				}
+				req.rows = hs.b().tree().rows
 				for range b.N {
 					var out [numStatsTables][]statsLine
 					if err := stateStats(context.Background(), req, &out); err != nil || len(out[statsStates]) == 0 {

@@ -59,7 +59,7 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 	t.Helper()
 	b := hs.b()
 	tr := b.trace.(*memTrace)
-	sel := b.tree().nodes[b.tree().selected()].key
+	sel := b.tree().node(b.tree().selected()).key
 	all, selected, events, calls := statsWant(tr, from, to, sel)
 	st := topView[*statsScreen](b)
 	if st == nil {

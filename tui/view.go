@@ -113,11 +113,11 @@ func (b *browser) ganttLines(l screenLayout) []string {
 	var sb strings.Builder
 	for i := range l.ganttRows {
 		r := t.top + i
-		if r >= len(t.visible) {
+		if r >= t.visibleLen() {
 			lines = append(lines, strings.Repeat(" ", l.treeW)+sep)
 			continue
 		}
-		n := &t.nodes[t.visible[r]]
+		n := new(t.node(t.visibleRow(r)))
 		sb.Reset()
 		sb.WriteString(b.treeCell(n, r == t.sel, l.treeW))
 		sb.WriteString(sep)
@@ -193,7 +193,7 @@ func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
 func (b *browser) treeCell(n *node, selected bool, w int) string {
 	st := b.sh.styles
 	exp := "  "
-	if len(n.children) > 0 {
+	if !n.leaf {
 		switch {
 		case n.expanded && st.ASCII:
 			exp = "v "
@@ -256,7 +256,7 @@ func (b *browser) detailsText() string {
 	if sel < 0 {
 		return ""
 	}
-	n := &t.nodes[sel]
+	n := new(t.node(sel))
 	parts := []string{n.label}
 	f := b.frame
 	if f == nil {

@@ -36,10 +36,10 @@ func (b *browser) wakeKeysOf() wakeKeys {
 		return none
 	}
 	sel := t.selected()
-	if sel < 0 || t.nodes[sel].thread < 0 {
+	if sel < 0 || t.node(sel).thread < 0 {
 		return none
 	}
-	n := &t.nodes[sel]
+	n := new(t.node(sel))
 	k, ok := b.hist.Attributes().Child(n.thread, core.AttrWaker)
 	if !ok {
 		return none
@@ -121,7 +121,7 @@ func (b *browser) followWaker() tea.Cmd {
 		b.setNote(noteInfo, b.wakerText(iv)+": not a thread")
 		return nil
 	}
-	n, found := t.byTID[wakerAttr(w)]
+	n, found := t.byTID(wakerAttr(w))
 	if !found {
 		b.setNote(noteInfo, "waker thread "+wakerAttr(w)+" has no row")
 		return nil

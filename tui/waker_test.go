@@ -27,7 +27,7 @@ func wakeOnScreen(t *testing.T, hs *harness) (core.Time, int32) {
 		if woken == strconv.Itoa(int(w.ID)) {
 			continue
 		}
-		b.tree().selectNode(b.tree().byTID[woken])
+		b.tree().selectNode(tidRow(t, b.tree(), woken))
 		hs.run(b.moveCursor(iv.Start-1, true))
 		if !b.frame.woken || !strings.Contains(hs.view(), "woken by ") {
 			t.Fatalf("cursor on the wait of %s before %d: no waker in the details line", woken, iv.Start)

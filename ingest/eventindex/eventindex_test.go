@@ -57,19 +57,27 @@ func randomEvents(r interface{ IntN(int) int }, n int) []core.Event {
 	return evs
 }
 
+// randomIndex indexes up to 3000 random events with checkpoints every k
+// events (random) and opens the index.
+func randomIndex(t *testing.T, r interface{ IntN(int) int }) (*Index, []core.Event, int) {
+	t.Helper()
+	k := 1 + r.IntN(70)
+	evs := randomEvents(r, r.IntN(3000))
+	raw := build(t, coretest.NewSliceSource(core.SourceInfo{}, evs), k)
+	x, err := Open(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatalf("%d events every %d: %v", len(evs), k, err)
+	}
+	return x, evs, k
+}
+
 // TestSeekMatchesBruteForce reaches random ranks and times through the
 // index and compares with a linear reading of the events.
 func TestSeekMatchesBruteForce(t *testing.T) {
 	r := coretest.Rand(t)
 	for round := range 20 {
-		n := r.IntN(3000)
-		k := 1 + r.IntN(70)
-		evs := randomEvents(r, n)
-		raw := build(t, coretest.NewSliceSource(core.SourceInfo{}, evs), k)
-		x, err := Open(bytes.NewReader(raw), int64(len(raw)))
-		if err != nil {
-			t.Fatalf("round %d: %v", round, err)
-		}
+		x, evs, k := randomIndex(t, r)
+		n := len(evs)
 		if x.Events() != int64(n) || x.Every() != int64(k) {
 			t.Fatalf("round %d: events %d every %d, want %d %d", round, x.Events(), x.Every(), n, k)
 		}

@@ -2,9 +2,10 @@
 // process, as the browser's Control Flow view arranges its rows. It is
 // computed once, either by one 2D query of the whole history (the R-SHT
 // article's PsTree query, [Query]) or while the index is built, from the
-// state changes the analyses write ([Recorder]); the index stores the
-// latter as a section ([Encode], [Decode]) so that opening a trace needs
-// no query.
+// state changes the analyses write ([Recorder]). The index stores the
+// latter arranged as the browser's rows ([ControlFlow], read back on
+// demand by [OpenRows]) so that opening a trace needs no query and reads
+// only the rows on screen.
 //
 // The rule, the same both ways: a thread's name is its latest non-null
 // Threads/<tid>/Exec_name (the name it ends with, as after an exec); its
@@ -37,21 +38,6 @@ type Table struct {
 	// Processes maps a PID to its latest non-null Processes/<pid>/
 	// Exec_name.
 	Processes map[int64]string
-}
-
-// Fits reports whether t describes the threads of at (the same keys in
-// the same order): a table from another index does not.
-func (t *Table) Fits(at *core.AttributeTree) bool {
-	tids := threadKeys(at)
-	if len(tids) != len(t.Threads) {
-		return false
-	}
-	for i, k := range tids {
-		if t.Threads[i].Key != k {
-			return false
-		}
-	}
-	return true
 }
 
 // threadKeys returns the children of Threads.

@@ -67,6 +67,6 @@ func (t *Trace) Close() error {
 	return t.index.Close()
 }
 
-// ProcessTable returns the process tree stored with the index (nil when
-// there is none: see [ingest.Index.ProcessTable]).
-func (t *Trace) ProcessTable() *pstree.Table { return t.index.ProcessTable() }
+// ControlFlowRows returns the Control Flow rows stored with the index (nil
+// when there are none: see [ingest.Index.ControlFlowRows]).
+func (t *Trace) ControlFlowRows() *pstree.Rows { return t.index.ControlFlowRows() }
