@@ -21,56 +21,17 @@ type keyState struct {
 
 // stateTable is the builder's current state of every key. It grows by
 // pages, never by copying: a build of ten million keys does not hold the
-// table twice while it grows, nor half of it unused. A string value is
-// the id of the string in a pool (in num), so the keys that never hold
-// one (most) do not pay for a string header.
+// table twice while it grows, nor half of it unused. Strings live in a
+// map, so the keys that never hold one (most) do not pay for a string
+// header.
 type stateTable struct {
 	pages [][]keyState
 	kinds [][]core.Kind // the value's kind, by page like pages
 	n     int
-	strs  stringPool
+	strs  map[core.Key]string
 }
 
-func newStateTable() *stateTable { return &stateTable{strs: stringPool{ids: map[string]uint32{}}} }
-
-// stringPool holds each distinct string that keys hold now once, with
-// the count of keys holding it, and forgets it when none does. A system
-// call's name set and cleared for every call costs one look-up by string
-// here, where a map from key to string took three map operations (set,
-// read, delete).
-type stringPool struct {
-	vals []string // by id ("" when free)
-	refs []int32  // keys holding vals[id]
-	ids  map[string]uint32
-	free []uint32 // ids without a string
-}
-
-// ref returns the id of s, counting one more key holding it.
-func (p *stringPool) ref(s string) uint32 {
-	if id, ok := p.ids[s]; ok {
-		p.refs[id]++
-		return id
-	}
-	var id uint32
-	if n := len(p.free); n > 0 {
-		id, p.free = p.free[n-1], p.free[:n-1]
-		p.vals[id], p.refs[id] = s, 1
-	} else {
-		id = uint32(len(p.vals))
-		p.vals, p.refs = append(p.vals, s), append(p.refs, 1)
-	}
-	p.ids[s] = id
-	return id
-}
-
-// unref counts one key fewer holding string id, forgetting it at zero.
-func (p *stringPool) unref(id uint32) {
-	if p.refs[id]--; p.refs[id] == 0 {
-		delete(p.ids, p.vals[id])
-		p.vals[id] = ""
-		p.free = append(p.free, id)
-	}
-}
+func newStateTable() *stateTable { return &stateTable{strs: map[core.Key]string{}} }
 
 // len returns the number of keys.
 func (s *stateTable) len() int { return s.n }
@@ -106,7 +67,7 @@ func (s *stateTable) value(k core.Key) core.Value {
 	case core.KindFloat64:
 		return core.Float64(math.Float64frombits(st.num))
 	case core.KindString:
-		return core.String(s.strs.vals[st.num])
+		return core.String(s.strs[k])
 	}
 	return core.Null()
 }
@@ -115,7 +76,7 @@ func (s *stateTable) value(k core.Key) core.Value {
 func (s *stateTable) set(k core.Key, v core.Value) {
 	st, kind := s.at(k), s.kind(k)
 	if *kind == core.KindString {
-		s.strs.unref(uint32(st.num))
+		delete(s.strs, k)
 	}
 	*kind, st.num = v.Kind(), 0
 	switch v.Kind() {
@@ -124,6 +85,6 @@ func (s *stateTable) set(k core.Key, v core.Value) {
 	case core.KindFloat64:
 		st.num = math.Float64bits(v.Float())
 	case core.KindString:
-		st.num = uint64(s.strs.ref(v.Str()))
+		s.strs[k] = v.Str()
 	}
 }
