@@ -187,6 +187,12 @@ func TestReadAheadStops(t *testing.T) {
 	}
 	t.Logf("the build returned %v after it was cancelled", d)
 	src2.Close()
+	// A stage's goroutine closes its done channel as its last act and is
+	// counted until it has returned: poll (a condition, not a delay) for
+	// up to a second before calling it a leak.
+	for end := time.Now().Add(time.Second); runtime.NumGoroutine() > before && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
 		t.Errorf("%d goroutines after the builds, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
