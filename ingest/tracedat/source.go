@@ -24,6 +24,11 @@ type Options struct {
 	// holds only chunks found damaged while reading (what Next delivers is
 	// the same: the first pass gives the other warnings).
 	Indexed bool
+	// State is the trace's [Source.IndexState] kept in its index, for a
+	// reader opened Indexed: the event formats and symbols are then taken
+	// from it instead of the file's sections (nil, or a state that does
+	// not decode: from the file).
+	State []byte
 }
 
 const maxWarnings = 100
@@ -49,6 +54,11 @@ type Source struct {
 	order   []*class       // in order of first appearance
 	comms   map[int32][]byte
 	syms    *symbols
+	state   *indexState // opened Indexed with a state: its formats and symbols
+	closer  io.Closer   // the file, read as needed when opened Indexed
+	// symValues collects the values that may be kernel addresses, for
+	// IndexState (nil when opened Indexed).
+	symValues map[uint64]struct{}
 
 	scanning bool
 	lazy     bool // opened Indexed: classes are made in Next, no first pass
@@ -84,30 +94,69 @@ func Detect(path string) (bool, error) {
 }
 
 // Open reads the file, its metadata and one pass over its records (to learn
-// the event classes, time range and lost events; not with opts.Indexed),
-// and returns a Source positioned before the first event.
+// the event classes, time range and lost events; not with opts.Indexed,
+// which reads the file's parts as they are needed), and returns a Source
+// positioned before the first event.
 func Open(path string, opts Options) (*Source, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	var d *fileData
+	var closer io.Closer
+	if opts.Indexed {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		st, err := fh.Stat()
+		if err != nil {
+			fh.Close()
+			return nil, err
+		}
+		d, closer = &fileData{at: fh, size: st.Size()}, fh
+	} else {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		d = inMemory(b)
 	}
-	s, err := newSource(path, b, opts.Indexed)
+	s, err := newSource(path, d, opts)
 	if err != nil {
+		if closer != nil {
+			closer.Close()
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	s.closer = closer
 	return s, nil
 }
 
-// newSource builds a Source over a file's bytes; indexed skips the first
-// pass (see [Options.Indexed]).
-func newSource(path string, b []byte, indexed bool) (*Source, error) {
-	f, err := parseFile(b, indexed)
+// inMemory holds a whole file's bytes.
+func inMemory(b []byte) *fileData { return &fileData{all: b, size: int64(len(b))} }
+
+// newSource builds a Source over a file's bytes; opts.Indexed skips the
+// first pass (see [Options.Indexed]).
+func newSource(path string, d *fileData, opts Options) (*Source, error) {
+	indexed := opts.Indexed
+	f, err := parseFile(d, indexed)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: int64(len(b)), lazy: indexed}
-	for _, ev := range f.formats {
+	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed}
+	if indexed && opts.State != nil {
+		s.state, _ = decodeState(opts.State) // one that does not decode: the file's sections
+	}
+	var formats []*eventFormat
+	if s.state != nil {
+		formats = s.state.formats
+	} else if err := f.loadSections(optFtraceEvents, optEventFormats); err != nil {
+		return nil, err
+	} else {
+		formats = f.formats
+	}
+	for _, ev := range formats {
 		s.byID[ev.id] = ev
+	}
+	if !indexed {
+		s.symValues = map[uint64]struct{}{}
 	}
 	s.comms = parseCmdlines(f.cmdlines)
 	for bi := range f.buffers {
@@ -355,10 +404,15 @@ func (s *Source) Warnings() []core.Warning {
 	return append(s.warnings[:len(s.warnings):len(s.warnings)], more)
 }
 
-// Close implements core.Source: it releases the decoder of a file read
-// lazily.
+// Close implements core.Source: it releases the decoder and the file of
+// a reader opened Indexed.
 func (s *Source) Close() error {
 	s.f.close()
+	if s.closer != nil {
+		err := s.closer.Close()
+		s.closer = nil
+		return err
+	}
 	return nil
 }
 
