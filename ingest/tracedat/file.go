@@ -56,6 +56,7 @@ type file struct {
 	data                    *fileData
 	traceData               []byte        // the whole file (version 6)
 	later                   []sectionRef  // sections read when first needed (lazy)
+	state                   *indexState   // the index's state, whose chunk sizes spare walking the chunks (lazy)
 	zstd                    *zstd.Decoder // made on first use, for every section and chunk
 	// lazy: compressed CPU data is only located when the file is parsed
 	// and decompressed chunk by chunk as it is read (see lazyData).
@@ -77,6 +78,9 @@ type cpuData struct {
 	offset int64 // in the file, for error messages
 	data   []byte
 	chunks *lazyData // nil unless the data is compressed and read lazily
+	// sizes are the compressed data's chunk sizes, kept by the full
+	// reader for the index state.
+	sizes []chunkSize
 }
 
 // length is the number of bytes of the CPU's (decompressed) data.
@@ -189,8 +193,9 @@ const headBytes = 4096
 // compressed CPU data to be decompressed as it is read (the decoder is
 // then kept, for [file.close]) and the event formats, kallsyms and printk
 // formats of a version 7 file to be read when first needed
-// ([file.loadSections]). A version 6 file is read whole.
-func parseFile(d *fileData, lazy bool) (*file, error) {
+// ([file.loadSections]); st, if not nil, gives the chunk sizes of
+// compressed CPU data. A version 6 file is read whole.
+func parseFile(d *fileData, lazy bool, st *indexState) (*file, error) {
 	head, err := d.read(0, uint64(min(d.size, headBytes)))
 	if err != nil {
 		return nil, err
@@ -214,7 +219,7 @@ func parseFile(d *fileData, lazy bool) (*file, error) {
 		}
 		r.b = d.all
 	}
-	f := &file{version: v, data: d, traceData: d.all, lazy: lazy}
+	f := &file{version: v, data: d, traceData: d.all, lazy: lazy, state: st}
 	if !lazy {
 		defer f.close() // every section and chunk is decompressed by now
 	}

@@ -112,7 +112,7 @@ func TestIndexedRechunked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, err := parseFile(inMemory(b), false)
+		full, err := parseFile(inMemory(b), false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

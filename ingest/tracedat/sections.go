@@ -318,10 +318,12 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 			}
 			d := cpuData{cpu: int(cpu), offset: int64(off)}
 			var err error
-			if f.lazy {
+			switch {
+			case f.lazy && f.chunksFromState(&d, off, size):
+			case f.lazy:
 				d.chunks, err = f.chunkIndex(off)
-			} else {
-				d.data, err = f.chunks(off)
+			default:
+				d.data, d.sizes, err = f.chunks(off)
 			}
 			if err != nil {
 				return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
@@ -339,22 +341,25 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 
 // chunks decompresses a CPU's compressed data: a count, then chunks of
 // (compressed size, uncompressed size, bytes).
-func (f *file) chunks(off uint64) ([]byte, error) {
+// It returns the chunks' sizes too, for the index state.
+func (f *file) chunks(off uint64) ([]byte, []chunkSize, error) {
 	l, err := f.chunkIndex(off)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []byte
+	sizes := make([]chunkSize, len(l.chunks))
 	for i, c := range l.chunks {
 		data, err := f.data.read(uint64(c.off), uint64(c.csize))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if out, err = f.decompress(out, data, uint32(c.usize)); err != nil {
-			return nil, fmt.Errorf("chunk %d at offset %d: %w", i, c.off, err)
+			return nil, nil, fmt.Errorf("chunk %d at offset %d: %w", i, c.off, err)
 		}
+		sizes[i] = chunkSize{csize: uint32(c.csize), usize: uint32(c.usize)}
 	}
-	return out, nil
+	return out, sizes, nil
 }
 
 // section returns the body of the section at off (decompressed), checking

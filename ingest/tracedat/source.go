@@ -136,14 +136,15 @@ func inMemory(b []byte) *fileData { return &fileData{all: b, size: int64(len(b))
 // first pass (see [Options.Indexed]).
 func newSource(path string, d *fileData, opts Options) (*Source, error) {
 	indexed := opts.Indexed
-	f, err := parseFile(d, indexed)
+	var st *indexState
+	if indexed && opts.State != nil {
+		st, _ = decodeState(opts.State) // one that does not decode: the file's sections
+	}
+	f, err := parseFile(d, indexed, st)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed}
-	if indexed && opts.State != nil {
-		s.state, _ = decodeState(opts.State) // one that does not decode: the file's sections
-	}
+	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed, state: st}
 	var formats []*eventFormat
 	if s.state != nil {
 		formats = s.state.formats

@@ -28,6 +28,8 @@ const StateVersion = 1
 //	u64 the lowest symbol address (^0 when kallsyms is empty)
 //	u32 symbols; per symbol, by ascending value:
 //	    u64 value, u64 the address of its symbol, u32 n, n bytes of name
+//	u32 compressed CPU data regions; per region: u64 its file offset,
+//	    u32 n chunks, n times (u32 compressed size, u32 size)
 //	u32 CRC-32 (IEEE) of every byte before it
 //
 // The formats are those of the events the trace holds; the symbols are
@@ -35,7 +37,10 @@ const StateVersion = 1
 // resolves (a symbol at or below them), so the printed functions of the
 // timer, workqueue and kmem events are found without kallsyms. A value
 // not listed (an address computed by a print format's expression, an
-// array element) makes the reader parse kallsyms as without a state.
+// array element) makes the reader parse kallsyms as without a state. The
+// chunk sizes locate the chunks of compressed CPU data without reading
+// their headers all over the file; a region whose chunk count or sizes do
+// not match the file is walked as without a state.
 var stateMagic = "tdstate" + string(rune(StateVersion))
 
 // ErrState is wrapped by the errors of a state that does not decode.
@@ -52,6 +57,7 @@ type indexState struct {
 	values  []uint64
 	starts  []uint64
 	names   []string
+	chunks  map[uint64][]chunkSize // by file offset of the region
 }
 
 // IndexState returns the state to keep in the index (see the encoding
@@ -84,7 +90,35 @@ func (s *Source) IndexState() []byte {
 		out = binary.LittleEndian.AppendUint64(out, start)
 		out = appendBytes(out, []byte(name))
 	}
-	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
+	return appendChecksum(s.f.appendChunkSizes(out))
+}
+
+// appendChecksum appends the CRC-32 of b.
+func appendChecksum(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// appendChunkSizes appends the regions of compressed CPU data with their
+// chunk sizes.
+func (f *file) appendChunkSizes(out []byte) []byte {
+	var cpus []*cpuData
+	for bi := range f.buffers {
+		for ci := range f.buffers[bi].cpus {
+			if d := &f.buffers[bi].cpus[ci]; d.sizes != nil {
+				cpus = append(cpus, d)
+			}
+		}
+	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(cpus)))
+	for _, d := range cpus {
+		out = binary.LittleEndian.AppendUint64(out, uint64(d.offset))
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(d.sizes)))
+		for _, c := range d.sizes {
+			out = binary.LittleEndian.AppendUint32(out, c.csize)
+			out = binary.LittleEndian.AppendUint32(out, c.usize)
+		}
+	}
+	return out
 }
 
 func appendBytes(dst, b []byte) []byte {
@@ -130,6 +164,7 @@ func decodeState(b []byte) (*indexState, error) {
 		}
 		st.values, st.starts, st.names = append(st.values, v), append(st.starts, start), append(st.names, name)
 	}
+	st.chunks = decodeChunkSizes(r)
 	if r.err == nil && r.off != len(body) {
 		r.fail("%d bytes after the symbols", len(body)-r.off)
 	}
@@ -137,6 +172,29 @@ func decodeState(b []byte) (*indexState, error) {
 		return nil, fmt.Errorf("%w: %w", ErrState, r.err)
 	}
 	return st, nil
+}
+
+// decodeChunkSizes reads the regions of compressed CPU data of a state.
+func decodeChunkSizes(r *rd) map[uint64][]chunkSize {
+	n := r.u32()
+	if uint64(n) > uint64(len(r.b)-r.off)/12 {
+		r.fail("%d regions of CPU data", n)
+		return nil
+	}
+	out := make(map[uint64][]chunkSize, n)
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		off, count := r.u64(), r.u32()
+		if uint64(count) > uint64(len(r.b)-r.off)/8 {
+			r.fail("%d chunks", count)
+			return nil
+		}
+		sizes := make([]chunkSize, count)
+		for k := range sizes {
+			sizes[k] = chunkSize{csize: r.u32(), usize: r.u32()}
+		}
+		out[off] = sizes
+	}
+	return out
 }
 
 // lookup resolves addr from the state: found reports whether the state

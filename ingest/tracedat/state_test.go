@@ -65,7 +65,8 @@ func TestIndexStateProperty(t *testing.T) {
 // TestIndexStateSparesKallsyms: with the state, reading every event of a
 // version 7 file and printing it reads neither the format sections nor
 // kallsyms, though the events print functions (hrtimer, timer and
-// workqueue events), and gives the full reader's lines.
+// workqueue events), and gives the full reader's lines; the chunks of
+// every CPU are located from the state, where the file's headers say.
 func TestIndexStateSparesKallsyms(t *testing.T) {
 	for _, path := range []string{"testdata/cover-v7-zstd.dat", "testdata/pipes-v7-zstd.dat", "testdata/instances-v7-zstd.dat"} {
 		state, want := stateOf(t, path)
@@ -79,6 +80,23 @@ func TestIndexStateSparesKallsyms(t *testing.T) {
 		src, err := Open(path, Options{Indexed: true, State: state})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(st.chunks) != len(src.cpus) {
+			t.Errorf("%s: the state has the chunks of %d CPUs, the file %d", path, len(st.chunks), len(src.cpus))
+		}
+		for _, c := range src.cpus {
+			walked, err := src.f.chunkIndex(uint64(c.cpu.offset))
+			if err != nil || !slices.Equal(walked.chunks, c.cpu.chunks.chunks) {
+				t.Errorf("%s: CPU %d: chunks from the state differ from the file's (%v)", path, c.cpu.cpu, err)
+				continue
+			}
+			size := uint64(0)
+			for _, k := range walked.chunks {
+				size += 8 + uint64(k.csize)
+			}
+			if !src.f.chunksFromState(&cpuData{}, uint64(c.cpu.offset), size) {
+				t.Errorf("%s: CPU %d: the state's chunk sizes were not taken", path, c.cpu.cpu)
+			}
 		}
 		got, err := lines(src)
 		if err != nil {
@@ -94,9 +112,9 @@ func TestIndexStateSparesKallsyms(t *testing.T) {
 	}
 }
 
-// TestIndexStateFallback: a damaged state, or one that misses a value
-// looked up, leaves the reader to the file's sections, with the same
-// output.
+// TestIndexStateFallback: a damaged state, one that misses a value
+// looked up, or one whose chunk sizes do not match the file, leaves the
+// reader to the file's sections and chunk headers, with the same output.
 func TestIndexStateFallback(t *testing.T) {
 	path := "testdata/cover-v7-zstd.dat"
 	state, want := stateOf(t, path)
@@ -106,43 +124,64 @@ func TestIndexStateFallback(t *testing.T) {
 	}
 	flipped := slices.Clone(state)
 	flipped[len(flipped)/2] ^= 1
-	// The state without its symbols (but the lowest address): every
-	// function printed is looked up in kallsyms.
-	noSyms := encodeState(st.formats, st.first, nil)
-	for name, s := range map[string][]byte{"flipped": flipped, "cut": state[:len(state)-9], "empty": {}, "no symbols": noSyms} {
-		src, err := Open(path, Options{Indexed: true, State: s})
+	noSyms := *st // every function printed is looked up in kallsyms
+	noSyms.values = nil
+	badChunks := *st
+	badChunks.chunks = map[uint64][]chunkSize{}
+	for off, sizes := range st.chunks {
+		badChunks.chunks[off] = slices.Clone(sizes)
+		badChunks.chunks[off][0].csize++
+	}
+	for _, c := range []struct {
+		name     string
+		state    []byte
+		kallsyms bool // read from the file
+	}{
+		{"flipped", flipped, true}, {"cut", state[:len(state)-9], true}, {"empty", []byte{}, true},
+		{"no symbols", encodeState(&noSyms), true}, {"chunk sizes off", encodeState(&badChunks), false},
+	} {
+		src, err := Open(path, Options{Indexed: true, State: c.state})
 		if err != nil {
-			t.Fatalf("%s state: %v", name, err)
+			t.Fatalf("%s state: %v", c.name, err)
 		}
 		got, err := lines(src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("%s state: the reader differs from the full reader", name)
+			t.Errorf("%s state: the reader differs from the full reader", c.name)
 		}
-		if !kallsymsRead(src) {
-			t.Errorf("%s state: kallsyms was not read, though the state could not answer", name)
+		if kallsymsRead(src) != c.kallsyms {
+			t.Errorf("%s state: kallsyms read %v, want %v", c.name, kallsymsRead(src), c.kallsyms)
 		}
 		src.Close()
 	}
 }
 
-// encodeState builds a state from its parts, as IndexState lays it out
-// (the test's way to make states IndexState would not).
-func encodeState(formats []*eventFormat, first uint64, values []uint64) []byte {
+// encodeState lays out a decoded state as IndexState does (the test's
+// way to make states IndexState would not).
+func encodeState(st *indexState) []byte {
 	out := []byte(stateMagic)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(formats)))
-	for _, ef := range formats {
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(st.formats)))
+	for _, ef := range st.formats {
 		out = appendBytes(out, []byte(ef.system))
 		out = appendBytes(out, ef.text)
 	}
-	out = binary.LittleEndian.AppendUint64(out, first)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(values)))
-	for _, v := range values {
+	out = binary.LittleEndian.AppendUint64(out, st.first)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(st.values)))
+	for i, v := range st.values {
 		out = binary.LittleEndian.AppendUint64(out, v)
-		out = binary.LittleEndian.AppendUint64(out, v)
-		out = appendBytes(out, []byte("f"))
+		out = binary.LittleEndian.AppendUint64(out, st.starts[i])
+		out = appendBytes(out, []byte(st.names[i]))
+	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(st.chunks)))
+	for off, sizes := range st.chunks {
+		out = binary.LittleEndian.AppendUint64(out, off)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(sizes)))
+		for _, c := range sizes {
+			out = binary.LittleEndian.AppendUint32(out, c.csize)
+			out = binary.LittleEndian.AppendUint32(out, c.usize)
+		}
 	}
 	return binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(out))
 }
