@@ -1,6 +1,7 @@
 package tracedat
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -61,6 +62,7 @@ type Source struct {
 	symValues map[uint64]struct{}
 
 	scanning bool
+	unprimed bool // no record read ahead yet (opened Indexed, neither read nor sought)
 	lazy     bool // opened Indexed: classes are made in Next, no first pass
 	warnings []core.Warning
 	dropped  int64 // warnings past maxWarnings, counted but not kept
@@ -167,7 +169,9 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 		}
 	}
 	if indexed {
-		s.rewind()
+		// Every CPU before its first record, read ahead when first
+		// needed: the event table seeks first.
+		s.unprimed = true
 		return s, nil
 	}
 	s.scanning = true
@@ -207,7 +211,7 @@ func (s *Source) rewind() {
 		*c = cpuReader{f: c.f, buf: c.buf, cpu: c.cpu, index: c.index}
 		s.fill(c)
 	}
-	s.cur, s.last = nil, 0
+	s.cur, s.last, s.unprimed = nil, 0, false
 }
 
 // fill reads the next record of c ahead, noting page problems.
@@ -238,6 +242,9 @@ func (s *Source) warn(w core.Warning) {
 // the lowest stream), after which that record is consumed: the caller
 // reads c.recTS and c.recData, then the reader is refilled on the next call.
 func (s *Source) advance() *cpuReader {
+	if s.unprimed {
+		s.rewind()
+	}
 	if s.cur != nil {
 		s.fill(s.cur)
 		s.cur = nil
@@ -485,20 +492,28 @@ func (s *Source) Seek(cp []byte) error {
 		c.resume(marks[i], func(w pageWarning) { s.pageWarning(c, w) })
 		s.fill(c)
 	}
-	s.cur, s.last = nil, last
+	s.cur, s.last, s.unprimed = nil, last, false
 	return nil
 }
 
-// parseCmdlines reads saved_cmdlines ("pid comm" lines).
+// parseCmdlines reads saved_cmdlines ("pid comm" lines). The names are
+// slices of b, which nothing writes after the file is read (no copy per
+// task: the event table's reader parses it when it opens).
 func parseCmdlines(b []byte) map[int32][]byte {
-	m := map[int32][]byte{}
-	for _, line := range strings.Split(string(b), "\n") {
-		pid, comm, ok := strings.Cut(strings.TrimSpace(line), " ")
+	m := make(map[int32][]byte, bytes.Count(b, []byte("\n"))+1)
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		pid, comm, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
 		if !ok {
 			continue
 		}
-		if n, err := strconv.ParseInt(pid, 10, 32); err == nil {
-			m[int32(n)] = []byte(comm)
+		if n, err := strconv.ParseInt(string(pid), 10, 32); err == nil {
+			m[int32(n)] = comm[:len(comm):len(comm)]
 		}
 	}
 	return m
