@@ -103,6 +103,23 @@ func (f *file) parseEventSystems(r *rd) {
 	}
 }
 
+// formatID returns the "ID:" of a format file, without parsing the rest.
+func formatID(text []byte) (int, bool) {
+	for len(text) > 0 {
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		if t := bytes.TrimSpace(line); bytes.HasPrefix(t, []byte("ID:")) {
+			id, err := strconv.Atoi(string(bytes.TrimSpace(t[len("ID:"):])))
+			return id, err == nil && id >= 0
+		}
+	}
+	return 0, false
+}
+
 // parseFormat parses one format file; nil when it names no event.
 func parseFormat(text []byte, system string) *eventFormat {
 	ev := &eventFormat{system: system, id: -1, text: text}

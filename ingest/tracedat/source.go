@@ -147,16 +147,13 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 		return nil, err
 	}
 	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed, state: st}
-	var formats []*eventFormat
-	if s.state != nil {
-		formats = s.state.formats
-	} else if err := f.loadSections(optFtraceEvents, optEventFormats); err != nil {
-		return nil, err
-	} else {
-		formats = f.formats
-	}
-	for _, ev := range formats {
-		s.byID[ev.id] = ev
+	if s.state == nil { // else formats are parsed from the state as events need them
+		if err := f.loadSections(optFtraceEvents, optEventFormats); err != nil {
+			return nil, err
+		}
+		for _, ev := range f.formats {
+			s.byID[ev.id] = ev
+		}
 	}
 	if !indexed {
 		s.symValues = map[uint64]struct{}{}
@@ -273,6 +270,10 @@ func (s *Source) classOf(data []byte) *class {
 		return nil
 	}
 	ef, ok := s.byID[id]
+	if !ok && s.state != nil {
+		ef = s.state.format(id)
+		ok = ef != nil
+	}
 	if !ok && s.lazy { // the first pass warned of it
 		s.classes[id] = nil
 		return nil

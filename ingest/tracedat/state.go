@@ -52,8 +52,8 @@ const maxSymbolValues = 1 << 20
 
 // indexState is a decoded index state.
 type indexState struct {
-	formats []*eventFormat
-	first   uint64 // lowest symbol address: nothing below resolves
+	formats map[int]stateFormat // by event id, parsed when first met
+	first   uint64              // lowest symbol address: nothing below resolves
 	values  []uint64
 	starts  []uint64
 	names   []string
@@ -141,12 +141,14 @@ func decodeState(b []byte) (*indexState, error) {
 	n := r.u32()
 	if uint64(n) > uint64(len(body))/8 {
 		r.fail("%d formats", n)
+		n = 0
 	}
+	st.formats = make(map[int]stateFormat, n)
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		system := string(r.take(uint64(r.u32())))
 		text := r.take(uint64(r.u32()))
-		if ev := parseFormat(text, system); ev != nil && r.err == nil {
-			st.formats = append(st.formats, ev)
+		if id, ok := formatID(text); ok && r.err == nil {
+			st.formats[id] = stateFormat{system: system, text: text}
 		}
 	}
 	st.first = r.u64()
@@ -172,6 +174,26 @@ func decodeState(b []byte) (*indexState, error) {
 		return nil, fmt.Errorf("%w: %w", ErrState, r.err)
 	}
 	return st, nil
+}
+
+// stateFormat is an event's format file kept in a state.
+type stateFormat struct {
+	system string
+	text   []byte
+}
+
+// format parses the format of event id, nil when the state has none (or
+// it names no event).
+func (st *indexState) format(id int) *eventFormat {
+	sf, ok := st.formats[id]
+	if !ok {
+		return nil
+	}
+	ef := parseFormat(sf.text, sf.system)
+	if ef == nil || ef.id != id {
+		return nil
+	}
+	return ef
 }
 
 // decodeChunkSizes reads the regions of compressed CPU data of a state.

@@ -163,9 +163,9 @@ func TestIndexStateFallback(t *testing.T) {
 func encodeState(st *indexState) []byte {
 	out := []byte(stateMagic)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(st.formats)))
-	for _, ef := range st.formats {
-		out = appendBytes(out, []byte(ef.system))
-		out = appendBytes(out, ef.text)
+	for _, sf := range st.formats {
+		out = appendBytes(out, []byte(sf.system))
+		out = appendBytes(out, sf.text)
 	}
 	out = binary.LittleEndian.AppendUint64(out, st.first)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(st.values)))
