@@ -103,15 +103,19 @@ func (f *file) parseEventSystems(r *rd) {
 	}
 }
 
+// cutLine returns b's first line, without its newline, and the rest.
+func cutLine(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
+}
+
 // formatID returns the "ID:" of a format file, without parsing the rest.
 func formatID(text []byte) (int, bool) {
 	for len(text) > 0 {
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
-		}
+		var line []byte
+		line, text = cutLine(text)
 		if t := bytes.TrimSpace(line); bytes.HasPrefix(t, []byte("ID:")) {
 			id, err := strconv.Atoi(string(bytes.TrimSpace(t[len("ID:"):])))
 			return id, err == nil && id >= 0

@@ -503,12 +503,8 @@ func (s *Source) Seek(cp []byte) error {
 func parseCmdlines(b []byte) map[int32][]byte {
 	m := make(map[int32][]byte, bytes.Count(b, []byte("\n"))+1)
 	for len(b) > 0 {
-		line := b
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
+		var line []byte
+		line, b = cutLine(b)
 		pid, comm, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
 		if !ok {
 			continue
