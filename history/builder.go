@@ -114,12 +114,12 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 	if old == v {
 		return nil
 	}
-	if t > st.since {
-		if err := b.emit(key, st.since, t-1, old); err != nil {
+	if t > st.since() {
+		if err := b.emit(key, st.since(), t-1, old); err != nil {
 			b.err = err
 			return err
 		}
-		st.since = t
+		st.setSince(t)
 	}
 	b.state.set(key, v)
 	return nil

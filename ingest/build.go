@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -219,6 +220,12 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if rec != nil {
 		if err := addRowsSection(b, pstree.ControlFlow(rec.Attributes(), table)); err != nil {
 			return err
+		}
+		if b.Attributes().Len() >= collectAfterAnalyses {
+			// The current states, the table and the rows are garbage, in
+			// pages among the attribute tree's: given back now, they are
+			// not resident beside the new arrays of the tree's encoding.
+			debug.FreeOSMemory()
 		}
 	}
 	if order != nil {
