@@ -221,7 +221,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		if err := addRowsSection(b, pstree.ControlFlow(rec.Attributes(), table)); err != nil {
 			return err
 		}
-		if b.Attributes().Len() >= collectAfterAnalyses {
+		if b.Attributes().Len() >= history.ReturnMemoryFrom {
 			// The current states, the table and the rows are garbage, in
 			// pages among the attribute tree's: given back now, they are
 			// not resident beside the new arrays of the tree's encoding.
