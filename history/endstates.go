@@ -14,7 +14,7 @@ var ErrStatesEnded = errors.New("history: states already ended")
 
 // EndStates ends every attribute's state at end (inclusive), as Close
 // would, and releases the current states, the largest part of a build's
-// memory (17 bytes per attribute: 218 MB at 12.9 M attributes). A caller
+// memory (13 bytes per attribute: 167 MB at 12.9 M attributes). A caller
 // that still has work after the last change (the process tree's rows,
 // built from the attribute tree) calls it first, so that this work does
 // not add its memory to theirs, and so that the tree side places the last
