@@ -35,6 +35,8 @@ type Builder struct {
 	pipe     *pipeline // the tree side, started by the first interval
 	cur      *ivBatch  // the batch being filled
 	keysSent int       // attribute count last sent to the tree side
+
+	sum *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -60,6 +62,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
+	b.sum = newSummaryBuild(o.Summarise, start)
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -218,6 +221,9 @@ func (b *Builder) close(end core.Time) error {
 	// The current states are no longer needed: their memory goes back
 	// before the attribute tree's encoding takes its own.
 	b.state = newStateTable()
+	if err := b.writeSummary(end); err != nil { // while the tree side places the last batches
+		return err
+	}
 	if err := b.drain(); err != nil {
 		return err
 	}
