@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -54,11 +55,15 @@ type queryMode uint8
 const (
 	modeExact queryMode = iota
 	modeSampled
+	modeSummary // some rows from the history's summaries (framesummary.go)
 )
 
 func (m queryMode) String() string {
-	if m == modeExact {
+	switch m {
+	case modeExact:
 		return "exact"
+	case modeSummary:
+		return "summary"
 	}
 	return "sampled"
 }
@@ -86,6 +91,9 @@ type frameRequest struct {
 	// still tried unless the guess exceeds what exact gives up at.
 	guessed bool
 	names   *frameNames // paints call-stack rows by frame name (nil: by value)
+	// summary: draw the rows the history's summaries serve from them
+	// (framesummary.go), when it keeps any.
+	summary bool
 	now     func() time.Time
 	// scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
@@ -187,6 +195,8 @@ type frameBuilder struct {
 	framePaints map[int32]framePaintOf // by value id (framenames.go)
 	runOf       map[core.Key]int       // Current_thread key -> its CPU row
 	runs        [][]threadRun          // per row
+	served      []bool                 // per row: drawn from summaries (framesummary.go)
+	sumCells    []sumCell              // per cell of the served rows
 }
 
 // runFrame answers one request.
@@ -217,6 +227,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 			keys = append(keys, r.key)
 		}
 	}
+	drawn := len(keys) // the rows' keys come first
 	keys = append(keys, req.extra...)
 	b.runOf = make(map[core.Key]int, len(req.runs))
 	for _, rk := range req.runs {
@@ -227,14 +238,30 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	}
 	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
 
-	cells := len(req.rows) * v.Cols
-	expected := req.rate * float64(len(req.rows)) * float64(v.Span())
-	f.mode = modeSampled
+	b.reset()
+	rowsLeft := len(req.rows)
 	budget := exactBudget
 	if req.guessed {
 		budget = exactCap
 	}
-	if req.rate == 0 || expected <= float64(budget*cells) {
+	dense := func(rows int) bool { // exact would read too many intervals
+		return req.rate != 0 && req.rate*float64(rows)*float64(v.Span()) > float64(budget*rows*v.Cols)
+	}
+	if sz, ok := req.hist.(core.Summarizer); ok && req.summary && dense(rowsLeft) {
+		n, err := b.summarise(ctx, sz)
+		if err != nil {
+			f.err = err
+			return f
+		}
+		if n > 0 {
+			left := slices.DeleteFunc(slices.Clone(keys[:drawn]), func(k core.Key) bool { return b.served[b.rowOf[k]] })
+			rowsLeft = len(left)
+			keys = append(left, keys[drawn:]...) // extra keeps the selected row's key for the details line
+		}
+	}
+	cells := rowsLeft * v.Cols
+	f.mode = modeSampled
+	if rowsLeft > 0 && !dense(rowsLeft) {
 		f.mode = modeExact
 		b.reset()
 		b.limit = exactCap*cells + (len(req.extra)+len(req.runs))*v.Cols
@@ -251,14 +278,26 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	if f.mode == modeSampled {
 		b.reset()
 		b.limit = 0
-		_, err := req.hist.Query2DTimes(ctx, keys, b.sampleTimes(), b.visit)
+		times := []core.Time{req.cursor} // every row drawn from summaries: the cursor for the details line
+		if rowsLeft > 0 || len(req.runs) > 0 {
+			times = b.sampleTimes()
+		}
+		_, err := req.hist.Query2DTimes(ctx, keys, times, b.visit)
 		if err != nil {
 			f.err = err
 			return f
 		}
 		f.intervals += b.count
 	}
-	f.rate = measuredRate(req, f, b.count)
+	f.rate = req.rate
+	if rowsLeft > 0 {
+		left := req
+		left.rows = left.rows[:rowsLeft] // the density of the rows queried (only their count is read)
+		f.rate = measuredRate(left, f, b.count)
+	}
+	if rowsLeft < len(req.rows) {
+		f.mode = modeSummary
+	}
 	f.cells = b.finish()
 	f.runs = b.finishRuns()
 	f.atCursor = b.atCursor
@@ -278,6 +317,9 @@ func grow[T any](s []T, n int) []T {
 func (b *frameBuilder) reset() {
 	b.levelIDs = b.levelIDs[:0]
 	for i := range b.acc {
+		if b.served != nil && b.served[i/b.cols] {
+			continue // drawn from summaries, once
+		}
 		b.acc[i] = slotAcc{vals: [slotsPerCel]int32{-1, -1, -1, -1}}
 	}
 	b.count, b.stopped = 0, false
@@ -321,7 +363,7 @@ func (b *frameBuilder) visit(iv core.Interval) bool {
 		b.addRun(r, iv)
 	}
 	row, ok := b.rowOf[iv.Key]
-	if !ok {
+	if !ok || b.served != nil && b.served[row] {
 		return true
 	}
 	v := b.req.view
@@ -453,6 +495,9 @@ func (b *frameBuilder) finish() []cell {
 			changes := a.n - 1
 			if a.covered < width {
 				changes++ // a gap between known intervals hid at least one more
+			}
+			if b.served != nil && b.served[r] {
+				changes = b.sumCells[r*b.cols+c].changes
 			}
 			cells[r*b.cols+c] = cell{paint: *p, known: true, multi: changes >= 2}
 			if row.domain == domainCounter {
