@@ -324,7 +324,11 @@ func (b *frameBuilder) reset() {
 	}
 	b.count, b.stopped = 0, false
 	clear(b.atCursor)
-	clear(b.overflow)
+	for cell := range b.overflow {
+		if b.served == nil || !b.served[cell/b.cols] {
+			delete(b.overflow, cell)
+		}
+	}
 	b.runs = make([][]threadRun, len(b.req.rows))
 }
 
