@@ -143,14 +143,7 @@ func (b *Builder) AddSection(name string, size int64, r io.Reader) error {
 			return fmt.Errorf("history: section %q added twice", name)
 		}
 	}
-	if b.side == nil {
-		f, err := createTemp(b.path, ".sec")
-		if err != nil {
-			return err
-		}
-		b.side = f
-	}
-	off, err := b.side.Seek(0, io.SeekEnd)
+	off, err := b.sideEnd()
 	if err != nil {
 		return fmt.Errorf("history: section %q: %w", name, err)
 	}

@@ -34,9 +34,8 @@ func (t *Tree) checkSummary() error {
 	var (
 		ivs   []core.Interval
 		ch    []change
-		acc   bucketAcc
+		enc   entryEncoder
 		entry []byte
-		level []byte
 	)
 	for lo := 0; lo < len(keys); lo += checkSummaryBatch {
 		batch := keys[lo:min(lo+checkSummaryBatch, len(keys))]
@@ -50,7 +49,7 @@ func (t *Tree) checkSummary() error {
 		core.SortIntervals(ivs)
 		for _, k := range batch {
 			i, _ := slices.BinarySearchFunc(ivs, k, func(iv core.Interval, k core.Key) int { return int(iv.Key) - int(k) })
-			ch, entry = ch[:0], entry[:0]
+			ch, entry = ch[:0], nil
 			summarised := true
 			for ; i < len(ivs) && ivs[i].Key == k; i++ {
 				v, ok := core.SummaryByte(ivs[i].Value)
@@ -58,10 +57,7 @@ func (t *Tree) checkSummary() error {
 				ch = append(ch, change{start: ivs[i].Start, v: v})
 			}
 			if summarised && len(ch) > 0 {
-				for _, s := range x.levels {
-					level = appendLevel(level[:0], ch, x.end, s, &acc)
-					entry = appendUvarintBytes(entry, level)
-				}
+				entry = enc.encode(ch, x.end, x.levels)
 			}
 			got, _ := x.entry(k)
 			if !bytes.Equal(got, entry) {

@@ -45,12 +45,12 @@ func readAllSummaries(b []byte) error {
 		if !ok {
 			continue
 		}
-		for li, sh := range x.levels {
-			runs, err := x.level(e, li)
+		for li := range x.levels {
+			runs, at, err := x.level(e, li)
 			if err != nil {
 				return err
 			}
-			if _, err := x.readRuns(runs, sh, x.start, x.end, func(core.SummaryRun) bool { return true }); err != nil {
+			if _, err := x.readRuns(runs, x.levels[at], x.start, x.end, func(core.SummaryRun) bool { return true }); err != nil {
 				return err
 			}
 		}

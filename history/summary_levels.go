@@ -41,12 +41,53 @@ func (a *bucketAcc) finish() core.SummaryBucket {
 	return a.b
 }
 
+// Coarser levels are kept only where they save reading: level j+1 of a
+// key is stored when level j is, has more than entryMinRuns runs, and
+// level j+1 takes at most half its bytes; otherwise its length is 0 and a
+// reader uses the nearest finer level stored (the same few runs, finer).
+// Most threads change a few times in a trace: their entry is then the
+// finest level and a zero byte per coarser one.
+const entryMinRuns = 8
+
+// entryEncoder computes entries, reusing its buffers.
+type entryEncoder struct {
+	acc          bucketAcc
+	entry, level []byte
+	prev         []byte
+}
+
+// encode returns the entry of a key (its changes ch) for levels.
+func (e *entryEncoder) encode(ch []change, end core.Time, levels []uint8) []byte {
+	e.entry = e.entry[:0]
+	stored := true
+	runs := 0
+	for j, k := range levels {
+		if j > 0 && (!stored || runs <= entryMinRuns) {
+			stored = false
+			e.entry = append(e.entry, 0)
+			continue
+		}
+		var n int
+		e.level, n = appendLevel(e.level[:0], ch, end, k, &e.acc)
+		if j > 0 && 2*len(e.level) > len(e.prev) {
+			stored = false
+			e.entry = append(e.entry, 0)
+			continue
+		}
+		e.entry = appendUvarintBytes(e.entry, e.level)
+		e.prev, e.level = e.level, e.prev
+		runs = n
+	}
+	return e.entry
+}
+
 // runWriter appends runs of identical buckets (the record format is in
 // doc.go, "Summaries").
 type runWriter struct {
 	dst   []byte
 	cur   core.SummaryBucket
 	count int64
+	runs  int
 }
 
 func (w *runWriter) put(b core.SummaryBucket, n int64) {
@@ -69,13 +110,14 @@ func (w *runWriter) flush() {
 	}
 	w.dst = append(w.dst, w.cur.First, w.cur.Dominant, w.cur.Changes, flags)
 	w.count = 0
+	w.runs++
 }
 
 // appendLevel appends the runs of one key at the level of shift k to dst:
 // ch are its changes in time order (the first at the history's start),
 // end the history's last instant. The runs cover the buckets from the one
-// holding ch[0].start to the one holding end.
-func appendLevel(dst []byte, ch []change, end core.Time, k uint8, acc *bucketAcc) []byte {
+// holding ch[0].start to the one holding end; it also returns their count.
+func appendLevel(dst []byte, ch []change, end core.Time, k uint8, acc *bucketAcc) ([]byte, int) {
 	w := runWriter{dst: dst}
 	open, cur := false, core.Time(0)
 	for i, c := range ch {
@@ -110,5 +152,5 @@ func appendLevel(dst []byte, ch []change, end core.Time, k uint8, acc *bucketAcc
 		w.put(acc.finish(), 1)
 	}
 	w.flush()
-	return w.dst
+	return w.dst, w.runs
 }

@@ -44,6 +44,20 @@ func summaryScenario(r *rand.Rand) *scenario {
 	return s
 }
 
+// summaryRuns returns the keys sz serves and their runs.
+func summaryRuns(t *testing.T, sz core.Summarizer, keys []core.Key, t0, t1, width core.Time) ([]core.Key, map[core.Key][]core.SummaryRun) {
+	t.Helper()
+	runs := map[core.Key][]core.SummaryRun{}
+	served, _, err := sz.Summary(context.Background(), keys, t0, t1, width, func(k core.Key, run core.SummaryRun) bool {
+		runs[k] = append(runs[k], run)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return served, runs
+}
+
 // expandRuns returns the buckets of runs from bucket lo to hi (indexes at
 // the runs' shift), or false when they do not cover them exactly.
 func expandRuns(runs []core.SummaryRun, lo, hi core.Time) ([]core.SummaryBucket, bool) {
@@ -86,22 +100,8 @@ func TestSummaryMatchesReference(t *testing.T) {
 			width := core.Time(1) << max(0, int(levels[0])+r.IntN(12)-2)
 			t0 := s.start + core.Time(r.Int64N(int64(s.end-s.start)+1))
 			t1 := t0 + core.Time(r.Int64N(min(int64(s.end-t0), int64(width)<<9)+1)) // up to ~1000 buckets
-			got := map[core.Key][]core.SummaryRun{}
-			served, _, err := tree.Summary(context.Background(), keys, t0, t1, width, func(k core.Key, run core.SummaryRun) bool {
-				got[k] = append(got[k], run)
-				return true
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[core.Key][]core.SummaryRun{}
-			memServed, _, err := mem.Summary(context.Background(), keys, t0, t1, width, func(k core.Key, run core.SummaryRun) bool {
-				want[k] = append(want[k], run)
-				return true
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			served, got := summaryRuns(t, tree, keys, t0, t1, width)
+			memServed, _ := summaryRuns(t, mem, keys, t0, t1, width)
 			li := core.SummaryLevelFor(levels, width)
 			if li < 0 {
 				if len(served) > 0 {
@@ -118,9 +118,15 @@ func TestSummaryMatchesReference(t *testing.T) {
 					t.Fatalf("key %d: served %v, rule %v, all values summary values %v", k, len(got[k]) > 0, rule(tree.Attributes(), k), inMem[k])
 				}
 			}
-			sh := levels[li]
-			lo, hi := t0>>sh, t1>>sh
 			for _, k := range served {
+				// A key whose coarser levels would not save reading is
+				// served from a finer one (entryEncoder).
+				sh := got[k][0].Shift
+				if sh > levels[li] {
+					t.Fatalf("key %d: buckets of 2^%d ns for a width of %d", k, sh, width)
+				}
+				lo, hi := t0>>sh, t1>>sh
+				_, want := summaryRuns(t, mem, []core.Key{k}, t0, t1, core.Time(1)<<sh)
 				gb, ok := expandRuns(got[k], lo, hi)
 				wb, _ := expandRuns(want[k], lo, hi)
 				if !ok {

@@ -102,18 +102,24 @@ func (x *summaryIndex) entry(key core.Key) ([]byte, bool) {
 	return e, len(e) > 0
 }
 
-// level returns the runs of level li of an entry.
-func (x *summaryIndex) level(e []byte, li int) ([]byte, error) {
-	for i := 0; ; i++ {
+// level returns the runs of the level of an entry a reader asking for
+// level li uses: li itself, or the nearest finer level stored (a coarser
+// level that would not save reading is stored empty, see entryEncoder),
+// and that level's index.
+func (x *summaryIndex) level(e []byte, li int) ([]byte, int, error) {
+	var runs []byte
+	at := -1
+	for i := 0; i <= li; i++ {
 		n, m := binary.Uvarint(e)
-		if m <= 0 || n > uint64(len(e)-m) {
-			return nil, fmt.Errorf("%w: summary section: level %d length", ErrCorrupt, i)
+		if m <= 0 || n > uint64(len(e)-m) || i == 0 && n == 0 {
+			return nil, 0, fmt.Errorf("%w: summary section: level %d length", ErrCorrupt, i)
 		}
-		if i == li {
-			return e[m : m+int(n)], nil
+		if n > 0 {
+			runs, at = e[m:m+int(n)], i
 		}
 		e = e[m+int(n):]
 	}
+	return runs, at, nil
 }
 
 // readRuns decodes the runs of one level of shift k (which must cover the

@@ -90,12 +90,12 @@ func (t *Tree) Summary(ctx context.Context, keys []core.Key, t0, t1, width core.
 		if !ok {
 			continue
 		}
-		runs, err := x.level(e, li)
+		runs, at, err := x.level(e, li)
 		if err != nil {
 			return served, st, fmt.Errorf("history: %s: key %d: %w", t.path, key, err)
 		}
 		served = append(served, key)
-		n, err := x.readRuns(runs, x.levels[li], t0, t1, func(r core.SummaryRun) bool {
+		n, err := x.readRuns(runs, x.levels[at], t0, t1, func(r core.SummaryRun) bool {
 			stopped = !fn(key, r)
 			return !stopped
 		})

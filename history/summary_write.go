@@ -46,14 +46,7 @@ func (b *Builder) writeSummary(end core.Time) error {
 		}
 	}
 	levels := core.SummaryLevels(b.start, end)
-	if b.side == nil {
-		f, err := createTemp(b.path, ".sec")
-		if err != nil {
-			return err
-		}
-		b.side = f
-	}
-	off, err := b.side.Seek(0, io.SeekEnd)
+	off, err := b.sideEnd()
 	if err != nil {
 		return fmt.Errorf("history: summary section: %w", err)
 	}
@@ -62,9 +55,8 @@ func (b *Builder) writeSummary(end core.Time) error {
 	ends := make([]byte, 0, 4*s.nslots)
 	var (
 		size  uint64
-		acc   bucketAcc
+		enc   entryEncoder
 		entry []byte
-		level []byte
 	)
 	// Batches of consecutive slots holding about an eighth of the records
 	// each: the log is read once per batch, and the batch's intervals take
@@ -88,12 +80,9 @@ func (b *Builder) writeSummary(end core.Time) error {
 					return fmt.Errorf("history: summary section: %w", err)
 				}
 			}
-			entry = entry[:0]
+			entry = nil
 			if ch := chs[i-lo]; ch != nil {
-				for _, k := range levels {
-					level = appendLevel(level[:0], ch, end, k, &acc)
-					entry = appendUvarintBytes(entry, level)
-				}
+				entry = enc.encode(ch, end, levels)
 			}
 			if _, err := w.Write(entry); err != nil {
 				return fmt.Errorf("history: summary section: %w", err)
@@ -130,6 +119,18 @@ func (b *Builder) writeSummary(end core.Time) error {
 	}
 	b.secs = append(b.secs, section{name: SectionSummary, off: uint64(off), size: size + uint64(len(idx)), crc: h.Sum32()})
 	return nil
+}
+
+// sideEnd returns the end of the temporary section file, creating it.
+func (b *Builder) sideEnd() (int64, error) {
+	if b.side == nil {
+		f, err := createTemp(b.path, ".sec")
+		if err != nil {
+			return 0, err
+		}
+		b.side = f
+	}
+	return b.side.Seek(0, io.SeekEnd)
 }
 
 // live returns the records of a slot that has a summary, 0 for a dropped

@@ -395,12 +395,16 @@ func (b *frameBuilder) visit(iv core.Interval) bool {
 		if ce < cs {
 			continue
 		}
-		d := min(e, ce) - max(s, cs) + 1
-		if !b.acc[base+c].add(id, d) {
-			b.addOverflow(base+c, id, d)
-		}
+		b.addCell(base+c, id, min(e, ce)-max(s, cs)+1)
 	}
 	return true
+}
+
+// addCell adds d of value id to a cell.
+func (b *frameBuilder) addCell(cell int, id int32, d core.Time) {
+	if !b.acc[cell].add(id, d) {
+		b.addOverflow(cell, id, d)
+	}
 }
 
 func (b *frameBuilder) addOverflow(cell int, id int32, d core.Time) {

@@ -85,12 +85,10 @@ func (b *frameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
 	first, last := run.Start>>k, run.End()>>k
 	for c := b.colOf(rs); c < b.cols && b.starts[c] <= re; c++ {
 		cs, ce := b.starts[c], b.starts[c+1]-1
-		if ce < cs {
-			continue
-		}
-		d := min(re, ce) - max(rs, cs) + 1
-		if !b.acc[base+c].add(id, d) {
-			b.addOverflow(base+c, id, d)
+		if ce >= cs {
+			b.addCell(base+c, id, min(re, ce)-max(rs, cs)+1)
+		} else {
+			continue // an empty column (more columns than nanoseconds)
 		}
 		// Buckets of the run in the column: lo..hi; those cut by an
 		// edge count all their changes (see above).
