@@ -186,26 +186,27 @@ type overflowSlot struct {
 
 // frameBuilder holds the per-frame scratch state.
 type frameBuilder struct {
-	req         frameRequest
-	cols        int
-	starts      []core.Time // column starts, cols+1 entries
-	rowOf       map[core.Key]int
-	acc         []slotAcc
-	values      []core.Value
-	ids         map[core.Value]int32
-	smallIDs    [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
-	atCursor    map[core.Key]core.Interval
-	overflow    map[int][]overflowSlot // by cell index
-	count       int
-	limit       int // stop the query after this many intervals (0: none)
-	stopped     bool
-	levelIDs    []int32                // the dominant value of each known cell of the counter row being finished
-	frameRow    core.Key               // the row whose frame paints are in framePaints
-	framePaints map[int32]framePaintOf // by value id (framenames.go)
-	runOf       map[core.Key]int       // Current_thread key -> its CPU row
-	runs        [][]threadRun          // per row
-	served      []bool                 // per row: drawn from summaries (framesummary.go)
-	sumCells    []sumCell              // per cell of the served rows
+	req          frameRequest
+	cols         int
+	starts       []core.Time // column starts, cols+1 entries
+	rowOf        map[core.Key]int
+	acc          []slotAcc
+	values       []core.Value
+	ids          map[core.Value]int32
+	smallIDs     [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
+	atCursor     map[core.Key]core.Interval
+	overflow     map[int][]overflowSlot // by cell index
+	count        int
+	limit        int // stop the query after this many intervals (0: none)
+	stopped      bool
+	levelIDs     []int32                // the dominant value of each known cell of the counter row being finished
+	frameRow     core.Key               // the row whose frame paints are in framePaints
+	framePaints  map[int32]framePaintOf // by value id (framenames.go)
+	runOf        map[core.Key]int       // Current_thread key -> its CPU row
+	runs         [][]threadRun          // per row
+	served       []bool                 // per row: drawn from summaries (framesummary.go)
+	sumCells     []sumCell              // per cell of the served rows
+	sumIntervals float64                // intervals of the served rows in the view, from their summaries
 }
 
 // runFrame answers one request.
@@ -308,8 +309,15 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		left.rows = left.rows[:rowsLeft] // the density of the rows queried (only their count is read)
 		f.rate = measuredRate(left, f, b.count)
 	}
-	if rowsLeft < len(req.rows) {
+	if served := len(req.rows) - rowsLeft; served > 0 {
 		f.mode = modeSummary
+		// The summaries count the intervals of the rows they drew: the
+		// next frame, zoomed past the finest level, picks exact or sampled
+		// by the real density rather than a stale guess. Like a sampled
+		// frame's, this never lowers the estimate (a lower one sent later
+		// frames of gen200k to exact for the other keys: more nodes).
+		area := float64(v.Span())
+		f.rate = max(f.rate, (b.sumIntervals/area+f.rate*float64(rowsLeft))/float64(served+rowsLeft))
 	}
 	f.cells = b.finish()
 	f.runs = b.finishRuns()

@@ -54,6 +54,7 @@ func (b *frameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, 
 	}
 	b.sumCells = grow(b.sumCells, len(b.acc))
 	clear(b.sumCells)
+	b.sumIntervals = 0
 	served, _, err := sz.Summary(ctx, keys, v.T0, v.T1, width, b.addRun2D)
 	if err != nil {
 		return 0, err
@@ -83,6 +84,14 @@ func (b *frameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
 	id := b.intern(core.SummaryValue(val))
 	k := run.Shift
 	first, last := run.Start>>k, run.End()>>k
+	perBucket := float64(bk.Changes)
+	if bk.ChangedAtFirst {
+		perBucket++
+	}
+	if run.Start <= v.T0 {
+		b.sumIntervals++ // the row's interval at the view's start
+	}
+	b.sumIntervals += float64((re>>k)-(rs>>k)+1) * perBucket
 	for c := b.colOf(rs); c < b.cols && b.starts[c] <= re; c++ {
 		cs, ce := b.starts[c], b.starts[c+1]-1
 		if ce >= cs {
