@@ -18,7 +18,8 @@ import (
 // dominant state in the column (the value covering the most time) and is
 // marked when the row changed state more than once in it.
 //
-// Two ways to ask, chosen per frame:
+// Two ways to ask, chosen per frame (and a third for the rows the index
+// summarises, when the frame is dense: framesummary.go):
 //
 //   - exact: Query2D over [T0, T1]. Every interval in range is read, so
 //     the dominant state and the change count are exact. Its cost grows
