@@ -187,27 +187,29 @@ type overflowSlot struct {
 
 // frameBuilder holds the per-frame scratch state.
 type frameBuilder struct {
-	req          frameRequest
-	cols         int
-	starts       []core.Time // column starts, cols+1 entries
-	rowOf        map[core.Key]int
-	acc          []slotAcc
-	values       []core.Value
-	ids          map[core.Value]int32
-	smallIDs     [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
-	atCursor     map[core.Key]core.Interval
-	overflow     map[int][]overflowSlot // by cell index
-	count        int
-	limit        int // stop the query after this many intervals (0: none)
-	stopped      bool
-	levelIDs     []int32                // the dominant value of each known cell of the counter row being finished
-	frameRow     core.Key               // the row whose frame paints are in framePaints
-	framePaints  map[int32]framePaintOf // by value id (framenames.go)
-	runOf        map[core.Key]int       // Current_thread key -> its CPU row
-	runs         [][]threadRun          // per row
-	served       []bool                 // per row: drawn from summaries (framesummary.go)
-	sumCells     []sumCell              // per cell of the served rows
-	sumIntervals float64                // intervals of the served rows in the view, from their summaries
+	req         frameRequest
+	cols        int
+	starts      []core.Time // column starts, cols+1 entries
+	rowOf       map[core.Key]int
+	acc         []slotAcc
+	values      []core.Value
+	ids         map[core.Value]int32
+	smallIDs    [64]int32 // ids of int values 0..63 (kernel statuses), -1 unset
+	atCursor    map[core.Key]core.Interval
+	overflow    map[int][]overflowSlot // by cell index
+	count       int
+	limit       int // stop the query after this many intervals (0: none)
+	stopped     bool
+	levelIDs    []int32                // the dominant value of each known cell of the counter row being finished
+	frameRow    core.Key               // the row whose frame paints are in framePaints
+	framePaints map[int32]framePaintOf // by value id (framenames.go)
+	runOf       map[core.Key]int       // Current_thread key -> its CPU row
+	runs        [][]threadRun          // per row
+
+	// Summary frames (framesummary.go).
+	served       []bool    // per row: drawn from summaries (framesummary.go)
+	sumCells     []sumCell // per cell of the served rows
+	sumIntervals float64   // intervals of the served rows in the view, from their summaries
 }
 
 // runFrame answers one request.
@@ -255,13 +257,9 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	if req.guessed {
 		budget = exactCap
 	}
-	perCell := func(rows int) float64 {
-		return req.rate * float64(rows) * float64(v.Span()) / float64(max(rows*v.Cols, 1))
-	}
-	dense := func(rows int) bool { // exact would read too many intervals
-		return req.rate != 0 && perCell(rows) > float64(budget)
-	}
-	busy := req.rate != 0 && perCell(rowsLeft) > summaryFrom && perCell(rowsLeft)*float64(rowsLeft*v.Cols) > summaryMinIntervals
+	perCell := req.rate * float64(v.Span()) / float64(max(v.Cols, 1)) // expected intervals per cell
+	dense := req.rate != 0 && perCell > float64(budget)               // exact would read too many
+	busy := req.rate != 0 && perCell > summaryFrom && perCell*float64(rowsLeft*v.Cols) > summaryMinIntervals
 	if sz, ok := req.hist.(core.Summarizer); ok && req.summary && busy {
 		n, err := b.summarise(ctx, sz)
 		if err != nil {
@@ -276,7 +274,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	}
 	cells := rowsLeft * v.Cols
 	f.mode = modeSampled
-	if rowsLeft > 0 && !dense(rowsLeft) {
+	if rowsLeft > 0 && !dense {
 		f.mode = modeExact
 		b.reset()
 		b.limit = exactCap*cells + (len(req.extra)+len(req.runs))*v.Cols
