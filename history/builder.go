@@ -38,6 +38,8 @@ type Builder struct {
 	ended     bool      // EndStates was called: the states are gone
 	endedAt   core.Time // its end
 	endedKeys int       // the key count then
+
+	sum *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -63,6 +65,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
+	b.sum = newSummaryBuild(o.Summarise, path, start)
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -146,14 +149,7 @@ func (b *Builder) AddSection(name string, size int64, r io.Reader) error {
 			return fmt.Errorf("history: section %q added twice", name)
 		}
 	}
-	if b.side == nil {
-		f, err := createTemp(b.path, ".sec")
-		if err != nil {
-			return err
-		}
-		b.side = f
-	}
-	off, err := b.side.Seek(0, io.SeekEnd)
+	off, err := b.sideEnd()
 	if err != nil {
 		return fmt.Errorf("history: section %q: %w", name, err)
 	}
@@ -203,6 +199,9 @@ func (b *Builder) close(end core.Time) error {
 			return err
 		}
 	} else if err := b.checkEnded(end); err != nil {
+		return err
+	}
+	if err := b.writeSummary(end); err != nil { // while the tree side places the last batches
 		return err
 	}
 	if err := b.drain(); err != nil {
@@ -294,6 +293,7 @@ func (b *Builder) Abort() {
 		b.f = nil
 	}
 	b.dropSide()
+	b.sum.drop()
 	b.done = true
 }
 

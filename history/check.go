@@ -19,7 +19,7 @@ import (
 // ranges for sht); every node reachable exactly once; the depth, node and
 // interval counts of the header; the class table (dense ids; any
 // assignment is correct, see classes.go), the attribute tree and every
-// section's checksum. It returns the first violation, as an ErrCorrupt (or
+// section's checksum, and the summaries against the intervals. It returns the first violation, as an ErrCorrupt (or
 // ErrTruncated) error.
 func (t *Tree) Check() error {
 	if t.closed.Load() {
@@ -67,7 +67,7 @@ func (t *Tree) Check() error {
 			return fmt.Errorf("%w: section %q checksum %08x, want %08x", ErrCorrupt, s.name, got, s.crc)
 		}
 	}
-	return nil
+	return t.checkSummary()
 }
 
 type checker struct {

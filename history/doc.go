@@ -159,9 +159,11 @@
 // are format version 1's; version 2's child entries are 4 bytes larger,
 // and 4 KiB/32 reads 109, 9.1 and 3973 nodes at 13.1 bytes per interval.)
 //
-// # File format (version 3)
+// # File format (version 4)
 //
-// Version 3 stores the attribute tree as arrays read on demand (below).
+// Version 4 adds the level-of-detail summaries, a section named "summary"
+// (below, "Summaries"); a version 3 file is refused with ErrVersion and
+// rebuilt, so that every index the browser opens has them. Version 3 stores the attribute tree as arrays read on demand (below).
 // Version 2 added the attribute classes: the class table, its fields in
 // the file header, and the class ranges of node headers and child
 // entries. Older files are refused with ErrVersion (and rebuilt by the
@@ -321,6 +323,50 @@
 //	4 bytes   section count S (uint32)
 //	S times   name length (uint16), name (1 to 255 bytes of UTF-8), offset
 //	          (uint64), size (uint64), CRC32C of the bytes (uint32)
+//
+// # Summaries
+//
+// The keys Options.Summarise names (ingest: core.SummaryRule, the rows the
+// browser draws from states) get level-of-detail summaries, the "mip-map"
+// the R-SHT article leaves as future work: per key, levels of time buckets
+// of 2^k ns aligned on absolute time, the finest with at most 65 536
+// buckets over the history, each next one 4 times coarser, down to at
+// most 256 buckets (core.SummaryLevels). Per bucket: the state at its
+// first instant, the dominant state, the intervals starting strictly
+// inside it and whether one starts at its first instant (core.SummaryBucket
+// says what a reader may conclude). Values are null and int32 0..253; a
+// key that takes any other value has an empty entry (no summary).
+//
+// The build records each summarised key's changes as emit passes them (a
+// log in memory, about 3 to 12 bytes per change, 16 bytes of state per key;
+// summary_build.go); Close, once the span is known, computes every level
+// of every key exactly from its changes and appends the section, looking at
+// Options.Context every 256 keys. The section is read through a memory
+// mapping, its CRC32C (the section table's) checked on first use; a query
+// reads the bitmap word, rank and entry bounds of each key and the runs of
+// one level up to the window's end: no node.
+//
+// Section "summary", N keys (the attribute count), S of them summarised, L
+// levels; offsets from the section's first byte:
+//
+//	entries   S entries back to back, in key order; entry i is the bytes
+//	          from ends[i-1] (0 for i = 0) to ends[i]; empty: no summary.
+//	          An entry is L levels, finest first, each a uvarint byte
+//	          length and that many bytes of runs. A run is a uvarint count
+//	          (>= 1) of identical consecutive buckets and 4 bytes: first
+//	          state, dominant state (0..253: that int32, 254: null),
+//	          changes strictly inside (saturated at 255), flags (bit 0: an
+//	          interval starts at the bucket's first instant; other bits
+//	          zero). A level's runs cover the buckets from start>>k to
+//	          end>>k exactly.
+//	words     ceil(N/64) uint64: bit k%64 of word k/64 is set when key k is
+//	          summarised (bits past N zero)
+//	ranks     ceil(N/64) uint32: summarised keys before each word
+//	ends      S uint32 (above)
+//	shifts    L bytes: k of each level, finest first, as core.SummaryLevels
+//	          gives for [start, end]
+//	trailer   32 bytes: start (int64), end (int64), N (uint32), S
+//	          (uint32), L (uint8), three zero bytes, "LOD1"
 //
 // # Durability and damage
 //

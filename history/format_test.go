@@ -59,7 +59,7 @@ func buildTiny(t testing.TB, path string, o Options) *core.MemHistory {
 // shows here, and must come with a FormatVersion bump.
 func TestGoldenFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tiny")
-	mem := buildTiny(t, path, Options{BlockSize: 2048, MaxChildren: 4})
+	mem := buildTiny(t, path, Options{BlockSize: 2048, MaxChildren: 4, Summarise: core.SummaryRule})
 	got, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestGoldenFile(t *testing.T) {
 			golden, i, len(got), len(want))
 	}
 	tr := openChecked(t, golden, OpenOptions{})
-	if info := tr.Info(); info.Intervals != int64(len(mem.Intervals())) || info.Nodes != 2 || info.Attributes != 5 || !slices.Equal(info.Sections, []string{"trace.json"}) {
+	if info := tr.Info(); info.Intervals != int64(len(mem.Intervals())) || info.Nodes != 2 || info.Attributes != 5 || !slices.Equal(info.Sections, []string{"trace.json", SectionSummary}) {
 		t.Errorf("Info = %+v", info)
 	}
 	all := collect(t, func(fn func(core.Interval) bool) (core.QueryStats, error) {

@@ -95,6 +95,7 @@ func FuzzOpen(f *testing.F) {
 			tr.Query2DTimes(bg, keys, []core.Time{start, end}, func(core.Interval) bool { return true })
 			tr.Full(bg, start, func(core.Interval) bool { return true })
 			tr.Single(bg, 1, end)
+			tr.Summary(bg, keys, start, end, 1, func(core.Key, core.SummaryRun) bool { return true })
 			walkAttributes(tr.Attributes())
 			tr.Close()
 		}

@@ -1,8 +1,11 @@
 package history
 
 import (
+	"context"
 	"fmt"
 	"math/bits"
+
+	"github.com/tracetui/tracetui/core"
 )
 
 // Layout selects the build rules of the tree. The three layouts share the
@@ -81,6 +84,12 @@ type Options struct {
 	// intervals per node, re-evaluated when a new R-tree parent starts,
 	// capped by MaxRHeight.
 	RHeight int
+	// Summarise names the keys that get level-of-detail summaries (see
+	// doc.go, "Summaries"); nil: none. Ingest passes core.SummaryRule.
+	Summarise func(*core.AttributeTree, core.Key) bool
+	// Context, when set, cancels the summary pass of Close: Close then
+	// returns its error within milliseconds and leaves nothing at path.
+	Context context.Context
 
 	// oneClass puts every key in class 0: the R-SHT without attribute
 	// classes, for the tests and benchmarks that measure them.

@@ -107,6 +107,7 @@ func (p *pipeline) run(tb *treeBuilder) {
 
 // emit queues the interval [start, end] of key with value v.
 func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
+	b.sum.add(b.tree, key, end, v)
 	if b.opts.sequential {
 		b.strs = b.strs[:0]
 		r := recFromValue(key, b.cls.class(key), start, end, v, &b.strs)

@@ -37,6 +37,8 @@ type Tree struct {
 	classes   classTable // class per key (classes.go)
 	classErr  error
 
+	sum summaryMap // level-of-detail summaries (summary_tree.go)
+
 	closed atomic.Bool
 }
 
@@ -298,5 +300,6 @@ func (t *Tree) Close() error {
 	if t.attrStore != nil {
 		t.attrStore.close()
 	}
+	t.sum.close()
 	return t.f.Close()
 }

@@ -84,6 +84,13 @@ type buildRequest struct {
 	readInline  bool // read the trace on the build's goroutine (tests compare)
 }
 
+// buildOptions are the history options of a build: the rows the browser
+// draws from states get level-of-detail summaries, and ctx cancels the
+// summary pass of Close.
+func buildOptions(ctx context.Context, req buildRequest) history.Options {
+	return history.Options{Layout: req.layout, Summarise: core.SummaryRule, Context: ctx}
+}
+
 // collectAfterAnalyses is the attribute count from which the build
 // collects garbage once the analyses are done: one collection, a few
 // hundred milliseconds at 12.9 M attributes, none below a million.
@@ -147,7 +154,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			return fmt.Errorf("reading the trace: %w", err)
 		}
 		if b == nil { // the history starts at the first event
-			if b, err = history.Create(req.path, ev.Time, history.Options{Layout: req.layout}); err != nil {
+			if b, err = history.Create(req.path, ev.Time, buildOptions(ctx, req)); err != nil {
 				return err
 			}
 			rec = pstree.NewRecorder(b)
@@ -171,7 +178,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	}
 	if b == nil { // no event: an empty history of one instant
 		start := src.Info().Start
-		if b, err = history.Create(req.path, start, history.Options{Layout: req.layout}); err != nil {
+		if b, err = history.Create(req.path, start, buildOptions(ctx, req)); err != nil {
 			return err
 		}
 		last = start

@@ -278,3 +278,15 @@ func (h countingHistory) Query2DTimes(ctx context.Context, keys []core.Key, time
 	h.nodes.Add(int64(st.NodesRead))
 	return st, err
 }
+
+// Summary forwards to the wrapped history's summaries, when it keeps any
+// (they read no node).
+func (h countingHistory) Summary(ctx context.Context, keys []core.Key, t0, t1, width core.Time, fn func(core.Key, core.SummaryRun) bool) ([]core.Key, core.QueryStats, error) {
+	sz, ok := h.History.(core.Summarizer)
+	if !ok {
+		return nil, core.QueryStats{}, nil
+	}
+	served, st, err := sz.Summary(ctx, keys, t0, t1, width, fn)
+	h.nodes.Add(int64(st.NodesRead))
+	return served, st, err
+}

@@ -236,7 +236,7 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 		return frameRequest{}, false
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	req := frameRequest{pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
+	req := frameRequest{summary: true, pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
 	if req.rate == 0 {
 		req.rate, req.guessed = densityPrior(b.info, t.len()), true
 	}

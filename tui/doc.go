@@ -56,7 +56,9 @@
 // few the details line reads) over the visible range at column resolution,
 // either exact (Query2D) or sampled (Query2DTimes at four instants per
 // column), chosen from the density measured by earlier frames; see frame.go
-// for the choice and its error bound. Cells are drawn with precomputed pens,
+// for the choice and its error bound. A dense frame draws the thread, CPU
+// and IRQ rows from the index's level-of-detail summaries instead, no
+// interval read (framesummary.go, its bounds there). Cells are drawn with precomputed pens,
 // runs of equal cells written once, so a 200x60 frame costs a few hundred
 // microseconds to draw.
 //

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -17,7 +18,8 @@ import (
 // dominant state in the column (the value covering the most time) and is
 // marked when the row changed state more than once in it.
 //
-// Two ways to ask, chosen per frame:
+// Two ways to ask, chosen per frame (and a third for the rows the index
+// summarises, when the frame is dense: framesummary.go):
 //
 //   - exact: Query2D over [T0, T1]. Every interval in range is read, so
 //     the dominant state and the change count are exact. Its cost grows
@@ -46,6 +48,15 @@ const (
 	exactBudget = 2 // expected intervals per cell below which exact is tried
 	exactCap    = 8 // intervals per cell above which exact gives up
 	slotsPerCel = 4 // distinct values tracked per cell
+	// summaryFrom is the expected intervals per cell from which the rows
+	// the history summarises are drawn from summaries (framesummary.go):
+	// exact frames below 2 intervals per cell still read 1 385 nodes on a
+	// 1.3 M-event ftrace capture, as a key's few intervals sit in leaves
+	// full of other keys.
+	summaryFrom = 0.25
+	// summaryMinIntervals: below this many expected intervals exact costs
+	// little whatever the density, and stays exact.
+	summaryMinIntervals = 10_000
 )
 
 // queryMode is how a frame was asked.
@@ -54,11 +65,15 @@ type queryMode uint8
 const (
 	modeExact queryMode = iota
 	modeSampled
+	modeSummary // some rows from the history's summaries (framesummary.go)
 )
 
 func (m queryMode) String() string {
-	if m == modeExact {
+	switch m {
+	case modeExact:
 		return "exact"
+	case modeSummary:
+		return "summary"
 	}
 	return "sampled"
 }
@@ -86,6 +101,9 @@ type frameRequest struct {
 	// still tried unless the guess exceeds what exact gives up at.
 	guessed bool
 	names   *frameNames // paints call-stack rows by frame name (nil: by value)
+	// summary: draw the rows the history's summaries serve from them
+	// (framesummary.go), when it keeps any.
+	summary bool
 	now     func() time.Time
 	// scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
@@ -187,6 +205,11 @@ type frameBuilder struct {
 	framePaints map[int32]framePaintOf // by value id (framenames.go)
 	runOf       map[core.Key]int       // Current_thread key -> its CPU row
 	runs        [][]threadRun          // per row
+
+	// Summary frames (framesummary.go).
+	served       []bool    // per row: drawn from summaries (framesummary.go)
+	sumCells     []sumCell // per cell of the served rows
+	sumIntervals float64   // intervals of the served rows in the view, from their summaries
 }
 
 // runFrame answers one request.
@@ -217,6 +240,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 			keys = append(keys, r.key)
 		}
 	}
+	drawn := len(keys) // the rows' keys come first
 	keys = append(keys, req.extra...)
 	b.runOf = make(map[core.Key]int, len(req.runs))
 	for _, rk := range req.runs {
@@ -227,14 +251,30 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	}
 	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
 
-	cells := len(req.rows) * v.Cols
-	expected := req.rate * float64(len(req.rows)) * float64(v.Span())
-	f.mode = modeSampled
+	b.reset()
+	rowsLeft := len(req.rows)
 	budget := exactBudget
 	if req.guessed {
 		budget = exactCap
 	}
-	if req.rate == 0 || expected <= float64(budget*cells) {
+	perCell := req.rate * float64(v.Span()) / float64(max(v.Cols, 1)) // expected intervals per cell
+	dense := req.rate != 0 && perCell > float64(budget)               // exact would read too many
+	busy := req.rate != 0 && perCell > summaryFrom && perCell*float64(rowsLeft*v.Cols) > summaryMinIntervals
+	if sz, ok := req.hist.(core.Summarizer); ok && req.summary && busy {
+		n, err := b.summarise(ctx, sz)
+		if err != nil {
+			f.err = err
+			return f
+		}
+		if n > 0 {
+			left := slices.DeleteFunc(slices.Clone(keys[:drawn]), func(k core.Key) bool { return b.served[b.rowOf[k]] })
+			rowsLeft = len(left)
+			keys = append(left, keys[drawn:]...) // extra keeps the selected row's key for the details line
+		}
+	}
+	cells := rowsLeft * v.Cols
+	f.mode = modeSampled
+	if rowsLeft > 0 && !dense {
 		f.mode = modeExact
 		b.reset()
 		b.limit = exactCap*cells + (len(req.extra)+len(req.runs))*v.Cols
@@ -251,14 +291,33 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 	if f.mode == modeSampled {
 		b.reset()
 		b.limit = 0
-		_, err := req.hist.Query2DTimes(ctx, keys, b.sampleTimes(), b.visit)
+		times := []core.Time{req.cursor} // every row drawn from summaries: the cursor for the details line
+		if rowsLeft > 0 || len(req.runs) > 0 {
+			times = b.sampleTimes()
+		}
+		_, err := req.hist.Query2DTimes(ctx, keys, times, b.visit)
 		if err != nil {
 			f.err = err
 			return f
 		}
 		f.intervals += b.count
 	}
-	f.rate = measuredRate(req, f, b.count)
+	f.rate = req.rate
+	if rowsLeft > 0 {
+		left := req
+		left.rows = left.rows[:rowsLeft] // the density of the rows queried (only their count is read)
+		f.rate = measuredRate(left, f, b.count)
+	}
+	if served := len(req.rows) - rowsLeft; served > 0 {
+		f.mode = modeSummary
+		// The summaries count the intervals of the rows they drew: the
+		// next frame, zoomed past the finest level, picks exact or sampled
+		// by the real density rather than a stale guess. Like a sampled
+		// frame's, this never lowers the estimate (a lower one sent later
+		// frames of gen200k to exact for the other keys: more nodes).
+		area := float64(v.Span())
+		f.rate = max(f.rate, (b.sumIntervals/area+f.rate*float64(rowsLeft))/float64(served+rowsLeft))
+	}
 	f.cells = b.finish()
 	f.runs = b.finishRuns()
 	f.atCursor = b.atCursor
@@ -278,11 +337,18 @@ func grow[T any](s []T, n int) []T {
 func (b *frameBuilder) reset() {
 	b.levelIDs = b.levelIDs[:0]
 	for i := range b.acc {
+		if b.served != nil && b.served[i/b.cols] {
+			continue // drawn from summaries, once
+		}
 		b.acc[i] = slotAcc{vals: [slotsPerCel]int32{-1, -1, -1, -1}}
 	}
 	b.count, b.stopped = 0, false
 	clear(b.atCursor)
-	clear(b.overflow)
+	for cell := range b.overflow {
+		if b.served == nil || !b.served[cell/b.cols] {
+			delete(b.overflow, cell)
+		}
+	}
 	b.runs = make([][]threadRun, len(b.req.rows))
 }
 
@@ -321,7 +387,7 @@ func (b *frameBuilder) visit(iv core.Interval) bool {
 		b.addRun(r, iv)
 	}
 	row, ok := b.rowOf[iv.Key]
-	if !ok {
+	if !ok || b.served != nil && b.served[row] {
 		return true
 	}
 	v := b.req.view
@@ -336,12 +402,16 @@ func (b *frameBuilder) visit(iv core.Interval) bool {
 		if ce < cs {
 			continue
 		}
-		d := min(e, ce) - max(s, cs) + 1
-		if !b.acc[base+c].add(id, d) {
-			b.addOverflow(base+c, id, d)
-		}
+		b.addCell(base+c, id, min(e, ce)-max(s, cs)+1)
 	}
 	return true
+}
+
+// addCell adds d of value id to a cell.
+func (b *frameBuilder) addCell(cell int, id int32, d core.Time) {
+	if !b.acc[cell].add(id, d) {
+		b.addOverflow(cell, id, d)
+	}
 }
 
 func (b *frameBuilder) addOverflow(cell int, id int32, d core.Time) {
@@ -453,6 +523,9 @@ func (b *frameBuilder) finish() []cell {
 			changes := a.n - 1
 			if a.covered < width {
 				changes++ // a gap between known intervals hid at least one more
+			}
+			if b.served != nil && b.served[r] {
+				changes = b.sumCells[r*b.cols+c].changes
 			}
 			cells[r*b.cols+c] = cell{paint: *p, known: true, multi: changes >= 2}
 			if row.domain == domainCounter {

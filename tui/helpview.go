@@ -180,7 +180,7 @@ func screenNotes(st *Styles) []string {
 		"esc  clears the selection, closes a view or the prompt; " + sel + ".",
 		multi + "  the row changed state more than once in that column: zoom in to see each state.",
 		"Times read +offset from the trace start, or absolute seconds after T (ruler, status, details); they carry the digits that tell ticks and columns apart.",
-		"Status line: the trace, the visible range, the zoom factor, the cursor, sel the selection's length, " + delta + " the marks' delta, q the time the frame's query took, then exact (every interval read) or sampled (4 instants per column: zoom in for exact).",
+		"Status line: the trace, the visible range, the zoom factor, the cursor, sel the selection's length, " + delta + " the marks' delta, q the time the frame's query took, then exact (every interval read), sampled (4 instants per column: zoom in for exact) or summary (thread, CPU and IRQ rows drawn from the index's per-bucket summaries, no interval read; a mark may also mean changes just outside the column: zoom in for exact).",
 		"Ruler: " + cur + " the cursor, letters the marks (set with m, jump with '), the selection highlighted.",
 		"Overviews aggregate rows and time into parts at a p from 0 (every detail) to 1 (one part): w/s step through the p that change the picture.",
 		hatch + "  overview: several parts share the cell, too small to draw (never a state): press w for a finer p or enter to zoom.",

@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"context"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// Summary frames.
+//
+// When the history keeps level-of-detail summaries (core.Summarizer: the
+// index's thread, CPU and IRQ rows), the rows it serves are drawn from the
+// buckets of the coarsest level at most a quarter of a column wide, so a
+// column covers 4 to 16 buckets; no interval is read for them. The other
+// rows, the details line's keys at the cursor and the CPU rows' running
+// threads are asked in the same frame as before (exact or sampled). The
+// status line then says "summary".
+//
+// A cell from buckets:
+//
+//   - changes: the changes of the buckets wholly inside the column, and
+//     the changes at bucket starts inside it, are certain; those inside
+//     the two buckets cut by the column's edges may lie on either side
+//     and are all counted. The cell is marked when that count reaches 2:
+//     a column that changed more than once is always marked, and a
+//     marked cell's mark is wrong only when changes of an edge bucket lie
+//     outside the column. On a column made of whole buckets it is exact.
+//   - dominant: each bucket's overlap with the column counts for its
+//     state when it has no change inside, for its dominant state when it
+//     has; the most counted wins. Let E be the overlap of the buckets with
+//     changes inside: each state's count is within E of the time it
+//     covers, so the state drawn covers at most 2E less time than the
+//     true dominant. A column without such a bucket (a solid cell, or one
+//     whose changes are at bucket starts) is exact.
+
+// sumCell is the change count of one summary cell.
+type sumCell struct {
+	changes int32 // certain ones and those of the edge buckets (saturating)
+}
+
+// summarise draws the rows the history's summaries serve; it returns how
+// many it served. Rows served are skipped by visit.
+func (b *frameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, error) {
+	v := b.req.view
+	width := v.Span() / core.Time(max(b.cols, 1)) / 4
+	if width < 1 {
+		return 0, nil
+	}
+	keys := make([]core.Key, 0, len(b.req.rows))
+	for _, r := range b.req.rows {
+		if r.key >= 0 && r.domain != domainCounter && r.domain != domainFrame {
+			keys = append(keys, r.key)
+		}
+	}
+	b.sumCells = grow(b.sumCells, len(b.acc))
+	clear(b.sumCells)
+	b.sumIntervals = 0
+	served, _, err := sz.Summary(ctx, keys, v.T0, v.T1, width, b.addRun2D)
+	if err != nil {
+		return 0, err
+	}
+	b.served = grow(b.served, len(b.req.rows))
+	clear(b.served)
+	for _, k := range served {
+		b.served[b.rowOf[k]] = true
+	}
+	return len(served), nil
+}
+
+// addRun2D spreads one run of buckets over the columns it overlaps.
+func (b *frameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
+	v := b.req.view
+	rs, re := max(run.Start, v.T0), min(run.End(), v.T1)
+	if rs > re {
+		return true
+	}
+	row := b.rowOf[key]
+	base := row * b.cols
+	bk := run.Bucket
+	val := bk.First
+	if bk.Changes > 0 {
+		val = bk.Dominant
+	}
+	id := b.intern(core.SummaryValue(val))
+	k := run.Shift
+	first, last := run.Start>>k, run.End()>>k
+	perBucket := float64(bk.Changes)
+	if bk.ChangedAtFirst {
+		perBucket++
+	}
+	if run.Start <= v.T0 {
+		b.sumIntervals++ // the row's interval at the view's start
+	}
+	b.sumIntervals += float64((re>>k)-(rs>>k)+1) * perBucket
+	for c := b.colOf(rs); c < b.cols && b.starts[c] <= re; c++ {
+		cs, ce := b.starts[c], b.starts[c+1]-1
+		if ce >= cs {
+			b.addCell(base+c, id, min(re, ce)-max(rs, cs)+1)
+		} else {
+			continue // an empty column (more columns than nanoseconds)
+		}
+		// Buckets of the run in the column: lo..hi; those cut by an
+		// edge count all their changes (see above).
+		lo, hi := max(first, cs>>k), min(last, ce>>k)
+		n := int64(hi - lo + 1)
+		changes := n * int64(bk.Changes)
+		if bk.ChangedAtFirst {
+			starts := n // buckets starting inside (cs, ce]
+			if lo<<k <= cs {
+				starts--
+			}
+			changes += starts
+		}
+		sc := &b.sumCells[base+c]
+		sc.changes = int32(min(int64(sc.changes)+changes, 1<<30))
+	}
+	return true
+}
