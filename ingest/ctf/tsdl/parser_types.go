@@ -233,18 +233,23 @@ func (p *parser) enclosed(open, close string) (*expr, error) {
 
 // body parses the declarations of a struct or variant up to '}'.
 func (p *parser) body() ([]decl, error) {
-	out := make([]decl, 0, 8)
+	from := len(p.scratch)
+	return p.collect(from, p.appendBody())
+}
+
+// appendBody appends the declarations of body to p.scratch.
+func (p *parser) appendBody() error {
 	for !p.accept("}") {
 		if p.peek().kind == tokEOF {
-			return nil, errorf(p.peek().line, "missing '}'")
+			return errorf(p.peek().line, "missing '}'")
 		}
 		d, err := p.declaration(true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, d)
+		p.scratch = append(p.scratch, d)
 	}
-	return out, nil
+	return nil
 }
 
 // enumerators parses "label [= value [... value]], ..." up to '}'.
