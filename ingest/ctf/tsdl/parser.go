@@ -16,8 +16,9 @@ type parser struct {
 	tokens int
 	depth  int
 	// Leaf types (integer, floating_point, string with attributes)
-	// repeat in real metadata: their text is parsed once.
-	leaves map[string]*typeSpec
+	// repeat in real metadata: their text is parsed once. By keyword,
+	// then text between the braces.
+	leaves map[string]map[string]*typeSpec
 	// scratch holds the declarations of the scopes being parsed, the
 	// innermost last: each scope appends its own and copies them out at
 	// their final count when it closes (see [parser.collect]), rather
@@ -41,7 +42,7 @@ func (p *parser) collect(from int, err error) ([]decl, error) {
 
 // parse returns the root declarations of a metadata text.
 func parse(src []byte) ([]decl, error) {
-	p := &parser{lx: &lexer{src: src, line: 1, intern: map[string]string{}}, leaves: map[string]*typeSpec{}}
+	p := &parser{lx: &lexer{src: src, line: 1, intern: map[string]string{}}, leaves: map[string]map[string]*typeSpec{}}
 	for p.peek().kind != tokEOF {
 		d, err := p.rootDecl()
 		if err != nil {

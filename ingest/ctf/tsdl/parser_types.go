@@ -177,8 +177,8 @@ func (p *parser) cachedLeaf(kind string) *typeSpec {
 	if end >= len(src) {
 		return nil
 	}
-	key := kind + string(src[start:end])
-	ts, ok := p.leaves[key]
+	seen := p.leaves[kind]
+	ts, ok := seen[string(src[start:end])] // no copy for a lookup
 	if !ok {
 		// Parse it normally once, then remember it.
 		line := p.buf[0].line
@@ -192,7 +192,11 @@ func (p *parser) cachedLeaf(kind string) *typeSpec {
 			return &typeSpec{line: line, kind: kind, attrs: attrs}
 		}
 		ts = &typeSpec{line: line, kind: kind, attrs: attrs}
-		p.leaves[key] = ts
+		if seen == nil {
+			seen = map[string]*typeSpec{}
+			p.leaves[kind] = seen
+		}
+		seen[string(src[start:end])] = ts
 		return ts
 	}
 	// Skip the block: count its lines, consume the '{' and move past '}'.
