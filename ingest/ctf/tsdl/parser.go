@@ -40,9 +40,26 @@ func (p *parser) collect(from int, err error) ([]decl, error) {
 	return out, err
 }
 
-// parse returns the root declarations of a metadata text.
+// parse returns the root declarations of a metadata text: in two halves
+// on two goroutines when it is large (see [parseSplit]), else whole.
 func parse(src []byte) ([]decl, error) {
-	p := &parser{lx: &lexer{src: src, line: 1, intern: map[string]string{}}, leaves: map[string]map[string]*typeSpec{}}
+	if decls, ok := parseSplit(src); ok {
+		return decls, nil
+	}
+	decls, _, err := parseRoot(src, 1)
+	return decls, err
+}
+
+// parseRoot parses the root declarations of src, whose first line is
+// line, with a parser of its own, which it returns.
+func parseRoot(src []byte, line int) ([]decl, *parser, error) {
+	p := &parser{lx: &lexer{src: src, line: line, intern: map[string]string{}}, leaves: map[string]map[string]*typeSpec{}}
+	decls, err := p.root()
+	return decls, p, err
+}
+
+// root parses declarations up to the end of the text.
+func (p *parser) root() ([]decl, error) {
 	for p.peek().kind != tokEOF {
 		d, err := p.rootDecl()
 		if err != nil {
