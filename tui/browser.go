@@ -55,6 +55,7 @@ type browser struct {
 
 	frame    *frame        // last frame shown (may be for an older view)
 	frames   job           // frame queries
+	finds    job           // row finds (find.go)
 	inflight bool          // a frame query is running
 	dirty    bool          // the view changed while it ran: ask again when it ends
 	scratch  *frameScratch // lent to the running query, returned with its frame
@@ -155,6 +156,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
+	case findMsg:
+		return b.found(msg)
 	case changeMsg:
 		if msg.seq != b.changeSeq {
 			return nil

@@ -40,6 +40,7 @@ func (b *browser) close() {
 	b.table.stop()
 	b.closeViews()
 	b.frames.stop()
+	b.finds.stop()
 }
 
 // baseKey handles a key that no view used.

@@ -83,25 +83,6 @@ func findChange(ctx context.Context, h core.History, k core.Key, cur core.Time, 
 	return p.Start, err == nil, err
 }
 
-// findNext searches the rows with the last find regex.
-func (b *browser) findNext(back bool) tea.Cmd {
-	if b.findRe == nil {
-		return b.prompt.open(promptFind, "find row (regex): ", "")
-	}
-	t := b.tree()
-	n, i, total := t.find(b.findRe, back)
-	if n < 0 {
-		b.setNote(noteInfo, fmt.Sprintf("no row matches /%s/", b.findRe))
-		return nil
-	}
-	t.selectNode(n)
-	// The found row in the middle of the Gantt, not on its last line.
-	l := b.sh.layout(b.showTable, b.tableLines)
-	t.top = t.sel - l.ganttRows/2
-	b.setNote(noteInfo, fmt.Sprintf("/%s/: match %d of %d", b.findRe, i, total))
-	return b.changed(false)
-}
-
 // parseGoTo reads the go-to prompt: a duration with a unit is an offset
 // from the trace start, with or without '+' ("12.5ms", "+200us"); a bare
 // number is absolute seconds, as the table prints times ("1412670961.2",

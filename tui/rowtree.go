@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"regexp"
 	"slices"
 	"sort"
 
@@ -239,52 +238,4 @@ func (t *rowTree) scroll(h int) {
 		t.top = t.sel - h + 1
 	}
 	t.top = max(0, min(t.top, t.nvis-h))
-}
-
-// rowMatches reports whether a row's label or tid matches re (find).
-func rowMatches(re *regexp.Regexp, r pstree.RowInfo, label []byte) bool {
-	k := r.TIDLen()
-	return re.Match(label) || (k > 0 && k <= len(label) && re.Match(label[len(label)-k:]))
-}
-
-// find returns the next row (in depth-first order, after the selected
-// one, wrapping; backwards when back) whose label or tid matches re, or
-// -1; its position among the rows that match (from 1) and how many match.
-// One walk of the rows: they may be millions, read from the index.
-func (t *rowTree) find(re *regexp.Regexp, back bool) (n int32, at, total int) {
-	start := max(t.selected(), 0)
-	type match struct {
-		row  int32
-		rank int
-	}
-	none := match{-1, 0}
-	after, first, before, last := none, none, none, none
-	t.rows.Scan(0, int32(t.len()), func(i int32, r pstree.RowInfo, label []byte) bool {
-		if !rowMatches(re, r, label) {
-			return true
-		}
-		total++
-		m := match{i, total}
-		if first.row < 0 {
-			first = m
-		}
-		if i > start && after.row < 0 {
-			after = m
-		}
-		if i < start {
-			before = m
-		}
-		last = m
-		return true
-	})
-	found := after // forward: after the selection, else from the top
-	if found.row < 0 {
-		found = first
-	}
-	if back { // backward: before it, else from the bottom
-		if found = before; found.row < 0 {
-			found = last
-		}
-	}
-	return found.row, found.rank, total
 }

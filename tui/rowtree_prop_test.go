@@ -2,6 +2,7 @@ package tui
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -129,6 +130,20 @@ func (t *eagerTree) toggle() bool {
 	return true
 }
 
+// findPatterns are the finds of TestRowTreeMatchesEager: literals, literal
+// prefixes, anchors at either end, word boundaries, a case-insensitive one,
+// an alternation, no match.
+var findPatterns = []string{"1", "^b", "main", "depth", "7$", "zz", `\b1`, `^1`, `(?i)MAIN`, `h 1`, `[0-9]$`, `\B1`, `b.m`, `1[0-9]`, `x y|w`}
+
+// find runs the browser's find on t, in the foreground.
+func (t *rowTree) find(re *regexp.Regexp, back bool) (int32, int, int) {
+	n, at, total, err := findRow(context.Background(), t.rows, newRowMatcher(re), max(t.selected(), 0), back)
+	if err != nil {
+		panic(err) // a background context is never done
+	}
+	return n, at, total
+}
+
 // find is the browser's find then its match count, as they were.
 func (t *eagerTree) find(re *regexp.Regexp, back bool) (int32, int, int) {
 	n := t.findRow(re, back)
@@ -252,7 +267,7 @@ func TestRowTreeMatchesEager(t *testing.T) {
 				lazy.selectNode(ref.pos[n])
 				ref.selectNode(n)
 			default:
-				re := regexp.MustCompile([]string{"1", "^b", "main", "depth", "7$", "zz"}[r.IntN(6)])
+				re := regexp.MustCompile(findPatterns[r.IntN(len(findPatterns))])
 				back := op == 4
 				log = append(log, "find "+re.String())
 				got, at, total := lazy.find(re, back)

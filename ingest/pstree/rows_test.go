@@ -2,6 +2,7 @@ package pstree
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -161,6 +162,9 @@ func walk(rs *Rows) {
 		rs.Label(r)
 	}
 	rs.Scan(0, int32(rs.Len()), func(int32, RowInfo, []byte) bool { return true })
+	for _, lit := range []string{"a", "1", " "} {
+		rs.containing(context.Background(), []byte(lit), 7, func(int32, RowInfo, []byte) bool { return true })
+	}
 	rs.Collapsed()
 	rs.RowOfKey(4)
 }

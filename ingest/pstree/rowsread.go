@@ -294,7 +294,7 @@ func (rs *Rows) ScanRecords(lo, hi int32, fn func(i int32, r RowInfo) bool) {
 
 func (rs *Rows) scan(lo, hi int32, labels bool, fn func(i int32, r RowInfo, label []byte) bool) {
 	lo, hi = max(lo, 0), min(hi, int32(rs.n))
-	heapBase := int64(rs.n)*recordLen + int64(rs.collapse)*4 + int64(rs.threads)*keyRowLen
+	heapBase := rs.heapBase()
 	var recScratch, heapScratch, one []byte
 	infos := make([]RowInfo, 0, min(scanChunk, max(hi-lo, 0)))
 	for c := lo; c < hi; c += scanChunk {
@@ -332,6 +332,11 @@ func (rs *Rows) scan(lo, hi int32, labels bool, fn func(i int32, r RowInfo, labe
 			}
 		}
 	}
+}
+
+// heapBase is the body offset of the labels' heap.
+func (rs *Rows) heapBase() int64 {
+	return int64(rs.n)*recordLen + int64(rs.collapse)*4 + int64(rs.threads)*keyRowLen
 }
 
 // span returns the body's bytes [off, off+n), reading the blocks that
