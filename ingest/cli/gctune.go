@@ -20,10 +20,12 @@ const gcPercent = 25
 // gcHeadroom is the least the heap grows between collections: a small
 // build allocates its metadata, plans and buffers in a heap of a few MB,
 // where 25% growth ran a collection every megabyte (13 collections while
-// indexing bug446190's 31 k events, 17 for a 16 000-thread generated
-// trace whose heap ends at 57 MB). Above gcHeadroom*100/gcPercent (128
-// MB) of live heap, gcPercent governs alone.
-const gcHeadroom = 32 << 20
+// indexing bug446190's 31 k events, none now). Above
+// gcHeadroom*100/gcPercent (64 MB) of live heap, gcPercent governs alone.
+// 32 MB ran fewer collections still on a 16 000-thread generated trace (2
+// instead of 5, 17 at 25%) but touched 2 000 more fresh pages, which cost
+// as much on this VM; at 16 MB its peak RSS is that of 25% (78 MB).
+const gcHeadroom = 16 << 20
 
 // liveHeapMetric is the runtime's count of the heap bytes the last
 // collection marked live.

@@ -10,11 +10,11 @@ func TestGCPercentFor(t *testing.T) {
 		live uint64
 		want int
 	}{
-		{0, 800},        // before the first collection: 4 MB counted
-		{4 << 20, 800},  // 32 MB of growth
-		{16 << 20, 200}, // still 32 MB
-		{32 << 20, 100},
-		{128 << 20, gcPercent}, // from here on, 25%
+		{0, 400},       // before the first collection: 4 MB counted
+		{4 << 20, 400}, // 16 MB of growth
+		{8 << 20, 200},
+		{16 << 20, 100},
+		{64 << 20, gcPercent}, // from here on, 25%
 		{1 << 30, gcPercent},
 	} {
 		if got := gcPercentFor(c.live); got != c.want {
