@@ -33,8 +33,14 @@ type AttributeTree struct {
 	// analyses' CPU (copying pointers while a collection runs).
 	names   [][]string
 	nNames  int
-	nameIDs map[string]uint32 // name -> id
-	child   keyTable          // (parent, name id) -> key
+	nameIDs map[string]uint32 // name -> id, but for decimal names
+	// decimalIDs maps the names that are decimal numbers (threads,
+	// processes, CPUs: most names of a kernel trace, one per thread) by
+	// their value: an integer key hashes faster than a string and its
+	// entry takes 8 bytes instead of 24 (a build of 200 000 threads
+	// spent a tenth of its analyses' time in the map of strings).
+	decimalIDs map[uint32]uint32 // nil until the first decimal name
+	child      keyTable          // (parent, name id) -> key
 
 	// kids lists the children of every key, built on the first EachChild
 	// after keys were added: the analyses that build the tree never list
@@ -262,6 +268,56 @@ func NewAttributeTree() *AttributeTree {
 	return &AttributeTree{nameIDs: map[string]uint32{}}
 }
 
+// decimalName returns the value of a name that is a decimal number in
+// its one canonical spelling below 2^32 ("0", "42"; not "042", "+1", ""
+// or "4294967296"), so that names and values map one to one.
+func decimalName(s string) (uint32, bool) {
+	if len(s) == 0 || len(s) > 10 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		d := s[i] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		v = v*10 + uint64(d)
+	}
+	if v > 1<<32-1 {
+		return 0, false
+	}
+	return uint32(v), true
+}
+
+// nameID returns the id of an interned name.
+func (t *AttributeTree) nameID(name string) (uint32, bool) {
+	if v, ok := decimalName(name); ok {
+		id, ok := t.decimalIDs[v]
+		return id, ok
+	}
+	id, ok := t.nameIDs[name]
+	return id, ok
+}
+
+// intern returns the id of name, interning it the first time.
+func (t *AttributeTree) intern(name string) uint32 {
+	if id, ok := t.nameID(name); ok {
+		return id
+	}
+	id := uint32(t.nNames)
+	t.names = AppendPaged(t.names, t.nNames, namePageLen, name)
+	t.nNames++
+	if v, ok := decimalName(name); ok {
+		if t.decimalIDs == nil {
+			t.decimalIDs = map[uint32]uint32{}
+		}
+		t.decimalIDs[v] = id
+	} else {
+		t.nameIDs[name] = id
+	}
+	return id
+}
+
 // Grow makes room for n more attributes, so that adding them does not
 // grow the key table and maps step by step (loading a million attributes
 // from an index spends most of its time there otherwise). names is the
@@ -272,14 +328,23 @@ func (t *AttributeTree) Grow(n, names int) {
 		return
 	}
 	t.reserve(t.n + n)
-	// Maps cannot grow in place: rebuild them with the final size.
+	// Maps cannot grow in place: rebuild them with the final size (the
+	// new names may be decimal or not).
 	if names > 0 {
-		ids := make(map[string]uint32, len(t.nameIDs)+names)
-		for name, id := range t.nameIDs {
-			ids[name] = id
+		t.nameIDs = grownMap(t.nameIDs, names)
+		if len(t.decimalIDs) > 0 {
+			t.decimalIDs = grownMap(t.decimalIDs, names)
 		}
-		t.nameIDs = ids
 	}
+}
+
+// grownMap returns a copy of m with room for more entries.
+func grownMap[K comparable](m map[K]uint32, more int) map[K]uint32 {
+	out := make(map[K]uint32, len(m)+more)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // Len returns the number of attributes; keys are 0 .. Len()-1.
@@ -301,13 +366,7 @@ func (t *AttributeTree) Add(parent Key, name string) Key {
 	if parent != Root && !t.Valid(parent) {
 		panic("core: AttributeTree.Add: invalid parent key")
 	}
-	id, ok := t.nameIDs[name]
-	if !ok {
-		id = uint32(t.nNames)
-		t.names = AppendPaged(t.names, t.nNames, namePageLen, name)
-		t.nNames++
-		t.nameIDs[name] = id
-	}
+	id := t.intern(name)
 	// One probe finds the key or the slot of the new one (a new name has
 	// no key, but the probe still finds its slot): the table makes room
 	// first, so the slot stays valid.
@@ -339,7 +398,7 @@ func (t *AttributeTree) Child(parent Key, name string) (Key, bool) {
 	if t.stored != nil {
 		return t.stored.Child(parent, name)
 	}
-	id, ok := t.nameIDs[name]
+	id, ok := t.nameID(name)
 	if !ok {
 		return 0, false
 	}

@@ -45,6 +45,9 @@ func TestAttributeTreeMatchesReference(t *testing.T) {
 			p = core.Key(r.IntN(len(parents)))
 		}
 		name := fmt.Sprint(r.IntN(40))
+		if r.IntN(4) == 0 { // decimal-looking names that are not one canonical number
+			name = []string{"007", "0", "00", "", "-1", "+1", "4294967295", "4294967296", "99999999999", "1e3", "12a", "Exec_name"}[r.IntN(12)]
+		}
 		k := tr.Add(p, name)
 		if want, ok := keyOf[ref{p, name}]; ok {
 			if k != want {

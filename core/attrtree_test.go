@@ -129,3 +129,21 @@ func TestCheckGlob(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalName: only the canonical spelling of a number below 2^32 is
+// decimal, so that decimal names and their values map one to one.
+func TestDecimalName(t *testing.T) {
+	for _, tc := range []struct {
+		s  string
+		v  uint32
+		ok bool
+	}{
+		{"0", 0, true}, {"7", 7, true}, {"42", 42, true}, {"4294967295", 1<<32 - 1, true},
+		{"", 0, false}, {"00", 0, false}, {"042", 0, false}, {"+1", 0, false}, {"-1", 0, false},
+		{"4294967296", 0, false}, {"10000000000", 0, false}, {"1a", 0, false}, {"0_1", 0, false}, {"١", 0, false},
+	} {
+		if v, ok := decimalName(tc.s); v != tc.v || ok != tc.ok {
+			t.Errorf("decimalName(%q) = %d, %v; want %d, %v", tc.s, v, ok, tc.v, tc.ok)
+		}
+	}
+}

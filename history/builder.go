@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -35,6 +34,10 @@ type Builder struct {
 	pipe     *pipeline // the tree side, started by the first interval
 	cur      *ivBatch  // the batch being filled
 	keysSent int       // attribute count last sent to the tree side
+
+	ended     bool      // EndStates was called: the states are gone
+	endedAt   core.Time // its end
+	endedKeys int       // the key count then
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -90,6 +93,9 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 	if b.err != nil {
 		return b.err
 	}
+	if b.ended {
+		return ErrStatesEnded
+	}
 	if !b.tree.Valid(key) {
 		return fmt.Errorf("%w: %d", core.ErrBadKey, key)
 	}
@@ -108,12 +114,12 @@ func (b *Builder) Modify(key core.Key, t core.Time, v core.Value) error {
 	if old == v {
 		return nil
 	}
-	if t > st.since {
-		if err := b.emit(key, st.since, t-1, old); err != nil {
+	if t > st.since() {
+		if err := b.emit(key, st.since(), t-1, old); err != nil {
 			b.err = err
 			return err
 		}
-		st.since = t
+		st.setSince(t)
 	}
 	b.state.set(key, v)
 	return nil
@@ -191,33 +197,14 @@ func (b *Builder) Close(end core.Time) error {
 	return nil
 }
 
-// collectBeforeLastStates is the key count from which Close collects
-// garbage before sorting the last states: the build of 12.9 M keys then
-// peaks at 845 MB instead of 1.02 GB, for one collection (about 5% of its
-// CPU time); below a million keys the sort is too small to matter.
-const collectBeforeLastStates = 1 << 20
-
 func (b *Builder) close(end core.Time) error {
-	b.grow()
-	// The last states in order of start, so the long ones come first and
-	// the eSHT rule puts the rest below them instead of stacking roots.
-	// They go through the pipeline like the others: the tree side places
-	// the last batches of the trace while this side sorts them.
-	if b.state.len() >= collectBeforeLastStates {
-		// The sort below takes 8 bytes per key in one allocation, at the
-		// build's peak: collect first what the analyses left (their
-		// per-thread records are garbage once they have finished), so
-		// that it does not land on top of them while a collection runs.
-		runtime.GC()
-	}
-	for k := range lastStatesOrder(b.state, b.start) {
-		if err := b.emit(k, b.state.at(k).since, end, b.state.value(k)); err != nil {
+	if !b.ended {
+		if err := b.endStates(end); err != nil {
 			return err
 		}
+	} else if err := b.checkEnded(end); err != nil {
+		return err
 	}
-	// The current states are no longer needed: their memory goes back
-	// before the attribute tree's encoding takes its own.
-	b.state = newStateTable()
 	if err := b.drain(); err != nil {
 		return err
 	}

@@ -86,8 +86,9 @@
 // how the classes were chosen).
 //
 // Memory: the builder holds the current state and the class of every key
-// (26 bytes each, inherently O(keys): states in pages of 32 k that are
-// never copied, string values in a map beside them), the attribute tree,
+// (15 bytes each, inherently O(keys): states in pages of 32 k that are
+// never copied, 64-bit values in pages made on first use, string values
+// in a map beside them), until [Builder.EndStates], the attribute tree,
 // the classes' shapes (one map entry per class), the branch (one block per
 // level), the pipeline's batches (at most 64 of 4096 intervals, 8 MB)
 // and the R-buffer: up to the capacity of an R-tree of height r in encoded bytes

@@ -20,7 +20,7 @@ func lastStatesOrder(st *stateTable, start core.Time) iter.Seq[core.Key] {
 	keyBits := bits.Len64(uint64(max(n-1, 0)))
 	var latest core.Time
 	for k := range core.Key(n) {
-		latest = max(latest, st.at(k).since-start)
+		latest = max(latest, st.at(k).since()-start)
 	}
 	if bits.Len64(uint64(latest))+keyBits <= 64 {
 		return packedOrder(st, start, keyBits)
@@ -32,7 +32,7 @@ func lastStatesOrder(st *stateTable, start core.Time) iter.Seq[core.Key] {
 func packedOrder(st *stateTable, start core.Time, keyBits int) iter.Seq[core.Key] {
 	order := make([]uint64, st.len())
 	for k := range order {
-		order[k] = uint64(st.at(core.Key(k)).since-start)<<keyBits | uint64(k)
+		order[k] = uint64(st.at(core.Key(k)).since()-start)<<keyBits | uint64(k)
 	}
 	slices.Sort(order)
 	mask := uint64(1)<<keyBits - 1
@@ -53,7 +53,7 @@ func pairOrder(st *stateTable) iter.Seq[core.Key] {
 	}
 	order := make([]last, st.len())
 	for k := range order {
-		order[k] = last{st.at(core.Key(k)).since, core.Key(k)}
+		order[k] = last{st.at(core.Key(k)).since(), core.Key(k)}
 	}
 	slices.SortFunc(order, func(x, y last) int {
 		if c := cmp.Compare(x.since, y.since); c != 0 {

@@ -22,12 +22,12 @@ func TestLastStatesOrder(t *testing.T) {
 		span := int64(1) << r.IntN(40)
 		for k := range core.Key(n) {
 			if r.IntN(4) > 0 { // some keep the start: ties
-				st.at(k).since = start + core.Time(r.Int64N(span))
+				st.at(k).setSince(start + core.Time(r.Int64N(span)))
 			}
 		}
 		want := slices.Collect(pairOrder(st))
 		for i := 1; i < len(want); i++ {
-			a, b := st.at(want[i-1]).since, st.at(want[i]).since
+			a, b := st.at(want[i-1]).since(), st.at(want[i]).since()
 			if a > b || a == b && want[i-1] > want[i] {
 				t.Fatalf("round %d: pair order not by (start, key) at %d", round, i)
 			}
@@ -39,7 +39,7 @@ func TestLastStatesOrder(t *testing.T) {
 	// A start near the end of time leaves no room for the keys.
 	st := newStateTable()
 	st.grow(3, 0)
-	st.at(0).since = math.MaxInt64
+	st.at(0).setSince(math.MaxInt64)
 	if got := slices.Collect(lastStatesOrder(st, 0)); !slices.Equal(got, []core.Key{1, 2, 0}) {
 		t.Fatalf("order %v, want [1 2 0]", got)
 	}

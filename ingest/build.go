@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -202,13 +203,29 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if b.Attributes().Len() >= collectAfterAnalyses {
 		runtime.GC()
 	}
+	var table *pstree.Table
 	if rec != nil { // the browser opens on it without querying the history
-		// The recorder's fields go before the rows are arranged (the
-		// analyses, done, keep rec as their sink).
-		table := rec.Table()
+		// The table reads the current states; the recorder's fields go
+		// before the states end (the analyses, done, keep rec as their
+		// sink).
+		table = rec.Table()
 		rec.Forget()
+	}
+	// The rows are arranged once the current states are gone, not on top
+	// of them (the build's peak), while the tree side places the last
+	// states.
+	if err := b.EndStates(end); err != nil {
+		return err
+	}
+	if rec != nil {
 		if err := addRowsSection(b, pstree.ControlFlow(rec.Attributes(), table)); err != nil {
 			return err
+		}
+		if b.Attributes().Len() >= history.ReturnMemoryFrom {
+			// The current states, the table and the rows are garbage, in
+			// pages among the attribute tree's: given back now, they are
+			// not resident beside the new arrays of the tree's encoding.
+			debug.FreeOSMemory()
 		}
 	}
 	if order != nil {
