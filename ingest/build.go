@@ -65,6 +65,13 @@ func chooseAnalyses(info core.SourceInfo, classes []*core.EventClass, sink core.
 // chosen point.
 var testHookEvent func(rank int64)
 
+// stateKeeper is a source that keeps in the index what its readers need at
+// open (trace.dat: the event formats and symbols its events use), handed
+// back to them in [OpenEnv.State].
+type stateKeeper interface {
+	IndexState() []byte
+}
+
 // buildRequest is one index build.
 type buildRequest struct {
 	src         core.Source
@@ -226,6 +233,12 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			// pages among the attribute tree's: given back now, they are
 			// not resident beside the new arrays of the tree's encoding.
 			debug.FreeOSMemory()
+		}
+	}
+	if sk, ok := src.(stateKeeper); ok {
+		state := sk.IndexState()
+		if err := b.AddSection(sectionReaderState, int64(len(state)), bytes.NewReader(state)); err != nil {
+			return err
 		}
 	}
 	if order != nil {

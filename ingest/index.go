@@ -15,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/eventindex"
 	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/tracedat"
 )
 
 // Options says how to open a trace.
@@ -94,7 +95,8 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 // of them gives another fingerprint.
 func indexVersions(opts Options) string {
 	return "history" + strconv.Itoa(history.FormatVersion) + "-analysis" + strconv.Itoa(analysisVersion) +
-		"-chromeorder" + strconv.Itoa(chrome.OrderVersion) + "-pstree" + strconv.Itoa(pstree.RowsVersion) + "-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
+		"-chromeorder" + strconv.Itoa(chrome.OrderVersion) + "-pstree" + strconv.Itoa(pstree.RowsVersion) +
+		"-tracedatstate" + strconv.Itoa(tracedat.StateVersion) + "-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
 }
 
 // Open opens the trace at path with its index, building the index first
@@ -248,6 +250,11 @@ func newIndex(tree *history.Tree, path string, attributes bool, sources *sourceP
 		sources.env.Indexed = seekOnly(info)
 		if sec, err := tree.Section(sectionChromeOrder); err == nil {
 			sources.order = sec
+		} else if !errors.Is(err, history.ErrNoSection) {
+			return nil, err
+		}
+		if sec, err := tree.Section(sectionReaderState); err == nil {
+			sources.state = sec
 		} else if !errors.Is(err, history.ErrNoSection) {
 			return nil, err
 		}

@@ -17,6 +17,10 @@ const (
 	// chrome.OrderWriter): the event table reads events by stored offset
 	// instead of sorting the trace again.
 	sectionChromeOrder = "chrome-order"
+	// sectionReaderState holds what the trace's readers need at open,
+	// for a source that keeps it (tracedat.Source.IndexState: the event
+	// formats and symbols the trace.dat's events use).
+	sectionReaderState = "reader-state"
 )
 
 // analysisVersion changes whenever an analysis's output changes: it is

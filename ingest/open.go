@@ -52,6 +52,9 @@ type OpenEnv struct {
 	// be reproduced (see [ftrace.Options.Indexed]): readers that can skip
 	// their first pass then do.
 	Indexed bool
+	// State is what the index keeps for the reader (see [stateKeeper]),
+	// with Indexed.
+	State []byte
 }
 
 // formats returns the registry of trace formats, in detection order: the
@@ -70,7 +73,7 @@ func formats() []Format {
 			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress, Context: env.Context}))
 		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
 		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
-			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed}))
+			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed, State: env.State}))
 		}},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context, Indexed: env.Indexed}))

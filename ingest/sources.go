@@ -28,11 +28,18 @@ type sourcePool struct {
 	// damage (the index is rebuilt).
 	order  *io.SectionReader
 	damage *damage
+	// state, when the index keeps one for the reader, is read into
+	// env.State by the first open.
+	state *io.SectionReader
 
 	mu     sync.Mutex
 	origin cloner
 	closer core.Source
 }
+
+// maxStateBytes bounds the reader state read from an index (a trace.dat's
+// is tens of kilobytes; one past the bound is cut, and does not decode).
+const maxStateBytes = 256 << 20
 
 // open returns a new reader, to be closed by the caller.
 func (p *sourcePool) open() (core.Source, error) {
@@ -40,6 +47,13 @@ func (p *sourcePool) open() (core.Source, error) {
 	defer p.mu.Unlock()
 	if p.origin != nil {
 		return p.origin.Clone()
+	}
+	if p.state != nil {
+		state, err := io.ReadAll(io.LimitReader(p.state, maxStateBytes))
+		if err != nil {
+			return nil, fmt.Errorf("reading the index's reader state: %w", err)
+		}
+		p.env.State, p.state = state, nil
 	}
 	var src core.Source
 	var err error

@@ -13,13 +13,17 @@ import (
 // TestTraceDatTableSkipsTheFirstPass: the event table's reader of an
 // indexed trace.dat (version 7, zstd) is opened Indexed (no event count:
 // no first pass), and from the index's checkpoints at random ranks it
-// gives the full reader's events.
+// gives the full reader's events. The index keeps the reader's state
+// (formats and symbols), which the reader is given.
 func TestTraceDatTableSkipsTheFirstPass(t *testing.T) {
 	rng := coretest.Rand(t)
 	trace := filepath.Join(coretest.ModuleRoot(), "ingest", "tracedat", "testdata", "pipes-v7-zstd.dat")
 	x, r := tableReader(t, trace)
 	if n := r.(*tracedat.Source).Events(); n != 0 {
 		t.Fatalf("the table's reader counted %d events: it ran the first pass", n)
+	}
+	if sec, err := x.Tree().Section(sectionReaderState); err != nil || int64(len(x.sources.env.State)) != sec.Size() || sec.Size() == 0 {
+		t.Fatalf("reader state: section %v, %d bytes given to the reader", err, len(x.sources.env.State))
 	}
 	full, err := tracedat.Open(trace, tracedat.Options{})
 	must(t, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mattn/go-runewidth"
 	"io"
 	"time"
 
@@ -65,11 +64,6 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 	if s.Clock == nil {
 		s.Clock = time.Now
 	}
-	// go-runewidth builds its table of wide characters on the first width
-	// asked of a character past U+02FF (the Gantt's │ and ▒): 7 ms of the
-	// first frame. It is built now, off the UI goroutine, while the trace
-	// opens.
-	go runewidth.RuneWidth('│')
 	ctx, cancel := context.WithCancel(ctx)
 	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys, clipboard: s.Clipboard}
 	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,

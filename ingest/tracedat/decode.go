@@ -49,6 +49,7 @@ func (s *Source) decode(cl *class, data []byte) []core.Field {
 			if !ok {
 				continue
 			}
+			s.collectSymbolValue(fd, v)
 			kind := core.FieldUint
 			if fd.signed {
 				kind = core.FieldInt

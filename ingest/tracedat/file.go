@@ -52,8 +52,11 @@ type file struct {
 	clock                   string
 	cpuCount                int
 	buffers                 []buffer
-	tsOffset                int64         // the OFFSET option, added to every timestamp
-	traceData               []byte        // the whole file
+	tsOffset                int64 // the OFFSET option, added to every timestamp
+	data                    *fileData
+	traceData               []byte        // the whole file (version 6)
+	later                   []sectionRef  // sections read when first needed (lazy)
+	state                   *indexState   // the index's state, whose chunk sizes spare walking the chunks (lazy)
 	zstd                    *zstd.Decoder // made on first use, for every section and chunk
 	// lazy: compressed CPU data is only located when the file is parsed
 	// and decompressed chunk by chunk as it is read (see lazyData).
@@ -75,6 +78,9 @@ type cpuData struct {
 	offset int64 // in the file, for error messages
 	data   []byte
 	chunks *lazyData // nil unless the data is compressed and read lazily
+	// sizes are the compressed data's chunk sizes, kept by the full
+	// reader for the index state.
+	sizes []chunkSize
 }
 
 // length is the number of bytes of the CPU's (decompressed) data.
@@ -178,14 +184,26 @@ func cstr(b []byte) string {
 	return string(bytes.TrimRight(b, "\n"))
 }
 
-// parseFile reads the metadata and data of a trace.dat held in b; lazy
-// leaves compressed CPU data to be decompressed as it is read (the
-// decoder is then kept, for [file.close]).
-func parseFile(b []byte, lazy bool) (*file, error) {
-	if !bytes.HasPrefix(b, []byte(Magic)) {
+// headBytes is how much of the file's start is read for its header: the
+// magic, version, sizes and (version 7) compression and first options
+// offset fit in it.
+const headBytes = 4096
+
+// parseFile reads the metadata and data of a trace.dat; lazy leaves
+// compressed CPU data to be decompressed as it is read (the decoder is
+// then kept, for [file.close]) and the event formats, kallsyms and printk
+// formats of a version 7 file to be read when first needed
+// ([file.loadSections]); st, if not nil, gives the chunk sizes of
+// compressed CPU data. A version 6 file is read whole.
+func parseFile(d *fileData, lazy bool, st *indexState) (*file, error) {
+	head, err := d.read(0, uint64(min(d.size, headBytes)))
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(head, []byte(Magic)) {
 		return nil, ErrNotTraceDat
 	}
-	r := &rd{b: b, off: len(Magic), what: "file header", order: binary.LittleEndian}
+	r := &rd{b: head, off: len(Magic), what: "file header", order: binary.LittleEndian}
 	v, err := strconv.Atoi(r.str())
 	if r.err != nil {
 		return nil, r.err
@@ -193,7 +211,15 @@ func parseFile(b []byte, lazy bool) (*file, error) {
 	if err != nil || (v != 6 && v != 7) {
 		return nil, fmt.Errorf("%w: version %d", ErrVersion, v)
 	}
-	f := &file{version: v, traceData: b, lazy: lazy}
+	if v == 6 { // its sections follow each other from the header on
+		if d.all == nil {
+			if d.all, err = d.read(0, uint64(d.size)); err != nil {
+				return nil, err
+			}
+		}
+		r.b = d.all
+	}
+	f := &file{version: v, data: d, traceData: d.all, lazy: lazy, state: st}
 	if !lazy {
 		defer f.close() // every section and chunk is decompressed by now
 	}

@@ -103,6 +103,27 @@ func (f *file) parseEventSystems(r *rd) {
 	}
 }
 
+// cutLine returns b's first line, without its newline, and the rest.
+func cutLine(b []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:]
+	}
+	return b, nil
+}
+
+// formatID returns the "ID:" of a format file, without parsing the rest.
+func formatID(text []byte) (int, bool) {
+	for len(text) > 0 {
+		var line []byte
+		line, text = cutLine(text)
+		if t := bytes.TrimSpace(line); bytes.HasPrefix(t, []byte("ID:")) {
+			id, err := strconv.Atoi(string(bytes.TrimSpace(t[len("ID:"):])))
+			return id, err == nil && id >= 0
+		}
+	}
+	return 0, false
+}
+
 // parseFormat parses one format file; nil when it names no event.
 func parseFormat(text []byte, system string) *eventFormat {
 	ev := &eventFormat{system: system, id: -1, text: text}

@@ -101,13 +101,13 @@ func FuzzTraceDatIndexed(f *testing.F) {
 // first chunk of its first CPU scrambled.
 func damageChunk(tb testing.TB, b []byte) []byte {
 	tb.Helper()
-	probe, err := newSource("probe", b, true)
+	probe, err := newSource("probe", inMemory(b), Options{Indexed: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	c := probe.f.buffers[0].cpus[0].chunks.chunks[0]
 	bad := append([]byte(nil), b...)
-	for i := range min(len(c.data), 64) {
+	for i := range min(c.csize, 64) {
 		bad[int(c.off)+i] ^= 0xa5
 	}
 	return bad

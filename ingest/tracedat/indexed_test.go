@@ -112,13 +112,13 @@ func TestIndexedRechunked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, err := parseFile(b, false)
+		full, err := parseFile(inMemory(b), false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		seed := rng.Uint64()
 		rechunked := func() (core.Source, error) {
-			s, err := newSource(path, b, true)
+			s, err := newSource(path, inMemory(b), Options{Indexed: true})
 			if err != nil {
 				return nil, err
 			}
@@ -141,12 +141,15 @@ func TestIndexedRechunked(t *testing.T) {
 // three pages.
 func chunked(rng *rand.Rand, enc *zstd.Encoder, data []byte, pageSize int) *lazyData {
 	l := &lazyData{cur: -1}
+	var blob []byte // the compressed chunks, one after the other
 	for at := 0; at < len(data); {
 		n := min(len(data)-at, rng.IntN(3*pageSize+1))
-		l.chunks = append(l.chunks, chunk{at: at, usize: n, data: enc.EncodeAll(data[at:at+n], nil)})
+		off := len(blob)
+		blob = enc.EncodeAll(data[at:at+n], blob)
+		l.chunks = append(l.chunks, chunk{at: at, usize: n, csize: len(blob) - off, off: int64(off)})
 		at += n
 	}
-	l.size = len(data)
+	l.size, l.src = len(data), inMemory(blob)
 	return l
 }
 

@@ -61,7 +61,7 @@ func (s *Source) appendPlugin(dst []byte, ef *eventFormat, r *record) ([]byte, b
 		}
 		fn, _ := num("function")
 		dst = append(dst, " function="...)
-		if name, addr, ok := s.symbols().lookup(uint64(fn)); ok {
+		if name, addr, ok := s.lookupSymbol(uint64(fn)); ok {
 			// libtraceevent prints the symbol's address minus the value.
 			dst = append(dst, name...)
 			dst = strconv.AppendUint(append(dst, "/0x"...), addr-uint64(fn), 16)
@@ -124,7 +124,7 @@ func (s *Source) appendKmemCallSite(dst []byte, ef *eventFormat, r *record) []by
 	if !ok {
 		return dst
 	}
-	name, addr, ok := s.symbols().lookup(uint64(v))
+	name, addr, ok := s.lookupSymbol(uint64(v))
 	if !ok {
 		return dst
 	}

@@ -95,7 +95,7 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 	case 'p':
 		switch sp.ext {
 		case 's', 'S', 'f', 'F', 'B':
-			if name, addr, ok := s.symbols().lookup(uint64(v.i)); ok {
+			if name, addr, ok := s.lookupSymbol(uint64(v.i)); ok {
 				body = append(body, name...)
 				if sp.ext == 'S' || sp.ext == 'F' || sp.ext == 'B' {
 					body = strconv.AppendUint(append(body, "+0x"...), uint64(v.i)-addr, 16)

@@ -207,7 +207,7 @@ func (z *rezip) rebuild() []byte {
 // zlibFromZstd rebuilds a zstd version 7 file with zlib: every
 // compressed section and CPU data chunk recompressed.
 func zlibFromZstd(t *testing.T, b []byte) []byte {
-	f, err := parseFile(b, false)
+	f, err := parseFile(inMemory(b), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func TestZlibV7(t *testing.T) {
 		compareLines(t, got, want)
 		t.Fatal("the zlib file's report differs from the zstd file's")
 	}
-	if f, err := parseFile(zb, false); err != nil || f.compress != "zlib" {
+	if f, err := parseFile(inMemory(zb), false, nil); err != nil || f.compress != "zlib" {
 		t.Fatalf("rebuilt file: compression %q, %v", f.compress, err)
 	}
 	// trace-cmd reads zlib only when built with it (`trace-cmd list -c`);

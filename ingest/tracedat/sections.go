@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,12 +132,11 @@ func (f *file) v6CPUs(r *rd, n int) []cpuData {
 // slice returns size bytes of the file at off, failing r when they are not
 // all there.
 func (f *file) slice(r *rd, off, size uint64) []byte {
-	n := uint64(len(f.traceData))
-	if off > n || size > n-off {
-		r.fail("%d bytes at offset %d, past the end of the %d-byte file", size, off, n)
-		return nil
+	b, err := f.data.read(off, size)
+	if err != nil {
+		r.fail("%v", err)
 	}
-	return f.traceData[off : off+size]
+	return b
 }
 
 // option records what an option says about the whole trace.
@@ -178,10 +178,6 @@ func (f *file) parseV7(r *rd) error {
 	if r.err != nil {
 		return r.err
 	}
-	type sectionRef struct {
-		id  uint16
-		off uint64
-	}
 	var refs []sectionRef
 	var bufOpts [][]byte
 	for n := 0; next != 0; n++ {
@@ -216,35 +212,12 @@ func (f *file) parseV7(r *rd) error {
 		}
 	}
 	for _, ref := range refs {
-		body, err := f.section(ref.off, ref.id)
-		if err != nil {
+		if f.lazy && ref.id != optHeaderInfo && ref.id != optCmdlines {
+			f.later = append(f.later, ref)
+			continue
+		}
+		if err := f.readSection(ref); err != nil {
 			return err
-		}
-		sr := &rd{b: body, order: f.order, base: int64(ref.off)}
-		switch ref.id {
-		case optHeaderInfo:
-			sr.what = "header info"
-			if err := f.parseHeaderInfo(sr); err != nil {
-				return err
-			}
-		case optFtraceEvents:
-			sr.what = "ftrace event formats"
-			f.parseFormatFiles(sr, "ftrace")
-		case optEventFormats:
-			sr.what = "event formats"
-			f.parseEventSystems(sr)
-		case optKallsyms:
-			sr.what = "kallsyms"
-			f.kallsyms = sr.take(uint64(sr.u32()))
-		case optPrintk:
-			sr.what = "printk formats"
-			f.printk = sr.take(uint64(sr.u32()))
-		case optCmdlines:
-			sr.what = "saved cmdlines"
-			f.cmdlines = sr.take(sr.u64())
-		}
-		if sr.err != nil {
-			return sr.err
 		}
 	}
 	for _, data := range bufOpts {
@@ -258,6 +231,60 @@ func (f *file) parseV7(r *rd) error {
 		f.buffers = append(f.buffers, b)
 	}
 	return nil
+}
+
+// sectionRef is where a version 7 file keeps a section.
+type sectionRef struct {
+	id  uint16
+	off uint64
+}
+
+// readSection reads and parses one section of a version 7 file.
+func (f *file) readSection(ref sectionRef) error {
+	body, err := f.section(ref.off, ref.id)
+	if err != nil {
+		return err
+	}
+	sr := &rd{b: body, order: f.order, base: int64(ref.off)}
+	switch ref.id {
+	case optHeaderInfo:
+		sr.what = "header info"
+		if err := f.parseHeaderInfo(sr); err != nil {
+			return err
+		}
+	case optFtraceEvents:
+		sr.what = "ftrace event formats"
+		f.parseFormatFiles(sr, "ftrace")
+	case optEventFormats:
+		sr.what = "event formats"
+		f.parseEventSystems(sr)
+	case optKallsyms:
+		sr.what = "kallsyms"
+		f.kallsyms = sr.take(uint64(sr.u32()))
+	case optPrintk:
+		sr.what = "printk formats"
+		f.printk = sr.take(uint64(sr.u32()))
+	case optCmdlines:
+		sr.what = "saved cmdlines"
+		f.cmdlines = sr.take(sr.u64())
+	}
+	return sr.err
+}
+
+// loadSections reads the sections with the given ids that a lazily
+// parsed file left for later (each once).
+func (f *file) loadSections(ids ...uint16) error {
+	keep := f.later[:0]
+	var err error
+	for _, ref := range f.later {
+		if err == nil && slices.Contains(ids, ref.id) {
+			err = f.readSection(ref)
+			continue
+		}
+		keep = append(keep, ref)
+	}
+	f.later = keep
+	return err
 }
 
 // parseBufferV7 reads a BUFFER option and the CPU data it points to.
@@ -275,12 +302,9 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 	if b.pageSize < 64 || b.pageSize > 1<<24 {
 		return b, fmt.Errorf("%w: buffer %q: page size %d", ErrCorrupt, b.name, b.pageSize)
 	}
-	hr := &rd{b: f.traceData, order: f.order, what: "buffer section header", base: 0}
 	flags := uint16(0)
-	if secOff < uint64(len(f.traceData)) {
-		hr.off = int(secOff)
-		hr.u16()
-		flags = hr.u16()
+	if h, err := f.data.read(secOff, 4); err == nil {
+		flags = f.order.Uint16(h[2:])
 	}
 	compressed := flags&sectionCompressed != 0 && f.compress != "" && f.compress != "none"
 	for i := uint32(0); i < n; i++ {
@@ -289,15 +313,17 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 		if compressed && size > 0 {
 			// The size counts the chunks, not the count before them:
 			// read the chunks from the offset on.
-			if off > uint64(len(f.traceData)) {
+			if off > uint64(f.data.size) {
 				return b, fmt.Errorf("%w: buffer %q CPU %d: data at offset %d, past the end of the file", ErrCorrupt, b.name, cpu, off)
 			}
 			d := cpuData{cpu: int(cpu), offset: int64(off)}
 			var err error
-			if f.lazy {
-				d.chunks, err = f.chunkIndex(f.traceData[off:], int64(off))
-			} else {
-				d.data, err = f.chunks(f.traceData[off:], int64(off))
+			switch {
+			case f.lazy && f.chunksFromState(&d, off, size):
+			case f.lazy:
+				d.chunks, err = f.chunkIndex(off)
+			default:
+				d.data, d.sizes, err = f.chunks(off)
 			}
 			if err != nil {
 				return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
@@ -315,34 +341,47 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 
 // chunks decompresses a CPU's compressed data: a count, then chunks of
 // (compressed size, uncompressed size, bytes).
-func (f *file) chunks(raw []byte, base int64) ([]byte, error) {
-	l, err := f.chunkIndex(raw, base)
+// It returns the chunks' sizes too, for the index state.
+func (f *file) chunks(off uint64) ([]byte, []chunkSize, error) {
+	l, err := f.chunkIndex(off)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []byte
+	sizes := make([]chunkSize, len(l.chunks))
 	for i, c := range l.chunks {
-		if out, err = f.decompress(out, c.data, uint32(c.usize)); err != nil {
-			return nil, fmt.Errorf("chunk %d at offset %d: %w", i, c.off, err)
+		data, err := f.data.read(uint64(c.off), uint64(c.csize))
+		if err != nil {
+			return nil, nil, err
 		}
+		if out, err = f.decompress(out, data, uint32(c.usize)); err != nil {
+			return nil, nil, fmt.Errorf("chunk %d at offset %d: %w", i, c.off, err)
+		}
+		sizes[i] = chunkSize{csize: uint32(c.csize), usize: uint32(c.usize)}
 	}
-	return out, nil
+	return out, sizes, nil
 }
 
 // section returns the body of the section at off (decompressed), checking
 // its id.
 func (f *file) section(off uint64, id uint16) ([]byte, error) {
-	r := &rd{b: f.traceData, order: f.order, what: "section header"}
-	if off > uint64(len(f.traceData)) {
+	if off > uint64(f.data.size) {
 		return nil, fmt.Errorf("%w: section %d at offset %d, past the end of the file", ErrCorrupt, id, off)
 	}
-	r.off = int(off)
+	head, err := f.data.read(off, min(16, uint64(f.data.size)-off))
+	if err != nil {
+		return nil, err
+	}
+	r := &rd{b: head, order: f.order, what: "section header", base: int64(off)}
 	gotID, flags := r.u16(), r.u16()
 	r.u32() // description string id
 	size := r.u64()
-	body := r.take(size)
 	if r.err != nil {
 		return nil, r.err
+	}
+	body, err := f.data.read(off+16, size)
+	if err != nil {
+		return nil, fmt.Errorf("section %d at offset %d: %w", id, off, err)
 	}
 	if gotID != id {
 		return nil, fmt.Errorf("%w: section at offset %d has id %d, %d expected", ErrCorrupt, off, gotID, id)

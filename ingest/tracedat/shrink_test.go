@@ -78,7 +78,7 @@ func shrinkV7(t *testing.T, path string, kallsyms, formats []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := parseFile(b, false)
+	f, err := parseFile(inMemory(b), false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package tracedat
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -24,6 +25,11 @@ type Options struct {
 	// holds only chunks found damaged while reading (what Next delivers is
 	// the same: the first pass gives the other warnings).
 	Indexed bool
+	// State is the trace's [Source.IndexState] kept in its index, for a
+	// reader opened Indexed: the event formats and symbols are then taken
+	// from it instead of the file's sections (nil, or a state that does
+	// not decode: from the file).
+	State []byte
 }
 
 const maxWarnings = 100
@@ -49,8 +55,14 @@ type Source struct {
 	order   []*class       // in order of first appearance
 	comms   map[int32][]byte
 	syms    *symbols
+	state   *indexState // opened Indexed with a state: its formats and symbols
+	closer  io.Closer   // the file, read as needed when opened Indexed
+	// symValues collects the values that may be kernel addresses, for
+	// IndexState (nil when opened Indexed).
+	symValues map[uint64]struct{}
 
 	scanning bool
+	unprimed bool // no record read ahead yet (opened Indexed, neither read nor sought)
 	lazy     bool // opened Indexed: classes are made in Next, no first pass
 	warnings []core.Warning
 	dropped  int64 // warnings past maxWarnings, counted but not kept
@@ -84,30 +96,67 @@ func Detect(path string) (bool, error) {
 }
 
 // Open reads the file, its metadata and one pass over its records (to learn
-// the event classes, time range and lost events; not with opts.Indexed),
-// and returns a Source positioned before the first event.
+// the event classes, time range and lost events; not with opts.Indexed,
+// which reads the file's parts as they are needed), and returns a Source
+// positioned before the first event.
 func Open(path string, opts Options) (*Source, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	var d *fileData
+	var closer io.Closer
+	if opts.Indexed {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		st, err := fh.Stat()
+		if err != nil {
+			fh.Close()
+			return nil, err
+		}
+		d, closer = &fileData{at: fh, size: st.Size()}, fh
+	} else {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		d = inMemory(b)
 	}
-	s, err := newSource(path, b, opts.Indexed)
+	s, err := newSource(path, d, opts)
 	if err != nil {
+		if closer != nil {
+			closer.Close()
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	s.closer = closer
 	return s, nil
 }
 
-// newSource builds a Source over a file's bytes; indexed skips the first
-// pass (see [Options.Indexed]).
-func newSource(path string, b []byte, indexed bool) (*Source, error) {
-	f, err := parseFile(b, indexed)
+// inMemory holds a whole file's bytes.
+func inMemory(b []byte) *fileData { return &fileData{all: b, size: int64(len(b))} }
+
+// newSource builds a Source over a file's bytes; opts.Indexed skips the
+// first pass (see [Options.Indexed]).
+func newSource(path string, d *fileData, opts Options) (*Source, error) {
+	indexed := opts.Indexed
+	var st *indexState
+	if indexed && opts.State != nil {
+		st, _ = decodeState(opts.State) // one that does not decode: the file's sections
+	}
+	f, err := parseFile(d, indexed, st)
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: int64(len(b)), lazy: indexed}
-	for _, ev := range f.formats {
-		s.byID[ev.id] = ev
+	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed, state: st}
+	if s.state == nil { // else formats are parsed from the state as events need them
+		if err := f.loadSections(optFtraceEvents, optEventFormats); err != nil {
+			return nil, err
+		}
+		for _, ev := range f.formats {
+			s.byID[ev.id] = ev
+		}
+	}
+	if !indexed {
+		s.symValues = map[uint64]struct{}{}
 	}
 	s.comms = parseCmdlines(f.cmdlines)
 	for bi := range f.buffers {
@@ -117,7 +166,9 @@ func newSource(path string, b []byte, indexed bool) (*Source, error) {
 		}
 	}
 	if indexed {
-		s.rewind()
+		// Every CPU before its first record, read ahead when first
+		// needed: the event table seeks first.
+		s.unprimed = true
 		return s, nil
 	}
 	s.scanning = true
@@ -157,7 +208,7 @@ func (s *Source) rewind() {
 		*c = cpuReader{f: c.f, buf: c.buf, cpu: c.cpu, index: c.index}
 		s.fill(c)
 	}
-	s.cur, s.last = nil, 0
+	s.cur, s.last, s.unprimed = nil, 0, false
 }
 
 // fill reads the next record of c ahead, noting page problems.
@@ -188,6 +239,9 @@ func (s *Source) warn(w core.Warning) {
 // the lowest stream), after which that record is consumed: the caller
 // reads c.recTS and c.recData, then the reader is refilled on the next call.
 func (s *Source) advance() *cpuReader {
+	if s.unprimed {
+		s.rewind()
+	}
 	if s.cur != nil {
 		s.fill(s.cur)
 		s.cur = nil
@@ -216,6 +270,10 @@ func (s *Source) classOf(data []byte) *class {
 		return nil
 	}
 	ef, ok := s.byID[id]
+	if !ok && s.state != nil {
+		ef = s.state.format(id)
+		ok = ef != nil
+	}
 	if !ok && s.lazy { // the first pass warned of it
 		s.classes[id] = nil
 		return nil
@@ -355,10 +413,15 @@ func (s *Source) Warnings() []core.Warning {
 	return append(s.warnings[:len(s.warnings):len(s.warnings)], more)
 }
 
-// Close implements core.Source: it releases the decoder of a file read
-// lazily.
+// Close implements core.Source: it releases the decoder and the file of
+// a reader opened Indexed.
 func (s *Source) Close() error {
 	s.f.close()
+	if s.closer != nil {
+		err := s.closer.Close()
+		s.closer = nil
+		return err
+	}
 	return nil
 }
 
@@ -430,20 +493,24 @@ func (s *Source) Seek(cp []byte) error {
 		c.resume(marks[i], func(w pageWarning) { s.pageWarning(c, w) })
 		s.fill(c)
 	}
-	s.cur, s.last = nil, last
+	s.cur, s.last, s.unprimed = nil, last, false
 	return nil
 }
 
-// parseCmdlines reads saved_cmdlines ("pid comm" lines).
+// parseCmdlines reads saved_cmdlines ("pid comm" lines). The names are
+// slices of b, which nothing writes after the file is read (no copy per
+// task: the event table's reader parses it when it opens).
 func parseCmdlines(b []byte) map[int32][]byte {
-	m := map[int32][]byte{}
-	for _, line := range strings.Split(string(b), "\n") {
-		pid, comm, ok := strings.Cut(strings.TrimSpace(line), " ")
+	m := make(map[int32][]byte, bytes.Count(b, []byte("\n"))+1)
+	for len(b) > 0 {
+		var line []byte
+		line, b = cutLine(b)
+		pid, comm, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
 		if !ok {
 			continue
 		}
-		if n, err := strconv.ParseInt(pid, 10, 32); err == nil {
-			m[int32(n)] = []byte(comm)
+		if n, err := strconv.ParseInt(string(pid), 10, 32); err == nil {
+			m[int32(n)] = comm[:len(comm):len(comm)]
 		}
 	}
 	return m

@@ -134,7 +134,7 @@ func TestDamagedFiles(t *testing.T) {
 
 func readAll(t *testing.T, name string, b []byte) {
 	t.Helper()
-	src, err := newSource(name, b, false)
+	src, err := newSource(name, inMemory(b), Options{})
 	if err != nil {
 		if strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error of several lines: %v", name, err)
@@ -161,7 +161,7 @@ func TestCorruptPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := newSource("tiny-v6.dat", b, false)
+	src, err := newSource("tiny-v6.dat", inMemory(b), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestCorruptPage(t *testing.T) {
 	b = slices.Clone(b)
 	off := cpu0.offset + int64(src.f.header.commitOffset)
 	src.f.order.PutUint32(b[off:], 1<<20) // commit size of 1 MB in a 4 KB page
-	src, err = newSource("tiny-v6.dat", b, false)
+	src, err = newSource("tiny-v6.dat", inMemory(b), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,26 @@ type symbols struct {
 	names []string
 }
 
-// symbols parses kallsyms on first use (dumps need it, indexing does not).
+// symbols parses kallsyms on first use (dumps need it, indexing does not),
+// reading its section first in a file parsed lazily (a damaged one then
+// gives no symbol: the full reader refuses the file).
 func (s *Source) symbols() *symbols {
 	if s.syms == nil {
+		_ = s.f.loadSections(optKallsyms)
 		s.syms = parseKallsyms(s.f.kallsyms)
 	}
 	return s.syms
+}
+
+// lookupSymbol returns the symbol at or before addr: from the index state
+// when it knows, else from kallsyms.
+func (s *Source) lookupSymbol(addr uint64) (name string, start uint64, ok bool) {
+	if s.state != nil {
+		if name, start, ok, found := s.state.lookup(addr); found {
+			return name, start, ok
+		}
+	}
+	return s.symbols().lookup(addr)
 }
 
 // parseKallsyms reads /proc/kallsyms lines: "address type name [module]".
