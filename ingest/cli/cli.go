@@ -47,7 +47,7 @@ func Usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 // browser's frames benchmark (`bench frames`): the browser is the main
 // package's, as browse is, since this package does not import it.
 func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBench) int {
-	tuneGC()
+	defer tuneGC()()
 	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames}
 	name, runCmd, rest := "browse", browse, args // no subcommand: the browser
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -96,22 +96,6 @@ func lookup(name string) *Command {
 		}
 	}
 	return nil
-}
-
-// gcPercent is the heap growth between collections that tracetui runs
-// with, unless $GOGC says otherwise. An index build's memory is a few big
-// arrays per attribute (current states, the attribute tree, the analyses'
-// per-thread records), pointer-free, so a collection costs little
-// however large they are: at Go's default of 100 the heap peaks at twice
-// that data for nothing; at 25 the build of `gen --threads 1600000` stays
-// under 1 GB, for a few percent more CPU.
-const gcPercent = 25
-
-// tuneGC sets the process's GC percent to gcPercent when $GOGC is unset.
-func tuneGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
-	}
 }
 
 // BrowsingGC sets the GC percent back to Go's default, unless $GOGC is

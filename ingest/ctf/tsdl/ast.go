@@ -22,9 +22,10 @@ type decl struct {
 	spec  *specList
 	decls []declarator
 
-	// declTypealias: typealias spec absDecl := aliasSpec aliasDecl.
-	aliasSpec *specList
-	aliasDecl declarator
+	// declTypealias: typealias spec absDecl := aliasSpec, followed by
+	// aliasPointers '*' (the alias's declarator holds nothing else).
+	aliasSpec     *specList
+	aliasPointers int
 }
 
 type declKind uint8

@@ -161,7 +161,7 @@ func (b *builder) typeDecl(sc *scope, d *decl) error {
 		if err != nil {
 			return err
 		}
-		name := specName(d.aliasSpec) + strings.Repeat(" *", d.aliasDecl.pointers)
+		name := specName(d.aliasSpec) + strings.Repeat(" *", d.aliasPointers)
 		if err := noRelativeLength(t, name); err != nil {
 			return err
 		}

@@ -50,6 +50,7 @@ func Decode(data []byte) ([]byte, error) {
 		order = binary.BigEndian
 	}
 	var text bytes.Buffer
+	text.Grow(len(data)) // the text is what remains without the headers
 	var first [16]byte
 	for off, n := 0, 0; off < len(data); n++ {
 		rest := data[off:]

@@ -16,14 +16,50 @@ type parser struct {
 	tokens int
 	depth  int
 	// Leaf types (integer, floating_point, string with attributes)
-	// repeat in real metadata: their text is parsed once.
-	leaves map[string]*typeSpec
+	// repeat in real metadata: their text is parsed once. By keyword,
+	// then text between the braces.
+	leaves map[string]map[string]*typeSpec
+	// scratch holds the declarations of the scopes being parsed, the
+	// innermost last: each scope appends its own and copies them out at
+	// their final count when it closes (see [parser.collect]), rather
+	// than growing a slice of its own per block. A kernel trace's
+	// metadata has thousands of small blocks of 256-byte decls.
+	scratch []decl
 }
 
-// parse returns the root declarations of a metadata text.
+// collect returns the declarations appended to the scratch stack since
+// from, in a slice of their own, and pops them; nil if err is not nil.
+func (p *parser) collect(from int, err error) ([]decl, error) {
+	var out []decl
+	if err == nil {
+		out = make([]decl, len(p.scratch)-from)
+		copy(out, p.scratch[from:])
+	}
+	clear(p.scratch[from:]) // let what they point to go
+	p.scratch = p.scratch[:from]
+	return out, err
+}
+
+// parse returns the root declarations of a metadata text: in two halves
+// on two goroutines when it is large (see [parseSplit]), else whole.
 func parse(src []byte) ([]decl, error) {
-	p := &parser{lx: &lexer{src: src, line: 1, intern: map[string]string{}}, leaves: map[string]*typeSpec{}}
-	var decls []decl
+	if decls, ok := parseSplit(src); ok {
+		return decls, nil
+	}
+	decls, _, err := parseRoot(src, 1)
+	return decls, err
+}
+
+// parseRoot parses the root declarations of src, whose first line is
+// line, with a parser of its own, which it returns.
+func parseRoot(src []byte, line int) ([]decl, *parser, error) {
+	p := &parser{lx: &lexer{src: src, line: line, intern: map[string]string{}}, leaves: map[string]map[string]*typeSpec{}}
+	decls, err := p.root()
+	return decls, p, err
+}
+
+// root parses declarations up to the end of the text.
+func (p *parser) root() ([]decl, error) {
 	for p.peek().kind != tokEOF {
 		d, err := p.rootDecl()
 		if err != nil {
@@ -32,12 +68,12 @@ func parse(src []byte) ([]decl, error) {
 			}
 			return nil, err
 		}
-		decls = append(decls, d)
+		p.scratch = append(p.scratch, d)
 	}
 	if p.err != nil {
 		return nil, p.err
 	}
-	return decls, nil
+	return p.collect(0, nil)
 }
 
 // fill makes sure n tokens are buffered. A lexer error becomes an EOF
@@ -146,56 +182,61 @@ func (p *parser) rootDecl() (decl, error) {
 // blockEntries parses the assignments of a trace, env, clock, stream,
 // event or callsite block up to its closing brace.
 func (p *parser) blockEntries() ([]decl, error) {
-	out := make([]decl, 0, 8)
+	from := len(p.scratch)
+	return p.collect(from, p.appendBlockEntries())
+}
+
+// appendBlockEntries appends the entries of blockEntries to p.scratch.
+func (p *parser) appendBlockEntries() error {
 	for !p.accept("}") {
 		t := p.peek()
 		if t.kind == tokEOF {
-			return nil, errorf(t.line, "missing '}'")
+			return errorf(t.line, "missing '}'")
 		}
 		if t.kind == tokIdent && (t.text == "typedef" || t.text == "typealias") {
 			d, err := p.declaration(false)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			out = append(out, d)
+			p.scratch = append(p.scratch, d)
 			continue
 		}
 		lhs, err := p.path()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case p.accept("="):
 			rhs, err := p.unary()
 			if err != nil {
-				return nil, err
+				return err
 			}
-			out = append(out, decl{line: t.line, kind: declAssign, lhs: lhs, rhs: rhs})
+			p.scratch = append(p.scratch, decl{line: t.line, kind: declAssign, lhs: lhs, rhs: rhs})
 		case p.accept(":="):
 			spec, err := p.specifiers()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if spec == nil {
-				return nil, errorf(p.peek().line, "expected a type after ':='")
+				return errorf(p.peek().line, "expected a type after ':='")
 			}
 			d := decl{line: t.line, kind: declTypeAssign, lhs: lhs, spec: spec}
 			if !p.is(";") {
 				ad, err := p.declarator(true)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				d.decls = []declarator{ad}
 			}
-			out = append(out, d)
+			p.scratch = append(p.scratch, d)
 		default:
-			return nil, errorf(p.peek().line, "expected '=' or ':=' after %q, found %s", joinPath(lhs), p.peek())
+			return errorf(p.peek().line, "expected '=' or ':=' after %q, found %s", joinPath(lhs), p.peek())
 		}
 		if err := p.expect(";"); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // declaration parses a typedef, a typealias, a type definition or (in a
@@ -315,7 +356,7 @@ func (p *parser) typealias(line int) (decl, error) {
 		aspec.words = append(aspec.words, adecl.name)
 		adecl.name = ""
 	}
-	d.aliasSpec, d.aliasDecl = aspec, adecl
+	d.aliasSpec, d.aliasPointers = aspec, adecl.pointers
 	return d, nil
 }
 

@@ -177,8 +177,8 @@ func (p *parser) cachedLeaf(kind string) *typeSpec {
 	if end >= len(src) {
 		return nil
 	}
-	key := kind + string(src[start:end])
-	ts, ok := p.leaves[key]
+	seen := p.leaves[kind]
+	ts, ok := seen[string(src[start:end])] // no copy for a lookup
 	if !ok {
 		// Parse it normally once, then remember it.
 		line := p.buf[0].line
@@ -192,7 +192,11 @@ func (p *parser) cachedLeaf(kind string) *typeSpec {
 			return &typeSpec{line: line, kind: kind, attrs: attrs}
 		}
 		ts = &typeSpec{line: line, kind: kind, attrs: attrs}
-		p.leaves[key] = ts
+		if seen == nil {
+			seen = map[string]*typeSpec{}
+			p.leaves[kind] = seen
+		}
+		seen[string(src[start:end])] = ts
 		return ts
 	}
 	// Skip the block: count its lines, consume the '{' and move past '}'.
@@ -233,18 +237,23 @@ func (p *parser) enclosed(open, close string) (*expr, error) {
 
 // body parses the declarations of a struct or variant up to '}'.
 func (p *parser) body() ([]decl, error) {
-	out := make([]decl, 0, 8)
+	from := len(p.scratch)
+	return p.collect(from, p.appendBody())
+}
+
+// appendBody appends the declarations of body to p.scratch.
+func (p *parser) appendBody() error {
 	for !p.accept("}") {
 		if p.peek().kind == tokEOF {
-			return nil, errorf(p.peek().line, "missing '}'")
+			return errorf(p.peek().line, "missing '}'")
 		}
 		d, err := p.declaration(true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, d)
+		p.scratch = append(p.scratch, d)
 	}
-	return out, nil
+	return nil
 }
 
 // enumerators parses "label [= value [... value]], ..." up to '}'.

@@ -26,9 +26,19 @@ var mu sync.Mutex
 // (4 CPUs, seed 1), generating it on first use.
 func Trace(tb testing.TB, threads int) string {
 	tb.Helper()
+	return TraceCPUs(tb, threads, 4)
+}
+
+// TraceCPUs is [Trace] with cpus streams (CPUs) instead of 4.
+func TraceCPUs(tb testing.TB, threads, cpus int) string {
+	tb.Helper()
 	mu.Lock()
 	defer mu.Unlock()
-	dir := filepath.Join(Dir(), fmt.Sprintf("gen-%d-seed1", threads))
+	name := fmt.Sprintf("gen-%d-seed1", threads)
+	if cpus != 4 {
+		name = fmt.Sprintf("gen-%d-%dcpu-seed1", threads, cpus)
+	}
+	dir := filepath.Join(Dir(), name)
 	if _, err := os.Stat(filepath.Join(dir, "metadata")); err == nil {
 		return dir
 	}
@@ -36,7 +46,7 @@ func Trace(tb testing.TB, threads int) string {
 		tb.Fatal(err)
 	}
 	os.RemoveAll(dir)
-	if _, err := gen.Write(dir, gen.Config{Threads: threads, CPUs: 4, Seed: 1}); err != nil {
+	if _, err := gen.Write(dir, gen.Config{Threads: threads, CPUs: cpus, Seed: 1}); err != nil {
 		tb.Fatal(err)
 	}
 	return dir
