@@ -45,15 +45,18 @@ type summaryBuild struct {
 	w       *bufio.Writer
 	lastEnd core.Time // end of the last record
 	records int64
-	err     error // first write error: reported by Close
-	rec     []byte
+	// batchMin is the fewest records Close reads back per batch (tests
+	// lower it to split small logs).
+	batchMin int64
+	err      error // first write error: reported by Close
+	rec      []byte
 }
 
 func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string, start core.Time) *summaryBuild {
 	if rule == nil {
 		return nil
 	}
-	return &summaryBuild{rule: rule, path: path, start: start, lastEnd: start}
+	return &summaryBuild{rule: rule, path: path, start: start, lastEnd: start, batchMin: 1 << 16}
 }
 
 // scan puts the keys added since the last call to the rule. Keys are

@@ -1,8 +1,11 @@
 package history
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -166,5 +169,33 @@ func checkWholeBucketColumn(t *testing.T, mem *core.MemHistory, k core.Key, buck
 	}
 	if fb, _ := core.SummaryByte(ivs[0].Value); fb != buckets[0].First {
 		t.Fatalf("key %d, column [%d, %d]: first state %d, want %v", k, cs, ce, buckets[0].First, ivs[0].Value)
+	}
+}
+
+// TestSummarySplitSameBytes: an index whose change log is read back in
+// many batches, from parts split off the log, is the same file as one
+// whose log is read back in one batch.
+func TestSummarySplitSameBytes(t *testing.T) {
+	r := coretest.Rand(t)
+	for range 4 {
+		s := summaryScenario(r)
+		rule := func(tr *core.AttributeTree, k core.Key) bool { return tr.Parent(k) != core.Root }
+		var files [2][]byte
+		for i, batchMin := range []int64{1 << 40, 1 + r.Int64N(64)} {
+			path := filepath.Join(t.TempDir(), "index")
+			b, err := Create(path, s.start, Options{Summarise: rule})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.sum.batchMin = batchMin
+			s.replay(t, b)
+			if files[i], err = os.ReadFile(path); err != nil {
+				t.Fatal(err)
+			}
+			openChecked(t, path, OpenOptions{})
+		}
+		if !bytes.Equal(files[0], files[1]) {
+			t.Fatalf("%d operations: the index differs when the log is split (%d and %d bytes)", len(s.ops), len(files[0]), len(files[1]))
+		}
 	}
 }
