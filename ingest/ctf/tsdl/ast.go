@@ -114,3 +114,25 @@ func (e *expr) pathString() string {
 	}
 	return s
 }
+
+func joinPath(p []string) string {
+	s := ""
+	for i, w := range p {
+		if i > 0 {
+			s += "."
+		}
+		s += w
+	}
+	return s
+}
+
+func joinWords(w []string) string {
+	s := ""
+	for i, x := range w {
+		if i > 0 {
+			s += " "
+		}
+		s += x
+	}
+	return s
+}

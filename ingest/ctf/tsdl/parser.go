@@ -483,25 +483,3 @@ func (p *parser) unary() (expr, error) {
 	}
 	return expr{}, errorf(t.line, "expected a value, found %s", t)
 }
-
-func joinPath(p []string) string {
-	s := ""
-	for i, w := range p {
-		if i > 0 {
-			s += "."
-		}
-		s += w
-	}
-	return s
-}
-
-func joinWords(w []string) string {
-	s := ""
-	for i, x := range w {
-		if i > 0 {
-			s += " "
-		}
-		s += x
-	}
-	return s
-}
