@@ -15,8 +15,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/mattn/go-runewidth"
-
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/calltree"
@@ -26,12 +24,6 @@ import (
 )
 
 func main() {
-	// go-runewidth fills its 1.1 MB width table on the first rune past
-	// ASCII it measures: filled now, while the index opens, the browser's
-	// first frame does not pay it (1.6 ms of CPU and 3-14 ms of fresh
-	// memory on the 2-core VM, the first frame's largest cost after its
-	// query).
-	go runewidth.RuneWidth('…')
 	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, runBrowse, benchFrames))
 }
 
