@@ -51,14 +51,24 @@ func (f *file) chunkIndex(off uint64) (*lazyData, error) {
 		if uint64(csize) > uint64(f.data.size)-pos {
 			return nil, fmt.Errorf("%w: compressed trace data at offset %d: a chunk of %d bytes past the end of the file", ErrCorrupt, pos, csize)
 		}
-		if uint64(l.size)+uint64(usize) > maxSectionBytes {
-			return nil, fmt.Errorf("%w: more than %d bytes of trace data once decompressed", ErrCorrupt, maxSectionBytes)
+		if err := l.add(pos, csize, usize); err != nil {
+			return nil, err
 		}
-		l.chunks = append(l.chunks, chunk{at: l.size, usize: int(usize), csize: int(csize), off: int64(pos)})
-		l.size += int(usize)
 		pos += uint64(csize)
 	}
 	return l, nil
+}
+
+// add appends the chunk of csize compressed bytes at file offset off,
+// usize once decompressed; an error when the data would pass
+// maxSectionBytes.
+func (l *lazyData) add(off uint64, csize, usize uint32) error {
+	if uint64(l.size)+uint64(usize) > maxSectionBytes {
+		return fmt.Errorf("%w: more than %d bytes of trace data once decompressed", ErrCorrupt, maxSectionBytes)
+	}
+	l.chunks = append(l.chunks, chunk{at: l.size, usize: int(usize), csize: int(csize), off: int64(off)})
+	l.size += int(usize)
+	return nil
 }
 
 // chunkSize is a chunk's compressed and decompressed sizes.
@@ -84,11 +94,9 @@ func (f *file) chunksFromState(d *cpuData, off, size uint64) bool {
 	pos := off + 4
 	for _, c := range sizes {
 		pos += 8
-		if pos > uint64(f.data.size) || uint64(c.csize) > uint64(f.data.size)-pos || uint64(l.size)+uint64(c.usize) > maxSectionBytes {
+		if pos > uint64(f.data.size) || uint64(c.csize) > uint64(f.data.size)-pos || l.add(pos, c.csize, c.usize) != nil {
 			return false
 		}
-		l.chunks = append(l.chunks, chunk{at: l.size, usize: int(c.usize), csize: int(c.csize), off: int64(pos)})
-		l.size += int(c.usize)
 		pos += uint64(c.csize)
 	}
 	if pos-off-4 != size {
