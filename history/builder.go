@@ -201,9 +201,6 @@ func (b *Builder) close(end core.Time) error {
 	} else if err := b.checkEnded(end); err != nil {
 		return err
 	}
-	if err := b.writeSummary(end); err != nil { // while the tree side places the last batches
-		return err
-	}
 	if err := b.drain(); err != nil {
 		return err
 	}
@@ -247,6 +244,14 @@ func (b *Builder) close(end core.Time) error {
 		}
 		off += uint64(n)
 	}
+	sum, err := b.appendSummary(off) // last, as the sections added before Close
+	if err != nil {
+		return err
+	}
+	if sum != nil {
+		b.secs = append(b.secs, *sum)
+		off += sum.size
+	}
 	tab := encodeSections(b.secs)
 	if _, err := b.f.WriteAt(tab, int64(off)); err != nil {
 		return fmt.Errorf("history: write section table: %w", err)
@@ -273,6 +278,7 @@ func (b *Builder) close(end core.Time) error {
 	}
 	b.done = true
 	b.dropSide()
+	b.sum.drop()
 	if err := syncDir(filepath.Dir(b.path)); err != nil {
 		return fmt.Errorf("history: sync directory: %w", err)
 	}
@@ -282,6 +288,7 @@ func (b *Builder) close(end core.Time) error {
 // Abort stops the build and removes its temporary files. Close and Modify
 // return core.ErrClosed afterwards. Abort after Close does nothing.
 func (b *Builder) Abort() {
+	b.sum.stop() // the pass, if started, stops at its next look at its context
 	if b.pipe != nil {
 		b.pipe.dropping.Store(true) // nothing queued is kept
 	}

@@ -338,10 +338,11 @@
 // key that takes any other value has an empty entry (no summary).
 //
 // The build records each summarised key's changes as emit passes them (a
-// log in memory, about 3 to 12 bytes per change, 16 bytes of state per key;
-// summary_build.go); Close, once the span is known, computes every level
-// of every key exactly from its changes and appends the section, looking at
-// Options.Context every 256 keys. The section is read through a memory
+// log spilled to a temporary file, 3 to 6 bytes per change, 4 bytes of
+// state per key; summary_build.go); once the states end and so the span is
+// known, a goroutine computes every level of every key exactly from its
+// changes, looking at Options.Context every 256 keys, and Close appends
+// the section last (summary_pass.go). The section is read through a memory
 // mapping, its CRC32C (the section table's) checked on first use; a query
 // reads the bitmap word, rank and entry bounds of each key and the runs of
 // one level up to the window's end: no node.

@@ -23,7 +23,8 @@ import (
 // during it: with 4 batches the caller waited 1.2 s of a 5.6 s build of
 // `gen --threads 200000`, with 64 it waits 0.2 s. Batches are allocated
 // as the queue first fills (8 MB of intervals at most, plus their
-// strings), so a small trace takes only what it uses.
+// strings and 4 MB of summary log entries), so a small trace takes only
+// what it uses.
 
 const (
 	batchLen      = 4096 // intervals per batch
@@ -33,8 +34,9 @@ const (
 // ivBatch is a run of intervals on their way to the tree builder.
 type ivBatch struct {
 	recs []rec
-	strs []byte    // string values, which recs point into
-	keys []keyMark // attribute count changes within the batch
+	strs []byte     // string values, which recs point into
+	keys []keyMark  // attribute count changes within the batch
+	sums []sumEntry // the summarised ones among recs, for the change log
 }
 
 // keyMark says that from record at on, the builder had n attributes (the
@@ -56,7 +58,7 @@ type pipeline struct {
 	depth    int // batches at most
 }
 
-func newPipeline(tb *treeBuilder, depth int) *pipeline {
+func newPipeline(tb *treeBuilder, sum *summaryBuild, depth int) *pipeline {
 	if depth <= 0 {
 		depth = pipelineDepth
 	}
@@ -65,7 +67,7 @@ func newPipeline(tb *treeBuilder, depth int) *pipeline {
 	go func() {
 		// A CPU profile of a build splits by stage (pprof -tagfocus).
 		pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("stage", "tree")))
-		p.run(tb)
+		p.run(tb, sum)
 	}()
 	return p
 }
@@ -86,8 +88,9 @@ func (p *pipeline) next() *ivBatch {
 	return <-p.free
 }
 
-// run places every batch; after an error it only drains the queue.
-func (p *pipeline) run(tb *treeBuilder) {
+// run places every batch and logs its summarised intervals; after an
+// error it only drains the queue.
+func (p *pipeline) run(tb *treeBuilder, sum *summaryBuild) {
 	defer close(p.done)
 	for bt := range p.in {
 		mark := 0
@@ -100,21 +103,31 @@ func (p *pipeline) run(tb *treeBuilder) {
 				p.failed.Store(true)
 			}
 		}
-		bt.recs, bt.strs, bt.keys = bt.recs[:0], bt.strs[:0], bt.keys[:0]
+		for i := 0; i < len(bt.sums) && p.err == nil && !p.dropping.Load(); i++ {
+			sum.record(bt.sums[i])
+		}
+		bt.recs, bt.strs, bt.keys, bt.sums = bt.recs[:0], bt.strs[:0], bt.keys[:0], bt.sums[:0]
 		p.free <- bt
 	}
 }
 
 // emit queues the interval [start, end] of key with value v.
 func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
-	b.sum.add(b.tree, key, end, v)
+	var se sumEntry
+	summarised := false
+	if b.sum != nil {
+		se, summarised = b.sum.entry(b.tree, key, end, v)
+	}
 	if b.opts.sequential {
+		if summarised {
+			b.sum.record(se)
+		}
 		b.strs = b.strs[:0]
 		r := recFromValue(key, b.cls.class(key), start, end, v, &b.strs)
 		return b.tb.insert(&r, b.strs)
 	}
 	if b.pipe == nil {
-		b.pipe = newPipeline(b.tb, b.opts.queueDepth)
+		b.pipe = newPipeline(b.tb, b.sum, b.opts.queueDepth)
 		b.cur = b.pipe.next()
 	}
 	bt := b.cur
@@ -123,6 +136,9 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 		b.keysSent = n
 	}
 	bt.recs = append(bt.recs, recFromValue(key, b.cls.class(key), start, end, v, &bt.strs))
+	if summarised {
+		bt.sums = append(bt.sums, se)
+	}
 	if len(bt.recs) < batchLen {
 		return nil
 	}
@@ -134,6 +150,30 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 	return nil
 }
 
+// sendLast sends the pending batch and closes the queue: the tree side
+// then places what is queued and stops. Nothing may be emitted after it.
+func (b *Builder) sendLast() {
+	if b.pipe == nil || b.cur == nil {
+		return
+	}
+	if len(b.cur.recs) > 0 {
+		b.pipe.in <- b.cur
+	}
+	close(b.pipe.in)
+	b.cur = nil
+}
+
+// logged returns a channel closed once every interval emitted has reached
+// the summaries' log: when the tree side has stopped, after sendLast.
+func (b *Builder) logged() <-chan struct{} {
+	if b.pipe == nil { // sequential, or nothing emitted
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return b.pipe.done
+}
+
 // drain sends the pending batch, waits for the tree side to place
 // everything and stops it. The tree builder is then the caller's again,
 // with the current attribute count.
@@ -141,13 +181,10 @@ func (b *Builder) drain() error {
 	if b.pipe == nil {
 		return nil
 	}
-	if len(b.cur.recs) > 0 {
-		b.pipe.in <- b.cur
-	}
-	close(b.pipe.in)
+	b.sendLast()
 	<-b.pipe.done
 	err := b.pipe.err
-	b.pipe, b.cur = nil, nil
+	b.pipe = nil
 	b.tb.keyCount = b.tree.Len
 	return err
 }

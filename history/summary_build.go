@@ -16,10 +16,18 @@ import (
 // log spilled to a temporary file beside the index: intervals reach emit
 // by non-decreasing end, so the delta takes a byte or two, and a record 3
 // to 6 bytes. In memory the build keeps 4 bytes per summarised key (its
-// record count) and a bit per key. At Close, when the history's span and
-// so the grid are known, the log is read back in batches of keys
-// (summary_write.go) and every level is computed exactly from each key's
-// intervals (summary_levels.go).
+// record count) and a bit per key. When the states end, the history's span
+// and so the grid are known: the log is read back in batches of keys and
+// every level is computed exactly from each key's intervals, on a goroutine
+// of its own (summary_pass.go, summary_write.go, summary_levels.go).
+//
+// The work is split between the goroutines of a pipelined build: the
+// caller's (emit) finds the key's slot and value byte (entry: the rule
+// reads the attribute tree, which only the caller may), the tree side
+// appends them to the log with the batch that carries them (record), so
+// that the caller, the build's busiest goroutine, does not encode or write
+// the log. Each side owns its fields (below); the pass reads both once
+// the tree side has placed the last batch.
 
 const (
 	sumSlotsPage     = 1 << 12
@@ -33,24 +41,43 @@ const (
 
 // summaryBuild records the intervals of the summarised keys.
 type summaryBuild struct {
-	rule    func(*core.AttributeTree, core.Key) bool
-	path    string // the index's, for the log's temporary name
-	start   core.Time
-	scanned int        // keys below it have been put to the rule
-	words   []uint64   // bit per key: summarised
-	ranks   []uint32   // summarised keys before each word
-	counts  [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
+	rule  func(*core.AttributeTree, core.Key) bool
+	path  string // the index's, for the log's temporary name
+	start core.Time
+
+	// The caller's side (entry).
+	scanned int      // keys below it have been put to the rule
+	words   []uint64 // bit per key: summarised
+	ranks   []uint32 // summarised keys before each word
 	nslots  int
+
+	// The log's side (record): the tree side of a pipelined build.
+	counts  [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
 	log     *os.File
 	w       *bufio.Writer
 	lastEnd core.Time // end of the last record
 	records int64
-	// batchMin is the fewest records Close reads back per batch (tests
+	err     error // first write error: reported by Close
+	rec     []byte
+
+	// batchMin is the fewest records the pass reads back per batch (tests
 	// lower it to split small logs).
 	batchMin int64
-	err      error // first write error: reported by Close
-	rec      []byte
+	pass     *summaryPass // the pass computing the section, once started
 }
+
+// sumEntry is an interval of a summarised key on its way to the log: its
+// slot, its end, its value byte (sumUnsummarisable: a value that has
+// none).
+type sumEntry struct {
+	end  core.Time
+	slot int32
+	v    byte
+}
+
+// sumUnsummarisable is the value byte of a sumEntry whose value has no
+// summary byte (core.SummaryByte): above every byte a summary stores.
+const sumUnsummarisable = 0xFF
 
 func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string, start core.Time) *summaryBuild {
 	if rule == nil {
@@ -72,9 +99,6 @@ func (s *summaryBuild) scan(tree *core.AttributeTree) {
 			continue
 		}
 		s.words[k/64] |= 1 << (k % 64)
-		if s.nslots%sumSlotsPage == 0 {
-			s.counts = append(s.counts, make([]uint32, sumSlotsPage))
-		}
 		s.nslots++
 	}
 }
@@ -92,25 +116,39 @@ func (s *summaryBuild) count(slot int) *uint32 {
 	return &s.counts[slot/sumSlotsPage][slot%sumSlotsPage]
 }
 
-// add records that key held v until end (emit's hook: intervals reach it
-// by non-decreasing end, and each key's tile the history).
-func (s *summaryBuild) add(tree *core.AttributeTree, key core.Key, end core.Time, v core.Value) {
-	if s == nil || s.err != nil {
-		return
-	}
+// entry returns the log entry of the interval of key that ends at end with
+// value v; false when key is not summarised (the caller's side).
+func (s *summaryBuild) entry(tree *core.AttributeTree, key core.Key, end core.Time, v core.Value) (sumEntry, bool) {
 	if int(key) >= s.scanned {
 		s.scan(tree)
 	}
 	slot := s.slotOf(key)
 	if slot < 0 {
+		return sumEntry{}, false
+	}
+	b, ok := core.SummaryByte(v)
+	if !ok {
+		b = sumUnsummarisable
+	}
+	return sumEntry{end: end, slot: int32(slot), v: b}, true
+}
+
+// record appends an entry to the log (the log's side: entries reach it in
+// the order of emit, so by non-decreasing end, and each key's tile the
+// history).
+func (s *summaryBuild) record(e sumEntry) {
+	if s.err != nil {
 		return
+	}
+	slot := int(e.slot)
+	for slot >= len(s.counts)*sumSlotsPage {
+		s.counts = append(s.counts, make([]uint32, sumSlotsPage))
 	}
 	n := s.count(slot)
 	if *n&sumDroppedBit != 0 {
 		return
 	}
-	b, ok := core.SummaryByte(v)
-	if !ok || *n == sumCountLimit {
+	if e.v == sumUnsummarisable || *n == sumCountLimit {
 		*n = sumDroppedBit
 		return
 	}
@@ -121,26 +159,15 @@ func (s *summaryBuild) add(tree *core.AttributeTree, key core.Key, end core.Time
 		s.w = bufio.NewWriterSize(s.log, sumLogBuffer)
 	}
 	s.rec = binary.AppendUvarint(s.rec[:0], uint64(slot))
-	s.rec = binary.AppendUvarint(s.rec, uint64(end-s.lastEnd))
-	s.rec = append(s.rec, b)
+	s.rec = binary.AppendUvarint(s.rec, uint64(e.end-s.lastEnd))
+	s.rec = append(s.rec, e.v)
 	if _, err := s.w.Write(s.rec); err != nil {
 		s.err = fmt.Errorf("history: write the summaries' change log: %w", err)
 		return
 	}
-	s.lastEnd = end
+	s.lastEnd = e.end
 	s.records++
 	*n++
-}
-
-// drop removes the change log (after Close, or when the build is aborted).
-func (s *summaryBuild) drop() {
-	if s == nil || s.log == nil {
-		return
-	}
-	name := s.log.Name()
-	s.log.Close()
-	os.Remove(name)
-	s.log, s.w = nil, nil
 }
 
 // change is one interval of a key: it holds v from start on.

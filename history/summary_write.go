@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
@@ -25,77 +24,59 @@ const (
 	summaryCheckEvery = 256
 )
 
-// writeSummary computes every summarised key's levels from its recorded
-// intervals and appends them as the summary section.
-func (b *Builder) writeSummary(end core.Time) error {
-	s := b.sum
-	if s == nil {
-		return nil
-	}
+// writeSection computes every summarised key's levels from its recorded
+// intervals and writes the summary section to w (the pass's goroutine,
+// once the log is complete); it returns the section's length.
+func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.Time) (int64, error) {
 	if s.err != nil {
-		return s.err
+		return 0, s.err
 	}
-	ctx := b.opts.Context
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	s.scan(b.tree)
 	if s.w != nil {
 		if err := s.w.Flush(); err != nil {
-			return fmt.Errorf("history: write the summaries' change log: %w", err)
+			return 0, fmt.Errorf("history: write the summaries' change log: %w", err)
 		}
 	}
-	levels := core.SummaryLevels(b.start, end)
-	off, err := b.sideEnd()
-	if err != nil {
-		return fmt.Errorf("history: summary section: %w", err)
-	}
-	h := crc32.New(castagnoli)
-	w := bufio.NewWriterSize(io.MultiWriter(b.side, h), 1<<16)
+	levels := core.SummaryLevels(s.start, end)
+	bw := bufio.NewWriterSize(w, 1<<16)
 	ends := make([]byte, 0, 4*s.nslots)
 	var (
 		size  uint64
 		enc   entryEncoder
 		entry []byte
 	)
-	// Batches of consecutive slots holding about an eighth of the records
-	// each: the log is read once per batch, and the batch's intervals take
-	// 16 bytes each. Four passes cost the same CPU within the noise on a
-	// 1.29 M-event ftrace capture, and 3 MB more peak memory.
-	bounds, sizes := s.batches(max(s.records/8, s.batchMin))
+	bounds, sizes := s.batches(s.batchRecords())
 	parts, err := s.split(ctx, bounds)
 	defer s.removeParts(parts)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	rd := &logReader{s: s}
 	for k, part := range parts {
 		lo, hi := bounds[k], bounds[k+1]
 		chs, err := rd.batch(ctx, part, lo, hi, sizes[k])
 		if err != nil {
-			return err
+			return 0, err
 		}
 		for i := lo; i < hi; i++ {
 			if (i-lo)%summaryCheckEvery == 0 {
 				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("history: summary section: %w", err)
+					return 0, fmt.Errorf("history: summary section: %w", err)
 				}
 			}
 			entry = nil
 			if ch := chs[i-lo]; ch != nil {
 				entry = enc.encode(ch, end, levels)
 			}
-			if _, err := w.Write(entry); err != nil {
-				return fmt.Errorf("history: summary section: %w", err)
+			if _, err := bw.Write(entry); err != nil {
+				return 0, fmt.Errorf("history: summary section: %w", err)
 			}
 			size += uint64(len(entry))
 			if size > math.MaxUint32 {
-				return fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
+				return 0, fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
 			}
 			ends = le.AppendUint32(ends, uint32(size))
 		}
 	}
-	s.drop()
 	var idx []byte
 	for _, word := range s.words {
 		idx = le.AppendUint64(idx, word)
@@ -105,20 +86,40 @@ func (b *Builder) writeSummary(end core.Time) error {
 	}
 	idx = append(idx, ends...)
 	idx = append(idx, levels...)
-	idx = le.AppendUint64(idx, uint64(b.start))
+	idx = le.AppendUint64(idx, uint64(s.start))
 	idx = le.AppendUint64(idx, uint64(end))
 	idx = le.AppendUint32(idx, uint32(s.scanned))
 	idx = le.AppendUint32(idx, uint32(s.nslots))
 	idx = append(idx, byte(len(levels)), 0, 0, 0)
 	idx = append(idx, summaryMagic...)
-	if _, err := w.Write(idx); err != nil {
-		return fmt.Errorf("history: summary section: %w", err)
+	if _, err := bw.Write(idx); err != nil {
+		return 0, fmt.Errorf("history: summary section: %w", err)
 	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("history: summary section: %w", err)
+	if err := bw.Flush(); err != nil {
+		return 0, fmt.Errorf("history: summary section: %w", err)
 	}
-	b.secs = append(b.secs, section{name: SectionSummary, off: uint64(off), size: size + uint64(len(idx)), crc: h.Sum32()})
-	return nil
+	return int64(size) + int64(len(idx)), nil
+}
+
+// sumBatchMax is the most records the pass reads back per batch (16 bytes
+// each in memory: 32 MB), so that its memory does not grow with the trace:
+// it runs beside the end of the build (the rows, the attribute tree's
+// encoding), not after it.
+const sumBatchMax = 1 << 21
+
+// sumPartsMax is the most parts the log is split into (a file and a 64 KiB
+// buffer each): past sumPartsMax*sumBatchMax records, batches grow.
+const sumPartsMax = 256
+
+// batchRecords returns the records the pass reads back per batch: about an
+// eighth of the log, within [batchMin, sumBatchMax] unless the log needs
+// more than sumPartsMax batches. The log is read once per batch, and the
+// batch's intervals take 16 bytes each. Four passes cost the same CPU
+// within the noise on a 1.29 M-event ftrace capture, and 3 MB more peak
+// memory.
+func (s *summaryBuild) batchRecords() int64 {
+	n := min(s.records/8, sumBatchMax)
+	return max(n, s.batchMin, s.records/sumPartsMax)
 }
 
 // sideEnd returns the end of the temporary section file, creating it.
@@ -136,6 +137,9 @@ func (b *Builder) sideEnd() (int64, error) {
 // live returns the records of a slot that has a summary, 0 for a dropped
 // one.
 func (s *summaryBuild) live(slot int) uint32 {
+	if slot >= len(s.counts)*sumSlotsPage { // no record reached the log
+		return 0
+	}
 	n := *s.count(slot)
 	if n&sumDroppedBit != 0 {
 		return 0

@@ -1,0 +1,156 @@
+package history
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
+)
+
+// summariseAll summarises every key below the top level.
+func summariseAll(tr *core.AttributeTree, k core.Key) bool { return tr.Parent(k) != core.Root }
+
+// applyOps adds the keys and makes the changes of s, without closing.
+func applyOps(t *testing.T, s *scenario, b *Builder) {
+	t.Helper()
+	for _, op := range s.ops {
+		if op.path != nil {
+			b.Attributes().AddPath(op.path...)
+		} else if err := b.Modify(op.key, op.t, op.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSummaryPassSameBytes (property): with summaries, the pipelined build
+// (the change log written by the tree side, the pass on its own goroutine
+// from the end of the states, the log split in parts or not) writes the
+// same file as the sequential one, on one core and on two, and when the
+// caller ends the states before adding sections.
+func TestSummaryPassSameBytes(t *testing.T) {
+	r := coretest.Rand(t)
+	depth := 1 + r.IntN(4)
+	s := randomScenario(r, (depth+2)*batchLen+r.IntN(batchLen), 1+r.IntN(3000))
+	batchMin := 1 + r.Int64N(2048)
+	build := func(o Options, procs int, endFirst bool) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		path := filepath.Join(t.TempDir(), "index")
+		b, err := Create(path, s.start, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.sum.batchMin = batchMin
+		applyOps(t, s, b)
+		if endFirst {
+			if err := b.EndStates(s.end); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.AddSection("x", 3, bytes.NewReader([]byte("abc"))); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(s.end); err != nil {
+			t.Fatal(err)
+		}
+		openChecked(t, path, OpenOptions{})
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	opts := Options{BlockSize: 2048, MaxChildren: 8, queueDepth: depth, Summarise: summariseAll}
+	seq := opts
+	seq.sequential = true
+	want := build(seq, 2, false)
+	for _, c := range []struct {
+		procs    int
+		endFirst bool
+	}{{1, false}, {2, false}, {1, true}, {2, true}} {
+		if got := build(opts, c.procs, c.endFirst); !bytes.Equal(got, want) {
+			t.Fatalf("GOMAXPROCS=%d, EndStates first %v: the pipelined build (%d bytes) differs from the sequential one (%d bytes)",
+				c.procs, c.endFirst, len(got), len(want))
+		}
+	}
+}
+
+// TestSummaryPassAbort: Abort with the summary pass waiting for the log,
+// or running, or done, returns, leaves no file and no goroutine behind.
+func TestSummaryPassAbort(t *testing.T) {
+	r := coretest.Rand(t)
+	s := randomScenario(r, 3*batchLen, 1+r.IntN(1000))
+	before := runtime.NumGoroutine()
+	for _, c := range []string{"waiting", "running"} {
+		dir := t.TempDir()
+		b, err := Create(filepath.Join(dir, "index"), s.start, Options{BlockSize: 2048, MaxChildren: 8, queueDepth: 2, Summarise: summariseAll})
+		if err != nil {
+			t.Fatal(err)
+		}
+		applyOps(t, s, b)
+		if c == "waiting" {
+			// The log is never complete: only Abort's cancellation ends
+			// the pass.
+			b.startSummary(s.end, make(chan struct{}))
+		} else if err := b.EndStates(s.end); err != nil {
+			t.Fatal(err)
+		}
+		p := b.sum.pass
+		b.Abort()
+		select {
+		case <-p.done:
+		default:
+			t.Fatalf("%s: Abort returned with the pass in flight", c)
+		}
+		if c == "waiting" && !errors.Is(p.err, context.Canceled) {
+			t.Errorf("%s: the pass ended with %v, want context.Canceled", c, p.err)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("%s: Abort left %d files", c, len(left))
+		}
+		if err := b.Close(s.end); !errors.Is(err, core.ErrClosed) {
+			t.Errorf("%s: Close after Abort: %v, want ErrClosed", c, err)
+		}
+	}
+	// A goroutine closes its done channel as its last act and is counted
+	// until it has returned: poll (a condition, not a delay) for up to a
+	// second before calling it a leak.
+	for end := time.Now().Add(time.Second); runtime.NumGoroutine() > before && time.Now().Before(end); {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines after the aborted builds, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// TestSummaryPassCancelled: a pipelined build whose context is cancelled
+// before its states end fails in Close with the pass's error and leaves
+// no file, the index nor a temporary one.
+func TestSummaryPassCancelled(t *testing.T) {
+	r := coretest.Rand(t)
+	s := randomScenario(r, 3*batchLen, 1+r.IntN(1000))
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	b, err := Create(filepath.Join(dir, "index"), s.start, Options{BlockSize: 2048, MaxChildren: 8, queueDepth: 2, Summarise: summariseAll, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applyOps(t, s, b)
+	cancel()
+	if err := b.EndStates(s.end); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(s.end); !errors.Is(err, context.Canceled) {
+		t.Errorf("Close = %v, want context.Canceled", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("a cancelled build left %d files", len(left))
+	}
+}
