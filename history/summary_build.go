@@ -1,11 +1,8 @@
 package history
 
 import (
-	"bufio"
 	"encoding/binary"
-	"fmt"
 	"math/bits"
-	"os"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -13,7 +10,7 @@ import (
 // The summaries' build side. emit passes every interval here; for the keys
 // Options.Summarise names, a record (the key's slot, the interval's end as
 // a delta from the previous record's, its value) is appended to a change
-// log spilled to a temporary file beside the index: intervals reach emit
+// log spilled to temporary files beside the index: intervals reach emit
 // by non-decreasing end, so the delta takes a byte or two, and a record 3
 // to 6 bytes. In memory the build keeps 4 bytes per summarised key (its
 // record count) and a bit per key. When the states end, the history's span
@@ -33,7 +30,6 @@ const (
 	sumSlotsPage     = 1 << 12
 	sumDroppedBit    = 1 << 31
 	sumMaxRecord     = 2*binary.MaxVarintLen64 + 1
-	sumLogBuffer     = 1 << 16
 	sumLogReadBuffer = 1 << 18
 	sumLogSuffix     = ".lod"
 	sumCountLimit    = sumDroppedBit - 1
@@ -52,18 +48,16 @@ type summaryBuild struct {
 	nslots  int
 
 	// The log's side (record): the tree side of a pipelined build.
-	counts  [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
-	log     *os.File
-	w       *bufio.Writer
-	lastEnd core.Time // end of the last record
-	records int64
-	err     error // first write error: reported by Close
-	rec     []byte
+	counts [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
+	parts  []*logPart // the log, by runs of slots (summary_parts.go); nil: no record yet
+	err    error      // first write error: reported by Close
+	rec    []byte
 
-	// batchMin is the fewest records the pass reads back per batch (tests
-	// lower it to split small logs).
-	batchMin int64
-	pass     *summaryPass // the pass computing the section, once started
+	// partSlots and batchMax are sumPartSlots and sumBatchMax (tests lower
+	// them to split small logs).
+	partSlots int
+	batchMax  int64
+	pass      *summaryPass // the pass computing the section, once started
 }
 
 // sumEntry is an interval of a summarised key on its way to the log: its
@@ -83,7 +77,7 @@ func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string,
 	if rule == nil {
 		return nil
 	}
-	return &summaryBuild{rule: rule, path: path, start: start, lastEnd: start, batchMin: 1 << 16}
+	return &summaryBuild{rule: rule, path: path, start: start, partSlots: sumPartSlots, batchMax: sumBatchMax}
 }
 
 // scan puts the keys added since the last call to the rule. Keys are
@@ -152,21 +146,9 @@ func (s *summaryBuild) record(e sumEntry) {
 		*n = sumDroppedBit
 		return
 	}
-	if s.log == nil {
-		if s.log, s.err = createTemp(s.path, sumLogSuffix); s.err != nil {
-			return
-		}
-		s.w = bufio.NewWriterSize(s.log, sumLogBuffer)
-	}
-	s.rec = binary.AppendUvarint(s.rec[:0], uint64(slot))
-	s.rec = binary.AppendUvarint(s.rec, uint64(e.end-s.lastEnd))
-	s.rec = append(s.rec, e.v)
-	if _, err := s.w.Write(s.rec); err != nil {
-		s.err = fmt.Errorf("history: write the summaries' change log: %w", err)
+	if s.err = s.appendRecord(e); s.err != nil {
 		return
 	}
-	s.lastEnd = e.end
-	s.records++
 	*n++
 }
 

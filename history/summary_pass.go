@@ -131,10 +131,5 @@ func (s *summaryBuild) drop() {
 			p.out = nil
 		}
 	}
-	if s.log != nil {
-		name := s.log.Name()
-		s.log.Close()
-		os.Remove(name)
-		s.log, s.w = nil, nil
-	}
+	s.removeParts()
 }

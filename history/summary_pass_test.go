@@ -33,12 +33,15 @@ func applyOps(t *testing.T, s *scenario, b *Builder) {
 // (the change log written by the tree side, the pass on its own goroutine
 // from the end of the states, the log split in parts or not) writes the
 // same file as the sequential one, on one core and on two, and when the
-// caller ends the states before adding sections.
+// caller ends the states before adding sections. The pipelined builds'
+// log is written in small parts, read back in small batches.
 func TestSummaryPassSameBytes(t *testing.T) {
 	r := coretest.Rand(t)
 	depth := 1 + r.IntN(4)
 	s := randomScenario(r, (depth+2)*batchLen+r.IntN(batchLen), 1+r.IntN(3000))
-	batchMin := 1 + r.Int64N(2048)
+	// Small parts and batches: up to sumPartsMax parts, the last one
+	// taking the slots past the others, and parts read in several batches.
+	partSlots, batchMax := 1+r.IntN(8), 1+r.Int64N(2048)
 	build := func(o Options, procs int, endFirst bool) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		path := filepath.Join(t.TempDir(), "index")
@@ -46,7 +49,9 @@ func TestSummaryPassSameBytes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.sum.batchMin = batchMin
+		if !o.sequential { // the reference: one part, one batch
+			b.sum.partSlots, b.sum.batchMax = partSlots, batchMax
+		}
 		applyOps(t, s, b)
 		if endFirst {
 			if err := b.EndStates(s.end); err != nil {

@@ -172,22 +172,23 @@ func checkWholeBucketColumn(t *testing.T, mem *core.MemHistory, k core.Key, buck
 	}
 }
 
-// TestSummarySplitSameBytes: an index whose change log is read back in
-// many batches, from parts split off the log, is the same file as one
-// whose log is read back in one batch.
+// TestSummarySplitSameBytes: an index whose change log is written in many
+// parts and read back in many batches is the same file as one whose log is
+// one part read back in one batch.
 func TestSummarySplitSameBytes(t *testing.T) {
 	r := coretest.Rand(t)
 	for range 4 {
 		s := summaryScenario(r)
 		rule := func(tr *core.AttributeTree, k core.Key) bool { return tr.Parent(k) != core.Root }
 		var files [2][]byte
-		for i, batchMin := range []int64{1 << 40, 1 + r.Int64N(64)} {
+		split := [2][2]int64{{1 << 30, 1 << 40}, {1 + r.Int64N(8), 1 + r.Int64N(64)}}
+		for i, sp := range split {
 			path := filepath.Join(t.TempDir(), "index")
 			b, err := Create(path, s.start, Options{Summarise: rule})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b.sum.batchMin = batchMin
+			b.sum.partSlots, b.sum.batchMax = int(sp[0]), sp[1]
 			s.replay(t, b)
 			if files[i], err = os.ReadFile(path); err != nil {
 				t.Fatal(err)

@@ -31,10 +31,8 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 	if s.err != nil {
 		return 0, s.err
 	}
-	if s.w != nil {
-		if err := s.w.Flush(); err != nil {
-			return 0, fmt.Errorf("history: write the summaries' change log: %w", err)
-		}
+	if err := s.flushParts(); err != nil {
+		return 0, err
 	}
 	levels := core.SummaryLevels(s.start, end)
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -44,37 +42,39 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 		enc   entryEncoder
 		entry []byte
 	)
-	bounds, sizes := s.batches(s.batchRecords())
-	parts, err := s.split(ctx, bounds)
-	defer s.removeParts(parts)
-	if err != nil {
-		return 0, err
-	}
 	rd := &logReader{s: s}
-	for k, part := range parts {
-		lo, hi := bounds[k], bounds[k+1]
-		chs, err := rd.batch(ctx, part, lo, hi, sizes[k])
-		if err != nil {
-			return 0, err
+	for k := range s.partCount() {
+		var part *logPart
+		if k < len(s.parts) {
+			part = s.parts[k]
 		}
-		for i := lo; i < hi; i++ {
-			if (i-lo)%summaryCheckEvery == 0 {
-				if err := ctx.Err(); err != nil {
+		lo, hi := s.partRange(k)
+		bounds, sizes := s.batches(lo, hi, s.batchMax)
+		for j := range sizes {
+			lo, hi := bounds[j], bounds[j+1]
+			chs, err := rd.batch(ctx, part, lo, hi, sizes[j])
+			if err != nil {
+				return 0, err
+			}
+			for i := lo; i < hi; i++ {
+				if (i-lo)%summaryCheckEvery == 0 {
+					if err := ctx.Err(); err != nil {
+						return 0, fmt.Errorf("history: summary section: %w", err)
+					}
+				}
+				entry = nil
+				if ch := chs[i-lo]; ch != nil {
+					entry = enc.encode(ch, end, levels)
+				}
+				if _, err := bw.Write(entry); err != nil {
 					return 0, fmt.Errorf("history: summary section: %w", err)
 				}
+				size += uint64(len(entry))
+				if size > math.MaxUint32 {
+					return 0, fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
+				}
+				ends = le.AppendUint32(ends, uint32(size))
 			}
-			entry = nil
-			if ch := chs[i-lo]; ch != nil {
-				entry = enc.encode(ch, end, levels)
-			}
-			if _, err := bw.Write(entry); err != nil {
-				return 0, fmt.Errorf("history: summary section: %w", err)
-			}
-			size += uint64(len(entry))
-			if size > math.MaxUint32 {
-				return 0, fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
-			}
-			ends = le.AppendUint32(ends, uint32(size))
 		}
 	}
 	var idx []byte
@@ -99,27 +99,6 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 		return 0, fmt.Errorf("history: summary section: %w", err)
 	}
 	return int64(size) + int64(len(idx)), nil
-}
-
-// sumBatchMax is the most records the pass reads back per batch (16 bytes
-// each in memory: 32 MB), so that its memory does not grow with the trace:
-// it runs beside the end of the build (the rows, the attribute tree's
-// encoding), not after it.
-const sumBatchMax = 1 << 21
-
-// sumPartsMax is the most parts the log is split into (a file and a 64 KiB
-// buffer each): past sumPartsMax*sumBatchMax records, batches grow.
-const sumPartsMax = 256
-
-// batchRecords returns the records the pass reads back per batch: about an
-// eighth of the log, within [batchMin, sumBatchMax] unless the log needs
-// more than sumPartsMax batches. The log is read once per batch, and the
-// batch's intervals take 16 bytes each. Four passes cost the same CPU
-// within the noise on a 1.29 M-event ftrace capture, and 3 MB more peak
-// memory.
-func (s *summaryBuild) batchRecords() int64 {
-	n := min(s.records/8, sumBatchMax)
-	return max(n, s.batchMin, s.records/sumPartsMax)
 }
 
 // sideEnd returns the end of the temporary section file, creating it.
@@ -159,7 +138,7 @@ type logReader struct {
 // batch returns the intervals of slots lo..hi-1 (n records in all) from
 // the log part that holds them, as changes in time order; nil for a
 // dropped slot.
-func (r *logReader) batch(ctx context.Context, part logPart, lo, hi int, n int64) ([][]change, error) {
+func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int64) ([][]change, error) {
 	s := r.s
 	r.ivs = grow(r.ivs, int(n))
 	r.out = grow(r.out, hi-lo)
@@ -199,7 +178,7 @@ func (r *logReader) batch(ctx context.Context, part logPart, lo, hi int, n int64
 
 // read calls fn with every record of a log part: its slot, its end, its
 // value byte.
-func (r *logReader) read(ctx context.Context, part logPart, fn func(slot int, end core.Time, v byte)) error {
+func (r *logReader) read(ctx context.Context, part *logPart, fn func(slot int, end core.Time, v byte)) error {
 	s := r.s
 	if _, err := part.f.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("history: read the summaries' change log: %w", err)
