@@ -65,7 +65,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 		return nil, fmt.Errorf("history: write %s: %w", f.Name(), err)
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
-	b.sum = newSummaryBuild(o.Summarise, path, start)
+	b.sum = newSummaryBuild(o.Summarise, path, start, o.Context)
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }

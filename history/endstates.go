@@ -84,10 +84,10 @@ func (b *Builder) endStates(end core.Time) error {
 		}
 	}
 	// Nothing more is emitted: the tree side places what is queued, and
-	// the summary pass starts once it has logged the last interval, while
-	// the caller arranges the rows and Close encodes the attribute tree.
+	// the summary pass starts, while the caller arranges the rows and Close
+	// encodes the attribute tree.
 	b.sendLast()
-	b.startSummary(end, b.logged())
+	b.startSummary(end)
 	// The current states are no longer needed: their memory goes back
 	// before the rows and the attribute tree's encoding take their own.
 	b.ended, b.endedAt, b.endedKeys = true, end, b.tree.Len()

@@ -23,8 +23,7 @@ import (
 // during it: with 4 batches the caller waited 1.2 s of a 5.6 s build of
 // `gen --threads 200000`, with 64 it waits 0.2 s. Batches are allocated
 // as the queue first fills (8 MB of intervals at most, plus their
-// strings and 4 MB of summary log entries), so a small trace takes only
-// what it uses.
+// strings), so a small trace takes only what it uses.
 
 const (
 	batchLen      = 4096 // intervals per batch
@@ -34,9 +33,8 @@ const (
 // ivBatch is a run of intervals on their way to the tree builder.
 type ivBatch struct {
 	recs []rec
-	strs []byte     // string values, which recs point into
-	keys []keyMark  // attribute count changes within the batch
-	sums []sumEntry // the summarised ones among recs, for the change log
+	strs []byte    // string values, which recs point into
+	keys []keyMark // attribute count changes within the batch
 }
 
 // keyMark says that from record at on, the builder had n attributes (the
@@ -58,7 +56,7 @@ type pipeline struct {
 	depth    int // batches at most
 }
 
-func newPipeline(tb *treeBuilder, sum *summaryBuild, depth int) *pipeline {
+func newPipeline(tb *treeBuilder, depth int) *pipeline {
 	if depth <= 0 {
 		depth = pipelineDepth
 	}
@@ -67,7 +65,7 @@ func newPipeline(tb *treeBuilder, sum *summaryBuild, depth int) *pipeline {
 	go func() {
 		// A CPU profile of a build splits by stage (pprof -tagfocus).
 		pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("stage", "tree")))
-		p.run(tb, sum)
+		p.run(tb)
 	}()
 	return p
 }
@@ -88,9 +86,8 @@ func (p *pipeline) next() *ivBatch {
 	return <-p.free
 }
 
-// run places every batch and logs its summarised intervals; after an
-// error it only drains the queue.
-func (p *pipeline) run(tb *treeBuilder, sum *summaryBuild) {
+// run places every batch; after an error it only drains the queue.
+func (p *pipeline) run(tb *treeBuilder) {
 	defer close(p.done)
 	for bt := range p.in {
 		mark := 0
@@ -103,31 +100,25 @@ func (p *pipeline) run(tb *treeBuilder, sum *summaryBuild) {
 				p.failed.Store(true)
 			}
 		}
-		for i := 0; i < len(bt.sums) && p.err == nil && !p.dropping.Load(); i++ {
-			sum.record(bt.sums[i])
-		}
-		bt.recs, bt.strs, bt.keys, bt.sums = bt.recs[:0], bt.strs[:0], bt.keys[:0], bt.sums[:0]
+		bt.recs, bt.strs, bt.keys = bt.recs[:0], bt.strs[:0], bt.keys[:0]
 		p.free <- bt
 	}
 }
 
 // emit queues the interval [start, end] of key with value v.
 func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
-	var se sumEntry
-	summarised := false
 	if b.sum != nil {
-		se, summarised = b.sum.entry(b.tree, key, end, v)
+		if se, ok := b.sum.entry(b.tree, key, end, v); ok {
+			b.sum.log(se)
+		}
 	}
 	if b.opts.sequential {
-		if summarised {
-			b.sum.record(se)
-		}
 		b.strs = b.strs[:0]
 		r := recFromValue(key, b.cls.class(key), start, end, v, &b.strs)
 		return b.tb.insert(&r, b.strs)
 	}
 	if b.pipe == nil {
-		b.pipe = newPipeline(b.tb, b.sum, b.opts.queueDepth)
+		b.pipe = newPipeline(b.tb, b.opts.queueDepth)
 		b.cur = b.pipe.next()
 	}
 	bt := b.cur
@@ -136,9 +127,6 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 		b.keysSent = n
 	}
 	bt.recs = append(bt.recs, recFromValue(key, b.cls.class(key), start, end, v, &bt.strs))
-	if summarised {
-		bt.sums = append(bt.sums, se)
-	}
 	if len(bt.recs) < batchLen {
 		return nil
 	}
@@ -161,17 +149,6 @@ func (b *Builder) sendLast() {
 	}
 	close(b.pipe.in)
 	b.cur = nil
-}
-
-// logged returns a channel closed once every interval emitted has reached
-// the summaries' log: when the tree side has stopped, after sendLast.
-func (b *Builder) logged() <-chan struct{} {
-	if b.pipe == nil { // sequential, or nothing emitted
-		c := make(chan struct{})
-		close(c)
-		return c
-	}
-	return b.pipe.done
 }
 
 // drain sends the pending batch, waits for the tree side to place

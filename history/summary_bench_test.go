@@ -16,7 +16,7 @@ import (
 // changes spread over the history.
 func BenchmarkSummaryPass(b *testing.B) {
 	const keys, perKey = 200_000, 37
-	s := newSummaryBuild(func(*core.AttributeTree, core.Key) bool { return true }, filepath.Join(b.TempDir(), "index"), 0)
+	s := newSummaryBuild(func(*core.AttributeTree, core.Key) bool { return true }, filepath.Join(b.TempDir(), "index"), 0, nil)
 	tree := core.NewAttributeTree()
 	for i := range keys {
 		tree.AddPath("t", strconv.Itoa(i))

@@ -1,6 +1,7 @@
 package history
 
 import (
+	"context"
 	"encoding/binary"
 	"math/bits"
 
@@ -18,13 +19,12 @@ import (
 // every level is computed exactly from each key's intervals, on a goroutine
 // of its own (summary_pass.go, summary_write.go, summary_levels.go).
 //
-// The work is split between the goroutines of a pipelined build: the
-// caller's (emit) finds the key's slot and value byte (entry: the rule
-// reads the attribute tree, which only the caller may), the tree side
-// appends them to the log with the batch that carries them (record), so
-// that the caller, the build's busiest goroutine, does not encode or write
-// the log. Each side owns its fields (below); the pass reads both once
-// the tree side has placed the last batch.
+// The work is split between two goroutines: the caller's (emit) finds the
+// key's slot and value byte (entry: the rule reads the attribute tree,
+// which only the caller may), the summaries' own (summary_pass.go)
+// appends them to the log (record) and then runs the pass. Each side owns
+// its fields (below); the pass reads the caller's once the queue between
+// them is closed.
 
 const (
 	sumSlotsPage     = 1 << 12
@@ -40,6 +40,7 @@ type summaryBuild struct {
 	rule  func(*core.AttributeTree, core.Key) bool
 	path  string // the index's, for the log's temporary name
 	start core.Time
+	ctx   context.Context // cancels the pass (Options.Context)
 
 	// The caller's side (entry).
 	scanned int      // keys below it have been put to the rule
@@ -47,7 +48,7 @@ type summaryBuild struct {
 	ranks   []uint32 // summarised keys before each word
 	nslots  int
 
-	// The log's side (record): the tree side of a pipelined build.
+	// The log's side (record): the summaries' goroutine.
 	counts [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
 	parts  []*logPart // the log, by runs of slots (summary_parts.go); nil: no record yet
 	err    error      // first write error: reported by Close
@@ -73,11 +74,11 @@ type sumEntry struct {
 // summary byte (core.SummaryByte): above every byte a summary stores.
 const sumUnsummarisable = 0xFF
 
-func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string, start core.Time) *summaryBuild {
+func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string, start core.Time, ctx context.Context) *summaryBuild {
 	if rule == nil {
 		return nil
 	}
-	return &summaryBuild{rule: rule, path: path, start: start, partSlots: sumPartSlots, batchMax: sumBatchMax}
+	return &summaryBuild{rule: rule, path: path, start: start, ctx: ctx, partSlots: sumPartSlots, batchMax: sumBatchMax}
 }
 
 // scan puts the keys added since the last call to the rule. Keys are

@@ -86,35 +86,37 @@ func TestSummaryPassSameBytes(t *testing.T) {
 	}
 }
 
-// TestSummaryPassAbort: Abort with the summary pass waiting for the log,
-// or running, or done, returns, leaves no file and no goroutine behind.
+// TestSummaryPassAbort: Abort with the summaries' goroutine logging (the
+// states not ended) or running the pass, or done, returns, leaves no file
+// and no goroutine behind.
 func TestSummaryPassAbort(t *testing.T) {
 	r := coretest.Rand(t)
 	s := randomScenario(r, 3*batchLen, 1+r.IntN(1000))
 	before := runtime.NumGoroutine()
-	for _, c := range []string{"waiting", "running"} {
+	for _, c := range []string{"logging", "pass"} {
 		dir := t.TempDir()
 		b, err := Create(filepath.Join(dir, "index"), s.start, Options{BlockSize: 2048, MaxChildren: 8, queueDepth: 2, Summarise: summariseAll})
 		if err != nil {
 			t.Fatal(err)
 		}
 		applyOps(t, s, b)
-		if c == "waiting" {
-			// The log is never complete: only Abort's cancellation ends
-			// the pass.
-			b.startSummary(s.end, make(chan struct{}))
-		} else if err := b.EndStates(s.end); err != nil {
-			t.Fatal(err)
+		if c == "pass" {
+			if err := b.EndStates(s.end); err != nil {
+				t.Fatal(err)
+			}
 		}
 		p := b.sum.pass
+		if p == nil {
+			t.Fatalf("%s: no summary goroutine after %d operations", c, len(s.ops))
+		}
 		b.Abort()
 		select {
 		case <-p.done:
 		default:
-			t.Fatalf("%s: Abort returned with the pass in flight", c)
+			t.Fatalf("%s: Abort returned with the summaries' goroutine running", c)
 		}
-		if c == "waiting" && !errors.Is(p.err, context.Canceled) {
-			t.Errorf("%s: the pass ended with %v, want context.Canceled", c, p.err)
+		if c == "logging" && !errors.Is(p.err, context.Canceled) {
+			t.Errorf("%s: the goroutine ended with %v, want context.Canceled", c, p.err)
 		}
 		if left, _ := os.ReadDir(dir); len(left) != 0 {
 			t.Errorf("%s: Abort left %d files", c, len(left))
