@@ -210,6 +210,7 @@ func (b *Builder) close(end core.Time) error {
 	}
 	bs := uint64(b.opts.BlockSize)
 	nodes := b.tb.w.next
+	startWriteback(b.f, int64(nodes+1)*int64(bs))
 	h := &fileHeader{
 		version: FormatVersion, layout: b.opts.Layout, maxChildren: b.opts.MaxChildren, blockSize: b.opts.BlockSize,
 		rootSeq: root, nodeCount: nodes, depth: uint32(depth), maxRHeight: uint32(b.tb.maxRHeight()),
