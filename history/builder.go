@@ -39,7 +39,8 @@ type Builder struct {
 	endedAt   core.Time // its end
 	endedKeys int       // the key count then
 
-	sum *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
+	sum   *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
+	nulls *nullLog      // first nulls held back until EndStates, nil: none (nulls.go)
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -66,6 +67,9 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
 	b.sum = newSummaryBuild(o.Summarise, path, start)
+	if o.Layout == LayoutRSHT {
+		b.nulls = newNullLog(path, start)
+	}
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -294,6 +298,7 @@ func (b *Builder) Abort() {
 	}
 	b.dropSide()
 	b.sum.drop()
+	b.nulls.drop()
 	b.done = true
 }
 

@@ -159,9 +159,13 @@
 // are format version 1's; version 2's child entries are 4 bytes larger,
 // and 4 KiB/32 reads 109, 9.1 and 3973 nodes at 13.1 bytes per interval.)
 //
-// # File format (version 4)
+// # File format (version 5)
 //
-// Version 4 adds the level-of-detail summaries, a section named "summary"
+// Version 5 has version 4's bytes, placed otherwise: the R-SHT builder
+// places every key's first null after the last change (see nulls.go), so
+// an R-SHT node's children are no longer in order of end, and a query at
+// the start of a trace reads a few nodes instead of one per R-tree; a
+// version 4 file is refused with ErrVersion and rebuilt. Version 4 adds the level-of-detail summaries, a section named "summary"
 // (below, "Summaries"); a version 3 file is refused with ErrVersion and
 // rebuilt, so that every index the browser opens has them. Version 3 stores the attribute tree as arrays read on demand (below).
 // Version 2 added the attribute classes: the class table, its fields in

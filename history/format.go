@@ -15,7 +15,7 @@ import (
 const (
 	// FormatVersion is the version of the file format this package reads
 	// and writes. Any change to the bytes on disk increments it.
-	FormatVersion = 4
+	FormatVersion = 5
 
 	fileHeaderSize = 160
 	headerCRCOff   = fileHeaderSize - 4
