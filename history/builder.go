@@ -39,8 +39,10 @@ type Builder struct {
 	endedAt   core.Time // its end
 	endedKeys int       // the key count then
 
-	sum   *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
-	nulls *nullLog      // first nulls held back until EndStates, nil: none (nulls.go)
+	sum *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
+	// First nulls held back (nulls.go): R-SHT only, until EndStates.
+	holdNulls bool
+	nulls     []heldNull
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -67,9 +69,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
 	b.sum = newSummaryBuild(o.Summarise, path, start)
-	if o.Layout == LayoutRSHT {
-		b.nulls = newNullLog(path, start)
-	}
+	b.holdNulls = o.Layout == LayoutRSHT
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }
@@ -298,7 +298,6 @@ func (b *Builder) Abort() {
 	}
 	b.dropSide()
 	b.sum.drop()
-	b.nulls.drop()
 	b.done = true
 }
 

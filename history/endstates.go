@@ -78,18 +78,12 @@ func (b *Builder) endStates(end core.Time) error {
 			runtime.GC()
 		}
 	}
-	// The first nulls held back go first, all together (nulls.go); the
+	// The last group of first nulls held back goes first (nulls.go); the
 	// last states are then sent as they come.
-	nulls := b.nulls
-	b.nulls = nil
-	if nulls != nil {
-		if err := b.cutBuffer(); err != nil {
-			return err
-		}
-	}
-	if err := nulls.replay(b, func(k core.Key, end core.Time) error { return b.send(k, b.start, end, core.Null()) }); err != nil {
+	if err := b.sendNulls(); err != nil {
 		return err
 	}
+	b.holdNulls = false
 	for k := range lastStatesOrder(b.state, b.start) {
 		if err := b.emit(k, b.state.at(k).since(), end, b.state.value(k)); err != nil {
 			return err

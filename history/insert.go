@@ -260,7 +260,7 @@ func (t *treeBuilder) writeNode(n *bnode) (child, error) {
 			h.end = h.start - 1
 		}
 	}
-	if h.end < h.start-1 {
+	if h.end < h.start && h.end != h.start-1 { // (start-1 wraps at MinInt64: then no end is below it)
 		h.end = h.start - 1
 	}
 	b := t.block

@@ -42,23 +42,11 @@ func TestKilledBuildLeavesNoIndex(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("index exists after a killed build: %v", err)
 	}
-	// Left behind: the temporary index, and the log of the first nulls
-	// (nulls.go), both named as temporary files of this path.
 	entries, _ := os.ReadDir(dir)
-	var tmp string
-	var left []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".index.tmp-") {
-			t.Fatalf("left behind: %v", entries)
-		}
-		left = append(left, filepath.Join(dir, e.Name()))
-		if !strings.HasSuffix(e.Name(), nullLogSuffix) {
-			tmp = left[len(left)-1]
-		}
-	}
-	if tmp == "" || len(entries) > 2 {
+	if len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), ".index.tmp-") {
 		t.Fatalf("left behind: %v", entries)
 	}
+	tmp := filepath.Join(dir, entries[0].Name())
 	if st, _ := os.Stat(tmp); st == nil || st.Size() < 100<<10 {
 		t.Fatalf("the child did not get far: %v", st)
 	}
@@ -73,10 +61,8 @@ func TestKilledBuildLeavesNoIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Abort()
-	for _, p := range left {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("Create did not remove the stale temporary file: %v", err)
-		}
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Create did not remove the stale temporary file: %v", err)
 	}
 	// A live build's temporary file is not stale: a second Create of the
 	// same path leaves it alone.

@@ -116,8 +116,8 @@ func (p *pipeline) run(tb *treeBuilder) {
 // first null: nulls.go).
 func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 	b.sum.add(b.tree, key, end, v)
-	if b.nulls != nil && start == b.start && v.IsNull() {
-		return b.nulls.add(key, end)
+	if b.holdNulls && start == b.start && v.IsNull() {
+		return b.holdNull(key, end)
 	}
 	return b.send(key, start, end, v)
 }
@@ -151,8 +151,7 @@ func (b *Builder) send(key core.Key, start, end core.Time, v core.Value) error {
 }
 
 // cutBuffer makes the intervals sent from now on start a new R-buffer:
-// the one being filled is loaded first. The first nulls need it (nulls.go):
-// an R-tree's leaves keep each key's records in time order.
+// the one being filled is loaded first (nulls.go).
 func (b *Builder) cutBuffer() error {
 	if b.pipe == nil { // sequential, or nothing sent yet: the tree builder is this goroutine's
 		return b.tb.loadBuffer()
