@@ -43,6 +43,7 @@ type Builder struct {
 	// First nulls held back (nulls.go): R-SHT only, until EndStates.
 	holdNulls bool
 	nulls     []heldNull
+	nullGroup int // the most held back: nullGroupLen (tests lower it)
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -69,7 +70,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
 	b.sum = newSummaryBuild(o.Summarise, path, start)
-	b.holdNulls = o.Layout == LayoutRSHT
+	b.holdNulls, b.nullGroup = o.Layout == LayoutRSHT, nullGroupLen
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }

@@ -41,7 +41,7 @@ type heldNull struct {
 // full.
 func (b *Builder) holdNull(key core.Key, end core.Time) error {
 	b.nulls = append(b.nulls, heldNull{key, end})
-	if len(b.nulls) < nullGroupLen {
+	if len(b.nulls) < b.nullGroup {
 		return nil
 	}
 	return b.sendNulls()
