@@ -57,7 +57,11 @@
 //     it.
 //
 // [Builder.Close] ends the last state of every key in order of start, so
-// the long ones are placed first and the rest fits below them.
+// the long ones are placed first and the rest fits below them. The R-SHT
+// holds back every key's first null (from the trace's start to the key's
+// first change) and loads them in groups, in R-trees of their own
+// (nulls.go): placed as they end, they stretched nearly every R-tree back
+// to the trace's start.
 //
 // # Attribute classes
 //
@@ -162,7 +166,7 @@
 // # File format (version 5)
 //
 // Version 5 has version 4's bytes, placed otherwise: the R-SHT builder
-// places every key's first null after the last change (see nulls.go), so
+// loads every key's first null in R-trees of their own (nulls.go), so
 // an R-SHT node's children are no longer in order of end, and a query at
 // the start of a trace reads a few nodes instead of one per R-tree; a
 // version 4 file is refused with ErrVersion and rebuilt. Version 4 adds the level-of-detail summaries, a section named "summary"
