@@ -21,6 +21,9 @@ func (t *Tree) checkSummary() error {
 	if err != nil || x == nil {
 		return err
 	}
+	if err := x.checkStructure(); err != nil {
+		return fmt.Errorf("history: %s: %w", t.path, err)
+	}
 	if x.start != t.hdr.start || x.end != t.hdr.end || x.keys != int(t.hdr.attrCount) {
 		return fmt.Errorf("%w: summary section for [%d, %d] and %d keys, index [%d, %d] and %d", ErrCorrupt,
 			x.start, x.end, x.keys, t.hdr.start, t.hdr.end, t.hdr.attrCount)
@@ -59,7 +62,10 @@ func (t *Tree) checkSummary() error {
 			if summarised && len(ch) > 0 {
 				entry = enc.encode(ch, x.end, x.levels)
 			}
-			got, _ := x.entry(k)
+			got, _, err := x.entry(k)
+			if err != nil {
+				return err
+			}
 			if !bytes.Equal(got, entry) {
 				return fmt.Errorf("%w: summary of key %d differs from its intervals", ErrCorrupt, k)
 			}

@@ -17,6 +17,23 @@ import (
 // summariseAll summarises every key below the top level.
 func summariseAll(tr *core.AttributeTree, k core.Key) bool { return tr.Parent(k) != core.Root }
 
+// summaryTimes moves s's times so that it starts at 0 or later: summaries
+// are only made for such histories (core.SummaryLevels), and
+// randomScenario may start before 0.
+func summaryTimes(s *scenario) *scenario {
+	if s.start >= 0 {
+		return s
+	}
+	shift := -s.start
+	s.start, s.end = 0, s.end+shift
+	for i := range s.ops {
+		if s.ops[i].path == nil {
+			s.ops[i].t += shift
+		}
+	}
+	return s
+}
+
 // applyOps adds the keys and makes the changes of s, without closing.
 func applyOps(t *testing.T, s *scenario, b *Builder) {
 	t.Helper()
@@ -38,7 +55,7 @@ func applyOps(t *testing.T, s *scenario, b *Builder) {
 func TestSummaryPassSameBytes(t *testing.T) {
 	r := coretest.Rand(t)
 	depth := 1 + r.IntN(4)
-	s := randomScenario(r, (depth+2)*batchLen+r.IntN(batchLen), 1+r.IntN(3000))
+	s := summaryTimes(randomScenario(r, (depth+2)*batchLen+r.IntN(batchLen), 1+r.IntN(3000)))
 	// Small parts and batches: up to sumPartsMax parts, the last one
 	// taking the slots past the others, and parts read in several batches.
 	partSlots, batchMax := 1+r.IntN(8), 1+r.Int64N(2048)
@@ -91,7 +108,7 @@ func TestSummaryPassSameBytes(t *testing.T) {
 // and no goroutine behind.
 func TestSummaryPassAbort(t *testing.T) {
 	r := coretest.Rand(t)
-	s := randomScenario(r, 3*batchLen, 1+r.IntN(1000))
+	s := summaryTimes(randomScenario(r, 3*batchLen, 1+r.IntN(1000)))
 	before := runtime.NumGoroutine()
 	for _, c := range []string{"logging", "pass"} {
 		dir := t.TempDir()
@@ -142,7 +159,7 @@ func TestSummaryPassAbort(t *testing.T) {
 // no file, the index nor a temporary one.
 func TestSummaryPassCancelled(t *testing.T) {
 	r := coretest.Rand(t)
-	s := randomScenario(r, 3*batchLen, 1+r.IntN(1000))
+	s := summaryTimes(randomScenario(r, 3*batchLen, 1+r.IntN(1000)))
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	b, err := Create(filepath.Join(dir, "index"), s.start, Options{BlockSize: 2048, MaxChildren: 8, queueDepth: 2, Summarise: summariseAll, Context: ctx})

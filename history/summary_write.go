@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 
@@ -17,8 +18,11 @@ const SectionSummary = "summary"
 
 // Summary section constants.
 const (
-	summaryMagic   = "LOD1"
-	summaryTrailer = 32 // start, end, keys, slots, levels, 3 zero bytes, magic
+	summaryMagic   = "LOD2"
+	summaryTrailer = 40 // start, end, keys, slots, chunks, levels, 3 zero bytes, index CRC, magic
+	// summaryChunkShift: the section is checked by chunks of 64 KiB,
+	// each on its first read (summaryIndex.verify).
+	summaryChunkShift = 16
 	// summaryCheckEvery is how many keys the summary pass computes between
 	// two looks at the build's context (a few ms at most).
 	summaryCheckEvery = 256
@@ -41,6 +45,7 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 		size  uint64
 		enc   entryEncoder
 		entry []byte
+		sums  chunkSums
 	)
 	rd := &logReader{s: s}
 	for k := range s.partCount() {
@@ -69,6 +74,7 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 				if _, err := bw.Write(entry); err != nil {
 					return 0, fmt.Errorf("history: summary section: %w", err)
 				}
+				sums.add(entry)
 				size += uint64(len(entry))
 				if size > math.MaxUint32 {
 					return 0, fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
@@ -86,11 +92,17 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 	}
 	idx = append(idx, ends...)
 	idx = append(idx, levels...)
+	sums.add(idx)
+	crcs := sums.finish()
+	tail := len(idx) // the trailer's CRC covers the chunks' CRCs and the trailer
+	idx = append(idx, crcs...)
 	idx = le.AppendUint64(idx, uint64(s.start))
 	idx = le.AppendUint64(idx, uint64(end))
 	idx = le.AppendUint32(idx, uint32(s.scanned))
 	idx = le.AppendUint32(idx, uint32(s.nslots))
+	idx = le.AppendUint32(idx, uint32(len(crcs)/4))
 	idx = append(idx, byte(len(levels)), 0, 0, 0)
+	idx = le.AppendUint32(idx, crc32c(idx[tail:]))
 	idx = append(idx, summaryMagic...)
 	if _, err := bw.Write(idx); err != nil {
 		return 0, fmt.Errorf("history: summary section: %w", err)
@@ -99,6 +111,36 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 		return 0, fmt.Errorf("history: summary section: %w", err)
 	}
 	return int64(size) + int64(len(idx)), nil
+}
+
+// chunkSums computes the CRC32C of each chunk of 1<<summaryChunkShift
+// bytes of what it is given.
+type chunkSums struct {
+	crcs []byte // u32 per whole chunk
+	cur  uint32 // of the chunk being filled
+	n    int    // its bytes
+}
+
+func (c *chunkSums) add(b []byte) {
+	for len(b) > 0 {
+		k := min(len(b), 1<<summaryChunkShift-c.n)
+		c.cur = crc32.Update(c.cur, castagnoli, b[:k])
+		c.n += k
+		b = b[k:]
+		if c.n == 1<<summaryChunkShift {
+			c.crcs = le.AppendUint32(c.crcs, c.cur)
+			c.cur, c.n = 0, 0
+		}
+	}
+}
+
+// finish returns the CRCs, the last chunk's (shorter) included.
+func (c *chunkSums) finish() []byte {
+	if c.n > 0 {
+		c.crcs = le.AppendUint32(c.crcs, c.cur)
+		c.cur, c.n = 0, 0
+	}
+	return c.crcs
 }
 
 // sideEnd returns the end of the temporary section file, creating it.
