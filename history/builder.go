@@ -300,9 +300,7 @@ func (b *Builder) Abort() {
 	}
 	b.drain()
 	if b.f != nil {
-		name := b.f.Name()
-		b.f.Close()
-		os.Remove(name)
+		removeTemp(b.f)
 		b.f = nil
 	}
 	b.dropSide()
@@ -312,9 +310,7 @@ func (b *Builder) Abort() {
 
 func (b *Builder) dropSide() {
 	if b.side != nil {
-		name := b.side.Name()
-		b.side.Close()
-		os.Remove(name)
+		removeTemp(b.side)
 		b.side = nil
 	}
 }

@@ -107,9 +107,7 @@ func (s *summaryBuild) flushParts() error {
 func (s *summaryBuild) removeParts() {
 	for _, p := range s.parts {
 		if p != nil {
-			name := p.f.Name()
-			p.f.Close()
-			os.Remove(name)
+			removeTemp(p.f)
 		}
 	}
 	s.parts = nil

@@ -198,9 +198,7 @@ func (s *summaryBuild) drop() {
 	if p := s.pass; p != nil {
 		<-p.done
 		if p.out != nil {
-			name := p.out.Name()
-			p.out.Close()
-			os.Remove(name)
+			removeTemp(p.out)
 			p.out = nil
 		}
 	}

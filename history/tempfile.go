@@ -34,6 +34,13 @@ func createTemp(path, suffix string) (*os.File, error) {
 	return f, nil
 }
 
+// removeTemp closes and removes a temporary file of the build.
+func removeTemp(f *os.File) {
+	name := f.Name()
+	f.Close()
+	os.Remove(name)
+}
+
 // removeStaleTemps removes the temporary files of earlier builds of path
 // that no live process holds.
 func removeStaleTemps(path string) {
