@@ -34,13 +34,12 @@ type AttributeTree struct {
 	names   [][]string
 	nNames  int
 	nameIDs map[string]uint32 // name -> id, but for decimal names
-	// decimalIDs maps the names that are decimal numbers (threads,
+	// decimals maps the names that are decimal numbers (threads,
 	// processes, CPUs: most names of a kernel trace, one per thread) by
-	// their value: an integer key hashes faster than a string and its
-	// entry takes 8 bytes instead of 24 (a build of 200 000 threads
-	// spent a tenth of its analyses' time in the map of strings).
-	decimalIDs map[uint32]uint32 // nil until the first decimal name
-	child      keyTable          // (parent, name id) -> key
+	// their value (a build of 200 000 threads spent a tenth of its
+	// analyses' time in a map of strings), see decimalIDs.
+	decimals decimalIDs
+	child    keyTable // (parent, name id) -> key
 
 	// kids lists the children of every key, built on the first EachChild
 	// after keys were added: the analyses that build the tree never list

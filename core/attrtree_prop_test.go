@@ -51,6 +51,9 @@ func TestAttributeTreeMatchesReference(t *testing.T) {
 		if r.IntN(4) == 0 { // decimal-looking names that are not one canonical number
 			name = []string{"007", "0", "00", "", "-1", "+1", "4294967295", "4294967296", "99999999999", "1e3", "12a", "Exec_name"}[r.IntN(12)]
 		}
+		if r.IntN(8) == 0 { // numbers on either side of the ones kept in pages, and across pages
+			name = fmt.Sprint([]int{r.IntN(1 << 23), 1<<22 - 1 - r.IntN(3), 1<<22 + r.IntN(3), 255 + r.IntN(3)}[r.IntN(4)])
+		}
 		var k core.Key
 		if r.IntN(2) == 0 {
 			k = tr.Add(p, name)
