@@ -40,6 +40,10 @@ type Builder struct {
 	endedKeys int       // the key count then
 
 	sum *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
+	// First nulls held back (nulls.go): R-SHT only, until EndStates.
+	holdNulls bool
+	nulls     []heldNull
+	nullGroup int // the most held back: nullGroupLen (tests lower it)
 }
 
 var _ core.StateSink = (*Builder)(nil)
@@ -66,6 +70,7 @@ func Create(path string, start core.Time, opts Options) (*Builder, error) {
 	}
 	b := &Builder{path: path, opts: o, f: f, tree: core.NewAttributeTree(), cls: newClasser(o.oneClass), state: newStateTable(), keysSent: -1, start: start, last: start}
 	b.sum = newSummaryBuild(o.Summarise, path, start)
+	b.holdNulls, b.nullGroup = o.Layout == LayoutRSHT, nullGroupLen
 	b.tb = newTreeBuilder(o, &blockWriter{f: f, bs: o.BlockSize}, int64(start), b.tree.Len)
 	return b, nil
 }

@@ -57,7 +57,11 @@
 //     it.
 //
 // [Builder.Close] ends the last state of every key in order of start, so
-// the long ones are placed first and the rest fits below them.
+// the long ones are placed first and the rest fits below them. The R-SHT
+// holds back every key's first null (from the trace's start to the key's
+// first change) and loads them in groups, in R-trees of their own
+// (nulls.go): placed as they end, they stretched nearly every R-tree back
+// to the trace's start.
 //
 // # Attribute classes
 //
@@ -159,9 +163,14 @@
 // are format version 1's; version 2's child entries are 4 bytes larger,
 // and 4 KiB/32 reads 109, 9.1 and 3973 nodes at 13.1 bytes per interval.)
 //
-// # File format (version 4)
+// # File format (version 5)
 //
-// Version 4 adds the level-of-detail summaries, a section named "summary"
+// Version 5 has version 4's bytes, placed otherwise: the R-SHT builder
+// loads every key's first null in R-trees of their own (nulls.go), so
+// an R-SHT node's children are no longer in order of end, and a query at
+// the start of a trace reads a few nodes instead of one per R-tree; and
+// the summary section checks its entries by chunks (trailer "LOD2"). A
+// version 4 file is refused with ErrVersion and rebuilt. Version 4 adds the level-of-detail summaries, a section named "summary"
 // (below, "Summaries"); a version 3 file is refused with ErrVersion and
 // rebuilt, so that every index the browser opens has them. Version 3 stores the attribute tree as arrays read on demand (below).
 // Version 2 added the attribute classes: the class table, its fields in
@@ -342,7 +351,9 @@
 // summary_build.go); Close, once the span is known, computes every level
 // of every key exactly from its changes and appends the section, looking at
 // Options.Context every 256 keys. The section is read through a memory
-// mapping, its CRC32C (the section table's) checked on first use; a query
+// mapping: on first use its index's CRC32C (in the trailer) is checked,
+// and each 64 KiB chunk of the entries' bytes when a query first reads it
+// (so opening a trace does not read 12 MB of summaries); a query
 // reads the bitmap word, rank and entry bounds of each key and the runs of
 // one level up to the window's end: no node.
 //
@@ -365,8 +376,12 @@
 //	ends      S uint32 (above)
 //	shifts    L bytes: k of each level, finest first, as core.SummaryLevels
 //	          gives for [start, end]
-//	trailer   32 bytes: start (int64), end (int64), N (uint32), S
-//	          (uint32), L (uint8), three zero bytes, "LOD1"
+//	crcs      C uint32: the CRC32C of each 64 KiB chunk of the entries
+//	          (the last one shorter), C = ceil(bytes of entries / 65536)
+//	trailer   40 bytes: start (int64), end (int64), N (uint32), S
+//	          (uint32), C (uint32), L (uint8), three zero bytes, the
+//	          CRC32C of words through the trailer's first 32 bytes
+//	          (uint32), "LOD2"
 //
 // # Durability and damage
 //

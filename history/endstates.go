@@ -78,6 +78,12 @@ func (b *Builder) endStates(end core.Time) error {
 			runtime.GC()
 		}
 	}
+	// The last group of first nulls held back goes first (nulls.go); the
+	// last states are then sent as they come.
+	if err := b.sendNulls(); err != nil {
+		return err
+	}
+	b.holdNulls = false
 	for k := range lastStatesOrder(b.state, b.start) {
 		if err := b.emit(k, b.state.at(k).since(), end, b.state.value(k)); err != nil {
 			return err

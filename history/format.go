@@ -15,7 +15,7 @@ import (
 const (
 	// FormatVersion is the version of the file format this package reads
 	// and writes. Any change to the bytes on disk increments it.
-	FormatVersion = 4
+	FormatVersion = 5
 
 	fileHeaderSize = 160
 	headerCRCOff   = fileHeaderSize - 4
@@ -330,7 +330,7 @@ func parseNodeHeader(b []byte, maxChildren int) (nodeHeader, error) {
 		return h, fmt.Errorf("%w: node %d: %d intervals in %d bytes", ErrCorrupt, h.seq, h.count, h.dataLen)
 	}
 	if h.hollow() {
-		if h.count != 0 || h.end < h.start-1 || h.minKey != 0 || h.maxKey != -1 || h.minClass != noClassLo || h.maxClass != noClassHi {
+		if h.count != 0 || h.end < h.start && h.end != h.start-1 || h.minKey != 0 || h.maxKey != -1 || h.minClass != noClassLo || h.maxClass != noClassHi {
 			return h, fmt.Errorf("%w: node %d without intervals has %d records, range [%d, %d] keys [%d, %d] classes [%d, %d]",
 				ErrCorrupt, h.seq, h.count, h.start, h.end, h.minKey, h.maxKey, h.minClass, h.maxClass)
 		}

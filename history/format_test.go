@@ -83,7 +83,9 @@ func TestGoldenFile(t *testing.T) {
 			golden, i, len(got), len(want))
 	}
 	tr := openChecked(t, golden, OpenOptions{})
-	if info := tr.Info(); info.Intervals != int64(len(mem.Intervals())) || info.Nodes != 2 || info.Attributes != 5 || !slices.Equal(info.Sections, []string{"trace.json", SectionSummary}) {
+	// Four nodes: the root, the R-tree of the changes, that of the first
+	// nulls (nulls.go), that of the last states.
+	if info := tr.Info(); info.Intervals != int64(len(mem.Intervals())) || info.Nodes != 4 || info.Attributes != 5 || !slices.Equal(info.Sections, []string{"trace.json", SectionSummary}) {
 		t.Errorf("Info = %+v", info)
 	}
 	all := collect(t, func(fn func(core.Interval) bool) (core.QueryStats, error) {

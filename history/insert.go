@@ -190,6 +190,15 @@ func (t *treeBuilder) place(r *rec, strs []byte) error {
 	}
 }
 
+// loadBuffer loads the R-buffer, if it holds anything, under the current
+// R-tree parent.
+func (t *treeBuilder) loadBuffer() error {
+	if t.rb == nil || len(t.rb.recs) == 0 {
+		return nil
+	}
+	return t.rb.flush(true)
+}
+
 // roll replaces the node at level d, and the branch below it, by new
 // nodes starting at start. It closes the nodes it replaces, and adds a new
 // root when no ancestor has room for another child.
@@ -251,7 +260,7 @@ func (t *treeBuilder) writeNode(n *bnode) (child, error) {
 			h.end = h.start - 1
 		}
 	}
-	if h.end < h.start-1 {
+	if h.end < h.start && h.end != h.start-1 { // (start-1 wraps at MinInt64: then no end is below it)
 		h.end = h.start - 1
 	}
 	b := t.block

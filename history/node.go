@@ -120,7 +120,7 @@ func (n *node) decode(b []byte, h nodeHeader) error {
 			if i > 0 && c.seq <= n.children[i-1].seq {
 				return fmt.Errorf("%w: node %d: child seqs not increasing (%d after %d)", ErrCorrupt, h.seq, c.seq, n.children[i-1].seq)
 			}
-			if c.end < c.start-1 || c.start < h.start || c.end > h.end {
+			if c.end < c.start && c.end != c.start-1 || c.start < h.start || c.end > h.end {
 				return fmt.Errorf("%w: node %d: child %d range [%d, %d] outside [%d, %d]", ErrCorrupt, h.seq, c.seq, c.start, c.end, h.start, h.end)
 			}
 			if c.minKey > c.maxKey && (c.minKey != 0 || c.maxKey != -1 || c.minClass != noClassLo || c.maxClass != noClassHi) ||

@@ -35,6 +35,9 @@ type ivBatch struct {
 	recs []rec
 	strs []byte    // string values, which recs point into
 	keys []keyMark // attribute count changes within the batch
+	// loadFirst: the R-buffer is loaded before the batch is placed
+	// (Builder.cutBuffer).
+	loadFirst bool
 }
 
 // keyMark says that from record at on, the builder had n attributes (the
@@ -90,6 +93,9 @@ func (p *pipeline) next() *ivBatch {
 func (p *pipeline) run(tb *treeBuilder) {
 	defer close(p.done)
 	for bt := range p.in {
+		if bt.loadFirst && p.err == nil && !p.dropping.Load() {
+			p.err = tb.loadBuffer()
+		}
 		mark := 0
 		for i := 0; i < len(bt.recs) && p.err == nil && !p.dropping.Load(); i++ {
 			for mark < len(bt.keys) && bt.keys[mark].at == i {
@@ -100,14 +106,24 @@ func (p *pipeline) run(tb *treeBuilder) {
 				p.failed.Store(true)
 			}
 		}
-		bt.recs, bt.strs, bt.keys = bt.recs[:0], bt.strs[:0], bt.keys[:0]
+		bt.recs, bt.strs, bt.keys, bt.loadFirst = bt.recs[:0], bt.strs[:0], bt.keys[:0], false
 		p.free <- bt
 	}
 }
 
-// emit queues the interval [start, end] of key with value v.
+// emit records the interval [start, end] of key with value v: in the
+// summaries, and in the tree (queued, or held back when it is the key's
+// first null: nulls.go).
 func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 	b.sum.add(b.tree, key, end, v)
+	if b.holdNulls && start == b.start && v.IsNull() {
+		return b.holdNull(key, end)
+	}
+	return b.send(key, start, end, v)
+}
+
+// send queues the interval [start, end] of key with value v for the tree.
+func (b *Builder) send(key core.Key, start, end core.Time, v core.Value) error {
 	if b.opts.sequential {
 		b.strs = b.strs[:0]
 		r := recFromValue(key, b.cls.class(key), start, end, v, &b.strs)
@@ -131,6 +147,23 @@ func (b *Builder) emit(key core.Key, start, end core.Time, v core.Value) error {
 	}
 	b.pipe.in <- bt
 	b.cur = b.pipe.next()
+	return nil
+}
+
+// cutBuffer makes the intervals sent from now on start a new R-buffer:
+// the one being filled is loaded first (nulls.go).
+func (b *Builder) cutBuffer() error {
+	if b.pipe == nil { // sequential, or nothing sent yet: the tree builder is this goroutine's
+		return b.tb.loadBuffer()
+	}
+	if len(b.cur.recs) > 0 {
+		if b.pipe.failed.Load() {
+			return b.pipe.err
+		}
+		b.pipe.in <- b.cur
+		b.cur = b.pipe.next()
+	}
+	b.cur.loadFirst = true
 	return nil
 }
 

@@ -59,7 +59,10 @@ func (t *Tree) checkSummary() error {
 			if summarised && len(ch) > 0 {
 				entry = enc.encode(ch, x.end, x.levels)
 			}
-			got, _ := x.entry(k)
+			got, _, err := x.entry(k)
+			if err != nil {
+				return err
+			}
 			if !bytes.Equal(got, entry) {
 				return fmt.Errorf("%w: summary of key %d differs from its intervals", ErrCorrupt, k)
 			}

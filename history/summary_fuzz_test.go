@@ -41,7 +41,10 @@ func readAllSummaries(b []byte) error {
 		return err
 	}
 	for k := range x.keys {
-		e, ok := x.entry(core.Key(k))
+		e, ok, err := x.entry(core.Key(k))
+		if err != nil {
+			return err
+		}
 		if !ok {
 			continue
 		}

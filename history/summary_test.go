@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,5 +51,104 @@ func TestSummaryRule(t *testing.T) {
 		if got := core.SummaryRule(tr, k); got != want {
 			t.Errorf("SummaryRule(%s) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+// TestSummaryChunksCheckedOnRead: the summary section is not checked
+// whole when the tree opens, but each 64 KiB chunk of its entries when a
+// query first reads it. A byte flipped in one chunk fails the queries of
+// the keys whose entries touch it, with ErrCorrupt, and Check; the other
+// keys still get their summaries, unchanged.
+func TestSummaryChunksCheckedOnRead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	path := filepath.Join(t.TempDir(), "index")
+	b, err := Create(path, 0, Options{Summarise: func(*core.AttributeTree, core.Key) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const keys = 300
+	for k := range keys {
+		b.Attributes().AddPath("k", string(rune('a'+k%26)), strings.Repeat("x", k/26+1))
+	}
+	end := core.Time(0)
+	for range 300_000 {
+		end += core.Time(1 + rng.IntN(100))
+		if err := b.Modify(core.Key(rng.IntN(keys)), end, core.Int32(int32(rng.IntN(6)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(end); err != nil {
+		t.Fatal(err)
+	}
+	all := make([]core.Key, keys)
+	for k := range all {
+		all[k] = core.Key(k)
+	}
+	type answer struct {
+		runs []core.SummaryRun
+		err  error
+	}
+	ask := func(tr *Tree) []answer {
+		out := make([]answer, keys)
+		for k := range all {
+			_, _, out[k].err = tr.Summary(context.Background(), all[k:k+1], 0, end, end/200, func(_ core.Key, r core.SummaryRun) bool {
+				out[k].runs = append(out[k].runs, r)
+				return true
+			})
+		}
+		return out
+	}
+	tr := openChecked(t, path, OpenOptions{})
+	want := ask(tr)
+	x, err := tr.summaryIndex()
+	if err != nil || x == nil {
+		t.Fatalf("summary index: %v", err)
+	}
+	if len(x.crcs) < 3*4 {
+		t.Fatalf("%d bytes of entries: want three chunks or more", len(x.entries))
+	}
+	var off uint64
+	for _, s := range tr.secs {
+		if s.name == SectionSummary {
+			off = s.off
+		}
+	}
+	tr.Close()
+	flip := int64(off) + 1<<summaryChunkShift + 1000 // in chunk 1
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one [1]byte
+	f.ReadAt(one[:], flip)
+	one[0] ^= 0x5a
+	f.WriteAt(one[:], flip)
+	f.Close()
+
+	tr, err = Open(path, OpenOptions{})
+	if err != nil {
+		t.Fatalf("Open after a flipped summary byte: %v", err)
+	}
+	defer tr.Close()
+	got := ask(tr)
+	failed := 0
+	for k := range keys {
+		if w := want[k]; w.err != nil || len(w.runs) == 0 {
+			t.Fatalf("key %d: %v, %d runs before the flip", k, w.err, len(w.runs))
+		}
+		switch g := got[k]; {
+		case g.err != nil && !errors.Is(g.err, ErrCorrupt):
+			t.Fatalf("key %d: %v, want ErrCorrupt", k, g.err)
+		case g.err != nil:
+			failed++
+		case !slices.Equal(g.runs, want[k].runs):
+			t.Fatalf("key %d: other runs after a flip elsewhere", k)
+		}
+	}
+	if failed == 0 || failed == keys {
+		t.Fatalf("%d of %d keys failed: want those in chunk 1 only", failed, keys)
+	}
+	if err := tr.Check(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Check = %v, want ErrCorrupt", err)
 	}
 }

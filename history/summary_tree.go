@@ -19,8 +19,9 @@ type summaryMap struct {
 
 var _ core.Summarizer = (*Tree)(nil)
 
-// summaryIndex maps the section and checks its checksum and structure once: a
-// few milliseconds per 10 MB of summaries (the pages are read anyway).
+// summaryIndex maps the section and checks its index's checksum and
+// structure once; the entries' chunks are checked as they are first read
+// (summaryIndex.verify).
 func (t *Tree) summaryIndex() (*summaryIndex, error) {
 	s := &t.sum
 	s.once.Do(func() {
@@ -39,10 +40,6 @@ func (t *Tree) summaryIndex() (*summaryIndex, error) {
 			return
 		}
 		s.release = release
-		if got := crc32c(b); got != sec.crc {
-			s.err = fmt.Errorf("history: %s: %w: summary section checksum %08x, want %08x", t.path, ErrCorrupt, got, sec.crc)
-			return
-		}
 		if s.x, err = decodeSummaryIndex(b); err != nil {
 			s.err = fmt.Errorf("history: %s: %w", t.path, err)
 		}
@@ -86,7 +83,10 @@ func (t *Tree) Summary(ctx context.Context, keys []core.Key, t0, t1, width core.
 				return served, st, err
 			}
 		}
-		e, ok := x.entry(key)
+		e, ok, err := x.entry(key)
+		if err != nil {
+			return served, st, fmt.Errorf("history: %s: key %d: %w", t.path, key, err)
+		}
 		if !ok {
 			continue
 		}

@@ -18,8 +18,11 @@ const SectionSummary = "summary"
 
 // Summary section constants.
 const (
-	summaryMagic   = "LOD1"
-	summaryTrailer = 32 // start, end, keys, slots, levels, 3 zero bytes, magic
+	summaryMagic   = "LOD2"
+	summaryTrailer = 40 // start, end, keys, slots, chunks, levels, 3 zero bytes, index CRC, magic
+	// summaryChunkShift: the entries are checked by chunks of 64 KiB,
+	// each on its first read (summaryIndex.verify).
+	summaryChunkShift = 16
 	// summaryCheckEvery is how many keys the summary pass computes between
 	// two looks at the build's context (a few ms at most).
 	summaryCheckEvery = 256
@@ -57,6 +60,7 @@ func (b *Builder) writeSummary(end core.Time) error {
 		size  uint64
 		enc   entryEncoder
 		entry []byte
+		sums  chunkSums
 	)
 	// Batches of consecutive slots holding about an eighth of the records
 	// each: the log is read once per batch, and the batch's intervals take
@@ -88,6 +92,7 @@ func (b *Builder) writeSummary(end core.Time) error {
 			if _, err := w.Write(entry); err != nil {
 				return fmt.Errorf("history: summary section: %w", err)
 			}
+			sums.add(entry)
 			size += uint64(len(entry))
 			if size > math.MaxUint32 {
 				return fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
@@ -105,11 +110,15 @@ func (b *Builder) writeSummary(end core.Time) error {
 	}
 	idx = append(idx, ends...)
 	idx = append(idx, levels...)
+	crcs := sums.finish()
+	idx = append(idx, crcs...)
 	idx = le.AppendUint64(idx, uint64(b.start))
 	idx = le.AppendUint64(idx, uint64(end))
 	idx = le.AppendUint32(idx, uint32(s.scanned))
 	idx = le.AppendUint32(idx, uint32(s.nslots))
+	idx = le.AppendUint32(idx, uint32(len(crcs)/4))
 	idx = append(idx, byte(len(levels)), 0, 0, 0)
+	idx = le.AppendUint32(idx, crc32c(idx))
 	idx = append(idx, summaryMagic...)
 	if _, err := w.Write(idx); err != nil {
 		return fmt.Errorf("history: summary section: %w", err)
@@ -119,6 +128,36 @@ func (b *Builder) writeSummary(end core.Time) error {
 	}
 	b.secs = append(b.secs, section{name: SectionSummary, off: uint64(off), size: size + uint64(len(idx)), crc: h.Sum32()})
 	return nil
+}
+
+// chunkSums computes the CRC32C of each chunk of 1<<summaryChunkShift
+// bytes of what it is given.
+type chunkSums struct {
+	crcs []byte // u32 per whole chunk
+	cur  uint32 // of the chunk being filled
+	n    int    // its bytes
+}
+
+func (c *chunkSums) add(b []byte) {
+	for len(b) > 0 {
+		k := min(len(b), 1<<summaryChunkShift-c.n)
+		c.cur = crc32.Update(c.cur, castagnoli, b[:k])
+		c.n += k
+		b = b[k:]
+		if c.n == 1<<summaryChunkShift {
+			c.crcs = le.AppendUint32(c.crcs, c.cur)
+			c.cur, c.n = 0, 0
+		}
+	}
+}
+
+// finish returns the CRCs, the last chunk's (shorter) included.
+func (c *chunkSums) finish() []byte {
+	if c.n > 0 {
+		c.crcs = le.AppendUint32(c.crcs, c.cur)
+		c.cur, c.n = 0, 0
+	}
+	return c.crcs
 }
 
 // sideEnd returns the end of the temporary section file, creating it.

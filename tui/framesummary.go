@@ -67,6 +67,13 @@ func (b *frameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, 
 	return len(served), nil
 }
 
+// summaryBusy reports whether the served rows' intervals in the view,
+// counted by their summaries, make the frame busy by the rule of frame.go
+// (more than summaryFrom per cell, more than summaryMinIntervals in all).
+func (b *frameBuilder) summaryBusy(served int) bool {
+	return b.sumIntervals > summaryMinIntervals && b.sumIntervals > summaryFrom*float64(served*max(b.cols, 1))
+}
+
 // addRun2D spreads one run of buckets over the columns it overlaps.
 func (b *frameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
 	v := b.req.view

@@ -124,3 +124,31 @@ func changedOverlap(t *testing.T, m *core.MemHistory, k core.Key, v timeView, wi
 	}
 	return out
 }
+
+// TestGuessedFrameAsksSummaries: the first frame of a pane, whose density
+// is only guessed, is drawn from the summaries when the rows they serve
+// are busy (however low the guess), and exactly when they are not
+// (however high the guess).
+func TestGuessedFrameAsksSummaries(t *testing.T) {
+	for _, tc := range []struct {
+		every core.Time // one change every so many ns
+		guess float64
+		want  queryMode
+	}{{16, 1e-12, modeSummary}, {50_000, 1e9, modeExact}} {
+		m := core.NewMemHistory(0)
+		k := m.Attributes().AddPath("Threads", "a")
+		for t0 := core.Time(1); t0 < 400_000; t0 += tc.every {
+			m.Modify(k, t0, core.Int32(int32(t0/tc.every%3)))
+		}
+		m.Close(400_000)
+		view := timeView{Start: 0, End: 400_000, Cols: 100}.withRange(0, 400_001)
+		f := runFrame(context.Background(), frameRequest{now: time.Now, hist: m, view: view, rows: []frameRow{{key: k, domain: domainThread}},
+			cursor: view.T0, summary: true, rate: tc.guess, guessed: true})
+		if f.err != nil {
+			t.Fatal(f.err)
+		}
+		if f.mode != tc.want {
+			t.Errorf("a change every %d ns, guess %g: mode %v, want %v", tc.every, tc.guess, f.mode, tc.want)
+		}
+	}
+}

@@ -76,6 +76,63 @@ func TestThreadRunsMatchBruteForce(t *testing.T) {
 	}
 }
 
+// TestThreadRunsOfSummaryFrames: when every row is drawn from summaries,
+// the runs are asked at runTimes' few instants only; they still find
+// exactly the runs a brute-force scan finds (the rows here are other keys
+// than the runs', as a CPU's status and its Current_thread are).
+func TestThreadRunsOfSummaryFrames(t *testing.T) {
+	rng := coretest.Rand(t)
+	summarised := 0
+	for iter := range 300 {
+		m, h, keys, view := randomFrameCase(rng, iter, 120, true)
+		if len(keys) < 2 {
+			continue
+		}
+		rows := []frameRow{{key: keys[0], domain: domainCPU}}
+		runs := []runKey{{row: 0, key: keys[1]}}
+		want := bruteForceRuns(t, m, keys[1:2], view)
+		f := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: view, rows: rows, runs: runs, cursor: view.T0, rate: 1e9, summary: true})
+		if f.err != nil {
+			t.Fatal(f.err)
+		}
+		if f.mode == modeSummary {
+			summarised++
+		}
+		if !slices.Equal(f.runs[0], want[0]) {
+			t.Fatalf("iter %d mode %v view [%d,%d]/%d: runs\n%v\nwant\n%v", iter, f.mode, view.T0, view.T1, view.Cols, f.runs[0], want[0])
+		}
+	}
+	if summarised < 20 {
+		t.Fatalf("only %d of the frames were drawn from summaries", summarised)
+	}
+}
+
+// TestRunTimesMeetEveryRun: every interval covering minRunCols whole
+// columns of a view holds one of runTimes' instants.
+func TestRunTimesMeetEveryRun(t *testing.T) {
+	rng := coretest.Rand(t)
+	for iter := range 2000 {
+		v := timeView{Start: 0, End: 1 << 40, Cols: 1 + rng.IntN(300)}
+		v = v.withRange(core.Time(rng.Int64N(1<<30)), core.Time(1+rng.Int64N(1<<(1+rng.IntN(36)))))
+		b := &frameBuilder{req: frameRequest{view: v, cursor: v.T0}, cols: v.Cols, starts: make([]core.Time, v.Cols+1)}
+		for c := range b.starts {
+			b.starts[c] = v.ColStart(c)
+		}
+		times := b.runTimes()
+		for range 20 {
+			c0 := rng.IntN(v.Cols)
+			c1 := min(v.Cols-1, c0+minRunCols-1+rng.IntN(4))
+			if c1-c0+1 < minRunCols || v.ColEnd(c1) < v.ColStart(c0) {
+				continue
+			}
+			s, e := v.ColStart(c0)-core.Time(rng.IntN(3)), v.ColEnd(c1)+core.Time(rng.IntN(3))
+			if !slices.ContainsFunc(times, func(x core.Time) bool { return x >= s && x <= e }) {
+				t.Fatalf("iter %d view [%d,%d]/%d: the run [%d,%d] over columns %d..%d holds none of %v", iter, v.T0, v.T1, v.Cols, s, e, c0, c1, times)
+			}
+		}
+	}
+}
+
 // TestResourcesNamesThreadsInRuns: zoomed in on the demo trace's CPU 1,
 // its runs carry the names of the threads (as the Control Flow rows name
 // them) where they fit, in ASCII too, and the details line names the
