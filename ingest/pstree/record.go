@@ -2,6 +2,7 @@ package pstree
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
@@ -12,7 +13,7 @@ import (
 // latest non-null value that the history keeps an interval of, so that
 // [Recorder.Table] at the end of the build equals what [Query] reads
 // from the finished history. It costs 2 bits per attribute, 4 bytes per
-// attribute in the pages of slots that hold a remembered one, 12 per
+// attribute in the pages of slots that hold a remembered one, 16 per
 // attribute it remembers (in pages; the sink holds the current values)
 // and one entry per distinct value it keeps (names repeat: the threads of
 // a process share one). A map from key to field instead was a tenth of
@@ -30,6 +31,7 @@ type Recorder struct {
 	// Fields, by index, in pages, so that growing never holds them twice.
 	since [][]core.Time // since when the field has its current value (noSince: never changed)
 	prev  [][]uint32    // the latest non-null value before it with an interval: an index in vals
+	keys  [][]core.Key  // the field's key
 	n     int32         // fields in use
 	vals  []core.Value  // the distinct values in prev; vals[0] is null
 	index map[core.Value]uint32
@@ -76,8 +78,8 @@ func (r *Recorder) setSlot(key core.Key, i int32) {
 	r.slots[p][int(key)%slotPage] = i
 }
 
-// addField returns the index of a new field.
-func (r *Recorder) addField() int32 {
+// addField returns the index of a new field, of key.
+func (r *Recorder) addField(key core.Key) int32 {
 	if int(r.n/fieldPage) == len(r.since) {
 		since := make([]core.Time, fieldPage)
 		for i := range since {
@@ -85,7 +87,9 @@ func (r *Recorder) addField() int32 {
 		}
 		r.since = append(r.since, since)
 		r.prev = append(r.prev, make([]uint32, fieldPage))
+		r.keys = append(r.keys, make([]core.Key, fieldPage))
 	}
+	r.keys[r.n/fieldPage][r.n%fieldPage] = key
 	r.n++
 	return r.n - 1
 }
@@ -114,9 +118,9 @@ func NewRecorder(sink core.StateSink) *Recorder {
 
 // reset forgets every field and value.
 func (r *Recorder) reset() {
-	r.kinds, r.slots, r.since, r.prev, r.n = nil, nil, nil, nil, 0
+	r.kinds, r.slots, r.since, r.prev, r.keys, r.n = nil, nil, nil, nil, nil, 0
 	r.vals, r.index = []core.Value{core.Null()}, map[core.Value]uint32{core.Null(): 0}
-	r.addField() // field 0 is unused, so that slot 0 can mean "no field"
+	r.addField(-1) // field 0 is unused, so that slot 0 can mean "no field"
 }
 
 // Modify implements [core.StateSink].
@@ -175,7 +179,7 @@ func (r *Recorder) slotOf(key core.Key) int32 {
 		return slotOther
 	}
 	r.kinds[w] |= kindField << shift
-	i := r.addField()
+	i := r.addField(key)
 	r.setSlot(key, i)
 	return i
 }
@@ -222,21 +226,34 @@ func (r *Recorder) value(key core.Key) core.Value {
 func (r *Recorder) Forget() { r.reset() }
 
 // Table returns the process tree of the changes recorded so far, as
-// [Query] would read it from the history once it is closed.
+// [Query] would read it from the history once it is closed. A thread's
+// name and PID come from the fields, each of which knows its key: looking
+// up each thread's Exec_name and PID children instead cost two probes of
+// the attribute tree per thread, a cache miss each at 200 000 threads.
 func (r *Recorder) Table() *Table {
 	at := r.Attributes()
 	tids, pids := threadsAndProcesses(at)
 	t := &Table{Threads: make([]Thread, len(tids)), Processes: map[int64]string{}}
 	for i, k := range tids {
 		t.Threads[i].Key = k
-		if n, ok := at.Child(k, core.AttrExecName); ok {
-			if v := r.value(n); !v.IsNull() {
-				t.Threads[i].Name = v.String()
+	}
+	if len(tids) > 0 {
+		threads := at.Parent(tids[0])
+		for i := int32(1); i < r.n; i++ {
+			key := r.keys[i/fieldPage][i%fieldPage]
+			owner := at.Parent(key)
+			if at.Parent(owner) != threads {
+				continue // a process's Exec_name
 			}
-		}
-		if n, ok := at.Child(k, core.AttrPID); ok {
-			if v := r.value(n); !v.IsNull() {
-				t.Threads[i].PID, t.Threads[i].HasPID = v.Int(), true
+			v := r.value(key)
+			j, ok := slices.BinarySearch(tids, owner) // tids are in key order
+			if v.IsNull() || !ok {
+				continue
+			}
+			if at.Name(key) == core.AttrExecName {
+				t.Threads[j].Name = v.String()
+			} else {
+				t.Threads[j].PID, t.Threads[j].HasPID = v.Int(), true
 			}
 		}
 	}
