@@ -21,6 +21,9 @@ func (t *Tree) checkSummary() error {
 	if err != nil || x == nil {
 		return err
 	}
+	if err := x.checkStructure(); err != nil {
+		return fmt.Errorf("history: %s: %w", t.path, err)
+	}
 	if x.start != t.hdr.start || x.end != t.hdr.end || x.keys != int(t.hdr.attrCount) {
 		return fmt.Errorf("%w: summary section for [%d, %d] and %d keys, index [%d, %d] and %d", ErrCorrupt,
 			x.start, x.end, x.keys, t.hdr.start, t.hdr.end, t.hdr.attrCount)

@@ -58,7 +58,7 @@ func readAllSummaries(b []byte) error {
 			}
 		}
 	}
-	return nil
+	return x.checkStructure()
 }
 
 // FuzzDecodeSummary decodes arbitrary summary sections: errors, never a

@@ -20,7 +20,7 @@ const SectionSummary = "summary"
 const (
 	summaryMagic   = "LOD2"
 	summaryTrailer = 40 // start, end, keys, slots, chunks, levels, 3 zero bytes, index CRC, magic
-	// summaryChunkShift: the entries are checked by chunks of 64 KiB,
+	// summaryChunkShift: the section is checked by chunks of 64 KiB,
 	// each on its first read (summaryIndex.verify).
 	summaryChunkShift = 16
 	// summaryCheckEvery is how many keys the summary pass computes between
@@ -110,7 +110,9 @@ func (b *Builder) writeSummary(end core.Time) error {
 	}
 	idx = append(idx, ends...)
 	idx = append(idx, levels...)
+	sums.add(idx)
 	crcs := sums.finish()
+	tail := len(idx) // the trailer's CRC covers the chunks' CRCs and the trailer
 	idx = append(idx, crcs...)
 	idx = le.AppendUint64(idx, uint64(b.start))
 	idx = le.AppendUint64(idx, uint64(end))
@@ -118,7 +120,7 @@ func (b *Builder) writeSummary(end core.Time) error {
 	idx = le.AppendUint32(idx, uint32(s.nslots))
 	idx = le.AppendUint32(idx, uint32(len(crcs)/4))
 	idx = append(idx, byte(len(levels)), 0, 0, 0)
-	idx = le.AppendUint32(idx, crc32c(idx))
+	idx = le.AppendUint32(idx, crc32c(idx[tail:]))
 	idx = append(idx, summaryMagic...)
 	if _, err := w.Write(idx); err != nil {
 		return fmt.Errorf("history: summary section: %w", err)

@@ -250,6 +250,9 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 	}
 	req.extra = b.detailKeys()
 	req.wake = b.wakeKeysOf()
+	if req.reusable(b.frame) {
+		req.prev = b.frame
+	}
 	return req, true
 }
 

@@ -109,7 +109,10 @@ type frameRequest struct {
 	// summary: draw the rows the history's summaries serve from them
 	// (framesummary.go), when it keeps any.
 	summary bool
-	now     func() time.Time
+	// prev, when set, is the frame shown, asked for the same view, rows,
+	// runs and cursor: only the details line's keys are read (framereuse.go).
+	prev *frame
+	now  func() time.Time
 	// scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
 	// per-cell accumulators per keypress.
@@ -136,6 +139,9 @@ type frame struct {
 	pane      int
 	view      timeView
 	keys      []core.Key // per row, as requested
+	rows      []frameRow // as requested (framereuse.go)
+	runKeys   []runKey
+	cursor    core.Time
 	scratch   *frameScratch
 	cells     []cell // len(keys) * view.Cols, row-major
 	atCursor  map[core.Key]core.Interval
@@ -186,6 +192,9 @@ type frameBuilder struct {
 
 // runFrame answers one request.
 func runFrame(ctx context.Context, req frameRequest) *frame {
+	if req.prev != nil {
+		return reuseFrame(ctx, req)
+	}
 	began := req.now()
 	v := req.view
 	b := &frameBuilder{req: req, cols: v.Cols, rowOf: make(map[core.Key]int, len(req.rows)),
@@ -221,7 +230,7 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 			keys = append(keys, rk.key)
 		}
 	}
-	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, scratch: sc}
+	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, rows: req.rows, runKeys: req.runs, cursor: req.cursor, scratch: sc}
 
 	b.reset()
 	rowsLeft := len(req.rows)

@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/tracetui/tracetui/keymap"
+)
+
+// TestCursorRowKeysReuseTheFrame: j and k on the same screen keep the
+// frame's cells and runs (the same arrays: nothing is queried again but
+// the details line), and the details line reads what a whole frame
+// would; a key that changes the view asks the whole frame again.
+func TestCursorRowKeysReuseTheFrame(t *testing.T) {
+	tr := newDemoTrace()
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI256)
+	m := New(context.Background(), Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+		return tr, nil
+	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
+	d := &driver{m: m}
+	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.run(m.Init())
+	b := m.browser
+	if b == nil || b.frame == nil {
+		t.Fatal("no frame after opening")
+	}
+	for _, key := range []string{"j", "j", "k", "j"} {
+		before := b.frame
+		d.send(keyMsg(key))
+		f := b.frame
+		if f == before || &f.cells[0] != &before.cells[0] {
+			t.Fatalf("%s: the frame's cells were queried again", key)
+		}
+		req, ok := b.frameRequest()
+		if !ok {
+			t.Fatal("no request")
+		}
+		req.prev = nil
+		fresh := runFrame(context.Background(), req)
+		if len(req.extra) == 0 {
+			t.Fatalf("%s: no key for the details line", key)
+		}
+		for _, k := range req.extra {
+			got, ok := f.atCursor[k]
+			want, wok := fresh.atCursor[k]
+			if ok != wok || got != want {
+				t.Fatalf("%s: key %d at the cursor: %v, a whole frame reads %v", key, k, got, want)
+			}
+		}
+	}
+	before := b.frame
+	d.send(keyMsg("w")) // zoom in: another view
+	if &b.frame.cells[0] == &before.cells[0] {
+		t.Fatal("w: the frame of the old view was kept")
+	}
+}
