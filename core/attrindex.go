@@ -129,11 +129,64 @@ func decimalName(s string) (uint32, bool) {
 	return uint32(v), true
 }
 
+// decimalIDs maps decimal names to their ids by value: values below
+// denseDecimals in pages of an array indexed by the value, made when a
+// value falls in them; larger ones in a map. Linux allocates thread ids
+// in order, so the threads a trace creates together share a page: the
+// map of every value (an integer key, which hashed faster than the
+// string) spent about 250 ns a look-up or insertion at 200 000 threads,
+// a cache miss each, and its growth. A page costs 1 KiB, the map about
+// 10 bytes a value: ids scattered one to a page (processes listed by a
+// state dump) cost 1 KiB each instead, a few MB for thousands.
+type decimalIDs struct {
+	pages []*[decimalPageLen]uint32 // by value/decimalPageLen; id+1 by value%decimalPageLen, 0: none
+	big   map[uint32]uint32
+}
+
+const (
+	decimalPageLen = 1 << 8
+	// denseDecimals bounds the values kept in pages: Linux's largest
+	// pid_max, 2^22 (the page list then takes 128 KiB at most).
+	denseDecimals = 1 << 22
+)
+
+// get returns the id of the name of decimal value v.
+func (d *decimalIDs) get(v uint32) (uint32, bool) {
+	if v >= denseDecimals {
+		id, ok := d.big[v]
+		return id, ok
+	}
+	p := v / decimalPageLen
+	if int(p) >= len(d.pages) || d.pages[p] == nil {
+		return 0, false
+	}
+	id := d.pages[p][v%decimalPageLen]
+	return id - 1, id != 0
+}
+
+// set records id as the id of the name of decimal value v.
+func (d *decimalIDs) set(v, id uint32) {
+	if v >= denseDecimals {
+		if d.big == nil {
+			d.big = map[uint32]uint32{}
+		}
+		d.big[v] = id
+		return
+	}
+	p := int(v / decimalPageLen)
+	if p >= len(d.pages) {
+		d.pages = append(d.pages, make([]*[decimalPageLen]uint32, p+1-len(d.pages))...)
+	}
+	if d.pages[p] == nil {
+		d.pages[p] = new([decimalPageLen]uint32)
+	}
+	d.pages[p][v%decimalPageLen] = id + 1
+}
+
 // nameID returns the id of an interned name.
 func (t *AttributeTree) nameID(name string) (uint32, bool) {
 	if v, ok := decimalName(name); ok {
-		id, ok := t.decimalIDs[v]
-		return id, ok
+		return t.decimals.get(v)
 	}
 	id, ok := t.nameIDs[name]
 	return id, ok
@@ -148,10 +201,7 @@ func (t *AttributeTree) intern(name string) uint32 {
 	t.names = AppendPaged(t.names, t.nNames, namePageLen, name)
 	t.nNames++
 	if v, ok := decimalName(name); ok {
-		if t.decimalIDs == nil {
-			t.decimalIDs = map[uint32]uint32{}
-		}
-		t.decimalIDs[v] = id
+		t.decimals.set(v, id)
 	} else {
 		t.nameIDs[name] = id
 	}
@@ -172,8 +222,8 @@ func (t *AttributeTree) Grow(n, names int) {
 	// new names may be decimal or not).
 	if names > 0 {
 		t.nameIDs = grownMap(t.nameIDs, names)
-		if len(t.decimalIDs) > 0 {
-			t.decimalIDs = grownMap(t.decimalIDs, names)
+		if len(t.decimals.big) > 0 {
+			t.decimals.big = grownMap(t.decimals.big, names)
 		}
 	}
 }

@@ -34,13 +34,12 @@ type AttributeTree struct {
 	names   [][]string
 	nNames  int
 	nameIDs map[string]uint32 // name -> id, but for decimal names
-	// decimalIDs maps the names that are decimal numbers (threads,
+	// decimals maps the names that are decimal numbers (threads,
 	// processes, CPUs: most names of a kernel trace, one per thread) by
-	// their value: an integer key hashes faster than a string and its
-	// entry takes 8 bytes instead of 24 (a build of 200 000 threads
-	// spent a tenth of its analyses' time in the map of strings).
-	decimalIDs map[uint32]uint32 // nil until the first decimal name
-	child      keyTable          // (parent, name id) -> key
+	// their value (a build of 200 000 threads spent a tenth of its
+	// analyses' time in a map of strings), see decimalIDs.
+	decimals decimalIDs
+	child    keyTable // (parent, name id) -> key
 
 	// kids lists the children of every key, built on the first EachChild
 	// after keys were added: the analyses that build the tree never list
@@ -179,10 +178,43 @@ func (t *AttributeTree) Valid(k Key) bool { return k >= 0 && int(k) < t.Len() }
 // neither Root nor a key of the tree: that is a programming error.
 func (t *AttributeTree) Add(parent Key, name string) Key {
 	t.mustBeMutable()
+	t.mustBeParent(parent)
+	return t.add(parent, t.intern(name))
+}
+
+// Intern returns the id of name (as NameID gives it), interning it the
+// first time, for [AttributeTree.AddID]. It panics on a stored tree.
+func (t *AttributeTree) Intern(name string) uint32 {
+	t.mustBeMutable()
+	return t.intern(name)
+}
+
+// AddID is [AttributeTree.Add] with the name given by its id from
+// [AttributeTree.Intern]: an analysis that adds the same names under
+// every thread (Exec_name, PID, ...) looks each up once instead of once
+// per thread (hashing the string in a map: 5% of the kernel analysis's
+// CPU at 200 000 threads). Ids name the same strings whether a name was
+// interned by Intern or Add, so the tree is the same either way. It
+// panics on an id that Intern did not return.
+func (t *AttributeTree) AddID(parent Key, id uint32) Key {
+	t.mustBeMutable()
+	t.mustBeParent(parent)
+	if int(id) >= t.nNames {
+		panic("core: AttributeTree.AddID: name id not from Intern")
+	}
+	return t.add(parent, id)
+}
+
+// mustBeParent panics if parent is neither Root nor a key of the tree:
+// that is a programming error.
+func (t *AttributeTree) mustBeParent(parent Key) {
 	if parent != Root && !t.Valid(parent) {
 		panic("core: AttributeTree.Add: invalid parent key")
 	}
-	id := t.intern(name)
+}
+
+// add returns the key of (parent, name id), creating it if needed.
+func (t *AttributeTree) add(parent Key, id uint32) Key {
 	// One probe finds the key or the slot of the new one (a new name has
 	// no key, but the probe still finds its slot): the table makes room
 	// first, so the slot stays valid.

@@ -9,8 +9,9 @@ import (
 	"github.com/tracetui/tracetui/core/coretest"
 )
 
-// TestAttributeTreeMatchesReference adds random attributes, with Grow and
-// child listings interleaved, and checks every lookup and listing against
+// TestAttributeTreeMatchesReference adds random attributes (by name, or
+// by the name's id from Intern), with Grow, interning alone and child
+// listings interleaved, and checks every lookup and listing against
 // a brute-force reference: a map of (parent, name) and a list of parents.
 func TestAttributeTreeMatchesReference(t *testing.T) {
 	r := coretest.Rand(t)
@@ -25,6 +26,8 @@ func TestAttributeTreeMatchesReference(t *testing.T) {
 		switch r.IntN(50) {
 		case 0:
 			tr.Grow(r.IntN(300), r.IntN(10))
+		case 2: // a name interned before any key has it
+			tr.Intern(fmt.Sprint("n", r.IntN(40)))
 		case 1: // a listing between additions (its index is then rebuilt)
 			p := core.Key(r.IntN(len(parents)+1)) - 1
 			var want []core.Key
@@ -48,7 +51,19 @@ func TestAttributeTreeMatchesReference(t *testing.T) {
 		if r.IntN(4) == 0 { // decimal-looking names that are not one canonical number
 			name = []string{"007", "0", "00", "", "-1", "+1", "4294967295", "4294967296", "99999999999", "1e3", "12a", "Exec_name"}[r.IntN(12)]
 		}
-		k := tr.Add(p, name)
+		if r.IntN(8) == 0 { // numbers on either side of the ones kept in pages, and across pages
+			name = fmt.Sprint([]int{r.IntN(1 << 23), 1<<22 - 1 - r.IntN(3), 1<<22 + r.IntN(3), 255 + r.IntN(3)}[r.IntN(4)])
+		}
+		var k core.Key
+		if r.IntN(2) == 0 {
+			k = tr.Add(p, name)
+		} else { // the same through the name's id
+			id := tr.Intern(name)
+			if tr.NameOfID(id) != name {
+				t.Fatalf("step %d: Intern(%q) = %d, which names %q", step, name, id, tr.NameOfID(id))
+			}
+			k = tr.AddID(p, id)
+		}
 		if want, ok := keyOf[ref{p, name}]; ok {
 			if k != want {
 				t.Fatalf("step %d: Add(%d, %q) = %d, had %d", step, p, name, k, want)

@@ -147,3 +147,19 @@ func TestDecimalName(t *testing.T) {
 		}
 	}
 }
+
+// TestAttributeTreeAddIDUnknownID: an id that Intern did not return is a
+// programming error, reported as such rather than as a broken tree.
+func TestAttributeTreeAddIDUnknownID(t *testing.T) {
+	tr := NewAttributeTree()
+	id := tr.Intern("Exec_name")
+	if k := tr.AddID(Root, id); tr.Name(k) != "Exec_name" {
+		t.Fatalf("AddID(Root, %d) named %q", id, tr.Name(k))
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("AddID with an id past the interned names did not panic")
+		}
+	}()
+	tr.AddID(Root, id+1)
+}

@@ -42,7 +42,8 @@ type Builder struct {
 	sum *summaryBuild // level-of-detail summaries, nil: none (summary_build.go)
 	// First nulls held back (nulls.go): R-SHT only, until EndStates.
 	holdNulls bool
-	nulls     []heldNull
+	nulls     [][]heldNull // in pages of heldPageLen
+	nullsHeld int
 	nullGroup int // the most held back: nullGroupLen (tests lower it)
 }
 

@@ -37,11 +37,20 @@ type heldNull struct {
 	end core.Time
 }
 
+// heldPageLen is the first nulls a page of the group holds (64 KiB):
+// pages are reused from group to group, never copied to grow.
+const heldPageLen = 1 << 12
+
 // holdNull holds key's first null back, and sends the group when it is
 // full.
 func (b *Builder) holdNull(key core.Key, end core.Time) error {
-	b.nulls = append(b.nulls, heldNull{key, end})
-	if len(b.nulls) < b.nullGroup {
+	p := b.nullsHeld / heldPageLen
+	if p == len(b.nulls) {
+		b.nulls = append(b.nulls, make([]heldNull, heldPageLen))
+	}
+	b.nulls[p][b.nullsHeld%heldPageLen] = heldNull{key, end}
+	b.nullsHeld++
+	if b.nullsHeld < b.nullGroup {
 		return nil
 	}
 	return b.sendNulls()
@@ -50,17 +59,18 @@ func (b *Builder) holdNull(key core.Key, end core.Time) error {
 // sendNulls sends the first nulls held back, loaded on their own: the
 // R-buffer is loaded before and after them.
 func (b *Builder) sendNulls() error {
-	if len(b.nulls) == 0 {
+	if b.nullsHeld == 0 {
 		return nil
 	}
 	if err := b.cutBuffer(); err != nil {
 		return err
 	}
-	for _, n := range b.nulls {
+	for i := range b.nullsHeld {
+		n := &b.nulls[i/heldPageLen][i%heldPageLen]
 		if err := b.send(n.key, b.start, n.end, core.Null()); err != nil {
 			return err
 		}
 	}
-	b.nulls = b.nulls[:0]
+	b.nullsHeld = 0
 	return b.cutBuffer()
 }

@@ -23,7 +23,8 @@ type Analysis struct {
 
 	threadsKey, cpusKey core.Key // top-level attributes, -1 until needed
 	threads             threadTable
-	tids                idMap // tid -> index in threads (tid 0 lives per CPU)
+	subIDs              [numSubs + 1]uint32 // the tree's name id of each subNames + 1, 0 until used
+	tids                idMap               // tid -> index in threads (tid 0 lives per CPU)
 	cpus                []*cpu
 
 	sysNames []core.Value     // system call names, by id

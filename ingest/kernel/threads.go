@@ -23,7 +23,11 @@ const (
 	numSubs
 )
 
-var subNames = [numSubs]string{
+// subWaker names Threads/<tid>/Waker (kept by wakeup.go, not in thread.sub)
+// among the names in subNames.
+const subWaker = numSubs
+
+var subNames = [numSubs + 1]string{
 	subExecName: core.AttrExecName,
 	subPID:      core.AttrPID,
 	subPPID:     core.AttrPPID,
@@ -31,6 +35,7 @@ var subNames = [numSubs]string{
 	subPrio:     core.AttrPrio,
 	subCPURQ:    core.AttrCurrentCPURQ,
 	subSysError: core.AttrSyscallError,
+	subWaker:    core.AttrWaker,
 }
 
 // statusNull marks a null status in the int8 mirrors.
@@ -139,9 +144,18 @@ func (a *Analysis) setStatus(th *thread, s int8) {
 // subKey returns the key of a thread's sub-attribute, creating it.
 func (a *Analysis) subKey(th *thread, s sub) core.Key {
 	if th.sub[s] < 0 {
-		th.sub[s] = a.tree.Add(th.key, subNames[s])
+		th.sub[s] = a.tree.AddID(th.key, a.subID(s))
 	}
 	return th.sub[s]
+}
+
+// subID returns the tree's id of sub-attribute name s, interning it on
+// first use, when Add would have: the ids, and so the tree, are the same.
+func (a *Analysis) subID(s sub) uint32 {
+	if a.subIDs[s] == 0 {
+		a.subIDs[s] = a.tree.Intern(subNames[s]) + 1
+	}
+	return a.subIDs[s] - 1
 }
 
 // setInt sets an integer sub-attribute.

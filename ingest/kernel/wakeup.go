@@ -184,7 +184,7 @@ func (a *Analysis) setWaker(i int32, w core.Waker) {
 		a.links.alt = append(a.links.alt, false)
 	}
 	if a.links.keys[i] == 0 {
-		a.links.keys[i] = a.tree.Add(a.threads.at(i).key, core.AttrWaker)
+		a.links.keys[i] = a.tree.AddID(a.threads.at(i).key, a.subID(subWaker))
 	}
 	a.links.set[i] = true
 	a.links.alt[i] = !a.links.alt[i]

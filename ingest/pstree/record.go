@@ -2,6 +2,7 @@ package pstree
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
@@ -11,7 +12,8 @@ import (
 // wraps and remembers, for the attributes the process tree reads, the
 // latest non-null value that the history keeps an interval of, so that
 // [Recorder.Table] at the end of the build equals what [Query] reads
-// from the finished history. It costs 4 bytes per attribute, 12 per
+// from the finished history. It costs 2 bits per attribute, 4 bytes per
+// attribute in the pages of slots that hold a remembered one, 16 per
 // attribute it remembers (in pages; the sink holds the current values)
 // and one entry per distinct value it keeps (names repeat: the threads of
 // a process share one). A map from key to field instead was a tenth of
@@ -20,14 +22,28 @@ import (
 // peak.
 type Recorder struct {
 	core.StateSink
-	slots [][]int32 // by key, in pages: slotUnknown, slotOther, or a field index
+	// kinds holds 2 bits per key (kindUnknown, kindOther, kindField): most
+	// changes are to attributes the process tree does not read, and 2 bits
+	// per key stay in the cache where 4 bytes per key (slots) did not (the
+	// look-up cost a cache miss per change at 200 000 threads).
+	kinds []uint64
+	slots [][]int32 // by key, in pages made for the first field among them: a field index
 	// Fields, by index, in pages, so that growing never holds them twice.
 	since [][]core.Time // since when the field has its current value (noSince: never changed)
 	prev  [][]uint32    // the latest non-null value before it with an interval: an index in vals
+	keys  [][]core.Key  // the field's key
 	n     int32         // fields in use
 	vals  []core.Value  // the distinct values in prev; vals[0] is null
 	index map[core.Value]uint32
 }
+
+// The kinds of key, 2 bits each in Recorder.kinds.
+const (
+	kindUnknown = 0 // not yet looked at
+	kindOther   = 1 // not an attribute the process tree reads
+	kindField   = 2 // has a field, whose index is in slots
+	keysPerWord = 32
+)
 
 // fieldPage and slotPage are the number of fields and slots in a page.
 const (
@@ -40,18 +56,30 @@ const (
 // leaves as it is.
 const noSince = core.Time(math.MinInt64)
 
-// slot returns key's slot, or nil when key is past the pages (a key
-// must be non-negative).
+// slot returns key's slot, or nil when no field's key shares its page (a
+// key must be non-negative).
 func (r *Recorder) slot(key core.Key) *int32 {
 	p := int(key) / slotPage
-	if p >= len(r.slots) {
+	if p >= len(r.slots) || r.slots[p] == nil {
 		return nil
 	}
 	return &r.slots[p][int(key)%slotPage]
 }
 
-// addField returns the index of a new field.
-func (r *Recorder) addField() int32 {
+// setSlot sets key's slot to field i, making its page if needed.
+func (r *Recorder) setSlot(key core.Key, i int32) {
+	p := int(key) / slotPage
+	if p >= len(r.slots) {
+		r.slots = append(r.slots, make([][]int32, p+1-len(r.slots))...)
+	}
+	if r.slots[p] == nil {
+		r.slots[p] = make([]int32, slotPage)
+	}
+	r.slots[p][int(key)%slotPage] = i
+}
+
+// addField returns the index of a new field, of key.
+func (r *Recorder) addField(key core.Key) int32 {
 	if int(r.n/fieldPage) == len(r.since) {
 		since := make([]core.Time, fieldPage)
 		for i := range since {
@@ -59,7 +87,9 @@ func (r *Recorder) addField() int32 {
 		}
 		r.since = append(r.since, since)
 		r.prev = append(r.prev, make([]uint32, fieldPage))
+		r.keys = append(r.keys, make([]core.Key, fieldPage))
 	}
+	r.keys[r.n/fieldPage][r.n%fieldPage] = key
 	r.n++
 	return r.n - 1
 }
@@ -75,11 +105,9 @@ func (r *Recorder) keep(v core.Value) uint32 {
 	return i
 }
 
-// Slots of attributes that have no field.
-const (
-	slotUnknown int32 = 0  // not yet looked at (the zero value)
-	slotOther   int32 = -1 // not an attribute the process tree reads
-)
+// slotOther is the slotOf of an attribute the process tree does not read.
+// A slot of 0 (the zero value of a page) is a key without a field.
+const slotOther int32 = -1
 
 // NewRecorder wraps sink.
 func NewRecorder(sink core.StateSink) *Recorder {
@@ -90,9 +118,9 @@ func NewRecorder(sink core.StateSink) *Recorder {
 
 // reset forgets every field and value.
 func (r *Recorder) reset() {
-	r.slots, r.since, r.prev, r.n = nil, nil, nil, 0
+	r.kinds, r.slots, r.since, r.prev, r.keys, r.n = nil, nil, nil, nil, nil, 0
 	r.vals, r.index = []core.Value{core.Null()}, map[core.Value]uint32{core.Null(): 0}
-	r.addField() // field 0 is unused, so that slot 0 can mean "unknown"
+	r.addField(-1) // field 0 is unused, so that slot 0 can mean "no field"
 }
 
 // Modify implements [core.StateSink].
@@ -123,31 +151,36 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	return nil
 }
 
-// slotOf returns key's slot, looking at its path the first time.
+// slotOf returns key's field index, or slotOther, looking at its path
+// the first time.
 func (r *Recorder) slotOf(key core.Key) int32 {
 	if key < 0 {
 		return slotOther
 	}
-	sl := r.slot(key)
-	if sl == nil {
-		for len(r.slots)*slotPage < r.Attributes().Len() {
-			r.slots = append(r.slots, make([]int32, slotPage))
+	w, shift := int(key)/keysPerWord, uint(key)%keysPerWord*2
+	if w >= len(r.kinds) {
+		n := r.Attributes().Len()
+		if int(key) >= n {
+			return slotOther // not a key (yet): the sink refuses it
 		}
-		if sl = r.slot(key); sl == nil {
-			return slotOther // not a key: the sink refuses it
-		}
+		r.kinds = append(r.kinds, make([]uint64, (n+keysPerWord-1)/keysPerWord-len(r.kinds))...)
 	}
-	if *sl != slotUnknown {
-		return *sl
+	switch r.kinds[w] >> shift & 3 {
+	case kindOther:
+		return slotOther
+	case kindField:
+		return *r.slot(key)
 	}
 	if int(key) >= r.Attributes().Len() {
 		return slotOther // not a key (yet): the sink refuses it
 	}
-	i := slotOther
-	if isField(r.Attributes(), key) {
-		i = r.addField()
+	if !isField(r.Attributes(), key) {
+		r.kinds[w] |= kindOther << shift
+		return slotOther
 	}
-	*sl = i
+	r.kinds[w] |= kindField << shift
+	i := r.addField(key)
+	r.setSlot(key, i)
 	return i
 }
 
@@ -193,21 +226,34 @@ func (r *Recorder) value(key core.Key) core.Value {
 func (r *Recorder) Forget() { r.reset() }
 
 // Table returns the process tree of the changes recorded so far, as
-// [Query] would read it from the history once it is closed.
+// [Query] would read it from the history once it is closed. A thread's
+// name and PID come from the fields, each of which knows its key: looking
+// up each thread's Exec_name and PID children instead cost two probes of
+// the attribute tree per thread, a cache miss each at 200 000 threads.
 func (r *Recorder) Table() *Table {
 	at := r.Attributes()
 	tids, pids := threadsAndProcesses(at)
 	t := &Table{Threads: make([]Thread, len(tids)), Processes: map[int64]string{}}
 	for i, k := range tids {
 		t.Threads[i].Key = k
-		if n, ok := at.Child(k, core.AttrExecName); ok {
-			if v := r.value(n); !v.IsNull() {
-				t.Threads[i].Name = v.String()
+	}
+	if len(tids) > 0 {
+		threads := at.Parent(tids[0])
+		for i := int32(1); i < r.n; i++ {
+			key := r.keys[i/fieldPage][i%fieldPage]
+			owner := at.Parent(key)
+			if at.Parent(owner) != threads {
+				continue // a process's Exec_name
 			}
-		}
-		if n, ok := at.Child(k, core.AttrPID); ok {
-			if v := r.value(n); !v.IsNull() {
-				t.Threads[i].PID, t.Threads[i].HasPID = v.Int(), true
+			v := r.value(key)
+			j, ok := slices.BinarySearch(tids, owner) // tids are in key order
+			if v.IsNull() || !ok {
+				continue
+			}
+			if at.Name(key) == core.AttrExecName {
+				t.Threads[j].Name = v.String()
+			} else {
+				t.Threads[j].PID, t.Threads[j].HasPID = v.Int(), true
 			}
 		}
 	}
