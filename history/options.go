@@ -85,7 +85,8 @@ type Options struct {
 	// capped by MaxRHeight.
 	RHeight int
 	// Summarise names the keys that get level-of-detail summaries (see
-	// doc.go, "Summaries"); nil: none. Ingest passes core.SummaryRule.
+	// doc.go, "Summaries"); nil: none (and none for a history that starts
+	// before time 0). Ingest passes core.SummaryRule.
 	Summarise func(*core.AttributeTree, core.Key) bool
 	// Context, when set, cancels the summary pass of Close: Close then
 	// returns its error within milliseconds and leaves nothing at path.

@@ -75,7 +75,10 @@ type sumEntry struct {
 const sumUnsummarisable = 0xFF
 
 func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string, start core.Time, ctx context.Context) *summaryBuild {
-	if rule == nil {
+	if rule == nil || start < 0 {
+		// Buckets are aligned on absolute time from 0 (core.SummaryLevels):
+		// a history that starts before it has no summaries, and its frames
+		// read intervals.
 		return nil
 	}
 	return &summaryBuild{rule: rule, path: path, start: start, ctx: ctx, partSlots: sumPartSlots, batchMax: sumBatchMax}

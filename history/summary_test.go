@@ -152,3 +152,27 @@ func TestSummaryChunksCheckedOnRead(t *testing.T) {
 		t.Fatalf("Check = %v, want ErrCorrupt", err)
 	}
 }
+
+// TestSummaryNegativeStart: a history that starts before time 0 has no
+// summaries (buckets are aligned from 0), and checks.
+func TestSummaryNegativeStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index")
+	b, err := Create(path, -1000, Options{Summarise: func(*core.AttributeTree, core.Key) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := b.Attributes().AddPath("Threads", "1")
+	for i := range 100 {
+		if err := b.Modify(k, core.Time(-900+20*i), core.Int32(int32(i%3))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(1200); err != nil {
+		t.Fatal(err)
+	}
+	tr := openChecked(t, path, OpenOptions{})
+	served, _, err := tr.Summary(context.Background(), []core.Key{k}, -1000, 1200, 8, func(core.Key, core.SummaryRun) bool { return true })
+	if err != nil || len(served) != 0 {
+		t.Fatalf("Summary = %v, %v: want nothing served", served, err)
+	}
+}
