@@ -247,7 +247,7 @@ func newIndex(tree *history.Tree, path string, attributes bool, sources *sourceP
 	t := &Index{info: info, tree: tree, events: x, sources: sources, damage: newDamage(path, info.Trace, false)}
 	if sources != nil {
 		sources.format, sources.damage = info.Format, t.damage
-		sources.env.Indexed = seekOnly(info)
+		sources.env.Indexed, sources.env.Pages = seekOnly(info), true
 		if sec, err := tree.Section(sectionChromeOrder); err == nil {
 			sources.order = sec
 		} else if !errors.Is(err, history.ErrNoSection) {

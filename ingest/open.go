@@ -52,6 +52,10 @@ type OpenEnv struct {
 	// be reproduced (see [ftrace.Options.Indexed]): readers that can skip
 	// their first pass then do.
 	Indexed bool
+	// Pages says the reader serves the event table and its filters: it is
+	// positioned with Seek and read a page of events at a time, so it
+	// need not read far ahead (CTF: small windows, see [ctf.Options]).
+	Pages bool
 	// State is what the index keeps for the reader (see [stateKeeper]),
 	// with Indexed.
 	State []byte
@@ -63,8 +67,8 @@ type OpenEnv struct {
 // change the registry.
 func formats() []Format {
 	return []Format{
-		{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, _ OpenEnv) (core.Source, error) {
-			return nonNil(ctf.Open(path))
+		{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(ctf.OpenOptions(path, ctf.Options{Pages: env.Pages}))
 		}},
 		{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(paje.Open(path, paje.Options{Context: env.Context}))

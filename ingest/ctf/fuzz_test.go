@@ -58,7 +58,7 @@ func openMem(meta []byte, streams ...[]byte) (*Reader, error) {
 			return nil, err
 		}
 	}
-	r.init()
+	r.init(Options{})
 	return r, nil
 }
 

@@ -1,10 +1,12 @@
 package ctf_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -420,5 +422,31 @@ func TestHelloLostWarnings(t *testing.T) {
 	}
 	if total != 967700 {
 		t.Errorf("%d events discarded in all, want 967700 (the last packet's counter)", total)
+	}
+}
+
+// TestPagesReadsTheSame: a reader opened for pages (small windows that
+// grow when an event does not fit) reads the same events, and takes the
+// same checkpoints, as one with the default windows.
+func TestPagesReadsTheSame(t *testing.T) {
+	for name, dir := range checkpointTraces(t) {
+		t.Run(name, func(t *testing.T) {
+			var recs [2][]record
+			var cps [2][][]byte
+			for i, o := range []ctf.Options{{}, {Pages: true}} {
+				r, err := ctf.OpenOptions(dir, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				recs[i], cps[i] = fullPass(t, r)
+				r.Close()
+			}
+			if !slices.Equal(recs[0], recs[1]) {
+				t.Fatalf("%d events with default windows, %d for pages, or other events", len(recs[0]), len(recs[1]))
+			}
+			if !slices.EqualFunc(cps[0], cps[1], bytes.Equal) {
+				t.Fatal("other checkpoints for pages")
+			}
+		})
 	}
 }
