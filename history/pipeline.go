@@ -146,10 +146,16 @@ func (b *Builder) send(key core.Key, start, end core.Time, v core.Value) error {
 	if len(bt.recs) < batchLen {
 		return nil
 	}
-	if b.pipe.failed.Load() { // the tree side stopped on an error
+	return b.handOver()
+}
+
+// handOver queues the batch being filled for the tree side and takes an
+// empty one, unless the tree side stopped on an error.
+func (b *Builder) handOver() error {
+	if b.pipe.failed.Load() {
 		return b.pipe.err
 	}
-	b.pipe.in <- bt
+	b.pipe.in <- b.cur
 	b.cur = b.pipe.next()
 	return nil
 }
@@ -174,11 +180,9 @@ func (b *Builder) cutBuffer() error {
 		return b.tb.loadBuffer()
 	}
 	if len(b.cur.recs) > 0 {
-		if b.pipe.failed.Load() {
-			return b.pipe.err
+		if err := b.handOver(); err != nil {
+			return err
 		}
-		b.pipe.in <- b.cur
-		b.cur = b.pipe.next()
 	}
 	b.cur.loadFirst = true
 	return nil
