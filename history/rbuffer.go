@@ -3,7 +3,6 @@ package history
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
@@ -33,6 +32,7 @@ type rbuffer struct {
 	taken  []bool  // records placed in the node being built
 	durs   []int64
 	sizes  []int32
+	counts []int32  // sortByKey's count tables, one per pass
 	data   [][]byte // record bytes per recursion level
 	chunk  []byte   // blocks of the sub-tree being loaded
 	first  uint32   // seq of chunk[0:bs]
@@ -101,7 +101,7 @@ func (b *rbuffer) add(r *rec, strs []byte) {
 		// steps of a quarter allocated 2.5 times the buffer (24 MB on a
 		// 16 000-thread trace, a tenth of its index time).
 		want := int(b.capacity(b.height)/max(b.avgRec, minRecordBytes)) + 1
-		b.recs = slices.Grow(b.recs, max(want-len(b.recs), 1024))
+		b.recs = growFresh(b.recs, max(want-len(b.recs), 1024))
 	}
 	b.recs = append(b.recs, *r)
 	if r.kind == core.KindString {
@@ -156,57 +156,6 @@ func (b *rbuffer) flush(force bool) error {
 	b.recs, b.arena, b.est, b.minStart = b.recs[:0], b.arena[:0], 0, math.MaxInt64
 	b.setHeight() // n may have changed
 	return nil
-}
-
-// sortByKey sorts the buffer by (class, key), stable (so each key's
-// intervals stay in time order), leaves the result in both b.recs and
-// b.sorted, and returns its encoded size. Sorting by class first puts
-// each kind of attribute in its own leaves (see classes.go). It is an LSD
-// radix sort on 11-bit digits of (class - min class) << (bits of the
-// largest key) | key that moves the records themselves: sequential reads,
-// and count tables that stay in cache; a buffer of one class costs no
-// more passes than a key sort.
-//
-// The passes go back and forth between recs and one spare buffer (two
-// copies of the buffer, not three). When the sort only recalibrates, the
-// buffer keeps filling after its sorted records instead of in arrival
-// order: the next stable sort gives the same result, since records of one
-// (class, key) keep their order and those added later sort after them.
-func (b *rbuffer) sortByKey() int64 {
-	n := len(b.recs)
-	maxKey := int32(0)
-	minClass, maxClass := uint16(noClassLo), uint16(noClassHi)
-	for i := range b.recs {
-		r := &b.recs[i]
-		maxKey = max(maxKey, r.key)
-		minClass, maxClass = min(minClass, r.class), max(maxClass, r.class)
-	}
-	keyBits := uint(bits.Len32(uint32(maxKey)))
-	maxVal := uint64(maxClass-minClass)<<keyBits | uint64(maxKey)
-	b.spare = grow(b.spare, n)
-	src, dst := b.recs, b.spare
-	const digit = 11
-	val := func(r *rec) uint64 { return uint64(r.class-minClass)<<keyBits | uint64(uint32(r.key)) }
-	for shift := uint(0); shift == 0 || maxVal>>shift != 0; shift += digit {
-		var count [1 << digit]int
-		for i := range src {
-			count[val(&src[i])>>shift&(1<<digit-1)]++
-		}
-		sum := 0
-		for i := range count {
-			sum, count[i] = sum+count[i], sum
-		}
-		for i := range src {
-			d := val(&src[i]) >> shift & (1<<digit - 1)
-			dst[count[d]] = src[i]
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-	// src holds the result: it becomes the buffer, the other one the
-	// spare of the next sort.
-	b.recs, b.spare, b.sorted = src, dst[:cap(dst)], src
-	return b.sizeOf(b.sorted, b.minStart)
 }
 
 // sizeOf fills b.sizes with the encoded size of each record of recs in
@@ -458,9 +407,25 @@ func nthLargest(v []int64, k int) int64 {
 	return v[target]
 }
 
+// grow returns s resized to n elements, without keeping its contents when
+// it needs a larger array.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/4)
 	}
 	return s[:n]
+}
+
+// growFresh returns s with room for n more elements, its contents kept.
+// append and slices.Grow clear the new array's tail in one call the
+// scheduler cannot preempt; make does not clear memory fresh from the
+// system (it is zero already), whose pages are then touched one by one as
+// elements are written. Grown by slices.Grow, the 12 MB R-buffer of a
+// 16 000-thread trace held up a garbage collection for 80 to 170 ms on
+// this VM (a page fault costs 20 to 35 µs), with the analyses' goroutine
+// stuck in its assist meanwhile.
+func growFresh[T any](s []T, n int) []T {
+	grown := make([]T, len(s), len(s)+n)
+	copy(grown, s)
+	return grown
 }
