@@ -68,7 +68,7 @@ func runBrowse(e *cli.Env, args []string) error {
 				t.Close()
 				return nil, err
 			}
-			cli.BrowsingGC()
+			e.Browsing()
 			return browserTrace{t, label}, nil
 		},
 	}
@@ -83,7 +83,6 @@ func benchFrames(ctx context.Context, t *trace.Trace) ([]cli.FrameStep, error) {
 		t.Close()
 		return nil, err
 	}
-	cli.BrowsingGC() // as the browser does once its trace is open
 	steps, err := tui.BenchFrames(ctx, browserTrace{t, label}, tui.BenchOptions{})
 	out := make([]cli.FrameStep, len(steps))
 	for i, s := range steps {

@@ -43,6 +43,7 @@ func (e *Env) benchFrames(t *trace.Trace, asJSON bool) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	e.Browsing()
 	steps, err := e.frames(ctx, t)
 	if err != nil {
 		return fmt.Errorf("replaying the navigation script: %w", err)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime/debug"
 	"strings"
 )
 
@@ -27,6 +26,15 @@ type RunFunc func(e *Env, args []string) error
 type Env struct {
 	Stdout, Stderr io.Writer
 	frames         FrameBench // bench frames: the browser's, given to [Run]
+	gc             *gcTuner
+}
+
+// Browsing switches the process to the browser's GC regime (browseGC):
+// the browser calls it once its trace is open.
+func (e *Env) Browsing() {
+	if e.gc != nil {
+		e.gc.use(&browseGC)
+	}
 }
 
 // ExitCancelled is the exit status of a run cancelled by Ctrl-C, SIGTERM
@@ -47,8 +55,9 @@ func Usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 // browser's frames benchmark (`bench frames`): the browser is the main
 // package's, as browse is, since this package does not import it.
 func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBench) int {
-	defer tuneGC()()
-	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames}
+	gc := startGCTuner()
+	defer gc.stop()
+	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames, gc: gc}
 	name, runCmd, rest := "browse", browse, args // no subcommand: the browser
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if cmd := lookup(args[0]); cmd != nil {
@@ -96,17 +105,4 @@ func lookup(name string) *Command {
 		}
 	}
 	return nil
-}
-
-// BrowsingGC sets the GC percent back to Go's default, unless $GOGC is
-// set, once the trace is indexed and opened for the browser. The
-// browser's heap is small (its rows and the attribute tree are read from
-// the index file) and every frame allocates, so at gcPercent a collection
-// ran every frame or two: the first frame of the real capture
-// bigbuild.txt took 39 to 51 ms instead of 28 to 30 (`bench frames`,
-// alternating runs).
-func BrowsingGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(100)
-	}
 }

@@ -8,50 +8,73 @@ import (
 	"sync/atomic"
 )
 
-// gcPercent is the least heap growth between collections that tracetui
-// runs with, unless $GOGC says otherwise. An index build's memory is a few
-// big arrays per attribute (current states, the attribute tree, the
-// analyses' per-thread records), pointer-free, so a collection costs
-// little however large they are: at Go's default of 100 the heap peaks at
-// twice that data for nothing; at 25 the build of `gen --threads 1600000`
-// stays under 1 GB, for a few percent more CPU.
-const gcPercent = 25
+// gcRegime is how much the heap may grow between two collections: by
+// percent of the live heap, or by headroom bytes, whichever is more.
+type gcRegime struct {
+	percent  int
+	headroom uint64
+}
 
-// gcHeadroom is the least the heap grows between collections: a small
-// build allocates its metadata, plans and buffers in a heap of a few MB,
-// where 25% growth ran a collection every megabyte (13 collections while
-// indexing bug446190's 31 k events, none now). Above
-// gcHeadroom*100/gcPercent (64 MB) of live heap, gcPercent governs alone.
-// 32 MB ran fewer collections still on a 16 000-thread generated trace (2
-// instead of 5, 17 at 25%) but touched 2 000 more fresh pages, which cost
-// as much on this VM; at 16 MB its peak RSS is that of 25% (78 MB).
-const gcHeadroom = 16 << 20
+// buildGC is the regime of everything but the browser. An index build's
+// memory is a few big arrays per attribute (current states, the attribute
+// tree, the analyses' per-thread records), pointer-free, so a collection
+// costs little however large they are: at Go's default of 100% the heap
+// peaks at twice that data for nothing; at 25% the build of `gen
+// --threads 1600000` stays under 1 GB, for a few percent more CPU.
+//
+// A small build allocates its metadata, plans and buffers in a heap of a
+// few MB, where 25% growth ran a collection every megabyte (13 while
+// indexing bug446190's 31 k events, none with the headroom). Above 64 MB
+// of live heap, the percent governs alone. 32 MB of headroom ran fewer
+// collections still on a 16 000-thread generated trace (2 instead of 5,
+// 17 at 25%) but touched 2 000 more fresh pages, which cost as much on
+// this VM; at 16 MB its peak RSS is that of 25% (78 MB).
+var buildGC = gcRegime{percent: 25, headroom: 16 << 20}
+
+// browseGC is the browser's regime, once its trace is open: Go's default.
+// Its heap is small (rows and attribute tree are read from the index
+// file) and every frame allocates. At 25%, a collection ran every frame
+// or two and the first frame of the real capture bigbuild.txt took 39 to
+// 51 ms instead of 28 to 30. The other way, 64 MB of headroom ran no
+// collection over the demo's `bench frames` script instead of 7, but its
+// median frame went from 1.0 to 1.9 ms: fresh pages for every frame cost
+// more on this VM than the collections that recycle warm ones.
+var browseGC = gcRegime{percent: 100}
 
 // liveHeapMetric is the runtime's count of the heap bytes the last
 // collection marked live.
 const liveHeapMetric = "/gc/heap/live:bytes"
 
-// tuneGC keeps the process's GC percent, when $GOGC is unset, at what
-// lets the heap grow by gcHeadroom or by gcPercent, whichever is more,
-// re-computed after every collection. It returns the function that stops
-// it. It also stops when the percent was set by someone else (the
-// browser's [BrowsingGC]).
-func tuneGC() (stop func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	t := &gcTuner{set: gcPercentFor(0)}
-	debug.SetGCPercent(t.set)
-	t.arm()
-	return func() { t.stopped.Store(true) }
+// gcTuner keeps the process's GC percent, unless $GOGC is set, at what
+// lets the heap grow as its regime says, re-computed after every
+// collection from a cleanup on an object that the collection found
+// unreachable.
+type gcTuner struct {
+	off     bool // $GOGC is set: the tuner does nothing
+	regime  atomic.Pointer[gcRegime]
+	stopped atomic.Bool
 }
 
-// gcTuner re-sets the GC percent after each collection, from a cleanup
-// on an object that the collection found unreachable.
-type gcTuner struct {
-	set     int // the percent last set
-	stopped atomic.Bool
-	sample  [1]metrics.Sample
+// startGCTuner starts tuning in the build regime.
+func startGCTuner() *gcTuner {
+	t := &gcTuner{off: os.Getenv("GOGC") != ""}
+	t.regime.Store(&buildGC)
+	if !t.off {
+		t.apply()
+		t.arm()
+	}
+	return t
+}
+
+// stop ends the tuning (the next collection's cleanup does nothing).
+func (t *gcTuner) stop() { t.stopped.Store(true) }
+
+// use switches to regime r at once.
+func (t *gcTuner) use(r *gcRegime) {
+	t.regime.Store(r)
+	if !t.off {
+		t.apply()
+	}
 }
 
 // gcSentinel is allocated per collection for its cleanup; large enough
@@ -67,26 +90,26 @@ func (t *gcTuner) collected() {
 	if t.stopped.Load() {
 		return
 	}
-	t.sample[0].Name = liveHeapMetric
-	metrics.Read(t.sample[:])
-	var live uint64
-	if t.sample[0].Value.Kind() == metrics.KindUint64 {
-		live = t.sample[0].Value.Uint64()
-	}
-	p := gcPercentFor(live)
-	if prev := debug.SetGCPercent(p); prev != t.set {
-		debug.SetGCPercent(prev) // set by someone else since: theirs stands
-		return
-	}
-	t.set = p
+	t.apply()
 	t.arm()
 }
 
-// gcPercentFor returns the GC percent for a live heap of live bytes: the
-// growth of gcHeadroom, at least gcPercent. Before the first collection
-// (live 0) the runtime counts a 4 MB heap.
-func gcPercentFor(live uint64) int {
+// apply sets the percent for the live heap the last collection found.
+func (t *gcTuner) apply() {
+	s := []metrics.Sample{{Name: liveHeapMetric}}
+	metrics.Read(s)
+	var live uint64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = s[0].Value.Uint64()
+	}
+	debug.SetGCPercent(t.regime.Load().percentFor(live))
+}
+
+// percentFor returns the GC percent for a live heap of live bytes: the
+// growth of the headroom, at least the percent. Before the first
+// collection (live 0) the runtime counts a 4 MB heap.
+func (r *gcRegime) percentFor(live uint64) int {
 	const minHeap = 4 << 20
 	live = max(live, minHeap)
-	return max(gcPercent, int(gcHeadroom*100/live))
+	return max(r.percent, int(r.headroom*100/live))
 }

@@ -7,37 +7,58 @@ import (
 
 func TestGCPercentFor(t *testing.T) {
 	for _, c := range []struct {
+		r    *gcRegime
 		live uint64
 		want int
 	}{
-		{0, 400},       // before the first collection: 4 MB counted
-		{4 << 20, 400}, // 16 MB of growth
-		{8 << 20, 200},
-		{16 << 20, 100},
-		{64 << 20, gcPercent}, // from here on, 25%
-		{1 << 30, gcPercent},
+		{&buildGC, 0, 400},       // before the first collection: 4 MB counted
+		{&buildGC, 4 << 20, 400}, // 16 MB of growth
+		{&buildGC, 8 << 20, 200},
+		{&buildGC, 16 << 20, 100},
+		{&buildGC, 64 << 20, 25}, // from here on, 25%
+		{&buildGC, 1 << 30, 25},
+		{&browseGC, 0, 100}, // Go's default
+		{&browseGC, 1 << 30, 100},
 	} {
-		if got := gcPercentFor(c.live); got != c.want {
-			t.Errorf("gcPercentFor(%d MB) = %d, want %d", c.live>>20, got, c.want)
+		if got := c.r.percentFor(c.live); got != c.want {
+			t.Errorf("%+v: percentFor(%d MB) = %d, want %d", *c.r, c.live>>20, got, c.want)
 		}
 	}
 }
 
-// TestGCTunerYieldsToOthers checks that a collection re-sets the percent
-// the tuner set, and leaves one that someone else set (the browser's
-// BrowsingGC) alone.
-func TestGCTunerYieldsToOthers(t *testing.T) {
+// TestGCTunerRegimes checks that the tuner sets its regime's percent at
+// once, again after a collection, and not once stopped; and that $GOGC
+// turns it off.
+func TestGCTunerRegimes(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	tu := &gcTuner{set: 1234}
-	defer tu.stopped.Store(true) // the cleanup armed by collected
-	debug.SetGCPercent(1234)
-	tu.collected()
-	if got := debug.SetGCPercent(tu.set); got != tu.set || got == 1234 || got < gcPercent {
-		t.Fatalf("after a collection the percent is %d (tuner's %d), want the tuner's, not 1234", got, tu.set)
+	t.Setenv("GOGC", "")
+	tu := startGCTuner()
+	defer tu.stop() // the cleanup armed by collected
+	percent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	if p := percent(); p < buildGC.percent || p > buildGC.percentFor(0) {
+		t.Fatalf("build regime: percent %d, want %d to %d", p, buildGC.percent, buildGC.percentFor(0))
 	}
-	debug.SetGCPercent(100) // someone else's
+	(&Env{gc: tu}).Browsing()
+	if p := percent(); p != browseGC.percent {
+		t.Fatalf("browse regime: percent %d, want %d", p, browseGC.percent)
+	}
+	debug.SetGCPercent(7)
 	tu.collected()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Fatalf("the tuner overrode a percent set by someone else: %d, want 100", got)
+	if p := percent(); p == 7 {
+		t.Fatal("a collection did not re-set the percent")
+	}
+	tu.stop()
+	debug.SetGCPercent(7)
+	tu.collected()
+	if p := percent(); p != 7 {
+		t.Fatalf("a stopped tuner set the percent to %d", p)
+	}
+
+	t.Setenv("GOGC", "300")
+	debug.SetGCPercent(300)
+	off := startGCTuner()
+	(&Env{gc: off}).Browsing()
+	if p := percent(); p != 300 {
+		t.Fatalf("with $GOGC set the tuner set the percent to %d", p)
 	}
 }
