@@ -10,7 +10,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mattn/go-runewidth"
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/pstree"
@@ -47,10 +46,6 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = 200, 60
 	}
-	// The browser fills go-runewidth's table while its trace opens (New);
-	// the trace given here is already open, so it is filled before the
-	// first step, as it would be by then.
-	runewidth.RuneWidth('│')
 	ct := &countingTrace{Trace: tr}
 	ct.hist = countingHistory{History: tr.History(), nodes: &ct.nodes}
 	r := lipgloss.NewRenderer(io.Discard)

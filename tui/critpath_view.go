@@ -8,7 +8,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/critpath"
 	"github.com/tracetui/tracetui/keymap"
@@ -207,7 +206,7 @@ func (v *critPathView) gantt(width, n int) []string {
 	var out []string
 	for _, r := range v.rows[:min(n, len(v.rows))] {
 		var b strings.Builder
-		b.WriteString(runewidth.FillRight(runewidth.Truncate(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
+		b.WriteString(padCells(truncCells(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
 		i := 0 // first segment ending after the column's start
 		for c := range cols {
 			c0, c1 := colStart(c), max(colStart(c+1), colStart(c)+1)
@@ -256,9 +255,9 @@ func (v *critPathView) table(width, n int) []string {
 		s := segs[i]
 		label := v.host.threadLabel(core.Waker{Kind: core.WakerThread, ID: s.Worker.TID, CPU: s.Worker.CPU})
 		line := fmt.Sprintf("%-14s %-12s %-24s %-13s %s", v.host.relTime(s.Start), core.FormatDuration(s.End-s.Start),
-			runewidth.Truncate(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
+			truncCells(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
 		if i == v.sel {
-			line = st.TableSelected.Render(runewidth.FillRight("> "+line, width))
+			line = st.TableSelected.Render(padCells("> "+line, width))
 		} else {
 			line = "  " + line
 		}

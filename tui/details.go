@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 )
@@ -290,11 +289,11 @@ func splitFields(s string) []string {
 // wrapText cuts s into lines of at most w cells, at spaces when it can.
 func wrapText(s string, w int) []string {
 	var out []string
-	for runewidth.StringWidth(s) > w {
+	for cells(s) > w {
 		cut, width := 0, 0
 		lastSpace := -1
 		for i, r := range s {
-			rw := runewidth.RuneWidth(r)
+			rw := runeCells(r)
 			if width+rw > w {
 				break
 			}

@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/mattn/go-runewidth"
 )
 
 func TestSplitFields(t *testing.T) {
@@ -33,7 +31,7 @@ func TestWrapText(t *testing.T) {
 		for _, w := range []int{1, 2, 7, 20} {
 			lines := wrapText(s, w)
 			for _, l := range lines {
-				if runewidth.StringWidth(l) > w && runewidth.StringWidth(l) > 2 {
+				if cells(l) > w && cells(l) > 2 {
 					t.Fatalf("wrapText(%q, %d): line %q too wide", s, w, l)
 				}
 			}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -93,7 +92,7 @@ func helpText(sh *shared, width int) []string {
 		switch intro := ": " + f.Intro; {
 		case f.Intro == "":
 			out = append(out, st.Bold.Render(trunc(f.Name, width)))
-		case runewidth.StringWidth(f.Name+intro) <= width:
+		case cells(f.Name+intro) <= width:
 			out = append(out, st.Bold.Render(f.Name)+st.Dim.Render(intro))
 		default: // the intro wrapped under the name
 			out = append(out, st.Bold.Render(trunc(f.Name, width)))
@@ -132,8 +131,8 @@ func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
 	// when the entries are in rows lines.
 	widths := func(rows, c int) (keyW, descW int) {
 		for _, u := range shown[c*rows : min((c+1)*rows, len(shown))] {
-			keyW = max(keyW, runewidth.StringWidth(u.Keys()))
-			descW = max(descW, runewidth.StringWidth(u.Description()))
+			keyW = max(keyW, cells(u.Keys()))
+			descW = max(descW, cells(u.Description()))
 		}
 		return keyW, descW
 	}

@@ -9,7 +9,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/keymap"
 )
 
@@ -65,13 +64,6 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 	if s.Clock == nil {
 		s.Clock = time.Now
 	}
-	// go-runewidth fills its 1.1 MB table of wide characters on the first
-	// width asked of a character past U+02FF (the Gantt's │ and ▒): 1.6 ms
-	// of CPU and 3-14 ms of fresh memory on the 2-core VM, the first
-	// frame's largest cost after its query. It is filled now, off the UI
-	// goroutine, while the trace opens; the commands that browse nothing
-	// (index, gen...) never pay it.
-	go runewidth.RuneWidth('│')
 	ctx, cancel := context.WithCancel(ctx)
 	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys, clipboard: s.Clipboard}
 	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,

@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/mattn/go-runewidth"
 )
 
 // promptKind is what the one-line prompt asks for.
@@ -128,8 +127,8 @@ func (p *prompt) view() string {
 		at, after = string(p.text[p.pos]), string(p.text[p.pos+1:])
 	}
 	// Keep the cursor on screen: drop text from the left when too long.
-	room := p.sh.width - runewidth.StringWidth(p.label) - 2
-	for runewidth.StringWidth(before) > 0 && runewidth.StringWidth(before)+runewidth.StringWidth(at) > room {
+	room := p.sh.width - cells(p.label) - 2
+	for cells(before) > 0 && cells(before)+cells(at) > room {
 		_, n := firstRune(before)
 		before = before[n:]
 	}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -126,7 +125,7 @@ func (b *browser) runLabel(r threadRun, w int) []rune {
 	}
 	for _, s := range candidates {
 		s = printable(s)
-		if len([]rune(s)) <= w && runewidth.StringWidth(s) == len([]rune(s)) {
+		if len([]rune(s)) <= w && cells(s) == len([]rune(s)) {
 			return []rune(s)
 		}
 	}

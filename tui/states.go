@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -155,7 +154,7 @@ func stringPaint(s string) paint {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	g, _ := utf8.DecodeRuneInString(s)
-	if g == utf8.RuneError || runewidth.RuneWidth(g) != 1 || strings.ContainsRune(" |%/=-", g) {
+	if g == utf8.RuneError || runeCells(g) != 1 || strings.ContainsRune(" |%/=-", g) {
 		g = '*'
 	}
 	return paint{palStrings + uint8(h.Sum32()%numStringColours), g}

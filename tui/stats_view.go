@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 )
@@ -181,7 +180,7 @@ func formatStat(k colKind, v float64) string {
 
 // padLeft right-aligns s in w cells (truncating when longer).
 func padLeft(s string, w int) string {
-	n := runewidth.StringWidth(s)
+	n := cells(s)
 	if n >= w {
 		return trunc(s, w)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -34,8 +33,8 @@ func testContentsScroll(t *testing.T, hs *harness) {
 	}
 	r, _ := b.table.selected()
 	line := hs.selectedLineText()
-	cells := []rune(r.Contents)[w/2+1:] // ASCII contents: one cell per rune
-	if want := "«" + string(cells[:min(len(cells), w-2)]); !strings.Contains(line, want) {
+	shown := []rune(r.Contents)[w/2+1:] // ASCII contents: one cell per rune
+	if want := "«" + string(shown[:min(len(shown), w-2)]); !strings.Contains(line, want) {
 		t.Errorf("scrolled line %q, want it to show %q", line, want)
 	}
 	longest := ""
@@ -47,7 +46,7 @@ func testContentsScroll(t *testing.T, hs *harness) {
 	for range 100 {
 		hs.press("contents_right")
 	}
-	if want := runewidth.StringWidth(longest) - w; b.table.hoff != want || !strings.Contains(b.note, "end here") {
+	if want := cells(longest) - w; b.table.hoff != want || !strings.Contains(b.note, "end here") {
 		t.Errorf("scrolled to %d (note %q), want the longest contents' end, %d", b.table.hoff, b.note, want)
 	}
 	if screen := hs.view(); !strings.Contains(screen, longest[len(longest)-w/2:]+"\n") {
@@ -123,7 +122,7 @@ func TestScrolledCell(t *testing.T) {
 		{"ab日本語cde", 3, 7, "«本語c»"},
 		{"a\x1bbcdef", 1, 4, "«bc»"},
 	} {
-		if got := scrolledCell(c.s, c.off, c.w); got != c.want || runewidth.StringWidth(got) != c.w {
+		if got := scrolledCell(c.s, c.off, c.w); got != c.want || cells(got) != c.w {
 			t.Errorf("scrolledCell(%q, %d, %d) = %q, want %q (%d cells)", c.s, c.off, c.w, got, c.want, c.w)
 		}
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"strings"
 
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -73,7 +72,7 @@ func (tb *eventTable) draw(a area, margin int) []string {
 		h := fit(c.String(), ws[c])
 		if c == ColContents { // the filter's progress, right-aligned
 			prog := tb.progressText()
-			if gap := ws[c] - len(c.String()) - runewidth.StringWidth(prog); gap >= 2 {
+			if gap := ws[c] - len(c.String()) - cells(prog); gap >= 2 {
 				h = c.String() + strings.Repeat(" ", gap) + prog
 			} else {
 				h = fit(prog, ws[c])
@@ -175,14 +174,14 @@ func scrolledCell(s string, off, w int) string {
 		return fit(s, w)
 	}
 	s = printable(s)
-	if runewidth.StringWidth(s) <= off {
-		return runewidth.FillRight("«", w)
+	if cells(s) <= off {
+		return padCells("«", w)
 	}
-	s = runewidth.TruncateLeft(s, off+1, "«") // « takes the first visible cell
-	if runewidth.StringWidth(s) > w {
-		s = runewidth.Truncate(s, w, "»")
+	s = cutLeft(s, off+1, "«") // « takes the first visible cell
+	if cells(s) > w {
+		s = truncCells(s, w, "»")
 	}
-	return runewidth.FillRight(s, w)
+	return padCells(s, w)
 }
 
 // contentsWidth is the Contents column's width on screen (less the
@@ -209,7 +208,7 @@ func (tb *eventTable) scrollContents(left bool) step {
 	longest := 0
 	for i := tb.top; i < min(tb.top+int64(tb.height), tb.len()); i++ {
 		if r, ok := tb.cache[tb.rankOf(i)]; ok {
-			longest = max(longest, runewidth.StringWidth(printable(r.Contents)))
+			longest = max(longest, cells(printable(r.Contents)))
 		}
 	}
 	// at most so far that the longest contents' last cell is the last

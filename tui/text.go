@@ -5,30 +5,29 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mattn/go-runewidth"
 )
 
 // Text helpers shared by the views.
 
 // fit truncates s (plain text) to w cells with an ellipsis and pads it
-// with spaces to exactly w cells, control characters replaced. Widths come from go-runewidth, so wide
-// characters in names count for two.
+// with spaces to exactly w cells, control characters replaced. Wide
+// characters in names count for two (cells.go).
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
 	s = printable(s)
-	if runewidth.StringWidth(s) > w {
-		s = runewidth.Truncate(s, w, "…")
+	if cells(s) > w {
+		s = truncCells(s, w, "…")
 	}
-	return runewidth.FillRight(s, w)
+	return padCells(s, w)
 }
 
 // trunc is fit without the padding.
 func trunc(s string, w int) string {
 	s = printable(s)
-	if runewidth.StringWidth(s) > w {
-		s = runewidth.Truncate(s, max(w, 0), "…")
+	if cells(s) > w {
+		s = truncCells(s, max(w, 0), "…")
 	}
 	return s
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/mattn/go-runewidth"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 )
@@ -340,7 +339,7 @@ func (b *browser) statusLine() string {
 	case len(b.info.Warnings) > 0:
 		warn = fmt.Sprintf(" ! %d warnings ", core.WarningCount(b.info.Warnings))
 	}
-	w := b.sh.width - runewidth.StringWidth(warn)
+	w := b.sh.width - cells(warn)
 	return st.Status.Render(fit(s, max(w, 0))) + st.Warning.Render(fit(warn, b.sh.width-max(w, 0)))
 }
 
