@@ -19,7 +19,8 @@ const (
 	sectionChromeOrder = "chrome-order"
 	// sectionReaderState holds what the trace's readers need at open,
 	// for a source that keeps it (tracedat.Source.IndexState: the event
-	// formats and symbols the trace.dat's events use).
+	// formats and symbols the trace.dat's events use; ctf.Reader's: the
+	// parsed metadata).
 	sectionReaderState = "reader-state"
 )
 

@@ -68,7 +68,7 @@ type OpenEnv struct {
 func formats() []Format {
 	return []Format{
 		{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, env OpenEnv) (core.Source, error) {
-			return nonNil(ctf.OpenOptions(path, ctf.Options{Pages: env.Pages}))
+			return nonNil(ctf.OpenOptions(path, ctf.Options{Pages: env.Pages, Metadata: env.State}))
 		}},
 		{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(paje.Open(path, paje.Options{Context: env.Context}))

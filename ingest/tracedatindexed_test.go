@@ -56,9 +56,17 @@ func TestTraceDatTableSkipsTheFirstPass(t *testing.T) {
 // table opens one; both are closed when the test ends.
 func tableReader(t *testing.T, trace string) (*Index, core.Source) {
 	t.Helper()
+	return tableReaderAfter(t, trace, func() {})
+}
+
+// tableReaderAfter is tableReader that calls between before opening the
+// reader, once the index is open.
+func tableReaderAfter(t *testing.T, trace string, between func()) (*Index, core.Source) {
+	t.Helper()
 	x, err := Open(context.Background(), trace, openOpts(t))
 	must(t, err)
 	t.Cleanup(func() { x.Close() })
+	between()
 	r, err := x.OpenSource()
 	must(t, err)
 	t.Cleanup(func() { r.Close() })

@@ -184,6 +184,34 @@ func FuzzMetadata(f *testing.F) {
 	})
 }
 
+// FuzzMetadataModel compiles arbitrary bytes decoded as the binary form
+// of a metadata model (what an index keeps for its readers, see state.go):
+// the decoder and the plan compiler must accept or refuse them with an
+// error, never panic.
+func FuzzMetadataModel(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		text, err := tsdl.Decode(s.meta)
+		if err != nil {
+			continue
+		}
+		if m, err := tsdl.Parse(text); err == nil {
+			if b, err := m.AppendBinary(nil); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := tsdl.DecodeBinary(data)
+		if err != nil {
+			if !errors.Is(err, tsdl.ErrBinary) {
+				t.Fatalf("decode error does not wrap ErrBinary: %v", err)
+			}
+			return
+		}
+		compileTrace(m) // an error is fine; a panic is not
+	})
+}
+
 // TestExponentialTypedefs: a short metadata whose typedefs double at each
 // level is refused, not expanded.
 func TestExponentialTypedefs(t *testing.T) {

@@ -37,6 +37,12 @@ type Options struct {
 	// table of a 4-stream trace allocated 1 MB of windows (fresh pages at
 	// 20 to 35 us each on this VM: half of its first frame).
 	Pages bool
+	// Metadata, when not nil, is what [Reader.IndexState] returned when
+	// the trace was indexed: the parsed metadata of its directories,
+	// used instead of reading and parsing their metadata files. Bytes
+	// that do not decode, or a directory they do not name, fall back to
+	// the file.
+	Metadata []byte
 }
 
 // Open opens the CTF trace at path: a trace directory (with a metadata
@@ -55,12 +61,13 @@ func OpenOptions(path string, o Options) (*Reader, error) {
 		return nil, fmt.Errorf("ctf: %s: no CTF trace (no directory holding a metadata file)", path)
 	}
 	r := &Reader{path: path, last: -1}
+	stated := statedMetadata(o.Metadata)
 	for _, dir := range dirs {
 		rel, err := filepath.Rel(path, dir)
 		if err != nil || rel == "." {
 			rel = ""
 		}
-		tr, streams, err := openTrace(dir, rel, int32(len(r.streams)))
+		tr, streams, err := openTrace(dir, rel, int32(len(r.streams)), stated[rel])
 		if err != nil {
 			r.Close()
 			return nil, fmt.Errorf("ctf: %w", err)

@@ -124,12 +124,14 @@ func readLimited(f *os.File, limit int64) ([]byte, error) {
 	return buf, nil
 }
 
-// openTrace reads a trace's metadata, compiles it and opens its data
-// streams (scanning their packets).
-func openTrace(dir, rel string, firstStream int32) (*traceInfo, []*stream, error) {
-	meta, err := ReadMetadata(dir)
-	if err != nil {
-		return nil, nil, err
+// openTrace reads a trace's metadata (unless meta, parsed before, is
+// given), compiles it and opens its data streams (scanning their packets).
+func openTrace(dir, rel string, firstStream int32, meta *tsdl.Trace) (*traceInfo, []*stream, error) {
+	if meta == nil {
+		var err error
+		if meta, err = ReadMetadata(dir); err != nil {
+			return nil, nil, err
+		}
 	}
 	tr, err := newTrace(meta, dir, rel)
 	if err != nil {

@@ -3,6 +3,7 @@ package tsdl
 import (
 	"encoding/binary"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -289,10 +290,17 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if _, err := Parse(text); err != nil {
+		tr, err := Parse(text)
+		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
 				t.Fatalf("Parse error is not a *tsdl.Error: %v", err)
+			}
+			return
+		}
+		if b, err := tr.AppendBinary(nil); err == nil { // too deep: no binary form
+			if got, err := DecodeBinary(b); err != nil || !reflect.DeepEqual(got, tr) {
+				t.Fatalf("the binary form does not decode to the parsed model: %v", err)
 			}
 		}
 	})

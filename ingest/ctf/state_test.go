@@ -1,0 +1,88 @@
+package ctf_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest/ctf"
+)
+
+// copyTrace copies a trace directory tree into a temporary directory.
+func copyTrace(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "trace")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestMetadataStateReadsTheSame: a reader given the state of the reader
+// that indexed the trace reads the same events without its metadata files
+// (spoiled here), and one given damaged state reads them from the files.
+func TestMetadataStateReadsTheSame(t *testing.T) {
+	for name, orig := range checkpointTraces(t) {
+		t.Run(name, func(t *testing.T) {
+			dir := copyTrace(t, orig)
+			r, err := ctf.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := fullPass(t, r)
+			state := r.IndexState()
+			r.Close()
+			if state == nil {
+				t.Fatal("no state")
+			}
+			damaged := slices.Clone(state)
+			damaged[len(damaged)/2] ^= 0xFF
+			for _, bad := range [][]byte{damaged, state[:len(state)-1], []byte("CTFM")} {
+				r, err := ctf.OpenOptions(dir, ctf.Options{Pages: true, Metadata: bad})
+				if err != nil {
+					t.Fatalf("damaged state: %v", err)
+				}
+				if got, _ := fullPass(t, r); !slices.Equal(got, want) {
+					t.Fatal("damaged state: other events")
+				}
+				r.Close()
+			}
+			dirs, err := ctf.FindTraces(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range dirs {
+				if err := os.WriteFile(filepath.Join(d, "metadata"), []byte("not metadata"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if r, err := ctf.Open(dir); err == nil {
+				r.Close()
+				t.Fatal("spoiled metadata opened without state")
+			}
+			r, err = ctf.OpenOptions(dir, ctf.Options{Pages: true, Metadata: state})
+			if err != nil {
+				t.Fatalf("with state: %v", err)
+			}
+			defer r.Close()
+			if got, _ := fullPass(t, r); !slices.Equal(got, want) {
+				t.Fatalf("with state: %d events, want %d, or other events", len(got), len(want))
+			}
+		})
+	}
+}
