@@ -37,11 +37,16 @@ type streamPlan struct {
 	nPktFields                                                        int // exposed packet context fields: Event.Fields[0:nPktFields]
 	nCtxFields                                                        int // then the stream event context's
 	fieldPrefix                                                       []string
-	pktKinds                                                          []core.FieldKind
-	events                                                            []*eventPlan
-	byID                                                              []*eventPlan // dense, when ids are small
-	byIDMap                                                           map[uint64]*eventPlan
-	headerHasID                                                       bool
+	ctxKinds                                                          []core.FieldKind // of fieldPrefix
+	// base is the compiler once the stream's scopes are compiled, from
+	// which an event class is compiled on demand; its roots are zero when
+	// the events were compiled with the stream.
+	base        compiler
+	pktKinds    []core.FieldKind
+	events      []*eventPlan
+	byID        []*eventPlan // dense, when ids are small
+	byIDMap     map[uint64]*eventPlan
+	headerHasID bool
 }
 
 // eventPlan is the compiled metadata of one event class.
@@ -56,6 +61,8 @@ type eventPlan struct {
 	payloadOps program
 	nfields    int
 	perfCPU    int32 // index of a perf_cpu payload field, -1
+	ready      bool  // compiled (lazy.go)
+	nslots     int32 // slots its decoding needs
 }
 
 // event returns the event class with the given id, or nil.
@@ -66,8 +73,11 @@ func (s *streamPlan) event(id uint64) *eventPlan {
 	return s.byIDMap[id]
 }
 
-// compileTrace compiles the metadata of a trace.
-func compileTrace(meta *tsdl.Trace) (*tracePlan, error) {
+// compileTrace compiles the metadata of a trace. When lazy, the event
+// classes of a stream whose events refer to nothing outside themselves
+// are compiled when a reader first meets one (lazy.go): for metadata that
+// compiled whole before (an indexed trace's).
+func compileTrace(meta *tsdl.Trace, lazy bool) (*tracePlan, error) {
 	tp := &tracePlan{meta: meta}
 	clocks := meta.Clocks
 	var defaultClock *tsdl.Clock
@@ -117,7 +127,7 @@ func compileTrace(meta *tsdl.Trace) (*tracePlan, error) {
 			// when the metadata declares none.
 			defaultClock = &tsdl.Clock{Name: "default", Freq: 1_000_000_000}
 		}
-		sp, err := compileStream(c, tp, sc, defaultClock)
+		sp, err := compileStream(c, tp, sc, defaultClock, lazy)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +166,7 @@ func hasNamedInt(t *tsdl.Type, name string, depth int) bool {
 
 const maxDepth = 64
 
-func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultClock *tsdl.Clock) (*streamPlan, error) {
+func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultClock *tsdl.Clock, lazy bool) (*streamPlan, error) {
 	sp := &streamPlan{meta: sc}
 	c.nslots = tp.hdrSlots
 	var err error
@@ -185,12 +195,16 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		autoMapClock(sp.pktCtx, "timestamp_end", autoClock)
 		autoMapClock(sp.header, "timestamp", autoClock)
 	}
+	lazy = lazy && eventsStayInside(sc)
+	if lazy {
+		sp.base = *c
+		sp.base.stack = nil
+	}
 	for _, ec := range sc.Events {
 		ep := &eventPlan{idx: len(sp.events), meta: ec, perfCPU: -1}
-		if ep.ctx, err = c.compileScope(scopeEventContext, ec.Context); err != nil {
-			return nil, err
-		}
-		if ep.payload, err = c.compileScope(scopePayload, ec.Payload); err != nil {
+		if lazy {
+			ep.class = &core.EventClass{Name: ec.Name}
+		} else if err := c.compileEvent(ep); err != nil {
 			return nil, err
 		}
 		sp.events = append(sp.events, ep)
@@ -206,6 +220,9 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		if err := findClock(t, &sp.clock); err != nil {
 			return nil, err
 		}
+	}
+	if lazy && sp.clock == nil {
+		sp.clock = eventsClock(sc)
 	}
 	if sp.clock != nil {
 		if sp.conv, err = newClockConv(sp.clock); err != nil {
@@ -242,11 +259,7 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 
 	// What babeltrace2 prints: dependents first (reverse decoding order).
 	for _, ep := range sp.events {
-		for _, t := range []*node{ep.payload, ep.ctx} {
-			if t != nil {
-				markIR(t)
-			}
-		}
+		ep.markIR()
 	}
 	for _, t := range []*node{sp.streamCtx, sp.header, sp.pktCtx} {
 		if t != nil {
@@ -254,8 +267,9 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		}
 	}
 
-	// Printed member labels; the packet context hides its meanings.
-	for _, t := range trees {
+	// Printed member labels (an event's: finishEvent); the packet context
+	// hides its meanings.
+	for _, t := range trees[:3] {
 		setLabels(t)
 	}
 	if sp.pktCtx != nil {
@@ -276,37 +290,19 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 	ctxNames, ctxKinds := pktNames, pktKinds
 	expose(sp.streamCtx, "context.", &ctxNames, &ctxKinds)
 	sp.nCtxFields = len(ctxNames) - len(pktNames)
-	sp.fieldPrefix = ctxNames
-	for _, ep := range sp.events {
-		names := append([]string(nil), ctxNames...)
-		kinds := append([]core.FieldKind(nil), ctxKinds...)
-		expose(ep.ctx, "context.", &names, &kinds)
-		expose(ep.payload, "", &names, &kinds)
-		ep.nfields = len(names)
-		ep.kinds = kinds
-		ep.class = &core.EventClass{Name: ep.meta.Name, Fields: names}
-		if sp.cpuID == nil {
-			if i := ep.class.FieldIndex("perf_cpu"); i >= 0 && ep.payload != nil {
-				ep.perfCPU = int32(i)
-			}
-		}
-	}
+	sp.fieldPrefix, sp.ctxKinds = ctxNames, ctxKinds
 
 	sp.pktCtxOps = compileOps(sp.pktCtx)
 	sp.headerOps = compileOps(sp.header)
 	sp.streamCtxOps = compileOps(sp.streamCtx)
-	for _, ep := range sp.events {
-		ep.ctxOps = compileOps(ep.ctx)
-		ep.payloadOps = compileOps(ep.payload)
-	}
 	for _, p := range []program{sp.pktCtxOps, sp.headerOps, sp.streamCtxOps} {
 		if err := checkLoops(p); err != nil {
 			return nil, err
 		}
 	}
-	for _, ep := range sp.events {
-		for _, p := range []program{ep.ctxOps, ep.payloadOps} {
-			if err := checkLoops(p); err != nil {
+	if !lazy {
+		for _, ep := range sp.events {
+			if err := sp.finishEvent(ep); err != nil {
 				return nil, err
 			}
 		}

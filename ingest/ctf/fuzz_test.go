@@ -40,7 +40,7 @@ func openMem(meta []byte, streams ...[]byte) (*Reader, error) {
 		if err != nil {
 			return nil, err
 		}
-		if tr, err = newTrace(m, "mem", ""); err != nil {
+		if tr, err = newTrace(m, "mem", "", false); err != nil {
 			return nil, err
 		}
 		memTraces.Store(string(meta), tr)
@@ -175,7 +175,7 @@ func FuzzMetadata(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := compileTrace(m); err != nil {
+		if _, err := compileTrace(m, false); err != nil {
 			var e *tsdl.Error
 			if !errors.As(err, &e) {
 				t.Fatalf("plan error is not a *tsdl.Error: %v", err)
@@ -208,7 +208,14 @@ func FuzzMetadataModel(f *testing.F) {
 			}
 			return
 		}
-		compileTrace(m) // an error is fine; a panic is not
+		compileTrace(m, false) // an error is fine; a panic is not
+		if tp, err := compileTrace(m, true); err == nil {
+			for _, sp := range tp.streams {
+				for _, ep := range sp.events {
+					sp.prepare(ep)
+				}
+			}
+		}
 	})
 }
 
@@ -225,7 +232,7 @@ func TestExponentialTypedefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := compileTrace(m); err == nil || !strings.Contains(err.Error(), "expands to more than") {
+	if _, err := compileTrace(m, false); err == nil || !strings.Contains(err.Error(), "expands to more than") {
 		t.Fatalf("compileTrace = %v, want an expansion error", err)
 	}
 }

@@ -44,7 +44,7 @@ func TestMetadataStateReadsTheSame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, _ := fullPass(t, r)
+			want, cps := fullPass(t, r)
 			state := r.IndexState()
 			r.Close()
 			if state == nil {
@@ -82,6 +82,27 @@ func TestMetadataStateReadsTheSame(t *testing.T) {
 			defer r.Close()
 			if got, _ := fullPass(t, r); !slices.Equal(got, want) {
 				t.Fatalf("with state: %d events, want %d, or other events", len(got), len(want))
+			}
+			// Fresh readers compile the classes they meet from a seek.
+			for i := range 5 {
+				at := (i*7919 + 13) % len(want)
+				r, err := ctf.OpenOptions(dir, ctf.Options{Pages: true, Metadata: state})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := r.Seek(cps[at]); err != nil {
+					t.Fatal(err)
+				}
+				for j := at; j < min(at+20, len(want)); j++ {
+					ev, err := r.Next()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := recordOf(r, ev); got != want[j] {
+						t.Fatalf("event %d after a seek: %v, want %v", j, got, want[j])
+					}
+				}
+				r.Close()
 			}
 		})
 	}

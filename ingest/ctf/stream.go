@@ -388,6 +388,14 @@ func (s *stream) decodeEvent() error {
 	if ep == nil {
 		return d.fail(s.evStart, "unknown event id %d in %s", d.evID, sp.describe())
 	}
+	if !ep.ready {
+		if err := sp.prepare(ep); err != nil {
+			return d.fail(s.evStart, "event class %q: %v", ep.meta.Name, err)
+		}
+	}
+	if n := int(ep.nslots); n > len(d.slots) {
+		d.slots = append(d.slots, make([]uint64, n-len(d.slots))...)
+	}
 	fields := s.classFields[ep.idx]
 	if fields == nil {
 		fields = make([]core.Field, ep.nfields)

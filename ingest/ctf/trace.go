@@ -127,13 +127,16 @@ func readLimited(f *os.File, limit int64) ([]byte, error) {
 // openTrace reads a trace's metadata (unless meta, parsed before, is
 // given), compiles it and opens its data streams (scanning their packets).
 func openTrace(dir, rel string, firstStream int32, meta *tsdl.Trace) (*traceInfo, []*stream, error) {
-	if meta == nil {
+	stated := meta != nil
+	if !stated {
 		var err error
 		if meta, err = ReadMetadata(dir); err != nil {
 			return nil, nil, err
 		}
 	}
-	tr, err := newTrace(meta, dir, rel)
+	// Metadata from an index compiled whole when the trace was indexed:
+	// its event classes are compiled as they are met.
+	tr, err := newTrace(meta, dir, rel, stated)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", filepath.Join(dir, "metadata"), err)
 	}
@@ -178,9 +181,9 @@ func openTrace(dir, rel string, firstStream int32, meta *tsdl.Trace) (*traceInfo
 	return tr, streams, nil
 }
 
-// newTrace compiles a trace's metadata.
-func newTrace(meta *tsdl.Trace, dir, rel string) (*traceInfo, error) {
-	plan, err := compileTrace(meta)
+// newTrace compiles a trace's metadata (lazily: see compileTrace).
+func newTrace(meta *tsdl.Trace, dir, rel string, lazy bool) (*traceInfo, error) {
+	plan, err := compileTrace(meta, lazy)
 	if err != nil {
 		return nil, err
 	}
