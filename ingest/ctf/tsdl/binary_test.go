@@ -168,3 +168,54 @@ func FuzzDecodeBinary(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeBinary decodes bug446190's model (541 event classes)
+// from its binary form; BenchmarkParseText parses its text, for the
+// ratio.
+func BenchmarkDecodeBinary(b *testing.B) {
+	text := sharedMetadata(b, "bug446190")
+	tr, err := Parse(text)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bin, err := tr.AppendBinary(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(bin)))
+	for b.Loop() {
+		if _, err := DecodeBinary(bin); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseText(b *testing.B) {
+	text := sharedMetadata(b, "bug446190")
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := Parse(text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// sharedMetadata returns the metadata text of a shared trace; the
+// benchmark is skipped without the shared traces.
+func sharedMetadata(b *testing.B, name string) []byte {
+	d := coretest.SharedDir()
+	if d == "" {
+		b.Skip("shared traces not found")
+	}
+	data, err := os.ReadFile(filepath.Join(d, "traces", "ctf", name, "metadata"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text, err := Decode(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return text
+}

@@ -15,7 +15,8 @@ func (d *decoder) typ() error {
 	if Kind(k) > KindWideInt {
 		return fmt.Errorf("kind %d", k)
 	}
-	t := &Type{Kind: Kind(k)}
+	t := &d.backing[len(d.types)]
+	t.Kind = Kind(k)
 	if t.Line, err = d.int(math.MaxInt32); err != nil {
 		return err
 	}
@@ -59,6 +60,9 @@ func (d *decoder) typ() error {
 	n, err := d.count()
 	if err != nil {
 		return err
+	}
+	if n > 0 {
+		t.Fields = make([]Field, 0, n)
 	}
 	for range n {
 		var f Field
