@@ -31,15 +31,18 @@ type gcRegime struct {
 // this VM; at 16 MB its peak RSS is that of 25% (78 MB).
 var buildGC = gcRegime{percent: 25, headroom: 16 << 20}
 
-// browseGC is the browser's regime, once its trace is open: Go's default.
-// Its heap is small (rows and attribute tree are read from the index
-// file) and every frame allocates. At 25%, a collection ran every frame
-// or two and the first frame of the real capture bigbuild.txt took 39 to
-// 51 ms instead of 28 to 30. The other way, 64 MB of headroom ran no
+// browseGC is the browser's regime, once its trace is open: Go's default
+// percent with 8 MB of headroom. Its heap is small (rows and attribute
+// tree are read from the index file) and every frame allocates. At 25%,
+// a collection ran every frame or two and the first frame of the real
+// capture bigbuild.txt took 39 to 51 ms instead of 28 to 30. At 100%
+// alone the process's first collection ran in the first frame (a 4 MB
+// goal), 3 to 5 ms there on this VM, where the collector's own metadata
+// is fresh memory; 8 MB puts it after. 64 MB of headroom ran no
 // collection over the demo's `bench frames` script instead of 7, but its
 // median frame went from 1.0 to 1.9 ms: fresh pages for every frame cost
-// more on this VM than the collections that recycle warm ones.
-var browseGC = gcRegime{percent: 100}
+// more here than the collections that recycle warm ones.
+var browseGC = gcRegime{percent: 100, headroom: 8 << 20}
 
 // liveHeapMetric is the runtime's count of the heap bytes the last
 // collection marked live.

@@ -17,7 +17,8 @@ func TestGCPercentFor(t *testing.T) {
 		{&buildGC, 16 << 20, 100},
 		{&buildGC, 64 << 20, 25}, // from here on, 25%
 		{&buildGC, 1 << 30, 25},
-		{&browseGC, 0, 100}, // Go's default
+		{&browseGC, 0, 200},       // 8 MB of growth over the 4 MB counted
+		{&browseGC, 8 << 20, 100}, // from here on, Go's default
 		{&browseGC, 1 << 30, 100},
 	} {
 		if got := c.r.percentFor(c.live); got != c.want {
@@ -39,8 +40,8 @@ func TestGCTunerRegimes(t *testing.T) {
 		t.Fatalf("build regime: percent %d, want %d to %d", p, buildGC.percent, buildGC.percentFor(0))
 	}
 	(&Env{gc: tu}).Browsing()
-	if p := percent(); p != browseGC.percent {
-		t.Fatalf("browse regime: percent %d, want %d", p, browseGC.percent)
+	if p := percent(); p < browseGC.percent || p > browseGC.percentFor(0) || p == buildGC.percentFor(0) {
+		t.Fatalf("browse regime: percent %d, want %d to %d", p, browseGC.percent, browseGC.percentFor(0))
 	}
 	debug.SetGCPercent(7)
 	tu.collected()
