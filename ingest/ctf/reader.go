@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -21,8 +22,9 @@ type Reader struct {
 	heap     []heapEntry // streams with a decoded head event, min-heap on (time, index)
 	last     int32       // stream of the event last returned, -1
 	started  bool
-	err      error // sticky decoding error
-	warnings []core.Warning
+	err      error          // sticky decoding error
+	warnings []core.Warning // see Warnings
+	warnOnce sync.Once
 	info     core.SourceInfo
 }
 
@@ -98,7 +100,6 @@ func (r *Reader) init(o Options) {
 		}
 	}
 	r.info = r.describe()
-	r.warnings = r.discardWarnings()
 }
 
 func (r *Reader) describe() core.SourceInfo {
@@ -150,7 +151,13 @@ func (r *Reader) Classes() []*core.EventClass { return r.classes }
 
 // Warnings returns the discarded events and packets the tracer reported
 // (one warning per report, as babeltrace2 prints them).
-func (r *Reader) Warnings() []core.Warning { return r.warnings }
+func (r *Reader) Warnings() []core.Warning {
+	// Computed when first asked (the index's build asks; the event
+	// table's readers do not): one per packet that lost events, a
+	// formatted message each, 3 ms of the first frame of hello-lost.
+	r.warnOnce.Do(func() { r.warnings = r.discardWarnings() })
+	return r.warnings
+}
 
 // Next returns the next event in time order, or io.EOF.
 func (r *Reader) Next() (*core.Event, error) {
