@@ -34,8 +34,9 @@ type rbuffer struct {
 	sizes  []int32
 	counts []int32  // sortByKey's count tables, one per pass
 	data   [][]byte // record bytes per recursion level
-	chunk  []byte   // blocks of the sub-tree being loaded
-	first  uint32   // seq of chunk[0:bs]
+	chunk  []byte   // the loaded R-tree's root block, then the blocks below it not yet written
+	first  uint32   // seq of chunk[0:bs] for slots: the root's, then one before the unwritten blocks
+	werr   error    // the first error writing blocks below the root
 }
 
 // fill is the fraction of an R-tree's capacity the buffer is loaded at:
@@ -145,16 +146,13 @@ func (b *rbuffer) flush(force bool) error {
 		h++
 	}
 	b.maxHeight = max(b.maxHeight, h)
-	b.first = t.w.next
-	// The sub-tree's blocks, in one array sized for it: grown a block at
-	// a time by append, the array of a 12 MB load was copied to fresh
-	// memory some thirty times (50 ms of a 16 000-thread trace's index).
-	b.chunk = b.chunk[:0]
-	if want := (int(total/int64(t.leafCap))*5/4 + 2*h + 16) * t.opts.BlockSize; cap(b.chunk) < want {
-		b.chunk = make([]byte, 0, want)
-	}
+	root := t.w.next
+	b.first, b.chunk, b.werr = root, b.chunk[:0], nil
 	c, height := b.build(b.sorted, h, p.seq, 0, total)
-	if err := t.w.write(b.first, b.chunk); err != nil {
+	if err := b.writeBelowRoot(); err != nil {
+		return err
+	}
+	if err := t.w.write(root, b.chunk[:t.opts.BlockSize]); err != nil {
 		return err
 	}
 	p.addChild(c, height)
@@ -192,7 +190,7 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 	bs := t.opts.BlockSize
 	seq := t.w.alloc()
 	slot := int(seq-b.first) * bs
-	if len(b.chunk)+bs > cap(b.chunk) { // more nodes than flush allowed for
+	if len(b.chunk)+bs > cap(b.chunk) {
 		b.chunk = growFresh(b.chunk, max(bs, len(b.chunk)))
 	}
 	b.chunk = b.chunk[:len(b.chunk)+bs]
@@ -309,6 +307,9 @@ func (b *rbuffer) build(recs []rec, h int, parent uint32, level int, total int64
 		c, ch := b.build(rest[cuts[j]:cuts[j+1]], h-1, seq, level+1, parts[j]+16)
 		children = append(children, c)
 		height = max(height, ch)
+		if level == 0 && b.werr == nil {
+			b.werr = b.writeBelowRoot()
+		}
 	}
 	hdr.typ, hdr.count, hdr.flags = nodeCore, count, flagSortedByKey|flagKeySplit
 	b.put(slot, &hdr, children, b.data[level])
@@ -370,6 +371,28 @@ func (b *rbuffer) cuts(rest []rec, restBytes int64, capacity float64) []int {
 	}
 	cuts = equal(cuts, 0, len(rest), restBytes, min(parts(restBytes, len(rest)), c))
 	return append(cuts, len(rest))
+}
+
+// writeBelowRoot writes the blocks of the chunk after the root's, the
+// sub-trees of the root's children built so far, and keeps the root's.
+// Their sequence numbers are consecutive (a sub-tree's nodes are
+// numbered in its depth-first order), and the root's block is written
+// last, once its entries are known. The chunk then holds one sub-tree of
+// the root at most, not the whole R-tree: 256 KB instead of 2.3 MB
+// (gen16k-8cpu) and 3.7 MB (gen200k), fresh pages at 20 to 35 us each on
+// this VM.
+func (b *rbuffer) writeBelowRoot() error {
+	if b.werr != nil {
+		return b.werr
+	}
+	bs := b.t.opts.BlockSize
+	if len(b.chunk) > bs {
+		if err := b.t.w.write(b.first+1, b.chunk[bs:]); err != nil {
+			return err
+		}
+	}
+	b.first, b.chunk = b.t.w.next-1, b.chunk[:bs]
+	return nil
 }
 
 // put encodes a node block into its slot of the chunk.
