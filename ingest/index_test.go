@@ -21,28 +21,10 @@ import (
 	"github.com/tracetui/tracetui/ingest/eventindex"
 )
 
-// copyTrace copies a shared trace into a temporary directory, for tests
-// that change or damage files (the shared traces are only ever read).
+// copyTrace copies a shared trace into a temporary directory.
 func copyTrace(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join(coretest.SharedTraces(t), "ctf", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	must(t, err)
-	return dst
+	return coretest.CopyDir(t, filepath.Join(coretest.SharedTraces(t), "ctf", name))
 }
 
 // snapshot lists a directory's files with sizes and modification times.

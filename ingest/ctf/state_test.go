@@ -6,32 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/ctf"
 )
-
-// copyTrace copies a trace directory tree into a temporary directory.
-func copyTrace(t *testing.T, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "trace")
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // TestMetadataStateReadsTheSame: a reader given the state of the reader
 // that indexed the trace reads the same events without its metadata files
@@ -39,7 +16,7 @@ func copyTrace(t *testing.T, src string) string {
 func TestMetadataStateReadsTheSame(t *testing.T) {
 	for name, orig := range checkpointTraces(t) {
 		t.Run(name, func(t *testing.T) {
-			dir := copyTrace(t, orig)
+			dir := coretest.CopyDir(t, orig)
 			r, err := ctf.Open(dir)
 			if err != nil {
 				t.Fatal(err)

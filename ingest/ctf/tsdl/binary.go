@@ -56,30 +56,16 @@ var ErrBinary = errors.New("tsdl: not a binary metadata model")
 func (t *Trace) AppendBinary(dst []byte) ([]byte, error) {
 	e := &encoder{buf: append(dst, binaryMagic...), ids: map[*Type]int{}, clocks: map[*Clock]int{}}
 	e.buf = append(e.buf, binaryVersion)
-	var flags byte
-	if t.HasUUID {
-		flags |= 1
-	}
-	if t.BigEndian {
-		flags |= 2
-	}
 	e.uint(uint64(t.Major))
 	e.uint(uint64(t.Minor))
-	e.buf = append(e.buf, flags)
+	e.buf = append(e.buf, flagBits(t.HasUUID, t.BigEndian))
 	e.buf = append(e.buf, t.UUID[:]...)
 	e.uint(uint64(len(t.Clocks)))
 	for i, c := range t.Clocks {
 		e.clocks[c] = i
 		e.str(c.Name)
 		e.buf = append(e.buf, c.UUID[:]...)
-		var cf byte
-		if c.HasUUID {
-			cf |= 1
-		}
-		if c.Absolute {
-			cf |= 2
-		}
-		e.buf = append(e.buf, cf)
+		e.buf = append(e.buf, flagBits(c.HasUUID, c.Absolute))
 		e.str(c.Description)
 		e.uint(c.Freq)
 		e.uint(c.Precision)
@@ -151,12 +137,18 @@ type encoder struct {
 func (e *encoder) uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
 func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.buf = append(e.buf, s...) }
 
-func (e *encoder) bool(b bool) {
-	if b {
-		e.buf = append(e.buf, 1)
-	} else {
-		e.buf = append(e.buf, 0)
+func (e *encoder) bool(b bool) { e.buf = append(e.buf, flagBits(b, false)) }
+
+// flagBits returns a flags byte: 1 for first, 2 for second.
+func flagBits(first, second bool) byte {
+	var f byte
+	if first {
+		f |= 1
 	}
+	if second {
+		f |= 2
+	}
+	return f
 }
 
 func (e *encoder) ref(t *Type) {
@@ -196,14 +188,7 @@ func (e *encoder) typ(t *Type) error {
 	e.uint(uint64(t.Line))
 	e.uint(uint64(t.Size))
 	e.uint(uint64(t.Align))
-	var flags byte
-	if t.Signed {
-		flags |= 1
-	}
-	if t.BigEndian {
-		flags |= 2
-	}
-	e.buf = append(e.buf, flags, byte(t.Base), byte(t.Encoding))
+	e.buf = append(e.buf, flagBits(t.Signed, t.BigEndian), byte(t.Base), byte(t.Encoding))
 	if t.Clock == nil {
 		e.uint(0)
 	} else if i, ok := e.clocks[t.Clock]; ok {

@@ -65,27 +65,7 @@ func distinctTypes(tr *Trace) int {
 // TestBinaryRoundTrip: generated and real metadata, and the fuzz seeds'
 // texts, decode from their binary form to the model parsed from text.
 func TestBinaryRoundTrip(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "gen")
-	if _, err := gen.Write(dir, gen.Config{Threads: 3, CPUs: 2, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	paths := []string{filepath.Join(dir, "metadata")}
-	if d := coretest.SharedDir(); d != "" {
-		for _, name := range []string{"bug446190", "dpdk_service_cores", "hello-lost", "cyg-profile/glxgears-cyg-profile", "flipping-endianness", "perf-taskset2", "debuginfo-test-app3"} {
-			paths = append(paths, filepath.Join(d, "traces", "ctf", name, "metadata"))
-		}
-	} else {
-		t.Log("shared traces not found: generated metadata only")
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, err := Decode(data)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
+	for p, text := range metadataTexts(t) {
 		tr, err := Parse(text)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -205,17 +185,38 @@ func BenchmarkParseText(b *testing.B) {
 // sharedMetadata returns the metadata text of a shared trace; the
 // benchmark is skipped without the shared traces.
 func sharedMetadata(b *testing.B, name string) []byte {
-	d := coretest.SharedDir()
-	if d == "" {
+	text, ok := metadataTexts(b)[name]
+	if !ok {
 		b.Skip("shared traces not found")
 	}
-	data, err := os.ReadFile(filepath.Join(d, "traces", "ctf", name, "metadata"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	text, err := Decode(data)
-	if err != nil {
-		b.Fatal(err)
-	}
 	return text
+}
+
+// metadataTexts returns, by name, the texts of generated LTTng kernel
+// metadata ("gen") and of the shared real traces' when present.
+func metadataTexts(t testing.TB) map[string][]byte {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "gen")
+	if _, err := gen.Write(dir, gen.Config{Threads: 3, CPUs: 2, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{"gen": filepath.Join(dir, "metadata")}
+	if d := coretest.SharedDir(); d != "" {
+		for _, name := range []string{"bug446190", "dpdk_service_cores", "hello-lost", "cyg-profile/glxgears-cyg-profile", "flipping-endianness", "perf-taskset2", "debuginfo-test-app3"} {
+			paths[name] = filepath.Join(d, "traces", "ctf", name, "metadata")
+		}
+	} else {
+		t.Log("shared traces not found: generated metadata only")
+	}
+	texts := map[string][]byte{}
+	for name, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if texts[name], err = Decode(data); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+	}
+	return texts
 }

@@ -1,13 +1,10 @@
 package tsdl
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/gen"
 )
 
 // checkHalves parses text cut at the root declaration boundary found
@@ -41,27 +38,7 @@ func checkHalves(t testing.TB, text []byte, froms ...int) {
 // random offsets: the halves parse to the whole text's declarations.
 func TestParseHalvesRealMetadata(t *testing.T) {
 	rng := coretest.Rand(t)
-	dir := filepath.Join(t.TempDir(), "gen")
-	if _, err := gen.Write(dir, gen.Config{Threads: 3, CPUs: 2, Seed: 1}); err != nil {
-		t.Fatal(err)
-	}
-	paths := []string{filepath.Join(dir, "metadata")}
-	if d := coretest.SharedDir(); d != "" {
-		for _, name := range []string{"bug446190", "dpdk_service_cores", "hello-lost", "cyg-profile/glxgears-cyg-profile", "flipping-endianness", "perf-taskset2", "debuginfo-test-app3"} {
-			paths = append(paths, filepath.Join(d, "traces", "ctf", name, "metadata"))
-		}
-	} else {
-		t.Log("shared traces not found: generated metadata only")
-	}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, err := Decode(data)
-		if err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
+	for _, text := range metadataTexts(t) {
 		froms := make([]int, 8)
 		for i := range froms {
 			froms[i] = rng.IntN(len(text))
