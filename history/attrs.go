@@ -126,7 +126,7 @@ func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64,
 	if _, err := w.WriteAt(head, int64(off)); err != nil {
 		return 0, 0, fmt.Errorf("history: write attribute tree: %w", err)
 	}
-	return l.bodyStart() + l.bodyLen(), crc32c(head), nil
+	return l.bodyStart() + l.bodyLen(), core.CRC32C(head), nil
 }
 
 // pageWriter writes a byte stream and records the CRC32C of every page
@@ -158,7 +158,7 @@ func (p *pageWriter) write(b []byte) {
 }
 
 func (p *pageWriter) flush() {
-	p.crcs = append(p.crcs, crc32c(p.page))
+	p.crcs = append(p.crcs, core.CRC32C(p.page))
 	p.w.Write(p.page) // a write error sticks in the bufio.Writer: finish reports it
 	p.page = p.page[:0]
 }

@@ -76,7 +76,7 @@ func openAttributes(f *os.File, path string, h *fileHeader) (*attrStore, error) 
 	if _, err := f.ReadAt(tab[attrHeadSize:], int64(h.attrOff)+attrHeadSize); err != nil {
 		return nil, fmt.Errorf("%w: attribute tree: %v", ErrTruncated, err)
 	}
-	if got := crc32c(tab); got != h.attrCRC {
+	if got := core.CRC32C(tab); got != h.attrCRC {
 		return nil, bad("checksum %08x, want %08x", got, h.attrCRC)
 	}
 	s := &attrStore{l: l, crcs: make([]uint32, l.pages()), verified: make([]atomic.Uint64, (l.pages()+63)/64), path: path}
@@ -132,7 +132,7 @@ func (s *attrStore) readable(off, n uint64) bool {
 			continue
 		}
 		end := min((p+1)*attrPageSize, uint64(len(s.body)))
-		got := crc32c(s.body[p*attrPageSize : end])
+		got := core.CRC32C(s.body[p*attrPageSize : end])
 		runtime.KeepAlive(s)
 		if got != s.crcs[p] {
 			s.fail("page %d checksum %08x, want %08x", p, got, s.crcs[p])

@@ -3,7 +3,6 @@ package history
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -159,7 +158,7 @@ func (b *Builder) AddSection(name string, size int64, r io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("history: section %q: %w", name, err)
 	}
-	h := crc32.New(castagnoli)
+	h := core.NewCRC32C()
 	n, err := io.CopyN(io.MultiWriter(b.side, h), r, size)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -227,7 +226,7 @@ func (b *Builder) close(end core.Time) error {
 	if _, err := b.f.WriteAt(classes, int64(off)); err != nil {
 		return fmt.Errorf("history: write class table: %w", err)
 	}
-	h.classOff, h.classCRC, h.classCount = off, crc32c(classes), uint32(b.cls.count())
+	h.classOff, h.classCRC, h.classCount = off, core.CRC32C(classes), uint32(b.cls.count())
 	off += uint64(len(classes))
 	attrLen, attrCRC, err := writeAttributes(b.f, off, b.tree)
 	if err != nil {
@@ -271,7 +270,7 @@ func (b *Builder) close(end core.Time) error {
 	if _, err := b.f.WriteAt(tab, int64(off)); err != nil {
 		return fmt.Errorf("history: write section table: %w", err)
 	}
-	h.sectionCount, h.sectTabOff, h.sectTabLen, h.sectTabCRC = uint32(len(b.secs)), off, uint64(len(tab)), crc32c(tab)
+	h.sectionCount, h.sectTabOff, h.sectTabLen, h.sectTabCRC = uint32(len(b.secs)), off, uint64(len(tab)), core.CRC32C(tab)
 	h.fileSize = off + uint64(len(tab))
 	if err := b.f.Sync(); err != nil {
 		return fmt.Errorf("history: sync index: %w", err)

@@ -2,7 +2,6 @@ package history
 
 import (
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"unicode/utf8"
@@ -59,7 +58,7 @@ func (t *Tree) Check() error {
 		return err
 	}
 	for _, s := range t.secs {
-		hash := crc32.New(castagnoli)
+		hash := core.NewCRC32C()
 		if _, err := io.Copy(hash, io.NewSectionReader(t.f, int64(s.off), int64(s.size))); err != nil {
 			return fmt.Errorf("%w: section %q: %v", ErrTruncated, s.name, err)
 		}

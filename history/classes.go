@@ -178,7 +178,7 @@ func (t *Tree) loadClasses() (classTable, error) {
 				return
 			}
 			t.classErr = fmt.Errorf("%w: class table: %v", ErrTruncated, err)
-		} else if got := crc32c(b); got != h.classCRC {
+		} else if got := core.CRC32C(b); got != h.classCRC {
 			t.classErr = fmt.Errorf("%w: class table checksum %08x, want %08x", ErrCorrupt, got, h.classCRC)
 		} else {
 			t.classes, t.classErr = decodeClasses(b, h.attrCount, h.classCount)

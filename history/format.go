@@ -3,7 +3,6 @@ package history
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"math/bits"
 	"slices"
@@ -52,10 +51,6 @@ const (
 // magic opens every index file. The high byte and the CR-LF/EOF bytes catch
 // text-mode transfers, as in PNG.
 var magic = [8]byte{0x89, 'R', 'S', 'H', 'T', '\r', '\n', 0x1a}
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
 // fileHeader is the decoded first bytes of the file (see the package doc).
 type fileHeader struct {
@@ -116,7 +111,7 @@ func (h *fileHeader) encode() []byte {
 	le.PutUint32(b[124:], h.classCRC)
 	le.PutUint32(b[128:], h.classCount)
 	// 132..156 reserved, zero.
-	le.PutUint32(b[headerCRCOff:], crc32c(b[:headerCRCOff]))
+	le.PutUint32(b[headerCRCOff:], core.CRC32C(b[:headerCRCOff]))
 	return b
 }
 
@@ -138,7 +133,7 @@ func decodeFileHeader(b []byte) (*fileHeader, error) {
 		}
 		return nil, fmt.Errorf("%w: file has format version %d (%s), this build reads version %d", ErrVersion, h.version, age, FormatVersion)
 	}
-	if got, want := crc32c(b[:headerCRCOff]), le.Uint32(b[headerCRCOff:]); got != want {
+	if got, want := core.CRC32C(b[:headerCRCOff]), le.Uint32(b[headerCRCOff:]); got != want {
 		return nil, fmt.Errorf("%w: header checksum %08x, want %08x", ErrCorrupt, got, want)
 	}
 	if b[12] < 1 || b[12] > 3 || b[13] != 0 || slices.ContainsFunc(b[132:headerCRCOff], func(x byte) bool { return x != 0 }) {
@@ -283,8 +278,8 @@ func getChild(b []byte) child {
 func sealBlock(b []byte) { le.PutUint32(b[nodeCRCOff:], blockCRC(b)) }
 
 func blockCRC(b []byte) uint32 {
-	c := crc32.Update(0, castagnoli, b[:nodeCRCOff])
-	return crc32.Update(c, castagnoli, b[nodeCRCOff+4:])
+	c := core.UpdateCRC32C(0, b[:nodeCRCOff])
+	return core.UpdateCRC32C(c, b[nodeCRCOff+4:])
 }
 
 // decodeNodeHeader checks a block's checksum and fixed fields.

@@ -118,7 +118,7 @@ func fixChecksums(b []byte) []byte {
 	fix := func(offAt, lenAt, crcAt int) {
 		off, n := le.Uint64(b[offAt:]), le.Uint64(b[lenAt:])
 		if off <= uint64(len(b)) && n <= uint64(len(b))-off {
-			le.PutUint32(b[crcAt:], crc32c(b[off:off+n]))
+			le.PutUint32(b[crcAt:], core.CRC32C(b[off:off+n]))
 		}
 	}
 	fixAttributePages(b)
@@ -127,10 +127,10 @@ func fixChecksums(b []byte) []byte {
 	if len(b) >= fileHeaderSize {
 		off, n := le.Uint64(b[116:]), 2*uint64(le.Uint32(b[56:]))
 		if off <= uint64(len(b)) && n <= uint64(len(b))-off {
-			le.PutUint32(b[124:], crc32c(b[off:off+n]))
+			le.PutUint32(b[124:], core.CRC32C(b[off:off+n]))
 		}
 	}
-	le.PutUint32(b[headerCRCOff:], crc32c(b[:headerCRCOff]))
+	le.PutUint32(b[headerCRCOff:], core.CRC32C(b[:headerCRCOff]))
 	return b
 }
 
@@ -152,7 +152,7 @@ func fixAttributePages(b []byte) {
 		if lo > n {
 			break
 		}
-		le.PutUint32(sec[attrHeadSize+4*p:], crc32c(sec[lo:min(lo+attrPageSize, n)]))
+		le.PutUint32(sec[attrHeadSize+4*p:], core.CRC32C(sec[lo:min(lo+attrPageSize, n)]))
 	}
 }
 

@@ -3,7 +3,6 @@ package history
 import (
 	"context"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"runtime/pprof"
@@ -142,7 +141,7 @@ func (p *summaryPass) run(ctx context.Context, s *summaryBuild, end core.Time) e
 		return fmt.Errorf("history: summary section: %w", err)
 	}
 	p.out = f
-	h := crc32.New(castagnoli)
+	h := core.NewCRC32C()
 	p.size, err = s.writeSection(ctx, io.MultiWriter(f, h), end)
 	p.crc = h.Sum32()
 	return err

@@ -59,7 +59,7 @@ func decodeSummaryIndex(b []byte) (*summaryIndex, error) {
 	}
 	x.covered = b[:len(b)-summaryTrailer-int(chunks)*4]
 	x.crcs = b[len(x.covered) : len(b)-summaryTrailer]
-	if got, want := crc32c(b[len(x.covered):len(b)-8]), le.Uint32(tr[32:]); got != want {
+	if got, want := core.CRC32C(b[len(x.covered):len(b)-8]), le.Uint32(tr[32:]); got != want {
 		return nil, bad("trailer checksum %08x, want %08x", got, want)
 	}
 	if want := (uint64(len(x.covered)) + 1<<summaryChunkShift - 1) >> summaryChunkShift; chunks != want {
@@ -180,7 +180,7 @@ func (x *summaryIndex) verify(lo, hi int) error {
 			continue
 		}
 		s, e := c<<summaryChunkShift, min((c+1)<<summaryChunkShift, len(x.covered))
-		if got, want := crc32c(x.covered[s:e]), le.Uint32(x.crcs[4*c:]); got != want {
+		if got, want := core.CRC32C(x.covered[s:e]), le.Uint32(x.crcs[4*c:]); got != want {
 			return badSummary("chunk %d checksum %08x, want %08x", c, got, want)
 		}
 		x.checked[w].Or(bit)

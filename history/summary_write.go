@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 
@@ -102,7 +101,7 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 	idx = le.AppendUint32(idx, uint32(s.nslots))
 	idx = le.AppendUint32(idx, uint32(len(crcs)/4))
 	idx = append(idx, byte(len(levels)), 0, 0, 0)
-	idx = le.AppendUint32(idx, crc32c(idx[tail:]))
+	idx = le.AppendUint32(idx, core.CRC32C(idx[tail:]))
 	idx = append(idx, summaryMagic...)
 	if _, err := bw.Write(idx); err != nil {
 		return 0, fmt.Errorf("history: summary section: %w", err)
@@ -124,7 +123,7 @@ type chunkSums struct {
 func (c *chunkSums) add(b []byte) {
 	for len(b) > 0 {
 		k := min(len(b), 1<<summaryChunkShift-c.n)
-		c.cur = crc32.Update(c.cur, castagnoli, b[:k])
+		c.cur = core.UpdateCRC32C(c.cur, b[:k])
 		c.n += k
 		b = b[k:]
 		if c.n == 1<<summaryChunkShift {

@@ -105,7 +105,7 @@ func open(f *os.File, path string, opts OpenOptions) (*Tree, error) {
 	if _, err := f.ReadAt(tab, int64(h.sectTabOff)); err != nil {
 		return nil, fmt.Errorf("%w: section table: %v", ErrCorrupt, err)
 	}
-	if got := crc32c(tab); got != h.sectTabCRC {
+	if got := core.CRC32C(tab); got != h.sectTabCRC {
 		return nil, fmt.Errorf("%w: section table checksum %08x, want %08x", ErrCorrupt, got, h.sectTabCRC)
 	}
 	if t.secs, err = decodeSections(tab, h.sectionCount, h.attrOff+h.attrLen, h.sectTabOff); err != nil {

@@ -6,9 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
+
+	"github.com/tracetui/tracetui/core"
 )
 
 // The persisted order: the index stores, per event in delivery order, where
@@ -71,8 +72,6 @@ const OrderVersion = orderVersion
 // rebuilds the index.
 var ErrOrderDamaged = errors.New("chrome: persisted event order damaged")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // orderHeader is the decoded fixed part of a persisted order.
 type orderHeader struct {
 	perPage              uint32
@@ -98,7 +97,7 @@ func (h *orderHeader) encode() []byte {
 	le.PutUint64(b[56:], h.pages)
 	le.PutUint32(b[64:], h.layout)
 	le.PutUint32(b[68:], h.catCRC)
-	le.PutUint32(b[72:], crc32.Checksum(b[:72], castagnoli))
+	le.PutUint32(b[72:], core.CRC32C(b[:72]))
 	return b
 }
 
@@ -113,7 +112,7 @@ func decodeOrderHeader(b []byte, size int64) (orderHeader, error) {
 	if len(b) < orderHeaderSize || string(b[:8]) != orderMagic {
 		return h, orderCorrupt("bad magic")
 	}
-	if crc32.Checksum(b[:72], castagnoli) != le.Uint32(b[72:]) {
+	if core.CRC32C(b[:72]) != le.Uint32(b[72:]) {
 		return h, orderCorrupt("header checksum mismatch")
 	}
 	if v := le.Uint32(b[8:]); v != orderVersion {
@@ -186,7 +185,7 @@ func (ow *OrderWriter) add(off, n int64) {
 }
 
 func (ow *OrderWriter) endPage() {
-	ow.page = binary.LittleEndian.AppendUint32(ow.page, crc32.Checksum(ow.page, castagnoli))
+	ow.page = binary.LittleEndian.AppendUint32(ow.page, core.CRC32C(ow.page))
 	if _, err := ow.w.Write(ow.page); err != nil && ow.err == nil {
 		ow.err = err
 	}
@@ -217,7 +216,7 @@ func (ow *OrderWriter) Finish() (int64, io.Reader, error) {
 	cat := s.cat.encode()
 	h := orderHeader{perPage: orderPage, events: uint64(s.total), traceBytes: uint64(s.size),
 		start: s.start, end: s.end, catBytes: uint64(len(cat)), pages: uint64(len(ow.dir) / 8),
-		layout: s.layout, catCRC: crc32.Checksum(cat, castagnoli)}
+		layout: s.layout, catCRC: core.CRC32C(cat)}
 	head := h.encode()
 	size := int64(len(head)+len(cat)+len(ow.dir)) + ow.bytes
 	return size, io.MultiReader(bytes.NewReader(head), bytes.NewReader(cat), bytes.NewReader(ow.dir), io.LimitReader(ow.pages, ow.bytes)), nil

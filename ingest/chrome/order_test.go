@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -275,9 +274,9 @@ func FuzzOrdered(f *testing.F) {
 			fixed := bytes.Clone(sec)
 			le := binary.LittleEndian
 			if c := le.Uint64(fixed[48:]); c <= uint64(len(fixed)-orderHeaderSize) {
-				le.PutUint32(fixed[68:], crc32.Checksum(fixed[orderHeaderSize:orderHeaderSize+c], castagnoli))
+				le.PutUint32(fixed[68:], core.CRC32C(fixed[orderHeaderSize:orderHeaderSize+c]))
 			}
-			le.PutUint32(fixed[72:], crc32.Checksum(fixed[:72], castagnoli))
+			le.PutUint32(fixed[72:], core.CRC32C(fixed[:72]))
 			readOrdered(path, fixed)
 		}
 	})

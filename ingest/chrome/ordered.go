@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"slices"
@@ -77,7 +76,7 @@ func openOrdered(path string, o *orderedState, size int64) (*Source, error) {
 	if _, err := o.sec.ReadAt(cb, orderHeaderSize); err != nil {
 		return nil, fmt.Errorf("persisted order: %w", err)
 	}
-	if crc32.Checksum(cb, castagnoli) != h.catCRC {
+	if core.CRC32C(cb) != h.catCRC {
 		return nil, orderCorrupt("catalog checksum mismatch")
 	}
 	cat, err := decodeCatalog(cb)
@@ -210,7 +209,7 @@ func (o *orderedState) loadPage(g int64) error {
 		return fmt.Errorf("persisted order: %w", err)
 	}
 	body := o.pageBuf[:len(o.pageBuf)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(o.pageBuf[len(body):]) {
+	if core.CRC32C(body) != binary.LittleEndian.Uint32(o.pageBuf[len(body):]) {
 		return orderCorrupt("page %d checksum mismatch", g)
 	}
 	spans, err := decodePage(body, count, int64(o.hdr.traceBytes), o.spans[:0])

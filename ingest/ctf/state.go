@@ -2,8 +2,8 @@ package ctf
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
 )
 
@@ -37,21 +37,19 @@ func (r *Reader) IndexState() []byte {
 		b = binary.AppendUvarint(b, uint64(len(model)))
 		b = append(b, model...)
 	}
-	binary.LittleEndian.PutUint32(b[stateHead-4:], crc32.Checksum(b[stateHead:], castagnoli))
+	binary.LittleEndian.PutUint32(b[stateHead-4:], core.CRC32C(b[stateHead:]))
 	return b
 }
 
 // stateHead is the size of the state's head: magic, version, CRC.
 const stateHead = len(stateMagic) + 1 + 4
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // statedMetadata returns the models that state holds, by relative path;
 // nil when state is not one that IndexState wrote (the readers then read
 // the metadata files).
 func statedMetadata(state []byte) map[string]*tsdl.Trace {
 	if len(state) < stateHead || string(state[:len(stateMagic)]) != stateMagic || state[len(stateMagic)] != stateVersion ||
-		binary.LittleEndian.Uint32(state[stateHead-4:]) != crc32.Checksum(state[stateHead:], castagnoli) {
+		binary.LittleEndian.Uint32(state[stateHead-4:]) != core.CRC32C(state[stateHead:]) {
 		return nil
 	}
 	b := state[stateHead:]

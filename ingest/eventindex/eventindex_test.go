@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"testing"
 
@@ -129,7 +128,7 @@ func TestOpenRefusesDamage(t *testing.T) {
 	}
 	bad := bytes.Clone(raw)
 	binary.LittleEndian.PutUint32(bad[8:], version+1)
-	binary.LittleEndian.PutUint32(bad[56:], crc32.Checksum(bad[:56], castagnoli))
+	binary.LittleEndian.PutUint32(bad[56:], core.CRC32C(bad[:56]))
 	if _, err := Open(bytes.NewReader(bad), int64(len(bad))); !errors.Is(err, ErrVersion) {
 		t.Errorf("other version: %v, want ErrVersion", err)
 	}

@@ -3,7 +3,6 @@ package eventindex
 import (
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -14,8 +13,6 @@ const (
 	headerSize = 64
 	entrySize  = 16
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the decoded fixed part of the index.
 type header struct {
@@ -36,7 +33,7 @@ func (h *header) encode() []byte {
 	binary.LittleEndian.PutUint64(b[32:], h.blobBytes)
 	binary.LittleEndian.PutUint64(b[40:], uint64(h.first))
 	binary.LittleEndian.PutUint64(b[48:], uint64(h.last))
-	binary.LittleEndian.PutUint32(b[56:], crc32.Checksum(b[:56], castagnoli))
+	binary.LittleEndian.PutUint32(b[56:], core.CRC32C(b[:56]))
 	return b
 }
 
@@ -47,7 +44,7 @@ func decodeHeader(b []byte, size int64) (header, error) {
 	if len(b) < headerSize || string(b[:8]) != magic {
 		return h, fmt.Errorf("%w: bad magic", ErrCorrupt)
 	}
-	if crc32.Checksum(b[:56], castagnoli) != binary.LittleEndian.Uint32(b[56:]) {
+	if core.CRC32C(b[:56]) != binary.LittleEndian.Uint32(b[56:]) {
 		return h, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != version {

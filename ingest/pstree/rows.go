@@ -6,12 +6,13 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracetui/tracetui/core"
 )
 
 // SectionName is the name of the index section holding the encoded
@@ -102,8 +103,6 @@ const (
 	keyRowLen   = 8
 	maxRecords  = math.MaxInt32 / recordLen
 )
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Encoded is rows arranged depth-first, siblings sorted, ready to be
 // written in the encoded format ([Encoded.WriteTo]) without holding the
@@ -216,7 +215,7 @@ func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 	for _, v := range []int{len(e.order), len(e.collapsed), len(e.threads), e.heap, e.attrs, 0} {
 		h = le.AppendUint32(h, uint32(v))
 	}
-	h = le.AppendUint32(h, crc32.Checksum(h, castagnoli))
+	h = le.AppendUint32(h, core.CRC32C(h))
 	bw := &blockWriter{w: bufio.NewWriterSize(w, 1<<16)}
 	bw.w.Write(h)
 	depth := make([]uint16, len(e.order))
@@ -277,7 +276,7 @@ type blockWriter struct {
 func (b *blockWriter) write(p []byte) {
 	for len(p) > 0 {
 		k := min(len(p), blockLen-b.n)
-		b.crc = crc32.Update(b.crc, castagnoli, p[:k])
+		b.crc = core.UpdateCRC32C(b.crc, p[:k])
 		b.w.Write(p[:k])
 		b.n += k
 		p = p[k:]

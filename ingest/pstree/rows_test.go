@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"strconv"
 	"testing"
 
@@ -178,14 +177,14 @@ func withCRCs(data []byte) []byte {
 	}
 	data = bytes.Clone(data)
 	le := binary.LittleEndian
-	le.PutUint32(data[28:], crc32.Checksum(data[:28], castagnoli))
+	le.PutUint32(data[28:], core.CRC32C(data[:28]))
 	u := func(off int) int64 { return int64(le.Uint32(data[off:])) }
 	body := u(4)*recordLen + u(8)*4 + u(12)*keyRowLen + u(16)
 	if headerLen+body+4*((body+blockLen-1)/blockLen) != int64(len(data)) {
 		return data
 	}
 	for b := int64(0); b < body; b += blockLen {
-		le.PutUint32(data[headerLen+body+4*(b/blockLen):], crc32.Checksum(data[headerLen+b:headerLen+min(b+blockLen, body)], castagnoli))
+		le.PutUint32(data[headerLen+body+4*(b/blockLen):], core.CRC32C(data[headerLen+b:headerLen+min(b+blockLen, body)]))
 	}
 	return data
 }

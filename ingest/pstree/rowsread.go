@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"sync"
+
+	"github.com/tracetui/tracetui/core"
 )
 
 // ErrCorrupt is reported for bytes that are not encoded rows.
@@ -60,7 +61,7 @@ func OpenRows(r io.ReaderAt, size int64, onDamage func(error)) (*Rows, error) {
 		return nil, fmt.Errorf("%w: no %q header", ErrCorrupt, rowsMagic)
 	}
 	le := binary.LittleEndian
-	if le.Uint32(h[28:]) != crc32.Checksum(h[:28], castagnoli) {
+	if le.Uint32(h[28:]) != core.CRC32C(h[:28]) {
 		return nil, fmt.Errorf("%w: header checksum", ErrCorrupt)
 	}
 	u := func(off int) int64 { return int64(le.Uint32(h[off:])) }
@@ -134,7 +135,7 @@ func (rs *Rows) block(blk int64) ([]byte, error) {
 		return nil, fmt.Errorf("reading the CRC of block %d of the process tree: %w", blk, err)
 	}
 	b, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
-	if crc32.Checksum(b, castagnoli) != sum {
+	if core.CRC32C(b) != sum {
 		return nil, fmt.Errorf("%w: block %d fails its CRC", ErrCorrupt, blk)
 	}
 	rs.mu.Lock()
@@ -362,7 +363,7 @@ func (rs *Rows) span(scratch *[]byte, off, n int64) ([]byte, bool) {
 	}
 	for b := range b1 - b0 {
 		blk := buf[b*blockLen : min((b+1)*blockLen, size)]
-		if crc32.Checksum(blk, castagnoli) != binary.LittleEndian.Uint32(crcs[4*b:]) {
+		if core.CRC32C(blk) != binary.LittleEndian.Uint32(crcs[4*b:]) {
 			rs.fail(fmt.Errorf("%w: block %d fails its CRC", ErrCorrupt, b0+b))
 			return nil, false
 		}
