@@ -81,7 +81,8 @@ func OpenOptions(path string, o Options) (*Reader, error) {
 	return r, nil
 }
 
-// init finishes opening: window sizes, class ids, info, warnings.
+// init finishes opening: window sizes, class ids, info (the warnings are
+// made when asked).
 func (r *Reader) init(o Options) {
 	win := min(max(windowBudget/int64(max(len(r.streams), 1)), minWindow), maxWindow)
 	if o.Pages {
