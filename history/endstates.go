@@ -62,7 +62,7 @@ func (b *Builder) endStates(end core.Time) error {
 	// They go through the pipeline like the others: the tree side places
 	// the last batches of the trace while this side sorts them.
 	if b.state.len() >= collectBeforeLastStates {
-		// The sort below takes 8 bytes per key in one allocation, at the
+		// The sort below takes 4 bytes per key in one allocation, at the
 		// build's peak: collect first what the analyses left (their
 		// per-thread records are garbage once they have finished), so
 		// that it does not land on top of them while a collection runs,
@@ -84,7 +84,7 @@ func (b *Builder) endStates(end core.Time) error {
 		return err
 	}
 	b.holdNulls = false
-	for k := range lastStatesOrder(b.state, b.start) {
+	for _, k := range lastStatesOrder(b.state, b.start) {
 		if err := b.emit(k, b.state.at(k).since(), end, b.state.value(k)); err != nil {
 			return err
 		}

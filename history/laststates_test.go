@@ -1,7 +1,7 @@
 package history
 
 import (
-	"math"
+	"cmp"
 	"slices"
 	"testing"
 
@@ -9,38 +9,56 @@ import (
 	"github.com/tracetui/tracetui/core/coretest"
 )
 
-// TestLastStatesOrder: the packed sort and the pair sort order the keys
-// alike (by start, then key), and lastStatesOrder falls back to pairs when
-// the start times do not fit beside the keys.
+// TestLastStatesOrder: lastStatesOrder orders the keys by (start, key), as
+// a sort of every pair does, whether the starts spread over the trace
+// (bins of a few keys, sorted by insertion), crowd into a few nanoseconds
+// (one bin of many, sorted as packed words) or span more than packed
+// words hold (a stable sort of the keys).
 func TestLastStatesOrder(t *testing.T) {
 	r := coretest.Rand(t)
-	for round := range 50 {
+	for round := range 200 {
 		st := newStateTable()
 		start := core.Time(r.Int64N(1 << 40))
-		n := 1 + r.IntN(3000)
+		n := 1 + r.IntN(1<<r.IntN(17))
 		st.grow(n, start)
-		span := int64(1) << r.IntN(40)
+		span := int64(1) << r.IntN(62)
+		crowd := core.Time(r.Int64N(span)) // where crowded starts fall
 		for k := range core.Key(n) {
-			if r.IntN(4) > 0 { // some keep the start: ties
+			switch r.IntN(4) {
+			case 0: // keeps the start: ties
+			case 1: // within a few ns of others: a bin of many
+				st.at(k).setSince(start + crowd + core.Time(r.IntN(8)))
+			default:
 				st.at(k).setSince(start + core.Time(r.Int64N(span)))
 			}
 		}
-		want := slices.Collect(pairOrder(st))
-		for i := 1; i < len(want); i++ {
-			a, b := st.at(want[i-1]).since(), st.at(want[i]).since()
-			if a > b || a == b && want[i-1] > want[i] {
-				t.Fatalf("round %d: pair order not by (start, key) at %d", round, i)
-			}
-		}
-		if got := slices.Collect(lastStatesOrder(st, start)); !slices.Equal(got, want) {
-			t.Fatalf("round %d: %d keys over %d ns: packed order differs from the pair order", round, n, span)
+		want := pairSortedKeys(st)
+		if got := lastStatesOrder(st, start); !slices.Equal(got, want) {
+			t.Fatalf("round %d: %d keys over %d ns: order differs from the sort of (start, key) pairs", round, n, span)
 		}
 	}
-	// A start near the end of time leaves no room for the keys.
+	// A bin of keys too large, and starts too far apart, for packed words:
+	// 19 bits of key beside 46 of start.
 	st := newStateTable()
-	st.grow(3, 0)
-	st.at(0).setSince(math.MaxInt64)
-	if got := slices.Collect(lastStatesOrder(st, 0)); !slices.Equal(got, []core.Key{1, 2, 0}) {
-		t.Fatalf("order %v, want [1 2 0]", got)
+	n := 1<<18 + 100
+	st.grow(n, 0)
+	for k := core.Key(1 << 18); k < core.Key(n); k++ {
+		st.at(k).setSince(core.Time(k%7) << 44)
 	}
+	st.at(0).setSince(1 << 62)
+	if got, want := lastStatesOrder(st, 0), pairSortedKeys(st); !slices.Equal(got, want) {
+		t.Fatalf("a bin of starts 2^46 ns apart: order differs from the sort of (start, key) pairs")
+	}
+}
+
+// pairSortedKeys is the reference: st's keys sorted by (start, key).
+func pairSortedKeys(st *stateTable) []core.Key {
+	keys := make([]core.Key, st.len())
+	for k := range keys {
+		keys[k] = core.Key(k)
+	}
+	slices.SortFunc(keys, func(x, y core.Key) int {
+		return cmp.Or(cmp.Compare(st.at(x).since(), st.at(y).since()), cmp.Compare(x, y))
+	})
+	return keys
 }
