@@ -215,7 +215,8 @@ func (b *Builder) close(end core.Time) error {
 	}
 	bs := uint64(b.opts.BlockSize)
 	nodes := b.tb.w.next
-	startWriteback(b.f, int64(nodes+1)*int64(bs))
+	waitWriteback := startWriteback(b.f, int64(nodes+1)*int64(bs))
+	defer waitWriteback() // before an error's Abort closes the file
 	h := &fileHeader{
 		version: FormatVersion, layout: b.opts.Layout, maxChildren: b.opts.MaxChildren, blockSize: b.opts.BlockSize,
 		rootSeq: root, nodeCount: nodes, depth: uint32(depth), maxRHeight: uint32(b.tb.maxRHeight()),
@@ -250,6 +251,7 @@ func (b *Builder) close(end core.Time) error {
 		}
 		off += uint64(n)
 	}
+	waitWriteback()
 	if b.sum.busy() {
 		// The disk writes what is written while the summaries are being
 		// computed, and the fsync below waits for their section only: 100
