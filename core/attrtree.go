@@ -322,6 +322,17 @@ func (t *AttributeTree) EachChild(k Key, fn func(Key)) {
 	}
 }
 
+// ChildGroups returns the children of every key (in-memory trees only),
+// grouped by parent: keys[start[0]:start[1]] are the top-level attributes,
+// keys[start[k+1]:start[k+2]] the children of key k, each group in key
+// order. It is the index EachChild reads, built once for the tree as it
+// is (the index's encoding and the browser's rows share it): the caller
+// must not modify it.
+func (t *AttributeTree) ChildGroups() (start []int32, keys []Key) {
+	ix := t.children()
+	return ix.start, ix.keys
+}
+
 // CheckGlob returns an error naming the problem when pattern is not a
 // well-formed attribute glob (an unclosed '[', a trailing '\\'): Glob
 // would silently match nothing.

@@ -42,8 +42,8 @@ func (l attrLayout) bodyStart() uint64 { return attrHeadSize + 4*l.pages() }
 
 // writeAttributes writes the attribute tree at off and returns the length
 // of the section and the CRC32C of its head and page table. It streams the
-// arrays (beside the tree it holds three int32 per attribute: the
-// children grouped by parent, and their offsets).
+// arrays from the tree and its child index (beside them it holds two
+// int32 per distinct name, and a copy of the largest group of children).
 func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64, uint32, error) {
 	a := tr.Len()
 	// Names are stored sorted, so that a name is found by binary search
@@ -64,22 +64,9 @@ func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64,
 		return 0, 0, fmt.Errorf("history: attribute tree of %d names in %d bytes: too large for the format", numNames, l.nameBytes)
 	}
 	// Children grouped by parent (group 0: top level; group k+1: key k),
-	// each group in key order.
-	groups := make([]uint32, a+2)
-	for k := range a {
-		groups[tr.Parent(core.Key(k))+2]++
-	}
-	for g := 1; g < len(groups); g++ {
-		groups[g] += groups[g-1]
-	}
-	kids := make([]int32, a)
-	fill := slices.Clone(groups[:a+1])
-	for k := range a {
-		g := tr.Parent(core.Key(k)) + 1
-		kids[fill[g]] = int32(k)
-		fill[g]++
-	}
-	fill = nil
+	// each group in key order: the tree's own index, which the browser's
+	// rows built already.
+	groups, kids := tr.ChildGroups()
 
 	pw := newPageWriter(io.NewOffsetWriter(w, int64(off+l.bodyStart())))
 	for k := range a {
@@ -89,19 +76,22 @@ func writeAttributes(w io.WriterAt, off uint64, tr *core.AttributeTree) (uint64,
 		pw.u32(rank[tr.NameID(core.Key(k))])
 	}
 	for _, g := range groups {
-		pw.u32(g)
+		pw.u32(uint32(g))
 	}
 	for _, c := range kids {
 		pw.u32(uint32(c))
 	}
+	// The same groups, each by name: sorted in a copy, as the index is
+	// shared.
+	var byName []core.Key
 	for g := range a + 1 {
-		grp := kids[groups[g]:groups[g+1]]
-		slices.SortFunc(grp, func(x, y int32) int {
-			return cmp.Compare(rank[tr.NameID(core.Key(x))], rank[tr.NameID(core.Key(y))])
+		byName = append(byName[:0], kids[groups[g]:groups[g+1]]...)
+		slices.SortFunc(byName, func(x, y core.Key) int {
+			return cmp.Compare(rank[tr.NameID(x)], rank[tr.NameID(y)])
 		})
-	}
-	for _, c := range kids {
-		pw.u32(uint32(c))
+		for _, c := range byName {
+			pw.u32(uint32(c))
+		}
 	}
 	end := uint32(0)
 	for _, id := range byText {

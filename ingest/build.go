@@ -225,14 +225,32 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		table = rec.Table()
 		rec.Forget()
 	}
-	// The rows are arranged once the current states are gone, not on top
-	// of them (the build's peak), while the tree side places the last
-	// states.
-	if err := b.EndStates(end); err != nil {
+	// The rows are arranged while the states end: the last states are
+	// sorted and sent on this goroutine, which leaves a core idle until
+	// the tree side has them (100 ms of `gen --threads 200000`). From
+	// history.ReturnMemoryFrom keys they are arranged after, not on top
+	// of the current states (the build's peak), while the tree side
+	// places the last states.
+	var rows *pstree.Encoded
+	arranged := make(chan struct{})
+	if rec != nil && b.Attributes().Len() < history.ReturnMemoryFrom {
+		go func() {
+			defer close(arranged)
+			rows = pstree.ControlFlow(rec.Attributes(), table)
+		}()
+	} else {
+		close(arranged)
+	}
+	err = b.EndStates(end)
+	<-arranged // before any return: the rows read the builder's tree
+	if err != nil {
 		return err
 	}
 	if rec != nil {
-		if err := addRowsSection(b, pstree.ControlFlow(rec.Attributes(), table)); err != nil {
+		if rows == nil {
+			rows = pstree.ControlFlow(rec.Attributes(), table)
+		}
+		if err := addRowsSection(b, rows); err != nil {
 			return err
 		}
 		if b.Attributes().Len() >= history.ReturnMemoryFrom {
