@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math/bits"
+	"runtime"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -54,11 +55,14 @@ type summaryBuild struct {
 	err    error      // first write error: reported by Close
 	rec    []byte
 
-	// partSlots and batchMax are sumPartSlots and sumBatchMax (tests lower
-	// them to split small logs).
-	partSlots int
-	batchMax  int64
-	pass      *summaryPass // the pass computing the section, once started
+	// partSlots, batchMax, workers and parallelFrom are sumPartSlots,
+	// sumBatchMax, sumWorkersMax and sumParallelFrom (tests lower them to
+	// split small logs and passes).
+	partSlots    int
+	batchMax     int64
+	workers      int
+	parallelFrom int64
+	pass         *summaryPass // the pass computing the section, once started
 }
 
 // sumEntry is an interval of a summarised key on its way to the log: its
@@ -81,7 +85,8 @@ func newSummaryBuild(rule func(*core.AttributeTree, core.Key) bool, path string,
 		// read intervals.
 		return nil
 	}
-	return &summaryBuild{rule: rule, path: path, start: start, ctx: ctx, partSlots: sumPartSlots, batchMax: sumBatchMax}
+	return &summaryBuild{rule: rule, path: path, start: start, ctx: ctx, partSlots: sumPartSlots, batchMax: sumBatchMax,
+		workers: min(sumWorkersMax, runtime.GOMAXPROCS(0)), parallelFrom: sumParallelFrom}
 }
 
 // scan puts the keys added since the last call to the rule. Keys are

@@ -26,8 +26,10 @@ import (
 const (
 	sumQueueLen   = 4096 // entries per batch (64 KiB)
 	sumQueueDepth = 16   // batches queued or being logged
-	// sumSectionSuffix ends the name of the pass's temporary file.
+	// sumSectionSuffix ends the name of the pass's temporary file, and
+	// sumRunSuffix those of its runs past the first (summary_workers.go).
 	sumSectionSuffix = ".lods"
+	sumRunSuffix     = ".lodr"
 )
 
 // summaryPass is the summaries' goroutine: it logs, then computes the

@@ -51,7 +51,8 @@ func applyOps(t *testing.T, s *scenario, b *Builder) {
 // from the end of the states, the log split in parts or not) writes the
 // same file as the sequential one, on one core and on two, and when the
 // caller ends the states before adding sections. The pipelined builds'
-// log is written in small parts, read back in small batches.
+// log is written in small parts, read back in small batches by up to four
+// goroutines.
 func TestSummaryPassSameBytes(t *testing.T) {
 	r := coretest.Rand(t)
 	depth := 1 + r.IntN(4)
@@ -59,6 +60,7 @@ func TestSummaryPassSameBytes(t *testing.T) {
 	// Small parts and batches: up to sumPartsMax parts, the last one
 	// taking the slots past the others, and parts read in several batches.
 	partSlots, batchMax := 1+r.IntN(8), 1+r.Int64N(2048)
+	workers := 1 + r.IntN(4) // runs of the pass, each on its goroutine
 	build := func(o Options, procs int, endFirst bool) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		path := filepath.Join(t.TempDir(), "index")
@@ -68,6 +70,7 @@ func TestSummaryPassSameBytes(t *testing.T) {
 		}
 		if !o.sequential { // the reference: one part, one batch
 			b.sum.partSlots, b.sum.batchMax = partSlots, batchMax
+			b.sum.workers, b.sum.parallelFrom = workers, 0
 		}
 		applyOps(t, s, b)
 		if endFirst {
@@ -97,8 +100,8 @@ func TestSummaryPassSameBytes(t *testing.T) {
 		endFirst bool
 	}{{1, false}, {2, false}, {1, true}, {2, true}} {
 		if got := build(opts, c.procs, c.endFirst); !bytes.Equal(got, want) {
-			t.Fatalf("GOMAXPROCS=%d, EndStates first %v: the pipelined build (%d bytes) differs from the sequential one (%d bytes)",
-				c.procs, c.endFirst, len(got), len(want))
+			t.Fatalf("GOMAXPROCS=%d, EndStates first %v, pass in %d runs: the pipelined build (%d bytes) differs from the sequential one (%d bytes)",
+				c.procs, c.endFirst, workers, len(got), len(want))
 		}
 	}
 }
@@ -116,6 +119,7 @@ func TestSummaryPassAbort(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		b.sum.batchMax, b.sum.workers, b.sum.parallelFrom = 64, 3, 0 // the pass in runs, each on its goroutine
 		applyOps(t, s, b)
 		if c == "pass" {
 			if err := b.EndStates(s.end); err != nil {
@@ -170,6 +174,7 @@ func TestSummaryPassCancelled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	b.sum.batchMax, b.sum.workers, b.sum.parallelFrom = 64, 3, 0 // the pass in runs, each on its goroutine
 	applyOps(t, s, b)
 	cancel()
 	if err := b.EndStates(s.end); err != nil {

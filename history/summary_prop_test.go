@@ -173,15 +173,15 @@ func checkWholeBucketColumn(t *testing.T, mem *core.MemHistory, k core.Key, buck
 }
 
 // TestSummarySplitSameBytes: an index whose change log is written in many
-// parts and read back in many batches is the same file as one whose log is
-// one part read back in one batch.
+// parts and read back in many batches, by up to four goroutines, is the
+// same file as one whose log is one part read back in one batch.
 func TestSummarySplitSameBytes(t *testing.T) {
 	r := coretest.Rand(t)
 	for range 4 {
 		s := summaryScenario(r)
 		rule := func(tr *core.AttributeTree, k core.Key) bool { return tr.Parent(k) != core.Root }
 		var files [2][]byte
-		split := [2][2]int64{{1 << 30, 1 << 40}, {1 + r.Int64N(8), 1 + r.Int64N(64)}}
+		split := [2][3]int64{{1 << 30, 1 << 40, 1}, {1 + r.Int64N(8), 1 + r.Int64N(64), 1 + r.Int64N(4)}}
 		for i, sp := range split {
 			path := filepath.Join(t.TempDir(), "index")
 			b, err := Create(path, s.start, Options{Summarise: rule})
@@ -189,6 +189,7 @@ func TestSummarySplitSameBytes(t *testing.T) {
 				t.Fatal(err)
 			}
 			b.sum.partSlots, b.sum.batchMax = int(sp[0]), sp[1]
+			b.sum.workers, b.sum.parallelFrom = int(sp[2]), 0
 			s.replay(t, b)
 			if files[i], err = os.ReadFile(path); err != nil {
 				t.Fatal(err)

@@ -29,7 +29,9 @@ const (
 
 // writeSection computes every summarised key's levels from its recorded
 // intervals and writes the summary section to w (the pass's goroutine,
-// once the log is complete); it returns the section's length.
+// once the log is complete); it returns the section's length. The batches
+// are computed by up to s.workers goroutines (summary_workers.go); the
+// bytes do not depend on how many.
 func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.Time) (int64, error) {
 	if s.err != nil {
 		return 0, s.err
@@ -38,49 +40,16 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 		return 0, err
 	}
 	levels := core.SummaryLevels(s.start, end)
-	bw := bufio.NewWriterSize(w, 1<<16)
+	out := &sectionWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	lens, err := s.computeEntries(ctx, out, end, levels)
+	if err != nil {
+		return 0, err
+	}
 	ends := make([]byte, 0, 4*s.nslots)
-	var (
-		size  uint64
-		enc   entryEncoder
-		entry []byte
-		sums  chunkSums
-	)
-	rd := &logReader{s: s}
-	for k := range s.partCount() {
-		var part *logPart
-		if k < len(s.parts) {
-			part = s.parts[k]
-		}
-		lo, hi := s.partRange(k)
-		bounds, sizes := s.batches(lo, hi, s.batchMax)
-		for j := range sizes {
-			lo, hi := bounds[j], bounds[j+1]
-			chs, err := rd.batch(ctx, part, lo, hi, sizes[j])
-			if err != nil {
-				return 0, err
-			}
-			for i := lo; i < hi; i++ {
-				if (i-lo)%summaryCheckEvery == 0 {
-					if err := ctx.Err(); err != nil {
-						return 0, fmt.Errorf("history: summary section: %w", err)
-					}
-				}
-				entry = nil
-				if ch := chs[i-lo]; ch != nil {
-					entry = enc.encode(ch, end, levels)
-				}
-				if _, err := bw.Write(entry); err != nil {
-					return 0, fmt.Errorf("history: summary section: %w", err)
-				}
-				sums.add(entry)
-				size += uint64(len(entry))
-				if size > math.MaxUint32 {
-					return 0, fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
-				}
-				ends = le.AppendUint32(ends, uint32(size))
-			}
-		}
+	size := uint64(0)
+	for _, n := range lens {
+		size += uint64(n)
+		ends = le.AppendUint32(ends, uint32(size))
 	}
 	var idx []byte
 	for _, word := range s.words {
@@ -91,8 +60,8 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 	}
 	idx = append(idx, ends...)
 	idx = append(idx, levels...)
-	sums.add(idx)
-	crcs := sums.finish()
+	out.sums.add(idx)
+	crcs := out.sums.finish()
 	tail := len(idx) // the trailer's CRC covers the chunks' CRCs and the trailer
 	idx = append(idx, crcs...)
 	idx = le.AppendUint64(idx, uint64(s.start))
@@ -103,13 +72,28 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 	idx = append(idx, byte(len(levels)), 0, 0, 0)
 	idx = le.AppendUint32(idx, core.CRC32C(idx[tail:]))
 	idx = append(idx, summaryMagic...)
-	if _, err := bw.Write(idx); err != nil {
+	if _, err := out.w.Write(idx); err != nil {
 		return 0, fmt.Errorf("history: summary section: %w", err)
 	}
-	if err := bw.Flush(); err != nil {
+	if err := out.w.Flush(); err != nil {
 		return 0, fmt.Errorf("history: summary section: %w", err)
 	}
 	return int64(size) + int64(len(idx)), nil
+}
+
+// sectionWriter writes the entries of the section, summing its chunks.
+type sectionWriter struct {
+	w    *bufio.Writer
+	sums chunkSums
+	size uint64
+}
+
+func (o *sectionWriter) Write(b []byte) (int, error) {
+	if o.size += uint64(len(b)); o.size > math.MaxUint32 {
+		return 0, fmt.Errorf("history: summary section over 4 GiB: build with fewer summarised keys")
+	}
+	o.sums.add(b)
+	return o.w.Write(b)
 }
 
 // chunkSums computes the CRC32C of each chunk of 1<<summaryChunkShift
@@ -220,9 +204,8 @@ func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int6
 // are scattered here rather than handed to a callback.
 func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
 	s := r.s
-	if _, err := part.f.Seek(0, io.SeekStart); err != nil {
-		return fmt.Errorf("history: read the summaries' change log: %w", err)
-	}
+	// Through ReadAt: the pass's goroutines may read one part at once.
+	src := io.NewSectionReader(part.f, 0, math.MaxInt64)
 	if r.buf == nil {
 		r.buf = make([]byte, sumLogReadBuffer)
 	}
@@ -237,7 +220,7 @@ func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
 		}
 		if len(buf)-pos < sumMaxRecord && !eof {
 			m := copy(r.buf, buf[pos:])
-			k, err := io.ReadFull(part.f, r.buf[m:])
+			k, err := io.ReadFull(src, r.buf[m:])
 			if err == io.EOF || err == io.ErrUnexpectedEOF {
 				eof = true
 			} else if err != nil {
