@@ -45,20 +45,23 @@ func (s *summaryBuild) writeSection(ctx context.Context, w io.Writer, end core.T
 	if err != nil {
 		return 0, err
 	}
-	ends := make([]byte, 0, 4*s.nslots)
-	size := uint64(0)
-	for _, n := range lens {
-		size += uint64(n)
-		ends = le.AppendUint32(ends, uint32(size))
-	}
-	var idx []byte
+	// The index: one allocation, the entries' ends written into it from
+	// their lengths (4 bytes per slot each: 51 MB at 1.6 M threads).
+	head := 8*len(s.words) + 4*len(s.ranks) + 4*len(lens) + len(levels)
+	chunks := (out.size + uint64(head) + 1<<summaryChunkShift - 1) >> summaryChunkShift
+	idx := make([]byte, 0, head+4*int(chunks)+summaryTrailer)
 	for _, word := range s.words {
 		idx = le.AppendUint64(idx, word)
 	}
 	for _, r := range s.ranks {
 		idx = le.AppendUint32(idx, r)
 	}
-	idx = append(idx, ends...)
+	size := uint64(0)
+	for _, n := range lens {
+		size += uint64(n)
+		idx = le.AppendUint32(idx, uint32(size))
+	}
+	lens = nil
 	idx = append(idx, levels...)
 	out.sums.add(idx)
 	crcs := out.sums.finish()
