@@ -132,9 +132,19 @@ func newPageWriter(w io.Writer) *pageWriter {
 	return &pageWriter{w: bufio.NewWriterSize(w, 1<<16), page: make([]byte, 0, attrPageSize)}
 }
 
+// u32 appends v. Every u32 of the section comes before its first byte
+// string, at a multiple of 4: it never straddles a page, and takes the
+// short way (5 M calls for 1.6 M attributes).
 func (p *pageWriter) u32(v uint32) {
-	le.PutUint32(p.tmp[:], v)
-	p.write(p.tmp[:])
+	if len(p.page)+4 > attrPageSize {
+		le.PutUint32(p.tmp[:], v)
+		p.write(p.tmp[:])
+		return
+	}
+	p.page = le.AppendUint32(p.page, v)
+	if len(p.page) == attrPageSize {
+		p.flush()
+	}
 }
 
 func (p *pageWriter) write(b []byte) {
