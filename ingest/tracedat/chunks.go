@@ -14,9 +14,11 @@ type chunk struct {
 	off   int64 // file offset of the compressed bytes
 }
 
-// lazyData is a compressed CPU's data read on demand, for a reader
-// opened Indexed: a page decompresses only the chunks that hold it, and
-// one decompressed chunk is kept (pages are read in order).
+// lazyData is a compressed CPU's data read on demand: a page
+// decompresses only the chunks that hold it, and one decompressed chunk is
+// kept (pages are read in order). A reader opened Indexed, positioned by
+// Seek, decompresses only what it reads; a full reader decompresses every
+// chunk once per pass, with one chunk per CPU in memory.
 type lazyData struct {
 	src    *fileData // the bytes the chunks are in
 	chunks []chunk
@@ -29,7 +31,7 @@ type lazyData struct {
 
 // chunkIndex walks a CPU's compressed data at off (a count, then chunks
 // of compressed size, uncompressed size and bytes) without decompressing
-// it; [file.chunks] decompresses them all.
+// it.
 func (f *file) chunkIndex(off uint64) (*lazyData, error) {
 	w := &window{d: f.data}
 	b, err := w.at(off, 4)
@@ -73,6 +75,15 @@ func (l *lazyData) add(off uint64, csize, usize uint32) error {
 
 // chunkSize is a chunk's compressed and decompressed sizes.
 type chunkSize struct{ csize, usize uint32 }
+
+// sizes returns the chunks' sizes, which the index state keeps.
+func (l *lazyData) sizes() []chunkSize {
+	out := make([]chunkSize, len(l.chunks))
+	for i, c := range l.chunks {
+		out[i] = chunkSize{csize: uint32(c.csize), usize: uint32(c.usize)}
+	}
+	return out
+}
 
 // chunksFromState locates the chunks of the compressed CPU data at off,
 // size bytes of chunks after their count, from the sizes the index state

@@ -71,13 +71,13 @@ type buffer struct {
 	cpus     []cpuData
 }
 
-// cpuData is the pages one CPU recorded: decompressed in data, or, for
-// a file parsed lazily, in compressed chunks decompressed on demand.
+// cpuData is the pages one CPU recorded: in data, or, compressed, in
+// chunks decompressed on demand.
 type cpuData struct {
 	cpu    int
 	offset int64 // in the file, for error messages
 	data   []byte
-	chunks *lazyData // nil unless the data is compressed and read lazily
+	chunks *lazyData // nil unless the data is compressed
 	// sizes are the compressed data's chunk sizes, kept by the full
 	// reader for the index state.
 	sizes []chunkSize
@@ -220,9 +220,6 @@ func parseFile(d *fileData, lazy bool, st *indexState) (*file, error) {
 		r.b = d.all
 	}
 	f := &file{version: v, data: d, traceData: d.all, lazy: lazy, state: st}
-	if !lazy {
-		defer f.close() // every section and chunk is decompressed by now
-	}
 	endian := r.take(1)
 	long := r.take(1)
 	if r.err != nil {

@@ -126,7 +126,7 @@ func TestIndexedRechunked(t *testing.T) {
 			for bi, buf := range s.f.buffers {
 				for ci := range buf.cpus {
 					if d := &buf.cpus[ci]; d.chunks != nil {
-						d.chunks = chunked(cut, enc, full.buffers[bi].cpus[ci].data, buf.pageSize)
+						d.chunks = chunked(cut, enc, decompressed(t, full, &full.buffers[bi].cpus[ci]), buf.pageSize)
 					}
 				}
 			}
@@ -135,6 +135,20 @@ func TestIndexedRechunked(t *testing.T) {
 		}
 		replay(t, rng, path, rechunked)
 	}
+}
+
+// decompressed returns the whole of a CPU's data.
+func decompressed(t *testing.T, f *file, d *cpuData) []byte {
+	t.Helper()
+	var out []byte
+	for at := 0; at < d.length(); {
+		b, err := d.slice(f, at, 1<<16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, at = append(out, b...), at+len(b)
+	}
+	return out
 }
 
 // chunked compresses data as zstd chunks of random sizes, from empty to
@@ -229,5 +243,43 @@ func TestIndexedDamagedChunk(t *testing.T) {
 	}
 	if w := src.Warnings(); len(w) != 2 || w[1].Stream != 0 {
 		t.Errorf("after a seek into the damaged chunk: warnings %v, want a second corrupt-page on stream 0", w)
+	}
+}
+
+// TestFullReaderDecompressesByChunk: the full reader (the index build's)
+// keeps compressed CPU data compressed, decompressing one chunk per CPU at
+// a time through both its passes, and gives the index state every chunk's
+// sizes.
+func TestFullReaderDecompressesByChunk(t *testing.T) {
+	src, err := Open("testdata/cover-v7-zstd.dat", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for {
+		if _, err := src.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if src.Events() == 0 {
+		t.Fatal("no event")
+	}
+	for _, c := range src.cpus {
+		d := c.cpu
+		if d.data != nil || d.chunks == nil || len(d.chunks.chunks) < 2 {
+			t.Fatalf("CPU %d: data decompressed whole (%d bytes) or not in chunks", d.cpu, len(d.data))
+		}
+		most := 0
+		for _, ch := range d.chunks.chunks {
+			most = max(most, ch.usize)
+		}
+		if len(d.chunks.buf) > most {
+			t.Errorf("CPU %d: %d bytes decompressed at once, the largest chunk is %d", d.cpu, len(d.chunks.buf), most)
+		}
+		if len(d.sizes) != len(d.chunks.chunks) {
+			t.Errorf("CPU %d: %d chunk sizes for the index state, %d chunks", d.cpu, len(d.sizes), len(d.chunks.chunks))
+		}
 	}
 }

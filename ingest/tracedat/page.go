@@ -47,8 +47,8 @@ type cpuReader struct {
 type pageWarning struct {
 	lost    int64 // events the kernel dropped before this page, -1 if unknown
 	message string
-	// damaged: a compressed chunk of a lazily read file did not
-	// decompress (the full reader refuses such a file when it opens).
+	// damaged: a compressed chunk did not decompress (the full reader
+	// refuses such a file when its first pass meets it).
 	damaged bool
 }
 
@@ -88,7 +88,7 @@ func (c *cpuReader) openPage(warn func(pageWarning)) (ts int64, ok bool) {
 		return 0, false
 	}
 	pg, err := c.cpu.slice(c.f, off, ps)
-	if err != nil { // a damaged chunk of a lazily read file
+	if err != nil { // a damaged compressed chunk
 		warn(pageWarning{damaged: true, message: c.where(off, "%v; the rest of this CPU's data is skipped", err)})
 		c.done = true
 		return 0, false

@@ -318,12 +318,15 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 			}
 			d := cpuData{cpu: int(cpu), offset: int64(off)}
 			var err error
-			switch {
-			case f.lazy && f.chunksFromState(&d, off, size):
-			case f.lazy:
+			// Chunks are decompressed one at a time as they are read, also
+			// by the two passes of a full reader: decompressed whole, the
+			// data of a 13 MB capture (1.7 M events) took 200 MB and 1 s
+			// before its first event.
+			if !f.lazy || !f.chunksFromState(&d, off, size) {
 				d.chunks, err = f.chunkIndex(off)
-			default:
-				d.data, d.sizes, err = f.chunks(off)
+			}
+			if err == nil && !f.lazy {
+				d.sizes = d.chunks.sizes() // for the index state
 			}
 			if err != nil {
 				return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
@@ -337,29 +340,6 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 		b.cpus = append(b.cpus, cpuData{cpu: int(cpu), offset: int64(off), data: raw})
 	}
 	return b, nil
-}
-
-// chunks decompresses a CPU's compressed data: a count, then chunks of
-// (compressed size, uncompressed size, bytes).
-// It returns the chunks' sizes too, for the index state.
-func (f *file) chunks(off uint64) ([]byte, []chunkSize, error) {
-	l, err := f.chunkIndex(off)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []byte
-	sizes := make([]chunkSize, len(l.chunks))
-	for i, c := range l.chunks {
-		data, err := f.data.read(uint64(c.off), uint64(c.csize))
-		if err != nil {
-			return nil, nil, err
-		}
-		if out, err = f.decompress(out, data, uint32(c.usize)); err != nil {
-			return nil, nil, fmt.Errorf("chunk %d at offset %d: %w", i, c.off, err)
-		}
-		sizes[i] = chunkSize{csize: uint32(c.csize), usize: uint32(c.usize)}
-	}
-	return out, sizes, nil
 }
 
 // section returns the body of the section at off (decompressed), checking

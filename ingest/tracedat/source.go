@@ -60,6 +60,9 @@ type Source struct {
 	symValues map[uint64]struct{}
 
 	scanning bool
+	// damaged is the first chunk the first pass found damaged: the full
+	// reader refuses such a file (an Indexed reader warns as it meets one).
+	damaged  error
 	unprimed bool // no record read ahead yet (opened Indexed, neither read nor sought)
 	lazy     bool // opened Indexed: classes are made in Next, no first pass
 	warnings []core.Warning
@@ -173,6 +176,9 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 	if err := s.scan(); err != nil {
 		return nil, err
 	}
+	if s.damaged != nil {
+		return nil, s.damaged
+	}
 	s.scanning = false
 	s.rewind()
 	return s, nil
@@ -217,6 +223,9 @@ func (s *Source) fill(c *cpuReader) {
 func (s *Source) pageWarning(c *cpuReader, w pageWarning) {
 	if !s.scanning && !w.damaged {
 		return
+	}
+	if s.scanning && w.damaged && s.damaged == nil {
+		s.damaged = fmt.Errorf("%w: %s", ErrCorrupt, w.message)
 	}
 	kind, count := "corrupt-page", int64(0)
 	if w.lost != 0 {
