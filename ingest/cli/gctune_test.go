@@ -16,7 +16,10 @@ func TestGCPercentFor(t *testing.T) {
 		{&buildGC, 8 << 20, 200},
 		{&buildGC, 16 << 20, 100},
 		{&buildGC, 64 << 20, 25}, // from here on, 25%
-		{&buildGC, 1 << 30, 25},
+		{&buildGC, 384 << 20, 25},
+		{&buildGC, 768 << 20, 12}, // from 384 MB on, 96 MB of growth
+		{&buildGC, 1 << 30, 9},
+		{&buildGC, 1 << 40, 1},    // 1% at least
 		{&browseGC, 0, 200},       // 8 MB of growth over the 4 MB counted
 		{&browseGC, 8 << 20, 100}, // from here on, Go's default
 		{&browseGC, 1 << 30, 100},
