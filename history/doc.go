@@ -349,9 +349,9 @@
 // The build records each summarised key's changes as emit passes them (a
 // log spilled to temporary files, 3 to 6 bytes per change, 4 bytes of
 // state per key; summary_build.go); once the states end and so the span is
-// known, a goroutine computes every level of every key exactly from its
-// changes, looking at Options.Context every 256 keys, and Close appends
-// the section last (summary_pass.go). The section is read through a memory
+// known, up to two goroutines compute every level of every key exactly
+// from its changes, looking at Options.Context every 256 keys, and Close
+// appends the section last (summary_pass.go, summary_workers.go). The section is read through a memory
 // mapping: on first use only its trailer, chunk checksums and levels are
 // checked, and each 64 KiB chunk when a query first reads bytes of it (so
 // opening a trace of 1.6 M threads does not read and sum 100 MB of
