@@ -187,3 +187,55 @@ func TestSummaryPassCancelled(t *testing.T) {
 		t.Errorf("a cancelled build left %d files", len(left))
 	}
 }
+
+// TestSplitBatches (property): the runs of the pass are the batches in
+// order, cut into at most the number asked, none empty, and each within
+// one batch's cost of an equal share.
+func TestSplitBatches(t *testing.T) {
+	r := coretest.Rand(t)
+	for round := range 1000 {
+		s := &summaryBuild{partSlots: 1 + r.IntN(64), parallelFrom: 0}
+		var bs []passBatch
+		var costs []int64
+		for k := range 1 + r.IntN(40) {
+			records := r.Int64N(1 << uint(r.IntN(24)))
+			s.parts = append(s.parts, &logPart{records: records})
+			lo := 0
+			for lo < s.partSlots {
+				hi := min(s.partSlots, lo+1+r.IntN(s.partSlots))
+				b := passBatch{part: k, lo: lo, hi: hi, n: r.Int64N(records + 1)}
+				bs, costs = append(bs, b), append(costs, s.cost(b))
+				lo = hi
+			}
+		}
+		n := 1 + r.IntN(4)
+		runs := s.splitBatches(bs, n)
+		if len(runs) == 0 || len(runs) > n {
+			t.Fatalf("round %d: %d runs for %d batches, at most %d asked", round, len(runs), len(bs), n)
+		}
+		var total, most int64
+		for _, c := range costs {
+			total, most = total+c, max(most, c)
+		}
+		at := 0
+		for i, run := range runs {
+			if len(run) == 0 {
+				t.Fatalf("round %d: run %d of %d is empty", round, i, len(runs))
+			}
+			var c int64
+			for _, b := range run {
+				if b != bs[at] {
+					t.Fatalf("round %d: run %d holds batch %+v where %+v (batch %d) was", round, i, b, bs[at], at)
+				}
+				c += costs[at]
+				at++
+			}
+			if len(runs) == n && (c > total/int64(n)+2*most || c < total/int64(n)-2*most) {
+				t.Errorf("round %d: run %d costs %d, a share is %d and the largest batch %d", round, i, c, total/int64(n), most)
+			}
+		}
+		if at != len(bs) {
+			t.Fatalf("round %d: the runs hold %d of %d batches", round, at, len(bs))
+		}
+	}
+}
