@@ -54,7 +54,7 @@ type Source struct {
 	comms   map[int32][]byte
 	syms    *symbols
 	state   *indexState // opened Indexed with a state: its formats and symbols
-	closer  io.Closer   // the file, read as needed when opened Indexed
+	closer  io.Closer   // the file, read as needed
 	// symValues collects the values that may be kernel addresses, for
 	// IndexState (nil when opened Indexed).
 	symValues map[uint64]struct{}
@@ -96,39 +96,28 @@ func Detect(path string) (bool, error) {
 	return string(b) == Magic, nil
 }
 
-// Open reads the file, its metadata and one pass over its records (to learn
-// the event classes, time range and lost events; not with opts.Indexed,
-// which reads the file's parts as they are needed), and returns a Source
-// positioned before the first event.
+// Open reads the file's metadata and one pass over its records (to learn
+// the event classes, time range and lost events; not with opts.Indexed),
+// and returns a Source positioned before the first event. The file is read
+// with ReadAt as its parts are needed, not whole: a version 7 file's
+// compressed data is then in memory a chunk per CPU at a time (a version 6
+// file, whose sections follow each other, is read whole).
 func Open(path string, opts Options) (*Source, error) {
-	var d *fileData
-	var closer io.Closer
-	if opts.Indexed {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		st, err := fh.Stat()
-		if err != nil {
-			fh.Close()
-			return nil, err
-		}
-		d, closer = &fileData{at: fh, size: st.Size()}, fh
-	} else {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		d = inMemory(b)
-	}
-	s, err := newSource(path, d, opts)
+	fh, err := os.Open(path)
 	if err != nil {
-		if closer != nil {
-			closer.Close()
-		}
+		return nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	s, err := newSource(path, &fileData{at: fh, size: st.Size()}, opts)
+	if err != nil {
+		fh.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s.closer = closer
+	s.closer = fh
 	return s, nil
 }
 
