@@ -76,15 +76,6 @@ func (l *lazyData) add(off uint64, csize, usize uint32) error {
 // chunkSize is a chunk's compressed and decompressed sizes.
 type chunkSize struct{ csize, usize uint32 }
 
-// sizes returns the chunks' sizes, which the index state keeps.
-func (l *lazyData) sizes() []chunkSize {
-	out := make([]chunkSize, len(l.chunks))
-	for i, c := range l.chunks {
-		out[i] = chunkSize{csize: uint32(c.csize), usize: uint32(c.usize)}
-	}
-	return out
-}
-
 // chunksFromState locates the chunks of the compressed CPU data at off,
 // size bytes of chunks after their count, from the sizes the index state
 // keeps for it, instead of walking their headers through the file (reading

@@ -78,9 +78,6 @@ type cpuData struct {
 	offset int64 // in the file, for error messages
 	data   []byte
 	chunks *lazyData // nil unless the data is compressed
-	// sizes are the compressed data's chunk sizes, kept by the full
-	// reader for the index state.
-	sizes []chunkSize
 }
 
 // length is the number of bytes of the CPU's (decompressed) data.

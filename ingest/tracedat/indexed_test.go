@@ -266,6 +266,10 @@ func TestFullReaderDecompressesByChunk(t *testing.T) {
 	if src.Events() == 0 {
 		t.Fatal("no event")
 	}
+	st, err := decodeState(src.IndexState())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range src.cpus {
 		d := c.cpu
 		if d.data != nil || d.chunks == nil || len(d.chunks.chunks) < 2 {
@@ -278,8 +282,8 @@ func TestFullReaderDecompressesByChunk(t *testing.T) {
 		if len(d.chunks.buf) > most {
 			t.Errorf("CPU %d: %d bytes decompressed at once, the largest chunk is %d", d.cpu, len(d.chunks.buf), most)
 		}
-		if len(d.sizes) != len(d.chunks.chunks) {
-			t.Errorf("CPU %d: %d chunk sizes for the index state, %d chunks", d.cpu, len(d.sizes), len(d.chunks.chunks))
+		if sizes := st.chunks[uint64(d.offset)]; len(sizes) != len(d.chunks.chunks) {
+			t.Errorf("CPU %d: %d chunk sizes in the index state, %d chunks", d.cpu, len(sizes), len(d.chunks.chunks))
 		}
 	}
 }

@@ -325,9 +325,6 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 			if !f.lazy || !f.chunksFromState(&d, off, size) {
 				d.chunks, err = f.chunkIndex(off)
 			}
-			if err == nil && !f.lazy {
-				d.sizes = d.chunks.sizes() // for the index state
-			}
 			if err != nil {
 				return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
 			}

@@ -165,15 +165,13 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 	if err := s.scan(); err != nil {
 		return nil, err
 	}
-	if s.damaged != nil {
-		return nil, s.damaged
-	}
 	s.scanning = false
 	s.rewind()
 	return s, nil
 }
 
-// scan is the first pass: classes, bounds, lost events.
+// scan is the first pass: classes, bounds, lost events; an error for a
+// damaged chunk.
 func (s *Source) scan() error {
 	s.rewind()
 	first := true
@@ -192,7 +190,7 @@ func (s *Source) scan() error {
 		s.end = max(s.end, t)
 		s.events++
 	}
-	return nil
+	return s.damaged
 }
 
 // rewind puts every CPU before its first record and reads it ahead.

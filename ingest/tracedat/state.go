@@ -104,7 +104,7 @@ func (f *file) appendChunkSizes(out []byte) []byte {
 	var cpus []*cpuData
 	for bi := range f.buffers {
 		for ci := range f.buffers[bi].cpus {
-			if d := &f.buffers[bi].cpus[ci]; d.sizes != nil {
+			if d := &f.buffers[bi].cpus[ci]; d.chunks != nil {
 				cpus = append(cpus, d)
 			}
 		}
@@ -112,10 +112,10 @@ func (f *file) appendChunkSizes(out []byte) []byte {
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(cpus)))
 	for _, d := range cpus {
 		out = binary.LittleEndian.AppendUint64(out, uint64(d.offset))
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(d.sizes)))
-		for _, c := range d.sizes {
-			out = binary.LittleEndian.AppendUint32(out, c.csize)
-			out = binary.LittleEndian.AppendUint32(out, c.usize)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(d.chunks.chunks)))
+		for _, c := range d.chunks.chunks {
+			out = binary.LittleEndian.AppendUint32(out, uint32(c.csize))
+			out = binary.LittleEndian.AppendUint32(out, uint32(c.usize))
 		}
 	}
 	return out
