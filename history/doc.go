@@ -351,9 +351,10 @@
 // state per key; summary_build.go); once the states end and so the span is
 // known, up to two goroutines compute every level of every key exactly
 // from its changes, looking at Options.Context every 256 keys, and Close
-// appends the section last (summary_pass.go, summary_workers.go). The section is read through a memory
-// mapping: on first use only its trailer, chunk checksums and levels are
-// checked, and each 64 KiB chunk when a query first reads bytes of it (so
+// appends the section last (summary_pass.go, summary_workers.go). The
+// section is read through a memory mapping: on first use only its
+// trailer, chunk checksums and levels are checked, and each 64 KiB chunk
+// when a query first reads bytes of it (so
 // opening a trace of 1.6 M threads does not read and sum 100 MB of
 // summaries, nor 12.5 MB at 200 k threads); Check checks every chunk and
 // the bitmap's ranks and the entries' ends throughout; a query

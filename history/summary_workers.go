@@ -112,10 +112,10 @@ func (s *summaryBuild) computeEntries(ctx context.Context, out io.Writer, end co
 		lens []uint32
 		err  error
 	}
-	results := make([]chan result, len(runs))
-	for i, run := range runs[1:] {
+	results := make([]chan result, 0, len(runs)-1) // of the runs past the first
+	for _, run := range runs[1:] {
 		ch := make(chan result, 1)
-		results[i+1] = ch
+		results = append(results, ch)
 		go func() {
 			var r result
 			r.f, r.err = createTemp(s.path, sumRunSuffix)
@@ -137,7 +137,7 @@ func (s *summaryBuild) computeEntries(ctx context.Context, out io.Writer, end co
 	if err != nil {
 		cancel()
 	}
-	for _, ch := range results[1:] {
+	for _, ch := range results {
 		r := <-ch
 		if r.f != nil {
 			defer removeTemp(r.f)

@@ -232,11 +232,13 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	// of the current states (the build's peak), while the tree side
 	// places the last states.
 	var rows *pstree.Encoded
+	arrange := func() { rows = pstree.ControlFlow(rec.Attributes(), table) }
 	arranged := make(chan struct{})
-	if rec != nil && b.Attributes().Len() < history.ReturnMemoryFrom {
+	beside := rec != nil && b.Attributes().Len() < history.ReturnMemoryFrom
+	if beside {
 		go func() {
 			defer close(arranged)
-			rows = pstree.ControlFlow(rec.Attributes(), table)
+			arrange()
 		}()
 	} else {
 		close(arranged)
@@ -247,8 +249,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		return err
 	}
 	if rec != nil {
-		if rows == nil {
-			rows = pstree.ControlFlow(rec.Attributes(), table)
+		if !beside {
+			arrange()
 		}
 		if err := addRowsSection(b, rows); err != nil {
 			return err
