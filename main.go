@@ -16,9 +16,8 @@ import (
 	"syscall"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/calltree"
 	"github.com/tracetui/tracetui/ingest/cli"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui"
 )
@@ -30,7 +29,7 @@ func main() {
 // runBrowse opens the browser on a trace (no trace: the demo trace).
 func runBrowse(e *cli.Env, args []string) error {
 	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [TRACE]")
-	index := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
+	indexFile := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
 	arch := cli.ArchFlag(fs)
@@ -40,14 +39,14 @@ func runBrowse(e *cli.Env, args []string) error {
 	}
 	path := fs.Arg(0)
 	if path == "" {
-		demo, err := ingest.DemoTrace()
+		demo, err := index.DemoTrace()
 		if err != nil {
 			return err
 		}
 		path = demo
 	}
-	opts := ingest.Options{IndexPath: *index, Format: *format, Arch: *arch}
-	_, ready, err := ingest.Locate(path, opts)
+	opts := index.Options{IndexPath: *indexFile, Format: *format, Arch: *arch}
+	_, ready, err := index.Locate(path, opts)
 	if err != nil {
 		return err
 	}
@@ -95,7 +94,7 @@ func benchFrames(ctx context.Context, t *trace.Trace) ([]cli.FrameStep, error) {
 // its call-stack frames.
 type browserTrace struct {
 	*trace.Trace
-	label calltree.Labeler
+	label core.FrameLabeler
 }
 
 // FrameLabel names a call-stack frame of a thread (the browser's call tree).

@@ -16,3 +16,9 @@ func FrameText(v Value) string {
 	}
 	return v.String()
 }
+
+// FrameLabeler names a call-stack frame value of a thread (its
+// Threads/<id> key): a symbol for an address, the name itself for a
+// string. The trace that knows its symbols makes one; the call tree and
+// the browser use it.
+type FrameLabeler func(thread Key, v Value) string

@@ -1,31 +1,24 @@
-// Package ingest turns traces into indexes: it detects a trace's format
-// (the registry, [OpenSource], [FormatNames]), reads its events through a
-// [core.Source] (sub-packages ctf, chrome, paje, ftrace), runs the state
-// analyses (sub-packages kernel, callstack...) into a history builder, and
-// keeps an event index so any event is reachable by rank or time. It owns
-// the index lifecycle ([Open], [Locate], [OpenIndexFile]: build once, the
-// cache directory, the build lock, rebuild when stale) and [Dump].
+// Package ingest is the format registry: it detects a trace's format
+// ([OpenSource], [FormatNames]) and opens it with the reader of that
+// format, one sub-package each (ctf, ftrace, tracedat, chrome, paje), and
+// prints any reader's events as text ([Dump]). Each format carries its
+// version into the index fingerprint ([Versions]).
 //
-// Reading an opened index (event table, filters, density and counts,
-// thread resolution, queries, the paper benchmark) is package ingest/trace,
-// built on the [Index] that Open returns; the non-interactive commands are
-// package ingest/cli.
+// The layers below ingest, each a folder, each importing only the ones
+// listed before it (and core, history):
 //
-// Layers, each a separate consumer of the one below:
+//	ctf, ftrace, tracedat, chrome, paje   readers: files -> packet/record reader
+//	                                      -> stream decoder -> merge by time -> core.Event
+//	ingest (this package)                 the registry of readers and the text dump
+//	states/...                            analyses run while indexing: events -> states
+//	index/...                             the index build and lifecycle: cache, lock,
+//	                                      prune, damage guard, event index, process table
+//	trace                                 an opened trace: event table, filters, density
+//	query/...                             computed over an opened index: statistics,
+//	                                      critical path, call tree, aggregation
+//	cli                                   the commands
+//	gen                                   synthetic traces for tests and benchmarks
 //
-//	files -> packet/record reader -> stream decoder -> k-way merge by time
-//	      -> core.Event -> analyses (-> core.StateSink) and the event index
+// Adding a format is one folder and one entry in formats(); its Version
+// enters the fingerprint by itself.
 package ingest
-
-import "github.com/tracetui/tracetui/core"
-
-// Analysis turns events into state changes. It resolves event and field
-// names once per [core.EventClass] (by its ID), never per event, and keeps
-// no reference to an event after Handle returns.
-type Analysis interface {
-	// Handle processes one event, in trace time order.
-	Handle(ev *core.Event) error
-	// Finish is called after the last event with the trace end time; the
-	// caller then closes the sink.
-	Finish(end core.Time) error
-}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
@@ -16,7 +17,7 @@ import (
 )
 
 // Format is a trace format tracetui can read: how to recognise it, how to
-// open it, and the state analyses of its own.
+// open it, and its version in the index fingerprint.
 type Format struct {
 	// Name is the format's name ("ctf", "chrome", "paje", "tracedat", "ftrace"), as
 	// given to OpenSource and reported in core.SourceInfo.Format.
@@ -28,10 +29,11 @@ type Format struct {
 	Detect func(path string) bool
 	// Open opens the trace.
 	Open func(path string, env OpenEnv) (core.Source, error)
-	// Analyses, if not nil, returns the format's own state analyses
-	// (Chrome, Pajé), run besides the kernel and call-stack analyses
-	// that any format's events may feed.
-	Analyses func(sink core.StateSink) []Analysis
+	// Version changes whenever what the reader gives the index changes
+	// (its events, its checkpoints, the state it keeps there); it is part
+	// of the index fingerprint (see [Versions]), so old indexes are
+	// rebuilt.
+	Version int
 }
 
 // OpenEnv is what a reader may use while opening a trace.
@@ -69,19 +71,19 @@ func formats() []Format {
 	return []Format{
 		{Name: "ctf", Detect: ctf.IsTrace, Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ctf.OpenOptions(path, ctf.Options{Pages: env.Pages, Metadata: env.State}))
-		}},
+		}, Version: 1},
 		{Name: "paje", Detect: detected(paje.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(paje.Open(path, paje.Options{Context: env.Context}))
-		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{paje.NewAnalysis(sink)} }},
+		}, Version: 1},
 		{Name: "chrome", Detect: detected(chrome.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(chrome.Open(path, chrome.Options{TempDir: env.TempDir, Progress: env.Progress, Context: env.Context}))
-		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
+		}, Version: chrome.OrderVersion},
 		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed, State: env.State}))
-		}},
+		}, Version: tracedat.StateVersion},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context, Indexed: env.Indexed}))
-		}},
+		}, Version: 1},
 	}
 }
 
@@ -147,3 +149,16 @@ func FormatNames() []string {
 }
 
 func formatNames() string { return strings.Join(FormatNames(), ", ") }
+
+// Versions names every registered format with its version, for the index
+// fingerprint: adding a format or changing one's version changes it.
+func Versions() string {
+	var b strings.Builder
+	for _, f := range formats() {
+		if b.Len() > 0 {
+			b.WriteByte('-')
+		}
+		b.WriteString(f.Name + strconv.Itoa(f.Version))
+	}
+	return b.String()
+}

@@ -96,10 +96,7 @@ func TestBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "tracetui")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tracetui/tracetui").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := coretest.Binary(t)
 	run := func(args ...string) (int, string, string) {
 		cmd := exec.Command(bin, args...)
 		var o, e bytes.Buffer

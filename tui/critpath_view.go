@@ -9,7 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/critpath"
+	"github.com/tracetui/tracetui/ingest/query/critpath"
 	"github.com/tracetui/tracetui/keymap"
 )
 

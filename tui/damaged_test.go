@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/history/historytest"
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -20,14 +20,14 @@ func TestBrowserOnDamagedIndex(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	ctx := context.Background()
 	path := filepath.Join("..", "testdata", "chrome", "clang-ftime-trace.json")
-	it, err := trace.Open(ctx, path, ingest.Options{})
+	it, err := trace.Open(ctx, path, index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	index := it.Info().Index
+	indexPath := it.Info().Index
 	it.Close()
-	historytest.DamageNodes(t, index)
-	it, err = trace.Open(ctx, path, ingest.Options{})
+	historytest.DamageNodes(t, indexPath)
+	it, err = trace.Open(ctx, path, index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +39,10 @@ func TestBrowserOnDamagedIndex(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "the index is damaged") || !strings.Contains(v, "open the trace again") {
 		t.Errorf("browser on a damaged index:\n%s", v)
 	}
-	if _, err := os.Stat(index); err == nil {
+	if _, err := os.Stat(indexPath); err == nil {
 		t.Error("the damaged index is still in the cache")
 	}
-	again, err := trace.Open(ctx, path, ingest.Options{})
+	again, err := trace.Open(ctx, path, index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

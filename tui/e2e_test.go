@@ -108,22 +108,6 @@ func (s *tmuxSession) waitGone(deadline time.Duration, text string) {
 	s.t.Fatalf("%q still on screen after %s; screen:\n%s", text, deadline, s.screen())
 }
 
-// buildBinary builds tracetui from the module root.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	root := coretest.ModuleRoot()
-	if root == "" {
-		t.Fatal("module root not found")
-	}
-	bin := filepath.Join(t.TempDir(), "tracetui")
-	c := exec.Command("go", "build", "-o", bin, ".")
-	c.Dir = root
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestEndToEndInTmux browses the shared kernel trace bug446190 with the
 // built binary at 100x30.
 func TestEndToEndInTmux(t *testing.T) {
@@ -132,7 +116,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	}
 	tmux := coretest.NeedCommand(t, "tmux", "tmux")
 	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
-	bin := buildBinary(t)
+	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
 	s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q %q; echo \"[exit $?]\"; sleep 600", bin, trace))
@@ -186,7 +170,7 @@ func TestDemoInTmux(t *testing.T) {
 		t.Skip("builds the binary and drives it in tmux")
 	}
 	tmux := coretest.NeedCommand(t, "tmux", "tmux")
-	bin := buildBinary(t)
+	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
 	s := startTmux(t, tmux, 80, 24, env, fmt.Sprintf("%q; echo \"[exit $?]\"; sleep 600", bin))

@@ -20,7 +20,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 		t.Skip("builds the binary and drives it in tmux")
 	}
 	tmux := coretest.NeedCommand(t, "tmux", "tmux")
-	bin := buildBinary(t)
+	bin := coretest.Binary(t)
 	open := func(t *testing.T, trace string) *tmuxSession {
 		t.Helper()
 		tmp := t.TempDir()

@@ -9,7 +9,7 @@ import (
 	"regexp/syntax"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
 )
 
 // Finding a row ('/', 'n', 'N'). A find reads every row's label: there

@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/calltree"
+	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"github.com/tracetui/tracetui/keymap"
 )
 

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -61,7 +61,7 @@ func TestGoldenTracks(t *testing.T) {
 // real pipeline, closed when the test ends.
 func openSample(t *testing.T, rel string) Trace {
 	t.Helper()
-	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", rel), ingest.Options{})
+	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", rel), index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/callstack"
+	"github.com/tracetui/tracetui/ingest/states/callstack"
 )
 
 // BenchmarkFrameCallStackRows measures a frame of 16 call-stack rows of a

@@ -10,7 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
 )
@@ -135,17 +135,17 @@ func TestGoldenScreens(t *testing.T) {
 }
 
 // TestGoldenScreensDemo shows the main screens on the real demo trace
-// (what `tracetui` opens with no argument: ingest.DemoTrace), read through
+// (what `tracetui` opens with no argument: index.DemoTrace), read through
 // the real pipeline (CTF reader, kernel analysis, R-SHT, event index).
 // A change of the generator or the analyses changes them: regenerate with
 // -update after checking the new screens.
 func TestGoldenScreensDemo(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	dir, err := ingest.DemoTrace()
+	dir, err := index.DemoTrace()
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, err := trace.Open(context.Background(), dir, ingest.Options{})
+	it, err := trace.Open(context.Background(), dir, index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // demoEnv makes the test binary run the browser on the demo fixture
@@ -25,7 +27,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(coretest.Main(m))
 }
 
 // slowOpener reports progress until the test presses a key... it reports

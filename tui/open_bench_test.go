@@ -5,8 +5,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -21,18 +21,18 @@ import (
 //	TRACETUI_OPEN_TRACE=g200k TRACETUI_OPEN_INDEX=g200k.tti \
 //	  go test ./tui -run '^$' -bench OpenControlFlow -benchtime 5x
 func BenchmarkOpenControlFlow(b *testing.B) {
-	path, index := os.Getenv("TRACETUI_OPEN_TRACE"), os.Getenv("TRACETUI_OPEN_INDEX")
-	if path == "" || index == "" {
+	path, indexPath := os.Getenv("TRACETUI_OPEN_TRACE"), os.Getenv("TRACETUI_OPEN_INDEX")
+	if path == "" || indexPath == "" {
 		b.Skip("set TRACETUI_OPEN_TRACE and TRACETUI_OPEN_INDEX to a trace and its index")
 	}
 	ctx := context.Background()
 	open := func(b *testing.B) *trace.Trace {
-		tr, err := trace.Open(ctx, path, ingest.Options{IndexPath: index})
+		tr, err := trace.Open(ctx, path, index.Options{IndexPath: indexPath})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if tr.Built() {
-			b.Fatalf("%s was rebuilt: index it first", index)
+			b.Fatalf("%s was rebuilt: index it first", indexPath)
 		}
 		return tr
 	}

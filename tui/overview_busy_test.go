@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -47,7 +47,7 @@ func recTrace(tb testing.TB, name string) Trace {
 	if err := os.MkdirAll(gentest.Dir(), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	tr, err := trace.Open(context.Background(), path, ingest.Options{IndexPath: filepath.Join(gentest.Dir(), "rec-"+name+".tti")})
+	tr, err := trace.Open(context.Background(), path, index.Options{IndexPath: filepath.Join(gentest.Dir(), "rec-"+name+".tti")})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/tracetui/tracetui/ingest/pstree"
-	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
+	"github.com/tracetui/tracetui/ingest/query/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 

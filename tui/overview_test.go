@@ -9,8 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/pstree"
-	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
+	"github.com/tracetui/tracetui/ingest/query/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 

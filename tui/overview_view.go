@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/ingest/query/aggregate"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -28,7 +28,7 @@ func realBigTrace(b *testing.B) Trace {
 	b.Helper()
 	realTrace.once.Do(func() {
 		path := gentest.Trace(b, 50_000)
-		realTrace.tr, realTrace.err = trace.Open(context.Background(), path, ingest.Options{IndexPath: path + ".tti"})
+		realTrace.tr, realTrace.err = trace.Open(context.Background(), path, index.Options{IndexPath: path + ".tti"})
 	})
 	if realTrace.err != nil {
 		b.Fatal(realTrace.err)

@@ -5,7 +5,7 @@ import (
 	"context"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
 )
 
 // rowKind is what a row of the tree stands for (see [pstree.Kind]).

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -21,7 +21,7 @@ import (
 func checkStoredTree(t *testing.T, path string) {
 	t.Helper()
 	ctx := context.Background()
-	tr, err := trace.Open(ctx, path, ingest.Options{})
+	tr, err := trace.Open(ctx, path, index.Options{})
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

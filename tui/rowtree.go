@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
 )
 
 // rowTree is the rows of one view (Control Flow or Resources): the rows,

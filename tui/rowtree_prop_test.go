@@ -12,7 +12,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
 )
 
 // eagerTree is the reference: the row tree as the browser kept it before

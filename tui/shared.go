@@ -1,10 +1,11 @@
 package tui
 
 import (
+	"io"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/keymap"
-	"io"
 )
 
 // Smallest usable terminal.

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/analyses"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
+	"github.com/tracetui/tracetui/ingest/query/stats"
 )
 
 // Statistics (S) over the selection, or the visible range without one:
@@ -68,8 +68,8 @@ type statsLine struct {
 	vals  []float64 // per column, index 0 unused
 	// occ is the occurrence enter shows in Control Flow (an N-slowest
 	// row, or a system call's slowest call); nil for other lines.
-	occ *analyses.Occurrence
-	// hist is the log2 histogram of the durations (analyses.Stats), nil
+	occ *stats.Occurrence
+	// hist is the log2 histogram of the durations (stats.Stats), nil
 	// for lines without one.
 	hist []int64
 }
@@ -294,7 +294,7 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 			return
 		}
 		m = statsMsg{table: statsSyscalls, last: true}
-		rep, err := analyses.Compute(ctx, req.hist, analyses.Options{From: req.from, To: req.to + 1})
+		rep, err := stats.Compute(ctx, req.hist, stats.Options{From: req.from, To: req.to + 1})
 		if err != nil {
 			m.err = fmt.Errorf("running the analyses: %w", err)
 		} else {

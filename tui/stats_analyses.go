@@ -8,17 +8,17 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 
-	"github.com/tracetui/tracetui/ingest/analyses"
+	"github.com/tracetui/tracetui/ingest/query/stats"
 )
 
 // analysisLines turns a report of ingest/analyses into the lines of the
 // system call table and of the analysis tables.
-func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
+func analysisLines(rep *stats.Report, out *[numStatsTables][]statsLine) {
 	var callTime int64
 	for _, c := range rep.Syscalls {
 		callTime += c.TotalNS
 	}
-	slowestCall := map[string]*analyses.Occurrence{} // the list is longest first
+	slowestCall := map[string]*stats.Occurrence{} // the list is longest first
 	for i := range rep.Slowest.Syscalls {
 		if o := &rep.Slowest.Syscalls[i]; slowestCall[o.Name] == nil {
 			slowestCall[o.Name] = o
@@ -30,8 +30,8 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 	}
 	// A thread line's occurrence is the thread over the whole range:
 	// enter selects it in Control Flow (issue 13: any thread row).
-	whole := func(name string, tid int32) *analyses.Occurrence {
-		return &analyses.Occurrence{Name: name, TID: tid, CPU: -1, StartNS: rep.FromNS, DurationNS: rep.ToNS - rep.FromNS}
+	whole := func(name string, tid int32) *stats.Occurrence {
+		return &stats.Occurrence{Name: name, TID: tid, CPU: -1, StartNS: rep.FromNS, DurationNS: rep.ToNS - rep.FromNS}
 	}
 	for _, t := range rep.CPUUsage.Threads {
 		out[statsThreads] = append(out[statsThreads], statsLine{name: threadName(t.Comm, t.TID), occ: whole(t.Comm, t.TID),
@@ -47,7 +47,7 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		out[statsCPUs] = append(out[statsCPUs], statsLine{name: fmt.Sprintf("CPU %d", c.CPU),
 			vals: []float64{0, float64(c.NS), c.Percent}})
 	}
-	worstWakeup := map[int32]*analyses.Occurrence{} // the list is longest first
+	worstWakeup := map[int32]*stats.Occurrence{} // the list is longest first
 	for i := range rep.Slowest.SchedLatency {
 		if o := &rep.Slowest.SchedLatency[i]; worstWakeup[o.TID] == nil {
 			worstWakeup[o.TID] = o
@@ -71,7 +71,7 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 	}
 	families := []struct {
 		kind string
-		occ  []analyses.Occurrence
+		occ  []stats.Occurrence
 	}{{"syscall", rep.Slowest.Syscalls}, {"wake-up", rep.Slowest.SchedLatency}, {"irq", rep.Slowest.IRQs},
 		{"soft raise", rep.Slowest.SoftRaise}}
 	for _, f := range families {
@@ -93,7 +93,7 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 func threadName(comm string, tid int32) string { return fmt.Sprintf("%s [%d]", comm, tid) }
 
 // durationVals are the count, mean, max and total columns of a Stats.
-func durationVals(s *analyses.Stats) []float64 {
+func durationVals(s *stats.Stats) []float64 {
 	return []float64{0, float64(s.Count), s.MeanNS, float64(s.MaxNS), float64(s.TotalNS)}
 }
 

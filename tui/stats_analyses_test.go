@@ -2,12 +2,13 @@ package tui
 
 import (
 	"context"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/tracetui/tracetui/core"
 	"strings"
 	"testing"
 
-	"github.com/tracetui/tracetui/ingest/analyses"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+
+	"github.com/tracetui/tracetui/ingest/query/stats"
 )
 
 // The analysis tables hold what ingest/analyses reports for the range,
@@ -20,7 +21,7 @@ func TestStatsAnalysisTables(t *testing.T) {
 	if st == nil {
 		t.Fatal("the statistics are not open")
 	}
-	rep, err := analyses.Compute(context.Background(), b.hist, analyses.Options{From: st.from, To: st.to + 1})
+	rep, err := stats.Compute(context.Background(), b.hist, stats.Options{From: st.from, To: st.to + 1})
 	if err != nil {
 		t.Fatal(err)
 	}

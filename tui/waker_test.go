@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/critpath"
+	"github.com/tracetui/tracetui/ingest/query/critpath"
 )
 
 // wakeOnScreen puts the cursor just before a wake-up of the demo by

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 )
 
 // runCache lists the cache directory (every index with its trace, size
@@ -21,30 +21,30 @@ func runCache(e *Env, args []string) error {
 	if err := Parse(fs, args, 0, 0); err != nil {
 		return err
 	}
-	dir, err := ingest.CacheDir()
+	dir, err := index.CacheDir()
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	var removed []ingest.CacheEntry
+	var removed []index.CacheEntry
 	if *clean {
-		bounds, err := ingest.CacheBoundsFromEnv()
+		bounds, err := index.CacheBoundsFromEnv()
 		if err != nil {
 			return err
 		}
-		if removed, err = ingest.PruneCache(dir, "", bounds, now); err != nil {
+		if removed, err = index.PruneCache(dir, "", bounds, now); err != nil {
 			return err
 		}
 	}
-	list, err := ingest.ListCache(dir)
+	list, err := index.ListCache(dir)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
 		return writeJSON(e.Stdout, struct {
-			Dir     string              `json:"dir"`
-			Files   []ingest.CacheEntry `json:"files"`
-			Removed []ingest.CacheEntry `json:"removed"`
+			Dir     string             `json:"dir"`
+			Files   []index.CacheEntry `json:"files"`
+			Removed []index.CacheEntry `json:"removed"`
 		}{dir, orEmpty(list), orEmpty(removed)})
 	}
 	w := bufio.NewWriter(e.Stdout)
@@ -65,9 +65,9 @@ func runCache(e *Env, args []string) error {
 }
 
 // orEmpty makes a nil list print as [] in JSON.
-func orEmpty(l []ingest.CacheEntry) []ingest.CacheEntry {
+func orEmpty(l []index.CacheEntry) []index.CacheEntry {
 	if l == nil {
-		return []ingest.CacheEntry{}
+		return []index.CacheEntry{}
 	}
 	return l
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/calltree"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/query/calltree"
 )
 
 // runCallTree prints the call tree of a thread (or of every thread with a
@@ -23,7 +23,7 @@ func runCallTree(e *Env, args []string) error {
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := e.openTrace(fs.Arg(0), index.Options{IndexPath: *fl.index, Format: *fl.format})
 	if err != nil {
 		return err
 	}

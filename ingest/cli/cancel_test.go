@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // bigGzipTrace writes a gzip Chrome trace of 2 events of 32 MB each
@@ -45,7 +47,7 @@ func TestCLICancelExits130(t *testing.T) {
 	trace := bigGzipTrace(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		cache := t.TempDir()
-		cmd := exec.Command(cliBinary.path, "index", trace)
+		cmd := exec.Command(coretest.Binary(t), "index", trace)
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cache)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr

@@ -8,44 +8,23 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
 // The CLI's contract (package cli and main.go), checked on the built binary: subcommands,
 // help, exit status 0/1/2, errors as "tracetui: <what>: <why>", and the
 // index subcommands end to end on a real trace.
 
-var cliBinary struct {
-	once sync.Once
-	dir  string // removed by TestMain
-	path string
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if cliBinary.dir != "" {
-		os.RemoveAll(cliBinary.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(coretest.Main(m)) }
 
 // runCLI runs the built tracetui with args (and env added) and returns its
 // exit status and output.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	cliBinary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "tracetui-cli-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		cliBinary.dir, cliBinary.path = dir, gentest.Binary(t, dir)
-	})
 	var o, e bytes.Buffer
-	cmd := exec.Command(cliBinary.path, args...)
+	cmd := exec.Command(coretest.Binary(t), args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -11,8 +11,8 @@ import (
 	"syscall"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/critpath"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/query/critpath"
 )
 
 // runCritpath prints the critical path of a thread over [--from, --to).
@@ -28,7 +28,7 @@ func runCritpath(e *Env, args []string) error {
 	if err != nil || tid <= 0 {
 		return Usagef("TID %q: want a thread id (a number > 0)", fs.Arg(1))
 	}
-	t, err := e.openTrace(fs.Arg(0), ingest.Options{IndexPath: *fl.index, Format: *fl.format})
+	t, err := e.openTrace(fs.Arg(0), index.Options{IndexPath: *fl.index, Format: *fl.format})
 	if err != nil {
 		return err
 	}

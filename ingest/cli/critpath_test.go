@@ -11,7 +11,7 @@ import (
 // JSON has the shape and the guide's path; the text has one line
 // per segment; an absent thread is a runtime error.
 func TestCLICritpath(t *testing.T) {
-	trace := filepath.Join("..", "critpath", "testdata", "e3-chain.txt")
+	trace := filepath.Join("..", "query", "critpath", "testdata", "e3-chain.txt")
 	idx := filepath.Join(t.TempDir(), "e3.idx")
 	code, out, errOut := runCLI(t, "critpath", "--index", idx, "--json", "--to", "110us", trace, "30")
 	if code != 0 {

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/kernel/sysnames"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/states/kernel/sysnames"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -140,8 +140,8 @@ func (fl indexFlags) open(e *Env, fs *FlagSet) (*trace.Trace, error) {
 }
 
 // options returns the index options the flags give.
-func (fl indexFlags) options() ingest.Options {
-	return ingest.Options{IndexPath: *fl.index, Format: *fl.format, Arch: *fl.arch}
+func (fl indexFlags) options() index.Options {
+	return index.Options{IndexPath: *fl.index, Format: *fl.format, Arch: *fl.arch}
 }
 
 // indexFlags are the flags of the commands that read a trace's index.

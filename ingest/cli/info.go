@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 )
 
 // runInfo describes an existing index without building one.
@@ -17,14 +17,14 @@ func runInfo(e *Env, args []string) error {
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	path, ready, err := ingest.Locate(fs.Arg(0), fl.options())
+	path, ready, err := index.Locate(fs.Arg(0), fl.options())
 	if err != nil {
 		return err
 	}
 	if !ready {
 		return fmt.Errorf("%s has no up-to-date index (looked for %s): run 'tracetui index %s'", fs.Arg(0), path, fs.Arg(0))
 	}
-	ix, err := ingest.OpenIndexFile(path, ingest.Options{})
+	ix, err := index.OpenIndexFile(path, index.Options{})
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func runInfo(e *Env, args []string) error {
 
 // printInfo prints what an index holds, as text or JSON (`index` and
 // `info`).
-func (e *Env) printInfo(in ingest.IndexInfo, asJSON bool) error {
+func (e *Env) printInfo(in index.IndexInfo, asJSON bool) error {
 	if asJSON {
 		return writeJSON(e.Stdout, in.IndexSummary)
 	}

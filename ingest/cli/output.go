@@ -10,13 +10,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // openTrace opens a trace with its index, building it when needed with a
 // progress line on stderr; Ctrl-C cancels the build and leaves no index.
-func (e *Env) openTrace(path string, opts ingest.Options) (*trace.Trace, error) {
+func (e *Env) openTrace(path string, opts index.Options) (*trace.Trace, error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p := newProgressLine(e.Stderr)

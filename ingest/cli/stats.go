@@ -6,22 +6,22 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/tracetui/tracetui/ingest/analyses"
+	"github.com/tracetui/tracetui/ingest/query/stats"
 )
 
 // runStats prints CPU usage, system call, wake-up latency and interrupt
-// statistics over a range, from the index (package ingest/analyses).
+// statistics over a range, from the index (package ingest/query/stats).
 func runStats(e *Env, args []string) error {
 	cmd := lookup("stats")
 	fs := e.NewFlags(cmd.Name, cmd.Synopsis)
 	fl := addIndexFlags(fs, "read (or build) the index at `FILE` instead of the cache")
 	from, to := addRangeFlags(fs)
-	top := fs.Int("top", analyses.DefaultTop, "list the `N` slowest calls, worst latencies and longest interrupts")
+	top := fs.Int("top", stats.DefaultTop, "list the `N` slowest calls, worst latencies and longest interrupts")
 	if err := Parse(fs, args, 1, 1); err != nil {
 		return err
 	}
-	if *top < 1 || *top > analyses.MaxTop {
-		return Usagef("--top %d: want 1 to %d", *top, analyses.MaxTop)
+	if *top < 1 || *top > stats.MaxTop {
+		return Usagef("--top %d: want 1 to %d", *top, stats.MaxTop)
 	}
 	t, err := fl.open(e, fs)
 	if err != nil {
@@ -32,7 +32,7 @@ func runStats(e *Env, args []string) error {
 	defer stop()
 	h := t.History()
 	start, end := h.Bounds()
-	rep, err := analyses.Compute(ctx, h, analyses.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})
+	rep, err := stats.Compute(ctx, h, stats.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})
 	if err != nil {
 		return err
 	}

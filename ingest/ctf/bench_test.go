@@ -91,7 +91,7 @@ func BenchmarkDumpVsBabeltrace(b *testing.B) {
 	if err != nil {
 		b.Skip("babeltrace2 not installed")
 	}
-	bin := gentest.Binary(b, b.TempDir())
+	bin := coretest.Binary(b)
 	traces := map[string]string{"gen50k": gentest.Trace(b, 50_000)}
 	if d := coretest.SharedDir(); d != "" {
 		traces["bug446190"] = filepath.Join(d, "traces", "ctf", "bug446190")

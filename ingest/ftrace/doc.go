@@ -2,7 +2,7 @@
 // `cat /sys/kernel/tracing/trace` (with or without the latency columns and
 // the record-tgid column) and of `trace-cmd report` (with or without
 // latency columns, with libtraceevent's sched plugins), so the kernel
-// analysis (ingest/kernel) draws Control Flow and Resources for them as
+// analysis (ingest/states/kernel) draws Control Flow and Resources for them as
 // for LTTng traces.
 //
 // Each line "<task>-<tid> [(<tgid>)] [<cpu>] [<flags>] <sec>.<frac>: <event>: <body>"

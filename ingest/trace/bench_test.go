@@ -9,15 +9,15 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/index"
 )
 
 // benchTrace opens the generated 50 000-thread trace (the article's
 // many-threads scale) with its index, building it the first time.
 func benchTrace(b *testing.B) *Trace {
 	trace := gentest.Trace(b, 50_000)
-	tr, err := Open(context.Background(), trace, ingest.Options{IndexPath: trace + ".tti"})
+	tr, err := Open(context.Background(), trace, index.Options{IndexPath: trace + ".tti"})
 	if err != nil {
 		b.Fatal(err)
 	}

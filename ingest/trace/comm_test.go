@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest"
+	"github.com/tracetui/tracetui/ingest/index"
 )
 
 // TestProcessFallsBackToTheEventsComm: the first events of rec-tiny.txt
@@ -30,7 +30,7 @@ func TestProcessFallsBackToTheEventsComm(t *testing.T) {
 
 func checkCommFallback(t *testing.T, path string) {
 	ctx := context.Background()
-	tr, err := Open(ctx, path, ingest.Options{IndexPath: filepath.Join(t.TempDir(), "tiny.idx")})
+	tr, err := Open(ctx, path, index.Options{IndexPath: filepath.Join(t.TempDir(), "tiny.idx")})
 	must(t, err)
 	defer tr.Close()
 	tb := tr.Events()

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/eventindex"
+	"github.com/tracetui/tracetui/ingest/index/eventindex"
 )
 
 // ErrEmptyFilter is returned by Filter when no column is filtered (every

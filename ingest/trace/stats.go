@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/eventindex"
+	"github.com/tracetui/tracetui/ingest/index/eventindex"
 )
 
 // Density returns the number of events in each of columns equal parts of

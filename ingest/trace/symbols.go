@@ -5,8 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/callstack"
-	"github.com/tracetui/tracetui/ingest/calltree"
+	"github.com/tracetui/tracetui/ingest/states/callstack"
 )
 
 // FrameLabels returns the namer of call-stack frames of this trace: its
@@ -15,7 +14,7 @@ import (
 // binaries the statedump recorded) in the process of each thread
 // (Threads/<tid>/PID, read once). Problems that leave the rest usable are
 // returned as warnings.
-func (t *Trace) FrameLabels(ctx context.Context, symbolsFile string) (calltree.Labeler, []string, error) {
+func (t *Trace) FrameLabels(ctx context.Context, symbolsFile string) (core.FrameLabeler, []string, error) {
 	h := t.History()
 	r, warnings, err := callstack.LoadResolver(ctx, h, callstack.ResolverOptions{SymbolsFile: symbolsFile, TracePath: t.Info().Trace})
 	if err != nil {

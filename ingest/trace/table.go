@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/eventindex"
+	"github.com/tracetui/tracetui/ingest/index/eventindex"
 )
 
 // OpenSourceFunc opens a new, independent reader of the indexed trace.

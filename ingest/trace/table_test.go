@@ -12,7 +12,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/eventindex"
+	"github.com/tracetui/tracetui/ingest/index/eventindex"
 )
 
 // tableFixture is a small kernel-like trace: events on 2 CPUs, a history

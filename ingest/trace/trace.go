@@ -5,28 +5,28 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
-	"github.com/tracetui/tracetui/ingest"
-	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/index/pstree"
 )
 
 // Trace is an opened trace with its index: the history for state queries
 // and the event table. The CLI and the browser both read a trace through
 // it. Safe for concurrent use.
 type Trace struct {
-	index *ingest.Index
+	index *index.Index
 	table *Table
 }
 
-// New reads the index that the lifecycle ([ingest.Open]) opened or built.
+// New reads the index that the lifecycle ([index.Open]) opened or built.
 // The Trace owns it: Close closes it.
-func New(ix *ingest.Index) *Trace {
+func New(ix *index.Index) *Trace {
 	return &Trace{index: ix, table: NewTable(ix.EventIndex(), ix.OpenSource, ix.History())}
 }
 
 // Open opens the trace at path with its index, building the index first
-// when needed (see [ingest.Open]).
-func Open(ctx context.Context, path string, opts ingest.Options) (*Trace, error) {
-	ix, err := ingest.Open(ctx, path, opts)
+// when needed (see [index.Open]).
+func Open(ctx context.Context, path string, opts index.Options) (*Trace, error) {
+	ix, err := index.Open(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func Open(ctx context.Context, path string, opts ingest.Options) (*Trace, error)
 }
 
 // Info describes the trace and its index.
-func (t *Trace) Info() ingest.IndexInfo { return t.index.Info() }
+func (t *Trace) Info() index.IndexInfo { return t.index.Info() }
 
 // Built reports whether the index was built when the trace was opened
 // (rather than reused).
@@ -68,5 +68,5 @@ func (t *Trace) Close() error {
 }
 
 // ControlFlowRows returns the Control Flow rows stored with the index (nil
-// when there are none: see [ingest.Index.ControlFlowRows]).
+// when there are none: see [index.Index.ControlFlowRows]).
 func (t *Trace) ControlFlowRows() *pstree.Rows { return t.index.ControlFlowRows() }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
-	"github.com/tracetui/tracetui/ingest/kernel"
+	"github.com/tracetui/tracetui/ingest/states/kernel"
 )
 
 // FuzzTraceDat feeds arbitrary bytes through Detect, Open, Next, the

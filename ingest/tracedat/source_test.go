@@ -14,7 +14,7 @@ import (
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/ftrace"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
-	"github.com/tracetui/tracetui/ingest/kernel"
+	"github.com/tracetui/tracetui/ingest/states/kernel"
 )
 
 // testFiles are the committed recordings.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/ingest/query/aggregate"
 )
 
 // Overview sizes (the thesis's: ~100 slices temporal, ~30 spatiotemporal;

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/ingest/query/aggregate"
 )
 
 // The overview's microscopic model (Dosimont's thesis, chapter 5.1): the

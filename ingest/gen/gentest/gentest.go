@@ -84,14 +84,3 @@ func CPUTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
-
-// Binary builds tracetui into dir (a test's or benchmark's temporary
-// directory) and returns its path.
-func Binary(tb testing.TB, dir string) string {
-	tb.Helper()
-	bin := filepath.Join(dir, "tracetui")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/tracetui/tracetui").CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}

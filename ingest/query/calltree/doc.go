@@ -1,0 +1,23 @@
+// Package calltree aggregates call stacks read from the index into a call
+// tree (the data of a flame graph): for every distinct path of functions
+// from the outermost frame, the number of calls, the total time (the
+// calls' durations), the self time (total minus the children's totals),
+// the shortest and longest call and where the longest one lies.
+//
+// It reads the call-stack attributes every analysis writes the same way,
+//
+//	Threads/<tid>/CallStack/<depth>   depth 1 = outermost frame
+//
+// (LTTng-UST cyg-profile addresses and *_entry/*_exit names from
+// ingest/states/callstack, Chrome B/E and X slices, Pajé state stacks), with one
+// 2D query per call: an interval of CallStack/<d> is one call of the
+// function it holds, and its caller is the interval of CallStack/<d-1>
+// that contains its start. Times are clipped to the requested range
+// [From, To): a call that straddles a bound counts once, for its part
+// inside.
+//
+// What the index cannot tell apart is merged: a function that returns
+// and is called again in the same nanosecond at the same depth is one
+// call (the state did not change), and a call shorter than a nanosecond
+// is not there.
+package calltree

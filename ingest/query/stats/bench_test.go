@@ -1,0 +1,56 @@
+package stats
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// BenchmarkComputeVsLttngAnalyses runs all four analyses over the whole
+// shared trace bug446190 from its state history, and reports the ratio
+// to lttng-cputop, lttng-syscallstats, lttng-schedstats and
+// lttng-irqstats (the -mi forms) run once each on the same trace in the
+// same run ("x-faster"; both sides single-threaded), and the time the
+// kernel analysis took to build the history once ("index-ms").
+//
+//	go test -run '^$' -bench ComputeVsLttng ./ingest/query/stats/
+func BenchmarkComputeVsLttngAnalyses(b *testing.B) {
+	dir := filepath.Join(sharedCTF, "bug446190")
+	if _, err := os.Stat(dir); err != nil {
+		b.Skipf("shared LTTng kernel trace absent: %v", err)
+	}
+	var peer time.Duration
+	tmp := b.TempDir()
+	link := filepath.Join(tmp, "kernel")
+	if err := os.Symlink(dir, link); err != nil {
+		b.Fatal(err)
+	}
+	for _, cmd := range []string{"cputop", "syscallstats", "schedstats", "irqstats"} {
+		bin := "lttng-" + cmd + "-mi"
+		if _, err := exec.LookPath(bin); err != nil {
+			b.Skipf("%s not installed: %v", bin, err)
+		}
+		start := time.Now()
+		if out, err := exec.Command(bin, "--skip-validation", link).CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v\n%s", bin, err, out)
+		}
+		peer += time.Since(start)
+	}
+	start := time.Now()
+	h := analyzeCTF(b, dir) // what opening the trace does once: build the index
+	index := time.Since(start)
+	b.ResetTimer()
+	start = time.Now()
+	for b.Loop() {
+		if _, err := Compute(context.Background(), h, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	per := time.Since(start) / time.Duration(b.N)
+	b.ReportMetric(peer.Seconds()*1000, "lttng-ms")
+	b.ReportMetric(peer.Seconds()/per.Seconds(), "x-faster")
+	b.ReportMetric(index.Seconds()*1000, "index-ms")
+}

@@ -1,0 +1,253 @@
+package stats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
+)
+
+// Options selects the range and the length of the N-worst lists.
+type Options struct {
+	// From and To bound the range [From, To); To <= From means the whole
+	// history.
+	From, To core.Time
+	// Top is N of the N-worst lists: 0 means DefaultTop, at most MaxTop.
+	Top int
+	// Parts selects the analyses to run (and the attributes to read); 0
+	// means all.
+	Parts Part
+}
+
+// Part is a set of analyses.
+type Part uint8
+
+// The analyses [Compute] can run.
+const (
+	PartCPU Part = 1 << iota
+	PartSyscalls
+	PartSched
+	PartIRQs
+	AllParts = PartCPU | PartSyscalls | PartSched | PartIRQs
+)
+
+// DefaultTop and MaxTop bound the N-worst lists.
+const (
+	DefaultTop = 10
+	MaxTop     = 10000
+)
+
+// ErrTop is returned for a Top outside [0, MaxTop].
+var ErrTop = errors.New("analyses: top N out of range")
+
+// threadKeys are the attributes of one Threads/<tid>, -1 when absent.
+type threadKeys struct {
+	tid                                        int32
+	status, name, pid, ppid, sys, sysErr, prio core.Key
+}
+
+// cpuKeys are the attributes of one CPUs/<n>.
+type cpuKeys struct {
+	num   int32
+	cur   core.Key
+	irqs  []numKey
+	softs []numKey
+}
+
+type numKey struct {
+	n   int64
+	key core.Key
+}
+
+// query is one Compute run: the range, the rows of every attribute read.
+type query struct {
+	from, to core.Time // [from, to)
+	end      core.Time // the history's last instant: intervals reaching it are still open
+	top      int
+	rows     map[core.Key][]core.Interval
+	threads  []threadKeys
+	byTID    map[int32]*threadKeys
+	cpus     []cpuKeys
+	irqNames map[int64]core.Key // IRQ_names/<irq>
+}
+
+// Compute runs every analysis over h in o's range. It reads the history
+// with one 2D query; ctx cancels it.
+func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
+	if o.Top < 0 || o.Top > MaxTop {
+		return nil, fmt.Errorf("%w: %d (use 1 to %d)", ErrTop, o.Top, MaxTop)
+	}
+	if o.Top == 0 {
+		o.Top = DefaultTop
+	}
+	start, end := h.Bounds()
+	q := &query{from: max(o.From, start), to: min(o.To, end+1), end: end, top: o.Top, byTID: map[int32]*threadKeys{}}
+	if o.To <= o.From {
+		q.from, q.to = start, end+1
+	}
+	rep := &Report{FromNS: int64(q.from), ToNS: int64(q.to)}
+	if q.to <= q.from {
+		return rep, nil
+	}
+	if o.Parts == 0 {
+		o.Parts = AllParts
+	}
+	keys := q.findKeys(h.Attributes(), o.Parts)
+	rows, _, err := history.Rows(ctx, h, keys, q.from, q.to-1)
+	if err != nil {
+		return nil, fmt.Errorf("analyses: reading the state history: %w", err)
+	}
+	q.rows = make(map[core.Key][]core.Interval, len(keys))
+	for i, k := range keys {
+		q.rows[k] = rows[i]
+	}
+	steps := []struct {
+		part Part
+		run  func(*Report)
+	}{{PartCPU, q.cpuUsage}, {PartSyscalls, q.syscalls}, {PartSched, q.schedLatency}, {PartIRQs, q.interrupts}}
+	for _, step := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if o.Parts&step.part != 0 {
+			step.run(rep)
+		}
+	}
+	return rep, nil
+}
+
+// findKeys lists the attributes the parts read.
+func (q *query) findKeys(at *core.AttributeTree, parts Part) []core.Key {
+	var keys []core.Key
+	child := func(parent core.Key, name string, need Part) core.Key {
+		if k, ok := at.Child(parent, name); ok && parts&need != 0 {
+			keys = append(keys, k)
+			return k
+		}
+		return -1
+	}
+	if threads, ok := at.Lookup(core.AttrThreads); ok {
+		at.EachChild(threads, func(th core.Key) {
+			tid, err := strconv.ParseInt(at.Name(th), 10, 32)
+			if err != nil || tid <= 0 {
+				return // "0_<cpu>": idle threads
+			}
+			status := core.Key(-1)
+			if parts&(PartCPU|PartSched) != 0 {
+				status = th
+				keys = append(keys, th)
+			}
+			q.threads = append(q.threads, threadKeys{
+				tid: int32(tid), status: status,
+				name: child(th, core.AttrExecName, AllParts), pid: child(th, core.AttrPID, AllParts),
+				ppid: child(th, core.AttrPPID, PartSyscalls|PartSched),
+				sys:  child(th, core.AttrSystemCall, PartSyscalls), sysErr: child(th, core.AttrSyscallError, PartSyscalls),
+				prio: child(th, core.AttrPrio, PartCPU),
+			})
+		})
+	}
+	for i := range q.threads {
+		q.byTID[q.threads[i].tid] = &q.threads[i]
+	}
+	numbered := func(parent core.Key, name string) []numKey {
+		var out []numKey
+		if p, ok := at.Child(parent, name); ok && parts&PartIRQs != 0 {
+			at.EachChild(p, func(k core.Key) {
+				if n, err := strconv.ParseInt(at.Name(k), 10, 64); err == nil {
+					out = append(out, numKey{n, k})
+					keys = append(keys, k)
+				}
+			})
+		}
+		return out
+	}
+	if names, ok := at.Lookup(core.AttrIRQNames); ok && parts&PartIRQs != 0 {
+		q.irqNames = map[int64]core.Key{}
+		at.EachChild(names, func(k core.Key) {
+			if n, err := strconv.ParseInt(at.Name(k), 10, 64); err == nil {
+				q.irqNames[n] = k
+				keys = append(keys, k)
+			}
+		})
+	}
+	if cpus, ok := at.Lookup(core.AttrCPUs); ok {
+		at.EachChild(cpus, func(c core.Key) {
+			n, err := strconv.ParseInt(at.Name(c), 10, 32)
+			if err != nil {
+				return
+			}
+			q.cpus = append(q.cpus, cpuKeys{num: int32(n), cur: child(c, core.AttrCurrentThread, PartCPU|PartSched),
+				irqs: numbered(c, core.AttrIRQs), softs: numbered(c, core.AttrSoftIRQs)})
+		})
+	}
+	return keys
+}
+
+// clip returns the part of iv inside the range, in ns (0 if none).
+func (q *query) clip(iv core.Interval) int64 {
+	s, e := max(iv.Start, q.from), min(iv.End, q.to-1)
+	if e < s {
+		return 0
+	}
+	return int64(e - s + 1)
+}
+
+// closed reports whether iv lies inside the range and was ended by a
+// change (not by the end of the history): a complete occurrence.
+func (q *query) closed(iv core.Interval) bool {
+	return iv.Start >= q.from && iv.End+1 < q.to && iv.End < q.end
+}
+
+// last returns the last non-null value of key in the range (null if none).
+func (q *query) last(k core.Key) core.Value {
+	if k < 0 {
+		return core.Null()
+	}
+	r := q.rows[k]
+	for i := len(r) - 1; i >= 0; i-- {
+		if !r[i].Value.IsNull() {
+			return r[i].Value
+		}
+	}
+	return core.Null()
+}
+
+// comm returns a thread's name in the range ("" unknown).
+func (q *query) comm(tid int32) string {
+	if th := q.byTID[tid]; th != nil {
+		return q.last(th.name).Str()
+	}
+	return ""
+}
+
+// pid returns a thread's process id: the tid when unknown.
+func (q *query) pid(tid int32) int32 {
+	if th := q.byTID[tid]; th != nil {
+		if v := q.last(th.pid); v.Kind() == core.KindInt32 || v.Kind() == core.KindInt64 {
+			return int32(v.Int())
+		}
+	}
+	return tid
+}
+
+// softName names a soft IRQ vector.
+func softName(v int64) string {
+	if v >= 0 && v < int64(len(softNames)) {
+		return softNames[v]
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// threadName formats "comm (tid)" for occurrence names.
+func (q *query) threadName(tid int32) string {
+	var b strings.Builder
+	b.WriteString(q.comm(tid))
+	b.WriteString(" (")
+	b.WriteString(strconv.Itoa(int(tid)))
+	b.WriteString(")")
+	return b.String()
+}

@@ -1,0 +1,144 @@
+package stats
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// run is one stretch of a thread on a CPU.
+type run struct {
+	start core.Time
+	cpu   int32
+}
+
+// cpuUsage charges each CPU's Current_thread intervals to their thread
+// (tid 0, the idle thread, to nobody).
+func (q *query) cpuUsage(rep *Report) {
+	span := float64(q.to - q.from)
+	pct := func(ns int64) float64 { return float64(ns) * 100 / span }
+	byTID := map[int32]*ThreadUsage{}
+	runs := map[int32][]run{}
+	for _, c := range q.cpus {
+		row := CPURow{CPU: c.num}
+		if c.cur >= 0 {
+			for _, iv := range q.rows[c.cur] {
+				if iv.Value.IsNull() || iv.Value.Int() <= 0 {
+					continue
+				}
+				ns := q.clip(iv)
+				if ns == 0 {
+					continue
+				}
+				tid := int32(iv.Value.Int())
+				u := byTID[tid]
+				if u == nil {
+					u = &ThreadUsage{TID: tid}
+					byTID[tid] = u
+				}
+				u.NS += ns
+				row.NS += ns
+				runs[tid] = append(runs[tid], run{iv.Start, c.num})
+			}
+		}
+		if tid, iv, ok := q.unseenRun(c); ok {
+			// lttng-cputop charges a CPU's time before its first switch to
+			// the thread that switch takes off it
+			u := byTID[tid]
+			if u == nil {
+				u = &ThreadUsage{TID: tid}
+				byTID[tid] = u
+			}
+			ns := q.clip(iv)
+			u.NS += ns
+			row.NS += ns
+			runs[tid] = append(runs[tid], run{iv.Start, c.num})
+		}
+		row.Percent = pct(row.NS)
+		rep.CPUUsage.CPUs = append(rep.CPUUsage.CPUs, row)
+	}
+	procs := map[int32]*ProcessUsage{}
+	for tid, u := range byTID {
+		u.PID, u.Comm, u.Percent = q.pid(tid), q.comm(tid), pct(u.NS)
+		r := runs[tid]
+		slices.SortFunc(r, func(a, b run) int { return cmp.Compare(a.start, b.start) })
+		for i := 1; i < len(r); i++ {
+			if r[i].cpu != r[i-1].cpu {
+				u.Migrations++
+			}
+		}
+		u.Prios = q.prios(tid)
+		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, *u)
+		p := procs[u.PID]
+		if p == nil {
+			p = &ProcessUsage{PID: u.PID, Comm: q.comm(u.PID)}
+			procs[u.PID] = p
+		}
+		if p.Comm == "" {
+			p.Comm = u.Comm
+		}
+		p.NS += u.NS
+		p.Threads = append(p.Threads, tid)
+	}
+	for _, p := range procs {
+		p.Percent = pct(p.NS)
+		slices.Sort(p.Threads)
+		rep.CPUUsage.Processes = append(rep.CPUUsage.Processes, *p)
+	}
+	slices.SortFunc(rep.CPUUsage.Threads, func(a, b ThreadUsage) int {
+		return cmp.Or(cmp.Compare(b.NS, a.NS), cmp.Compare(a.TID, b.TID))
+	})
+	slices.SortFunc(rep.CPUUsage.Processes, func(a, b ProcessUsage) int {
+		return cmp.Or(cmp.Compare(b.NS, a.NS), cmp.Compare(a.PID, b.PID))
+	})
+}
+
+// prios lists the distinct priorities a thread had in the range.
+func (q *query) prios(tid int32) []int32 {
+	th := q.byTID[tid]
+	if th == nil || th.prio < 0 {
+		return nil
+	}
+	var out []int32
+	for _, iv := range q.rows[th.prio] {
+		if !iv.Value.IsNull() && !slices.Contains(out, int32(iv.Value.Int())) {
+			out = append(out, int32(iv.Value.Int()))
+		}
+	}
+	return out
+}
+
+// unseenRun returns the thread that ran on c before the first switch the
+// trace shows there, and that stretch: the one thread whose status first
+// becomes known, as not running, at that instant. ok is false when
+// Current_thread is known from the range's start or the thread is
+// ambiguous.
+func (q *query) unseenRun(c cpuKeys) (tid int32, iv core.Interval, ok bool) {
+	if c.cur < 0 {
+		return 0, iv, false
+	}
+	r := q.rows[c.cur]
+	if len(r) < 2 || !r[0].Value.IsNull() || r[1].Value.IsNull() {
+		return 0, iv, false
+	}
+	at := r[1].Start
+	found := 0
+	for i := range q.threads {
+		th := &q.threads[i]
+		rows := q.rows[th.status]
+		for j := 1; j < len(rows); j++ {
+			if rows[j].Start > at {
+				break
+			}
+			if rows[j].Start == at && rows[j-1].Value.IsNull() && !rows[j].Value.IsNull() && !isRunning(status(rows[j].Value)) {
+				tid = th.tid
+				found++
+			}
+		}
+	}
+	if found != 1 || int64(tid) == r[1].Value.Int() {
+		return 0, iv, false
+	}
+	return tid, r[0], true
+}

@@ -1,0 +1,31 @@
+// Package stats answers the triage questions lttng-analyses and Trace
+// Compass answer (who used the CPUs, which system call or interrupt was
+// slow, how long threads waited for a CPU) over any [from, to) range of a
+// kernel trace, from its state history alone: no event is re-read.
+//
+// [Compute] runs one 2D query over the attributes the kernel analysis
+// (ingest/states/kernel) writes and derives:
+//
+//   - CPU usage, from CPUs/<n>/Current_thread: per thread (time on a CPU,
+//     percent of the range, migrations: changes of the CPU it runs on,
+//     priorities seen), per process (its threads' sum), per CPU (time not
+//     idle).
+//   - System calls, from Threads/<tid>/System_call: one call per non-null
+//     interval that starts and ends inside the range. Not counted: the
+//     interval a forked child inherits from its parent's clone/fork (it
+//     starts with the child's PPID; the parent's call is counted once, as
+//     lttng-analyses does), exit and exit_group (they never return: their
+//     "call" lasts until the thread is freed), calls still open at the end
+//     of the trace.
+//   - Scheduling latency, from Threads/<tid>: a wait-for-CPU interval
+//     entered from a sleep (blocked, wait unknown, or a new thread), ended
+//     by the thread running: wake-up to switch-in. A preempted thread's
+//     wait for a CPU is not a wake-up latency and is not counted.
+//   - Hard IRQ durations per IRQ number (CPUs/<n>/IRQs/<irq>), soft IRQ
+//     durations per vector and soft IRQ raise-to-entry latency
+//     (CPUs/<n>/Soft_IRQs/<vec>: a raised interval followed by running).
+//
+// Every duration table row carries count, min, mean, max, sample
+// standard deviation, total and a log2 histogram; each family keeps its N
+// worst occurrences (N bounded by [MaxTop]).
+package stats

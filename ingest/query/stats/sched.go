@@ -1,0 +1,84 @@
+package stats
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// schedLatency measures wake-up to switch-in: a wait-for-CPU interval
+// entered from anything but running, ended by running.
+func (q *query) schedLatency(rep *Report) {
+	slow := worst{n: q.top}
+	procs := map[int32]*LatencyRow{}
+	firstSwitch := q.firstSwitches()
+	for i := range q.threads {
+		th := &q.threads[i]
+		r := q.rows[th.status]
+		var s Stats
+		for j := 1; j+1 < len(r); j++ {
+			iv := r[j]
+			if status(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || isRunning(status(r[j-1].Value)) || !isRunning(status(r[j+1].Value)) {
+				continue
+			}
+			if r[j-1].Value.IsNull() && firstSwitch[iv.Start] {
+				continue // switched out preempted by a CPU's first switch: it was running, not woken
+			}
+			s.Add(iv.Duration())
+			slow.add(Occurrence{Name: q.threadName(th.tid), TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())})
+		}
+		if s.Count == 0 {
+			continue
+		}
+		row := LatencyRow{TID: th.tid, PID: q.pid(th.tid), Comm: q.comm(th.tid), Stats: s}
+		rep.SchedLatency = append(rep.SchedLatency, row)
+		p := procs[row.PID]
+		if p == nil {
+			p = &LatencyRow{TID: row.PID, PID: row.PID, Comm: q.comm(row.PID)}
+			if p.Comm == "" {
+				p.Comm = row.Comm
+			}
+			procs[row.PID] = p
+		}
+		p.Merge(&row.Stats)
+	}
+	for _, p := range procs {
+		rep.ProcessLatency = append(rep.ProcessLatency, *p)
+	}
+	byMax := func(a, b LatencyRow) int { return cmp.Or(cmp.Compare(b.MaxNS, a.MaxNS), cmp.Compare(a.TID, b.TID)) }
+	slices.SortFunc(rep.SchedLatency, byMax)
+	slices.SortFunc(rep.ProcessLatency, byMax)
+	rep.Slowest.SchedLatency = slow.list
+}
+
+// status reads a thread status value (-1 for null).
+func status(v core.Value) core.ThreadStatus {
+	if v.IsNull() {
+		return -1
+	}
+	return core.ThreadStatus(v.Int())
+}
+
+func isRunning(s core.ThreadStatus) bool {
+	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
+}
+
+// firstSwitches returns the times at which a CPU's current thread first
+// becomes known: the thread switched out then was running before, unseen.
+func (q *query) firstSwitches() map[core.Time]bool {
+	out := map[core.Time]bool{}
+	for _, c := range q.cpus {
+		if c.cur < 0 {
+			continue
+		}
+		r := q.rows[c.cur]
+		for j := 1; j < len(r); j++ {
+			if r[j-1].Value.IsNull() && !r[j].Value.IsNull() {
+				out[r[j].Start] = true
+				break
+			}
+		}
+	}
+	return out
+}
