@@ -8,9 +8,9 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/states/callstack"
 	"github.com/tracetui/tracetui/ingest/ctf"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/states/callstack"
 )
 
 // glxgears traced with liblttng-ust-cyg-profile (shared traces), its

@@ -9,8 +9,8 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/states/callstack"
 	"github.com/tracetui/tracetui/ingest/ctf"
+	"github.com/tracetui/tracetui/ingest/states/callstack"
 )
 
 // decodeAll reads every event of a real CTF trace with the ctf reader,
