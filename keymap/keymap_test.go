@@ -116,7 +116,7 @@ func TestLoadFile(t *testing.T) {
 // TestReadmeKeyTable fails when README.md's key table differs from what
 // the bindings generate; `go test ./keymap -update` rewrites it.
 func TestReadmeKeyTable(t *testing.T) {
-	readme := filepath.Join("..", "README.md")
+	readme := filepath.Join("README.md")
 	data, err := os.ReadFile(readme)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestReadmeKeyTable(t *testing.T) {
 	text := string(data)
 	i, j := strings.Index(text, beginMarker), strings.Index(text, endMarker)
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the markers %q ... %q in its Keys section", beginMarker, endMarker)
+		t.Fatalf("keymap/README.md lacks the markers %q ... %q in its Keys section", beginMarker, endMarker)
 	}
 	want := beginMarker + "\n\n" + Default().Markdown() + "\n" + endMarker
 	got := text[i : j+len(endMarker)]

@@ -17,4 +17,6 @@
 //     e.openTrace when it needs the index, and writes to e.Stdout;
 //  2. add a [Command] to the table in commands.go (its place there is its
 //     place in `tracetui help`).
+//
+// Imports: every ingest package; never tui (the browser is given to Run by main).
 package cli

@@ -13,4 +13,6 @@
 //
 // Building indexes, the format registry, the cache and dump stay in
 // package ingest.
+//
+// Imports: core, history, ingest/index (and its sub-packages) and ingest/states/callstack (symbols). Never ingest/query, ingest/cli or tui.
 package trace

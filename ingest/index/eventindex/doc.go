@@ -33,4 +33,6 @@
 //
 // A reader refuses a header whose checksum, version, or sizes do not add up
 // to the section size, and blob offsets out of order or out of bounds.
+//
+// Imports: core only.
 package eventindex

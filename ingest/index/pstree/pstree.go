@@ -12,6 +12,8 @@
 // process is its latest non-null PID; a process's name is its latest
 // non-null Processes/<pid>/Exec_name. "Latest" is the interval that ends
 // last in the history.
+//
+// Imports: core only.
 package pstree
 
 import (

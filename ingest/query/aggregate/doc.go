@@ -34,4 +34,6 @@
 // (1e-12 of the values compared) as ties, and qualities within rounding
 // noise of zero are zero, so partitions equal in exact arithmetic follow
 // the tie order rather than the last bit of a sum.
+//
+// Imports: the standard library only (it aggregates numbers, not traces).
 package aggregate

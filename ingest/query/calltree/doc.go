@@ -20,4 +20,6 @@
 // and is called again in the same nanosecond at the same depth is one
 // call (the state did not change), and a call shorter than a nanosecond
 // is not there.
+//
+// Imports: core only: it reads any core.History. Never ingest/index, ingest/cli or tui.
 package calltree

@@ -47,4 +47,6 @@
 // by a depth limit; when either is reached the rest of the sleep is
 // "unknown" with reason "work bound reached" and [Path.Truncated] is set.
 // Every query honours the context.
+//
+// Imports: core only: it reads any core.History. Never ingest/index, ingest/cli or tui.
 package critpath

@@ -28,4 +28,6 @@
 // Every duration table row carries count, min, mean, max, sample
 // standard deviation, total and a log2 histogram; each family keeps its N
 // worst occurrences (N bounded by [MaxTop]).
+//
+// Imports: core, history (the R-SHT it reads) and ingest/states/kernel/sysnames. Never ingest/index, ingest/cli or tui.
 package stats

@@ -30,6 +30,8 @@
 // when the stack is empty), and Threads/<tid>/Exec_name and PID from
 // context.procname and context.vpid, so the Control Flow view shows the
 // thread. With [WithKernel] those stay the kernel analysis's.
+//
+// Imports: core only. Never a reader, ingest/index or above.
 package callstack
 
 // Version changes whenever the analysis's output changes; it is part of

@@ -123,6 +123,8 @@
 //   - lttng-modules before 2.7 reports sched_wakeup's prio in another
 //     unit than sched_switch's (p->prio vs p->prio-100): with
 //     [LayoutLTTng20] the wakeup's prio is not used.
+//
+// Imports: core and its sysnames sub-package. Never a reader, ingest/index or above.
 package kernel
 
 // Version changes whenever the analysis's output changes; it is part of
