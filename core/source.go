@@ -68,6 +68,10 @@ func WarningCount(ws []Warning) int64 {
 // reader left out past its limit.
 const WarningMore = "more-warnings"
 
+// MaxListedWarnings is how many warnings a reader or an analysis lists
+// one by one; the rest are counted in one WarningMore.
+const MaxListedWarnings = 100
+
 // Warning is a problem in a trace that did not stop reading it.
 type Warning struct {
 	Time    Time   // where in the trace, 0 if not tied to a time

@@ -51,11 +51,6 @@ func BenchmarkIngest(b *testing.B) {
 	benchIngest(b, func(core.StateSink) analysis { return nil })
 }
 
-// BenchmarkIngestAnalysis is BenchmarkIngest with the state analysis.
-func BenchmarkIngestAnalysis(b *testing.B) {
-	benchIngest(b, func(s core.StateSink) analysis { return NewAnalysis(s) })
-}
-
 type analysis interface {
 	Handle(*core.Event) error
 	Finish(core.Time) error

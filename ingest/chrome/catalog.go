@@ -27,13 +27,16 @@ const (
 
 var baseFields = []string{"ph", "cat", "dur", "id", core.FieldPID, core.FieldTID, core.FieldComm, core.FieldProcname, "bp"}
 
+// ArgFieldPrefix starts the names of the fields that hold an event's
+// args ("args.detail"): the analysis finds them by it.
+const ArgFieldPrefix = "args."
+
 // Limits that keep the catalog bounded on hostile input.
 const (
 	maxClasses      = 1 << 18 // distinct event names; more share overflowClass
 	maxArgFields    = 32      // argument fields exposed per class
 	maxThreads      = 1 << 22 // distinct (pid, tid) pairs
 	overflowName    = "(other)"
-	argFieldPrefix  = "args."
 	noThread        = 0 // thread reference of an event with neither pid nor tid
 	metadataTimeRaw = -1 << 63
 )
@@ -131,7 +134,7 @@ func (c *catalog) noteArgs(ci *classInfo, args []byte) {
 			}
 			k := string(key)
 			ci.argIndex[k] = len(ci.class.Fields)
-			ci.class.Fields = append(ci.class.Fields, argFieldPrefix+k)
+			ci.class.Fields = append(ci.class.Fields, ArgFieldPrefix+k)
 		}
 		return true
 	})

@@ -29,7 +29,7 @@ func (c *catalog) encode() []byte {
 		args := ci.class.Fields[numBaseFields:]
 		b = binary.AppendUvarint(b, uint64(len(args)))
 		for _, a := range args {
-			b = appendString(b, strings.TrimPrefix(a, argFieldPrefix))
+			b = appendString(b, strings.TrimPrefix(a, ArgFieldPrefix))
 		}
 	}
 	b = binary.AppendVarint(b, int64(c.overflow))
@@ -109,7 +109,7 @@ func decodeCatalog(b []byte) (*catalog, error) {
 		for j := uint64(0); j < na && !d.bad; j++ {
 			a := d.str()
 			ci.argIndex[a] = len(ci.class.Fields)
-			ci.class.Fields = append(ci.class.Fields, argFieldPrefix+a)
+			ci.class.Fields = append(ci.class.Fields, ArgFieldPrefix+a)
 		}
 	}
 	ov, n := binary.Varint(d.b)

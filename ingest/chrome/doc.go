@@ -79,7 +79,3 @@
 // becomes '_'. Instant (i/I), async instant (n), sample and object events
 // are kept as events only.
 package chrome
-
-// AnalysisVersion changes whenever [Analysis]'s output changes; it is part
-// of the index fingerprint, so old indexes are rebuilt.
-const AnalysisVersion = 1

@@ -1,4 +1,4 @@
-package chrome
+package chrome_test
 
 import (
 	"os"
@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
+	chromestates "github.com/tracetui/tracetui/ingest/states/chrome"
 )
 
 // FuzzChrome feeds arbitrary bytes through Detect, Open (with tiny sort
@@ -15,7 +17,7 @@ import (
 // makes a change the sink refuses.
 func FuzzChrome(f *testing.F) {
 	for _, name := range []string{"catapult-phases.json", "unbalanced.json", "truncated.json", "clang-ftime-trace.json", "catapult-flow-bp.json"} {
-		if b, err := os.ReadFile(filepath.Join(sampleDir, name)); err == nil {
+		if b, err := os.ReadFile(filepath.Join(chrome.SampleDir, name)); err == nil {
 			f.Add(b)
 		}
 	}
@@ -25,12 +27,12 @@ func FuzzChrome(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		Detect(path)
-		src, err := Open(path, Options{TempDir: dir, RunBytes: minRunBytes})
+		chrome.Detect(path)
+		src, err := chrome.Open(path, chrome.Options{TempDir: dir, RunBytes: chrome.MinRunBytes})
 		if err != nil {
 			return
 		}
 		defer src.Close()
-		sourcetest.Fuzz(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) }, 5000)
+		sourcetest.Fuzz(t, src, func(s core.StateSink) sourcetest.Analysis { return chromestates.NewAnalysis(s) }, 5000)
 	})
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/chrome/chrometest"
 )
 
 // eventLine identifies an event and all its fields, for comparisons.
@@ -159,8 +160,8 @@ func checkOrdered(t *testing.T, rng *rand.Rand, path string, p persisted) {
 func TestOrderedMatchesSortingProperty(t *testing.T) {
 	rng := coretest.Rand(t)
 	for range 6 {
-		text, _, _ := genTrace(rng, 1+rng.IntN(5))
-		path := writeTemp(t, text)
+		text, _, _ := chrometest.GenTrace(rng, 1+rng.IntN(5))
+		path := chrometest.WriteTemp(t, text)
 		opts := Options{TempDir: t.TempDir(), RunBytes: minRunBytes + rng.IntN(64<<10)}
 		checkOrdered(t, rng, path, persist(t, rng, path, opts))
 	}
@@ -198,8 +199,8 @@ func TestRecordOrderSkipsGzip(t *testing.T) {
 // the Damaged hook) and never a wrong event.
 func TestOrderedDamaged(t *testing.T) {
 	rng := coretest.Rand(t)
-	text, _, _ := genTrace(rng, 3)
-	path := writeTemp(t, text)
+	text, _, _ := chrometest.GenTrace(rng, 3)
+	path := chrometest.WriteTemp(t, text)
 	p := persist(t, rng, path, Options{TempDir: t.TempDir(), RunBytes: minRunBytes})
 	hooked := 0
 	opts := OrderedOptions{Damaged: func(err error) error { hooked++; return err }}

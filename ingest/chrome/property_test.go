@@ -2,14 +2,12 @@ package chrome
 
 import (
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
-	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
+	"github.com/tracetui/tracetui/ingest/chrome/chrometest"
 )
 
 // eventRank reads the "n" argument each generated event carries.
@@ -22,14 +20,6 @@ func eventRank(t testing.TB, ev *core.Event) int {
 	return int(f.Int)
 }
 
-func writeTemp(t testing.TB, text string) string {
-	p := filepath.Join(t.TempDir(), "trace")
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // TestOrderAndSeekProperty checks, on random shuffled traces sorted in
 // many small runs, that Next delivers time order with file-order ties,
 // and that Seek to any checkpoint taken during a full pass replays the
@@ -37,8 +27,8 @@ func writeTemp(t testing.TB, text string) string {
 func TestOrderAndSeekProperty(t *testing.T) {
 	rng := coretest.Rand(t)
 	for iter := range 8 {
-		text, _, order := genTrace(rng, 1+rng.IntN(5))
-		path := writeTemp(t, text)
+		text, _, order := chrometest.GenTrace(rng, 1+rng.IntN(5))
+		path := chrometest.WriteTemp(t, text)
 		opts := Options{TempDir: t.TempDir(), RunBytes: minRunBytes + rng.IntN(64<<10)}
 		src, err := Open(path, opts)
 		if err != nil {
@@ -90,27 +80,3 @@ func TestOrderAndSeekProperty(t *testing.T) {
 
 // TestAnalysisProperty checks the call-stack states of random nested
 // B/E and X slices (shuffled, clang-style children-first X included)
-// against the slices themselves.
-func TestAnalysisProperty(t *testing.T) {
-	rng := coretest.Rand(t)
-	for iter := range 8 {
-		text, sl, _ := genTrace(rng, 1+rng.IntN(4))
-		src, err := Open(writeTemp(t, text), Options{TempDir: t.TempDir(), RunBytes: minRunBytes})
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := runAnalysis(t, src)
-		src.Close()
-		want, got := expectedStacks(sl), gotStacks(h)
-		if !slices.Equal(got, want) {
-			t.Fatalf("iter %d: states differ\n got %q\nwant %q", iter, got, want)
-		}
-	}
-}
-
-// runAnalysis runs the analysis over src into a MemHistory spanning the
-// trace and checks the tiling.
-func runAnalysis(t testing.TB, src *Source) *core.MemHistory {
-	t.Helper()
-	return sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) })
-}

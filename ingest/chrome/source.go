@@ -38,7 +38,7 @@ const (
 	readBufSize     = 1 << 20
 	maxEventBytes   = 64 << 20 // largest single event object
 	mergeBufBudget  = 16 << 20 // read buffers of all runs together
-	maxWarnings     = 100
+	maxWarnings     = core.MaxListedWarnings
 )
 
 var errTooManyThreads = fmt.Errorf("more than %d distinct (pid, tid) pairs", maxThreads)

@@ -30,7 +30,7 @@ type Options struct {
 const (
 	maxClasses   = 1 << 16
 	maxFields    = 64 // fields per generic class
-	maxWarnings  = 100
+	maxWarnings  = core.MaxListedWarnings
 	readBufBytes = 256 << 10 // also the longest line accepted
 )
 

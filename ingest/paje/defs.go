@@ -7,51 +7,55 @@ import (
 	"strconv"
 )
 
-// eventKind is one of the Pajé event definitions this reader knows.
-type eventKind uint8
+// EventKind is one of the Pajé event definitions this reader knows.
+type EventKind uint8
 
 const (
-	evUnknown eventKind = iota
-	evDefineContainerType
-	evDefineVariableType
-	evDefineStateType
-	evDefineEventType
-	evDefineLinkType
-	evDefineEntityValue
-	evCreateContainer
-	evDestroyContainer
-	evSetVariable
-	evAddVariable
-	evSubVariable
-	evSetState
-	evPushState
-	evPopState
-	evResetState
-	evStartLink
-	evEndLink
-	evNewEvent
+	EvUnknown EventKind = iota
+	EvDefineContainerType
+	EvDefineVariableType
+	EvDefineStateType
+	EvDefineEventType
+	EvDefineLinkType
+	EvDefineEntityValue
+	EvCreateContainer
+	EvDestroyContainer
+	EvSetVariable
+	EvAddVariable
+	EvSubVariable
+	EvSetState
+	EvPushState
+	EvPopState
+	EvResetState
+	EvStartLink
+	EvEndLink
+	EvNewEvent
 )
 
-var kindByName = map[string]eventKind{
-	"PajeDefineContainerType": evDefineContainerType,
-	"PajeDefineVariableType":  evDefineVariableType,
-	"PajeDefineStateType":     evDefineStateType,
-	"PajeDefineEventType":     evDefineEventType,
-	"PajeDefineLinkType":      evDefineLinkType,
-	"PajeDefineEntityValue":   evDefineEntityValue,
-	"PajeCreateContainer":     evCreateContainer,
-	"PajeDestroyContainer":    evDestroyContainer,
-	"PajeSetVariable":         evSetVariable,
-	"PajeAddVariable":         evAddVariable,
-	"PajeSubVariable":         evSubVariable,
-	"PajeSetState":            evSetState,
-	"PajePushState":           evPushState,
-	"PajePopState":            evPopState,
-	"PajeResetState":          evResetState,
-	"PajeStartLink":           evStartLink,
-	"PajeEndLink":             evEndLink,
-	"PajeNewEvent":            evNewEvent,
+var kindByName = map[string]EventKind{
+	"PajeDefineContainerType": EvDefineContainerType,
+	"PajeDefineVariableType":  EvDefineVariableType,
+	"PajeDefineStateType":     EvDefineStateType,
+	"PajeDefineEventType":     EvDefineEventType,
+	"PajeDefineLinkType":      EvDefineLinkType,
+	"PajeDefineEntityValue":   EvDefineEntityValue,
+	"PajeCreateContainer":     EvCreateContainer,
+	"PajeDestroyContainer":    EvDestroyContainer,
+	"PajeSetVariable":         EvSetVariable,
+	"PajeAddVariable":         EvAddVariable,
+	"PajeSubVariable":         EvSubVariable,
+	"PajeSetState":            EvSetState,
+	"PajePushState":           EvPushState,
+	"PajePopState":            EvPopState,
+	"PajeResetState":          EvResetState,
+	"PajeStartLink":           EvStartLink,
+	"PajeEndLink":             EvEndLink,
+	"PajeNewEvent":            EvNewEvent,
 }
+
+// KindOf returns the kind of the event definition called name (one of
+// Pajé's 18 standard event names), EvUnknown for any other.
+func KindOf(name string) EventKind { return kindByName[name] }
 
 // fieldType is the declared type of a definition's field.
 type fieldType uint8
@@ -84,7 +88,7 @@ var canonical = map[string]string{
 type eventDef struct {
 	id      string
 	name    string
-	kind    eventKind
+	kind    EventKind
 	fields  []string // canonical names, in line order
 	types   []fieldType
 	timeAt  int // index of the Time field, -1 if none
@@ -145,25 +149,25 @@ func (d *eventDef) addField(b []byte) error {
 }
 
 // required lists, per kind, the fields PajeNG requires.
-var required = map[eventKind][]string{
-	evDefineContainerType: {"Type", "Name"},
-	evDefineVariableType:  {"Type", "Name"},
-	evDefineStateType:     {"Type", "Name"},
-	evDefineEventType:     {"Type", "Name"},
-	evDefineLinkType:      {"Type", "StartContainerType", "EndContainerType", "Name"},
-	evDefineEntityValue:   {"Type", "Name"},
-	evCreateContainer:     {"Time", "Type", "Container", "Name"},
-	evDestroyContainer:    {"Time", "Type", "Name"},
-	evSetVariable:         {"Time", "Type", "Container", "Value"},
-	evAddVariable:         {"Time", "Type", "Container", "Value"},
-	evSubVariable:         {"Time", "Type", "Container", "Value"},
-	evSetState:            {"Time", "Type", "Container", "Value"},
-	evPushState:           {"Time", "Type", "Container", "Value"},
-	evPopState:            {"Time", "Type", "Container"},
-	evResetState:          {"Time", "Type", "Container"},
-	evStartLink:           {"Time", "Type", "Container", "StartContainer", "Value", "Key"},
-	evEndLink:             {"Time", "Type", "Container", "EndContainer", "Value", "Key"},
-	evNewEvent:            {"Time", "Type", "Container", "Value"},
+var required = map[EventKind][]string{
+	EvDefineContainerType: {"Type", "Name"},
+	EvDefineVariableType:  {"Type", "Name"},
+	EvDefineStateType:     {"Type", "Name"},
+	EvDefineEventType:     {"Type", "Name"},
+	EvDefineLinkType:      {"Type", "StartContainerType", "EndContainerType", "Name"},
+	EvDefineEntityValue:   {"Type", "Name"},
+	EvCreateContainer:     {"Time", "Type", "Container", "Name"},
+	EvDestroyContainer:    {"Time", "Type", "Name"},
+	EvSetVariable:         {"Time", "Type", "Container", "Value"},
+	EvAddVariable:         {"Time", "Type", "Container", "Value"},
+	EvSubVariable:         {"Time", "Type", "Container", "Value"},
+	EvSetState:            {"Time", "Type", "Container", "Value"},
+	EvPushState:           {"Time", "Type", "Container", "Value"},
+	EvPopState:            {"Time", "Type", "Container"},
+	EvResetState:          {"Time", "Type", "Container"},
+	EvStartLink:           {"Time", "Type", "Container", "StartContainer", "Value", "Key"},
+	EvEndLink:             {"Time", "Type", "Container", "EndContainer", "Value", "Key"},
+	EvNewEvent:            {"Time", "Type", "Container", "Value"},
 }
 
 // check reports a known definition missing a required field.

@@ -51,7 +51,3 @@
 // NewEvent is an event only. Rows whose alias holds '/' use '_';
 // two containers with one alias get "#2", "#3"... suffixes.
 package paje
-
-// AnalysisVersion changes whenever [Analysis]'s output changes; it is part
-// of the index fingerprint, so old indexes are rebuilt.
-const AnalysisVersion = 1

@@ -1,8 +1,6 @@
 package paje
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,14 +103,5 @@ func TestBinaryInput(t *testing.T) {
 			}
 		}
 		src.Close()
-	}
-}
-
-// TestOpenCancelled: Open's first pass honours its context.
-func TestOpenCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := Open(writeTrace(t, deepPushes(10)), Options{Context: ctx}); !errors.Is(err, context.Canceled) {
-		t.Errorf("Open with a cancelled context = %v, want context.Canceled", err)
 	}
 }

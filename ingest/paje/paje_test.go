@@ -1,4 +1,4 @@
-package paje
+package paje_test
 
 import (
 	"errors"
@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tracetui/tracetui/ingest/paje"
+	pajestates "github.com/tracetui/tracetui/ingest/states/paje"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
@@ -23,10 +26,10 @@ func TestSamplesGolden(t *testing.T) {
 	for _, name := range samples {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(sampleDir, name)
-			if ok, err := Detect(path); !ok || err != nil {
+			if ok, err := paje.Detect(path); !ok || err != nil {
 				t.Errorf("Detect = %v, %v", ok, err)
 			}
-			src, err := Open(path, Options{})
+			src, err := paje.Open(path, paje.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,7 +40,7 @@ func TestSamplesGolden(t *testing.T) {
 }
 
 func TestUnknownEventWarnsAndTheRestIsRead(t *testing.T) {
-	src, err := Open(filepath.Join(sampleDir, "unknown-event.paje"), Options{})
+	src, err := paje.Open(filepath.Join(sampleDir, "unknown-event.paje"), paje.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,18 +75,18 @@ func maps(a, b map[string]int64) bool {
 func TestNotPaje(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "x")
 	os.WriteFile(p, []byte("# tracer: nop\n"), 0o644)
-	if ok, _ := Detect(p); ok {
+	if ok, _ := paje.Detect(p); ok {
 		t.Error("Detect(ftrace) = true")
 	}
-	if _, err := Open(p, Options{}); err == nil {
+	if _, err := paje.Open(p, paje.Options{}); err == nil {
 		t.Error("Open(not paje) succeeded")
 	}
 }
 
 // analyze runs the Pajé analysis over src into a MemHistory.
-func analyze(t testing.TB, src *Source) *core.MemHistory {
+func analyze(t testing.TB, src *paje.Source) *core.MemHistory {
 	t.Helper()
-	return sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return NewAnalysis(s) })
+	return sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return pajestates.NewAnalysis(s) })
 }
 
 var (
@@ -94,7 +97,7 @@ var (
 type stateAt = sourcetest.StateAt
 
 func TestAnalysisNested(t *testing.T) {
-	src, err := Open(filepath.Join(sampleDir, "pajeng-nested.paje"), Options{})
+	src, err := paje.Open(filepath.Join(sampleDir, "pajeng-nested.paje"), paje.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,14 +147,14 @@ func TestSeekProperty(t *testing.T) {
 	rng := coretest.Rand(t)
 	for _, name := range samples {
 		path := filepath.Join(sampleDir, name)
-		sourcetest.SeekProperty(t, rng, func() (core.Source, error) { return Open(path, Options{}) }, 1<<20)
-		src, err := Open(path, Options{})
+		sourcetest.SeekProperty(t, rng, func() (core.Source, error) { return paje.Open(path, paje.Options{}) }, 1<<20)
+		src, err := paje.Open(path, paje.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		bad := src.Checkpoint(nil)
 		bad[3] ^= 1
-		if err := src.Seek(bad); !errors.Is(err, ErrBadCheckpoint) {
+		if err := src.Seek(bad); !errors.Is(err, paje.ErrBadCheckpoint) {
 			t.Errorf("Seek(damaged) = %v", err)
 		}
 		src.Close()
@@ -173,9 +176,9 @@ func TestAgainstPjDump(t *testing.T) {
 			t.Logf("%s: pj_dump refuses it (%v), skipped", filepath.Base(path), err)
 			continue
 		}
-		src, err := Open(path, Options{})
+		src, err := paje.Open(path, paje.Options{})
 		if err != nil {
-			t.Errorf("%s: pj_dump reads it, Open fails: %v", path, err)
+			t.Errorf("%s: pj_dump reads it, paje.Open fails: %v", path, err)
 			continue
 		}
 		h := analyze(t, src)
@@ -345,7 +348,7 @@ func diff(got, want []string) string {
 // every host and link is a row whose variables are float64 attributes,
 // so the browser has something to draw although no state is ever set.
 func TestVariablesOnlyTraceHasRows(t *testing.T) {
-	src, err := Open(filepath.Join(sampleDir, "g5k-variables.paje"), Options{})
+	src, err := paje.Open(filepath.Join(sampleDir, "g5k-variables.paje"), paje.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

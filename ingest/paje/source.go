@@ -21,7 +21,7 @@ type Options struct {
 const (
 	readBufBytes = 256 << 10 // also the longest line accepted
 	maxDefs      = 1 << 12
-	maxWarnings  = 100
+	maxWarnings  = core.MaxListedWarnings
 	maxFields    = 256 // values read from one line
 )
 
@@ -126,7 +126,7 @@ func (s *Source) scan() error {
 			}
 			s.end = max(s.end, t)
 		}
-		if def.kind == evCreateContainer {
+		if def.kind == EvCreateContainer {
 			s.addContainer(def)
 		}
 		s.events++
@@ -225,7 +225,7 @@ func (s *Source) definitionLine(b []byte) {
 	case s.inDef != nil:
 		if err := s.inDef.addField(b); err != nil {
 			s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %s: %v; its events are skipped", s.curLine, s.inDef.name, err)})
-			s.inDef.kind = evUnknown
+			s.inDef.kind = EvUnknown
 		}
 	}
 }
@@ -241,7 +241,7 @@ func (s *Source) endDefinition(d *eventDef) {
 	}
 	s.defs[d.id] = d
 	s.defList = append(s.defList, d)
-	if d.kind == evUnknown {
+	if d.kind == EvUnknown {
 		if _, known := kindByName[d.name]; !known {
 			s.warn(core.Warning{Kind: "unknown-definition",
 				Message: fmt.Sprintf("line %d: unknown event definition %s (id %s): its events are skipped", d.line, d.name, d.id)})
@@ -250,7 +250,7 @@ func (s *Source) endDefinition(d *eventDef) {
 	}
 	if err := d.check(); err != nil {
 		s.warn(core.Warning{Kind: "bad-definition", Message: fmt.Sprintf("line %d: %v; its events are skipped", d.line, err)})
-		d.kind = evUnknown
+		d.kind = EvUnknown
 		return
 	}
 	ci := &classInfo{def: d, ctxRef: -1, ctxRef2: -1}
@@ -264,9 +264,9 @@ func (s *Source) endDefinition(d *eventDef) {
 		ci.class.Fields = append(ci.class.Fields, f)
 	}
 	switch d.kind {
-	case evCreateContainer:
+	case EvCreateContainer:
 		ci.ctxRef, ci.ctxRef2 = d.field("Alias"), d.field("Name")
-	case evDestroyContainer:
+	case EvDestroyContainer:
 		ci.ctxRef = d.field("Name")
 	default:
 		ci.ctxRef = d.field("Container")

@@ -1,18 +1,22 @@
-package paje
+package paje_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/tracetui/tracetui/ingest/paje"
+
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 )
 
-// stackDefs adds SetState and ResetState to minimalDefs, and a second
+// stackDefs adds SetState and ResetState to paje.MinimalDefs, and a second
 // state type.
-const stackDefs = minimalDefs + `%EventDef PajeSetState 5
+const stackDefs = paje.MinimalDefs + `%EventDef PajeSetState 5
 % Time date
 % Type string
 % Container string
@@ -29,7 +33,7 @@ const stackDefs = minimalDefs + `%EventDef PajeSetState 5
 
 // stackOp is one state event of a generated trace.
 type stackOp struct {
-	kind      eventKind
+	kind      paje.EventKind
 	t         int // milliseconds
 	typ, cont string
 	value     string
@@ -38,11 +42,11 @@ type stackOp struct {
 func (o stackOp) line() string {
 	secs := fmt.Sprintf("%d.%03d", o.t/1000, o.t%1000)
 	switch o.kind {
-	case evPushState:
+	case paje.EvPushState:
 		return fmt.Sprintf("3 %s %s %s %s\n", secs, o.typ, o.cont, o.value)
-	case evPopState:
+	case paje.EvPopState:
 		return fmt.Sprintf("4 %s %s %s\n", secs, o.typ, o.cont)
-	case evSetState:
+	case paje.EvSetState:
 		return fmt.Sprintf("5 %s %s %s %s\n", secs, o.typ, o.cont, o.value)
 	default:
 		return fmt.Sprintf("6 %s %s %s\n", secs, o.typ, o.cont)
@@ -78,16 +82,16 @@ func referenceStacks(ops []stackOp) *core.MemHistory {
 			stacks[o.cont+"/"+o.typ] = st
 		}
 		switch o.kind {
-		case evPushState:
+		case paje.EvPushState:
 			st.vals = append(st.vals, o.value)
-		case evPopState:
+		case paje.EvPopState:
 			if len(st.vals) == 0 {
 				continue
 			}
 			st.vals = st.vals[:len(st.vals)-1]
-		case evSetState:
+		case paje.EvSetState:
 			st.vals = append(st.vals[:0], o.value)
-		case evResetState:
+		case paje.EvResetState:
 			st.vals = st.vals[:0]
 		}
 		at := func(d int) core.Value {
@@ -146,18 +150,18 @@ func TestStacksAgainstReference(t *testing.T) {
 				value: fmt.Sprint("v", rng.IntN(4))}
 			switch r := rng.IntN(10); {
 			case r < 5:
-				o.kind = evPushState
+				o.kind = paje.EvPushState
 			case r < 8:
-				o.kind = evPopState
+				o.kind = paje.EvPopState
 			case r < 9:
-				o.kind = evSetState
+				o.kind = paje.EvSetState
 			default:
-				o.kind = evResetState
+				o.kind = paje.EvResetState
 			}
 			ops = append(ops, o)
 			text.WriteString(o.line())
 		}
-		src, err := Open(writeTrace(t, text.String()), Options{})
+		src, err := paje.Open(paje.WriteTrace(t, text.String()), paje.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +179,7 @@ func TestStacksAgainstReference(t *testing.T) {
 // pops.
 func deepPushes(n int) string {
 	var b strings.Builder
-	b.WriteString(minimalDefs)
+	b.WriteString(paje.MinimalDefs)
 	for i := range n {
 		fmt.Fprintf(&b, "3 %d.%06d ST p1 s%d\n", 1+i/1_000_000, i%1_000_000, i)
 	}
@@ -190,13 +194,22 @@ func deepPushes(n int) string {
 //
 //	go test ./ingest/paje -run '^$' -bench DeepPushes -benchtime 3x
 func BenchmarkDeepPushes(b *testing.B) {
-	path := writeTrace(b, deepPushes(20_000))
+	path := paje.WriteTrace(b, deepPushes(20_000))
 	for range b.N {
-		src, err := Open(path, Options{})
+		src, err := paje.Open(path, paje.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		analyze(b, src)
 		src.Close()
+	}
+}
+
+// TestOpenCancelled: paje.Open's first pass honours its context.
+func TestOpenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := paje.Open(paje.WriteTrace(t, deepPushes(10)), paje.Options{Context: ctx}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Open with a cancelled context = %v, want context.Canceled", err)
 	}
 }

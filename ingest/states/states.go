@@ -4,10 +4,10 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/chrome"
-	"github.com/tracetui/tracetui/ingest/paje"
 	"github.com/tracetui/tracetui/ingest/states/callstack"
+	"github.com/tracetui/tracetui/ingest/states/chrome"
 	"github.com/tracetui/tracetui/ingest/states/kernel"
+	"github.com/tracetui/tracetui/ingest/states/paje"
 )
 
 // Analysis turns events into state changes. It resolves event and field

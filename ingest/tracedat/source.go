@@ -30,7 +30,7 @@ type Options struct {
 	State []byte
 }
 
-const maxWarnings = 100
+const maxWarnings = core.MaxListedWarnings
 
 // ErrBadCheckpoint is wrapped by Seek errors for checkpoints this trace
 // did not produce.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	chromestates "github.com/tracetui/tracetui/ingest/states/chrome"
+
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
@@ -20,7 +22,7 @@ func TestChromeSlices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer src.Close()
-	h := sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return chrome.NewAnalysis(s) })
+	h := sourcetest.Analyze(t, src, func(s core.StateSink) sourcetest.Analysis { return chromestates.NewAnalysis(s) })
 	th, ok := h.Attributes().Lookup("Threads/4242:4242")
 	if !ok {
 		t.Fatal("no compiler thread")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/chrome"
 )
 
 // Analysis turns Chrome trace events into states (see the package doc for
@@ -163,7 +164,7 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 		value: core.String(core.SafeString(c.Name)),
 	}
 	for i, f := range c.Fields {
-		if name, ok := strings.CutPrefix(f, argFieldPrefix); ok {
+		if name, ok := strings.CutPrefix(f, chrome.ArgFieldPrefix); ok {
 			r.args = append(r.args, argRef{index: i, name: core.SafeName(name)})
 		}
 	}
@@ -468,7 +469,7 @@ func (a *Analysis) Finish(end core.Time) error {
 }
 
 func (a *Analysis) warn(w core.Warning) {
-	if len(a.warnings) >= maxWarnings {
+	if len(a.warnings) >= core.MaxListedWarnings {
 		a.dropped++
 		return
 	}

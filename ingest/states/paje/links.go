@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/paje"
 )
 
 // Links (StartLink/EndLink matched by type and key) are shown like
@@ -36,7 +37,7 @@ func (a *Analysis) link(ev *core.Event, r *classRefs) {
 	t := ev.Time
 	ti := a.typeOf(text(ev, r.typ))
 	lk := linkKey{typ: ti, key: text(ev, r.key)}
-	if r.kind == evStartLink {
+	if r.kind == paje.EvStartLink {
 		c := a.container(text(ev, r.start))
 		a.ensureRow(c, t)
 		label := core.SafeString(ti.name + "/" + text(ev, r.value) + "#" + lk.key)

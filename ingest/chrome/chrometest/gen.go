@@ -1,22 +1,26 @@
-package chrome
+// Package chrometest generates Chrome traces for the tests of the reader
+// and of its analysis: random nested slices on a few threads, with the
+// slices and the event order they imply as references.
+package chrometest
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/tracetui/tracetui/core"
+	"testing"
 )
 
-// genSlice is one slice of a generated trace, the reference for the
+// Slice is one slice of a generated trace, the reference for the
 // analysis.
-type genSlice struct {
-	thread     string // "<pid>:<tid>"
-	depth      int
-	start, end int64 // ns; the slice covers [start, end-1]
-	name       string
+type Slice struct {
+	Thread     string // "<pid>:<tid>"
+	Depth      int
+	Start, End int64 // ns; the slice covers [Start, End-1]
+	Name       string
 }
 
 type genEvent struct {
@@ -24,14 +28,14 @@ type genEvent struct {
 	json string
 }
 
-// genTrace builds a random trace of nested slices on a few threads, with
+// GenTrace builds a random trace of nested slices on a few threads, with
 // instants and counters, in file order with ties kept (B/E order matters
 // at equal times), then shuffled across different timestamps. It returns
 // the JSON text, the slices, and the rank of every event in time order
 // (n, as written in each event's args).
-func genTrace(rng *rand.Rand, threads int) (string, []genSlice, []int) {
+func GenTrace(rng *rand.Rand, threads int) (string, []Slice, []int) {
 	var evs []genEvent
-	var slicesOut []genSlice
+	var slicesOut []Slice
 	name := 0
 	add := func(ts int64, format string, a ...any) {
 		n := len(evs)
@@ -64,7 +68,7 @@ func genTrace(rng *rand.Rand, threads int) (string, []genSlice, []int) {
 				}
 				name++
 				nm := fmt.Sprintf("s%d", name)
-				slicesOut = append(slicesOut, genSlice{thread: key, depth: depth, start: s, end: e, name: nm})
+				slicesOut = append(slicesOut, Slice{Thread: key, Depth: depth, Start: s, End: e, Name: nm})
 				switch {
 				case clang:
 					gen(s, e, depth+1)
@@ -150,32 +154,13 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-// expectedStacks returns the non-null CallStack and thread intervals the
-// slices imply, as "path [start,end] value" lines, sorted.
-func expectedStacks(sl []genSlice) []string {
-	var out []string
-	for _, s := range sl {
-		out = append(out, fmt.Sprintf("Threads/%s/CallStack/%d [%d,%d] %s", s.thread, s.depth, s.start, s.end-1, s.name))
-		if s.depth == 1 {
-			out = append(out, fmt.Sprintf("Threads/%s [%d,%d] %s", s.thread, s.start, s.end-1, s.name))
-		}
+// WriteTemp writes text to a file in a temporary directory of t and
+// returns its path.
+func WriteTemp(t testing.TB, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "trace")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(out)
-	return out
-}
-
-// gotStacks lists the non-null intervals of the thread and CallStack keys.
-func gotStacks(h *core.MemHistory) []string {
-	tree := h.Attributes()
-	var out []string
-	for _, iv := range h.Intervals() {
-		p := tree.Path(iv.Key)
-		isThread := strings.Count(p, "/") == 1 && strings.HasPrefix(p, "Threads/")
-		if iv.Value.IsNull() || !(isThread || strings.Contains(p, "/CallStack/")) {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s [%d,%d] %s", p, iv.Start, iv.End, iv.Value))
-	}
-	slices.Sort(out)
-	return out
+	return p
 }

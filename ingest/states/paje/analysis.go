@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/paje"
 )
 
 // rootLabel names the root container's process row.
@@ -27,7 +28,7 @@ type Analysis struct {
 }
 
 type classRefs struct {
-	kind                               eventKind
+	kind                               paje.EventKind
 	alias, typ, name, container, value int
 	start, end, key                    int // links
 }
@@ -80,7 +81,7 @@ func (a *Analysis) refs(c *core.EventClass) *classRefs {
 		return r
 	}
 	r := &classRefs{
-		kind: kindByName[c.Name], alias: c.FieldIndex("Alias"), typ: c.FieldIndex("Type"),
+		kind: paje.KindOf(c.Name), alias: c.FieldIndex("Alias"), typ: c.FieldIndex("Type"),
 		name: c.FieldIndex("Name"), container: c.FieldIndex("Container"), value: c.FieldIndex("Value"),
 		start: c.FieldIndex("StartContainer"), end: c.FieldIndex("EndContainer"), key: c.FieldIndex("Key"),
 	}
@@ -101,7 +102,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 	r := a.refs(ev.Class)
 	t := ev.Time
 	switch r.kind {
-	case evDefineContainerType, evDefineStateType, evDefineVariableType, evDefineEventType, evDefineLinkType:
+	case paje.EvDefineContainerType, paje.EvDefineStateType, paje.EvDefineVariableType, paje.EvDefineEventType, paje.EvDefineLinkType:
 		ti := &typeInfo{name: text(ev, r.name), values: map[string]string{}}
 		if al := text(ev, r.alias); al != "" {
 			a.types[al] = ti
@@ -109,7 +110,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		if _, dup := a.types[ti.name]; !dup {
 			a.types[ti.name] = ti
 		}
-	case evDefineEntityValue:
+	case paje.EvDefineEntityValue:
 		if ti, ok := a.types[text(ev, r.typ)]; ok {
 			name := text(ev, r.name)
 			ti.values[name] = name
@@ -117,7 +118,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 				ti.values[al] = name
 			}
 		}
-	case evCreateContainer:
+	case paje.EvCreateContainer:
 		name := text(ev, r.name)
 		key := text(ev, r.alias)
 		if key == "" {
@@ -128,7 +129,7 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		if _, dup := a.conts[name]; !dup {
 			a.conts[name] = c
 		}
-	case evDestroyContainer:
+	case paje.EvDestroyContainer:
 		if c, ok := a.conts[text(ev, r.name)]; ok && c.hasRow {
 			for _, st := range c.stacks {
 				st.vals = st.vals[:0]
@@ -140,17 +141,17 @@ func (a *Analysis) Handle(ev *core.Event) error {
 			}
 			a.endFlowIn(c, t)
 		}
-	case evSetState, evPushState, evPopState, evResetState:
+	case paje.EvSetState, paje.EvPushState, paje.EvPopState, paje.EvResetState:
 		c := a.container(text(ev, r.container))
 		ti := a.typeOf(text(ev, r.typ))
 		st := a.stack(c, ti, t)
 		same := len(st.vals) // depths below are unchanged
 		switch r.kind {
-		case evSetState:
+		case paje.EvSetState:
 			st.vals, same = append(st.vals[:0], a.stateValue(ti, ev, r)), 0
-		case evPushState:
+		case paje.EvPushState:
 			st.vals = append(st.vals, a.stateValue(ti, ev, r))
-		case evPopState:
+		case paje.EvPopState:
 			if len(st.vals) == 0 {
 				a.warn(core.Warning{Time: t, Kind: "pop-empty", Count: 1,
 					Message: fmt.Sprintf("PopState of %s on %s at %s with no state pushed: ignored", ti.name, c.name, core.FormatTimestamp(t))})
@@ -158,11 +159,11 @@ func (a *Analysis) Handle(ev *core.Event) error {
 			}
 			st.vals = st.vals[:len(st.vals)-1]
 			same = len(st.vals)
-		case evResetState:
+		case paje.EvResetState:
 			st.vals, same = st.vals[:0], 0
 		}
 		a.writeStack(c, st, t, same)
-	case evSetVariable, evAddVariable, evSubVariable:
+	case paje.EvSetVariable, paje.EvAddVariable, paje.EvSubVariable:
 		c := a.container(text(ev, r.container))
 		ti := a.typeOf(text(ev, r.typ))
 		a.ensureRow(c, t)
@@ -181,14 +182,14 @@ func (a *Analysis) Handle(ev *core.Event) error {
 			v = x
 		}
 		switch r.kind {
-		case evAddVariable:
+		case paje.EvAddVariable:
 			v = c.varVals[ti] + v
-		case evSubVariable:
+		case paje.EvSubVariable:
 			v = c.varVals[ti] - v
 		}
 		c.varVals[ti] = v
 		a.modify(k, t, core.Float64(v))
-	case evStartLink, evEndLink:
+	case paje.EvStartLink, paje.EvEndLink:
 		a.link(ev, r)
 	}
 	return nil
@@ -308,7 +309,7 @@ func (a *Analysis) modify(k core.Key, t core.Time, v core.Value) {
 }
 
 func (a *Analysis) warn(w core.Warning) {
-	if len(a.warnings) >= maxWarnings {
+	if len(a.warnings) >= core.MaxListedWarnings {
 		a.dropped++
 		return
 	}

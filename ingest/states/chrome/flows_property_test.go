@@ -8,6 +8,8 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/chrome"
+	"github.com/tracetui/tracetui/ingest/chrome/chrometest"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
@@ -154,7 +156,7 @@ func boundEnd(slices []span, ts int, enclosing bool) (int, bool) {
 // analyzeText runs the analysis over a trace given as text.
 func analyzeText(t *testing.T, text string) core.History {
 	t.Helper()
-	src, err := Open(writeTemp(t, text), Options{TempDir: t.TempDir()})
+	src, err := chrome.Open(chrometest.WriteTemp(t, text), chrome.Options{TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

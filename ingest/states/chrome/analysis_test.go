@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/chrome"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
 func analyzeSample(t *testing.T, name string) (*core.MemHistory, *Analysis) {
 	t.Helper()
-	src, err := Open(filepath.Join(sampleDir, name), Options{TempDir: t.TempDir()})
+	src, err := chrome.Open(filepath.Join("..", "..", "..", "testdata", "chrome", name), chrome.Options{TempDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestAnalysisClangNestsByDuration(t *testing.T) {
 		at("Processes/4242/Exec_name", 0, s("clang-17")),
 		at(th+"/CallStack/1", 1_000_000, s("ExecuteCompiler")),
 		at(th+"/CallStack/2", 1_000_000, s("Frontend")),
-		// Source (1500us, 1000us) was written after its child Source
+		// chrome.Source (1500us, 1000us) was written after its child chrome.Source
 		// (1510us); ParseClass and the frontend end.
 		at(th+"/CallStack/3", 1_500_000, s("Source")),
 		at(th+"/CallStack/4", 1_500_000, core.Null()),
