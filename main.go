@@ -45,7 +45,7 @@ func runBrowse(e *cli.Env, args []string) error {
 		}
 		path = demo
 	}
-	opts := index.Options{IndexPath: *indexFile, Format: *format, Arch: *arch}
+	opts := index.Options{IndexPath: *indexFile, Format: *format, Arch: *arch, Reclaim: cli.Reclaim}
 	_, ready, err := index.Locate(path, opts)
 	if err != nil {
 		return err

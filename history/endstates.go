@@ -3,8 +3,6 @@ package history
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"runtime/debug"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -61,7 +59,7 @@ func (b *Builder) endStates(end core.Time) error {
 	// the eSHT rule puts the rest below them instead of stacking roots.
 	// They go through the pipeline like the others: the tree side places
 	// the last batches of the trace while this side sorts them.
-	if b.state.len() >= collectBeforeLastStates {
+	if b.state.len() >= collectBeforeLastStates && b.opts.Reclaim != nil {
 		// The sort below takes 4 bytes per key in one allocation, at the
 		// build's peak: collect first what the analyses left (their
 		// per-thread records are garbage once they have finished), so
@@ -72,11 +70,7 @@ func (b *Builder) endStates(end core.Time) error {
 		// kept 400 MB of such pages while the rows and the attribute
 		// tree's encoding took new ones). Below ReturnMemoryFrom keys
 		// that costs more (the pages are faulted in again) than it saves.
-		if b.state.len() >= ReturnMemoryFrom {
-			debug.FreeOSMemory()
-		} else {
-			runtime.GC()
-		}
+		b.opts.Reclaim(b.state.len() >= ReturnMemoryFrom)
 	}
 	// The last group of first nulls held back goes first (nulls.go); the
 	// last states are then sent as they come.

@@ -91,6 +91,12 @@ type Options struct {
 	// Context, when set, cancels the summary pass of Close: Close then
 	// returns its error within milliseconds and leaves nothing at path.
 	Context context.Context
+	// Reclaim, when set, is called where the build leaves much garbage
+	// before a large allocation (at ReturnMemoryFrom keys and more,
+	// asking to give the freed pages back to the system): the program
+	// that owns the process's memory policy collects there. Nil: the
+	// build makes no process-wide call.
+	Reclaim func(returnToOS bool)
 
 	// oneClass puts every key in class 0: the R-SHT without attribute
 	// classes, for the tests and benchmarks that measure them.

@@ -127,3 +127,14 @@ func (r *gcRegime) percentFor(live uint64) int {
 	}
 	return p
 }
+
+// Reclaim is the command line's answer to a build's Reclaim call (see
+// index.Options.Reclaim): a collection, or one that also gives the freed
+// pages back to the system. Process-wide memory calls are made here only.
+func Reclaim(returnToOS bool) {
+	if returnToOS {
+		debug.FreeOSMemory()
+		return
+	}
+	runtime.GC()
+}

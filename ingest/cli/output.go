@@ -21,6 +21,7 @@ func (e *Env) openTrace(path string, opts index.Options) (*trace.Trace, error) {
 	defer stop()
 	p := newProgressLine(e.Stderr)
 	opts.Progress = p.update
+	opts.Reclaim = Reclaim // the command line owns the process's memory policy
 	opts.Waiting = func() { fmt.Fprintln(e.Stderr, "tracetui: another tracetui is indexing this trace; waiting for it") }
 	t, err := trace.Open(ctx, path, opts)
 	p.done()

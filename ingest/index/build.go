@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -50,14 +48,15 @@ type buildRequest struct {
 	trace       string // absolute trace path
 	fingerprint string
 	progress    func(done, total int64)
-	readInline  bool // read the trace on the build's goroutine (tests compare)
+	readInline  bool                  // read the trace on the build's goroutine (tests compare)
+	reclaim     func(returnToOS bool) // Options.Reclaim
 }
 
 // buildOptions are the history options of a build: the rows the browser
 // draws from states get level-of-detail summaries, and ctx cancels the
 // summary pass of Close.
 func buildOptions(ctx context.Context, req buildRequest) history.Options {
-	return history.Options{Layout: req.layout, Summarise: core.SummaryRule, Context: ctx}
+	return history.Options{Layout: req.layout, Summarise: core.SummaryRule, Context: ctx, Reclaim: req.reclaim}
 }
 
 // collectAfterAnalyses is the attribute count from which the build
@@ -183,8 +182,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	// collection, that goal was set by the heap at the end of the trace
 	// and the process reached it.
 	analyses = nil
-	if b.Attributes().Len() >= collectAfterAnalyses {
-		runtime.GC()
+	if b.Attributes().Len() >= collectAfterAnalyses && req.reclaim != nil {
+		req.reclaim(false)
 	}
 	var table *pstree.Table
 	if rec != nil { // the browser opens on it without querying the history
@@ -224,11 +223,11 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		if err := addRowsSection(b, rows); err != nil {
 			return err
 		}
-		if b.Attributes().Len() >= history.ReturnMemoryFrom {
+		if b.Attributes().Len() >= history.ReturnMemoryFrom && req.reclaim != nil {
 			// The current states, the table and the rows are garbage, in
 			// pages among the attribute tree's: given back now, they are
 			// not resident beside the new arrays of the tree's encoding.
-			debug.FreeOSMemory()
+			req.reclaim(true)
 		}
 	}
 	if sk, ok := src.(stateKeeper); ok {

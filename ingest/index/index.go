@@ -40,6 +40,9 @@ type Options struct {
 	// Waiting, if set, is called once when another process is building
 	// the same index and this one waits for it.
 	Waiting func()
+	// Reclaim, when set, is called where a build leaves much garbage
+	// (see history.Options.Reclaim): the command line's memory policy.
+	Reclaim func(returnToOS bool)
 }
 
 // Index is the result of the index lifecycle: an opened index file (the
@@ -144,7 +147,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, arch: opts.Arch, trace: abs, fingerprint: fp, progress: prog.second})
+	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, arch: opts.Arch, trace: abs, fingerprint: fp, progress: prog.second, reclaim: opts.Reclaim})
 	src.Close()
 	if errors.Is(err, syscall.ENOSPC) {
 		// Said first: the write that failed may be deep in an analysis.
