@@ -16,7 +16,7 @@ import (
 // 5 µs: a decoded node holds 14 KiB of arrays, so caching it costs about
 // 100 µs the first time, 10 to 20 times a decode. A cold frame of a dense
 // capture reads 600 to 1600 nodes. Caching all of them made the first
-// frame of /work/rec/bigbuild.txt cost 40 ms more; admitting them on their
+// frame of a real 1.29 M-event ftrace capture cost 40 ms more; admitting them on their
 // second reading (as the 2Q cache does, which this replaced) moved those
 // 40 ms to the second frame. So a walk caches the first cacheNodes nodes
 // it decodes, evicting the least recently used nodes if needed, and

@@ -131,10 +131,7 @@ func BenchmarkIndexVsTraceCmd(b *testing.B) {
 	}
 	path := os.Getenv("TRACETUI_TRACEDAT_BENCH")
 	if path == "" {
-		path = "/work/rec/bigbuild.dat"
-	}
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s not present (set TRACETUI_TRACEDAT_BENCH to a large trace.dat)", path)
+		path = coretest.Recording(b, "bigbuild.dat")
 	}
 	bin := coretest.Binary(b)
 	idx := filepath.Join(b.TempDir(), "index.tti")

@@ -2,13 +2,13 @@ package trace
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/index"
 )
 
@@ -20,11 +20,7 @@ import (
 func TestProcessFallsBackToTheEventsComm(t *testing.T) {
 	t.Run("ftrace", func(t *testing.T) { checkCommFallback(t, "../../testdata/ftrace/rec-tiny.txt") })
 	t.Run("tracedat", func(t *testing.T) {
-		const p = "/work/rec/tiny.dat"
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s absent (the lead's recording of this machine)", p)
-		}
-		checkCommFallback(t, p)
+		checkCommFallback(t, coretest.Recording(t, "tiny.dat"))
 	})
 }
 

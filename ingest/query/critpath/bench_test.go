@@ -22,7 +22,7 @@ import (
 // disk, cold cache each time (the index is reopened), next to its peer:
 // one pass decoding the trace, the least a path computed by re-reading
 // the trace would cost. Traces: a generated one and the real recording
-// /work/rec/build.txt (skipped when absent).
+// build.txt in $TRACETUI_RECORDINGS (skipped when absent).
 //
 //	go test -run '^$' -bench CriticalPath -benchtime 10x ./ingest/query/critpath/
 func BenchmarkCriticalPath(b *testing.B) {
@@ -35,11 +35,7 @@ func BenchmarkCriticalPath(b *testing.B) {
 			return src, src.Classes(), nil
 		},
 		"rec-build": func() (core.Source, []*core.EventClass, error) {
-			dir := recDir()
-			if dir == "" {
-				b.Skip("recordings absent (set TRACETUI_REC)")
-			}
-			src, err := ftrace.Open(filepath.Join(dir, "build.txt"), ftrace.Options{})
+			src, err := ftrace.Open(coretest.Recording(b, "build.txt"), ftrace.Options{})
 			return src, nil, err
 		},
 	}

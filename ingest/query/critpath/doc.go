@@ -2,7 +2,7 @@
 // kernel state history (the index): over [from, to), a chain of segments
 // that says, at every instant, who was making progress on the thread's
 // behalf and what kind of progress or wait it was. It follows Trace
-// Compass's "OS bounded" algorithm (/work/shared/docs/critical-path.md,
+// Compass's "OS bounded" algorithm (shared/docs/critical-path.md,
 // §4) on an execution graph read from the index instead of re-reading
 // the trace:
 //

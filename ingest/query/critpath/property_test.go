@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -163,37 +162,21 @@ func TestPathPropertiesSharedTraces(t *testing.T) {
 	}
 }
 
-// Real recordings of this machine (ftrace text), from $TRACETUI_REC or
-// ../rec beside the checkout; skipped when absent. The committed tiny
-// recording runs everywhere.
+// Real recordings (ftrace text) from $TRACETUI_RECORDINGS when present;
+// the committed tiny recording runs everywhere.
 func TestPathPropertiesRecordings(t *testing.T) {
 	rng := coretest.Rand(t)
 	paths := []string{"testdata/rec-tiny.txt"}
-	if rec := recDir(); rec != "" {
-		paths = append(paths, filepath.Join(rec, "small.txt"), filepath.Join(rec, "pipes.txt"))
+	for _, name := range []string{"small.txt", "pipes.txt"} {
+		if p := coretest.RecordingOrEmpty(name); p != "" {
+			paths = append(paths, p)
+		}
 	}
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			checkThreads(t, indexFtrace(t, p), rng, 20)
 		})
 	}
-}
-
-// recDir returns the directory of real recordings, or "".
-func recDir() string {
-	dirs := []string{os.Getenv("TRACETUI_REC")}
-	if root := coretest.ModuleRoot(); root != "" {
-		dirs = append(dirs, filepath.Join(root, "../rec"), filepath.Join(root, "../../rec"))
-	}
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(d, "small.txt")); err == nil {
-			return d
-		}
-	}
-	return ""
 }
 
 // reference is the brute-force reference the path is checked against:

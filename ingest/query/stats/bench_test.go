@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // BenchmarkComputeVsLttngAnalyses runs all four analyses over the whole
@@ -18,10 +20,7 @@ import (
 //
 //	go test -run '^$' -bench ComputeVsLttng ./ingest/query/stats/
 func BenchmarkComputeVsLttngAnalyses(b *testing.B) {
-	dir := filepath.Join(sharedCTF, "bug446190")
-	if _, err := os.Stat(dir); err != nil {
-		b.Skipf("shared LTTng kernel trace absent: %v", err)
-	}
+	dir := filepath.Join(coretest.SharedTraces(b), "ctf", "bug446190")
 	var peer time.Duration
 	tmp := b.TempDir()
 	link := filepath.Join(tmp, "kernel")

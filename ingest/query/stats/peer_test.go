@@ -12,13 +12,11 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
-
-// sharedCTF is where the shared real LTTng kernel traces live.
-const sharedCTF = "/work/shared/traces/ctf"
 
 // analyzeCTF indexes a trace as the browser does (an R-SHT in a
 // temporary directory) and returns its history.
@@ -98,10 +96,7 @@ func num(cell map[string]any) float64 {
 func nearNS(a, b float64) bool { return math.Abs(a-b) <= 1000 }
 
 func peerTrace(t *testing.T) string {
-	dir := filepath.Join(sharedCTF, "bug446190")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared LTTng kernel trace absent: %v", err)
-	}
+	dir := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
 	return dir
 }
 

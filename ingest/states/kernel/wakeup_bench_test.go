@@ -16,7 +16,7 @@ import (
 
 // BenchmarkWakeLinks is the cost of wake-up links: the kernel analysis
 // writing an R-SHT file, with links and without, over a generated trace
-// and a real recording (/work/rec/build.txt, skipped when absent).
+// and a real recording (build.txt in $TRACETUI_RECORDINGS, skipped when absent).
 // ns/event and cpu-ns/event are per event (CPU time includes the
 // garbage collector's); index-bytes is the R-SHT file's size.
 //
@@ -32,11 +32,7 @@ func BenchmarkWakeLinks(b *testing.B) {
 			return copyEvents(b, src), Detect(src.Info(), src.Classes())
 		},
 		"rec-build": func() ([]core.Event, *Layout) {
-			path := filepath.Join(coretest.ModuleRoot(), "../../rec/build.txt")
-			if env := os.Getenv("TRACETUI_REC"); env != "" {
-				path = filepath.Join(env, "build.txt")
-			}
-			src, err := ftrace.Open(path, ftrace.Options{})
+			src, err := ftrace.Open(coretest.Recording(b, "build.txt"), ftrace.Options{})
 			if err != nil {
 				b.Skipf("recording absent: %v", err)
 			}
