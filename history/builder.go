@@ -284,6 +284,11 @@ func (b *Builder) close(end core.Time) error {
 		return fmt.Errorf("history: sync index: %w", err)
 	}
 	tmp := b.f.Name()
+	if m := b.opts.Mode; m != 0 && m != 0o600 {
+		if err := b.f.Chmod(m); err != nil {
+			return fmt.Errorf("history: set the index's permissions: %w", err)
+		}
+	}
 	if err := b.f.Close(); err != nil {
 		return fmt.Errorf("history: close index: %w", err)
 	}

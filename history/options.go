@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"os"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -97,6 +98,9 @@ type Options struct {
 	// that owns the process's memory policy collects there. Nil: the
 	// build makes no process-wide call.
 	Reclaim func(returnToOS bool)
+	// Mode is the index file's permission bits (default 0600: private to
+	// the user; the build's temporary files always are).
+	Mode os.FileMode
 
 	// oneClass puts every key in class 0: the R-SHT without attribute
 	// classes, for the tests and benchmarks that measure them.

@@ -2,14 +2,13 @@ package history
 
 import (
 	"io"
-	"os"
 )
 
 // HasMagic reports whether the file at path starts with an index file's
 // magic: a tracetui index, perhaps damaged or of another version. The CLI
 // overwrites only such files, and trace readers skip them.
 func HasMagic(path string) bool {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Temporary files of a build live beside the destination, named
@@ -16,13 +17,19 @@ import (
 
 func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
 
+// tempMode is the permission of every file a build creates.
+const tempMode = 0o600
+
 func createTemp(path, suffix string) (*os.File, error) {
+	mode := os.FileMode(tempMode)
 	var rnd [8]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return nil, err
 	}
 	name := filepath.Join(filepath.Dir(path), tempPrefix(path)+hex.EncodeToString(rnd[:])+suffix)
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	// Private to the user (an index holds the traced machine's command
+	// lines and file names); Close gives the index its Options.Mode.
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, mode)
 	if err != nil {
 		return nil, fmt.Errorf("history: create temporary index: %w", err)
 	}
@@ -55,7 +62,7 @@ func removeStaleTemps(path string) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		f, err := os.OpenFile(p, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 		if err != nil {
 			continue
 		}

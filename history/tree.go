@@ -50,7 +50,7 @@ var _ core.History = (*Tree)(nil)
 // another format version, corrupt or truncated is refused with an error
 // matching ErrNotIndex, ErrVersion, ErrCorrupt or ErrTruncated: rebuild it.
 func Open(path string, opts OpenOptions) (*Tree, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("history: open index: %w", err)
 	}

@@ -50,13 +50,14 @@ type buildRequest struct {
 	progress    func(done, total int64)
 	readInline  bool                  // read the trace on the build's goroutine (tests compare)
 	reclaim     func(returnToOS bool) // Options.Reclaim
+	mode        os.FileMode           // the index file's permission bits (0: 0600)
 }
 
 // buildOptions are the history options of a build: the rows the browser
 // draws from states get level-of-detail summaries, and ctx cancels the
 // summary pass of Close.
 func buildOptions(ctx context.Context, req buildRequest) history.Options {
-	return history.Options{Layout: req.layout, Summarise: core.SummaryRule, Context: ctx, Reclaim: req.reclaim}
+	return history.Options{Layout: req.layout, Summarise: core.SummaryRule, Context: ctx, Reclaim: req.reclaim, Mode: req.mode}
 }
 
 // collectAfterAnalyses is the attribute count from which the build

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 )
 
 // CacheDir returns the directory holding indexes: $XDG_CACHE_HOME/tracetui,
@@ -44,7 +46,7 @@ const sampleBytes = 4 << 10
 // sampleHash hashes the first and last sampleBytes of the file at p (the
 // whole file when it is smaller than both).
 func sampleHash(p string, size int64) (string, error) {
-	f, err := os.Open(p)
+	f, err := tracefile.Open(p)
 	if err != nil {
 		return "", err
 	}
@@ -79,7 +81,7 @@ const maxFingerprintFiles = 100_000
 // traceFiles lists the regular files of a trace (the file itself, or every
 // file under the directory), sorted by path.
 func traceFiles(abs string) ([]traceFile, error) {
-	st, err := os.Stat(abs)
+	st, err := tracefile.Check(abs) // a FIFO is refused before any open
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func DemoTrace() (string, error) {
 	if ctf.IsTrace(dir) {
 		return dir, nil
 	}
-	if err := os.MkdirAll(cache, 0o755); err != nil {
+	if err := os.MkdirAll(cache, 0o700); err != nil {
 		return "", fmt.Errorf("demo trace: %w", err)
 	}
 	os.RemoveAll(dir) // a partial directory from an older tracetui: not a trace

@@ -84,6 +84,13 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 	}
 	fp = fingerprint(abs, files, indexVersions(opts))
 	indexPath = opts.IndexPath
+	if indexPath != "" {
+		// A FIFO or a device named as the index is said to be one here,
+		// for every command, before anything opens it.
+		if st, err := os.Stat(indexPath); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+			return "", "", "", fmt.Errorf("%w: --index %s is not a regular file (%s); name a file", ErrIndexPath, indexPath, st.Mode().Type())
+		}
+	}
 	if indexPath == "" {
 		dir, err := CacheDir()
 		if err != nil {
@@ -122,8 +129,9 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 			return nil, err
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(indexPath), 0o755); err != nil {
-		return nil, fmt.Errorf("index directory: %w", err)
+	mode, err := prepareIndexDir(indexPath, abs, opts)
+	if err != nil {
+		return nil, err
 	}
 	lock, err := acquireLock(ctx, indexPath, opts.Waiting)
 	if err != nil {
@@ -147,7 +155,7 @@ func Open(ctx context.Context, path string, opts Options) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, arch: opts.Arch, trace: abs, fingerprint: fp, progress: prog.second, reclaim: opts.Reclaim})
+	err = build(ctx, buildRequest{src: src, path: indexPath, layout: opts.Layout, arch: opts.Arch, trace: abs, fingerprint: fp, progress: prog.second, reclaim: opts.Reclaim, mode: mode})
 	src.Close()
 	if errors.Is(err, syscall.ENOSPC) {
 		// Said first: the write that failed may be deep in an analysis.
@@ -338,4 +346,31 @@ func (p *phasedProgress) second(done, total int64) {
 	default:
 		p.fn(done, total)
 	}
+}
+
+// prepareIndexDir creates the index's directory if needed and returns the
+// permission bits of the index file. An index holds every command line,
+// process and file name of the traced machine: the cache directory is
+// private to the user (0700, made so when an older tracetui left it
+// open) and its files 0600; an --index file gets the trace's own read
+// bits at most (and never more than 0644), so it is no more readable than
+// the trace it describes.
+func prepareIndexDir(indexPath, trace string, opts Options) (os.FileMode, error) {
+	dir := filepath.Dir(indexPath)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, fmt.Errorf("index directory: %w", err)
+	}
+	if opts.IndexPath == "" {
+		if st, err := os.Stat(dir); err == nil && st.Mode().Perm() != 0o700 {
+			if err := os.Chmod(dir, 0o700); err != nil {
+				return 0, fmt.Errorf("making the cache directory %s private: %w", dir, err)
+			}
+		}
+		return 0o600, nil
+	}
+	st, err := os.Stat(trace)
+	if err != nil {
+		return 0, err
+	}
+	return st.Mode().Perm() & 0o644, nil
 }

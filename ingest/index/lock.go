@@ -29,9 +29,9 @@ const lockPoll = 50 * time.Millisecond
 // another process holds it, and gives up when ctx is done.
 func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildLock, error) {
 	name := indexPath + ".lock"
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
+	f, err := openLockFile(name)
 	if err != nil {
-		return nil, fmt.Errorf("index lock: %w", err)
+		return nil, err
 	}
 	told := false
 	for {
@@ -41,8 +41,8 @@ func acquireLock(ctx context.Context, indexPath string, waiting func()) (*buildL
 			// the flock: a lock on the unlinked file excludes nobody,
 			// so take the one now at the name.
 			f.Close()
-			if f, err = os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644); err != nil {
-				return nil, fmt.Errorf("index lock: %w", err)
+			if f, err = openLockFile(name); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -81,4 +81,28 @@ func sameFile(f *os.File, name string) bool {
 	}
 	b, err := os.Stat(name)
 	return err == nil && os.SameFile(a, b)
+}
+
+// openLockFile opens (creating it, private to the user) the lock file at
+// name. It never follows a symbolic link planted there (which would
+// create a file wherever it points, with this user's ownership), never
+// blocks on a FIFO, and refuses a lock that is not a regular file owned by
+// this user.
+func openLockFile(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("index lock %s: %w; remove it if it is not tracetui's", name, err)
+	}
+	st, err := f.Stat()
+	if err == nil {
+		sys, ok := st.Sys().(*syscall.Stat_t)
+		if !st.Mode().IsRegular() || !ok || int(sys.Uid) != os.Getuid() {
+			err = fmt.Errorf("not a regular file owned by this user (%s)", st.Mode())
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("index lock %s: %w; remove it if it is not tracetui's", name, err)
+	}
+	return f, nil
 }

@@ -241,7 +241,7 @@ func entryOf(list []CacheEntry, path string) *CacheEntry {
 // unheld reports whether no process holds a lock on the file at p (a
 // live build locks its temporary files and its lock file).
 func unheld(p string) bool {
-	f, err := os.OpenFile(p, os.O_RDWR, 0)
+	f, err := os.OpenFile(p, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}

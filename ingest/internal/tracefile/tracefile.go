@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // ErrNotRegular is wrapped by the errors for paths that name neither a
@@ -48,7 +49,20 @@ func Open(path string) (*os.File, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a file", path)
 	}
-	return os.Open(path)
+	// Non-blocking, and checked again on the opened file: a FIFO put at
+	// path after the check must neither block open(2) nor be read.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		return nil, notRegular(path, st.Mode())
+	}
+	return f, nil
 }
 
 func notRegular(path string, m fs.FileMode) error {
