@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -28,7 +29,8 @@ type attrStore struct {
 
 	err atomic.Pointer[error] // the first damage met (or ErrTreeClosed)
 
-	guard bodyGuard // unmaps body on Close, once no reader is inside
+	guard bodyGuard   // unmaps body on Close, once no reader is inside
+	stale atomic.Bool // the file changed under the mapping: every read answers absent
 
 	// names caches the ids of recently looked-up names: the browser asks
 	// every thread for its "Exec_name", "PID" and "PPID" children, and
@@ -102,6 +104,41 @@ func openAttributes(f *os.File, path string, h *fileHeader) (*attrStore, error) 
 
 func allZero(b []byte) bool { return !bytes.ContainsFunc(b, func(r rune) bool { return r != 0 }) }
 
+// enter starts a read of the body: it reports false when the store is
+// closed or its file changed. Until the matching leave, a fault on the
+// mapping (SIGBUS: the file was truncated under it) panics instead of
+// killing the process, and leave turns it into damage. It returns the
+// goroutine's previous fault setting, for leave.
+func (s *attrStore) enter() (faults bool, ok bool) {
+	if s.stale.Load() || !s.guard.enter() {
+		return false, false
+	}
+	return debug.SetPanicOnFault(true), true
+}
+
+// leave ends a read started by a successful enter; it must be deferred
+// by the method that called enter, so that its recover sees a fault of
+// the read. Any other panic goes on.
+func (s *attrStore) leave(faults bool) {
+	debug.SetPanicOnFault(faults)
+	s.guard.leave()
+	if r := recover(); r != nil {
+		if _, fault := r.(interface{ Addr() uintptr }); !fault {
+			panic(r)
+		}
+		s.changed(fmt.Sprint(r))
+	}
+}
+
+// changed marks the store's file as changed under the mapping: the reads
+// in progress may have seen other bytes, and every later one answers as
+// absent, Err reporting why.
+func (s *attrStore) changed(why string) {
+	s.stale.Store(true)
+	err := fmt.Errorf("history: %s: %w: the index file changed while it was open (%s): it was truncated or rewritten by another program", s.path, ErrCorrupt, why)
+	s.err.CompareAndSwap(nil, &err)
+}
+
 // fail records the first damage met.
 func (s *attrStore) fail(format string, a ...any) {
 	err := fmt.Errorf("history: %s: %w: attribute tree: %s", s.path, ErrCorrupt, fmt.Sprintf(format, a...))
@@ -161,10 +198,14 @@ func (s *attrStore) valid(k core.Key) bool { return k >= 0 && uint64(k) < s.l.a 
 
 // Parent implements [core.AttributeStore]; Root for a key out of range.
 func (s *attrStore) Parent(k core.Key) core.Key {
-	if !s.valid(k) || !s.guard.enter() {
+	if !s.valid(k) {
 		return core.Root
 	}
-	defer s.guard.leave()
+	faults, ok := s.enter()
+	if !ok {
+		return core.Root
+	}
+	defer s.leave(faults)
 	v, ok := s.u32(s.l.parentOff(), uint64(k))
 	p := core.Key(int32(v))
 	if !ok || p < core.Root || p >= k {
@@ -218,10 +259,11 @@ func (s *attrStore) name(id uint32, fn func([]byte)) bool {
 // Name implements [core.AttributeStore]; "" for a key out of range.
 func (s *attrStore) Name(k core.Key) string {
 	var out string
-	if !s.guard.enter() {
+	faults, ok := s.enter()
+	if !ok {
 		return out
 	}
-	defer s.guard.leave()
+	defer s.leave(faults)
 	if id, ok := s.nameID(k); ok {
 		s.name(id, func(b []byte) { out = string(b) })
 	}
@@ -262,10 +304,11 @@ func (s *attrStore) kid(off uint64, i uint32, parent core.Key) (core.Key, bool) 
 
 // EachChild implements [core.AttributeStore]: children in key order.
 func (s *attrStore) EachChild(k core.Key, fn func(core.Key)) {
-	if !s.guard.enter() {
+	faults, ok := s.enter()
+	if !ok {
 		return
 	}
-	defer s.guard.leave()
+	defer s.leave(faults)
 	lo, hi, ok := s.group(k)
 	if !ok {
 		return
@@ -279,20 +322,22 @@ func (s *attrStore) EachChild(k core.Key, fn func(core.Key)) {
 
 // NumChildren implements [core.AttributeStore].
 func (s *attrStore) NumChildren(k core.Key) int {
-	if !s.guard.enter() {
+	faults, ok := s.enter()
+	if !ok {
 		return 0
 	}
-	defer s.guard.leave()
+	defer s.leave(faults)
 	lo, hi, _ := s.group(k)
 	return int(hi - lo)
 }
 
 // ChildRange implements [core.AttributeStore].
 func (s *attrStore) ChildRange(k core.Key, lo, hi int) []core.Key {
-	if !s.guard.enter() {
+	faults, ok := s.enter()
+	if !ok {
 		return nil
 	}
-	defer s.guard.leave()
+	defer s.leave(faults)
 	glo, ghi, ok := s.group(k)
 	n := int(ghi - glo)
 	lo, hi = max(lo, 0), min(hi, n)
@@ -312,10 +357,11 @@ func (s *attrStore) ChildRange(k core.Key, lo, hi int) []core.Key {
 // of the sorted names, or the cache), then a binary search of the
 // parent's children sorted by name.
 func (s *attrStore) Child(parent core.Key, name string) (core.Key, bool) {
-	if !s.guard.enter() {
+	faults, ok := s.enter()
+	if !ok {
 		return 0, false
 	}
-	defer s.guard.leave()
+	defer s.leave(faults)
 	id, ok := s.findName(name)
 	if !ok {
 		return 0, false
@@ -380,10 +426,11 @@ var errAttrCheck = errors.New("attribute tree")
 // key listed once among its parent's children in key order and once in
 // name order.
 func (s *attrStore) check() error {
-	if !s.guard.enter() {
+	faults, ok := s.enter()
+	if !ok {
 		return s.Err()
 	}
-	defer s.guard.leave()
+	defer s.leave(faults)
 	if !s.readable(0, uint64(len(s.body))) {
 		return s.Err()
 	}

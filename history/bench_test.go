@@ -459,3 +459,28 @@ func BenchmarkKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAttributePaths reads the path of every key of a stored
+// attribute tree (each a few reads of the mapped body, each read guarded
+// against the file changing under it): the cost the browser pays per row
+// label.
+func BenchmarkAttributePaths(b *testing.B) {
+	path := benchTree(b, 100_000, LayoutRSHT).path
+	tr, err := Open(path, OpenOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	at, err := tr.LoadAttributes()
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := at.Len()
+	b.ResetTimer()
+	for b.Loop() {
+		for k := range n {
+			_ = at.Path(core.Key(k))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/path")
+}

@@ -33,6 +33,9 @@ func (t *Tree) newWalk(ctx context.Context, fn func(core.Interval) bool) (*walk,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := t.unchanged(); err != nil {
+		return nil, err
+	}
 	var w *walk
 	select {
 	case w = <-t.walks:

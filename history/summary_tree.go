@@ -66,6 +66,9 @@ func (t *Tree) Summary(ctx context.Context, keys []core.Key, t0, t1, width core.
 	if t.closed.Load() {
 		return nil, st, fmt.Errorf("history: %s: %w", t.path, ErrTreeClosed)
 	}
+	if err := t.unchanged(); err != nil {
+		return nil, st, err
+	}
 	x, err := t.summaryIndex()
 	if err != nil || x == nil {
 		return nil, st, err

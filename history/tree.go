@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -26,6 +27,7 @@ type Tree struct {
 	attrs     *core.AttributeTree
 	attrStore *attrStore // nil when the attribute tree could not be opened
 	attrErr   error
+	openStore atomic.Pointer[attrStore] // attrStore once opened, for unchanged (any goroutine)
 
 	// walks keeps idle walks with their buffers and scratch nodes, whose
 	// memory stays touched (a sync.Pool would drop them at every garbage
@@ -40,6 +42,7 @@ type Tree struct {
 	sum summaryMap // level-of-detail summaries (summary_tree.go)
 
 	closed atomic.Bool
+	opened os.FileInfo // the file as opened: a query first checks it is unchanged
 }
 
 var _ core.History = (*Tree)(nil)
@@ -100,7 +103,7 @@ func open(f *os.File, path string, opts OpenOptions) (*Tree, error) {
 	if cacheBytes == 0 {
 		cacheBytes = DefaultCacheBytes
 	}
-	t := &Tree{f: f, path: path, hdr: h, cache: newNodeCache(cacheBytes), walks: make(chan *walk, walkPool)}
+	t := &Tree{f: f, path: path, hdr: h, cache: newNodeCache(cacheBytes), walks: make(chan *walk, walkPool), opened: st}
 	tab := make([]byte, h.sectTabLen)
 	if _, err := f.ReadAt(tab, int64(h.sectTabOff)); err != nil {
 		return nil, fmt.Errorf("%w: section table: %v", ErrCorrupt, err)
@@ -226,6 +229,7 @@ func (t *Tree) LoadAttributes() (*core.AttributeTree, error) {
 			return
 		}
 		t.attrStore, t.attrs = s, core.NewStoredAttributeTree(s)
+		t.openStore.Store(s)
 	})
 	if t.attrErr != nil {
 		return t.attrs, t.attrErr
@@ -302,4 +306,25 @@ func (t *Tree) Close() error {
 	}
 	t.sum.close()
 	return t.f.Close()
+}
+
+// unchanged returns an error matching ErrCorrupt when the index file is no
+// longer the one opened (truncated, or rewritten in place by another
+// program: its size or modification time changed), and then makes the
+// attribute tree answer as absent. Every query checks it first (one
+// fstat), so a changed file reads as damaged and is rebuilt, never as a
+// wrong answer or a fault.
+func (t *Tree) unchanged() error {
+	st, err := t.f.Stat()
+	if err == nil && st.Size() == t.opened.Size() && st.ModTime().Equal(t.opened.ModTime()) {
+		return nil
+	}
+	why := "it can no longer be read"
+	if err == nil {
+		why = fmt.Sprintf("%d bytes, modified %s; it was %d bytes, modified %s", st.Size(), st.ModTime().Format(time.RFC3339Nano), t.opened.Size(), t.opened.ModTime().Format(time.RFC3339Nano))
+	}
+	if s := t.openStore.Load(); s != nil {
+		s.changed(why)
+	}
+	return fmt.Errorf("history: %s: %w: the index file changed while it was open (%s): it was truncated or rewritten by another program", t.path, ErrCorrupt, why)
 }

@@ -1,0 +1,79 @@
+package history
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// TestChangedUnderReader: an index truncated or rewritten while open
+// never takes the process down nor answers wrongly. Truncated: the
+// attribute tree's next read through the mapping faults (the probe's
+// SIGBUS, `: > g.tti` under the browser), which reads as damage; without
+// the fault handling this test dies of SIGBUS. Rewritten in place: the
+// next query sees another size or time and fails with ErrCorrupt, and the
+// attribute tree then answers as absent instead of with the new bytes.
+func TestChangedUnderReader(t *testing.T) {
+	for _, how := range []string{"truncated", "rewritten"} {
+		t.Run(how, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "tiny.tti")
+			buildTiny(t, path, Options{})
+			tree, err := Open(path, OpenOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tree.Close()
+			if err := tree.Check(); err != nil {
+				t.Fatal(err)
+			}
+			at := tree.Attributes()
+			keys := at.Len()
+			before := make([]string, keys)
+			for k := range keys {
+				before[k] = at.Path(core.Key(k))
+			}
+			raw, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, end := tree.Bounds()
+			query := func() error {
+				_, err := tree.Query2D(context.Background(), []core.Key{0}, start, end, func(core.Interval) bool { return true })
+				return err
+			}
+			if how == "truncated" {
+				if err := os.Truncate(path, 0); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				for i := range raw {
+					raw[i] ^= 0xff
+				}
+				if err := os.WriteFile(path, raw, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := query(); !errors.Is(err, ErrCorrupt) {
+					t.Errorf("query after the file was rewritten: %v, want ErrCorrupt", err)
+				}
+			}
+			for k := range keys {
+				if p := at.Path(core.Key(k)); p != "" && p != before[k] {
+					t.Errorf("key %d reads %q after the file was %s, was %q", k, p, how, before[k])
+				}
+			}
+			if !errors.Is(at.Err(), ErrCorrupt) {
+				t.Errorf("attribute tree's error after the file was %s: %v", how, at.Err())
+			}
+			if err := query(); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("query after the file was %s: %v, want ErrCorrupt", how, err)
+			}
+			if err := tree.Check(); err == nil {
+				t.Errorf("Check passes on a %s index", how)
+			}
+		})
+	}
+}
