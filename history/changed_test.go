@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -75,5 +76,31 @@ func TestChangedUnderReader(t *testing.T) {
 				t.Errorf("Check passes on a %s index", how)
 			}
 		})
+	}
+}
+
+// TestEndStatesCancelled: the end of the states, seconds long at millions
+// of keys, stops when the build's context is cancelled.
+func TestEndStatesCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	path := filepath.Join(t.TempDir(), "index")
+	b, err := Create(path, 0, Options{Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := b.Attributes()
+	for i := range 100_000 {
+		k := tr.AddPath("Threads", strconv.Itoa(i))
+		if err := b.Modify(k, core.Time(i), core.Int32(int32(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cancel()
+	if err := b.EndStates(100_000); !errors.Is(err, context.Canceled) {
+		t.Errorf("EndStates after cancel: %v, want context.Canceled", err)
+	}
+	b.Abort()
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a cancelled build left an index")
 	}
 }

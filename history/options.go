@@ -89,8 +89,9 @@ type Options struct {
 	// doc.go, "Summaries"); nil: none (and none for a history that starts
 	// before time 0). Ingest passes core.SummaryRule.
 	Summarise func(*core.AttributeTree, core.Key) bool
-	// Context, when set, cancels the summary pass of Close: Close then
-	// returns its error within milliseconds and leaves nothing at path.
+	// Context, when set, cancels the end of the states (EndStates, or
+	// Close's) and the summary pass of Close: they then return its error
+	// within milliseconds, and nothing is left at path.
 	Context context.Context
 	// Reclaim, when set, is called where the build leaves much garbage
 	// before a large allocation (at ReturnMemoryFrom keys and more,

@@ -50,10 +50,11 @@ type summaryBuild struct {
 	nslots  int
 
 	// The log's side (record): the summaries' goroutine.
-	counts [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
-	parts  []*logPart // the log, by runs of slots (summary_parts.go); nil: no record yet
-	err    error      // first write error: reported by Close
-	rec    []byte
+	counts  [][]uint32 // per slot (rank), in pages: records; sumDroppedBit: no summary
+	parts   []*logPart // the log, by runs of slots (summary_parts.go); nil: no record yet
+	logFile *logFile   // the file holding the parts' chunks; nil: no record yet
+	err     error      // first write error: reported by Close
+	rec     []byte
 
 	// partSlots, batchMax, workers and parallelFrom are sumPartSlots,
 	// sumBatchMax, sumWorkersMax and sumParallelFrom (tests lower them to

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/tracetui/tracetui/core"
@@ -11,8 +12,10 @@ import (
 
 // The change log is written in parts: one per run of partSlots consecutive
 // slots (the last part, sumPartsMax-1, takes every slot past the others),
-// each a temporary file whose records' ends are deltas from the previous
-// record's in the same file. The pass reads each part back once, so that
+// each a sequence of chunks of one temporary file (a part's buffer
+// appended when full), whose records' ends are deltas from the previous
+// record's in the same part. One file, not one per part: a build must not
+// hold hundreds of files open (issue 32: it failed under ulimit -n 128). The pass reads each part back once, so that
 // one part's intervals only are in memory (16 bytes each); a part holding
 // more than batchMax records is read once per batch of its slots. The log
 // was one file, which the pass split into parts before reading them back,
@@ -44,10 +47,46 @@ const (
 
 // logPart is a part of the change log.
 type logPart struct {
-	f       *os.File
-	w       *bufio.Writer
-	lastEnd core.Time // end of the part's last record
+	w       *bufio.Writer // over chunkWriter: appends the part's chunks to the log file
+	chunks  []logChunk    // the part's bytes, in order
+	lastEnd core.Time     // end of the part's last record
 	records int64
+}
+
+// logChunk is a run of a part's bytes in the log file.
+type logChunk struct{ off, n int64 }
+
+// logFile is the change log's one temporary file, appended to by the
+// parts' buffers on the summaries' goroutine and read back by the pass.
+type logFile struct {
+	f   *os.File
+	end int64
+}
+
+// chunkWriter appends what a part's buffer flushes to the log file as the
+// part's next chunk.
+type chunkWriter struct {
+	log *logFile
+	p   *logPart
+}
+
+func (c chunkWriter) Write(b []byte) (int, error) {
+	n, err := c.log.f.WriteAt(b, c.log.end)
+	if n > 0 {
+		c.p.chunks = append(c.p.chunks, logChunk{c.log.end, int64(n)})
+		c.log.end += int64(n)
+	}
+	return n, err
+}
+
+// reader returns a reader of the part's bytes (through ReadAt: several of
+// the pass's goroutines may read one part at once).
+func (p *logPart) reader(f *os.File) io.Reader {
+	rs := make([]io.Reader, len(p.chunks))
+	for i, c := range p.chunks {
+		rs[i] = io.NewSectionReader(f, c.off, c.n)
+	}
+	return io.MultiReader(rs...)
 }
 
 // partOf returns the part that holds slot's records.
@@ -75,11 +114,15 @@ func (s *summaryBuild) appendRecord(e sumEntry) error {
 	}
 	p := s.parts[k]
 	if p == nil {
-		f, err := createTemp(s.path, sumLogSuffix)
-		if err != nil {
-			return err
+		if s.logFile == nil {
+			f, err := createTemp(s.path, sumLogSuffix)
+			if err != nil {
+				return err
+			}
+			s.logFile = &logFile{f: f}
 		}
-		p = &logPart{f: f, w: bufio.NewWriterSize(f, sumPartBuffer), lastEnd: s.start}
+		p = &logPart{lastEnd: s.start}
+		p.w = bufio.NewWriterSize(chunkWriter{s.logFile, p}, sumPartBuffer)
 		s.parts[k] = p
 	}
 	s.rec = binary.AppendUvarint(s.rec[:0], uint64(e.slot))
@@ -106,12 +149,11 @@ func (s *summaryBuild) flushParts() error {
 	return nil
 }
 
-// removeParts closes and removes the parts' files.
+// removeParts closes and removes the log file.
 func (s *summaryBuild) removeParts() {
-	for _, p := range s.parts {
-		if p != nil {
-			removeTemp(p.f)
-		}
+	if s.logFile != nil {
+		removeTemp(s.logFile.f)
+		s.logFile = nil
 	}
 	s.parts = nil
 }

@@ -239,3 +239,35 @@ func TestSplitBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryLogFilesBounded: however many parts the summaries' change
+// log is cut into, the build keeps a bounded number of temporary files
+// (and so of open files): every part's chunks go to one log file. With a
+// file per part, this build held one per slot (issue 32: hundreds of
+// files open, failing under ulimit -n 128).
+func TestSummaryLogFilesBounded(t *testing.T) {
+	r := coretest.Rand(t)
+	s := summaryTimes(randomScenario(r, 2*batchLen, 400+r.IntN(400)))
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index")
+	b, err := Create(path, s.start, Options{BlockSize: 2048, MaxChildren: 8, Summarise: summariseAll})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.sum.partSlots = 1 // a part per slot
+	applyOps(t, s, b)
+	if err := b.EndStates(s.end); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) > 4 {
+		t.Errorf("%d files beside the index during its build, want at most 4 (the index, the log, the section, a run)", len(entries))
+	}
+	if err := b.Close(s.end); err != nil {
+		t.Fatal(err)
+	}
+	openChecked(t, path, OpenOptions{})
+}

@@ -207,8 +207,7 @@ func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int6
 // are scattered here rather than handed to a callback.
 func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
 	s := r.s
-	// Through ReadAt: the pass's goroutines may read one part at once.
-	src := io.NewSectionReader(part.f, 0, math.MaxInt64)
+	src := part.reader(s.logFile.f)
 	if r.buf == nil {
 		r.buf = make([]byte, sumLogReadBuffer)
 	}
