@@ -79,7 +79,7 @@ func (b *Builder) endStates(end core.Time) error {
 	}
 	b.holdNulls = false
 	for i, k := range lastStatesOrder(b.state, b.start) {
-		if i%(1<<15) == 0 && b.opts.Context != nil {
+		if i%(1<<15) == 1<<15-1 && b.opts.Context != nil {
 			// Millions of keys take seconds here: a cancelled build stops
 			// within milliseconds (issue 32: SIGTERM waited 10.6 s).
 			if err := b.opts.Context.Err(); err != nil {
