@@ -15,9 +15,10 @@ import (
 // never takes the process down nor answers wrongly. Truncated: the
 // attribute tree's next read through the mapping faults (the probe's
 // SIGBUS, `: > g.tti` under the browser), which reads as damage; without
-// the fault handling this test dies of SIGBUS. Rewritten in place: the
-// next query sees another size or time and fails with ErrCorrupt, and the
-// attribute tree then answers as absent instead of with the new bytes.
+// the fault handling this test dies of SIGBUS. Rewritten in place by
+// another index: the next query sees another size and fails with
+// ErrCorrupt, and the attribute tree then answers as absent instead of
+// with the new bytes.
 func TestChangedUnderReader(t *testing.T) {
 	for _, how := range []string{"truncated", "rewritten"} {
 		t.Run(how, func(t *testing.T) {
@@ -50,11 +51,11 @@ func TestChangedUnderReader(t *testing.T) {
 				if err := os.Truncate(path, 0); err != nil {
 					t.Fatal(err)
 				}
-			} else {
+			} else { // by another index, longer by a byte
 				for i := range raw {
 					raw[i] ^= 0xff
 				}
-				if err := os.WriteFile(path, raw, 0o600); err != nil {
+				if err := os.WriteFile(path, append(raw, 0), 0o600); err != nil {
 					t.Fatal(err)
 				}
 				if err := query(); !errors.Is(err, ErrCorrupt) {

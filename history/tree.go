@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -310,18 +309,21 @@ func (t *Tree) Close() error {
 
 // unchanged returns an error matching ErrCorrupt when the index file is no
 // longer the one opened (truncated, or rewritten in place by another
-// program: its size or modification time changed), and then makes the
-// attribute tree answer as absent. Every query checks it first (one
-// fstat), so a changed file reads as damaged and is rebuilt, never as a
-// wrong answer or a fault.
+// program: its size changed), and then makes the attribute tree answer as
+// absent. Every query checks it first (one fstat), so a changed file reads
+// as damaged and is rebuilt, never as a wrong answer or a fault. The
+// modification time is not compared: the cache marks an index used by
+// setting it, from any process. A rewrite of the same size is caught
+// where it is read: by the nodes' checksums, each time a node is read
+// from the file.
 func (t *Tree) unchanged() error {
 	st, err := t.f.Stat()
-	if err == nil && st.Size() == t.opened.Size() && st.ModTime().Equal(t.opened.ModTime()) {
+	if err == nil && st.Size() == t.opened.Size() {
 		return nil
 	}
 	why := "it can no longer be read"
 	if err == nil {
-		why = fmt.Sprintf("%d bytes, modified %s; it was %d bytes, modified %s", st.Size(), st.ModTime().Format(time.RFC3339Nano), t.opened.Size(), t.opened.ModTime().Format(time.RFC3339Nano))
+		why = fmt.Sprintf("%d bytes, it was %d", st.Size(), t.opened.Size())
 	}
 	if s := t.openStore.Load(); s != nil {
 		s.changed(why)

@@ -53,17 +53,30 @@ func runCallTree(e *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	cut := calltree.Cut(root, calltree.MaxDepth)
 	if *fl.asJSON {
 		children := root.Children
 		if children == nil {
 			children = []*calltree.Node{}
 		}
-		return writeJSON(e.Stdout, struct {
+		out := struct {
 			From     core.Time        `json:"from_ns"`
 			To       core.Time        `json:"to_ns"`
 			Total    core.Time        `json:"total_ns"`
 			Children []*calltree.Node `json:"children"`
-		}{opts.From, opts.To, root.Total, children})
+			MaxDepth int              `json:"max_depth,omitempty"`
+			Cut      int64            `json:"cut_nodes,omitempty"`
+		}{From: opts.From, To: opts.To, Total: root.Total, Children: children}
+		if cut > 0 {
+			out.MaxDepth, out.Cut = calltree.MaxDepth, cut
+		}
+		return writeJSON(e.Stdout, out)
 	}
-	return calltree.WriteText(e.Stdout, root)
+	if err := calltree.WriteText(e.Stdout, root); err != nil {
+		return err
+	}
+	if cut > 0 {
+		fmt.Fprintf(e.Stdout, "... %d call paths deeper than %d levels not shown (narrow with --tid, --from and --to)\n", cut, calltree.MaxDepth)
+	}
+	return nil
 }

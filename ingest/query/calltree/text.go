@@ -25,3 +25,47 @@ func WriteText(w io.Writer, root *Node) error {
 	walk(root, 0)
 	return bw.Flush()
 }
+
+// MaxDepth is the deepest level of a call tree that the CLI prints: past
+// it, output would grow with the square of the depth (each line indented
+// by its level) and JSON encoders refuse the nesting. A recursion 100 000
+// calls deep is cut there, and the output says so.
+const MaxDepth = 1000
+
+// Cut removes the nodes deeper than depth levels below root (root's
+// children are level 1) and returns how many it removed; 0 means the tree
+// was left whole. Iterative: the tree may be far deeper than the stack
+// likes.
+func Cut(root *Node, depth int) (removed int64) {
+	type at struct {
+		n     *Node
+		level int
+	}
+	stack := []at{{root, 0}}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if top.level == depth {
+			removed += countBelow(top.n)
+			top.n.Children = nil
+			continue
+		}
+		for _, c := range top.n.Children {
+			stack = append(stack, at{c, top.level + 1})
+		}
+	}
+	return removed
+}
+
+// countBelow counts the nodes under n, iteratively.
+func countBelow(n *Node) int64 {
+	var count int64
+	stack := append([]*Node(nil), n.Children...)
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		count++
+		stack = append(stack, c.Children...)
+	}
+	return count
+}
