@@ -11,9 +11,7 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/cli"
@@ -50,8 +48,7 @@ func runBrowse(e *cli.Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.Context()
 	opener := tui.Opener{
 		Name:    filepath.Base(filepath.Clean(path)),
 		Indexed: ready,

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 
 	"github.com/tracetui/tracetui/ingest/trace"
 )
@@ -41,8 +38,7 @@ func (e *Env) benchFrames(t *trace.Trace, asJSON bool) error {
 		t.Close()
 		return fmt.Errorf("bench frames: this build has no browser")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.Context()
 	e.Browsing()
 	steps, err := e.frames(ctx, t)
 	if err != nil {

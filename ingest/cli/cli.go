@@ -8,7 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Command is one subcommand of the CLI.
@@ -27,6 +30,17 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	frames         FrameBench // bench frames: the browser's, given to [Run]
 	gc             *gcTuner
+	ctx            context.Context // cancelled by SIGINT or SIGTERM
+}
+
+// Context is cancelled by SIGINT or SIGTERM, from the start of [Run]: a
+// command's every phase honours it, and a run cancelled so exits 130
+// saying "cancelled".
+func (e *Env) Context() context.Context {
+	if e.ctx == nil { // an Env made by a test, outside Run
+		return context.Background()
+	}
+	return e.ctx
 }
 
 // Browsing switches the process to the browser's GC regime (browseGC):
@@ -57,7 +71,11 @@ func Usagef(format string, a ...any) error { return usageError{fmt.Sprintf(forma
 func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBench) int {
 	gc := startGCTuner()
 	defer gc.stop()
-	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames, gc: gc}
+	// Signals are caught from the first line, before any command: a
+	// Ctrl-C in the first milliseconds exits 130 with "cancelled" too.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames, gc: gc, ctx: ctx}
 	name, runCmd, rest := "browse", browse, args // no subcommand: the browser
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if cmd := lookup(args[0]); cmd != nil {
@@ -68,6 +86,9 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBe
 			}
 		}
 	}
+	returned := make(chan struct{})
+	defer close(returned) // before stop, which cancels ctx
+	go forceExit(ctx, returned, stderr, name)
 	err := runCmd(e, rest)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -105,4 +126,27 @@ func lookup(name string) *Command {
 		}
 	}
 	return nil
+}
+
+// cancelGrace is how long a command has, once cancelled, to return by
+// itself (every phase of the index build, the analyses and the browser
+// do within milliseconds) before forceExit ends the process.
+const cancelGrace = time.Second
+
+// forceExit ends the process with ExitCancelled when ctx is cancelled and
+// the command has not returned cancelGrace later: the safety net under a
+// phase that does not check the context (info --check's walk of every
+// node, say), now that signals are caught from the start.
+func forceExit(ctx context.Context, returned <-chan struct{}, stderr io.Writer, name string) {
+	select {
+	case <-ctx.Done():
+	case <-returned:
+		return
+	}
+	select {
+	case <-time.After(cancelGrace):
+		fmt.Fprintf(stderr, "tracetui: %s: cancelled\n", name)
+		os.Exit(ExitCancelled)
+	case <-returned:
+	}
 }

@@ -2,13 +2,9 @@ package cli
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strconv"
-	"syscall"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
@@ -38,8 +34,7 @@ func runCritpath(e *Env, args []string) error {
 	if l <= f {
 		return Usagef("empty range: --from %s is not before --to %s", core.FormatTimestamp(f), core.FormatTimestamp(l))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.Context()
 	p, err := critpath.Compute(ctx, t.History(), critpath.Worker{TID: int32(tid), CPU: -1}, f, l, critpath.Options{})
 	if errors.Is(err, critpath.ErrNoThread) {
 		return fmt.Errorf("thread %d has no state in this range of the index (list the threads with: tracetui query TRACE 'Threads/*/Exec_name'): %w", tid, err)

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"io"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest"
@@ -19,12 +21,13 @@ func runDump(e *Env, args []string) error {
 	if *limit < 0 {
 		return Usagef("--limit %d: want 0 or more", *limit)
 	}
-	src, err := ingest.OpenSource(fs.Arg(0), *format, ingest.OpenEnv{})
+	ctx := e.Context()
+	src, err := ingest.OpenSource(fs.Arg(0), *format, ingest.OpenEnv{Context: ctx})
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	last, all, err := ingest.DumpUntil(e.Stdout, src, *limit)
+	last, all, err := ingest.DumpUntil(cancelWriter{e.Stdout, ctx}, src, *limit)
 	if err != nil {
 		return err
 	}
@@ -43,4 +46,18 @@ func runDump(e *Env, args []string) error {
 		fmt.Fprintf(e.Stderr, "(%d more warnings about the rest of the trace: run without --limit to see them)\n", later)
 	}
 	return nil
+}
+
+// cancelWriter fails every write once ctx is done, so that a dump stops at
+// its next buffer of output when Ctrl-C cancels the run.
+type cancelWriter struct {
+	w   io.Writer
+	ctx context.Context
+}
+
+func (c cancelWriter) Write(b []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(b)
 }

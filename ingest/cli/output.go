@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/tracetui/tracetui/ingest/index"
@@ -17,8 +14,7 @@ import (
 // openTrace opens a trace with its index, building it when needed with a
 // progress line on stderr; Ctrl-C cancels the build and leaves no index.
 func (e *Env) openTrace(path string, opts index.Options) (*trace.Trace, error) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.Context()
 	p := newProgressLine(e.Stderr)
 	opts.Progress = p.update
 	opts.Reclaim = Reclaim // the command line owns the process's memory policy

@@ -1,11 +1,6 @@
 package cli
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
-
 	"github.com/tracetui/tracetui/ingest/query/stats"
 )
 
@@ -28,8 +23,7 @@ func runStats(e *Env, args []string) error {
 		return err
 	}
 	defer t.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.Context()
 	h := t.History()
 	start, end := h.Bounds()
 	rep, err := stats.Compute(ctx, h, stats.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})

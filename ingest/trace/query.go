@@ -42,6 +42,9 @@ func Query(ctx context.Context, h core.History, req QueryRequest) (QueryResult, 
 			return res, err
 		}
 		ks := tree.Glob(g)
+		if len(ks) == 0 && tree.Len() == 0 {
+			return res, fmt.Errorf("the index holds no states: no analysis applies to this trace's events (list them with 'tracetui dump TRACE')")
+		}
 		if len(ks) == 0 {
 			return res, fmt.Errorf("no attribute matches %q (try 'tracetui query TRACE \"*\"' to list the top level)", g)
 		}
