@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -193,19 +194,36 @@ func checkStats(t *testing.T, what string, got Stats, cells []map[string]any) {
 	}
 }
 
-// CPU usage per thread and per CPU agrees with lttng-cputop's within
-// 0.1 % of the range.
+// CPU usage per thread and per CPU agrees with lttng-cputop's, compared in
+// nanoseconds (the peer's ratio of the range times the range) within
+// cpuUsageTolerance of the larger, in both directions: every thread and CPU
+// the peer lists is ours, and every one of ours with CPU time is the
+// peer's. It catches a thread we lack (24 of the 31 peer values are below
+// 0.1 % of the range, which the old 0.1-point tolerance let pass).
 func TestCPUUsageMatchesLttngAnalyses(t *testing.T) {
 	dir := peerTrace(t)
 	peer := runPeer(t, "cputop", dir, "--limit", "100000")
-	rep := wholeTrace(t, dir)
+	h := analyzeCTF(t, dir)
+	rep, err := Compute(context.Background(), h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := float64(rep.ToNS - rep.FromNS)
+	unknown := unknownPrefixes(t, h)
 	threads := map[int32]ThreadUsage{}
 	for _, u := range rep.CPUUsage.Threads {
-		threads[u.TID] = u
+		if u.NS > 0 {
+			threads[u.TID] = u
+		}
 	}
 	cpus := map[int32]CPURow{}
 	for _, c := range rep.CPUUsage.CPUs {
-		cpus[c.CPU] = c
+		if c.NS > 0 {
+			cpus[c.CPU] = c
+		}
+	}
+	near := func(got int64, want float64) bool {
+		return math.Abs(float64(got)-want) <= cpuUsageTolerance*max(float64(got), want)
 	}
 	compared := 0
 	for _, tab := range peer {
@@ -213,25 +231,78 @@ func TestCPUUsageMatchesLttngAnalyses(t *testing.T) {
 			switch row[0]["class"] {
 			case "process":
 				tid := int32(row[0]["tid"].(float64))
-				want := num(row[3]) * 100
-				if got := threads[tid].Percent; math.Abs(got-want) > 0.1 {
-					t.Errorf("tid %d: %.3f%% of the range, lttng-cputop %.3f%%", tid, got, want)
+				want := num(row[3]) * span
+				u, ok := threads[tid]
+				if tid == 0 && want <= float64(slices.Max(unknown)) {
+					// The model difference below: the peer gives the
+					// idle thread part of a prefix; we know no thread there.
+				} else if !ok {
+					t.Errorf("tid %d: lttng-cputop gives %.0f ns, tracetui none", tid, want)
+				} else if !near(u.NS, want) {
+					t.Errorf("tid %d: %d ns, lttng-cputop %.0f ns (%+.2f%%)", tid, u.NS, want, 100*(float64(u.NS)-want)/want)
 				}
+				delete(threads, tid)
 				compared++
 			case "cpu":
 				n := int32(row[0]["id"].(float64))
-				want := num(row[1]) * 100
-				if got := cpus[n].Percent; math.Abs(got-want) > 0.1 {
-					t.Errorf("CPU %d: %.3f%% busy, lttng-cputop %.3f%%", n, got, want)
+				want := num(row[1]) * span
+				c, ok := cpus[n]
+				if !ok {
+					t.Errorf("CPU %d: lttng-cputop gives %.0f ns busy, tracetui none", n, want)
+				} else if !near(c.NS, want) && !near(c.NS+unknown[n], want) {
+					t.Errorf("CPU %d: %d ns busy, lttng-cputop %.0f ns (%+.2f%%)", n, c.NS, want, 100*(float64(c.NS)-want)/want)
 				}
+				delete(cpus, n)
 				compared++
 			}
 		}
+	}
+	for tid, u := range threads {
+		t.Errorf("tid %d (%s): tracetui gives %d ns, lttng-cputop lists no time", tid, u.Comm, u.NS)
+	}
+	for n, c := range cpus {
+		t.Errorf("CPU %d: tracetui gives %d ns busy, lttng-cputop none", n, c.NS)
 	}
 	if compared == 0 {
 		t.Fatal("nothing compared")
 	}
 	t.Logf("%d threads and CPUs compared", compared)
+}
+
+// cpuUsageTolerance is the relative difference allowed between our CPU
+// times and lttng-cputop's.
+const cpuUsageTolerance = 0.01
+
+// unknownPrefixes returns, per CPU, the time from the trace's start to its
+// first known current thread. The one model difference with lttng-cputop:
+// it may count that prefix as busy (CPUs 0 and 3 of bug446190, 2.2 ms
+// each) and give part of it to the idle thread (36.1 us on CPU 2), where
+// we, as Trace Compass, know no thread there and count nothing. A CPU's
+// busy time may differ from the peer's by exactly its prefix.
+func unknownPrefixes(t *testing.T, h core.History) []int64 {
+	at := h.Attributes()
+	start, end := h.Bounds()
+	var out []int64
+	for n := 0; ; n++ {
+		k, ok := at.Lookup(core.AttrCPUs + "/" + strconv.Itoa(n) + "/" + core.AttrCurrentThread)
+		if !ok {
+			break
+		}
+		first := end
+		if _, err := h.Query2D(context.Background(), []core.Key{k}, start, end, func(iv core.Interval) bool {
+			if !iv.Value.IsNull() && iv.Start < first {
+				first = iv.Start
+			}
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, int64(first-start))
+	}
+	if len(out) == 0 {
+		t.Fatal("no CPU's current thread in the history")
+	}
+	return out
 }
 
 // Wake-up latency per thread agrees with lttng-schedstats'.
