@@ -188,8 +188,16 @@ func TestAgainstPjDump(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: states differ from pj_dump\n%s", filepath.Base(path), diff(got, want))
 		}
+		containers, links, events := pjOthers(t, filepath.Base(path), string(out), h, path)
+		if len(want)+containers+links+events == 0 {
+			// pj_dump lists containers only (containers.trace): none has
+			// activity, so, by design, none has a row.
+			if !strings.Contains(string(out), "Container, ") || len(h.Attributes().Glob(core.AttrThreads+"/*")) != 0 {
+				t.Errorf("%s: nothing compared with pj_dump", filepath.Base(path))
+			}
+		}
 		compared++
-		t.Logf("%s: %d states and variables equal pj_dump's", filepath.Base(path), len(got))
+		t.Logf("%s: %d states and variables, %d containers, %d links, %d events equal pj_dump's", filepath.Base(path), len(got), containers, links, events)
 	}
 	if compared == 0 {
 		t.Fatal("no trace compared")
