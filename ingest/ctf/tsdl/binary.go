@@ -54,6 +54,11 @@ var ErrBinary = errors.New("tsdl: not a binary metadata model")
 // a type nested deeper than the binary form allows, or a clock that is
 // not one of t's.
 func (t *Trace) AppendBinary(dst []byte) ([]byte, error) {
+	if t.IsCTF2() {
+		// Roles, locations and option ranges have no binary form yet: a
+		// CTF 2 trace keeps reading its metadata text.
+		return nil, errors.New("tsdl: no binary form for CTF 2 metadata")
+	}
 	e := &encoder{buf: append(dst, binaryMagic...), ids: map[*Type]int{}, clocks: map[*Clock]int{}}
 	e.buf = append(e.buf, binaryVersion)
 	e.uint(uint64(t.Major))

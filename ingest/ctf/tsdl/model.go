@@ -154,6 +154,12 @@ type Type struct {
 	Elem       *Type
 	Len        uint64 // arrays
 	LengthPath string // sequences
+
+	// CTF 2 (see model2.go): the roles of an integer; where a sequence's
+	// length or a variant's selector is (LengthPath and Tag are then "").
+	Roles Role
+	Loc   *Location
+	Byte  int64 // CTF 2: 1 + the byte offset of its JSON, for errors
 }
 
 // Field is a named member of a structure or an option of a variant.
@@ -161,6 +167,9 @@ type Type struct {
 type Field struct {
 	Name string
 	Type *Type
+	// Ranges select a CTF 2 variant option: the selector values for which
+	// it is decoded (TSDL variants select by label instead).
+	Ranges []Range
 }
 
 // Mapping is one label of an enumeration with its inclusive ranges.
