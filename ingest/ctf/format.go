@@ -303,6 +303,9 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 
 // appendEnum formats `( "LABEL", ... : container = V )`.
 func appendEnum(dst []byte, n *node, v uint64) []byte {
+	if n.typ.Byte > 0 { // CTF 2 (only its types have a byte offset)
+		return appendMappings(dst, n, v)
+	}
 	dst = append(dst, "( "...)
 	found := 0
 	for i, m := range n.typ.Mappings {

@@ -43,7 +43,7 @@ type member struct {
 
 // Limits on untrusted metadata.
 const (
-	maxDepth        = 256     // nesting of JSON values
+	maxDepth        = 256      // nesting of JSON values
 	maxFragmentSize = 64 << 20 // bytes per fragment
 )
 
