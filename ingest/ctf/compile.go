@@ -250,7 +250,7 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 	// Meanings (CTF 2: roles; CTF 1.8: babeltrace2's names).
 	if p := sp.pktCtx; p != nil && c.ctf2 {
 		for _, ch := range p.children {
-			if ch.kind != tsdl.KindInt && ch.kind != tsdl.KindEnum {
+			if ch.kind != tsdl.KindInt && ch.kind != tsdl.KindEnum && ch.kind != tsdl.KindVarInt {
 				continue
 			}
 			switch ch.meaning = roleMeaning(ch.typ.Roles); ch.meaning {

@@ -159,7 +159,7 @@ func markEventIDRoles(n *node) bool {
 		return false
 	}
 	found := false
-	if (n.kind == tsdl.KindInt || n.kind == tsdl.KindEnum) && n.typ.Roles&tsdl.RoleEventClassID != 0 {
+	if (n.kind == tsdl.KindInt || n.kind == tsdl.KindEnum || n.kind == tsdl.KindVarInt) && n.typ.Roles&tsdl.RoleEventClassID != 0 {
 		n.meaning = meanEventID
 		found = true
 	}
@@ -208,3 +208,123 @@ func appendMappings(dst []byte, n *node, v uint64) []byte {
 	dst = appendInt(dst, n, v)
 	return append(dst, " )"...)
 }
+
+// compileOptional resolves an optional's selector (a boolean, or an
+// integer with ranges) and compiles its content as its only child. The
+// decoder runs it as a variant whose only option is the content and whose
+// unmatched selector values decode nothing.
+func (c *compiler) compileOptional(n *node, t *tsdl.Type, inArray *node) error {
+	if len(t.Fields) != 1 || t.Loc == nil {
+		return planError(t, "optional without content or selector")
+	}
+	sel, err := c.resolveLoc(t.Loc, t)
+	if err != nil {
+		return err
+	}
+	n.tagNode, n.align = sel, 1
+	f := t.Fields[0]
+	switch {
+	case sel.typ.Flavor == tsdl.FlavorBool:
+		if len(f.Ranges) > 0 {
+			return planError(t, "an optional with a boolean selector has no selector-field-ranges")
+		}
+		n.choices = []choice{{lo: 1, hi: ^uint64(0)}}
+		if sel.signed {
+			return planError(t, "optional: signed boolean selector")
+		}
+	case sel.typ.Flavor != tsdl.FlavorNone:
+		return planError(t, "the selector of an optional is a boolean or an integer")
+	case len(f.Ranges) == 0:
+		return planError(t, "an optional with an integer selector needs selector-field-ranges")
+	default:
+		for _, r := range f.Ranges {
+			if !sel.signed && r.Lo > r.Hi {
+				return planError(t, "optional: negative selector range for an unsigned selector")
+			}
+			n.choices = append(n.choices, choice{lo: r.Lo, hi: r.Hi})
+		}
+	}
+	c.stack = append(c.stack, frame{n: n})
+	ch, err := c.compile(f.Type, "", n, inArray)
+	c.stack = c.stack[:len(c.stack)-1]
+	if err != nil {
+		return err
+	}
+	n.children = []*node{ch}
+	return nil
+}
+
+// emitCTF2 emits the ops of the CTF 2 kinds TSDL has no counterpart for.
+func (e *emitter) emitCTF2(n *node) {
+	switch n.kind {
+	case tsdl.KindVarInt:
+		o := op{code: opVarInt, align: e.aligned(8), slot: n.slot, field: n.field, node: n}
+		if n.signed {
+			o.sext = 1
+		}
+		if n.clock != nil && !n.signed {
+			o.flags |= fClock
+		}
+		if n.meaning == meanEventID {
+			o.flags |= fEventID
+		}
+		e.add(o)
+		e.known = 8
+	case tsdl.KindOptional:
+		vo := op{code: opVariant, flags: fOptional, slot: -1, field: -1, ref: n.tagNode.slot, node: n, choices: n.choices}
+		if n.tagNode.signed {
+			vo.flags |= fSignedTag
+		}
+		at := e.add(vo)
+		start := e.known
+		e.ops[at].targets = []int32{int32(len(e.ops))}
+		e.emit(n.children[0])
+		e.ops[at].jump = int32(len(e.ops))
+		e.known = min(start, e.known)
+	}
+}
+
+// varInt decodes a LEB128 integer at byte offset i of data (limit: end
+// of the readable bytes); it returns the value, the bytes read and false
+// when it runs past limit; an error when it holds more than 64 bits.
+func varInt(data []byte, i, limit int64, signed bool) (v uint64, n int64, ok bool, err error) {
+	var shift uint
+	for {
+		if i+n >= limit {
+			return 0, n, false, nil
+		}
+		b := data[i+n]
+		n++
+		g := uint64(b & 0x7F)
+		if shift == 63 {
+			// The tenth byte holds bit 63 only (signed: its sign
+			// extension, all ones or all zeros) and ends the value.
+			switch {
+			case b&0x80 != 0:
+				return 0, n, true, errVarIntWide
+			case signed && g == 0x7F:
+				v |= 1 << 63
+			case signed && g != 0, !signed && g > 1:
+				return 0, n, true, errVarIntWide
+			default:
+				v |= g << 63
+			}
+			return v, n, true, nil
+		}
+		v |= g << shift
+		shift += 7
+		if b&0x80 == 0 {
+			break
+		}
+	}
+	if signed && shift < 64 && v&(1<<(shift-1)) != 0 {
+		v |= ^uint64(0) << shift
+	}
+	return v, n, true, nil
+}
+
+var errVarIntWide = errorString("a variable-length integer holds more than 64 bits (tracetui decodes 64 at most)")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

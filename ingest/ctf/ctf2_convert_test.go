@@ -2,9 +2,9 @@ package ctf_test
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
-	"path/filepath"
 	"strings"
 	"testing"
 

@@ -170,6 +170,10 @@ func (d *dec) run(p program) error {
 				}
 			}
 			if opt < 0 {
+				if o.flags&fOptional != 0 {
+					pc = int(o.jump) - 1
+					continue
+				}
 				if o.flags&fSignedTag != 0 {
 					return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(t), pos))
 				}
@@ -309,6 +313,32 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 			d.fields[o.field].Bytes = d.wideText(pos-base, int(o.n), o.flags&fBE != 0)
 		}
 		pos += int64(o.n)
+	case opVarInt:
+		pos = alignUp(pos, 8)
+		if pos > limit {
+			return pos, pc, sp, d.stop(pos, d.short(pos, 8))
+		}
+		v, n, ok, err := varInt(data, (pos-base)>>3, (limit-base)>>3, o.sext != 0)
+		if err != nil {
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "at bit %d: %v", pos, err))
+		}
+		if !ok {
+			if limit < d.content {
+				return pos, pc, sp, d.stop(pos, errRefill)
+			}
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "a variable-length integer at bit %d goes past the end of the packet content (%d bits)", pos, d.content))
+		}
+		pos += n * 8
+		d.slots[o.slot] = v
+		if o.flags&fClock != 0 {
+			d.updateClock(v, uint8(min(7*n, 64)))
+		}
+		if o.flags&fEventID != 0 {
+			d.evID, d.haveID = v, true
+		}
+		if o.field >= 0 {
+			d.fields[o.field].Int = int64(v)
+		}
 	case opLoopEnd:
 		top := &d.loops[sp-1]
 		top.left--

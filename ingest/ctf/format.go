@@ -109,8 +109,14 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 			p.slots[n.slot] = v
 		}
 		if emit && ok {
-			dst = appendInt(dst, n, v)
+			if n.typ.Flavor != tsdl.FlavorNone {
+				dst = appendFlavored(dst, n, v)
+			} else {
+				dst = appendInt(dst, n, v)
+			}
 		}
+	case tsdl.KindVarInt, tsdl.KindOptional:
+		dst = p.ctf2Field(dst, n, emit)
 	case tsdl.KindEnum:
 		v, ok := p.bits(n)
 		if n.slot >= 0 {
@@ -209,6 +215,9 @@ func (p *printer) array(dst []byte, n *node, emit bool) []byte {
 		count = p.slots[n.lenNode.slot]
 	}
 	p.pos = alignUp(p.pos, int64(n.align))
+	if n.typ.Flavor == tsdl.FlavorBlob {
+		return p.blob(dst, count, emit)
+	}
 	if n.text {
 		i := (p.pos - p.base) >> 3
 		avail := (p.limit - p.base) >> 3

@@ -65,6 +65,9 @@ func fuse(p program) program {
 			for _, t := range o.targets {
 				target[t] = true
 			}
+			if o.flags&fOptional != 0 {
+				target[o.jump] = true
+			}
 		}
 	}
 	newIndex := make([]int32, len(p)+1)
@@ -107,6 +110,9 @@ func fuse(p program) program {
 				t[k] = newIndex[x]
 			}
 			o.targets = t
+			if o.flags&fOptional != 0 {
+				o.jump = newIndex[o.jump]
+			}
 		}
 	}
 	return out

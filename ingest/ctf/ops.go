@@ -31,6 +31,7 @@ const (
 	opJump    // to jump
 	opBlock   // fused run of byte-aligned fixed-size fields (fuse.go)
 	opWide    // integer of n > 64 bits, exposed as hexadecimal text (wide.go)
+	opVarInt  // LEB128 integer (CTF 2), signed when sext > 0
 )
 
 // op flags.
@@ -41,6 +42,7 @@ const (
 	fEnum                  // expose as an enum (label lookup)
 	fRaw                   // char array exposed whole, NULs included (uuid)
 	fSignedTag             // variants: the tag is signed
+	fOptional              // variants: an optional, no option selected means nothing to decode
 )
 
 // op is one decoding instruction.
@@ -97,6 +99,9 @@ func (e *emitter) shift(at int32) {
 		case opVariant:
 			for k := range o.targets {
 				fix(&o.targets[k])
+			}
+			if o.flags&fOptional != 0 {
+				fix(&o.jump)
 			}
 		}
 	}
@@ -210,6 +215,8 @@ func (e *emitter) emit(n *node) {
 		e.known = after
 	case tsdl.KindArray, tsdl.KindSequence:
 		e.emitArray(n)
+	case tsdl.KindVarInt, tsdl.KindOptional:
+		e.emitCTF2(n)
 	}
 }
 
@@ -299,9 +306,9 @@ func intOp(n *node) op {
 // the length or tag of another field.
 func hasEffects(n *node) bool {
 	switch n.kind {
-	case tsdl.KindInt, tsdl.KindEnum:
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindVarInt:
 		return n.clock != nil || n.meaning != meanNone || n.referenced
-	case tsdl.KindStruct, tsdl.KindVariant:
+	case tsdl.KindStruct, tsdl.KindVariant, tsdl.KindOptional:
 		for _, ch := range n.children {
 			if hasEffects(ch) {
 				return true
@@ -318,7 +325,7 @@ func minBits(n *node) uint64 {
 	switch n.kind {
 	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat, tsdl.KindWideInt:
 		return uint64(n.size)
-	case tsdl.KindString:
+	case tsdl.KindString, tsdl.KindVarInt:
 		return 8
 	case tsdl.KindStruct:
 		var s uint64

@@ -188,10 +188,17 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 	}
 	c.seq++
 	switch t.Kind {
-	case tsdl.KindInt, tsdl.KindEnum:
+	case tsdl.KindOptional:
+		if err := c.compileOptional(n, t, inArray); err != nil {
+			return nil, err
+		}
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindVarInt:
 		n.slot = c.nslots
 		c.nslots++
-		if t.Kind == tsdl.KindEnum {
+		if t.Kind == tsdl.KindVarInt {
+			n.size, n.align = 64, 8 // decoded width, for printing
+		}
+		if len(t.Mappings) > 0 {
 			n.labels = make([][]byte, len(t.Mappings))
 			for i, m := range t.Mappings {
 				n.labels[i] = []byte(m.Label)
@@ -339,7 +346,7 @@ func (c *compiler) checkTarget(n *node, path string, src *tsdl.Type) (*node, err
 	if n.kind == tsdl.KindWideInt {
 		return nil, planError(src, "%q is a %d-bit integer: sequence lengths and variant tags must be 64 bits at most", path, n.size)
 	}
-	if n.kind != tsdl.KindInt && n.kind != tsdl.KindEnum {
+	if n.kind != tsdl.KindInt && n.kind != tsdl.KindEnum && n.kind != tsdl.KindVarInt {
 		return nil, planError(src, "%q is a %s, not an integer", path, n.kind)
 	}
 	n.referenced = true

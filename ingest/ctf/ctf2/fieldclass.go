@@ -74,10 +74,14 @@ func (p *parser) fieldClass(v *value, ctx *fcCtx) (*tsdl.Type, error) {
 		t, err = p.array(v, ctx, typ == "dynamic-length-array", what)
 	case "variant":
 		t, err = p.variant(v, ctx, what)
-	case "fixed-length-bit-array", "fixed-length-bit-map", "fixed-length-boolean",
-		"variable-length-unsigned-integer", "variable-length-signed-integer",
-		"dynamic-length-blob", "optional":
-		return nil, errorf(tv.off, "%s: not supported by this version of tracetui", what)
+	case "fixed-length-bit-array", "fixed-length-bit-map", "fixed-length-boolean":
+		t, err = p.bits(v, typ, what)
+	case "variable-length-unsigned-integer", "variable-length-signed-integer":
+		t, err = p.varInt(v, typ == "variable-length-signed-integer", what)
+	case "dynamic-length-blob":
+		t, err = p.dynamicBlob(v, what)
+	case "optional":
+		t, err = p.optional(v, ctx, what)
 	default:
 		return nil, errorf(tv.off, "unknown field class type %q", typ)
 	}
@@ -399,8 +403,8 @@ func (p *parser) staticBlob(v *value, what string) (*tsdl.Type, error) {
 		}
 	}
 	r := v.get("roles")
-	if r == nil {
-		return nil, errorf(v.off, "%s: BLOBs are not supported by this version of tracetui", what)
+	if r == nil || (r.kind == jArray && len(r.arr) == 0) {
+		return &tsdl.Type{Kind: tsdl.KindArray, Align: 8, Len: n, Elem: byteElem(tsdl.EncodingNone), Flavor: tsdl.FlavorBlob}, nil
 	}
 	if err := r.want(jArray, what+" roles"); err != nil {
 		return nil, err
@@ -409,9 +413,6 @@ func (p *parser) staticBlob(v *value, what string) (*tsdl.Type, error) {
 		if x.kind != jString || x.text != "metadata-stream-uuid" {
 			return nil, errorf(x.off, "%s: a BLOB may only have the `metadata-stream-uuid` role", what)
 		}
-	}
-	if len(r.arr) == 0 {
-		return nil, errorf(v.off, "%s: BLOBs are not supported by this version of tracetui", what)
 	}
 	if n != 16 {
 		return nil, errorf(lv.off, "%s: the `metadata-stream-uuid` role needs a 16-byte BLOB, not %d bytes", what, n)

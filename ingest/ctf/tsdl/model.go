@@ -104,11 +104,17 @@ const (
 	// printed in hexadecimal, never a length, tag, clock value or
 	// enumeration container.
 	KindWideInt
+	// KindVarInt is a CTF 2 variable-length integer (LEB128), of 64 bits
+	// at most once decoded.
+	KindVarInt
+	// KindOptional is a CTF 2 optional: Fields[0] when its selector
+	// (Loc) is true or in Fields[0].Ranges, else nothing.
+	KindOptional
 )
 
 // String names the kind ("integer", "structure"...).
 func (k Kind) String() string {
-	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence", "wide integer"}[k]
+	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence", "wide integer", "variable-length integer", "optional"}[k]
 }
 
 // Encoding is the character encoding of an integer or a string.
@@ -157,9 +163,10 @@ type Type struct {
 
 	// CTF 2 (see model2.go): the roles of an integer; where a sequence's
 	// length or a variant's selector is (LengthPath and Tag are then "").
-	Roles Role
-	Loc   *Location
-	Byte  int64 // CTF 2: 1 + the byte offset of its JSON, for errors
+	Roles  Role
+	Flavor Flavor // how a CTF 2 bit array or byte array is shown
+	Loc    *Location
+	Byte   int64 // CTF 2: 1 + the byte offset of its JSON, for errors
 }
 
 // Field is a named member of a structure or an option of a variant.

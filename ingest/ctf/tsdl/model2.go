@@ -49,3 +49,16 @@ type Location struct {
 	// (CTF 2's null), which is why CTF 2 member names may not be empty.
 	Path []string
 }
+
+// Flavor says how CTF 2 field classes that decode like integers or byte
+// arrays are shown.
+type Flavor uint8
+
+// Flavors.
+const (
+	FlavorNone     Flavor = iota
+	FlavorBool            // fixed-length boolean (KindInt): true when any bit is set
+	FlavorBitArray        // fixed-length bit array (KindInt): hexadecimal
+	FlavorBitMap          // fixed-length bit map (KindInt): hexadecimal and active flags (Mappings: bit index ranges)
+	FlavorBlob            // BLOB (KindArray, KindSequence of bytes): hexadecimal bytes
+)
