@@ -16,6 +16,9 @@ import (
 // char arrays and sequences become sized strings, the packet header's
 // uuid a 16-byte BLOB.
 
+// Update is the -update flag, for the external tests' generators.
+var Update = update
+
 // ToCTF2 converts the metadata of a CTF 1.8 trace directory to CTF 2.
 var ToCTF2 = toCTF2
 

@@ -101,12 +101,17 @@ func (p *parser) fragment(v *value, n int) error {
 		return errorf(v.off, "the first fragment is a %q: it must be the preamble", typ)
 	}
 	what := typ + " fragment"
+	if typ == "preamble" {
+		// Its extensions are declarations, checked first.
+		if err := p.preambleFragment(v); err != nil {
+			return err
+		}
+	}
 	if err := p.common(v, what); err != nil {
 		return err
 	}
 	switch typ {
 	case "preamble":
-		err = p.preambleFragment(v)
 	case "field-class-alias":
 		err = p.aliasFragment(v)
 	case "trace-class":

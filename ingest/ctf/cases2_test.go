@@ -1,0 +1,193 @@
+package ctf_test
+
+import (
+	"encoding/binary"
+	"strings"
+)
+
+// Hand-written CTF 2 traces for what CTF 1.8 cannot express, compared
+// with babeltrace2 2.1 (cases2_run_test.go). A case's metadata is a list
+// of fragments (each written after the record separator); its data is
+// one stream file. Without a packet header or context, the file is one
+// packet running to its end (CTF2-SPEC-2.0 "packet bookkeeping").
+
+type ctf2Case struct {
+	name, about string
+	frags       []string
+	data        []byte
+	// err: the case is invalid; tracetui's error must contain it.
+	err string
+}
+
+// Builders of data bytes.
+
+func uleb(v uint64) []byte {
+	var b []byte
+	for {
+		c := byte(v & 0x7F)
+		v >>= 7
+		if v == 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+func sleb(v int64) []byte {
+	var b []byte
+	for {
+		c := byte(v & 0x7F)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+
+func cat(parts ...[]byte) []byte {
+	var out []byte
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+const (
+	preamble = `{"type":"preamble","version":2}`
+	plainDSC = `{"type":"data-stream-class"}`
+	u8       = `{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8}`
+	u32      = `{"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian","alignment":8}`
+	str      = `{"type":"null-terminated-string"}`
+)
+
+// payloadEvent is an event record class named ev, id 0, with the given
+// payload members ("name": class pairs).
+func payloadEvent(members ...string) string {
+	var ms []string
+	for i := 0; i+1 < len(members); i += 2 {
+		ms = append(ms, `{"name":"`+members[i]+`","field-class":`+members[i+1]+`}`)
+	}
+	return `{"type":"event-record-class","name":"ev","payload-field-class":{"type":"structure","member-classes":[` + strings.Join(ms, ",") + `]}}`
+}
+
+// idEvents is a data stream class whose event header is an 8-bit id.
+const idDSC = `{"type":"data-stream-class","event-record-header-field-class":{"type":"structure","member-classes":[{"name":"id","field-class":{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8,"roles":["event-record-class-id"]}}]}}`
+
+var ctf2Cases = []ctf2Case{
+	{
+		name: "leb128", about: "LEB128 integers at the 64-bit limits, signed and unsigned, with a display base and mappings",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"u", `{"type":"variable-length-unsigned-integer"}`,
+			"s", `{"type":"variable-length-signed-integer"}`,
+			"h", `{"type":"variable-length-unsigned-integer","preferred-display-base":16}`,
+			"m", `{"type":"variable-length-unsigned-integer","mappings":{"LOW":[[0,127]],"HIGH":[[128,18446744073709551615]]}}`,
+		)},
+		data: cat(
+			uleb(0), sleb(0), uleb(0), uleb(0),
+			uleb(127), sleb(-1), uleb(0xBEEF), uleb(128),
+			uleb(128), sleb(63), uleb(1<<63), uleb(1<<63),
+			uleb(300), sleb(-64), uleb(1), uleb(5),
+			uleb(1<<64-1), sleb(1<<63-1), uleb(1<<64-1), uleb(1<<64-1),
+			uleb(1<<63), sleb(-1<<63), uleb(2), uleb(127),
+			[]byte{0x80, 0x80, 0x00}, []byte{0xFF, 0x7F}, []byte{0x81, 0x00}, []byte{0x00}, // padded encodings
+		),
+	},
+	{
+		name: "leb128-wide", about: "an unsigned LEB128 integer of 65 bits is refused",
+		frags: []string{preamble, plainDSC, payloadEvent("u", `{"type":"variable-length-unsigned-integer"}`)},
+		data:  []byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x03},
+		err:   "variable-length integer holds more than 64 bits",
+	},
+	{
+		name: "leb128-wide-signed", about: "a signed LEB128 integer below -2^63 is refused",
+		frags: []string{preamble, plainDSC, payloadEvent("s", `{"type":"variable-length-signed-integer"}`)},
+		data:  []byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7E},
+		err:   "variable-length integer holds more than 64 bits",
+	},
+	{
+		name: "blobs", about: "static- and dynamic-length BLOBs, an empty one, lengths from a LEB128 and a fixed-length integer",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"s", `{"type":"static-length-blob","length":4,"media-type":"application/x-test"}`,
+			"n", `{"type":"variable-length-unsigned-integer"}`,
+			"d", `{"type":"dynamic-length-blob","length-field-location":{"path":["n"]}}`,
+			"k", u8,
+			"e", `{"type":"dynamic-length-blob","length-field-location":{"origin":"event-record-payload","path":["k"]}}`,
+		)},
+		data: cat(
+			[]byte{0xDE, 0xAD, 0xBE, 0xEF}, uleb(3), []byte{0, 0x7F, 0xFF}, []byte{0},
+			[]byte{1, 2, 3, 4}, uleb(0), []byte{2}, []byte{0xAB, 0xCD},
+		),
+	},
+	{
+		name: "optionals", about: "optionals with a boolean selector, an unsigned integer selector with ranges, a signed one with negative ranges",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"b", `{"type":"fixed-length-boolean","length":8,"byte-order":"little-endian","alignment":8}`,
+			"ob", `{"type":"optional","selector-field-location":{"path":["b"]},"field-class":`+str+`}`,
+			"u", u8,
+			"ou", `{"type":"optional","selector-field-location":{"path":["u"]},"selector-field-ranges":[[1,3],[10,10]],"field-class":`+u32+`}`,
+			"s", `{"type":"variable-length-signed-integer"}`,
+			"os", `{"type":"optional","selector-field-location":{"origin":"event-record-payload","path":["s"]},"selector-field-ranges":[[-5,-2]],"field-class":{"type":"structure","member-classes":[{"name":"x","field-class":`+u8+`}]}}`,
+		)},
+		data: cat(
+			[]byte{1}, []byte("maybe\x00"), []byte{2}, le32(7), sleb(-3), []byte{9},
+			[]byte{0}, []byte{4}, sleb(-1),
+			[]byte{0x10}, []byte("\x00"), []byte{10}, le32(1<<32-1), sleb(-5), []byte{0},
+		),
+	},
+	{
+		name: "bit-arrays", about: "bit arrays, booleans and bit maps with overlapping flags, none active, big-endian and bit-packed",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"ba", `{"type":"fixed-length-bit-array","length":16,"byte-order":"little-endian","alignment":8}`,
+			"bm", `{"type":"fixed-length-bit-map","length":8,"byte-order":"little-endian","alignment":8,"flags":{"READ":[[0,0]],"WRITE":[[1,1]],"EXEC":[[2,2]],"HIGH":[[4,7]],"ANY":[[0,7]]}}`,
+			"bb", `{"type":"fixed-length-bit-map","length":12,"byte-order":"big-endian","flags":{"TOP":[[11,11]],"LOW":[[0,3]]}}`,
+			"t", `{"type":"fixed-length-boolean","length":1,"byte-order":"big-endian"}`,
+			"f", `{"type":"fixed-length-boolean","length":3,"byte-order":"big-endian"}`,
+		)},
+		data: cat(
+			[]byte{0xAB, 0xCD}, []byte{0x15}, []byte{0x80, 0x1A}, // bb = 0x801, t = 1, f = 0b010
+			[]byte{0, 0}, []byte{0}, []byte{0x00, 0x00},
+		),
+	},
+	{
+		name: "mappings-overlap", about: "integer mappings that overlap: a value with several labels, none, negative ranges",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"u", `{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8,"mappings":{"zeta":[[0,10]],"alpha":[[5,6]],"Mid":[[1,20]],"b":[[6,6],[30,31]]}}`,
+			"s", `{"type":"fixed-length-signed-integer","length":8,"byte-order":"little-endian","alignment":8,"mappings":{"neg":[[-10,-1]],"all":[[-128,127]]}}`,
+		)},
+		data: []byte{6, 0xFB, 0, 0, 25, 3, 31, 0x80, 1, 0xFF},
+	},
+	{
+		name: "aliases", about: "field-class aliases: chained, carrying roles and mappings, used as scopes, members, elements and options",
+		frags: []string{preamble,
+			`{"type":"field-class-alias","name":"byte","field-class":` + u8 + `}`,
+			`{"type":"field-class-alias","name":"octet","field-class":"byte"}`,
+			`{"type":"field-class-alias","name":"ev-id","field-class":{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8,"roles":["event-record-class-id"]}}`,
+			`{"type":"field-class-alias","name":"hdr","field-class":{"type":"structure","member-classes":[{"name":"id","field-class":"ev-id"}]}}`,
+			`{"type":"field-class-alias","name":"pair","field-class":{"type":"structure","member-classes":[{"name":"a","field-class":"octet"},{"name":"b","field-class":"byte"}]}}`,
+			`{"type":"data-stream-class","event-record-header-field-class":"hdr"}`,
+			`{"type":"event-record-class","id":0,"name":"first","payload-field-class":"pair"}`,
+			`{"type":"event-record-class","id":1,"name":"second","payload-field-class":{"type":"structure","member-classes":[{"name":"arr","field-class":{"type":"static-length-array","length":2,"element-field-class":"pair"}},{"name":"sel","field-class":"octet"},{"name":"v","field-class":{"type":"variant","selector-field-location":{"path":["sel"]},"options":[{"name":"x","selector-field-ranges":[[0,0]],"field-class":"octet"},{"name":"y","selector-field-ranges":[[1,5]],"field-class":"pair"}]}}]}}`,
+		},
+		data: []byte{0, 1, 2, 1, 3, 4, 5, 6, 0, 7, 1, 8, 9, 10, 11, 1, 12, 13},
+	},
+	{
+		name: "user-attributes", about: "user attributes on every kind of object are kept and do not change decoding; LTTng's log level",
+		frags: []string{
+			`{"type":"preamble","version":2,"attributes":{"example.com,2026":{"note":[1,2,{"x":null}]}}}`,
+			`{"type":"trace-class","attributes":{"lttng.org,2009":{"x":1}},"environment":{"hostname":"attr-host","domain":"ust","tracer_major":2}}`,
+			`{"type":"data-stream-class","attributes":{"a":true}}`,
+			`{"type":"event-record-class","name":"ev","attributes":{"lttng.org,2009":{"log-level":"warning","emf-uri":"http://example.com"}},"payload-field-class":{"type":"structure","attributes":{"b":"c"},"member-classes":[{"name":"_x","attributes":{"d":{}},"field-class":{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8,"attributes":{"e":[]}}}]}}`,
+		},
+		data: []byte{1, 2},
+	},
+	{
+		name: "unknown-extension", about: "a declared extension makes the trace refused",
+		frags: []string{`{"type":"preamble","version":2,"extensions":{"example.com,2026":{"compression":true}}}`, plainDSC, payloadEvent("x", u8)},
+		data:  []byte{1},
+		err:   `the metadata declares extension "compression" (namespace "example.com,2026"), which tracetui does not implement`,
+	},
+}
