@@ -46,7 +46,9 @@ func sortLabelSets(s string) string {
 	})
 }
 
-func ctf2Root() string { return filepath.Join(coretest.ModuleRoot(), "ingest", "ctf", "testdata", "ctf2") }
+func ctf2Root() string {
+	return filepath.Join(coretest.ModuleRoot(), "ingest", "ctf", "testdata", "ctf2")
+}
 
 // TestCTF2Cases reads the hand-written CTF 2 traces: a valid one must
 // print what babeltrace2 2.1 printed (NAME.golden, and babeltrace2 2.1

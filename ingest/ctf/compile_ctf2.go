@@ -99,11 +99,14 @@ func (c *compiler) selectByRanges(n *node, t *tsdl.Type) error {
 	}
 	n.tagNode = tag
 	n.align = 1
+	if tag.typ.Flavor != tsdl.FlavorNone {
+		return planError(t, "the selector of a variant is an integer, not a %s", flavorNames[tag.typ.Flavor])
+	}
+	if err := checkRanges(t, tag); err != nil {
+		return err
+	}
 	for i, f := range t.Fields {
 		for _, r := range f.Ranges {
-			if !tag.signed && r.Lo > r.Hi {
-				return planError(t, "variant option #%d: negative selector range for an unsigned selector", i)
-			}
 			n.choices = append(n.choices, choice{lo: r.Lo, hi: r.Hi, opt: i})
 		}
 	}
@@ -123,7 +126,25 @@ func (c *compiler) selectByRanges(n *node, t *tsdl.Type) error {
 	return nil
 }
 
-// roleMeanings gives the packet header or packet context members their
+var flavorNames = [...]string{"integer", "boolean", "bit array", "bit map", "BLOB"}
+
+// checkRanges checks a variant's or optional's selector ranges (t.Signed:
+// written with a negative bound) against its selector's signedness.
+func checkRanges(t *tsdl.Type, sel *node) error {
+	for _, f := range t.Fields {
+		for _, r := range f.Ranges {
+			switch {
+			case t.Signed && !sel.signed:
+				return planError(t, "negative selector range for an unsigned selector")
+			case !t.Signed && sel.signed && (r.Lo > 1<<63-1 || r.Hi > 1<<63-1):
+				return planError(t, "selector range bound %d is too large for a signed selector", r.Hi)
+			}
+		}
+	}
+	return nil
+}
+
+// roleMeaning gives the packet header or packet context members their
 // meaning from their roles (CTF 2), as the names do in CTF 1.8.
 func roleMeaning(r tsdl.Role) meaning {
 	switch {
@@ -237,10 +258,10 @@ func (c *compiler) compileOptional(n *node, t *tsdl.Type, inArray *node) error {
 	case len(f.Ranges) == 0:
 		return planError(t, "an optional with an integer selector needs selector-field-ranges")
 	default:
+		if err := checkRanges(t, sel); err != nil {
+			return err
+		}
 		for _, r := range f.Ranges {
-			if !sel.signed && r.Lo > r.Hi {
-				return planError(t, "optional: negative selector range for an unsigned selector")
-			}
 			n.choices = append(n.choices, choice{lo: r.Lo, hi: r.Hi})
 		}
 	}

@@ -163,10 +163,11 @@ func (p *parser) variant(v *value, ctx *fcCtx, what string) (*tsdl.Type, error) 
 		}
 		// Signedness is the selector's, known when the plan is compiled:
 		// bounds are kept as written (negative ones as int64 bits).
-		rs, err := anyRangeSet(rv, w+" selector-field-ranges")
+		rs, neg, err := anyRangeSet(rv, w+" selector-field-ranges")
 		if err != nil {
 			return nil, err
 		}
+		t.Signed = t.Signed || neg // some bound is negative: the selector must be signed
 		fv, err := o.need("field-class", w)
 		if err != nil {
 			return nil, err
@@ -183,12 +184,12 @@ func (p *parser) variant(v *value, ctx *fcCtx, what string) (*tsdl.Type, error) 
 	return t, nil
 }
 
-// anyRangeSet reads a range set whose signedness is not known yet: a
-// negative bound is kept as int64 bits and marks the set signed, in which
-// case bounds over MaxInt64 are refused.
-func anyRangeSet(v *value, what string) ([]tsdl.Range, error) {
+// anyRangeSet reads a range set whose signedness is not known yet (it is
+// the selector's): with a negative bound, bounds are int64 bits and the
+// set is reported signed (bounds over MaxInt64 are then refused).
+func anyRangeSet(v *value, what string) ([]tsdl.Range, bool, error) {
 	if err := v.want(jArray, what); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	signed := false
 	for _, r := range v.arr {
@@ -200,7 +201,8 @@ func anyRangeSet(v *value, what string) ([]tsdl.Range, error) {
 			}
 		}
 	}
-	return rangeSet(v, signed, what)
+	rs, err := rangeSet(v, signed, what)
+	return rs, signed, err
 }
 
 // scopeOrigins are the names of field location origins, in decoding

@@ -107,7 +107,7 @@ func (p *parser) optional(v *value, ctx *fcCtx, what string) (*tsdl.Type, error)
 	}
 	var rs []tsdl.Range
 	if rv := v.get("selector-field-ranges"); rv != nil {
-		if rs, err = anyRangeSet(rv, what+" selector-field-ranges"); err != nil {
+		if rs, t.Signed, err = anyRangeSet(rv, what+" selector-field-ranges"); err != nil {
 			return nil, err
 		}
 	}
