@@ -32,11 +32,7 @@ func openMem(meta []byte, streams ...[]byte) (*Reader, error) {
 	if v, ok := memTraces.Load(string(meta)); ok {
 		tr = v.(*traceInfo)
 	} else {
-		text, err := tsdl.Decode(meta)
-		if err != nil {
-			return nil, err
-		}
-		m, err := tsdl.Parse(text)
+		m, err := parseMetadata(meta)
 		if err != nil {
 			return nil, err
 		}

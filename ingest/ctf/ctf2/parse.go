@@ -20,7 +20,7 @@ func IsCTF2(text []byte) bool { return len(text) > 0 && text[0] == RS }
 
 // maxTypes bounds the field classes built from the metadata: aliases
 // nest, so a small text can expand exponentially.
-const maxTypes = 1 << 20
+const maxTypes = 1 << 18
 
 // parser holds the state of one metadata stream.
 type parser struct {
