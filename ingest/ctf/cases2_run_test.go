@@ -79,6 +79,13 @@ func TestCTF2Cases(t *testing.T) {
 			if coretest.SharedDir() == "" {
 				return
 			}
+			if c.spec != "" {
+				if bt, _, _ := bttest.Run21(t, dir); bt == c.spec {
+					t.Fatalf("babeltrace2 2.1 now prints what the specification says: compare with it")
+				}
+				t.Logf("babeltrace2 2.1 differs from the specification here: %s", c.about)
+				return
+			}
 			bt, stderr, code := bttest.Run21(t, dir)
 			if code != 0 {
 				t.Fatalf("babeltrace2 2.1 exit status %d:\n%s", code, stderr)
@@ -107,6 +114,9 @@ func TestCTF2Generate(t *testing.T) {
 		writeCase(t, dir, c)
 		out, _, code := bttest.Run21(t, dir)
 		kind := "valid"
+		if c.spec != "" {
+			out = c.spec
+		}
 		if c.err != "" {
 			kind = "invalid"
 		} else if err := os.WriteFile(filepath.Join(root, c.name+".golden"), []byte(out), 0o644); err != nil {

@@ -17,6 +17,9 @@ type ctf2Case struct {
 	data        []byte
 	// err: the case is invalid; tracetui's error must contain it.
 	err string
+	// spec: the output the specification gives where babeltrace2 2.1
+	// prints something else (why: in about).
+	spec string
 }
 
 // Builders of data bytes.
@@ -183,6 +186,24 @@ var ctf2Cases = []ctf2Case{
 			`{"type":"event-record-class","name":"ev","attributes":{"lttng.org,2009":{"log-level":"warning","emf-uri":"http://example.com"}},"payload-field-class":{"type":"structure","attributes":{"b":"c"},"member-classes":[{"name":"_x","attributes":{"d":{}},"field-class":{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8,"attributes":{"e":[]}}}]}}`,
 		},
 		data: []byte{1, 2},
+	},
+	{
+		name: "leb128-timestamps", about: "LEB128 event ids and partial timestamps (7 bits per byte read) updating a clock with a negative offset and a 1 kHz frequency; babeltrace2 2.1.2 ORs a LEB128 timestamp into the clock instead (100 after 50 gives 118), the output is CTF2-SPEC-2.0 section 6.3's",
+		spec: "[-1.400000000] a: { x = 1 }\n[-1.380000000] b: \n[-1.367000000] a: { x = 2 }\n[18.500000000] a: { x = 3 }\n[1099511626.276000000] b: \n",
+		frags: []string{preamble,
+			`{"type":"clock-class","id":"c","frequency":1000,"offset-from-origin":{"seconds":-2,"cycles":500},"origin":"unix-epoch"}`,
+			`{"type":"data-stream-class","default-clock-class-id":"c","packet-context-field-class":{"type":"structure","member-classes":[{"name":"begin","field-class":{"type":"fixed-length-unsigned-integer","length":64,"byte-order":"little-endian","alignment":8,"roles":["default-clock-timestamp"]}},{"name":"end","field-class":{"type":"fixed-length-unsigned-integer","length":64,"byte-order":"little-endian","alignment":8,"roles":["packet-end-default-clock-timestamp"]}}]},"event-record-header-field-class":{"type":"structure","member-classes":[{"name":"id","field-class":{"type":"variable-length-unsigned-integer","roles":["event-record-class-id"]}},{"name":"ts","field-class":{"type":"variable-length-unsigned-integer","roles":["default-clock-timestamp"]}}]}}`,
+			`{"type":"event-record-class","id":0,"name":"a","payload-field-class":{"type":"structure","member-classes":[{"name":"x","field-class":` + u8 + `}]}}`,
+			`{"type":"event-record-class","id":300,"name":"b"}`,
+		},
+		data: cat(
+			le64(50), le64(1<<40+10),
+			uleb(0), uleb(100), []byte{1}, // ts 100
+			uleb(300), uleb(120), // 7-bit timestamp 120 >= 100: 120
+			uleb(0), uleb(5), []byte{2}, // 5 < 120: wraps at 2^7: 128+5
+			uleb(0), uleb(20000), []byte{3}, // 14 bits: 20000
+			uleb(300), uleb(1<<40), // 42 bits
+		),
 	},
 	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",
