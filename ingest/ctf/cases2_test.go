@@ -82,6 +82,19 @@ const idDSC = `{"type":"data-stream-class","event-record-header-field-class":{"t
 
 var ctf2Cases = []ctf2Case{
 	{
+		name: "worked-example", about: "the reading guide's worked example: packet header with magic, UUID BLOB and stream class id, clock, timestamps, aliases with roles",
+		frags: []string{
+			`{"type":"preamble","version":2,"uuid":[42,100,34,208,108,238,17,224,140,8,203,7,215,179,165,100]}`,
+			`{"type":"field-class-alias","name":"int32_t","field-class":{"type":"fixed-length-signed-integer","length":32,"byte-order":"little-endian","alignment":8}}`,
+			`{"type":"field-class-alias","name":"uint64_clock_monotonic_t","field-class":{"type":"fixed-length-unsigned-integer","length":64,"byte-order":"little-endian","alignment":8,"roles":["default-clock-timestamp"]}}`,
+			`{"type":"trace-class","environment":{"hostname":"demo-host"},"packet-header-field-class":{"type":"structure","member-classes":[{"name":"magic","field-class":{"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian","alignment":8,"roles":["packet-magic-number"]}},{"name":"uuid","field-class":{"type":"static-length-blob","length":16,"roles":["metadata-stream-uuid"]}},{"name":"stream_id","field-class":{"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian","alignment":8,"roles":["data-stream-class-id"]}}]}}`,
+			`{"type":"clock-class","id":"monotonic","name":"monotonic","frequency":1000000000,"offset-from-origin":{"seconds":1700000000,"cycles":0}}`,
+			`{"type":"data-stream-class","id":0,"default-clock-class-id":"monotonic","packet-context-field-class":{"type":"structure","member-classes":[{"name":"timestamp_begin","field-class":"uint64_clock_monotonic_t"},{"name":"timestamp_end","field-class":{"type":"fixed-length-unsigned-integer","length":64,"byte-order":"little-endian","alignment":8,"roles":["packet-end-default-clock-timestamp"]}},{"name":"content_size","field-class":{"type":"fixed-length-unsigned-integer","length":64,"byte-order":"little-endian","alignment":8,"roles":["packet-content-length"]}},{"name":"packet_size","field-class":{"type":"fixed-length-unsigned-integer","length":64,"byte-order":"little-endian","alignment":8,"roles":["packet-total-length"]}}]},"event-record-header-field-class":{"type":"structure","member-classes":[{"name":"id","field-class":{"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian","alignment":8,"roles":["event-record-class-id"]}},{"name":"timestamp","field-class":"uint64_clock_monotonic_t"}]}}`,
+			`{"type":"event-record-class","id":0,"data-stream-class-id":0,"name":"demo:sample","payload-field-class":{"type":"structure","member-classes":[{"name":"value","field-class":"int32_t"},{"name":"msg","field-class":{"type":"null-terminated-string"}}]}}`,
+		},
+		data: workedExampleData(),
+	},
+	{
 		name: "leb128", about: "LEB128 integers at the 64-bit limits, signed and unsigned, with a display base and mappings",
 		frags: []string{preamble, plainDSC, payloadEvent(
 			"u", `{"type":"variable-length-unsigned-integer"}`,
@@ -211,4 +224,14 @@ var ctf2Cases = []ctf2Case{
 		data:  []byte{1},
 		err:   `the metadata declares extension "compression" (namespace "example.com,2026"), which tracetui does not implement`,
 	},
+}
+
+// workedExampleData is the data stream of the reading guide's worked
+// example: one 112-byte packet of two events.
+func workedExampleData() []byte {
+	uuid := []byte{42, 100, 34, 208, 108, 238, 17, 224, 140, 8, 203, 7, 215, 179, 165, 100}
+	d := cat(le32(0xC1FC1FC1), uuid, le32(0), le64(1000), le64(2500), le64(800), le64(896),
+		le32(0), le64(1000), le32(42), []byte("hello\x00"),
+		le32(0), le64(2500), le32(uint32(0xFFFFFFF9)), []byte("world\x00"))
+	return append(d, make([]byte, 112-len(d))...)
 }
