@@ -196,6 +196,16 @@ func FuzzMetadataModel(f *testing.F) {
 			}
 		}
 	}
+	ctf2Dirs, _ := filepath.Glob(filepath.Join("testdata", "ctf2", "*", "metadata"))
+	for _, p := range ctf2Dirs {
+		if b, err := os.ReadFile(p); err == nil {
+			if m, err := parseMetadata(b); err == nil {
+				if b, err := m.AppendBinary(nil); err == nil {
+					f.Add(b)
+				}
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := tsdl.DecodeBinary(data)
 		if err != nil {
