@@ -82,3 +82,29 @@ func dumpOptions(dir string, o ctf.Options) (string, error) {
 	err = ingest.Dump(&buf, r, 0)
 	return buf.String(), err
 }
+
+// TestCTF2UserAttributes: the trace class's and event record class's
+// user attributes are kept, as written, for the details pane.
+func TestCTF2UserAttributes(t *testing.T) {
+	var c ctf2Case
+	for _, x := range ctf2Cases {
+		if x.name == "user-attributes" {
+			c = x
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "t")
+	writeCase(t, dir, c)
+	r, err := ctf.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ev, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, evAttrs := r.UserAttributes(ev)
+	if tr != `{"lttng.org,2009":{"x":1}}` || evAttrs != `{"lttng.org,2009":{"log-level":"warning","emf-uri":"http://example.com"}}` {
+		t.Fatalf("attributes %q, %q", tr, evAttrs)
+	}
+}

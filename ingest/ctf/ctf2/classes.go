@@ -207,6 +207,9 @@ func (p *parser) eventFragment(v *value) error {
 	}
 	ec := &tsdl.EventClass{Name: name, ID: id, StreamID: sid, Line: int(min(v.off, 1<<30))}
 	if a := v.get("attributes"); a != nil {
+		if len(a.obj) > 0 {
+			ec.Attributes = p.raw(a)
+		}
 		if lt := a.get("lttng.org,2009"); lt != nil && lt.kind == jObject {
 			if ll := lt.get("log-level"); ll != nil && ll.kind == jString {
 				ec.LogLevel, ec.HasLogLevel = logLevels[ll.text]

@@ -28,6 +28,7 @@ var kindNames = [...]string{"null", "a boolean", "a number", "a string", "an arr
 type value struct {
 	kind valueKind
 	off  int64
+	end  int64 // where it ends (objects)
 	b    bool
 	text string // number text or string value
 	arr  []*value
@@ -98,7 +99,9 @@ func (p *jparser) value() (*value, error) {
 		}
 		defer func() { p.depth-- }()
 		if c == '{' {
-			return v, p.object(v)
+			err := p.object(v)
+			v.end = p.base + int64(p.pos)
+			return v, err
 		}
 		return v, p.array(v)
 	case c == '"':

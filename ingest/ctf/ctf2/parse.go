@@ -31,6 +31,17 @@ type parser struct {
 	clocks    map[string]*tsdl.Clock
 	streams   map[uint64]*streamState
 	types     int
+	elem      []byte // the fragment being read
+	elemBase  int64  // its offset in the metadata stream
+}
+
+// raw returns the JSON text of an object of the current fragment.
+func (p *parser) raw(v *value) string {
+	lo, hi := v.off-p.elemBase, v.end-p.elemBase
+	if lo < 0 || hi > int64(len(p.elem)) || lo > hi {
+		return ""
+	}
+	return string(p.elem[lo:hi])
 }
 
 type streamState struct {
@@ -68,6 +79,7 @@ func Parse(data []byte) (*tsdl.Trace, error) {
 		if len(elem) > maxFragmentSize {
 			return nil, errorf(start, "fragment #%d is larger than %d MiB", n, maxFragmentSize>>20)
 		}
+		p.elem, p.elemBase = elem, start
 		v, err := parseJSON(elem, start)
 		if err != nil {
 			return nil, fmt.Errorf("invalid fragment #%d: %w", n, err)
@@ -268,6 +280,9 @@ func (p *parser) traceFragment(v *value) error {
 	p.traceSeen = true
 	if _, _, _, err := identity(v, "trace class"); err != nil {
 		return err
+	}
+	if a := v.get("attributes"); a != nil && len(a.obj) > 0 {
+		p.tr.Attributes = p.raw(a)
 	}
 	if env := v.get("environment"); env != nil {
 		if err := env.want(jObject, "trace class environment"); err != nil {

@@ -122,7 +122,13 @@ func (t *Trace) AppendBinary(dst []byte) ([]byte, error) {
 			e.ref(ev.Context)
 			e.ref(ev.Payload)
 			e.uint(uint64(ev.Line))
+			if e.ctf2 {
+				e.str(ev.Attributes)
+			}
 		}
+	}
+	if e.ctf2 {
+		e.str(t.Attributes)
 	}
 	return e.buf, nil
 }

@@ -173,6 +173,11 @@ func (d *decoder) trace() (*Trace, error) {
 		}
 		t.Streams = append(t.Streams, s)
 	}
+	if d.ctf2 {
+		if t.Attributes, err = d.str(); err != nil {
+			return nil, err
+		}
+	}
 	return t, nil
 }
 
@@ -293,6 +298,11 @@ func (d *decoder) stream() (*StreamClass, error) {
 		}
 		if ev.Line, err = d.int(math.MaxInt32); err != nil {
 			return nil, err
+		}
+		if d.ctf2 {
+			if ev.Attributes, err = d.str(); err != nil {
+				return nil, err
+			}
 		}
 		s.Events = append(s.Events, ev)
 	}

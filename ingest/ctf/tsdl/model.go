@@ -10,6 +10,7 @@ type Trace struct {
 	Env          []EnvEntry
 	Clocks       []*Clock
 	Streams      []*StreamClass // in declaration order
+	Attributes   string         // CTF 2 user attributes (JSON), see model2.go
 }
 
 // EnvEntry is one entry of the env block: a string or an integer.
@@ -85,6 +86,7 @@ type EventClass struct {
 	Context     *Type
 	Payload     *Type
 	Line        int
+	Attributes  string // CTF 2 user attributes (JSON), see model2.go
 }
 
 // Kind is the class of a [Type].

@@ -34,6 +34,10 @@ var RoleNames = [...]string{
 	"packet-sequence-number", "event-record-class-id",
 }
 
+// The user attributes of a CTF 2 trace class (Trace.Attributes) and
+// event record class (EventClass.Attributes) are kept as their JSON text
+// ("" when none), for display: they never change decoding.
+
 // IsCTF2 reports whether the model was read from CTF 2 metadata.
 func (t *Trace) IsCTF2() bool { return t.Major == 2 }
 
