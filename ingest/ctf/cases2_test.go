@@ -219,6 +219,16 @@ var ctf2Cases = []ctf2Case{
 		),
 	},
 	{
+		name: "optional-after-bit-array", about: "an optional whose boolean selector is followed by a bit array: babeltrace2 2.1.2 dies (SIGSEGV); the output is the specification's",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"b", `{"type":"fixed-length-boolean","length":8,"byte-order":"little-endian","alignment":8}`,
+			"ba", `{"type":"fixed-length-bit-array","length":8,"byte-order":"little-endian","alignment":8}`,
+			"opt", `{"type":"optional","selector-field-location":{"path":["b"]},"field-class":`+str+`}`,
+		)},
+		data: cat([]byte{1, 3}, []byte("maybe\x00"), []byte{0, 0xF0}),
+		spec: "ev: { b = true, ba = 0x3, opt = { \"maybe\" } }\nev: { b = false, ba = 0xF0, opt = <none> }\n",
+	},
+	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",
 		frags: []string{`{"type":"preamble","version":2,"extensions":{"example.com,2026":{"compression":true}}}`, plainDSC, payloadEvent("x", u8)},
 		data:  []byte{1},
