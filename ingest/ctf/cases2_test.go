@@ -229,6 +229,26 @@ var ctf2Cases = []ctf2Case{
 		spec: "ev: { b = true, ba = 0x3, opt = { \"maybe\" } }\nev: { b = false, ba = 0xF0, opt = <none> }\n",
 	},
 	{
+		name: "string-encodings", about: "null-terminated, static- and dynamic-length strings in UTF-8, UTF-16 and UTF-32 of both byte orders: surrogate pairs, NUL code units, padding after the terminator",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"a", `{"type":"null-terminated-string","encoding":"utf-16le"}`,
+			"b", `{"type":"null-terminated-string","encoding":"utf-32be"}`,
+			"c", `{"type":"static-length-string","length":8,"encoding":"utf-16be"}`,
+			"n", u8,
+			"d", `{"type":"dynamic-length-string","length-field-location":{"path":["n"]},"encoding":"utf-32le"}`,
+			"e", `{"type":"static-length-string","length":6}`,
+			"f", `{"type":"null-terminated-string","encoding":"utf-16be"}`,
+		)},
+		data: cat(
+			[]byte{'h', 0, 0xE9, 0, 0xAC, 0x20, 0x3D, 0xD8, 0x00, 0xDE, 0, 0}, // "hé€😀" UTF-16LE, a surrogate pair
+			[]byte{0, 0, 0, 'x', 0, 1, 0xF6, 0x00, 0, 0, 0, 0}, // "x😀" UTF-32BE
+			[]byte{0, 'a', 0, 'b', 0, 0, 'z', 'z'}, // "ab", NUL, padding
+			[]byte{8}, []byte{'o', 0, 0, 0, 'k', 0, 0, 0}, // "ok"
+			[]byte("caf\xc3\xa9\x00"), // "café" UTF-8
+			[]byte{0x01, 0x00, 0, 0}, // U+0100 UTF-16BE
+		),
+	},
+	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",
 		frags: []string{`{"type":"preamble","version":2,"extensions":{"example.com,2026":{"compression":true}}}`, plainDSC, payloadEvent("x", u8)},
 		data:  []byte{1},

@@ -230,6 +230,13 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		}
 	case opString:
 		pos = alignUp(pos, int64(o.align))
+		if o.size > 1 {
+			var err error
+			if pos, err = d.unitString(o, pos); err != nil {
+				return pos, pc, sp, d.stop(pos, err)
+			}
+			break
+		}
 		i, end := (pos-base)>>3, (limit-base)>>3
 		if i > end {
 			return pos, pc, sp, d.stop(pos, d.short(pos, 8))
@@ -260,7 +267,12 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		if o.field >= 0 {
 			i := (pos - base) >> 3
 			b := data[i : i+int64(n) : i+int64(n)]
-			if o.flags&fRaw == 0 {
+			if o.size > 1 {
+				if k := unitNUL(b, int(o.size)); k >= 0 {
+					b = b[:k]
+				}
+				b = d.keepUTF8(b, o.node.typ.Encoding)
+			} else if o.flags&fRaw == 0 {
 				b = cutNUL(b)
 			}
 			d.fields[o.field].Bytes = b

@@ -149,6 +149,17 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 		if i < 0 || i > end {
 			return dst
 		}
+		if u := n.typ.Encoding.Unit(); u > 1 {
+			k := unitNUL(p.data[i:end], u)
+			if k < 0 {
+				k = int(end-i) / u * u
+			}
+			if emit {
+				dst = appendEscaped(dst, appendUTF8(nil, p.data[i:i+int64(k)], n.typ.Encoding))
+			}
+			p.pos += int64(k+u) * 8
+			return dst
+		}
 		k := bytes.IndexByte(p.data[i:end], 0)
 		if k < 0 {
 			k = int(end - i)
@@ -225,7 +236,12 @@ func (p *printer) array(dst []byte, n *node, emit bool) []byte {
 			return dst
 		}
 		b := p.data[i : i+int64(count)]
-		if k := bytes.IndexByte(b, 0); k >= 0 {
+		if u := n.elem.typ.Encoding.Unit(); u > 1 {
+			if k := unitNUL(b, u); k >= 0 {
+				b = b[:k]
+			}
+			b = appendUTF8(nil, b, n.elem.typ.Encoding)
+		} else if k := bytes.IndexByte(b, 0); k >= 0 {
 			b = b[:k]
 		}
 		if emit {

@@ -167,7 +167,11 @@ func (e *emitter) emit(n *node) {
 		e.add(o)
 		e.advance(int64(n.size))
 	case tsdl.KindString:
-		e.add(op{code: opString, align: e.aligned(8), slot: -1, field: n.field})
+		o := op{code: opString, align: e.aligned(8), slot: -1, field: n.field}
+		if u := n.typ.Encoding.Unit(); u > 1 {
+			o.size, o.node = uint8(u), n // text_ctf2.go
+		}
+		e.add(o)
 		e.known = 8
 	case tsdl.KindStruct:
 		if a := e.aligned(int64(n.align)); a > 1 {
@@ -229,11 +233,18 @@ func (e *emitter) emitArray(n *node) {
 		if n.meaning == meanUUID {
 			o.flags |= fRaw
 		}
+		if u := el.typ.Encoding.Unit(); u > 1 {
+			o.size, o.node = uint8(u), el // text_ctf2.go
+		}
 		e.add(o)
 		e.known = 8
 		return
 	case n.text:
-		e.add(op{code: opTextSeq, align: e.aligned(8), slot: -1, field: n.field, ref: n.lenNode.slot})
+		o := op{code: opTextSeq, align: e.aligned(8), slot: -1, field: n.field, ref: n.lenNode.slot}
+		if u := el.typ.Encoding.Unit(); u > 1 {
+			o.size, o.node = uint8(u), el // text_ctf2.go
+		}
+		e.add(o)
 		e.known = 8
 		return
 	case !isSeq && n.fixed >= 0 && !hasEffects(n):

@@ -61,8 +61,9 @@ func (p *parser) fieldClass(v *value, ctx *fcCtx) (*tsdl.Type, error) {
 	case "fixed-length-floating-point-number":
 		t, err = p.float(v, what)
 	case "null-terminated-string":
-		if err = encoding(v, what); err == nil {
-			t = &tsdl.Type{Kind: tsdl.KindString, Align: 8, Encoding: tsdl.EncodingUTF8}
+		var enc tsdl.Encoding
+		if enc, err = encoding(v, what); err == nil {
+			t = &tsdl.Type{Kind: tsdl.KindString, Align: 8, Encoding: enc}
 		}
 	case "static-length-string", "dynamic-length-string":
 		t, err = p.sizedString(v, typ == "dynamic-length-string", what)
@@ -341,19 +342,22 @@ func (p *parser) float(v *value, what string) (*tsdl.Type, error) {
 	return t, nil
 }
 
-// encoding checks a string's encoding: UTF-8 only, for now.
-func encoding(v *value, what string) error {
+// encodings are the CTF 2 string encodings.
+var encodings = map[string]tsdl.Encoding{
+	"utf-8": tsdl.EncodingUTF8, "utf-16be": tsdl.EncodingUTF16BE, "utf-16le": tsdl.EncodingUTF16LE,
+	"utf-32be": tsdl.EncodingUTF32BE, "utf-32le": tsdl.EncodingUTF32LE,
+}
+
+// encoding reads a string's encoding (default UTF-8).
+func encoding(v *value, what string) (tsdl.Encoding, error) {
 	e := v.get("encoding")
 	if e == nil {
-		return nil
+		return tsdl.EncodingUTF8, nil
 	}
-	switch e.text {
-	case "utf-8":
-		return nil
-	case "utf-16be", "utf-16le", "utf-32be", "utf-32le":
-		return errorf(e.off, "%s: encoding %q is not supported by this version of tracetui", what, e.text)
+	if enc, ok := encodings[e.text]; ok && e.kind == jString {
+		return enc, nil
 	}
-	return errorf(e.off, "%s: unknown encoding %q", what, e.text)
+	return 0, errorf(e.off, "%s: unknown encoding %q", what, e.text)
 }
 
 // byteElem is the element of the byte arrays that model sized strings
@@ -363,10 +367,11 @@ func byteElem(enc tsdl.Encoding) *tsdl.Type {
 }
 
 func (p *parser) sizedString(v *value, dynamic bool, what string) (*tsdl.Type, error) {
-	if err := encoding(v, what); err != nil {
+	enc, err := encoding(v, what)
+	if err != nil {
 		return nil, err
 	}
-	t := &tsdl.Type{Kind: tsdl.KindArray, Align: 8, Elem: byteElem(tsdl.EncodingUTF8)}
+	t := &tsdl.Type{Kind: tsdl.KindArray, Align: 8, Elem: byteElem(enc)}
 	if dynamic {
 		t.Kind = tsdl.KindSequence
 		lv, err := v.need("length-field-location", what)

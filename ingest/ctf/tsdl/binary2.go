@@ -105,12 +105,16 @@ func checkType2(t *Type) error {
 	if t.Align < 1 || t.Align&(t.Align-1) != 0 {
 		return fmt.Errorf("alignment %d is not a power of two", t.Align)
 	}
-	if t.Encoding > EncodingASCII {
+	if t.Encoding > EncodingUTF32LE {
 		return fmt.Errorf("encoding %d", t.Encoding)
 	}
 	compound := len(t.Fields) > 0 || t.Elem != nil
 	switch t.Kind {
-	case KindFloat, KindString, KindWideInt, KindStruct, KindArray:
+	case KindString:
+		if compound {
+			return fmt.Errorf("string with fields")
+		}
+	case KindFloat, KindWideInt, KindStruct, KindArray:
 		// TSDL's rules, which these CTF 2 classes follow.
 		if err := checkType(t); err != nil {
 			return err

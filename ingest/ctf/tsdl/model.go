@@ -127,7 +127,24 @@ const (
 	EncodingNone Encoding = iota
 	EncodingUTF8
 	EncodingASCII
+	// CTF 2 string encodings (code units of 2 or 4 bytes).
+	EncodingUTF16BE
+	EncodingUTF16LE
+	EncodingUTF32BE
+	EncodingUTF32LE
 )
+
+// Unit is the size in bytes of a code unit of the encoding: the step
+// at which a string's NUL terminator is looked for.
+func (e Encoding) Unit() int {
+	switch e {
+	case EncodingUTF16BE, EncodingUTF16LE:
+		return 2
+	case EncodingUTF32BE, EncodingUTF32LE:
+		return 4
+	}
+	return 1
+}
 
 // Type is a field type. Types may be shared by several fields (typedefs),
 // so they hold no position-dependent information: sequence lengths and
