@@ -241,11 +241,11 @@ var ctf2Cases = []ctf2Case{
 		)},
 		data: cat(
 			[]byte{'h', 0, 0xE9, 0, 0xAC, 0x20, 0x3D, 0xD8, 0x00, 0xDE, 0, 0}, // "hé€😀" UTF-16LE, a surrogate pair
-			[]byte{0, 0, 0, 'x', 0, 1, 0xF6, 0x00, 0, 0, 0, 0}, // "x😀" UTF-32BE
-			[]byte{0, 'a', 0, 'b', 0, 0, 'z', 'z'}, // "ab", NUL, padding
-			[]byte{8}, []byte{'o', 0, 0, 0, 'k', 0, 0, 0}, // "ok"
+			[]byte{0, 0, 0, 'x', 0, 1, 0xF6, 0x00, 0, 0, 0, 0},                // "x😀" UTF-32BE
+			[]byte{0, 'a', 0, 'b', 0, 0, 'z', 'z'},                            // "ab", NUL, padding
+			[]byte{8}, []byte{'o', 0, 0, 0, 'k', 0, 0, 0},                     // "ok"
 			[]byte("caf\xc3\xa9\x00"), // "café" UTF-8
-			[]byte{0x01, 0x00, 0, 0}, // U+0100 UTF-16BE
+			[]byte{0x01, 0x00, 0, 0},  // U+0100 UTF-16BE
 		),
 	},
 	{
