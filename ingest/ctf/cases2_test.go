@@ -249,6 +249,17 @@ var ctf2Cases = []ctf2Case{
 		),
 	},
 	{
+		name: "bit-orders", about: "integers and bit maps whose bit order is not their byte order's default: the bits read are reversed, bit-packed and aligned, signed",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"a", `{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","bit-order":"last-to-first","alignment":8}`,
+			"b", `{"type":"fixed-length-unsigned-integer","length":4,"byte-order":"big-endian","bit-order":"first-to-last"}`,
+			"c", `{"type":"fixed-length-signed-integer","length":12,"byte-order":"big-endian","bit-order":"first-to-last"}`,
+			"d", `{"type":"fixed-length-unsigned-integer","length":16,"byte-order":"little-endian","bit-order":"last-to-first","alignment":8}`,
+			"m", `{"type":"fixed-length-bit-map","length":8,"byte-order":"little-endian","bit-order":"last-to-first","alignment":8,"flags":{"B0":[[0,0]],"B7":[[7,7]]}}`,
+		)},
+		data: []byte{0x01, 0x1E, 0x01, 0x34, 0x12, 0x01, 0x80, 0x0F, 0xF0, 0, 0, 0x01},
+	},
+	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",
 		frags: []string{`{"type":"preamble","version":2,"extensions":{"example.com,2026":{"compression":true}}}`, plainDSC, payloadEvent("x", u8)},
 		data:  []byte{1},

@@ -136,6 +136,9 @@ func (d *dec) run(p program) error {
 				return d.stop(pos, d.short(pos, size))
 			}
 			v = readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
+			if o.flags&fBitRev != 0 {
+				v = bits.Reverse64(v) >> (64 - size)
+			}
 			pos += size
 		case opBlock:
 			if pos+int64(o.n) > limit {
@@ -190,7 +193,7 @@ func (d *dec) run(p program) error {
 		}
 		v = uint64(int64(v<<o.sext) >> o.sext)
 		d.slots[o.slot] = v
-		switch o.flags &^ fBE {
+		switch o.flags &^ (fBE | fBitRev) {
 		case 0:
 			if o.field >= 0 {
 				d.fields[o.field].Int = int64(v)

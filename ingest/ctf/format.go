@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
@@ -93,6 +94,9 @@ func (p *printer) bits(n *node) (uint64, bool) {
 		v = readBits(p.data, off, uint(n.size), n.bigEndian)
 	}
 	p.pos += int64(n.size)
+	if n.typ.ReverseBits {
+		v = bits.Reverse64(v) >> (64 - n.size)
+	}
 	if n.signed {
 		sh := 64 - uint(n.size)
 		v = uint64(int64(v<<sh) >> sh)

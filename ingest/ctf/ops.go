@@ -43,6 +43,7 @@ const (
 	fRaw                   // char array exposed whole, NULs included (uuid)
 	fSignedTag             // variants: the tag is signed
 	fOptional              // variants: an optional, no option selected means nothing to decode
+	fBitRev                // opInt: CTF 2 non-default bit order, the value's bits reversed
 )
 
 // op is one decoding instruction.
@@ -290,6 +291,10 @@ func intOp(n *node) op {
 	}
 	if n.kind == tsdl.KindEnum && n.field >= 0 {
 		o.flags |= fEnum
+	}
+	if n.typ.ReverseBits {
+		o.flags |= fBitRev
+		return o // no fast path: opInt reverses
 	}
 	if n.align >= 8 {
 		switch {

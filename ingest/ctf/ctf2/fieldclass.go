@@ -170,7 +170,7 @@ func bitArray(v *value, t *tsdl.Type, what string) error {
 		switch b.text {
 		case want:
 		case "first-to-last", "last-to-first":
-			return errorf(b.off, "%s: bit-order %q with byte order %q is not supported by this version of tracetui", what, b.text, bo.text)
+			t.ReverseBits = true
 		default:
 			return errorf(b.off, "%s bit-order: expecting \"first-to-last\" or \"last-to-first\"", what)
 		}
@@ -203,6 +203,9 @@ func (p *parser) fixedInt(v *value, signed bool, what string) (*tsdl.Type, error
 	}
 	if t.Size > 64 {
 		t.Kind = tsdl.KindWideInt
+		if t.ReverseBits {
+			return nil, errorf(v.off, "%s: a non-default bit order on an integer of more than 64 bits is not supported", what)
+		}
 	}
 	if b := v.get("preferred-display-base"); b != nil {
 		n, err := b.uint(what + " preferred-display-base")
@@ -330,6 +333,9 @@ func (p *parser) float(v *value, what string) (*tsdl.Type, error) {
 	t := &tsdl.Type{Kind: tsdl.KindFloat}
 	if err := bitArray(v, t, what); err != nil {
 		return nil, err
+	}
+	if t.ReverseBits {
+		return nil, errorf(v.off, "%s: a non-default bit order on a floating point number is not supported", what)
 	}
 	switch t.Size {
 	case 32:

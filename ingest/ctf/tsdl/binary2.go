@@ -11,7 +11,11 @@ import "fmt"
 
 func (e *encoder) typ2(t *Type) {
 	e.uint(uint64(t.Roles))
-	e.buf = append(e.buf, byte(t.Flavor))
+	f := byte(t.Flavor)
+	if t.ReverseBits {
+		f |= 0x80
+	}
+	e.buf = append(e.buf, f)
 	e.uint(uint64(t.Byte))
 	if t.Loc == nil {
 		e.buf = append(e.buf, 0)
@@ -44,6 +48,7 @@ func (d *decoder) typ2(t *Type) error {
 	if err != nil {
 		return err
 	}
+	t.ReverseBits, fl = fl&0x80 != 0, fl&^0x80
 	if Flavor(fl) > FlavorBlob {
 		return fmt.Errorf("flavor %d", fl)
 	}

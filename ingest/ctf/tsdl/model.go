@@ -184,6 +184,9 @@ type Type struct {
 	// length or a variant's selector is (LengthPath and Tag are then "").
 	Roles  Role
 	Flavor Flavor // how a CTF 2 bit array or byte array is shown
+	// ReverseBits: a CTF 2 bit array whose bit order is not its byte
+	// order's default: the value read CTF 1.8's way, bit-reversed.
+	ReverseBits bool
 	Loc    *Location
 	Byte   int64 // CTF 2: 1 + the byte offset of its JSON, for errors
 }
