@@ -187,8 +187,8 @@ type Type struct {
 	// ReverseBits: a CTF 2 bit array whose bit order is not its byte
 	// order's default: the value read CTF 1.8's way, bit-reversed.
 	ReverseBits bool
-	Loc    *Location
-	Byte   int64 // CTF 2: 1 + the byte offset of its JSON, for errors
+	Loc         *Location
+	Byte        int64 // CTF 2: 1 + the byte offset of its JSON, for errors
 }
 
 // Field is a named member of a structure or an option of a variant.
