@@ -260,6 +260,43 @@ var ctf2Cases = []ctf2Case{
 		data: []byte{0x01, 0x1E, 0x01, 0x34, 0x12, 0x01, 0x80, 0x0F, 0xF0, 0, 0, 0x01},
 	},
 	{
+		name: "field-locations", about: "field locations: relative with steps up, absolute into the header and the current scope, into the structure being decoded, from inside an array element, an optional and a variant option",
+		frags: []string{preamble,
+			`{"type":"data-stream-class","event-record-header-field-class":{"type":"structure","member-classes":[{"name":"hn","field-class":` + u8 + `}]}}`,
+			payloadEvent(
+				"n", u8,
+				"outer", `{"type":"structure","member-classes":[`+
+					`{"name":"m","field-class":`+u8+`},`+
+					`{"name":"inner","field-class":{"type":"structure","member-classes":[`+
+					`{"name":"a","field-class":{"type":"dynamic-length-array","length-field-location":{"path":[null,"m"]},"element-field-class":`+u8+`}},`+
+					`{"name":"b","field-class":{"type":"dynamic-length-array","length-field-location":{"path":[null,"m"]},"element-field-class":`+u8+`}},`+
+					`{"name":"c","field-class":{"type":"dynamic-length-array","length-field-location":{"origin":"event-record-header","path":["hn"]},"element-field-class":`+u8+`}},`+
+					`{"name":"d","field-class":{"type":"dynamic-length-array","length-field-location":{"origin":"event-record-payload","path":["outer","m"]},"element-field-class":`+u8+`}}`+
+					`]}}]}`,
+				"arr", `{"type":"static-length-array","length":2,"element-field-class":{"type":"structure","member-classes":[{"name":"k","field-class":`+u8+`},{"name":"s","field-class":{"type":"dynamic-length-string","length-field-location":{"origin":"event-record-payload","path":["arr","k"]}}}]}}`,
+				"o", `{"type":"optional","selector-field-location":{"path":["n"]},"selector-field-ranges":[[1,255]],"field-class":{"type":"structure","member-classes":[{"name":"q","field-class":`+u8+`},{"name":"r","field-class":{"type":"dynamic-length-blob","length-field-location":{"origin":"event-record-payload","path":["o","q"]}}}]}}`,
+				"v", `{"type":"variant","selector-field-location":{"path":["n"]},"options":[{"name":"zero","selector-field-ranges":[[0,0]],"field-class":`+u8+`},{"name":"more","selector-field-ranges":[[1,255]],"field-class":{"type":"structure","member-classes":[{"name":"w","field-class":`+u8+`},{"name":"t","field-class":{"type":"dynamic-length-string","length-field-location":{"path":["w"]}}}]}}]}`,
+			)},
+		data: cat(
+			[]byte{1}, // hn
+			[]byte{2}, // n
+			[]byte{1}, // outer.m
+			[]byte{10}, []byte{12}, []byte{13}, []byte{14},
+			[]byte{1}, []byte("x"), []byte{2}, []byte("yz"),
+			[]byte{2}, []byte{0xAA, 0xBB},
+			[]byte{3}, []byte("abc"),
+		),
+	},
+	{
+		name: "field-location-two-up", about: "a field location stepping up twice ([null, null, \"n\"] from a structure in a structure: the payload's n); babeltrace2 2.1.2 resolves it to outer.inner.n and refuses the metadata, the output is the specification's",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"n", u8,
+			"outer", `{"type":"structure","member-classes":[{"name":"inner","field-class":{"type":"structure","member-classes":[{"name":"a","field-class":{"type":"dynamic-length-array","length-field-location":{"path":[null,null,"n"]},"element-field-class":`+u8+`}}]}}]}`,
+		)},
+		data: []byte{2, 10, 11, 0},
+		spec: "ev: { n = 2, outer = { inner = { a = [ [0] = 10, [1] = 11 ] } } }\nev: { n = 0, outer = { inner = { a = [ ] } } }\n",
+	},
+	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",
 		frags: []string{`{"type":"preamble","version":2,"extensions":{"example.com,2026":{"compression":true}}}`, plainDSC, payloadEvent("x", u8)},
 		data:  []byte{1},

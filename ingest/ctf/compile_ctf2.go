@@ -72,8 +72,8 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 		default:
 			return nil, planError(src, "field location doesn't locate anything (%q is not decoded before the field that uses it)", step)
 		}
-		// Into a variant being decoded: the option being decoded.
-		for fi >= 0 && cur.kind == tsdl.KindVariant && fi+1 < len(c.stack) {
+		// Into a variant or optional being decoded: its content.
+		for fi >= 0 && (cur.kind == tsdl.KindVariant || cur.kind == tsdl.KindOptional) && fi+1 < len(c.stack) {
 			fi++
 			cur = c.stack[fi].n
 		}
