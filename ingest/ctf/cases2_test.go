@@ -297,6 +297,11 @@ var ctf2Cases = []ctf2Case{
 		spec: "ev: { n = 2, outer = { inner = { a = [ [0] = 10, [1] = 11 ] } } }\nev: { n = 0, outer = { inner = { a = [ ] } } }\n",
 	},
 	{
+		name: "unnamed-event", about: "an event record class without a name (optional in CTF 2) and with no id (0 by default), no header, no packet context",
+		frags: []string{preamble, plainDSC, `{"type":"event-record-class","payload-field-class":{"type":"structure","member-classes":[{"name":"x","field-class":{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian"}}]}}`},
+		data:  []byte("ab"),
+	},
+	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",
 		frags: []string{`{"type":"preamble","version":2,"extensions":{"example.com,2026":{"compression":true}}}`, plainDSC, payloadEvent("x", u8)},
 		data:  []byte{1},

@@ -134,6 +134,9 @@ func compileTrace(meta *tsdl.Trace, lazy bool) (*tracePlan, error) {
 			return nil, planError(tp.magic.typ, "packet header magic must be a 32-bit unsigned integer")
 		}
 	}
+	if len(meta.Streams) > 1 && tp.streamID == nil && c.ctf2 {
+		return nil, &tsdl.Error{Reason: "the trace has several data stream classes but its packet header has no data-stream-class-id role"}
+	}
 	if len(meta.Streams) > 1 && tp.streamID == nil {
 		return nil, &tsdl.Error{Reason: "the trace has several stream classes but its packet header has no stream_id"}
 	}

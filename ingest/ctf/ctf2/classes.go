@@ -205,6 +205,9 @@ func (p *parser) eventFragment(v *value) error {
 	if err != nil {
 		return err
 	}
+	if v.get("name") == nil {
+		name = "<unknown>" // the name is optional; babeltrace2 prints this
+	}
 	ec := &tsdl.EventClass{Name: name, ID: id, StreamID: sid, Line: int(min(v.off, 1<<30))}
 	if a := v.get("attributes"); a != nil {
 		if len(a.obj) > 0 {
