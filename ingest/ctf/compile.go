@@ -82,16 +82,32 @@ func compileTrace(meta *tsdl.Trace, lazy bool) (*tracePlan, error) {
 	clocks := meta.Clocks
 	var defaultClock *tsdl.Clock
 
-	c := &compiler{clocks: clocks}
+	c := &compiler{clocks: clocks, ctf2: meta.IsCTF2()}
 	hdr, err := c.compileScope(scopePacketHeader, meta.PacketHeader)
 	if err != nil {
 		return nil, err
 	}
 	tp.header, tp.hdrSlots = hdr, c.nslots
-	if err := refuseWide(hdr, "magic", "stream_id", "stream_instance_id"); err != nil {
-		return nil, err
+	if !c.ctf2 {
+		if err := refuseWide(hdr, "magic", "stream_id", "stream_instance_id"); err != nil {
+			return nil, err
+		}
 	}
-	if hdr != nil {
+	if hdr != nil && c.ctf2 {
+		for _, ch := range hdr.children {
+			switch ch.meaning = roleMeaning(ch.typ.Roles); ch.meaning {
+			case meanMagic:
+				tp.magic = ch
+			case meanStreamID:
+				tp.streamID = ch
+			case meanStreamInstanceID:
+				tp.instance = ch
+			case meanUUID:
+				tp.uuid = ch
+				ch.text, ch.field = true, 0 // read as bytes, not printed
+			}
+		}
+	} else if hdr != nil {
 		for _, ch := range hdr.children {
 			isInt := ch.kind == tsdl.KindInt || ch.kind == tsdl.KindEnum
 			switch {
@@ -118,11 +134,14 @@ func compileTrace(meta *tsdl.Trace, lazy bool) (*tracePlan, error) {
 			return nil, planError(tp.magic.typ, "packet header magic must be a 32-bit unsigned integer")
 		}
 	}
+	if len(meta.Streams) > 1 && tp.streamID == nil && c.ctf2 {
+		return nil, &tsdl.Error{Reason: "the trace has several data stream classes but its packet header has no data-stream-class-id role"}
+	}
 	if len(meta.Streams) > 1 && tp.streamID == nil {
 		return nil, &tsdl.Error{Reason: "the trace has several stream classes but its packet header has no stream_id"}
 	}
 	for _, sc := range meta.Streams {
-		if len(clocks) == 0 && defaultClock == nil && needsDefaultClock(meta, sc) {
+		if !c.ctf2 && len(clocks) == 0 && defaultClock == nil && needsDefaultClock(meta, sc) {
 			// babeltrace2 maps unmapped timestamps to a 1 GHz clock
 			// when the metadata declares none.
 			defaultClock = &tsdl.Clock{Name: "default", Freq: 1_000_000_000}
@@ -179,10 +198,11 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 	if sp.streamCtx, err = c.compileScope(scopeStreamContext, sc.EventContext); err != nil {
 		return nil, err
 	}
-	if err := refuseWide(sp.pktCtx, "timestamp_begin", "timestamp_end", "content_size", "packet_size", "events_discarded", "packet_seq_num", "cpu_id"); err != nil {
+	if c.ctf2 {
+		// Roles are on integers of 64 bits at most (package ctf2).
+	} else if err := refuseWide(sp.pktCtx, "timestamp_begin", "timestamp_end", "content_size", "packet_size", "events_discarded", "packet_seq_num", "cpu_id"); err != nil {
 		return nil, err
-	}
-	if err := refuseWide(sp.header, "id", "timestamp"); err != nil {
+	} else if err := refuseWide(sp.header, "id", "timestamp"); err != nil {
 		return nil, err
 	}
 	// Timestamps without a clock use the trace's only clock (babeltrace2).
@@ -190,7 +210,7 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 	if len(c.clocks) == 1 {
 		autoClock = c.clocks[0]
 	}
-	if autoClock != nil {
+	if autoClock != nil && !c.ctf2 {
 		autoMapClock(sp.pktCtx, "timestamp_begin", autoClock)
 		autoMapClock(sp.pktCtx, "timestamp_end", autoClock)
 		autoMapClock(sp.header, "timestamp", autoClock)
@@ -230,8 +250,31 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 		}
 	}
 
-	// Meanings (babeltrace2's names).
-	if p := sp.pktCtx; p != nil {
+	// Meanings (CTF 2: roles; CTF 1.8: babeltrace2's names).
+	if p := sp.pktCtx; p != nil && c.ctf2 {
+		for _, ch := range p.children {
+			if ch.kind != tsdl.KindInt && ch.kind != tsdl.KindEnum && ch.kind != tsdl.KindVarInt {
+				continue
+			}
+			switch ch.meaning = roleMeaning(ch.typ.Roles); ch.meaning {
+			case meanTSBegin:
+				sp.tsBegin = ch
+			case meanTSEnd:
+				sp.tsEnd = ch
+			case meanContentSize:
+				sp.contentSize = ch
+			case meanPacketSize:
+				sp.packetSize = ch
+			case meanDiscarded:
+				sp.discarded = ch
+			case meanSeqNum:
+				sp.seqNum = ch
+			}
+			if ch.name == "cpu_id" {
+				sp.cpuID = ch
+			}
+		}
+	} else if p := sp.pktCtx; p != nil {
 		for _, ch := range p.children {
 			if ch.kind != tsdl.KindInt && ch.kind != tsdl.KindEnum {
 				continue
@@ -255,7 +298,11 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 			}
 		}
 	}
-	sp.headerHasID = markEventID(sp.header)
+	if c.ctf2 {
+		sp.headerHasID = markEventIDRoles(sp.header)
+	} else {
+		sp.headerHasID = markEventID(sp.header)
+	}
 
 	// What babeltrace2 prints: dependents first (reverse decoding order).
 	for _, ep := range sp.events {
@@ -272,7 +319,7 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 	for _, t := range trees[:3] {
 		setLabels(t)
 	}
-	if sp.pktCtx != nil {
+	if sp.pktCtx != nil && !c.ctf2 {
 		for _, ch := range sp.pktCtx.children {
 			if packetContextHidden[ch.name] {
 				ch.shown = false

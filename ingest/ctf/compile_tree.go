@@ -115,7 +115,7 @@ func markEventID(n *node) bool {
 // Dependents are visited before their targets (reverse order).
 func markIR(n *node) {
 	switch n.kind {
-	case tsdl.KindInt, tsdl.KindEnum:
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindVarInt:
 		n.inIR = (n.clock == nil && n.meaning == meanNone) || n.needed
 	case tsdl.KindStruct:
 		n.inIR = len(n.children) == 0
@@ -125,7 +125,7 @@ func markIR(n *node) {
 				n.inIR = true
 			}
 		}
-	case tsdl.KindVariant:
+	case tsdl.KindVariant, tsdl.KindOptional:
 		for i := len(n.children) - 1; i >= 0; i-- {
 			markIR(n.children[i])
 			if n.children[i].inIR {
@@ -174,7 +174,7 @@ func expose(root *node, prefix string, names *[]string, kinds *[]core.FieldKind)
 		}
 		var k core.FieldKind
 		switch ch.kind {
-		case tsdl.KindInt:
+		case tsdl.KindInt, tsdl.KindVarInt:
 			k = core.FieldUint
 			if ch.signed {
 				k = core.FieldInt

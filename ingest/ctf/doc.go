@@ -1,10 +1,14 @@
 // Package ctf reads CTF 1.8 traces (LTTng 2.x kernel and user space,
-// perf converted to CTF, barectf, DPDK) natively, as a [core.Source].
+// perf converted to CTF, barectf, DPDK) and CTF 2 traces (LTTng 2.14 and
+// 2.15) natively, as a [core.Source].
 //
 // Layers, each consuming the one below:
 //
 //   - metadata (package tsdl): TSDL text, plain or packetized, into a
-//     model of clocks, stream and event classes and field types;
+//     model of clocks, stream and event classes and field types; CTF 2
+//     metadata (package ctf2: first byte 0x1E, or version 2.0 packets)
+//     into the same model, with roles, field locations and the field
+//     classes TSDL lacks (compile_ctf2.go, format_ctf2.go);
 //   - the decoding plan (plan.go, compile.go, ops.go, fuse.go): per
 //     dynamic scope (packet header and context, event header, stream event
 //     context, event context, payload) a tree of nodes, with sequence

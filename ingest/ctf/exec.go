@@ -136,6 +136,9 @@ func (d *dec) run(p program) error {
 				return d.stop(pos, d.short(pos, size))
 			}
 			v = readBits(data, pos-base, uint(o.size), o.flags&fBE != 0)
+			if o.flags&fBitRev != 0 {
+				v = bits.Reverse64(v) >> (64 - size)
+			}
 			pos += size
 		case opBlock:
 			if pos+int64(o.n) > limit {
@@ -170,6 +173,10 @@ func (d *dec) run(p program) error {
 				}
 			}
 			if opt < 0 {
+				if o.flags&fOptional != 0 {
+					pc = int(o.jump) - 1
+					continue
+				}
 				if o.flags&fSignedTag != 0 {
 					return d.stop(pos, d.fail(pos, "variant tag value %d at bit %d selects no option", int64(t), pos))
 				}
@@ -186,7 +193,7 @@ func (d *dec) run(p program) error {
 		}
 		v = uint64(int64(v<<o.sext) >> o.sext)
 		d.slots[o.slot] = v
-		switch o.flags &^ fBE {
+		switch o.flags &^ (fBE | fBitRev) {
 		case 0:
 			if o.field >= 0 {
 				d.fields[o.field].Int = int64(v)
@@ -226,6 +233,13 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		}
 	case opString:
 		pos = alignUp(pos, int64(o.align))
+		if o.size > 1 {
+			var err error
+			if pos, err = d.unitString(o, pos); err != nil {
+				return pos, pc, sp, d.stop(pos, err)
+			}
+			break
+		}
 		i, end := (pos-base)>>3, (limit-base)>>3
 		if i > end {
 			return pos, pc, sp, d.stop(pos, d.short(pos, 8))
@@ -256,7 +270,12 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		if o.field >= 0 {
 			i := (pos - base) >> 3
 			b := data[i : i+int64(n) : i+int64(n)]
-			if o.flags&fRaw == 0 {
+			if o.size > 1 {
+				if k := unitNUL(b, int(o.size)); k >= 0 {
+					b = b[:k]
+				}
+				b = d.keepUTF8(b, o.node.typ.Encoding)
+			} else if o.flags&fRaw == 0 {
 				b = cutNUL(b)
 			}
 			d.fields[o.field].Bytes = b
@@ -309,6 +328,32 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 			d.fields[o.field].Bytes = d.wideText(pos-base, int(o.n), o.flags&fBE != 0)
 		}
 		pos += int64(o.n)
+	case opVarInt:
+		pos = alignUp(pos, 8)
+		if pos > limit {
+			return pos, pc, sp, d.stop(pos, d.short(pos, 8))
+		}
+		v, n, ok, err := varInt(data, (pos-base)>>3, (limit-base)>>3, o.sext != 0)
+		if err != nil {
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "at bit %d: %v", pos, err))
+		}
+		if !ok {
+			if limit < d.content {
+				return pos, pc, sp, d.stop(pos, errRefill)
+			}
+			return pos, pc, sp, d.stop(pos, d.fail(pos, "a variable-length integer at bit %d goes past the end of the packet content (%d bits)", pos, d.content))
+		}
+		pos += n * 8
+		d.slots[o.slot] = v
+		if o.flags&fClock != 0 {
+			d.updateClock(v, uint8(min(7*n, 64)))
+		}
+		if o.flags&fEventID != 0 {
+			d.evID, d.haveID = v, true
+		}
+		if o.field >= 0 {
+			d.fields[o.field].Int = int64(v)
+		}
 	case opLoopEnd:
 		top := &d.loops[sp-1]
 		top.left--

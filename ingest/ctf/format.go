@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
@@ -93,6 +94,9 @@ func (p *printer) bits(n *node) (uint64, bool) {
 		v = readBits(p.data, off, uint(n.size), n.bigEndian)
 	}
 	p.pos += int64(n.size)
+	if n.typ.ReverseBits {
+		v = bits.Reverse64(v) >> (64 - n.size)
+	}
 	if n.signed {
 		sh := 64 - uint(n.size)
 		v = uint64(int64(v<<sh) >> sh)
@@ -109,8 +113,14 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 			p.slots[n.slot] = v
 		}
 		if emit && ok {
-			dst = appendInt(dst, n, v)
+			if n.typ.Flavor != tsdl.FlavorNone {
+				dst = appendFlavored(dst, n, v)
+			} else {
+				dst = appendInt(dst, n, v)
+			}
 		}
+	case tsdl.KindVarInt, tsdl.KindOptional:
+		dst = p.ctf2Field(dst, n, emit)
 	case tsdl.KindEnum:
 		v, ok := p.bits(n)
 		if n.slot >= 0 {
@@ -141,6 +151,17 @@ func (p *printer) field(dst []byte, n *node, emit bool) []byte {
 		p.pos = alignUp(p.pos, 8)
 		i, end := (p.pos-p.base)>>3, (p.limit-p.base)>>3
 		if i < 0 || i > end {
+			return dst
+		}
+		if u := n.typ.Encoding.Unit(); u > 1 {
+			k := unitNUL(p.data[i:end], u)
+			if k < 0 {
+				k = int(end-i) / u * u
+			}
+			if emit {
+				dst = appendEscaped(dst, appendUTF8(nil, p.data[i:i+int64(k)], n.typ.Encoding))
+			}
+			p.pos += int64(k+u) * 8
 			return dst
 		}
 		k := bytes.IndexByte(p.data[i:end], 0)
@@ -209,6 +230,9 @@ func (p *printer) array(dst []byte, n *node, emit bool) []byte {
 		count = p.slots[n.lenNode.slot]
 	}
 	p.pos = alignUp(p.pos, int64(n.align))
+	if n.typ.Flavor == tsdl.FlavorBlob {
+		return p.blob(dst, count, emit)
+	}
 	if n.text {
 		i := (p.pos - p.base) >> 3
 		avail := (p.limit - p.base) >> 3
@@ -216,7 +240,12 @@ func (p *printer) array(dst []byte, n *node, emit bool) []byte {
 			return dst
 		}
 		b := p.data[i : i+int64(count)]
-		if k := bytes.IndexByte(b, 0); k >= 0 {
+		if u := n.elem.typ.Encoding.Unit(); u > 1 {
+			if k := unitNUL(b, u); k >= 0 {
+				b = b[:k]
+			}
+			b = appendUTF8(nil, b, n.elem.typ.Encoding)
+		} else if k := bytes.IndexByte(b, 0); k >= 0 {
 			b = b[:k]
 		}
 		if emit {
@@ -303,6 +332,9 @@ func appendUpperHex(dst []byte, v uint64) []byte {
 
 // appendEnum formats `( "LABEL", ... : container = V )`.
 func appendEnum(dst []byte, n *node, v uint64) []byte {
+	if n.typ.Byte > 0 { // CTF 2 (only its types have a byte offset)
+		return appendMappings(dst, n, v)
+	}
 	dst = append(dst, "( "...)
 	found := 0
 	for i, m := range n.typ.Mappings {

@@ -42,7 +42,7 @@ func fusable(o *op) (blockKind, uint32, bool) {
 		k := map[opcode]blockKind{opU8: bU8, opU16L: bU16L, opU32L: bU32L, opU64L: bU64L, opU16B: bU16B, opU32B: bU32B, opU64B: bU64B}[o.code]
 		return k, uint32(o.size) / 8, true
 	case opText:
-		if o.flags&fRaw != 0 || o.n > 1<<20 {
+		if o.flags&fRaw != 0 || o.n > 1<<20 || o.size > 1 {
 			return 0, 0, false
 		}
 		return bText, uint32(o.n), true
@@ -64,6 +64,9 @@ func fuse(p program) program {
 		case opVariant:
 			for _, t := range o.targets {
 				target[t] = true
+			}
+			if o.flags&fOptional != 0 {
+				target[o.jump] = true
 			}
 		}
 	}
@@ -107,6 +110,9 @@ func fuse(p program) program {
 				t[k] = newIndex[x]
 			}
 			o.targets = t
+			if o.flags&fOptional != 0 {
+				o.jump = newIndex[o.jump]
+			}
 		}
 	}
 	return out

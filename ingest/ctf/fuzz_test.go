@@ -32,11 +32,7 @@ func openMem(meta []byte, streams ...[]byte) (*Reader, error) {
 	if v, ok := memTraces.Load(string(meta)); ok {
 		tr = v.(*traceInfo)
 	} else {
-		text, err := tsdl.Decode(meta)
-		if err != nil {
-			return nil, err
-		}
-		m, err := tsdl.Parse(text)
+		m, err := parseMetadata(meta)
 		if err != nil {
 			return nil, err
 		}
@@ -197,6 +193,16 @@ func FuzzMetadataModel(f *testing.F) {
 		if m, err := tsdl.Parse(text); err == nil {
 			if b, err := m.AppendBinary(nil); err == nil {
 				f.Add(b)
+			}
+		}
+	}
+	ctf2Dirs, _ := filepath.Glob(filepath.Join("testdata", "ctf2", "*", "metadata"))
+	for _, p := range ctf2Dirs {
+		if b, err := os.ReadFile(p); err == nil {
+			if m, err := parseMetadata(b); err == nil {
+				if b, err := m.AppendBinary(nil); err == nil {
+					f.Add(b)
+				}
 			}
 		}
 	}

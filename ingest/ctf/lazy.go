@@ -99,6 +99,9 @@ func eventsStayInside(sc *tsdl.StreamClass) bool {
 			return true
 		}
 		seen[t] = true
+		if t.Loc != nil && t.Loc.Origin >= 0 && t.Loc.Origin < int8(scopeEventContext) {
+			return false
+		}
 		for _, p := range []string{t.Tag, t.LengthPath} {
 			if strings.HasPrefix(p, "trace.") || strings.HasPrefix(p, "stream.") {
 				return false

@@ -31,6 +31,7 @@ const (
 	opJump    // to jump
 	opBlock   // fused run of byte-aligned fixed-size fields (fuse.go)
 	opWide    // integer of n > 64 bits, exposed as hexadecimal text (wide.go)
+	opVarInt  // LEB128 integer (CTF 2), signed when sext > 0
 )
 
 // op flags.
@@ -41,6 +42,8 @@ const (
 	fEnum                  // expose as an enum (label lookup)
 	fRaw                   // char array exposed whole, NULs included (uuid)
 	fSignedTag             // variants: the tag is signed
+	fOptional              // variants: an optional, no option selected means nothing to decode
+	fBitRev                // opInt: CTF 2 non-default bit order, the value's bits reversed
 )
 
 // op is one decoding instruction.
@@ -97,6 +100,9 @@ func (e *emitter) shift(at int32) {
 		case opVariant:
 			for k := range o.targets {
 				fix(&o.targets[k])
+			}
+			if o.flags&fOptional != 0 {
+				fix(&o.jump)
 			}
 		}
 	}
@@ -162,7 +168,11 @@ func (e *emitter) emit(n *node) {
 		e.add(o)
 		e.advance(int64(n.size))
 	case tsdl.KindString:
-		e.add(op{code: opString, align: e.aligned(8), slot: -1, field: n.field})
+		o := op{code: opString, align: e.aligned(8), slot: -1, field: n.field}
+		if u := n.typ.Encoding.Unit(); u > 1 {
+			o.size, o.node = uint8(u), n // text_ctf2.go
+		}
+		e.add(o)
 		e.known = 8
 	case tsdl.KindStruct:
 		if a := e.aligned(int64(n.align)); a > 1 {
@@ -210,6 +220,8 @@ func (e *emitter) emit(n *node) {
 		e.known = after
 	case tsdl.KindArray, tsdl.KindSequence:
 		e.emitArray(n)
+	case tsdl.KindVarInt, tsdl.KindOptional:
+		e.emitCTF2(n)
 	}
 }
 
@@ -222,11 +234,18 @@ func (e *emitter) emitArray(n *node) {
 		if n.meaning == meanUUID {
 			o.flags |= fRaw
 		}
+		if u := el.typ.Encoding.Unit(); u > 1 {
+			o.size, o.node = uint8(u), el // text_ctf2.go
+		}
 		e.add(o)
 		e.known = 8
 		return
 	case n.text:
-		e.add(op{code: opTextSeq, align: e.aligned(8), slot: -1, field: n.field, ref: n.lenNode.slot})
+		o := op{code: opTextSeq, align: e.aligned(8), slot: -1, field: n.field, ref: n.lenNode.slot}
+		if u := el.typ.Encoding.Unit(); u > 1 {
+			o.size, o.node = uint8(u), el // text_ctf2.go
+		}
+		e.add(o)
 		e.known = 8
 		return
 	case !isSeq && n.fixed >= 0 && !hasEffects(n):
@@ -273,6 +292,10 @@ func intOp(n *node) op {
 	if n.kind == tsdl.KindEnum && n.field >= 0 {
 		o.flags |= fEnum
 	}
+	if n.typ.ReverseBits {
+		o.flags |= fBitRev
+		return o // no fast path: opInt reverses
+	}
 	if n.align >= 8 {
 		switch {
 		case n.size == 8:
@@ -299,9 +322,9 @@ func intOp(n *node) op {
 // the length or tag of another field.
 func hasEffects(n *node) bool {
 	switch n.kind {
-	case tsdl.KindInt, tsdl.KindEnum:
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindVarInt:
 		return n.clock != nil || n.meaning != meanNone || n.referenced
-	case tsdl.KindStruct, tsdl.KindVariant:
+	case tsdl.KindStruct, tsdl.KindVariant, tsdl.KindOptional:
 		for _, ch := range n.children {
 			if hasEffects(ch) {
 				return true
@@ -318,7 +341,7 @@ func minBits(n *node) uint64 {
 	switch n.kind {
 	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindFloat, tsdl.KindWideInt:
 		return uint64(n.size)
-	case tsdl.KindString:
+	case tsdl.KindString, tsdl.KindVarInt:
 		return 8
 	case tsdl.KindStruct:
 		var s uint64

@@ -102,11 +102,11 @@ type choice struct {
 // planError is a problem found while compiling the plan: invalid metadata
 // (unresolvable path, wrong target type...).
 func planError(t *tsdl.Type, format string, a ...any) error {
-	line := 0
+	e := &tsdl.Error{Reason: fmt.Sprintf(format, a...)}
 	if t != nil {
-		line = t.Line
+		e.Line, e.Byte = t.Line, t.Byte
 	}
-	return &tsdl.Error{Line: line, Reason: fmt.Sprintf(format, a...)}
+	return e
 }
 
 // maxNodes bounds the size of the compiled plan: typedefs can nest types
@@ -125,6 +125,7 @@ type compiler struct {
 	scope scopeKind
 	seq   int
 	depth int
+	ctf2  bool // CTF 2 metadata: roles, field locations, names as written
 }
 
 type frame struct {
@@ -139,7 +140,10 @@ func stripName(s string) string { return strings.TrimPrefix(s, "_") }
 // removed (CTF 1.8.3 sections 4.2.1 and 7.3.2: "_struct" prints as
 // struct), unless the result is the written name of a sibling, so that
 // field, _field and __field stay three fields (babeltrace2 refuses them).
-func printedName(orig string, parent *node) string {
+func (c *compiler) printedName(orig string, parent *node) string {
+	if c.ctf2 {
+		return orig // CTF 2 names are printed as written
+	}
 	name := stripName(orig)
 	if name == orig || parent == nil {
 		return name
@@ -178,23 +182,34 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 		return nil, planError(t, "fields nested more than %d deep", 2*maxDepth)
 	}
 	n := &node{
-		kind: t.Kind, name: printedName(orig, parent), orig: orig, typ: t, parent: parent, scope: c.scope,
+		kind: t.Kind, name: c.printedName(orig, parent), orig: orig, typ: t, parent: parent, scope: c.scope,
 		seq: c.seq, inArray: inArray, size: t.Size, align: t.Align, signed: t.Signed,
 		bigEndian: t.BigEndian, base: t.Base, slot: -1, field: -1, clock: t.Clock,
 	}
 	c.seq++
 	switch t.Kind {
-	case tsdl.KindInt, tsdl.KindEnum:
+	case tsdl.KindOptional:
+		if err := c.compileOptional(n, t, inArray); err != nil {
+			return nil, err
+		}
+	case tsdl.KindInt, tsdl.KindEnum, tsdl.KindVarInt:
 		n.slot = c.nslots
 		c.nslots++
-		if t.Kind == tsdl.KindEnum {
+		if t.Kind == tsdl.KindVarInt {
+			n.size, n.align = 64, 8 // decoded width, for printing
+		}
+		if len(t.Mappings) > 0 {
 			n.labels = make([][]byte, len(t.Mappings))
 			for i, m := range t.Mappings {
 				n.labels[i] = []byte(m.Label)
 			}
 		}
 	case tsdl.KindStruct, tsdl.KindVariant:
-		if t.Kind == tsdl.KindVariant {
+		if t.Kind == tsdl.KindVariant && t.Loc != nil {
+			if err := c.selectByRanges(n, t); err != nil {
+				return nil, err
+			}
+		} else if t.Kind == tsdl.KindVariant {
 			if t.Tag == "" {
 				return nil, planError(t, "variant %q has no tag", orig)
 			}
@@ -222,7 +237,16 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 		}
 		c.stack = c.stack[:len(c.stack)-1]
 	case tsdl.KindArray, tsdl.KindSequence:
-		if t.Kind == tsdl.KindSequence {
+		if t.Kind == tsdl.KindSequence && t.Loc != nil {
+			ln, err := c.resolveLoc(t.Loc, t)
+			if err != nil {
+				return nil, err
+			}
+			if ln.signed {
+				return nil, planError(t, "the length of a dynamic-length field is a signed integer")
+			}
+			n.lenNode = ln
+		} else if t.Kind == tsdl.KindSequence {
 			ln, err := c.resolve(t.LengthPath, t)
 			if err != nil {
 				return nil, err
@@ -239,6 +263,9 @@ func (c *compiler) compile(t *tsdl.Type, orig string, parent, inArray *node) (*n
 		}
 		n.elem = el
 		n.align = el.align
+		if c.ctf2 {
+			n.align = max(el.align, t.Align) // minimum-alignment
+		}
 		n.text = (el.kind == tsdl.KindInt || el.kind == tsdl.KindEnum) && el.size == 8 && el.align == 8 &&
 			el.typ.Encoding != tsdl.EncodingNone
 	}
@@ -319,7 +346,7 @@ func (c *compiler) checkTarget(n *node, path string, src *tsdl.Type) (*node, err
 	if n.kind == tsdl.KindWideInt {
 		return nil, planError(src, "%q is a %d-bit integer: sequence lengths and variant tags must be 64 bits at most", path, n.size)
 	}
-	if n.kind != tsdl.KindInt && n.kind != tsdl.KindEnum {
+	if n.kind != tsdl.KindInt && n.kind != tsdl.KindEnum && n.kind != tsdl.KindVarInt {
 		return nil, planError(src, "%q is a %s, not an integer", path, n.kind)
 	}
 	n.referenced = true

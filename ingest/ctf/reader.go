@@ -337,3 +337,18 @@ func (r *Reader) Packets(i int) []PacketInfo {
 	}
 	return out
 }
+
+// UserAttributes returns the CTF 2 user attributes (JSON text, "" when
+// none) of the trace and of the event record class of ev, which must be
+// the event last returned by Next: what a details pane shows beside the
+// fields. CTF 1.8 traces have none.
+func (r *Reader) UserAttributes(ev *core.Event) (trace, event string) {
+	if ev == nil || ev.Stream < 0 || int(ev.Stream) >= len(r.streams) {
+		return "", ""
+	}
+	s := r.streams[ev.Stream]
+	if &s.ev != ev || s.ep == nil {
+		return "", ""
+	}
+	return s.tr.plan.meta.Attributes, s.ep.meta.Attributes
+}

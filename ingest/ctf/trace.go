@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tracetui/tracetui/ingest/ctf/ctf2"
 	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
 )
 
@@ -88,15 +89,35 @@ func ReadMetadata(dir string) (*tsdl.Trace, error) {
 	if len(data) > maxMetadataSize {
 		return nil, fmt.Errorf("%s: larger than %d MiB", p, maxMetadataSize>>20)
 	}
-	text, err := tsdl.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	meta, err := tsdl.Parse(text)
+	meta, err := parseMetadata(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return meta, nil
+}
+
+// parseMetadata parses a metadata file's bytes: CTF 2 when its first
+// byte is the record separator 0x1E, else TSDL (plain text or packets,
+// whose content may itself be CTF 2).
+func parseMetadata(data []byte) (*tsdl.Trace, error) {
+	if ctf2.IsCTF2(data) {
+		return ctf2.Parse(data)
+	}
+	if tsdl.IsPacketized(data) {
+		text, err := tsdl.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		if ctf2.IsCTF2(text) {
+			return ctf2.Parse(text)
+		}
+		return tsdl.Parse(text)
+	}
+	text, err := tsdl.Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return tsdl.Parse(text)
 }
 
 // readLimited reads f whole, or its first limit+1 bytes when it is

@@ -54,7 +54,7 @@ var ErrBinary = errors.New("tsdl: not a binary metadata model")
 // a type nested deeper than the binary form allows, or a clock that is
 // not one of t's.
 func (t *Trace) AppendBinary(dst []byte) ([]byte, error) {
-	e := &encoder{buf: append(dst, binaryMagic...), ids: map[*Type]int{}, clocks: map[*Clock]int{}}
+	e := &encoder{buf: append(dst, binaryMagic...), ids: map[*Type]int{}, clocks: map[*Clock]int{}, ctf2: t.IsCTF2()}
 	e.buf = append(e.buf, binaryVersion)
 	e.uint(uint64(t.Major))
 	e.uint(uint64(t.Minor))
@@ -122,7 +122,13 @@ func (t *Trace) AppendBinary(dst []byte) ([]byte, error) {
 			e.ref(ev.Context)
 			e.ref(ev.Payload)
 			e.uint(uint64(ev.Line))
+			if e.ctf2 {
+				e.str(ev.Attributes)
+			}
 		}
+	}
+	if e.ctf2 {
+		e.str(t.Attributes)
 	}
 	return e.buf, nil
 }
@@ -132,6 +138,7 @@ type encoder struct {
 	ids    map[*Type]int // index in order
 	order  []*Type
 	clocks map[*Clock]int
+	ctf2   bool // a CTF 2 model: types carry their CTF 2 properties (binary2.go)
 }
 
 func (e *encoder) uint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
@@ -216,5 +223,8 @@ func (e *encoder) typ(t *Type) error {
 	e.ref(t.Elem)
 	e.uint(t.Len)
 	e.str(t.LengthPath)
+	if e.ctf2 {
+		e.typ2(t)
+	}
 	return nil
 }

@@ -31,6 +31,7 @@ type decoder struct {
 	// refDepth is the nesting of the type the last ref read (0: none).
 	refDepth int
 	backing  []Type // the table's types, in order
+	ctf2     bool   // a CTF 2 model (binary2.go)
 }
 
 var errShort = fmt.Errorf("truncated")
@@ -133,6 +134,7 @@ func (d *decoder) trace() (*Trace, error) {
 	if t.Minor, err = d.int(math.MaxInt32); err != nil {
 		return nil, err
 	}
+	d.ctf2 = t.IsCTF2()
 	flags, err := d.byte()
 	if err != nil {
 		return nil, err
@@ -170,6 +172,11 @@ func (d *decoder) trace() (*Trace, error) {
 			return nil, fmt.Errorf("stream %d: %w", len(t.Streams), err)
 		}
 		t.Streams = append(t.Streams, s)
+	}
+	if d.ctf2 {
+		if t.Attributes, err = d.str(); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -291,6 +298,11 @@ func (d *decoder) stream() (*StreamClass, error) {
 		}
 		if ev.Line, err = d.int(math.MaxInt32); err != nil {
 			return nil, err
+		}
+		if d.ctf2 {
+			if ev.Attributes, err = d.str(); err != nil {
+				return nil, err
+			}
 		}
 		s.Events = append(s.Events, ev)
 	}

@@ -12,7 +12,7 @@ func (d *decoder) typ() error {
 	if err != nil {
 		return err
 	}
-	if Kind(k) > KindWideInt {
+	if Kind(k) > KindWideInt && !(d.ctf2 && Kind(k) <= KindOptional) {
 		return fmt.Errorf("kind %d", k)
 	}
 	t := &d.backing[len(d.types)]
@@ -94,7 +94,14 @@ func (d *decoder) typ() error {
 	if depth > maxBinaryDepth {
 		return fmt.Errorf("nested deeper than %d", maxBinaryDepth)
 	}
-	if err := checkType(t); err != nil {
+	if d.ctf2 {
+		if err := d.typ2(t); err != nil {
+			return err
+		}
+		if err := checkType2(t); err != nil {
+			return err
+		}
+	} else if err := checkType(t); err != nil {
 		return err
 	}
 	d.types = append(d.types, t)

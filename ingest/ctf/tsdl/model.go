@@ -10,6 +10,7 @@ type Trace struct {
 	Env          []EnvEntry
 	Clocks       []*Clock
 	Streams      []*StreamClass // in declaration order
+	Attributes   string         // CTF 2 user attributes (JSON), see model2.go
 }
 
 // EnvEntry is one entry of the env block: a string or an integer.
@@ -85,6 +86,7 @@ type EventClass struct {
 	Context     *Type
 	Payload     *Type
 	Line        int
+	Attributes  string // CTF 2 user attributes (JSON), see model2.go
 }
 
 // Kind is the class of a [Type].
@@ -104,11 +106,17 @@ const (
 	// printed in hexadecimal, never a length, tag, clock value or
 	// enumeration container.
 	KindWideInt
+	// KindVarInt is a CTF 2 variable-length integer (LEB128), of 64 bits
+	// at most once decoded.
+	KindVarInt
+	// KindOptional is a CTF 2 optional: Fields[0] when its selector
+	// (Loc) is true or in Fields[0].Ranges, else nothing.
+	KindOptional
 )
 
 // String names the kind ("integer", "structure"...).
 func (k Kind) String() string {
-	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence", "wide integer"}[k]
+	return [...]string{"integer", "enumeration", "floating point", "string", "structure", "variant", "array", "sequence", "wide integer", "variable-length integer", "optional"}[k]
 }
 
 // Encoding is the character encoding of an integer or a string.
@@ -119,7 +127,24 @@ const (
 	EncodingNone Encoding = iota
 	EncodingUTF8
 	EncodingASCII
+	// CTF 2 string encodings (code units of 2 or 4 bytes).
+	EncodingUTF16BE
+	EncodingUTF16LE
+	EncodingUTF32BE
+	EncodingUTF32LE
 )
+
+// Unit is the size in bytes of a code unit of the encoding: the step
+// at which a string's NUL terminator is looked for.
+func (e Encoding) Unit() int {
+	switch e {
+	case EncodingUTF16BE, EncodingUTF16LE:
+		return 2
+	case EncodingUTF32BE, EncodingUTF32LE:
+		return 4
+	}
+	return 1
+}
 
 // Type is a field type. Types may be shared by several fields (typedefs),
 // so they hold no position-dependent information: sequence lengths and
@@ -154,6 +179,16 @@ type Type struct {
 	Elem       *Type
 	Len        uint64 // arrays
 	LengthPath string // sequences
+
+	// CTF 2 (see model2.go): the roles of an integer; where a sequence's
+	// length or a variant's selector is (LengthPath and Tag are then "").
+	Roles  Role
+	Flavor Flavor // how a CTF 2 bit array or byte array is shown
+	// ReverseBits: a CTF 2 bit array whose bit order is not its byte
+	// order's default: the value read CTF 1.8's way, bit-reversed.
+	ReverseBits bool
+	Loc         *Location
+	Byte        int64 // CTF 2: 1 + the byte offset of its JSON, for errors
 }
 
 // Field is a named member of a structure or an option of a variant.
@@ -161,6 +196,9 @@ type Type struct {
 type Field struct {
 	Name string
 	Type *Type
+	// Ranges select a CTF 2 variant option: the selector values for which
+	// it is decoded (TSDL variants select by label instead).
+	Ranges []Range
 }
 
 // Mapping is one label of an enumeration with its inclusive ranges.

@@ -79,7 +79,7 @@ func Decode(data []byte) ([]byte, error) {
 			return nil, packetErr(n, off, "packet size %d bytes goes past the end of the file (%d bytes left)", size/8, len(rest))
 		case rest[32] != 0 || rest[33] != 0 || rest[34] != 0:
 			return nil, packetErr(n, off, "compressed, encrypted or checksummed metadata is not supported")
-		case rest[35] != 1 || rest[36] != 8:
+		case (rest[35] != 1 || rest[36] != 8) && (rest[35] != 2 || rest[36] != 0): // 2.0: CTF2-PMETA-1.0
 			return nil, packetErr(n, off, "unsupported CTF version %d.%d", rest[35], rest[36])
 		}
 		text.Write(rest[metadataHeaderSize : content/8])

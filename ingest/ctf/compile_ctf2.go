@@ -1,0 +1,351 @@
+package ctf
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
+)
+
+// What the compiler does differently for CTF 2 metadata (package ctf2):
+// lengths and selectors are field locations (origin + path, with explicit
+// steps up) rather than names searched outward; variant options are
+// selected by their own integer ranges; special fields are found by their
+// roles rather than by reserved names.
+
+// resolveLoc finds the integer a CTF 2 field location designates.
+func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error) {
+	// fi is cur's frame in c.stack while cur is being compiled (-1: cur
+	// is complete, then only its complete members can be reached).
+	var cur *node
+	fi := -1
+	if loc.Origin >= 0 {
+		k := scopeKind(loc.Origin)
+		switch {
+		case k > c.scope:
+			return nil, planError(src, "the field location's origin %s is decoded after %s", scopeNames[k], scopeNames[c.scope])
+		case k < c.scope:
+			if cur = c.roots[k]; cur == nil {
+				return nil, planError(src, "the field location's origin %s is empty", scopeNames[k])
+			}
+		default:
+			if len(c.stack) == 0 {
+				return nil, planError(src, "field location doesn't locate anything")
+			}
+			cur, fi = c.stack[0].n, 0
+		}
+	} else {
+		if fi = c.enclosingStruct(len(c.stack) - 1); fi < 0 {
+			return nil, planError(src, "field location doesn't locate anything")
+		}
+		cur = c.stack[fi].n
+	}
+	for _, step := range loc.Path {
+		if step == "" {
+			if fi < 0 {
+				return nil, planError(src, "field location steps up from a field outside the one being decoded")
+			}
+			if fi = c.enclosingStruct(fi - 1); fi < 0 {
+				return nil, planError(src, "field location climbs above its scope's root")
+			}
+			cur = c.stack[fi].n
+			continue
+		}
+		if cur.kind != tsdl.KindStruct {
+			return nil, planError(src, "field location goes through a %s (%q)", cur.kind, cur.orig)
+		}
+		var next *node
+		for _, ch := range cur.children {
+			if ch.orig == step {
+				next = ch
+				break
+			}
+		}
+		switch {
+		case next != nil:
+			cur, fi = next, -1
+		case fi >= 0 && fi+1 < len(c.stack) && cur.typ.Fields[c.stack[fi].idx].Name == step:
+			// The member being decoded: its structure, or the element
+			// of its array being decoded.
+			fi++
+			cur = c.stack[fi].n
+		default:
+			return nil, planError(src, "field location doesn't locate anything (%q is not decoded before the field that uses it)", step)
+		}
+		// Into a variant or optional being decoded: its content.
+		for fi >= 0 && (cur.kind == tsdl.KindVariant || cur.kind == tsdl.KindOptional) && fi+1 < len(c.stack) {
+			fi++
+			cur = c.stack[fi].n
+		}
+	}
+	return c.checkTarget(cur, cur.orig, src)
+}
+
+// enclosingStruct returns the index of the innermost structure frame at or
+// below i in c.stack, or -1.
+func (c *compiler) enclosingStruct(i int) int {
+	for i >= 0 && c.stack[i].n.kind != tsdl.KindStruct {
+		i--
+	}
+	return i
+}
+
+// selectByRanges resolves a CTF 2 variant's selector and builds its
+// option table from the options' ranges, which must not intersect.
+func (c *compiler) selectByRanges(n *node, t *tsdl.Type) error {
+	tag, err := c.resolveLoc(t.Loc, t)
+	if err != nil {
+		return err
+	}
+	n.tagNode = tag
+	n.align = 1
+	if tag.typ.Flavor != tsdl.FlavorNone {
+		return planError(t, "the selector of a variant is an integer, not a %s", flavorNames[tag.typ.Flavor])
+	}
+	if err := checkRanges(t, tag); err != nil {
+		return err
+	}
+	for i, f := range t.Fields {
+		for _, r := range f.Ranges {
+			n.choices = append(n.choices, choice{lo: r.Lo, hi: r.Hi, opt: i})
+		}
+	}
+	less := func(a, b uint64) bool {
+		if tag.signed {
+			return int64(a) < int64(b)
+		}
+		return a < b
+	}
+	sorted := append([]choice(nil), n.choices...)
+	sort.Slice(sorted, func(i, j int) bool { return less(sorted[i].lo, sorted[j].lo) })
+	for i := 1; i < len(sorted); i++ {
+		if !less(sorted[i-1].hi, sorted[i].lo) {
+			return planError(t, "variant options #%d and #%d have intersecting selector ranges", sorted[i-1].opt, sorted[i].opt)
+		}
+	}
+	return nil
+}
+
+var flavorNames = [...]string{"integer", "boolean", "bit array", "bit map", "BLOB"}
+
+// checkRanges checks a variant's or optional's selector ranges (t.Signed:
+// written with a negative bound) against its selector's signedness.
+func checkRanges(t *tsdl.Type, sel *node) error {
+	for _, f := range t.Fields {
+		for _, r := range f.Ranges {
+			switch {
+			case t.Signed && !sel.signed:
+				return planError(t, "negative selector range for an unsigned selector")
+			case !t.Signed && sel.signed && (r.Lo > 1<<63-1 || r.Hi > 1<<63-1):
+				return planError(t, "selector range bound %d is too large for a signed selector", r.Hi)
+			}
+		}
+	}
+	return nil
+}
+
+// roleMeaning gives the packet header or packet context members their
+// meaning from their roles (CTF 2), as the names do in CTF 1.8.
+func roleMeaning(r tsdl.Role) meaning {
+	switch {
+	case r&tsdl.RolePacketMagic != 0:
+		return meanMagic
+	case r&tsdl.RoleStreamClassID != 0:
+		return meanStreamID
+	case r&tsdl.RoleStreamID != 0:
+		return meanStreamInstanceID
+	case r&tsdl.RolePacketTotalLength != 0:
+		return meanPacketSize
+	case r&tsdl.RolePacketContentLength != 0:
+		return meanContentSize
+	case r&tsdl.RoleClockTimestamp != 0:
+		return meanTSBegin
+	case r&tsdl.RolePacketEndTimestamp != 0:
+		return meanTSEnd
+	case r&tsdl.RoleDiscardedCounter != 0:
+		return meanDiscarded
+	case r&tsdl.RolePacketSeqNum != 0:
+		return meanSeqNum
+	case r&tsdl.RoleMetadataUUID != 0:
+		return meanUUID
+	}
+	return meanNone
+}
+
+// markEventIDRoles gives the event-id meaning to every integer of the
+// event header with the event-record-class-id role: decoded in order,
+// each overwrites the id (LTTng's extended header).
+func markEventIDRoles(n *node) bool {
+	if n == nil {
+		return false
+	}
+	found := false
+	if (n.kind == tsdl.KindInt || n.kind == tsdl.KindEnum || n.kind == tsdl.KindVarInt) && n.typ.Roles&tsdl.RoleEventClassID != 0 {
+		n.meaning = meanEventID
+		found = true
+	}
+	for _, ch := range n.children {
+		if markEventIDRoles(ch) {
+			found = true
+		}
+	}
+	if n.elem != nil && markEventIDRoles(n.elem) {
+		found = true
+	}
+	return found
+}
+
+// appendMappings formats an integer with mappings as babeltrace2 2.1
+// does (CTF 2 is read by 2.1 only): the labels whose ranges hold the
+// value, in byte order, in braces when there are several.
+func appendMappings(dst []byte, n *node, v uint64) []byte {
+	var found [][]byte
+	for i, m := range n.typ.Mappings {
+		for _, r := range m.Ranges {
+			if r.Contains(v, n.signed) {
+				found = append(found, n.labels[i])
+				break
+			}
+		}
+	}
+	dst = append(dst, "( "...)
+	switch len(found) {
+	case 0:
+		dst = append(dst, "<unknown>"...)
+	case 1:
+		dst = appendEscaped(dst, found[0])
+	default:
+		sort.Slice(found, func(i, j int) bool { return bytes.Compare(found[i], found[j]) < 0 })
+		dst = append(dst, "{ "...)
+		for i, l := range found {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendEscaped(dst, l)
+		}
+		dst = append(dst, " }"...)
+	}
+	dst = append(dst, " : container = "...)
+	dst = appendInt(dst, n, v)
+	return append(dst, " )"...)
+}
+
+// compileOptional resolves an optional's selector (a boolean, or an
+// integer with ranges) and compiles its content as its only child. The
+// decoder runs it as a variant whose only option is the content and whose
+// unmatched selector values decode nothing.
+func (c *compiler) compileOptional(n *node, t *tsdl.Type, inArray *node) error {
+	if len(t.Fields) != 1 || t.Loc == nil {
+		return planError(t, "optional without content or selector")
+	}
+	sel, err := c.resolveLoc(t.Loc, t)
+	if err != nil {
+		return err
+	}
+	n.tagNode, n.align = sel, 1
+	f := t.Fields[0]
+	switch {
+	case sel.typ.Flavor == tsdl.FlavorBool:
+		if len(f.Ranges) > 0 {
+			return planError(t, "an optional with a boolean selector has no selector-field-ranges")
+		}
+		n.choices = []choice{{lo: 1, hi: ^uint64(0)}}
+		if sel.signed {
+			return planError(t, "optional: signed boolean selector")
+		}
+	case sel.typ.Flavor != tsdl.FlavorNone:
+		return planError(t, "the selector of an optional is a boolean or an integer")
+	case len(f.Ranges) == 0:
+		return planError(t, "an optional with an integer selector needs selector-field-ranges")
+	default:
+		if err := checkRanges(t, sel); err != nil {
+			return err
+		}
+		for _, r := range f.Ranges {
+			n.choices = append(n.choices, choice{lo: r.Lo, hi: r.Hi})
+		}
+	}
+	c.stack = append(c.stack, frame{n: n})
+	ch, err := c.compile(f.Type, "", n, inArray)
+	c.stack = c.stack[:len(c.stack)-1]
+	if err != nil {
+		return err
+	}
+	n.children = []*node{ch}
+	return nil
+}
+
+// emitCTF2 emits the ops of the CTF 2 kinds TSDL has no counterpart for.
+func (e *emitter) emitCTF2(n *node) {
+	switch n.kind {
+	case tsdl.KindVarInt:
+		o := op{code: opVarInt, align: e.aligned(8), slot: n.slot, field: n.field, node: n}
+		if n.signed {
+			o.sext = 1
+		}
+		if n.clock != nil && !n.signed {
+			o.flags |= fClock
+		}
+		if n.meaning == meanEventID {
+			o.flags |= fEventID
+		}
+		e.add(o)
+		e.known = 8
+	case tsdl.KindOptional:
+		vo := op{code: opVariant, flags: fOptional, slot: -1, field: -1, ref: n.tagNode.slot, node: n, choices: n.choices}
+		if n.tagNode.signed {
+			vo.flags |= fSignedTag
+		}
+		at := e.add(vo)
+		start := e.known
+		e.ops[at].targets = []int32{int32(len(e.ops))}
+		e.emit(n.children[0])
+		e.ops[at].jump = int32(len(e.ops))
+		e.known = min(start, e.known)
+	}
+}
+
+// varInt decodes a LEB128 integer at byte offset i of data (limit: end
+// of the readable bytes); it returns the value, the bytes read and false
+// when it runs past limit; an error when it holds more than 64 bits.
+func varInt(data []byte, i, limit int64, signed bool) (v uint64, n int64, ok bool, err error) {
+	var shift uint
+	for {
+		if i+n >= limit {
+			return 0, n, false, nil
+		}
+		b := data[i+n]
+		n++
+		g := uint64(b & 0x7F)
+		if shift == 63 {
+			// The tenth byte holds bit 63 only (signed: its sign
+			// extension, all ones or all zeros) and ends the value.
+			switch {
+			case b&0x80 != 0:
+				return 0, n, true, errVarIntWide
+			case signed && g == 0x7F:
+				v |= 1 << 63
+			case signed && g != 0, !signed && g > 1:
+				return 0, n, true, errVarIntWide
+			default:
+				v |= g << 63
+			}
+			return v, n, true, nil
+		}
+		v |= g << shift
+		shift += 7
+		if b&0x80 == 0 {
+			break
+		}
+	}
+	if signed && shift < 64 && v&(1<<(shift-1)) != 0 {
+		v |= ^uint64(0) << shift
+	}
+	return v, n, true, nil
+}
+
+var errVarIntWide = errorString("a variable-length integer holds more than 64 bits (tracetui decodes 64 at most)")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
