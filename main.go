@@ -24,6 +24,7 @@ import (
 )
 
 func main() {
+	cli.RecordBrowse = runBrowse
 	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, runBrowse, benchFrames))
 }
 
