@@ -49,11 +49,11 @@ const zstdVersion = "1.5.4"
 
 // datWriter writes a version 7 trace.dat to a file, tracking the offset.
 type datWriter struct {
-	f     *os.File
-	w     *bufio.Writer
-	off   int64
-	enc   *zstd.Encoder
-	err   error
+	f   *os.File
+	w   *bufio.Writer
+	off int64
+	enc *zstd.Encoder
+	err error
 }
 
 func (d *datWriter) bytes(b []byte) {
