@@ -64,11 +64,12 @@ func Start(opts Options) (r *Recorder, err error) {
 	if opts.BufferKB <= 0 {
 		opts.BufferKB = DefaultBufferKB
 	}
-	if err := checkOutput(opts.Output, opts.Force); err != nil {
-		return nil, err
-	}
 	fs, err := FindTracefs(opts.Mount)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkOutput(opts.Output, opts.Force); err != nil {
+		fs.Unmount()
 		return nil, err
 	}
 	r = &Recorder{opts: opts, fs: fs, dir: filepath.Dir(opts.Output)}
