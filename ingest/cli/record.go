@@ -90,6 +90,7 @@ func runRecord(e *Env, args []string) error {
 	case waitErr = <-cmdDone:
 		exited = true
 	case <-timeout:
+	case <-rec.Failed():
 	case sig := <-sigs:
 		if cmd != nil {
 			cmd.Process.Signal(sig) // from a terminal, CMD had it already

@@ -390,3 +390,27 @@ func TestRecordErrors(t *testing.T) {
 		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
 	}
 }
+
+// TestRecordFullDisk records into a 64 KB tmpfs: the write error is one
+// line, no file is left under the output's name nor any temporary file,
+// and tracefs is as before.
+func TestRecordFullDisk(t *testing.T) {
+	root := needRecording(t)
+	before := tracefsState(t, root)
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs to fill: %v", err)
+	}
+	defer syscall.Unmount(dir, 0)
+	out := filepath.Join(dir, "full.dat")
+	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--", "sh", "-c", "ls -R /usr/lib > /dev/null"))
+	if code != 1 || !strings.Contains(stderr, "no space left") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Errorf("exit %d, stderr %q: want 1 and one line saying the disk is full", code, stderr)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
+		t.Errorf("files left in the full directory: %v", ents)
+	}
+	if after := tracefsState(t, root); after != before {
+		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
+	}
+}

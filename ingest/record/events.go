@@ -65,6 +65,11 @@ func ParseEvents(spec string) (Selection, error) {
 			}
 		}
 	}
+	for _, l := range []*[]string{&sel.Groups, &sel.Add, &sel.Remove} {
+		if len(*l) == 0 {
+			*l = nil
+		}
+	}
 	if len(sel.Groups) == 0 && len(sel.Add) == 0 {
 		return sel, fmt.Errorf("-e %q leaves no event to record", spec)
 	}

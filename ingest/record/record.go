@@ -44,7 +44,13 @@ type Recorder struct {
 	wg       sync.WaitGroup
 	comms    map[int]string // thread names seen in /proc
 	done     bool
+	failed   chan struct{} // closed when a drainer fails
+	failOnce sync.Once
 }
+
+// Failed is closed when draining failed (a write error, a full disk):
+// the recording should be stopped, and Stop returns the error.
+func (r *Recorder) Failed() <-chan struct{} { return r.failed }
 
 // Result describes a written recording.
 type Result struct {
@@ -72,7 +78,7 @@ func Start(opts Options) (r *Recorder, err error) {
 		fs.Unmount()
 		return nil, err
 	}
-	r = &Recorder{opts: opts, fs: fs, dir: filepath.Dir(opts.Output)}
+	r = &Recorder{opts: opts, fs: fs, dir: filepath.Dir(opts.Output), failed: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			r.Abort()
@@ -126,7 +132,9 @@ func Start(opts Options) (r *Recorder, err error) {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			d.run(&r.stopped)
+			if d.run(&r.stopped); d.err != nil {
+				r.failOnce.Do(func() { close(r.failed) })
+			}
 		}()
 	}
 	if err := in.write("tracing_on", "1"); err != nil {
@@ -180,7 +188,9 @@ func (r *Recorder) Stop() (*Result, error) {
 	var derr error
 	var cpus []cpuPages
 	for i, d := range r.drainers {
-		derr = errors.Join(derr, d.err)
+		if derr == nil {
+			derr = d.err // the first: the others are most likely the same
+		}
 		res.Pages += d.pages
 		res.LostPages += d.lostPages
 		cpus = append(cpus, cpuPages{cpu: d.cpu, file: r.tmps[i], size: d.size})
@@ -191,7 +201,7 @@ func (r *Recorder) Stop() (*Result, error) {
 	r.release() // tracefs as it was before the files are written
 	defer r.removeTemps()
 	if derr != nil {
-		return nil, derr
+		return nil, fmt.Errorf("%w (nothing written: free space there, or record elsewhere with -o)", derr)
 	}
 	size, err := r.writeFile(meta, cpus)
 	res.Bytes = size
