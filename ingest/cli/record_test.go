@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tracetui/tracetui/ingest/record"
 )
@@ -413,4 +414,56 @@ func TestRecordFullDisk(t *testing.T) {
 	if after := tracefsState(t, root); after != before {
 		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
 	}
+}
+
+// TestRecordOpensBrowserInTmux: `tracetui record -- sh -c ...` on a
+// terminal opens the browser on the new trace (in a tmux server of the
+// test's own; the screen is polled until what is expected shows or a
+// deadline passes).
+func TestRecordOpensBrowserInTmux(t *testing.T) {
+	needRecording(t)
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("tmux is not installed (Debian package tmux)")
+	}
+	recordCmd(t) // builds the binary
+	dir := t.TempDir()
+	out := filepath.Join(dir, "tmux.dat")
+	socket := fmt.Sprintf("tracetui-record-%d", os.Getpid())
+	tm := func(args ...string) string {
+		c := exec.Command(tmux, append([]string{"-L", socket}, args...)...)
+		c.Env = append(os.Environ(), "TMUX=")
+		b, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, b)
+		}
+		return string(b)
+	}
+	shell := fmt.Sprintf("%q record -o %q -- sh -c 'echo recorded; exit 3'; echo \"[exit $?]\"; sleep 600", cliBinary.path, out)
+	tm("-f", "/dev/null", "new-session", "-d", "-s", "rec", "-x", "100", "-y", "30",
+		"-e", "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "-e", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"-e", "TERM=xterm-256color", shell)
+	t.Cleanup(func() { exec.Command(tmux, "-L", socket, "kill-server").Run() })
+	waitFor := func(deadline time.Duration, wants ...string) string {
+		t.Helper()
+		end := time.Now().Add(deadline)
+		var screen string
+		for time.Now().Before(end) {
+			screen = tm("capture-pane", "-p", "-J", "-t", "rec")
+			for _, w := range wants {
+				if strings.Contains(screen, w) {
+					return w
+				}
+			}
+			time.Sleep(20 * time.Millisecond) // poll interval, not synchronisation
+		}
+		t.Fatalf("none of %q on screen after %s; screen:\n%s", wants, deadline, screen)
+		return ""
+	}
+	if waitFor(60*time.Second, "Control Flow", "[exit") != "Control Flow" {
+		t.Fatalf("the browser did not open:\n%s", tm("capture-pane", "-p", "-J", "-t", "rec"))
+	}
+	waitFor(10*time.Second, "tmux.dat") // the status line names the new trace
+	tm("send-keys", "-t", "rec", "q")
+	waitFor(10*time.Second, "[exit 3]") // CMD's status, after the browser
 }
