@@ -164,7 +164,7 @@ func summarize(res *record.Result) string {
 	default:
 		s += ", none lost"
 	}
-	return s
+	return s + fmt.Sprintf(" (recording cost %.2f s CPU, %d MB)", res.CPU.Seconds(), res.MaxRSS>>20)
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)

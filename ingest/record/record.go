@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,11 +64,18 @@ type Result struct {
 	// were lost before them.
 	Lost, LostPages int64
 	BufferKB        int
+	// CPU and MaxRSS are what the recording process used until the file
+	// was written (getrusage(RUSAGE_SELF)): its cost beside CMD's.
+	CPU    time.Duration
+	MaxRSS int64 // bytes
 }
 
 // Start checks the output, creates the instance, enables the events and
 // starts draining. On error, everything it did is undone.
 func Start(opts Options) (r *Recorder, err error) {
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		return nil, errors.New("recording on a big-endian machine is not supported (the trace.dat written is little endian): use trace-cmd record")
+	}
 	if opts.BufferKB <= 0 {
 		opts.BufferKB = DefaultBufferKB
 	}
@@ -207,6 +216,11 @@ func (r *Recorder) Stop() (*Result, error) {
 	res.Bytes = size
 	if err != nil {
 		return nil, err
+	}
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) == nil {
+		res.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		res.MaxRSS = ru.Maxrss << 10
 	}
 	return res, nil
 }
