@@ -42,9 +42,6 @@ func runRecord(e *Env, args []string) error {
 		return err
 	}
 	argv := fs.Args()
-	if len(argv) == 0 && *duration <= 0 && !isTerminal(os.Stdin) {
-		return Usagef("nothing stops the recording: give a command (after --) or --duration")
-	}
 	if *bufferKB <= 0 {
 		return Usagef("--buffer-kb %d: want a size in KB above 0", *bufferKB)
 	}
@@ -78,6 +75,9 @@ func runRecord(e *Env, args []string) error {
 		}
 		go func() { cmdDone <- cmd.Wait() }()
 	}
+	if cmd == nil && *duration <= 0 {
+		fmt.Fprintln(e.Stderr, "tracetui: record: recording the system into", path+"; Ctrl-C stops")
+	}
 	var timeout <-chan time.Time
 	if *duration > 0 {
 		t := time.NewTimer(*duration)
@@ -92,8 +92,11 @@ func runRecord(e *Env, args []string) error {
 	case <-timeout:
 	case <-rec.Failed():
 	case sig := <-sigs:
-		if cmd != nil {
-			cmd.Process.Signal(sig) // from a terminal, CMD had it already
+		// Ctrl-C on the terminal reached CMD already, in the same
+		// foreground process group: a second SIGINT could make it quit
+		// harder than the user asked.
+		if cmd != nil && !(sig == os.Interrupt && foreground()) {
+			cmd.Process.Signal(sig)
 		}
 	}
 	res, err := rec.Stop()
@@ -119,7 +122,7 @@ func runRecord(e *Env, args []string) error {
 }
 
 // waitCmd waits for CMD after the recording stopped: a signal is passed
-// on to it, a third one kills it.
+// on to it, the next one kills it.
 func waitCmd(cmd *exec.Cmd, done <-chan error, sigs <-chan os.Signal) error {
 	for n := 0; ; n++ {
 		select {
@@ -176,6 +179,13 @@ func defaultRecordName(argv []string, now time.Time) string {
 		name = unsafeName.ReplaceAllString(filepath.Base(argv[0]), "_")
 	}
 	return fmt.Sprintf("trace-%s-%s.dat", name, now.Format("20060102-150405"))
+}
+
+// foreground reports whether the process runs in the foreground of the
+// terminal on its stdin (where Ctrl-C signals the whole process group).
+func foreground() bool {
+	pgrp, err := unix.IoctlGetInt(0, unix.TIOCGPGRP)
+	return err == nil && pgrp == unix.Getpgrp()
 }
 
 // isTerminal reports whether w is a terminal.

@@ -467,3 +467,21 @@ func TestRecordOpensBrowserInTmux(t *testing.T) {
 	tm("send-keys", "-t", "rec", "q")
 	waitFor(10*time.Second, "[exit 3]") // CMD's status, after the browser
 }
+
+// TestRecordDuration records the system, with no CMD, for --duration.
+func TestRecordDuration(t *testing.T) {
+	root := needRecording(t)
+	before := tracefsState(t, root)
+	out := filepath.Join(t.TempDir(), "system.dat")
+	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--duration", "300ms", "-e", "-raw_syscalls"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	report := sameReport(t, out)
+	if strings.Contains(report, " sys_enter: ") {
+		t.Error("-e -raw_syscalls: sys_enter recorded")
+	}
+	if after := tracefsState(t, root); after != before {
+		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
+	}
+}
