@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/binary"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -127,6 +128,21 @@ func FuzzParseEvents(f *testing.F) {
 		for _, e := range append(sel.Add, sel.Remove...) {
 			if strings.Count(e, "/") != 1 || strings.Contains(e, "..") {
 				t.Fatalf("event %q", e)
+			}
+		}
+	})
+}
+
+// FuzzCmdlines: any saved_cmdlines content merges into "pid comm" lines.
+func FuzzCmdlines(f *testing.F) {
+	f.Add([]byte("12 bash\n7 <...>\nbad\n"))
+	f.Add([]byte("-1 x\n99999999999999999999 y\n"))
+	f.Fuzz(func(t *testing.T, saved []byte) {
+		out := cmdlines(saved, map[int]string{1: "init"})
+		for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			pid, comm, ok := strings.Cut(line, " ")
+			if _, err := strconv.Atoi(pid); !ok || err != nil || comm == "" {
+				t.Fatalf("line %q", line)
 			}
 		}
 	})
