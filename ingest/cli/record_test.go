@@ -485,3 +485,23 @@ func TestRecordDuration(t *testing.T) {
 		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
 	}
 }
+
+// TestRecordLostEvents overflows an 8 KB buffer with a million system
+// calls: the summary counts the lost events and names the buffer size to
+// raise, and the pages' lost-event marks read the same with trace-cmd
+// report ("CPU:N [M EVENTS DROPPED]") and tracetui dump.
+func TestRecordLostEvents(t *testing.T) {
+	needRecording(t)
+	out := filepath.Join(t.TempDir(), "lost.dat")
+	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--buffer-kb", "8", "--",
+		"dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=500000"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !regexp.MustCompile(`; [1-9]\d* events lost: record with --buffer-kb above 8 `).MatchString(stderr) {
+		t.Errorf("stderr %q: no count of lost events with the buffer size to raise", stderr)
+	}
+	if report := sameReport(t, out); !strings.Contains(report, "EVENTS DROPPED]") {
+		t.Error("trace-cmd report shows no dropped events")
+	}
+}
