@@ -208,16 +208,21 @@ func writeDat(f *os.File, m *Meta, cpus []cpuPages) error {
 	d.u32(0)
 	d.u64(uint64(total))
 	d.bytes(make([]byte, dataStart-d.off))
+	if d.err == nil {
+		d.err = d.w.Flush() // the pages go straight to the file
+	}
 	offsets := make([]int64, len(cpus))
 	for i, c := range cpus {
 		offsets[i] = d.off
 		if d.err != nil {
 			break
 		}
+		// copy_file_range(2) where the file system has it: no copy
+		// through user space (nor any, with reflinks).
 		if _, err := c.file.Seek(0, io.SeekStart); err != nil {
 			return fmt.Errorf("CPU %d pages: %w", c.cpu, err)
 		}
-		n, err := io.Copy(d.w, io.LimitReader(c.file, c.size))
+		n, err := f.ReadFrom(io.LimitReader(c.file, c.size))
 		d.off += n
 		if err == nil && n != c.size {
 			err = fmt.Errorf("CPU %d pages: %d bytes of %d", c.cpu, n, c.size)

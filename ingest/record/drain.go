@@ -80,13 +80,13 @@ func (d *drainer) run(stopped *atomic.Bool) {
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
 	for !stopped.Load() {
-		if err := d.splice(w, page, p); err != nil {
+		if err := d.splice(p); err != nil {
 			d.err = err
 			return
 		}
 		time.Sleep(drainInterval)
 	}
-	if err := d.splice(w, page, p); err != nil {
+	if err := d.splice(p); err != nil {
 		d.err = err
 		return
 	}
@@ -99,8 +99,11 @@ func (d *drainer) run(stopped *atomic.Bool) {
 	}
 }
 
-// splice moves the full pages of the buffer through the pipe p to w.
-func (d *drainer) splice(w *bufio.Writer, page []byte, p [2]int) error {
+// splice moves the full pages of the buffer through the pipe p to the
+// file, without copying them to user space. Their lost-event marks are
+// not looked at: the CPU's stats count the lost events.
+func (d *drainer) splice(p [2]int) error {
+	out := int(d.out.Fd())
 	for {
 		n, err := unix.Splice(d.fd, nil, p[1], nil, spliceBytes/d.pageSize*d.pageSize, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
 		switch {
@@ -111,30 +114,21 @@ func (d *drainer) splice(w *bufio.Writer, page []byte, p [2]int) error {
 		case err != nil:
 			return fmt.Errorf("reading CPU %d buffer (splice): %w", d.cpu, err)
 		}
-		for left := int(n); left > 0; left -= d.pageSize {
-			if _, err := io.ReadFull(pipeReader(p[0]), page); err != nil {
-				return fmt.Errorf("reading CPU %d buffer (pipe): %w", d.cpu, err)
+		for left := n; left > 0; {
+			m, err := unix.Splice(p[0], nil, out, nil, int(left), unix.SPLICE_F_MOVE)
+			if errors.Is(err, unix.EINTR) {
+				continue
 			}
-			if err := d.keep(w, page); err != nil {
-				return err
+			if err == nil && m <= 0 {
+				err = io.ErrShortWrite
 			}
+			if err != nil {
+				return fmt.Errorf("writing CPU %d pages: %w", d.cpu, err)
+			}
+			left -= m
 		}
-	}
-}
-
-// pipeReader reads the pipe's end fd.
-type pipeReader int
-
-func (r pipeReader) Read(b []byte) (int, error) {
-	for {
-		n, err := unix.Read(int(r), b)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err == nil && n == 0 {
-			return 0, io.EOF
-		}
-		return n, err
+		d.size += n
+		d.pages += n / int64(d.pageSize)
 	}
 }
 
