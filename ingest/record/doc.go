@@ -8,10 +8,13 @@
 // (created, given its buffer_size_kb, its events enabled, removed at the
 // end): the top-level buffer and its settings, and other instances, are
 // only ever read (header_page, saved_cmdlines, printk_formats). One
-// goroutine per CPU drains per_cpu/cpuN/trace_pipe_raw (non-blocking,
-// poll(2)) into a private (0600) temporary file beside the output, page by
-// page, so memory stays bounded whatever the event rate. Stopping turns
-// the instance's tracing_on off, drains the last pages, reads each CPU's
+// goroutine per CPU moves the full pages of per_cpu/cpuN/trace_pipe_raw
+// every 100 ms by splice(2), through a pipe, into a private (0600)
+// temporary file beside the output (full pages only while tracing: the
+// recorder's own system calls are events, and reading partial pages
+// would read one page per event or so); memory stays bounded whatever the
+// event rate. Stopping turns the instance's tracing_on off, moves the
+// last full pages, reads the partial ones with read(2), reads each CPU's
 // stats (overrun and dropped events: the lost events), removes the
 // instance, then writes the trace.dat under a temporary name and links
 // (or, with -f, renames) it to the output. Instances named tracetui-<pid>
