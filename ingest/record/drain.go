@@ -25,8 +25,9 @@ const (
 // events would have to come at 80 MB/s per CPU to fill it in between.
 const drainInterval = 100 * time.Millisecond
 
-// spliceBytes is the most one splice(2) moves (a pipe's default size).
-const spliceBytes = 64 << 10
+// spliceBytes is the most one splice(2) moves: the pipe's size, which
+// unprivileged users may set up to 1 MB (pipe-max-size).
+const spliceBytes = 1 << 20
 
 // drainer copies one CPU's ring-buffer pages from trace_pipe_raw to a
 // file as the kernel fills them: one goroutine each, so memory stays one
@@ -37,6 +38,7 @@ type drainer struct {
 	out        *os.File
 	pageSize   int
 	commitSize int // 8 (or 4 on a 32-bit kernel)
+	spliceMax  int // the pipe's size
 
 	size      int64 // bytes written (whole pages)
 	pages     int64
@@ -79,6 +81,13 @@ func (d *drainer) run(stopped *atomic.Bool) {
 	}
 	defer unix.Close(p[0])
 	defer unix.Close(p[1])
+	// A larger pipe moves more pages per splice; the default (64 KB) if
+	// refused.
+	if _, err := unix.FcntlInt(uintptr(p[1]), unix.F_SETPIPE_SZ, spliceBytes); err != nil {
+		d.spliceMax = 64 << 10
+	} else {
+		d.spliceMax = spliceBytes
+	}
 	for !stopped.Load() {
 		if err := d.splice(p); err != nil {
 			d.err = err
@@ -105,7 +114,7 @@ func (d *drainer) run(stopped *atomic.Bool) {
 func (d *drainer) splice(p [2]int) error {
 	out := int(d.out.Fd())
 	for {
-		n, err := unix.Splice(d.fd, nil, p[1], nil, spliceBytes/d.pageSize*d.pageSize, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
+		n, err := unix.Splice(d.fd, nil, p[1], nil, max(d.spliceMax/d.pageSize, 1)*d.pageSize, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
 		switch {
 		case errors.Is(err, unix.EINTR):
 			continue
