@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -30,18 +31,39 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	frames         FrameBench // bench frames: the browser's, given to [Run]
 	gc             *gcTuner
-	ctx            context.Context // cancelled by SIGINT or SIGTERM
+	browse         RunFunc         // the browser, given to [Run]
+	ctx            context.Context // cancelled by SIGINT or SIGTERM; nil: none yet
+	stops          []func()        // of the signal contexts made
+	selfStop       atomic.Bool     // the command handles the signals itself
 }
 
 // Context is cancelled by SIGINT or SIGTERM, from the start of [Run]: a
 // command's every phase honours it, and a run cancelled so exits 130
 // saying "cancelled".
 func (e *Env) Context() context.Context {
-	if e.ctx == nil { // an Env made by a test, outside Run
-		return context.Background()
+	if e.ctx == nil {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		e.ctx, e.stops = ctx, append(e.stops, stop)
 	}
 	return e.ctx
 }
+
+// HandlesSignals says the command catches SIGINT and SIGTERM itself from
+// now on (record: a Ctrl-C stops the recording, then the trace is written
+// and CMD waited for, however long that takes): the run is no longer
+// cancelled nor ended by them, and a later Context is a new one, that
+// the next signal cancels (the browser opened on the recording).
+func (e *Env) HandlesSignals() {
+	e.selfStop.Store(true)
+	for _, stop := range e.stops {
+		stop()
+	}
+	e.ctx, e.stops = nil, nil
+}
+
+// Browse runs the browser on args, as the command line without a
+// subcommand does.
+func (e *Env) Browse(args []string) error { return e.browse(e, args) }
 
 // Browsing switches the process to the browser's GC regime (browseGC):
 // the browser calls it once its trace is open.
@@ -73,9 +95,13 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBe
 	defer gc.stop()
 	// Signals are caught from the first line, before any command: a
 	// Ctrl-C in the first milliseconds exits 130 with "cancelled" too.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames, gc: gc, ctx: ctx}
+	e := &Env{Stdout: stdout, Stderr: stderr, frames: frames, gc: gc, browse: browse}
+	ctx := e.Context()
+	defer func() {
+		for _, stop := range e.stops {
+			stop()
+		}
+	}()
 	name, runCmd, rest := "browse", browse, args // no subcommand: the browser
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		if cmd := lookup(args[0]); cmd != nil {
@@ -87,8 +113,8 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBe
 		}
 	}
 	returned := make(chan struct{})
-	defer close(returned) // before stop, which cancels ctx
-	go forceExit(ctx, returned, stderr, name)
+	defer close(returned) // before the contexts' stop, which cancels them
+	go forceExit(ctx, &e.selfStop, returned, stderr, name)
 	err := runCmd(e, rest)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
@@ -137,10 +163,13 @@ const cancelGrace = time.Second
 // the command has not returned cancelGrace later: the safety net under a
 // phase that does not check the context (info --check's walk of every
 // node, say), now that signals are caught from the start.
-func forceExit(ctx context.Context, returned <-chan struct{}, stderr io.Writer, name string) {
+func forceExit(ctx context.Context, selfStop *atomic.Bool, returned <-chan struct{}, stderr io.Writer, name string) {
 	select {
 	case <-ctx.Done():
 	case <-returned:
+		return
+	}
+	if selfStop.Load() {
 		return
 	}
 	select {

@@ -14,6 +14,7 @@ func commands() []Command {
 		{"stats", "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE", "print CPU usage, system call, wake-up latency and IRQ statistics, as lttng-analyses does", runStats},
 		{"calltree", "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE", "print the call tree (calls, total and self time per call path)", runCallTree},
 		{"bench", "bench paper|frames [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE", "run the R-SHT article's Control Flow workload (paper) or the browser's navigation script (frames) on a trace", runBench},
+		{"record", "record [-o FILE] [-f] [-e EVENTS] [--duration D] [--buffer-kb N] [--all-cpus] [--no-open] [-- CMD ARGS...]", "record a kernel trace of a command through tracefs into a trace.dat, then browse it", runRecord},
 		{"cache", "cache [--clean] [--json]", "list the index cache and, with --clean, prune it", runCache},
 		{"gen", "gen --threads N [--cpus C] [--seed S] -o DIR", "write a synthetic LTTng-kernel-style CTF trace", runGen},
 		{"help", "help [COMMAND]", "show this help, or a command's flags", runHelp},

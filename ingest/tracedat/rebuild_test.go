@@ -89,7 +89,7 @@ func (z *rezip) appendBlob(out *bytes.Buffer, data []byte) {
 // section rewrites the compressed section at off with the given option
 // id when sectionData changes it, and patches its size.
 func (z *rezip) section(off int, id uint16) {
-	if z.u16(off+2)&sectionCompressed == 0 {
+	if z.u16(off+2)&SectionCompressed == 0 {
 		return
 	}
 	data, end := z.blob(off + 16)
@@ -181,7 +181,7 @@ func (z *rezip) rebuild() []byte {
 	}
 	z.pointer(hdrEnd)
 	for next := int(z.u64(hdrEnd)); next != 0; {
-		if z.u16(next+2)&sectionCompressed != 0 {
+		if z.u16(next+2)&SectionCompressed != 0 {
 			z.t.Fatalf("compressed options section at %d: not handled", next)
 		}
 		opt, end := next+16, next+16+int(z.u64(next+8))
@@ -189,13 +189,13 @@ func (z *rezip) rebuild() []byte {
 		for opt < end {
 			id, n, data := z.u16(opt), int(z.u32(opt+2)), opt+6
 			switch {
-			case id == optDone && n >= 8:
+			case id == OptDone && n >= 8:
 				next = int(z.u64(data))
 				z.pointer(data)
-			case id >= optHeaderInfo && id <= optCmdlines:
+			case id >= OptHeaderInfo && id <= OptCmdlines:
 				z.pointer(data)
 				z.section(int(z.u64(data)), id)
-			case id == optBuffer:
+			case id == OptBuffer:
 				z.buffer(data, n)
 			}
 			opt = data + n

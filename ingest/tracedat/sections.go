@@ -13,23 +13,28 @@ import (
 )
 
 // Option and section ids (trace-cmd.dat.v7(5)); in version 7 a section's
-// id is the id of the option that points to it.
+// id is the id of the option that points to it. Exported for the writer
+// (package ingest/record), which lays files out as this package reads them.
 const (
-	optDone         = 0
-	optBuffer       = 3
-	optTraceClock   = 4
-	optUname        = 5
-	optOffset       = 7
-	optCPUCount     = 8
-	optHeaderInfo   = 16
-	optFtraceEvents = 17
-	optEventFormats = 18
-	optKallsyms     = 19
-	optPrintk       = 20
-	optCmdlines     = 21
+	OptDone         = 0
+	OptDate         = 1
+	OptCPUStat      = 2
+	OptBuffer       = 3
+	OptTraceClock   = 4
+	OptUname        = 5
+	OptOffset       = 7
+	OptCPUCount     = 8
+	OptVersion      = 9
+	OptHeaderInfo   = 16
+	OptFtraceEvents = 17
+	OptEventFormats = 18
+	OptKallsyms     = 19
+	OptPrintk       = 20
+	OptCmdlines     = 21
 )
 
-const sectionCompressed = 1
+// SectionCompressed is the section-header flag of a compressed section.
+const SectionCompressed = 1
 
 // parseV6 reads a version 6 file: its metadata in a fixed order, the
 // options, then the flyrecord's per-CPU offsets.
@@ -69,14 +74,14 @@ func (f *file) parseV6(r *rd) error {
 		case "options  \x00":
 			for n := 0; ; n++ {
 				id := r.u16()
-				if r.err != nil || id == optDone {
+				if r.err != nil || id == OptDone {
 					break
 				}
 				data := r.take(uint64(r.u32()))
 				if n > maxOptions {
 					r.fail("more than %d options", maxOptions)
 				}
-				if id == optBuffer && len(data) >= 8 {
+				if id == OptBuffer && len(data) >= 8 {
 					instOffsets = append(instOffsets, f.order.Uint64(data))
 					instances = append(instances, buffer{name: cstr(data[8:])})
 					continue
@@ -142,15 +147,15 @@ func (f *file) slice(r *rd, off, size uint64) []byte {
 // option records what an option says about the whole trace.
 func (f *file) option(id uint16, data []byte) {
 	switch id {
-	case optTraceClock:
+	case OptTraceClock:
 		f.clock = selectedClock(cstr(data))
-	case optUname:
+	case OptUname:
 		f.uname = cstr(data)
-	case optOffset:
+	case OptOffset:
 		if v, err := strconv.ParseInt(strings.TrimSpace(cstr(data)), 0, 64); err == nil {
 			f.tsOffset = v
 		}
-	case optCPUCount:
+	case OptCPUCount:
 		if len(data) >= 4 {
 			f.cpuCount = int(f.order.Uint32(data))
 		}
@@ -184,7 +189,7 @@ func (f *file) parseV7(r *rd) error {
 		if n >= maxOptions {
 			return fmt.Errorf("%w: more than %d options sections (a loop?)", ErrCorrupt, maxOptions)
 		}
-		body, err := f.section(next, optDone)
+		body, err := f.section(next, OptDone)
 		if err != nil {
 			return err
 		}
@@ -195,13 +200,13 @@ func (f *file) parseV7(r *rd) error {
 			data := or.take(uint64(or.u32()))
 			switch {
 			case or.err != nil:
-			case id == optDone:
+			case id == OptDone:
 				if len(data) >= 8 {
 					next = f.order.Uint64(data)
 				}
-			case id >= optHeaderInfo && id <= optCmdlines && len(data) >= 8:
+			case id >= OptHeaderInfo && id <= OptCmdlines && len(data) >= 8:
 				refs = append(refs, sectionRef{id, f.order.Uint64(data)})
-			case id == optBuffer:
+			case id == OptBuffer:
 				bufOpts = append(bufOpts, data)
 			default:
 				f.option(id, data)
@@ -212,7 +217,7 @@ func (f *file) parseV7(r *rd) error {
 		}
 	}
 	for _, ref := range refs {
-		if f.lazy && ref.id != optHeaderInfo && ref.id != optCmdlines {
+		if f.lazy && ref.id != OptHeaderInfo && ref.id != OptCmdlines {
 			f.later = append(f.later, ref)
 			continue
 		}
@@ -247,24 +252,24 @@ func (f *file) readSection(ref sectionRef) error {
 	}
 	sr := &rd{b: body, order: f.order, base: int64(ref.off)}
 	switch ref.id {
-	case optHeaderInfo:
+	case OptHeaderInfo:
 		sr.what = "header info"
 		if err := f.parseHeaderInfo(sr); err != nil {
 			return err
 		}
-	case optFtraceEvents:
+	case OptFtraceEvents:
 		sr.what = "ftrace event formats"
 		f.parseFormatFiles(sr, "ftrace")
-	case optEventFormats:
+	case OptEventFormats:
 		sr.what = "event formats"
 		f.parseEventSystems(sr)
-	case optKallsyms:
+	case OptKallsyms:
 		sr.what = "kallsyms"
 		f.kallsyms = sr.take(uint64(sr.u32()))
-	case optPrintk:
+	case OptPrintk:
 		sr.what = "printk formats"
 		f.printk = sr.take(uint64(sr.u32()))
-	case optCmdlines:
+	case OptCmdlines:
 		sr.what = "saved cmdlines"
 		f.cmdlines = sr.take(sr.u64())
 	}
@@ -306,7 +311,7 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 	if h, err := f.data.read(secOff, 4); err == nil {
 		flags = f.order.Uint16(h[2:])
 	}
-	compressed := flags&sectionCompressed != 0 && f.compress != "" && f.compress != "none"
+	compressed := flags&SectionCompressed != 0 && f.compress != "" && f.compress != "none"
 	for i := uint32(0); i < n; i++ {
 		cpu, off, size := r.u32(), r.u64(), r.u64()
 		var raw []byte
@@ -363,7 +368,7 @@ func (f *file) section(off uint64, id uint16) ([]byte, error) {
 	if gotID != id {
 		return nil, fmt.Errorf("%w: section at offset %d has id %d, %d expected", ErrCorrupt, off, gotID, id)
 	}
-	if flags&sectionCompressed == 0 {
+	if flags&SectionCompressed == 0 {
 		return body, nil
 	}
 	cr := &rd{b: body, order: f.order, what: "compressed section", base: int64(off) + 16}

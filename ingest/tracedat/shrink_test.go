@@ -94,9 +94,9 @@ func shrinkV7(t *testing.T, path string, kallsyms, formats []byte) []byte {
 		compress: func(data []byte) []byte { return enc.EncodeAll(data, nil) },
 		sectionData: func(id uint16, _ []byte) ([]byte, bool) {
 			switch id {
-			case optKallsyms: // the text's length, then the text
+			case OptKallsyms:
 				return append(binary.LittleEndian.AppendUint32(nil, uint32(len(kallsyms))), kallsyms...), true
-			case optEventFormats:
+			case OptEventFormats:
 				return formats, true
 			}
 			return nil, false
@@ -139,19 +139,19 @@ func writeV6(t *testing.T, src *Source, kallsyms []byte) []byte {
 		u32(len(s) + 1)
 		b = append(append(b, s...), 0)
 	}
-	option(optTraceClock, "["+src.Clock()+"]")
-	option(optUname, f.uname)
+	option(OptTraceClock, "["+src.Clock()+"]")
+	option(OptUname, f.uname)
 	// A BUFFER option per instance: the offset of its flyrecord (set
 	// below) and its name.
 	var bufAt []int
 	for _, buf := range f.buffers[1:] {
-		b = o.AppendUint16(b, optBuffer)
+		b = o.AppendUint16(b, OptBuffer)
 		u32(8 + len(buf.name) + 1)
 		bufAt = append(bufAt, len(b))
 		u64(0)
 		b = append(append(b, buf.name...), 0)
 	}
-	b = o.AppendUint16(b, optDone)
+	b = o.AppendUint16(b, OptDone)
 	for i, buf := range f.buffers {
 		if i > 0 {
 			f.order.PutUint64(b[bufAt[i-1]:], uint64(len(b)))

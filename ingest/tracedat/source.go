@@ -138,7 +138,7 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 	}
 	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed, state: st}
 	if s.state == nil { // else formats are parsed from the state as events need them
-		if err := f.loadSections(optFtraceEvents, optEventFormats); err != nil {
+		if err := f.loadSections(OptFtraceEvents, OptEventFormats); err != nil {
 			return nil, err
 		}
 		for _, ev := range f.formats {

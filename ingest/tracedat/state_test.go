@@ -47,7 +47,7 @@ func lines(src core.Source) ([]string, error) {
 
 // kallsymsRead reports whether a reader read its file's kallsyms section.
 func kallsymsRead(s *Source) bool {
-	return !slices.ContainsFunc(s.f.later, func(r sectionRef) bool { return r.id == optKallsyms })
+	return !slices.ContainsFunc(s.f.later, func(r sectionRef) bool { return r.id == OptKallsyms })
 }
 
 // TestIndexStateProperty: a reader opened Indexed with the index state

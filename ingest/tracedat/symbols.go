@@ -18,7 +18,7 @@ type symbols struct {
 // gives no symbol: the full reader refuses the file).
 func (s *Source) symbols() *symbols {
 	if s.syms == nil {
-		_ = s.f.loadSections(optKallsyms)
+		_ = s.f.loadSections(OptKallsyms)
 		s.syms = parseKallsyms(s.f.kallsyms)
 	}
 	return s.syms
