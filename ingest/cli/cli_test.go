@@ -45,6 +45,8 @@ var synopses = map[string]string{
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
 	"bench":    "bench paper|frames [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
+	"diff":     "diff [--format F] [--arch A] [--json] [--top N] [--calltree] [--base-from T] [--base-to T] [--new-from T] [--new-to T] BASE NEW",
+	"record":   "record [-o FILE] [-f] [-e EVENTS] [--duration D] [--buffer-kb N] [--all-cpus] [--no-open] [-- CMD ARGS...]",
 	"cache":    "cache [--clean] [--json]",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",
 	"help":     "help [COMMAND]",
@@ -333,5 +335,55 @@ func TestBenchFramesJSON(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "bench", "nope", trace); code != 2 || !strings.Contains(errOut, "paper or frames") {
 		t.Errorf("bench nope: exit %d, %q", code, errOut)
+	}
+}
+
+// TestCLIDiff: `diff --json` of a trace with itself is all zeros, in the
+// issue's schema; two ranges of one trace compare too.
+func TestCLIDiff(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
+	code, out, errOut := runCLI(t, "diff", "--json", trace, trace)
+	if code != 0 {
+		t.Fatalf("diff: exit %d: %s", code, errOut)
+	}
+	type side struct {
+		Count   int64 `json:"count"`
+		TotalNS int64 `json:"total_ns"`
+		MaxNS   int64 `json:"max_ns"`
+	}
+	var r struct {
+		Processes []struct {
+			Name    string `json:"name"`
+			BaseNS  int64  `json:"base_ns"`
+			NewNS   int64  `json:"new_ns"`
+			DeltaNS int64  `json:"delta_ns"`
+		} `json:"processes"`
+		Threads  []map[string]any `json:"threads"`
+		Syscalls []struct {
+			Name         string `json:"name"`
+			Base         side   `json:"base"`
+			New          side   `json:"new"`
+			DeltaTotalNS int64  `json:"delta_total_ns"`
+		} `json:"syscalls"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("diff --json: %v\n%s", err, out)
+	}
+	if len(r.Processes) == 0 || len(r.Threads) == 0 || len(r.Syscalls) == 0 {
+		t.Fatalf("diff --json: %d processes, %d threads, %d system calls", len(r.Processes), len(r.Threads), len(r.Syscalls))
+	}
+	for _, p := range r.Processes {
+		if p.DeltaNS != 0 || p.BaseNS != p.NewNS || p.BaseNS == 0 {
+			t.Errorf("process %s: base %d new %d delta %d", p.Name, p.BaseNS, p.NewNS, p.DeltaNS)
+		}
+	}
+	for _, s := range r.Syscalls {
+		if s.DeltaTotalNS != 0 || s.Base != s.New {
+			t.Errorf("system call %s: %+v", s.Name, s)
+		}
+	}
+	if code, out, errOut := runCLI(t, "diff", "--top", "3", "--base-to", "+2s", "--new-from", "+2s", trace, trace); code != 0 || !strings.Contains(out, "CPU time per process") {
+		t.Errorf("diff of two ranges: exit %d: %s%s", code, out, errOut)
 	}
 }

@@ -141,7 +141,7 @@ func (fl indexFlags) open(e *Env, fs *FlagSet) (*trace.Trace, error) {
 
 // options returns the index options the flags give.
 func (fl indexFlags) options() index.Options {
-	return index.Options{IndexPath: *fl.index, Format: *fl.format, Arch: *fl.arch, Reclaim: Reclaim}
+	return index.Options{IndexPath: *fl.index, Format: *fl.format, Arch: *fl.arch}
 }
 
 // indexFlags are the flags of the commands that read a trace's index.

@@ -1,0 +1,208 @@
+package diff
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/query/calltree"
+	"github.com/tracetui/tracetui/ingest/query/stats"
+)
+
+// Side is one of the two things compared: a history and a range of it.
+type Side struct {
+	// Name names the side in the output (the trace's file name, or the
+	// range).
+	Name    string
+	History core.History
+	// From and To bound the range [From, To); To <= From means the whole
+	// history.
+	From, To core.Time
+	// Label names call-stack frames; nil uses calltree's default.
+	Label core.FrameLabeler
+}
+
+// Options select what Compute returns.
+type Options struct {
+	// Top is the most rows of each table: 0 means DefaultTop, at most
+	// MaxTop.
+	Top int
+	// CallTree adds the call tree's difference (it reads every call
+	// stack of both ranges).
+	CallTree bool
+}
+
+// DefaultTop and MaxTop bound Options.Top.
+const (
+	DefaultTop = 20
+	MaxTop     = 10_000
+)
+
+// Result is what Compute returns; its JSON form is what `tracetui diff
+// --json` prints.
+type Result struct {
+	Base         string       `json:"base"`
+	New          string       `json:"new"`
+	Processes    []TimeRow    `json:"processes"`
+	Threads      []TimeRow    `json:"threads"`
+	Syscalls     []SyscallRow `json:"syscalls"`
+	SchedLatency []TimeRow    `json:"sched_latency"`
+	IRQs         []TimeRow    `json:"irqs"`
+	CallTree     []PathRow    `json:"calltree,omitempty"`
+}
+
+// TimeRow is a time of one key on both sides.
+type TimeRow struct {
+	Name    string   `json:"name"`
+	BaseNS  int64    `json:"base_ns"`
+	NewNS   int64    `json:"new_ns"`
+	DeltaNS int64    `json:"delta_ns"`
+	Ratio   *float64 `json:"ratio,omitempty"` // new / base; absent when base is 0
+}
+
+// CallStats is a system call's figures on one side.
+type CallStats struct {
+	Count   int64 `json:"count"`
+	TotalNS int64 `json:"total_ns"`
+	MaxNS   int64 `json:"max_ns"`
+}
+
+// SyscallRow is a system call on both sides.
+type SyscallRow struct {
+	Name         string    `json:"name"`
+	Base         CallStats `json:"base"`
+	New          CallStats `json:"new"`
+	DeltaTotalNS int64     `json:"delta_total_ns"`
+}
+
+// PathRow is a call path's self time on both sides.
+type PathRow struct {
+	Path      string `json:"path"` // the frames from the root, separated by ";"
+	BaseSelf  int64  `json:"base_self"`
+	NewSelf   int64  `json:"new_self"`
+	DeltaSelf int64  `json:"delta_self"`
+}
+
+// Compute compares base with next.
+func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
+	top := o.Top
+	if top == 0 {
+		top = DefaultTop
+	}
+	if top < 1 || top > MaxTop {
+		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
+	}
+	var sums [2]*sideSums
+	for i, s := range []Side{base, next} {
+		rep, err := stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To})
+		if err != nil {
+			return nil, fmt.Errorf("diff: statistics of %s: %w", s.Name, err)
+		}
+		sums[i], err = sum(ctx, s.History, rep)
+		if err != nil {
+			return nil, fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
+		}
+		if o.CallTree {
+			root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
+			if err != nil {
+				return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
+			}
+			sums[i].paths = selfByPath(root)
+		}
+	}
+	b, n := sums[0], sums[1]
+	r := &Result{Base: base.Name, New: next.Name,
+		Processes:    timeRows(b.processes, n.processes, top),
+		Threads:      timeRows(b.threads, n.threads, top),
+		SchedLatency: timeRows(b.latency, n.latency, top),
+		IRQs:         timeRows(b.irqs, n.irqs, top),
+		Syscalls:     syscallRows(b.syscalls, n.syscalls, top),
+	}
+	if o.CallTree {
+		r.CallTree = pathRows(b.paths, n.paths, top)
+	}
+	return r, nil
+}
+
+// timeRows lines up two sides' times by key, largest change first.
+func timeRows(base, next map[string]int64, top int) []TimeRow {
+	rows := []TimeRow{}
+	for _, k := range keysOf(base, next) {
+		b, n := base[k], next[k]
+		row := TimeRow{Name: k, BaseNS: b, NewNS: n, DeltaNS: n - b}
+		if b != 0 {
+			ratio := float64(n) / float64(b)
+			row.Ratio = &ratio
+		}
+		rows = append(rows, row)
+	}
+	slices.SortStableFunc(rows, func(x, y TimeRow) int { return cmp.Compare(abs(y.DeltaNS), abs(x.DeltaNS)) })
+	return rows[:min(top, len(rows))]
+}
+
+func syscallRows(base, next map[string]CallStats, top int) []SyscallRow {
+	rows := []SyscallRow{}
+	for _, k := range keysOf(base, next) {
+		b, n := base[k], next[k]
+		rows = append(rows, SyscallRow{Name: k, Base: b, New: n, DeltaTotalNS: n.TotalNS - b.TotalNS})
+	}
+	slices.SortStableFunc(rows, func(x, y SyscallRow) int { return cmp.Compare(abs(y.DeltaTotalNS), abs(x.DeltaTotalNS)) })
+	return rows[:min(top, len(rows))]
+}
+
+func pathRows(base, next map[string]int64, top int) []PathRow {
+	rows := []PathRow{}
+	for _, k := range keysOf(base, next) {
+		b, n := base[k], next[k]
+		rows = append(rows, PathRow{Path: k, BaseSelf: b, NewSelf: n, DeltaSelf: n - b})
+	}
+	slices.SortStableFunc(rows, func(x, y PathRow) int { return cmp.Compare(abs(y.DeltaSelf), abs(x.DeltaSelf)) })
+	return rows[:min(top, len(rows))]
+}
+
+// keysOf returns the keys of both maps, sorted (so that equal changes
+// keep a stable order).
+func keysOf[V any](a, b map[string]V) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// selfByPath flattens a call tree into the self time of each call path.
+func selfByPath(root *calltree.Node) map[string]int64 {
+	out := map[string]int64{}
+	type at struct {
+		n    *calltree.Node
+		path string
+	}
+	stack := []at{}
+	for _, c := range root.Children {
+		stack = append(stack, at{c, c.Name})
+	}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		out[top.path] += int64(top.n.Self)
+		for _, c := range top.n.Children {
+			stack = append(stack, at{c, top.path + ";" + c.Name})
+		}
+	}
+	return out
+}

@@ -1,0 +1,25 @@
+// Package diff compares two traces, or two ranges of one: what changed
+// between the slow run and the fast one. Each side is a history and a
+// range; [Compute] runs the usage statistics (package stats) on both and
+// lines them up:
+//
+//   - CPU time per process, summed over the processes of one name and one
+//     place in the process tree (the comms from the tree's root down,
+//     "bash > make > cc1"), and per thread, named by its process's place, its
+//     comm and its rank among the threads of that name there (by tid,
+//     which grows with creation): tids differ between runs, names and
+//     places do not;
+//   - per system call: count, total and longest;
+//   - wake-up latency (time runnable before running) and IRQ time, per
+//     thread name and per interrupt;
+//   - with call stacks, the call tree's self time per call path.
+//
+// Every row has the base value, the new one, their difference and ratio;
+// each table is sorted by the absolute difference and cut to Options.Top
+// rows. The diff of a range with itself is all zeros, and a row's delta is
+// exactly stats(new) - stats(base) summed over the row's key (tested
+// against a brute-force aggregation).
+//
+// Imports: core and the other query packages (stats, calltree). Never
+// ingest/index, ingest/cli or tui.
+package diff

@@ -1,0 +1,144 @@
+package diff
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/query/stats"
+)
+
+// sideSums is one side's figures by key.
+type sideSums struct {
+	processes, threads, latency, irqs map[string]int64
+	syscalls                          map[string]CallStats
+	paths                             map[string]int64
+}
+
+// maxTreeDepth bounds the walk up a process tree (a damaged or crafted
+// trace may make its parents a cycle).
+const maxTreeDepth = 64
+
+// tree is what names a thread by its place: each thread's parent process
+// and name, from the history.
+type tree struct {
+	ppid map[int32]int32
+	comm map[int32]string
+}
+
+// readTree reads every thread's PPID and Exec_name (their last values) in
+// one query over the whole history: a process's ancestors may have
+// started before the range.
+func readTree(ctx context.Context, h core.History) (*tree, error) {
+	at := h.Attributes()
+	keys := append(at.Glob(core.AttrThreads+"/*/"+core.AttrPPID), at.Glob(core.AttrThreads+"/*/"+core.AttrExecName)...)
+	t := &tree{ppid: map[int32]int32{}, comm: map[int32]string{}}
+	type last struct {
+		start core.Time
+		v     core.Value
+	}
+	latest := map[core.Key]last{}
+	start, end := h.Bounds()
+	if _, err := h.Query2D(ctx, keys, start, end, func(iv core.Interval) bool {
+		if !iv.Value.IsNull() {
+			if l, ok := latest[iv.Key]; !ok || iv.Start >= l.start {
+				latest[iv.Key] = last{iv.Start, iv.Value}
+			}
+		}
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	for k, l := range latest {
+		id, err := strconv.ParseInt(at.Name(at.Parent(k)), 10, 32)
+		if err != nil {
+			continue // Threads/<pid>:<tid> names (user-space traces): no tree
+		}
+		switch at.Name(k) {
+		case core.AttrPPID:
+			t.ppid[int32(id)] = int32(l.v.Int())
+		case core.AttrExecName:
+			t.comm[int32(id)] = l.v.String()
+		}
+	}
+	return t, nil
+}
+
+// place names a process by the comms from its tree's root down to it
+// ("bash > make > cc1"), comm naming it when the history does not.
+func (t *tree) place(pid int32, comm string) string {
+	names := []string{comm}
+	if c, ok := t.comm[pid]; ok {
+		names[0] = c
+	}
+	seen := map[int32]bool{pid: true}
+	for p, ok := t.ppid[pid]; ok && p > 0 && !seen[p] && len(names) < maxTreeDepth; p, ok = t.ppid[p] {
+		seen[p] = true
+		c, known := t.comm[p]
+		if !known {
+			c = strconv.Itoa(int(p))
+		}
+		names = append(names, c)
+	}
+	slices.Reverse(names)
+	return strings.Join(names, " > ")
+}
+
+// threadRef is a thread that appears in a side's tables.
+type threadRef struct {
+	tid, pid int32
+	comm     string
+}
+
+// threadKeys names each thread by its process's place, its comm, and its
+// rank by tid among the threads so named there: "bash > make > cc1 | cc1 #0".
+func (t *tree) threadKeys(threads []threadRef) map[int32]string {
+	slices.SortFunc(threads, func(a, b threadRef) int { return int(a.tid) - int(b.tid) })
+	rank := map[string]int{}
+	keys := map[int32]string{}
+	for _, th := range threads {
+		if _, done := keys[th.tid]; done {
+			continue
+		}
+		prefix := t.place(th.pid, t.comm[th.pid]) + " | " + th.comm
+		keys[th.tid] = prefix + " #" + strconv.Itoa(rank[prefix])
+		rank[prefix]++
+	}
+	return keys
+}
+
+// sum turns one side's report into figures by key.
+func sum(ctx context.Context, h core.History, rep *stats.Report) (*sideSums, error) {
+	t, err := readTree(ctx, h)
+	if err != nil {
+		return nil, err
+	}
+	s := &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
+		irqs: map[string]int64{}, syscalls: map[string]CallStats{}}
+	var refs []threadRef
+	for _, u := range rep.CPUUsage.Threads {
+		refs = append(refs, threadRef{u.TID, u.PID, u.Comm})
+	}
+	for _, l := range rep.SchedLatency {
+		refs = append(refs, threadRef{l.TID, l.PID, l.Comm})
+	}
+	keys := t.threadKeys(refs)
+	for _, u := range rep.CPUUsage.Threads {
+		s.threads[keys[u.TID]] += u.NS
+	}
+	for _, p := range rep.CPUUsage.Processes {
+		s.processes[t.place(p.PID, p.Comm)] += p.NS
+	}
+	for _, l := range rep.SchedLatency {
+		s.latency[keys[l.TID]] += l.TotalNS
+	}
+	for _, q := range rep.IRQs {
+		s.irqs[q.Kind+" "+q.Label()] += q.TotalNS
+	}
+	for _, c := range rep.Syscalls {
+		s.syscalls[c.Name] = CallStats{Count: c.Count, TotalNS: c.TotalNS, MaxNS: c.MaxNS}
+	}
+	return s, nil
+}
