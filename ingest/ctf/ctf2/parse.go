@@ -281,6 +281,9 @@ func (p *parser) traceFragment(v *value) error {
 	if _, _, _, err := identity(v, "trace class"); err != nil {
 		return err
 	}
+	if u := v.get("uid"); u != nil {
+		p.tr.UID, p.tr.HasUID = u.text, true
+	}
 	if a := v.get("attributes"); a != nil && len(a.obj) > 0 {
 		p.tr.Attributes = p.raw(a)
 	}
