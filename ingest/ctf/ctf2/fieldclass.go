@@ -30,6 +30,11 @@ func (p *parser) fieldClass(v *value, ctx *fcCtx) (*tsdl.Type, error) {
 	if p.types > maxTypes {
 		return nil, errorf(v.off, "the metadata expands to more than %d field classes", maxTypes)
 	}
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxClassDepth {
+		return nil, errorf(v.off, "field classes nested (through aliases) more than %d deep", maxClassDepth)
+	}
 	if v.kind == jString {
 		a, ok := p.aliases[v.text]
 		if !ok {
