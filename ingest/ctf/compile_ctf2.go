@@ -238,4 +238,3 @@ func (c *compiler) compileOptional(n *node, t *tsdl.Type, inArray *node) error {
 	n.children = []*node{ch}
 	return nil
 }
-

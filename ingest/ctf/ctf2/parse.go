@@ -35,7 +35,7 @@ type parser struct {
 	clocks    map[string]*tsdl.Clock
 	streams   map[uint64]*streamState
 	types     int
-	depth     int // of fieldClass calls
+	depth     int    // of fieldClass calls
 	elem      []byte // the fragment being read
 	elemBase  int64  // its offset in the metadata stream
 }
