@@ -39,11 +39,13 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 		}
 		cur = c.stack[fi].n
 	}
-	for _, step := range loc.Path {
+	for i, step := range loc.Path {
+		if fi < 0 {
+			// Complete fields from here: their members, or the content
+			// of their variants and optionals, whichever was decoded.
+			return c.locTargets(cur, loc.Path[i:], src)
+		}
 		if step == "" {
-			if fi < 0 {
-				return nil, planError(src, "field location steps up from a field outside the one being decoded")
-			}
 			if fi = c.enclosingStruct(fi - 1); fi < 0 {
 				return nil, planError(src, "field location climbs above its scope's root")
 			}
@@ -62,8 +64,8 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 		}
 		switch {
 		case next != nil:
-			cur, fi = next, -1
-		case fi >= 0 && fi+1 < len(c.stack) && cur.typ.Fields[c.stack[fi].idx].Name == step:
+			return c.locTargets(next, loc.Path[i+1:], src)
+		case fi+1 < len(c.stack) && cur.typ.Fields[c.stack[fi].idx].Name == step:
 			// The member being decoded: its structure, or the element
 			// of its array being decoded.
 			fi++
@@ -72,12 +74,80 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 			return nil, planError(src, "field location doesn't locate anything (%q is not decoded before the field that uses it)", step)
 		}
 		// Into a variant or optional being decoded: its content.
-		for fi >= 0 && (cur.kind == tsdl.KindVariant || cur.kind == tsdl.KindOptional) && fi+1 < len(c.stack) {
+		for (cur.kind == tsdl.KindVariant || cur.kind == tsdl.KindOptional) && fi+1 < len(c.stack) {
 			fi++
 			cur = c.stack[fi].n
 		}
 	}
 	return c.checkTarget(cur, cur.orig, src)
+}
+
+// locTargets follows the rest of a field location from a complete field.
+// Through a variant or an optional, it can reach a field of each option:
+// those must be integers of one signedness, and they share one value slot
+// (one option is decoded per instance), which the dependent reads.
+func (c *compiler) locTargets(n *node, path []string, src *tsdl.Type) (*node, error) {
+	var targets []*node
+	if err := walkDone(n, path, &targets, 0); err != nil {
+		return nil, planError(src, "%v", err)
+	}
+	if len(targets) == 0 {
+		return nil, planError(src, "field location doesn't locate anything")
+	}
+	first := targets[0]
+	for _, t := range targets[1:] {
+		if t.referenced && t.slot != first.slot {
+			return nil, planError(src, "field location reaches %q, which another field location reaches through other options: not supported", t.orig)
+		}
+	}
+	for _, t := range targets {
+		if _, err := c.checkTarget(t, t.orig, src); err != nil {
+			return nil, err
+		}
+		if t.signed != first.signed || (t.typ.Flavor == tsdl.FlavorBool) != (first.typ.Flavor == tsdl.FlavorBool) {
+			return nil, planError(src, "field location reaches fields of different kinds (%q, %q): booleans, unsigned and signed integers do not mix", first.orig, t.orig)
+		}
+	}
+	for _, t := range targets[1:] {
+		t.slot = first.slot
+	}
+	return first, nil
+}
+
+// walkDone appends to out the fields path reaches from the complete
+// field n.
+func walkDone(n *node, path []string, out *[]*node, depth int) error {
+	if depth > 2*maxDepth {
+		return errorString("field location nested too deep")
+	}
+	switch n.kind {
+	case tsdl.KindOptional:
+		// Absent when disabled (babeltrace2: "unreachable optional field").
+		return errorString("field location goes through an optional (\"" + n.orig + "\") already decoded, which may be absent")
+	case tsdl.KindVariant:
+		for _, ch := range n.children {
+			if err := walkDone(ch, path, out, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(path) == 0 {
+		*out = append(*out, n)
+		return nil
+	}
+	switch {
+	case path[0] == "":
+		return errorString("field location steps up from a field outside the one being decoded")
+	case n.kind != tsdl.KindStruct:
+		return errorString("field location goes through a " + n.kind.String() + " (\"" + n.orig + "\")")
+	}
+	for _, ch := range n.children {
+		if ch.orig == path[0] {
+			return walkDone(ch, path[1:], out, depth+1)
+		}
+	}
+	return nil // this option has no such member
 }
 
 // enclosingStruct returns the index of the innermost structure frame at or
