@@ -48,6 +48,7 @@ func sleb(v int64) []byte {
 	}
 }
 
+func le16(v uint16) []byte { return binary.LittleEndian.AppendUint16(nil, v) }
 func le32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
 func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 
@@ -63,6 +64,7 @@ const (
 	preamble = `{"type":"preamble","version":2}`
 	plainDSC = `{"type":"data-stream-class"}`
 	u8       = `{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian","alignment":8}`
+	u16      = `{"type":"fixed-length-unsigned-integer","length":16,"byte-order":"little-endian","alignment":8}`
 	u32      = `{"type":"fixed-length-unsigned-integer","length":32,"byte-order":"little-endian","alignment":8}`
 	str      = `{"type":"null-terminated-string"}`
 )
@@ -300,6 +302,22 @@ var ctf2Cases = []ctf2Case{
 		name: "unnamed-event", about: "an event record class without a name (optional in CTF 2) and with no id (0 by default), no header, no packet context",
 		frags: []string{preamble, plainDSC, `{"type":"event-record-class","payload-field-class":{"type":"structure","member-classes":[{"name":"x","field-class":{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian"}}]}}`},
 		data:  []byte("ab"),
+	},
+	{
+		name: "locations-through-variants", about: "field locations through complete variants: a variant of 8-, 16- and 32-bit integers as a length, options each holding a member of the same name; two dependents of one location",
+		frags: []string{preamble, plainDSC, payloadEvent(
+			"sel", u8,
+			"v", `{"type":"variant","selector-field-location":{"path":["sel"]},"options":[{"selector-field-ranges":[[0,0]],"field-class":`+u8+`},{"selector-field-ranges":[[1,1]],"field-class":`+u16+`},{"selector-field-ranges":[[2,2]],"field-class":`+u32+`}]}`,
+			"a", `{"type":"dynamic-length-array","length-field-location":{"path":["v"]},"element-field-class":`+u8+`}`,
+			"w", `{"type":"variant","selector-field-location":{"path":["sel"]},"options":[{"name":"p","selector-field-ranges":[[0,0]],"field-class":{"type":"structure","member-classes":[{"name":"len","field-class":`+u8+`}]}},{"name":"q","selector-field-ranges":[[1,2]],"field-class":{"type":"structure","member-classes":[{"name":"x","field-class":`+u8+`},{"name":"len","field-class":`+u16+`}]}}]}`,
+			"s", `{"type":"dynamic-length-string","length-field-location":{"path":["w","len"]}}`,
+			"t", `{"type":"dynamic-length-blob","length-field-location":{"origin":"event-record-payload","path":["w","len"]}}`,
+		)},
+		data: cat(
+			[]byte{0}, []byte{1}, []byte{7}, []byte{2}, []byte("hi"), []byte{0xAB, 0xCD},
+			[]byte{1}, le16(2), []byte{8, 9}, []byte{5}, le16(1), []byte("z"), []byte{0xEE},
+			[]byte{2}, le32(0), []byte{6}, le16(0),
+		),
 	},
 	{
 		name: "unknown-extension", about: "a declared extension makes the trace refused",

@@ -198,12 +198,13 @@ func compileStream(c *compiler, tp *tracePlan, sc *tsdl.StreamClass, defaultCloc
 	if sp.streamCtx, err = c.compileScope(scopeStreamContext, sc.EventContext); err != nil {
 		return nil, err
 	}
-	if c.ctf2 {
-		// Roles are on integers of 64 bits at most (package ctf2).
-	} else if err := refuseWide(sp.pktCtx, "timestamp_begin", "timestamp_end", "content_size", "packet_size", "events_discarded", "packet_seq_num", "cpu_id"); err != nil {
-		return nil, err
-	} else if err := refuseWide(sp.header, "id", "timestamp"); err != nil {
-		return nil, err
+	if !c.ctf2 { // CTF 2 roles are on integers of 64 bits at most (package ctf2)
+		if err := refuseWide(sp.pktCtx, "timestamp_begin", "timestamp_end", "content_size", "packet_size", "events_discarded", "packet_seq_num", "cpu_id"); err != nil {
+			return nil, err
+		}
+		if err := refuseWide(sp.header, "id", "timestamp"); err != nil {
+			return nil, err
+		}
 	}
 	// Timestamps without a clock use the trace's only clock (babeltrace2).
 	autoClock := defaultClock

@@ -1,7 +1,6 @@
 package ctf
 
 import (
-	"bytes"
 	"sort"
 
 	"github.com/tracetui/tracetui/ingest/ctf/tsdl"
@@ -40,11 +39,13 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 		}
 		cur = c.stack[fi].n
 	}
-	for _, step := range loc.Path {
+	for i, step := range loc.Path {
+		if fi < 0 {
+			// Complete fields from here: their members, or the content
+			// of their variants and optionals, whichever was decoded.
+			return c.locTargets(cur, loc.Path[i:], src)
+		}
 		if step == "" {
-			if fi < 0 {
-				return nil, planError(src, "field location steps up from a field outside the one being decoded")
-			}
 			if fi = c.enclosingStruct(fi - 1); fi < 0 {
 				return nil, planError(src, "field location climbs above its scope's root")
 			}
@@ -63,8 +64,8 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 		}
 		switch {
 		case next != nil:
-			cur, fi = next, -1
-		case fi >= 0 && fi+1 < len(c.stack) && cur.typ.Fields[c.stack[fi].idx].Name == step:
+			return c.locTargets(next, loc.Path[i+1:], src)
+		case fi+1 < len(c.stack) && cur.typ.Fields[c.stack[fi].idx].Name == step:
 			// The member being decoded: its structure, or the element
 			// of its array being decoded.
 			fi++
@@ -73,12 +74,80 @@ func (c *compiler) resolveLoc(loc *tsdl.Location, src *tsdl.Type) (*node, error)
 			return nil, planError(src, "field location doesn't locate anything (%q is not decoded before the field that uses it)", step)
 		}
 		// Into a variant or optional being decoded: its content.
-		for fi >= 0 && (cur.kind == tsdl.KindVariant || cur.kind == tsdl.KindOptional) && fi+1 < len(c.stack) {
+		for (cur.kind == tsdl.KindVariant || cur.kind == tsdl.KindOptional) && fi+1 < len(c.stack) {
 			fi++
 			cur = c.stack[fi].n
 		}
 	}
 	return c.checkTarget(cur, cur.orig, src)
+}
+
+// locTargets follows the rest of a field location from a complete field.
+// Through a variant or an optional, it can reach a field of each option:
+// those must be integers of one signedness, and they share one value slot
+// (one option is decoded per instance), which the dependent reads.
+func (c *compiler) locTargets(n *node, path []string, src *tsdl.Type) (*node, error) {
+	var targets []*node
+	if err := walkDone(n, path, &targets, 0); err != nil {
+		return nil, planError(src, "%v", err)
+	}
+	if len(targets) == 0 {
+		return nil, planError(src, "field location doesn't locate anything")
+	}
+	first := targets[0]
+	for _, t := range targets[1:] {
+		if t.referenced && t.slot != first.slot {
+			return nil, planError(src, "field location reaches %q, which another field location reaches through other options: not supported", t.orig)
+		}
+	}
+	for _, t := range targets {
+		if _, err := c.checkTarget(t, t.orig, src); err != nil {
+			return nil, err
+		}
+		if t.signed != first.signed || (t.typ.Flavor == tsdl.FlavorBool) != (first.typ.Flavor == tsdl.FlavorBool) {
+			return nil, planError(src, "field location reaches fields of different kinds (%q, %q): booleans, unsigned and signed integers do not mix", first.orig, t.orig)
+		}
+	}
+	for _, t := range targets[1:] {
+		t.slot = first.slot
+	}
+	return first, nil
+}
+
+// walkDone appends to out the fields path reaches from the complete
+// field n.
+func walkDone(n *node, path []string, out *[]*node, depth int) error {
+	if depth > 2*maxDepth {
+		return errorString("field location nested too deep")
+	}
+	switch n.kind {
+	case tsdl.KindOptional:
+		// Absent when disabled (babeltrace2: "unreachable optional field").
+		return errorString("field location goes through an optional (\"" + n.orig + "\") already decoded, which may be absent")
+	case tsdl.KindVariant:
+		for _, ch := range n.children {
+			if err := walkDone(ch, path, out, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(path) == 0 {
+		*out = append(*out, n)
+		return nil
+	}
+	switch {
+	case path[0] == "":
+		return errorString("field location steps up from a field outside the one being decoded")
+	case n.kind != tsdl.KindStruct:
+		return errorString("field location goes through a " + n.kind.String() + " (\"" + n.orig + "\")")
+	}
+	for _, ch := range n.children {
+		if ch.orig == path[0] {
+			return walkDone(ch, path[1:], out, depth+1)
+		}
+	}
+	return nil // this option has no such member
 }
 
 // enclosingStruct returns the index of the innermost structure frame at or
@@ -195,41 +264,6 @@ func markEventIDRoles(n *node) bool {
 	return found
 }
 
-// appendMappings formats an integer with mappings as babeltrace2 2.1
-// does (CTF 2 is read by 2.1 only): the labels whose ranges hold the
-// value, in byte order, in braces when there are several.
-func appendMappings(dst []byte, n *node, v uint64) []byte {
-	var found [][]byte
-	for i, m := range n.typ.Mappings {
-		for _, r := range m.Ranges {
-			if r.Contains(v, n.signed) {
-				found = append(found, n.labels[i])
-				break
-			}
-		}
-	}
-	dst = append(dst, "( "...)
-	switch len(found) {
-	case 0:
-		dst = append(dst, "<unknown>"...)
-	case 1:
-		dst = appendEscaped(dst, found[0])
-	default:
-		sort.Slice(found, func(i, j int) bool { return bytes.Compare(found[i], found[j]) < 0 })
-		dst = append(dst, "{ "...)
-		for i, l := range found {
-			if i > 0 {
-				dst = append(dst, ", "...)
-			}
-			dst = appendEscaped(dst, l)
-		}
-		dst = append(dst, " }"...)
-	}
-	dst = append(dst, " : container = "...)
-	dst = appendInt(dst, n, v)
-	return append(dst, " )"...)
-}
-
 // compileOptional resolves an optional's selector (a boolean, or an
 // integer with ranges) and compiles its content as its only child. The
 // decoder runs it as a variant whose only option is the content and whose
@@ -274,78 +308,3 @@ func (c *compiler) compileOptional(n *node, t *tsdl.Type, inArray *node) error {
 	n.children = []*node{ch}
 	return nil
 }
-
-// emitCTF2 emits the ops of the CTF 2 kinds TSDL has no counterpart for.
-func (e *emitter) emitCTF2(n *node) {
-	switch n.kind {
-	case tsdl.KindVarInt:
-		o := op{code: opVarInt, align: e.aligned(8), slot: n.slot, field: n.field, node: n}
-		if n.signed {
-			o.sext = 1
-		}
-		if n.clock != nil && !n.signed {
-			o.flags |= fClock
-		}
-		if n.meaning == meanEventID {
-			o.flags |= fEventID
-		}
-		e.add(o)
-		e.known = 8
-	case tsdl.KindOptional:
-		vo := op{code: opVariant, flags: fOptional, slot: -1, field: -1, ref: n.tagNode.slot, node: n, choices: n.choices}
-		if n.tagNode.signed {
-			vo.flags |= fSignedTag
-		}
-		at := e.add(vo)
-		start := e.known
-		e.ops[at].targets = []int32{int32(len(e.ops))}
-		e.emit(n.children[0])
-		e.ops[at].jump = int32(len(e.ops))
-		e.known = min(start, e.known)
-	}
-}
-
-// varInt decodes a LEB128 integer at byte offset i of data (limit: end
-// of the readable bytes); it returns the value, the bytes read and false
-// when it runs past limit; an error when it holds more than 64 bits.
-func varInt(data []byte, i, limit int64, signed bool) (v uint64, n int64, ok bool, err error) {
-	var shift uint
-	for {
-		if i+n >= limit {
-			return 0, n, false, nil
-		}
-		b := data[i+n]
-		n++
-		g := uint64(b & 0x7F)
-		if shift == 63 {
-			// The tenth byte holds bit 63 only (signed: its sign
-			// extension, all ones or all zeros) and ends the value.
-			switch {
-			case b&0x80 != 0:
-				return 0, n, true, errVarIntWide
-			case signed && g == 0x7F:
-				v |= 1 << 63
-			case signed && g != 0, !signed && g > 1:
-				return 0, n, true, errVarIntWide
-			default:
-				v |= g << 63
-			}
-			return v, n, true, nil
-		}
-		v |= g << shift
-		shift += 7
-		if b&0x80 == 0 {
-			break
-		}
-	}
-	if signed && shift < 64 && v&(1<<(shift-1)) != 0 {
-		v |= ^uint64(0) << shift
-	}
-	return v, n, true, nil
-}
-
-var errVarIntWide = errorString("a variable-length integer holds more than 64 bits (tracetui decodes 64 at most)")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }

@@ -82,6 +82,11 @@ func toCTF2(dir string) ([]byte, error) {
 		return nil, err
 	}
 	tc := obj{{"type", "trace-class"}}
+	if meta.HasUUID {
+		// As LTTng does: the trace class's uid is the trace UUID's text.
+		u := meta.UUID
+		tc = append(tc, kv{"uid", fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])})
+	}
 	if len(meta.Env) > 0 {
 		env := obj{}
 		for _, e := range meta.Env {

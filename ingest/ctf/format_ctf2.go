@@ -129,3 +129,38 @@ func bitRange(lo, hi uint64) uint64 {
 	}
 	return (1<<(hi-lo+1) - 1) << lo
 }
+
+// appendMappings formats an integer with mappings as babeltrace2 2.1
+// does (CTF 2 is read by 2.1 only): the labels whose ranges hold the
+// value, in byte order, in braces when there are several.
+func appendMappings(dst []byte, n *node, v uint64) []byte {
+	var found [][]byte
+	for i, m := range n.typ.Mappings {
+		for _, r := range m.Ranges {
+			if r.Contains(v, n.signed) {
+				found = append(found, n.labels[i])
+				break
+			}
+		}
+	}
+	dst = append(dst, "( "...)
+	switch len(found) {
+	case 0:
+		dst = append(dst, "<unknown>"...)
+	case 1:
+		dst = appendEscaped(dst, found[0])
+	default:
+		sort.Slice(found, func(i, j int) bool { return bytes.Compare(found[i], found[j]) < 0 })
+		dst = append(dst, "{ "...)
+		for i, l := range found {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = appendEscaped(dst, l)
+		}
+		dst = append(dst, " }"...)
+	}
+	dst = append(dst, " : container = "...)
+	dst = appendInt(dst, n, v)
+	return append(dst, " )"...)
+}

@@ -58,9 +58,16 @@ func (r *Reader) discardWarning(s *stream, kind, what string, count, from, to ui
 		name = "(unknown)"
 	}
 	msg += " in trace \"" + name + "\" "
-	if s.tr.uuid != "" {
+	switch {
+	case s.tr.plan.meta.IsCTF2() && s.tr.plan.meta.HasUID:
+		// babeltrace2 2.1 (the only one reading CTF 2) names the trace
+		// class's uid.
+		msg += "(UID: " + s.tr.plan.meta.UID + ") "
+	case s.tr.plan.meta.IsCTF2():
+		msg += "(no UID) "
+	case s.tr.uuid != "":
 		msg += "(UUID: " + s.tr.uuid + ") "
-	} else {
+	default:
 		msg += "(no UUID) "
 	}
 	msg += fmt.Sprintf("within stream \"%s\" (stream class ID: %d, ", s.path, s.sp.meta.ID)

@@ -18,10 +18,9 @@ func (p *parser) structure(v *value, ctx *fcCtx, what string) (*tsdl.Type, error
 	if err := alignment(v, "minimum-alignment", &t.Align, what); err != nil {
 		return nil, err
 	}
-	root := ctx.scope == 0 && !ctx.inStruct
-	inStruct := ctx.inStruct
-	ctx.inStruct = true
-	defer func() { ctx.inStruct = inStruct }()
+	root := ctx.scope == 0 && ctx.nest == 0
+	ctx.nest++
+	defer func() { ctx.nest-- }()
 	mv := v.get("member-classes")
 	if mv == nil {
 		return t, nil
@@ -101,10 +100,9 @@ func (p *parser) array(v *value, ctx *fcCtx, dynamic bool, what string) (*tsdl.T
 	if err != nil {
 		return nil, err
 	}
-	inStruct := ctx.inStruct
-	ctx.inStruct = true // the packet header's first member is not inside
+	ctx.nest++
 	t.Elem, err = p.fieldClass(ev, ctx)
-	ctx.inStruct = inStruct
+	ctx.nest--
 	if err != nil {
 		return nil, err
 	}
@@ -134,9 +132,8 @@ func (p *parser) variant(v *value, ctx *fcCtx, what string) (*tsdl.Type, error) 
 	if len(ov.arr) > maxMembers {
 		return nil, errorf(ov.off, "%s: more than %d options", what, maxMembers)
 	}
-	inStruct := ctx.inStruct
-	ctx.inStruct = true
-	defer func() { ctx.inStruct = inStruct }()
+	ctx.nest++
+	defer func() { ctx.nest-- }()
 	type raw struct{ r []*value }
 	for i, o := range ov.arr {
 		w := fmt.Sprintf("%s option #%d", what, i)

@@ -16,11 +16,13 @@ type fcCtx struct {
 	// magicOK: the class is the first member of the packet header, the
 	// only place for the packet-magic-number role.
 	magicOK bool
-	// inStruct: inside the scope's root structure.
-	inStruct bool
+	// nest: how deep in the scope's root the class is (1: a member of
+	// the root structure).
+	nest int
 }
 
-// roleScopes are the scopes each role is allowed in, by bit index.
+// roleScopes are the scopes each role is allowed in, by bit index (-2:
+// the packet context or the event record header).
 var roleScopes = [...]int{0, 0, 0, 0, 1, 1, -2, 1, 1, 1, 2}
 
 // fieldClass builds the model of a field class (an object, or a string
@@ -29,6 +31,11 @@ func (p *parser) fieldClass(v *value, ctx *fcCtx) (*tsdl.Type, error) {
 	p.types++
 	if p.types > maxTypes {
 		return nil, errorf(v.off, "the metadata expands to more than %d field classes", maxTypes)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
+	if p.depth > maxClassDepth {
+		return nil, errorf(v.off, "field classes nested (through aliases) more than %d deep", maxClassDepth)
 	}
 	if v.kind == jString {
 		a, ok := p.aliases[v.text]
@@ -114,6 +121,11 @@ func checkRoles(v *value, t *tsdl.Type, ctx *fcCtx, magicOK bool) error {
 		ok := roleScopes[i] == ctx.scope || (roleScopes[i] == -2 && (ctx.scope == 1 || ctx.scope == 2))
 		if !ok {
 			return errorf(v.off, "`%s` role here: not valid within this scope", name)
+		}
+		if ctx.scope <= 1 && ctx.nest != 1 {
+			// The decoder reads packet roles on the members of the root
+			// structure (where CTF 1.8's names are, and LTTng's roles).
+			return errorf(v.off, "`%s` role on a nested field class: tracetui reads packet header and packet context roles on the scope's direct members only", name)
 		}
 	}
 	if t.Roles&tsdl.RolePacketMagic != 0 {

@@ -115,10 +115,9 @@ func (p *parser) optional(v *value, ctx *fcCtx, what string) (*tsdl.Type, error)
 	if err != nil {
 		return nil, err
 	}
-	inStruct := ctx.inStruct
-	ctx.inStruct = true
+	ctx.nest++
 	ft, err := p.fieldClass(fv, ctx)
-	ctx.inStruct = inStruct
+	ctx.nest--
 	if err != nil {
 		return nil, err
 	}

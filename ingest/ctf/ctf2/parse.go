@@ -22,6 +22,10 @@ func IsCTF2(text []byte) bool { return len(text) > 0 && text[0] == RS }
 // nest, so a small text can expand exponentially.
 const maxTypes = 1 << 18
 
+// maxClassDepth bounds the nesting of field classes, aliases expanded
+// (the decoding plan refuses more than 128 anyway).
+const maxClassDepth = 1024
+
 // parser holds the state of one metadata stream.
 type parser struct {
 	tr        *tsdl.Trace
@@ -31,6 +35,7 @@ type parser struct {
 	clocks    map[string]*tsdl.Clock
 	streams   map[uint64]*streamState
 	types     int
+	depth     int    // of fieldClass calls
 	elem      []byte // the fragment being read
 	elemBase  int64  // its offset in the metadata stream
 }
@@ -280,6 +285,9 @@ func (p *parser) traceFragment(v *value) error {
 	p.traceSeen = true
 	if _, _, _, err := identity(v, "trace class"); err != nil {
 		return err
+	}
+	if u := v.get("uid"); u != nil {
+		p.tr.UID, p.tr.HasUID = u.text, true
 	}
 	if a := v.get("attributes"); a != nil && len(a.obj) > 0 {
 		p.tr.Attributes = p.raw(a)

@@ -129,6 +129,8 @@ func (t *Trace) AppendBinary(dst []byte) ([]byte, error) {
 	}
 	if e.ctf2 {
 		e.str(t.Attributes)
+		e.bool(t.HasUID)
+		e.str(t.UID)
 	}
 	return e.buf, nil
 }

@@ -177,6 +177,14 @@ func (d *decoder) trace() (*Trace, error) {
 		if t.Attributes, err = d.str(); err != nil {
 			return nil, err
 		}
+		f, err := d.byte()
+		if err != nil {
+			return nil, err
+		}
+		t.HasUID = f&1 != 0
+		if t.UID, err = d.str(); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }

@@ -13,4 +13,9 @@
 // The model is declarative: sequence lengths and variant tags are kept as
 // the paths written in the metadata. The decoder (package ctf) resolves
 // them against the dynamic scopes when it compiles its decoding plan.
+//
+// The model also holds CTF 2 metadata, which package ctf2 parses into it
+// (model2.go: Major 2, roles, field locations, option ranges, the kinds
+// and flavors TSDL lacks, user attributes); its binary form keeps them
+// (binary2.go) and is unchanged for CTF 1.8 models.
 package tsdl

@@ -11,6 +11,8 @@ type Trace struct {
 	Clocks       []*Clock
 	Streams      []*StreamClass // in declaration order
 	Attributes   string         // CTF 2 user attributes (JSON), see model2.go
+	UID          string         // CTF 2 trace class uid (HasUID: given)
+	HasUID       bool
 }
 
 // EnvEntry is one entry of the env block: a string or an integer.
