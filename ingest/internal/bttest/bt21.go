@@ -1,10 +1,7 @@
 package bttest
 
 import (
-	"bytes"
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -30,21 +27,5 @@ func Tool21(t testing.TB) string {
 // Run21 is [Run] with babeltrace2 2.1 (CTF 2 and CTF 1.8), run with TZ=UTC.
 func Run21(t testing.TB, trace string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin := Tool21(t)
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--clock-seconds", "--no-delta", trace)
-	cmd.Env = append(os.Environ(), "TZ=UTC")
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return o.String(), e.String(), Hang
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("babeltrace2 2.1: %v", err)
-	}
-	return o.String(), e.String(), code
+	return run(t, Tool21(t), trace, "TZ=UTC")
 }

@@ -6,6 +6,7 @@ package bttest
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"sort"
 	"strings"
@@ -20,10 +21,17 @@ import (
 // when babeltrace2 is not installed.
 func Run(t testing.TB, trace string) (stdout, stderr string, code int) {
 	t.Helper()
-	bin := coretest.NeedCommand(t, "babeltrace2", "babeltrace2")
+	return run(t, coretest.NeedCommand(t, "babeltrace2", "babeltrace2"), trace)
+}
+
+// run runs the babeltrace2 at bin on trace, bounded by Timeout, with
+// env added to the environment.
+func run(t testing.TB, bin, trace string, env ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--clock-seconds", "--no-delta", trace)
+	cmd.Env = append(os.Environ(), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -33,7 +41,7 @@ func Run(t testing.TB, trace string) (stdout, stderr string, code int) {
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("babeltrace2: %v", err)
+		t.Fatalf("%s: %v", bin, err)
 	}
 	return o.String(), e.String(), code
 }
