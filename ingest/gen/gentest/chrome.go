@@ -26,11 +26,22 @@ func ChromeTrace(tb testing.TB, mb int64) (string, int64) {
 	if err := os.MkdirAll(Dir(), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	n, err := writeChromeTrace(path, mb<<20)
-	if err != nil {
-		tb.Fatal(err)
+	// Written under temporary names and renamed, the trace before its
+	// count: another test process (go test runs packages in parallel) may
+	// be writing or reading the same ones.
+	tmp := fmt.Sprintf("%s.tmp-%d", path, os.Getpid())
+	n, err := writeChromeTrace(tmp, mb<<20)
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	if err := os.WriteFile(count, strconv.AppendInt(nil, n, 10), 0o644); err != nil {
+	if err == nil {
+		err = os.WriteFile(tmp, strconv.AppendInt(nil, n, 10), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, count)
+	}
+	if err != nil {
+		os.Remove(tmp)
 		tb.Fatal(err)
 	}
 	return path, n

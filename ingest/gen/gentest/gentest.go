@@ -45,8 +45,14 @@ func TraceCPUs(tb testing.TB, threads, cpus int) string {
 	if err := os.MkdirAll(Dir(), 0o755); err != nil {
 		tb.Fatal(err)
 	}
-	os.RemoveAll(dir)
+	// gen.Write puts the whole trace in place at once, and refuses a
+	// directory that exists: another test process (go test runs packages
+	// in parallel) may have put it there meanwhile, which is as good.
+	// Never removed here: that process may be reading it.
 	if _, err := gen.Write(dir, gen.Config{Threads: threads, CPUs: cpus, Seed: 1}); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "metadata")); serr == nil {
+			return dir
+		}
 		tb.Fatal(err)
 	}
 	return dir
