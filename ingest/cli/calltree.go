@@ -38,16 +38,17 @@ func runCallTree(e *Env, args []string) error {
 	}
 	h := t.History()
 	start, end := h.Bounds()
-	opts := calltree.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Label: label}
+	f, l, err := resolveRange(&from, &to, start, end, end+1)
+	if err != nil {
+		return err
+	}
+	opts := calltree.Options{From: f, To: l, Label: label}
 	if *tid != "" {
 		k, ok := h.Attributes().Lookup(core.AttrThreads + "/" + *tid)
 		if !ok {
 			return fmt.Errorf("no thread %q in the trace: `tracetui query TRACE 'Threads/*'` lists them", *tid)
 		}
 		opts.Threads = []core.Key{k}
-	}
-	if opts.To <= opts.From {
-		return Usagef("--from %d is not before --to %d", opts.From, opts.To)
 	}
 	root, err := calltree.Compute(ctx, h, opts)
 	if err != nil {

@@ -387,3 +387,26 @@ func TestCLIDiff(t *testing.T) {
 		t.Errorf("diff of two ranges: exit %d: %s%s", code, out, errOut)
 	}
 }
+
+// TestCLIRangeOutsideTrace: a --from or --to outside the trace (a bare
+// 170.5 is absolute seconds, decades before an LTTng trace) is a usage
+// error that shows the trace's span, never a range silently clamped.
+func TestCLIRangeOutsideTrace(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
+	for _, args := range [][]string{
+		{"stats", "--from", "170.5", trace},
+		{"query", "--to", "170.5", trace, "CPUs/*"},
+		{"calltree", "--from", "+1h", trace},
+		{"critpath", "--from", "170.5", trace, "482"},
+		{"diff", "--new-from", "170.5", trace, trace},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, "outside the trace: the trace spans 1412670961.") {
+			t.Errorf("%v: exit %d, %q; want 2 and the trace's span", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "stats", "--from", "+1s", "--to", "+2s", trace); code != 0 {
+		t.Errorf("stats over a range inside the trace: exit %d: %s", code, errOut)
+	}
+}

@@ -30,9 +30,9 @@ func runCritpath(e *Env, args []string) error {
 	}
 	defer t.Close()
 	start, end := t.History().Bounds()
-	f, l := from.resolve(start, start), to.resolve(start, end+1)
-	if l <= f {
-		return Usagef("empty range: --from %s is not before --to %s", core.FormatTimestamp(f), core.FormatTimestamp(l))
+	f, l, err := resolveRange(from, to, start, end, end+1)
+	if err != nil {
+		return err
 	}
 	ctx := e.Context()
 	p, err := critpath.Compute(ctx, t.History(), critpath.Worker{TID: int32(tid), CPU: -1}, f, l, critpath.Options{})

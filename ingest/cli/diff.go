@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/tracetui/tracetui/core"
@@ -47,10 +48,11 @@ func runDiff(e *Env, args []string) error {
 	side := func(t *trace.Trace, name string, from, to *timeFlag) (diff.Side, error) {
 		h := t.History()
 		start, end := h.Bounds()
-		s := diff.Side{Name: name, History: h, From: from.resolve(start, start), To: to.resolve(start, end+1)}
-		if s.To <= s.From {
-			return s, Usagef("%s: the range [%d, %d) is empty", name, s.From, s.To)
+		f, l, err := resolveRange(from, to, start, end, end+1)
+		if err != nil {
+			return diff.Side{}, fmt.Errorf("%s: %w", name, err)
 		}
+		s := diff.Side{Name: name, History: h, From: f, To: l}
 		if *calls {
 			label, _, err := t.FrameLabels(ctx, "")
 			if err != nil {

@@ -125,6 +125,28 @@ func (f *timeFlag) resolve(start, def core.Time) core.Time {
 	return t
 }
 
+// resolveRange resolves --from and --to against a trace that spans [start,
+// end]: [from, to), the whole trace by default (to exclusive: end+1, or
+// end where the range's end is inclusive). A time outside the trace, or an
+// empty range, is a usage error that shows the trace's span and how to
+// give a time, never a range silently clamped to nothing (a bare 170.5 is
+// absolute seconds, which for an LTTng trace is decades before its
+// start).
+func resolveRange(from, to *timeFlag, start, end, defTo core.Time) (core.Time, core.Time, error) {
+	f, l := from.resolve(start, start), to.resolve(start, defTo)
+	span := fmt.Sprintf("the trace spans %s to %s; give absolute seconds as the trace prints them, or +OFFSET from its start (+1.5s)",
+		core.FormatTimestamp(start), core.FormatTimestamp(end))
+	switch {
+	case from.set && (f > end || f < start):
+		return 0, 0, Usagef("--from %s is outside the trace: %s", from.text, span)
+	case to.set && (l <= start || l > end+1):
+		return 0, 0, Usagef("--to %s is outside the trace: %s", to.text, span)
+	case l <= f:
+		return 0, 0, Usagef("--from %s is not before --to %s", core.FormatTimestamp(f), core.FormatTimestamp(l))
+	}
+	return f, l, nil
+}
+
 // addRangeFlags adds --from and --to, a time range of the trace.
 func addRangeFlags(fs *FlagSet) (from, to *timeFlag) {
 	from, to = new(timeFlag), new(timeFlag)

@@ -34,7 +34,14 @@ func runQuery(e *Env, args []string) error {
 	}
 	defer t.Close()
 	start, end := t.History().Bounds()
-	req := trace.QueryRequest{Globs: fs.Args()[1:], From: from.resolve(start, start), To: to.resolve(start, end), Samples: *samples}
+	f, l, err := resolveRange(from, to, start, end, end)
+	if err != nil && !(from.set || to.set) {
+		err = nil // a one-instant trace: [start, start] is its whole range
+	}
+	if err != nil {
+		return err
+	}
+	req := trace.QueryRequest{Globs: fs.Args()[1:], From: f, To: l, Samples: *samples}
 	res, err := t.Query(context.Background(), req)
 	if err != nil {
 		return err

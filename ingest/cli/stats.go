@@ -26,7 +26,11 @@ func runStats(e *Env, args []string) error {
 	ctx := e.Context()
 	h := t.History()
 	start, end := h.Bounds()
-	rep, err := stats.Compute(ctx, h, stats.Options{From: from.resolve(start, start), To: to.resolve(start, end+1), Top: *top})
+	f, l, err := resolveRange(from, to, start, end, end+1)
+	if err != nil {
+		return err
+	}
+	rep, err := stats.Compute(ctx, h, stats.Options{From: f, To: l, Top: *top})
 	if err != nil {
 		return err
 	}
