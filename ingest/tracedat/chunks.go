@@ -147,15 +147,28 @@ func (l *lazyData) load(f *file, k int) error {
 	l.cur = -1
 	data, err := l.src.readInto(l.cbuf, uint64(c.off), uint64(c.csize))
 	if err != nil {
-		return fmt.Errorf("chunk at offset %d: %w", c.off, err)
+		return &chunkError{c: *c, err: err}
 	}
 	if l.src.all == nil {
 		l.cbuf = data
 	}
 	out, err := f.decompress(l.buf[:0], data, uint32(c.usize))
 	if err != nil {
-		return fmt.Errorf("chunk at offset %d: %w", c.off, err)
+		return &chunkError{c: *c, err: err}
 	}
 	l.buf, l.cur = out, k
 	return nil
 }
+
+// chunkError is a chunk that cannot be read or decompressed: the pages it
+// holds are lost, the CPU's other chunks are not.
+type chunkError struct {
+	c   chunk
+	err error
+}
+
+func (e *chunkError) Error() string {
+	return fmt.Sprintf("the compressed chunk at file offset %d (%d bytes of this CPU's data from offset %d) does not decompress: %v", e.c.off, e.c.usize, e.c.at, e.err)
+}
+
+func (e *chunkError) Unwrap() error { return e.err }

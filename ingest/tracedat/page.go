@@ -2,6 +2,7 @@ package tracedat
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 )
 
@@ -88,10 +89,27 @@ func (c *cpuReader) openPage(warn func(pageWarning)) (ts int64, ok bool) {
 		return 0, false
 	}
 	pg, err := c.cpu.slice(c.f, off, ps)
-	if err != nil { // a damaged compressed chunk
-		warn(pageWarning{damaged: true, message: c.where(off, "%v; the rest of this CPU's data is skipped", err)})
-		c.done = true
-		return 0, false
+	for err != nil {
+		// A damaged compressed chunk costs its pages only (and a page
+		// that straddles it): reading goes on at the first page past it,
+		// as trace-cmd does.
+		var ce *chunkError
+		if !errors.As(err, &ce) {
+			warn(pageWarning{damaged: true, message: c.where(off, "%v; the rest of this CPU's data is skipped", err)})
+			c.done = true
+			return 0, false
+		}
+		next := max((ce.c.at+ce.c.usize+ps-1)/ps, c.page+1)
+		lostTo := min(next*ps, c.cpu.length())
+		warn(pageWarning{damaged: true, message: c.where(off, "%v: pages %d to %d (%d bytes of events) skipped, the rest read",
+			ce, c.page, next-1, lostTo-off)})
+		c.page = next
+		off = c.page * ps
+		if off >= c.cpu.length() {
+			c.done = true
+			return 0, false
+		}
+		pg, err = c.cpu.slice(c.f, off, ps)
 	}
 	c.pg = pg
 	if len(pg) < h.dataOffset {

@@ -60,9 +60,6 @@ type Source struct {
 	symValues map[uint64]struct{}
 
 	scanning bool
-	// damaged is the first chunk the first pass found damaged: the full
-	// reader refuses such a file (an Indexed reader warns as it meets one).
-	damaged  error
 	unprimed bool // no record read ahead yet (opened Indexed, neither read nor sought)
 	lazy     bool // opened Indexed: classes are made in Next, no first pass
 	warnings []core.Warning
@@ -170,8 +167,8 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 	return s, nil
 }
 
-// scan is the first pass: classes, bounds, lost events; an error for a
-// damaged chunk.
+// scan is the first pass: classes, bounds, lost events. A damaged chunk
+// is a warning (its pages are skipped, see openPage), not an error.
 func (s *Source) scan() error {
 	s.rewind()
 	first := true
@@ -190,7 +187,7 @@ func (s *Source) scan() error {
 		s.end = max(s.end, t)
 		s.events++
 	}
-	return s.damaged
+	return nil
 }
 
 // rewind puts every CPU before its first record and reads it ahead.
@@ -208,11 +205,10 @@ func (s *Source) fill(c *cpuReader) {
 }
 
 func (s *Source) pageWarning(c *cpuReader, w pageWarning) {
-	if !s.scanning && !w.damaged {
+	// The first pass reports every problem; a reader that made none (an
+	// Indexed one) reports the damaged chunks it meets.
+	if !s.scanning && (!w.damaged || !s.lazy) {
 		return
-	}
-	if s.scanning && w.damaged && s.damaged == nil {
-		s.damaged = fmt.Errorf("%w: %s", ErrCorrupt, w.message)
 	}
 	kind, count := "corrupt-page", int64(0)
 	if w.lost != 0 {
