@@ -5,19 +5,17 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // benchFile is a large recording for the benchmarks (skipped when absent;
 // TRACETUI_TRACEDAT_BENCH names another).
 func benchFile(b *testing.B) string {
-	path := os.Getenv("TRACETUI_TRACEDAT_BENCH")
-	if path == "" {
-		path = "/work/rec/bigbuild.dat"
+	if path := os.Getenv("TRACETUI_TRACEDAT_BENCH"); path != "" {
+		return path
 	}
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s not present (a large trace.dat recording; set TRACETUI_TRACEDAT_BENCH)", path)
-	}
-	return path
+	return coretest.Recording(b, "bigbuild.dat")
 }
 
 // BenchmarkOpen measures Open: the file's metadata, decompression and the

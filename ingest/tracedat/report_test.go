@@ -2,29 +2,26 @@ package tracedat
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // recordings are the trace.dat files compared with trace-cmd report: the
-// small ones committed in testdata, and the lead's recordings of this
-// machine when present.
+// small ones committed in testdata, and real captures in
+// $TRACETUI_RECORDINGS when present.
 func recordings(t *testing.T) []string {
 	files, _ := filepath.Glob("testdata/*.dat")
 	for _, name := range []string{"tiny", "small", "pipes"} {
-		p := name + ".dat"
-		if !filepath.IsAbs(p) {
-			p = filepath.Join("/work/rec", p)
-		}
-		if _, err := os.Stat(p); err == nil {
+		if p := coretest.RecordingOrEmpty(name + ".dat"); p != "" {
 			files = append(files, p)
 		}
 	}
 	if len(files) == 0 {
-		t.Skip("no trace.dat in testdata or /work/rec")
+		t.Skipf("no trace.dat in testdata or $%s", coretest.RecordingsEnv)
 	}
 	return files
 }
