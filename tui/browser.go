@@ -60,8 +60,8 @@ type browser struct {
 	dirty    bool          // the view changed while it ran: ask again when it ends
 	scratch  *frameScratch // lent to the running query, returned with its frame
 
-	changeSeq uint64 // [ and ] queries
-	flowSeq   uint64 // flow key queries: the last one's result only is shown
+	changes job // [ and ] queries
+	flows   job // flow key queries: the last one's result only is shown
 
 	wakerJumps []wakerJump // where the follow-waker key left, for the back key
 
@@ -159,9 +159,10 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case findMsg:
 		return b.found(msg)
 	case changeMsg:
-		if msg.seq != b.changeSeq {
+		if !b.changes.current(msg.seq) {
 			return nil
 		}
+		b.changes.finish()
 		if msg.err != nil {
 			b.setNote(noteError, msg.err.Error())
 			return nil

@@ -21,7 +21,7 @@ var (
 
 // density is the strip's data.
 type density struct {
-	seq    uint64  // last request
+	job    job     // the strip's requests: the last one's answer only is kept
 	cols   int     // columns asked by the last request
 	counts []int64 // events per column of the whole trace (nil: not read yet)
 	err    error
@@ -44,9 +44,9 @@ func (b *browser) requestDensity(l screenLayout) tea.Cmd {
 	if n == b.density.cols && (b.density.counts != nil || b.density.err != nil) {
 		return nil
 	}
-	b.density.seq++
 	b.density.cols = n
-	seq, ev, ctx := b.density.seq, b.trace.Events(), b.ctx
+	ctx, seq := b.density.job.start(b.ctx)
+	ev := b.trace.Events()
 	from, to := b.tv.Start, b.tv.End
 	return func() tea.Msg {
 		counts, err := ev.Density(ctx, from, to, n)
@@ -56,9 +56,10 @@ func (b *browser) requestDensity(l screenLayout) tea.Cmd {
 
 // gotDensity keeps the newest answer.
 func (b *browser) gotDensity(m densityMsg) {
-	if m.seq != b.density.seq {
+	if !b.density.job.current(m.seq) {
 		return
 	}
+	b.density.job.finish()
 	b.density.counts, b.density.err = m.counts, m.err
 	if m.err != nil && len(m.counts) != b.density.cols {
 		b.density.counts = nil

@@ -67,8 +67,7 @@ func (b *browser) jumpFlow() tea.Cmd {
 		iv, ok := f.atCursor[k]
 		return iv, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
 	}
-	b.flowSeq++
-	hist, ctx, seq := b.hist, b.ctx, b.flowSeq
+	hist := b.hist
 	out, ok := at0(core.AttrFlowOut)
 	if !ok {
 		in, ok := at0(core.AttrFlowIn)
@@ -76,6 +75,7 @@ func (b *browser) jumpFlow() tea.Cmd {
 			b.setNote(noteInfo, "no flow here: select a thread at a flow's slice")
 			return nil
 		}
+		ctx, seq := b.flows.start(b.ctx)
 		return func() tea.Msg {
 			m := firstFlowStep(ctx, hist, in.Value.Str())
 			m.seq = seq
@@ -84,6 +84,7 @@ func (b *browser) jumpFlow() tea.Cmd {
 	}
 	want := out.Value.Str() + " from " + at.Name(th) + " at " + strconv.FormatInt(int64(out.Start), 10)
 	keys := at.Glob(core.AttrThreads + "/*/" + core.AttrFlowIn)
+	ctx, seq := b.flows.start(b.ctx)
 	return func() tea.Msg {
 		m := flowFoundMsg{seq: seq}
 		_, end := hist.Bounds()
@@ -141,9 +142,10 @@ func firstFlowStep(ctx context.Context, hist core.History, in string) flowFoundM
 
 // flowFound shows the flow's step found.
 func (b *browser) flowFound(m flowFoundMsg) tea.Cmd {
-	if m.seq != b.flowSeq {
+	if !b.flows.current(m.seq) {
 		return nil // a later flow key press is running
 	}
+	b.flows.finish()
 	if m.err != nil && m.err != context.Canceled {
 		b.setNote(noteError, "following the flow: "+m.err.Error())
 		return nil

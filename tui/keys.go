@@ -41,6 +41,9 @@ func (b *browser) close() {
 	b.closeViews()
 	b.frames.stop()
 	b.finds.stop()
+	b.changes.stop()
+	b.flows.stop()
+	b.density.job.stop()
 }
 
 // baseKey handles a key that no view used.

@@ -52,9 +52,8 @@ func (b *browser) stateChange(prev bool) tea.Cmd {
 	if sel < 0 || b.tree().node(sel).key < 0 {
 		return nil
 	}
-	b.changeSeq++
-	seq, h, k, cur := b.changeSeq, b.hist, b.tree().node(sel).key, b.cursor
-	ctx := b.ctx
+	ctx, seq := b.changes.start(b.ctx)
+	h, k, cur := b.hist, b.tree().node(sel).key, b.cursor
 	return func() tea.Msg {
 		t, ok, err := findChange(ctx, h, k, cur, prev)
 		return changeMsg{seq: seq, t: t, ok: ok, err: err}

@@ -29,9 +29,9 @@ type eventTable struct {
 	hoff     int         // cells of Contents scrolled off to the left
 
 	cache     map[int64]EventRow // rows last read, by rank
-	fetchSeq  uint64
-	fetchKey  string // ranks wanted by the last fetch, to skip duplicates
-	rankSeq   uint64
+	fetches   job                // row reads: a superseded one is cancelled
+	fetchKey  string             // ranks wanted by the last fetch, to skip duplicates
+	ranks     job                // the first event at the cursor, for syncTo
 	fetchErr  error
 	pattern   [NumColumns]string // the filter's text, per column
 	filter    Filter
@@ -132,8 +132,8 @@ func (t *eventTable) fetch(ctx context.Context) tea.Cmd {
 		return nil // already asked
 	}
 	t.fetchKey = k
-	t.fetchSeq++
-	seq, ev := t.fetchSeq, t.ev
+	ctx, seq := t.fetches.start(ctx)
+	ev := t.ev
 	return func() tea.Msg {
 		rows, err := ev.Rows(ctx, ranks)
 		return rowsMsg{seq: seq, rows: rows, err: err}
@@ -146,7 +146,7 @@ func (t *eventTable) hasRow(r int64) bool { _, ok := t.cache[r]; return ok }
 // are right, only perhaps not needed.
 func (t *eventTable) gotRows(m rowsMsg) {
 	if m.err != nil {
-		if m.seq == t.fetchSeq {
+		if t.fetches.current(m.seq) {
 			t.fetchErr = m.err
 		}
 		return
@@ -158,7 +158,8 @@ func (t *eventTable) gotRows(m rowsMsg) {
 	for _, r := range m.rows {
 		t.cache[r.Rank] = r
 	}
-	if m.seq == t.fetchSeq {
+	if t.fetches.current(m.seq) {
+		t.fetches.finish()
 		t.fetchKey = ""
 	}
 }
@@ -166,8 +167,8 @@ func (t *eventTable) gotRows(m rowsMsg) {
 // syncTo returns the command finding the first event at or after tm, for
 // scrolling the table with the Gantt cursor.
 func (t *eventTable) syncTo(ctx context.Context, tm core.Time) tea.Cmd {
-	t.rankSeq++
-	seq, ev := t.rankSeq, t.ev
+	ctx, seq := t.ranks.start(ctx)
+	ev := t.ev
 	return func() tea.Msg {
 		r, err := ev.RankAt(ctx, tm)
 		return rankMsg{seq: seq, rank: r, err: err}
@@ -176,9 +177,10 @@ func (t *eventTable) syncTo(ctx context.Context, tm core.Time) tea.Cmd {
 
 // gotRank selects the first line at or after the rank.
 func (t *eventTable) gotRank(m rankMsg) bool {
-	if m.seq != t.rankSeq || m.err != nil {
+	if !t.ranks.current(m.seq) || m.err != nil {
 		return false
 	}
+	t.ranks.finish()
 	i := m.rank
 	if t.filterOn {
 		i = int64(sort.Search(len(t.matches), func(j int) bool { return t.matches[j] >= m.rank }))
@@ -261,7 +263,11 @@ func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
 }
 
 // stop cancels a running scan (on quit).
-func (t *eventTable) stop() { t.scan.stop() }
+func (t *eventTable) stop() {
+	t.scan.stop()
+	t.fetches.stop()
+	t.ranks.stop()
+}
 
 // progressText summarises the filter for the header.
 func (t *eventTable) progressText() string {
