@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -114,12 +115,12 @@ type bigEvents struct{}
 const bigEventCount = 50_000_000
 
 func (bigEvents) Len() int64 { return bigEventCount }
-func (bigEvents) row(r int64) EventRow {
-	return EventRow{Rank: r, Time: bigStart + core.Time(r*int64(bigSpan)/bigEventCount), CPU: int32(r % bigCPUs),
+func (bigEvents) row(r int64) frame.EventRow {
+	return frame.EventRow{Rank: r, Time: bigStart + core.Time(r*int64(bigSpan)/bigEventCount), CPU: int32(r % bigCPUs),
 		Event: "sched_switch", TID: strconv.FormatInt(1000+r%bigThreads, 10), Process: "worker", Contents: "prev_state = 1"}
 }
-func (e bigEvents) Rows(_ context.Context, ranks []int64) ([]EventRow, error) {
-	out := make([]EventRow, len(ranks))
+func (e bigEvents) Rows(_ context.Context, ranks []int64) ([]frame.EventRow, error) {
+	out := make([]frame.EventRow, len(ranks))
 	for i, r := range ranks {
 		out[i] = e.row(r)
 	}
@@ -130,8 +131,8 @@ func (bigEvents) RankAt(_ context.Context, t core.Time) (int64, error) {
 		return bigStart+core.Time(int64(i)*int64(bigSpan)/bigEventCount) >= t
 	})), nil
 }
-func (bigEvents) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bool) error {
-	fn(FilterProgress{Done: bigEventCount, Total: bigEventCount})
+func (bigEvents) Filter(ctx context.Context, f frame.Filter, fn func(frame.FilterProgress) bool) error {
+	fn(frame.FilterProgress{Done: bigEventCount, Total: bigEventCount})
 	return ctx.Err()
 }
 
@@ -168,7 +169,7 @@ func (e bigEvents) CountByType(ctx context.Context, from, to core.Time, fn func(
 func newBigTrace() *memTrace {
 	h := newBigHistory()
 	return &memTrace{name: "gen-50k", hist: h, events: bigEvents{},
-		info: TraceInfo{Format: "ctf", Start: h.start, End: h.end, Events: bigEventCount}}
+		info: frame.TraceInfo{Format: "ctf", Start: h.start, End: h.end, Events: bigEventCount}}
 }
 
 // benchKeys keep the zoom level: moves, pans, zoom in and out, paging,
@@ -181,7 +182,7 @@ func BenchmarkKeypressToFrame(b *testing.B) {
 	}
 }
 
-func benchKeypress(b *testing.B, tr Trace) {
+func benchKeypress(b *testing.B, tr frame.Trace) {
 	for _, view := range []string{"1", "2"} {
 		for _, zoom := range []int{0, 5, 10, 15, 20} { // 2^zoom times narrower than the trace
 			name := fmt.Sprintf("view=%s/zoom=2^%d", map[string]string{"1": "controlflow", "2": "resources"}[view], zoom)
@@ -189,8 +190,8 @@ func benchKeypress(b *testing.B, tr Trace) {
 				hs := newHarnessClock(b, tr, 200, 60, false, time.Now)
 				hs.keys(view)
 				hs.keys("G") // the middle of the tree
-				for range hs.b().tree().visibleLen() / 2 {
-					hs.b().tree().move(-1)
+				for range hs.b().tree().VisibleLen() / 2 {
+					hs.b().tree().Move(-1)
 				}
 				hs.keys(":")
 				hs.typeText("+5s")
@@ -210,7 +211,7 @@ func benchKeypress(b *testing.B, tr Trace) {
 					d := time.Since(t0)
 					lat = append(lat, d)
 					if f := hs.b().frame; f != before {
-						d -= f.elapsed
+						d -= f.Elapsed
 					}
 					ui = append(ui, d)
 				}
@@ -223,7 +224,7 @@ func benchKeypress(b *testing.B, tr Trace) {
 				b.ReportMetric(pct(lat, 0.99), "p99-ms")
 				b.ReportMetric(pct(ui, 0.99), "p99-ui-ms")
 				if f := hs.b().frame; f != nil {
-					b.ReportMetric(float64(f.intervals), "intervals/frame")
+					b.ReportMetric(float64(f.Intervals), "intervals/frame")
 				}
 			})
 		}
@@ -238,9 +239,9 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 			h := bt.open(b).History()
 			b.ResetTimer()
 			for range b.N {
-				t, err := buildControlFlow(context.Background(), h, nil)
-				if err != nil || t.len() < bigThreads {
-					b.Fatalf("%v, %d rows", err, t.len())
+				t, err := frame.BuildControlFlow(context.Background(), h, nil)
+				if err != nil || t.Len() < bigThreads {
+					b.Fatalf("%v, %d rows", err, t.Len())
 				}
 			}
 		})
@@ -262,7 +263,7 @@ func BenchmarkOverview50k(b *testing.B) {
 	}
 }
 
-func benchOverview(b *testing.B, tr Trace) {
+func benchOverview(b *testing.B, tr frame.Trace) {
 	for _, kind := range []struct{ name, key string }{{"temporal", "o"}, {"spatiotemporal", "O"}} {
 		hs := newHarnessClock(b, tr, 200, 60, false, time.Now)
 		b.Run(kind.name+"/first", func(b *testing.B) {

@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // FrameStep is one key of the frames benchmark: the key, the time from the
@@ -42,7 +43,7 @@ const maxZoomSteps = 64
 // largest process, a find, and the switch to Resources and back. It
 // returns one step per key, the first frame first. The trace is closed
 // when it returns.
-func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep, error) {
+func BenchFrames(ctx context.Context, tr frame.Trace, opts BenchOptions) ([]FrameStep, error) {
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = 200, 60
 	}
@@ -50,7 +51,7 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 	ct.hist = countingHistory{History: tr.History(), nodes: &ct.nodes}
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
-	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return ct, nil
 	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
 	d := &driver{m: m, concurrent: true}
@@ -106,7 +107,7 @@ func (bs *benchScript) script(ctx context.Context) {
 	b := bs.d.m.browser
 	bs.keys("j", "j", "j", "k", "pgdown", "pgdown", "pgup", "G", "g")
 	zooms := 0
-	for ; zooms < maxZoomSteps && b.tv.Span() > b.tv.minSpan() && ctx.Err() == nil; zooms++ {
+	for ; zooms < maxZoomSteps && b.tv.Span() > b.tv.MinSpan() && ctx.Err() == nil; zooms++ {
 		bs.keys("w")
 	}
 	bs.keys("d", "d", "a", "a")
@@ -115,10 +116,10 @@ func (bs *benchScript) script(ctx context.Context) {
 	}
 	bs.keys("d", "a")
 	if n := largestProcess(b.tree()); n >= 0 {
-		b.tree().selectNode(n) // setup, not a user key: the script's cursor
+		b.tree().SelectNode(n) // setup, not a user key: the script's cursor
 		bs.keys("enter", "enter")
 		bs.keys("/")
-		for _, r := range b.tree().node(n).label {
+		for _, r := range b.tree().Node(n).Label {
 			bs.keys(string(r))
 		}
 		bs.keys("enter", "esc")
@@ -128,10 +129,10 @@ func (bs *benchScript) script(ctx context.Context) {
 
 // largestProcess returns the node with the most children (-1 if none has
 // any).
-func largestProcess(t *rowTree) int32 {
+func largestProcess(t *frame.RowTree) int32 {
 	best, most := int32(-1), 0
-	kids := make([]int, t.len())
-	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
+	kids := make([]int, t.Len())
+	t.Rows.ScanRecords(0, int32(t.Len()), func(i int32, r pstree.RowInfo) bool {
 		if r.Parent >= 0 {
 			if kids[r.Parent]++; kids[r.Parent] > most || (kids[r.Parent] == most && r.Parent < best) {
 				best, most = r.Parent, kids[r.Parent]
@@ -238,7 +239,7 @@ func keyMsg(n string) tea.KeyMsg {
 // countingTrace is a trace whose history counts the nodes its queries
 // read, for the benchmark's per-step figure.
 type countingTrace struct {
-	Trace
+	frame.Trace
 	hist  countingHistory
 	nodes atomic.Int64
 }
@@ -246,7 +247,7 @@ type countingTrace struct {
 func (t *countingTrace) History() core.History { return t.hist }
 
 // ProcessTable passes on the wrapped trace's stored process tree.
-func (t *countingTrace) ControlFlowRows() *pstree.Rows { return storedRows(t.Trace) }
+func (t *countingTrace) ControlFlowRows() *pstree.Rows { return frame.StoredRows(t.Trace) }
 
 // countingHistory adds every query's NodesRead to nodes (queries run on
 // command goroutines, hence atomic).

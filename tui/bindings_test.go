@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // press sends the first key of the named action.
@@ -40,7 +41,7 @@ func (hs *harness) goTo(text string) {
 
 // selectedEvent returns the demo trace's events and the rank of the
 // table's selected one.
-func (hs *harness) selectedEvent() ([]EventRow, int64) {
+func (hs *harness) selectedEvent() ([]frame.EventRow, int64) {
 	b := hs.b()
 	return b.trace.Events().(*memEvents).rows, b.table.rankOf(b.table.sel)
 }
@@ -48,16 +49,16 @@ func (hs *harness) selectedEvent() ([]EventRow, int64) {
 // selectedLabel is the label of the selected row.
 func (hs *harness) selectedLabel() string {
 	t := hs.b().tree()
-	return t.node(t.selected()).label
+	return t.Node(t.Selected()).Label
 }
 
 // selectRow selects the row with the given label.
 func (hs *harness) selectRow(label string) {
 	hs.t.Helper()
 	t := hs.b().tree()
-	for i := range int32(t.len()) {
-		if t.node(i).label == label {
-			t.selectNode(i)
+	for i := range int32(t.Len()) {
+		if t.Node(i).Label == label {
+			t.SelectNode(i)
 			hs.run(hs.b().changed(false))
 			return
 		}
@@ -72,7 +73,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("down")
 		hs.press("down")
 		hs.press("up")
-		if got := hs.b().tree().sel; got != 1 {
+		if got := hs.b().tree().Sel; got != 1 {
 			t.Errorf("selected row %d, want 1", got)
 		}
 	},
@@ -84,14 +85,14 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"page_down": func(t *testing.T, hs *harness) {
 		hs.press("page_down")
-		if got, want := hs.b().tree().sel, hs.b().tree().visibleLen()-1; got != want {
+		if got, want := hs.b().tree().Sel, hs.b().tree().VisibleLen()-1; got != want {
 			t.Errorf("selected row %d, want the last (%d)", got, want)
 		}
 	},
 	"page_up": func(t *testing.T, hs *harness) {
 		hs.press("page_down")
 		hs.press("page_up")
-		if got := hs.b().tree().sel; got != 0 {
+		if got := hs.b().tree().Sel; got != 0 {
 			t.Errorf("selected row %d, want 0", got)
 		}
 	},
@@ -154,7 +155,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if b.tv.Span() != before.Span()/2 || b.cursor < b.tv.T0 || b.cursor > b.tv.T1 {
 			t.Errorf("span %d -> %d, cursor %d in [%d, %d]", before.Span(), b.tv.Span(), b.cursor, b.tv.T0, b.tv.T1)
 		}
-		if b.frame == nil || b.frame.view != b.tv {
+		if b.frame == nil || b.frame.Window != b.tv {
 			t.Error("no frame for the zoomed view")
 		}
 	},
@@ -193,7 +194,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"next_change": func(t *testing.T, hs *harness) {
 		b := hs.b()
-		key := b.tree().node(b.tree().selected()).key
+		key := b.tree().Node(b.tree().Selected()).Key
 		iv, _, err := b.hist.Single(context.Background(), key, b.cursor)
 		if err != nil {
 			t.Fatal(err)
@@ -207,7 +208,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("next_change")
 		hs.press("next_change")
 		b := hs.b()
-		key := b.tree().node(b.tree().selected()).key
+		key := b.tree().Node(b.tree().Selected()).Key
 		at := b.cursor
 		prev, _, _ := b.hist.Single(context.Background(), key, at-1)
 		hs.press("prev_change")
@@ -312,7 +313,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("absolute: cursor %q, status %q, ruler %q, want %q", cur, b.statusLine(), ruler, abs)
 		}
 		first := b.tv.Start + (b.tv.T0-b.tv.Start+b.sh.rulerStep(b.tv, b.tv.Cols)-1)/b.sh.rulerStep(b.tv, b.tv.Cols)*b.sh.rulerStep(b.tv, b.tv.Cols)
-		if tick := formatTimestampAt(first, b.sh.rulerStep(b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
+		if tick := frame.FormatTimestampAt(first, b.sh.rulerStep(b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
 			t.Errorf("absolute: ruler %q without its first tick %q", ruler, tick)
 		}
 		hs.press("abs_times")
@@ -369,13 +370,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"toggle": func(t *testing.T, hs *harness) {
 		hs.selectRow("firefox 2000")
-		n := hs.b().tree().visibleLen()
+		n := hs.b().tree().VisibleLen()
 		hs.press("toggle")
-		if got := hs.b().tree().visibleLen(); got != n-2 {
+		if got := hs.b().tree().VisibleLen(); got != n-2 {
 			t.Errorf("%d rows after collapsing firefox, want %d", got, n-2)
 		}
 		hs.press("toggle")
-		if got := hs.b().tree().visibleLen(); got != n {
+		if got := hs.b().tree().VisibleLen(); got != n {
 			t.Errorf("%d rows after expanding, want %d", got, n)
 		}
 	},
@@ -450,8 +451,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Fatal("focus did not move to the table")
 		}
 		hs.press("down")
-		if b.table.sel != 1 || b.tree().sel != 0 {
-			t.Errorf("down moved table line %d / tree row %d, want the table only", b.table.sel, b.tree().sel)
+		if b.table.sel != 1 || b.tree().Sel != 0 {
+			t.Errorf("down moved table line %d / tree row %d, want the table only", b.table.sel, b.tree().Sel)
 		}
 		hs.press("focus")
 		if b.table.focused {
@@ -486,7 +487,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if !b.prompt.active() || !strings.Contains(hs.view(), "missing closing )") {
 			t.Error("an invalid regex must show the error inline")
 		}
-		if b.table.pattern[ColEvent] != "sched_sw" || len(b.table.matches) != want {
+		if b.table.pattern[frame.ColEvent] != "sched_sw" || len(b.table.matches) != want {
 			t.Error("an invalid regex changed the filter")
 		}
 	},
@@ -751,9 +752,9 @@ func TestTableEnterMovesTheGantt(t *testing.T) {
 	if b.cursor != ev.Time {
 		t.Errorf("cursor %d, want the event's time %d", b.cursor, ev.Time)
 	}
-	n := b.tree().node(b.tree().selected())
-	if n.tid != ev.TID {
-		t.Errorf("selected thread %q, want %q", n.tid, ev.TID)
+	n := b.tree().Node(b.tree().Selected())
+	if n.Tid != ev.TID {
+		t.Errorf("selected thread %q, want %q", n.Tid, ev.TID)
 	}
 	if !strings.Contains(hs.view(), "syscall ") {
 		t.Errorf("details line does not show the current system call:\n%s", hs.view())
@@ -788,14 +789,14 @@ func TestStaleFramesAreDropped(t *testing.T) {
 		t.Fatal("a second view change during a query must mark the view dirty")
 	}
 	hs.run(cmd2)
-	old := &frame{seq: shown.seq - 1, view: shown.view}
+	old := &frame.Frame{Seq: shown.Seq - 1, Window: shown.Window}
 	hs.send(frameMsg{old})
 	if b.frame == old {
 		t.Fatal("a stale frame was shown")
 	}
 	hs.run(cmd) // the first query ends: the newest view is asked
-	if b.frame.view != b.tv || b.inflight || b.dirty {
-		t.Errorf("frame for %+v, view %+v, inflight %v, dirty %v", b.frame.view, b.tv, b.inflight, b.dirty)
+	if b.frame.Window != b.tv || b.inflight || b.dirty {
+		t.Errorf("frame for %+v, view %+v, inflight %v, dirty %v", b.frame.Window, b.tv, b.inflight, b.dirty)
 	}
 }
 

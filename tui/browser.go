@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -21,8 +22,8 @@ const (
 // (Resources).
 type rowView struct {
 	title string
-	tree  *rowTree // nil until read
-	rate  float64  // intervals per row per ns measured by its frames (0: unknown)
+	tree  *frame.RowTree // nil until read
+	rate  float64        // intervals per row per ns measured by its frames (0: unknown)
 }
 
 // browser is the main screen: ruler, row tree, Gantt, details line, event
@@ -33,16 +34,16 @@ type browser struct {
 	sh    *shared
 	ctx   context.Context
 	clock func() time.Time // query timings (pinned in tests)
-	trace Trace
+	trace frame.Trace
 	hist  core.History
-	info  TraceInfo
-	names *frameNames // call-stack frames by symbol
+	info  frame.TraceInfo
+	names *frame.FrameNames // call-stack frames by symbol
 
 	panes   []rowView // viewControlFlow, viewResources
 	pane    int       // the one shown
 	loadErr error
 
-	tv                timeView
+	tv                frame.Window
 	cursor            core.Time
 	selAnchor         core.Time
 	selStart, selEnd  core.Time
@@ -53,12 +54,12 @@ type browser struct {
 
 	stack []view // the views open above the base, bottom first (see view)
 
-	frame    *frame        // last frame shown (may be for an older view)
-	frames   job           // frame queries
-	finds    job           // row finds (find.go)
-	inflight bool          // a frame query is running
-	dirty    bool          // the view changed while it ran: ask again when it ends
-	scratch  *frameScratch // lent to the running query, returned with its frame
+	frame    *frame.Frame        // last frame shown (may be for an older view)
+	frames   job                 // frame queries
+	finds    job                 // row finds (find.go)
+	inflight bool                // a frame query is running
+	dirty    bool                // the view changed while it ran: ask again when it ends
+	scratch  *frame.FrameScratch // lent to the running query, returned with its frame
 
 	changes job // [ and ] queries
 	flows   job // flow key queries: the last one's result only is shown
@@ -90,7 +91,7 @@ const (
 // Messages of the browser's commands.
 type (
 	treeMsg struct {
-		tree *rowTree
+		tree *frame.RowTree
 		err  error
 	}
 	changeMsg struct {
@@ -101,17 +102,17 @@ type (
 	}
 )
 
-func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Time) *browser {
+func newBrowser(ctx context.Context, sh *shared, tr frame.Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
 		ovBudget: overview.DefaultBudget,
 		panes:    []rowView{viewControlFlow: {title: "Control Flow"}, viewResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
-	b.tv = timeView{Start: start, End: end, Cols: 1}.whole()
-	b.names = newFrameNames(tr)
+	b.tv = frame.Window{Start: start, End: end, Cols: 1}.Whole()
+	b.names = frame.NewFrameNames(tr)
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events(), start)
-	b.panes[viewResources].tree = buildResources(b.hist)
+	b.panes[viewResources].tree = frame.BuildResources(b.hist)
 	b.prompt = newPrompt(sh)
 	return b
 }
@@ -121,13 +122,13 @@ func newBrowser(ctx context.Context, sh *shared, tr Trace, clock func() time.Tim
 func (b *browser) init() tea.Cmd {
 	ctx, h, tr := b.ctx, b.hist, b.trace
 	return tea.Batch(func() tea.Msg {
-		t, err := buildControlFlow(ctx, h, storedRows(tr))
+		t, err := frame.BuildControlFlow(ctx, h, frame.StoredRows(tr))
 		return treeMsg{t, err}
 	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
 }
 
 // tree is the current view's rows (never nil once loaded).
-func (b *browser) tree() *rowTree { return b.panes[b.pane].tree }
+func (b *browser) tree() *frame.RowTree { return b.panes[b.pane].tree }
 
 // update routes one message.
 func (b *browser) update(msg tea.Msg) tea.Cmd {
@@ -188,7 +189,7 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 func (b *browser) layout() tea.Cmd {
 	l := b.sh.layout(b.showTable, b.tableLines)
 	b.tv.Cols = max(l.ganttW, 1)
-	b.tv = b.tv.withRange(b.tv.T0, b.tv.Span())
+	b.tv = b.tv.WithRange(b.tv.T0, b.tv.Span())
 	b.table.height = l.tableEvents
 	b.table.scroll()
 	return tea.Batch(b.changed(false), b.requestDensity(l))
@@ -202,7 +203,7 @@ func (b *browser) changed(cursorMoved bool) tea.Cmd {
 		return nil
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	b.tree().scroll(l.ganttRows)
+	b.tree().Scroll(l.ganttRows)
 	cmds := []tea.Cmd{b.requestFrame()}
 	if cursorMoved {
 		cmds = append(cmds, b.table.syncTo(b.ctx, b.cursor))
@@ -226,33 +227,33 @@ func (b *browser) requestFrame() tea.Cmd {
 	b.inflight = true
 	b.scratch = nil // the query owns it until its frame comes back
 	ctx, seq := b.frames.start(b.ctx)
-	req.seq = seq
+	req.Seq = seq
 	return queryFrameCmd(ctx, req)
 }
 
 // frameRequest copies what the query needs.
-func (b *browser) frameRequest() (frameRequest, bool) {
+func (b *browser) frameRequest() (frame.FrameRequest, bool) {
 	t := b.tree()
 	if t == nil || b.sh.tooSmall() {
-		return frameRequest{}, false
+		return frame.FrameRequest{}, false
 	}
 	l := b.sh.layout(b.showTable, b.tableLines)
-	req := frameRequest{summary: true, pane: b.pane, now: b.clock, scratch: b.scratch, hist: b.hist, view: b.tv, cursor: b.cursor, rate: b.panes[b.pane].rate, names: b.names}
-	if req.rate == 0 {
-		req.rate, req.guessed = densityPrior(b.info, t.len()), true
+	req := frame.FrameRequest{Summary: true, Pane: b.pane, Now: b.clock, Scratch: b.scratch, Hist: b.hist, Window: b.tv, Cursor: b.cursor, Rate: b.panes[b.pane].rate, Names: b.names}
+	if req.Rate == 0 {
+		req.Rate, req.Guessed = frame.DensityPrior(b.info, t.Len()), true
 	}
 	at := b.hist.Attributes()
-	for i := t.top; i < min(t.top+l.ganttRows, t.visibleLen()); i++ {
-		n := new(t.node(t.visibleRow(i)))
-		if rk, ok := runKeyOf(at, n, len(req.rows)); ok {
-			req.runs = append(req.runs, rk)
+	for i := t.Top; i < min(t.Top+l.ganttRows, t.VisibleLen()); i++ {
+		n := new(t.Node(t.VisibleRow(i)))
+		if rk, ok := frame.RunKeyOf(at, n, len(req.Rows)); ok {
+			req.Runs = append(req.Runs, rk)
 		}
-		req.rows = append(req.rows, frameRow{key: n.key, domain: n.kind.domain()})
+		req.Rows = append(req.Rows, frame.FrameRow{Key: n.Key, Domain: n.Kind.Domain()})
 	}
-	req.extra = b.detailKeys()
-	req.wake = b.wakeKeysOf()
-	if req.reusable(b.frame) {
-		req.prev = b.frame
+	req.Extra = b.detailKeys()
+	req.Wake = b.wakeKeysOf()
+	if req.Reusable(b.frame) {
+		req.Prev = b.frame
 	}
 	return req, true
 }
@@ -260,25 +261,25 @@ func (b *browser) frameRequest() (frameRequest, bool) {
 // detailKeys are the attributes the details line reads at the cursor.
 func (b *browser) detailKeys() []core.Key {
 	t := b.tree()
-	sel := t.selected()
+	sel := t.Selected()
 	if sel < 0 {
 		return nil
 	}
-	n := new(t.node(sel))
+	n := new(t.Node(sel))
 	at := b.hist.Attributes()
 	var keys []core.Key
-	if n.key >= 0 {
-		keys = append(keys, n.key)
+	if n.Key >= 0 {
+		keys = append(keys, n.Key)
 	}
-	if n.thread >= 0 {
+	if n.Thread >= 0 {
 		for _, a := range []string{core.AttrExecName, core.AttrPPID, core.AttrSystemCall, core.AttrFlowIn, core.AttrFlowOut} {
-			if k, ok := at.Child(n.thread, a); ok {
+			if k, ok := at.Child(n.Thread, a); ok {
 				keys = append(keys, k)
 			}
 		}
 	}
-	if n.kind == kindCPU {
-		if k, ok := at.Child(n.key, core.AttrCurrentThread); ok {
+	if n.Kind == frame.KindCPU {
+		if k, ok := at.Child(n.Key, core.AttrCurrentThread); ok {
 			keys = append(keys, k)
 		}
 	}
@@ -287,20 +288,20 @@ func (b *browser) detailKeys() []core.Key {
 
 // gotFrame shows a frame unless an even newer one is shown, and asks
 // again if the view changed meanwhile.
-func (b *browser) gotFrame(f *frame) tea.Cmd {
-	if !b.frames.current(f.seq) {
+func (b *browser) gotFrame(f *frame.Frame) tea.Cmd {
+	if !b.frames.current(f.Seq) {
 		return nil // not the query in flight
 	}
 	b.inflight = false
 	b.frames.finish()
-	b.scratch, f.scratch = f.scratch, nil
-	if f.err != nil && !errors.Is(f.err, context.Canceled) {
-		b.setNote(noteError, "query failed: "+f.err.Error())
+	b.scratch, f.Scratch = f.Scratch, nil
+	if f.Err != nil && !errors.Is(f.Err, context.Canceled) {
+		b.setNote(noteError, "query failed: "+f.Err.Error())
 	}
-	if f.err == nil && f.pane == b.pane {
+	if f.Err == nil && f.Pane == b.pane {
 		b.frame = f
-		if f.rate > 0 {
-			b.panes[b.pane].rate = f.rate
+		if f.Rate > 0 {
+			b.panes[b.pane].rate = f.Rate
 		}
 	}
 	if b.dirty {
@@ -314,4 +315,12 @@ func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
 // column of the view.
-func (b *browser) relTime(t core.Time) string { return b.sh.relTime(b.tv.Start, t, b.tv.colWidth()) }
+func (b *browser) relTime(t core.Time) string { return b.sh.relTime(b.tv.Start, t, b.tv.ColWidth()) }
+
+// frameMsg carries a frame to the UI.
+type frameMsg struct{ f *frame.Frame }
+
+// queryFrameCmd runs the request off the UI goroutine.
+func queryFrameCmd(ctx context.Context, req frame.FrameRequest) tea.Cmd {
+	return func() tea.Msg { return frameMsg{frame.RunFrame(ctx, req)} }
+}

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Copying goes through the terminal with OSC 52, so it works over ssh and
@@ -60,7 +61,7 @@ func (b *browser) copy() tea.Cmd {
 // "1179.000012345 [1] bash/18336 sched_switch: prev_comm=bash …".
 // Unknown parts are left out; control characters (the trace's bytes)
 // are replaced, as on screen.
-func eventLine(r *EventRow) string {
+func eventLine(r *frame.EventRow) string {
 	var sb strings.Builder
 	sb.WriteString(core.FormatTimestamp(r.Time))
 	if r.CPU >= 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/critpath"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The critical-path view: for the thread selected in Control Flow, over
@@ -59,18 +60,18 @@ func (b *browser) openCritPath() tea.Cmd {
 	t := b.tree()
 	sel := -1
 	if b.pane == viewControlFlow {
-		sel = int(t.selected())
+		sel = int(t.Selected())
 	}
-	if sel < 0 || t.node(int32(sel)).tid == "" {
+	if sel < 0 || t.Node(int32(sel)).Tid == "" {
 		b.setNote(noteInfo, "select a thread in Control Flow first")
 		return nil
 	}
-	n := new(t.node(int32(sel)))
+	n := new(t.Node(int32(sel)))
 	w := critpath.Worker{CPU: -1}
-	if c, ok := strings.CutPrefix(n.tid, "0_"); ok {
+	if c, ok := strings.CutPrefix(n.Tid, "0_"); ok {
 		cpu, _ := strconv.Atoi(c)
 		w.CPU = int32(cpu)
-	} else if tid, err := strconv.Atoi(n.tid); err == nil {
+	} else if tid, err := strconv.Atoi(n.Tid); err == nil {
 		w.TID = int32(tid)
 	}
 	from, to, what := b.tv.T0, b.tv.T1+1, "visible range"
@@ -78,7 +79,7 @@ func (b *browser) openCritPath() tea.Cmd {
 		from, to, what = b.selStart, b.selEnd+1, "selection"
 	}
 	v := &critPathView{sh: b.sh, host: b,
-		title: fmt.Sprintf("Critical path of %s over the %s %s–%s", n.label, what, b.relTime(from), b.relTime(to))}
+		title: fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.relTime(from), b.relTime(to))}
 	ctx, seq := v.job.start(b.ctx)
 	h := b.hist
 	b.push(v)
@@ -146,8 +147,8 @@ func critRows(p *critpath.Path, b *browser) []critRow {
 
 // goToWorker selects a thread's Control Flow row and moves the cursor to t.
 func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
-	if n, ok := b.tree().byTID(wakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == viewControlFlow {
-		b.tree().selectNode(n)
+	if n, ok := b.tree().ByTID(wakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == viewControlFlow {
+		b.tree().SelectNode(n)
 	}
 	return b.moveCursor(t, true)
 }
@@ -206,7 +207,7 @@ func (v *critPathView) gantt(width, n int) []string {
 	var out []string
 	for _, r := range v.rows[:min(n, len(v.rows))] {
 		var b strings.Builder
-		b.WriteString(padCells(truncCells(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
+		b.WriteString(frame.PadCells(frame.TruncCells(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
 		i := 0 // first segment ending after the column's start
 		for c := range cols {
 			c0, c1 := colStart(c), max(colStart(c+1), colStart(c)+1)
@@ -255,9 +256,9 @@ func (v *critPathView) table(width, n int) []string {
 		s := segs[i]
 		label := v.host.threadLabel(core.Waker{Kind: core.WakerThread, ID: s.Worker.TID, CPU: s.Worker.CPU})
 		line := fmt.Sprintf("%-14s %-12s %-24s %-13s %s", v.host.relTime(s.Start), core.FormatDuration(s.End-s.Start),
-			truncCells(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
+			frame.TruncCells(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
 		if i == v.sel {
-			line = st.TableSelected.Render(padCells("> "+line, width))
+			line = st.TableSelected.Render(frame.PadCells("> "+line, width))
 		} else {
 			line = "  " + line
 		}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The demo fixture: a tiny deterministic kernel-like trace (2 CPUs, a dozen
@@ -49,26 +50,26 @@ func demoThreads() []demoThread {
 // memTrace is an in-memory Trace for tests and benchmarks.
 type memTrace struct {
 	name   string
-	info   TraceInfo
+	info   frame.TraceInfo
 	hist   core.History
-	events EventTable
+	events frame.EventTable
 	closed atomic.Int32 // Close calls
 }
 
 // Close counts the calls: the browser must close the trace once.
 func (t *memTrace) Close() error { t.closed.Add(1); return nil }
 
-func (t *memTrace) Name() string          { return t.name }
-func (t *memTrace) Info() TraceInfo       { return t.info }
-func (t *memTrace) History() core.History { return t.hist }
-func (t *memTrace) Events() EventTable    { return t.events }
+func (t *memTrace) Name() string             { return t.name }
+func (t *memTrace) Info() frame.TraceInfo    { return t.info }
+func (t *memTrace) History() core.History    { return t.hist }
+func (t *memTrace) Events() frame.EventTable { return t.events }
 
 // demoSim is the state of the demo simulation.
 type demoSim struct {
 	m      *core.MemHistory
 	at     *core.AttributeTree
 	rng    *rand.Rand
-	events []EventRow
+	events []frame.EventRow
 	th     []demoThread
 	status []core.Key // Threads/<tid>
 	sysc   []core.Key // Threads/<tid>/System_call
@@ -96,7 +97,7 @@ func newDemoTrace() *memTrace {
 	}
 	return &memTrace{
 		name: "demo",
-		info: TraceInfo{Format: "ctf", Start: demoStart, End: demoEnd, Events: int64(len(s.events)), Discarded: 3},
+		info: frame.TraceInfo{Format: "ctf", Start: demoStart, End: demoEnd, Events: int64(len(s.events)), Discarded: 3},
 		hist: s.m, events: &memEvents{rows: s.events},
 	}
 }
@@ -108,7 +109,7 @@ func (s *demoSim) set(k core.Key, t core.Time, v core.Value) {
 }
 
 func (s *demoSim) event(t core.Time, cpu int, name string, th int, contents string) {
-	r := EventRow{Rank: int64(len(s.events)), Time: t, CPU: int32(cpu), Event: name, Contents: contents}
+	r := frame.EventRow{Rank: int64(len(s.events)), Time: t, CPU: int32(cpu), Event: name, Contents: contents}
 	if th >= 0 {
 		r.TID = strconv.Itoa(int(s.th[th].tid))
 		r.Process = s.th[th].name
@@ -310,14 +311,14 @@ func (s *demoSim) stepCPU(c int, t core.Time) {
 
 // memEvents is an in-memory EventTable.
 type memEvents struct {
-	rows  []EventRow
+	rows  []frame.EventRow
 	batch int // filter batch size (events examined per report); 0: 256
 }
 
 func (e *memEvents) Len() int64 { return int64(len(e.rows)) }
 
-func (e *memEvents) Rows(ctx context.Context, ranks []int64) ([]EventRow, error) {
-	out := make([]EventRow, 0, len(ranks))
+func (e *memEvents) Rows(ctx context.Context, ranks []int64) ([]frame.EventRow, error) {
+	out := make([]frame.EventRow, 0, len(ranks))
 	for _, r := range ranks {
 		if r < 0 || r >= int64(len(e.rows)) {
 			return nil, fmt.Errorf("rank %d out of [0, %d)", r, len(e.rows))
@@ -331,7 +332,7 @@ func (e *memEvents) RankAt(ctx context.Context, t core.Time) (int64, error) {
 	return int64(sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= t })), ctx.Err()
 }
 
-func (e *memEvents) Filter(ctx context.Context, f Filter, fn func(FilterProgress) bool) error {
+func (e *memEvents) Filter(ctx context.Context, f frame.Filter, fn func(frame.FilterProgress) bool) error {
 	batch := e.batch
 	if batch <= 0 {
 		batch = 256
@@ -348,12 +349,12 @@ func (e *memEvents) Filter(ctx context.Context, f Filter, fn func(FilterProgress
 				m = append(m, int64(j))
 			}
 		}
-		if !fn(FilterProgress{Matches: m, Done: int64(end), Total: total}) {
+		if !fn(frame.FilterProgress{Matches: m, Done: int64(end), Total: total}) {
 			return nil
 		}
 	}
 	if len(e.rows) == 0 {
-		fn(FilterProgress{Total: 0})
+		fn(frame.FilterProgress{Total: 0})
 	}
 	return nil
 }
@@ -403,6 +404,6 @@ func (e *memEvents) CountByType(ctx context.Context, from, to core.Time, fn func
 }
 
 // sortedByTime checks the fixture's own invariant.
-func sortedByTime(rows []EventRow) bool {
-	return slices.IsSortedFunc(rows, func(a, b EventRow) int { return int(a.Time - b.Time) })
+func sortedByTime(rows []frame.EventRow) bool {
+	return slices.IsSortedFunc(rows, func(a, b frame.EventRow) int { return int(a.Time - b.Time) })
 }

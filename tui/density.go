@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The density strip: one line, always on screen, of the number of events
@@ -92,7 +93,7 @@ func (b *browser) stripLine(l screenLayout) string {
 	if st.ASCII {
 		levels = densityLevelsASCII
 	}
-	whole := timeView{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
+	whole := frame.Window{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
 	c0, c1 := whole.ColOf(b.tv.T0), whole.ColOf(b.tv.T1)
 	var run strings.Builder // glyphs sharing one ink, written at once
 	flush := func(in ink) {

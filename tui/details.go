@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The details pane (i): everything the table and the details line cut.
@@ -21,13 +22,13 @@ import (
 // detailsView is the details pane, a view.
 type detailsView struct {
 	sh     *shared
-	names  *frameNames
+	names  *frame.FrameNames
 	event  *core.EventRow // nil: no event selected (or not read yet)
 	start  core.Time      // the trace start, for offsets
 	col    core.Time      // a column's duration, the precision of times
 	cursor core.Time
 	row    string // the selected row's label
-	domain valueDomain
+	domain frame.ValueDomain
 	keys   []core.Key // the row's attributes, the drawn one first
 	paths  []string   // per key: its path under the row
 	values []string   // per key: its value and interval at the cursor ("" unknown)
@@ -49,14 +50,14 @@ func (m detailsMsg) on(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
 // openDetails opens the details pane of the selected event and of the
 // selected row at the cursor.
 func (b *browser) openDetails() tea.Cmd {
-	d := &detailsView{sh: b.sh, names: b.names, start: b.tv.Start, col: b.tv.colWidth(), cursor: b.cursor}
+	d := &detailsView{sh: b.sh, names: b.names, start: b.tv.Start, col: b.tv.ColWidth(), cursor: b.cursor}
 	if r, ok := b.table.cache[b.table.rankOf(b.table.sel)]; ok && b.table.sel < b.table.len() {
 		d.event = &r
 	}
 	t := b.tree()
-	if sel := t.selected(); sel >= 0 {
-		n := new(t.node(sel))
-		d.row, d.domain = n.label, n.kind.domain()
+	if sel := t.Selected(); sel >= 0 {
+		n := new(t.Node(sel))
+		d.row, d.domain = n.Label, n.Kind.Domain()
 		d.collectKeys(b.hist.Attributes(), n)
 	}
 	b.push(d)
@@ -81,13 +82,13 @@ const maxDetailKeys = 256
 
 // collectKeys lists the row's drawn attribute and every attribute under
 // the row's thread (or under the drawn attribute), depth first.
-func (d *detailsView) collectKeys(at *core.AttributeTree, n *node) {
-	root := n.thread
+func (d *detailsView) collectKeys(at *core.AttributeTree, n *frame.Node) {
+	root := n.Thread
 	if root < 0 {
-		root = n.key
+		root = n.Key
 	}
-	if n.key >= 0 {
-		d.keys, d.paths = append(d.keys, n.key), append(d.paths, "state")
+	if n.Key >= 0 {
+		d.keys, d.paths = append(d.keys, n.Key), append(d.paths, "state")
 	}
 	if root < 0 {
 		return
@@ -99,7 +100,7 @@ func (d *detailsView) collectKeys(at *core.AttributeTree, n *node) {
 				return
 			}
 			p := prefix + at.Name(c)
-			if c != n.key {
+			if c != n.Key {
 				d.keys, d.paths = append(d.keys, c), append(d.paths, p)
 			}
 			walk(c, p+"/")
@@ -153,13 +154,13 @@ func (d *detailsView) Update(msg tea.Msg) step {
 // describe prints an attribute's value at the cursor with its interval.
 func (d *detailsView) describe(i int, iv core.Interval) string {
 	v := iv.Value.String()
-	if s, ok := d.names.text(iv.Key, iv.Value); ok {
+	if s, ok := d.names.Text(iv.Key, iv.Value); ok {
 		v = s
 	}
 	if i == 0 && d.paths[0] == "state" {
-		v = d.names.describe(iv.Key, d.domain, iv.Value)
+		v = d.names.Describe(iv.Key, d.domain, iv.Value)
 	}
-	res := intervalRes(iv, d.col)
+	res := frame.IntervalRes(iv, d.col)
 	return fmt.Sprintf("%s  %s→%s (%s)", v, d.sh.relTime(d.start, iv.Start, res), d.sh.relTime(d.start, iv.End, res),
 		core.FormatDuration(iv.Duration()))
 }
@@ -185,7 +186,7 @@ func (d *detailsView) lines(w int) []string {
 	if e := d.event; e != nil {
 		out = append(out, st.Title.Render(fmt.Sprintf("Event %d", e.Rank+1)))
 		field("Time", core.FormatTimestamp(e.Time)+"  "+d.sh.relTime(d.start, e.Time, 1))
-		for c := ColCPU; c < ColContents; c++ {
+		for c := frame.ColCPU; c < frame.ColContents; c++ {
 			field(c.String(), e.Text(c))
 		}
 		for _, f := range splitFields(e.Contents) {
@@ -289,11 +290,11 @@ func splitFields(s string) []string {
 // wrapText cuts s into lines of at most w cells, at spaces when it can.
 func wrapText(s string, w int) []string {
 	var out []string
-	for cells(s) > w {
+	for frame.Cells(s) > w {
 		cut, width := 0, 0
 		lastSpace := -1
 		for i, r := range s {
-			rw := runeCells(r)
+			rw := frame.RuneCells(r)
 			if width+rw > w {
 				break
 			}

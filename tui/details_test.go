@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/tracetui/tracetui/tui/frame"
 	"reflect"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestWrapText(t *testing.T) {
 		for _, w := range []int{1, 2, 7, 20} {
 			lines := wrapText(s, w)
 			for _, l := range lines {
-				if cells(l) > w && cells(l) > 2 {
+				if frame.Cells(l) > w && frame.Cells(l) > 2 {
 					t.Fatalf("wrapText(%q, %d): line %q too wide", s, w, l)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Finding a row ('/', 'n', 'N'). A find reads every row's label: there
@@ -21,7 +22,7 @@ import (
 // findMsg is the answer of a find.
 type findMsg struct {
 	seq       uint64
-	tree      *rowTree // the rows searched: dropped if the view changed since
+	tree      *frame.RowTree // the rows searched: dropped if the view changed since
 	re        *regexp.Regexp
 	n         int32 // the row found, -1 for none
 	at, total int   // its position among the matches (from 1), how many match
@@ -36,10 +37,10 @@ func (b *browser) findNext(back bool) tea.Cmd {
 	}
 	t, re := b.tree(), b.findRe
 	ctx, seq := b.finds.start(b.ctx)
-	m, start := newRowMatcher(re), max(t.selected(), 0)
-	b.setNote(noteInfo, fmt.Sprintf("/%s/: searching %d rows", re, t.len()))
+	m, start := newRowMatcher(re), max(t.Selected(), 0)
+	b.setNote(noteInfo, fmt.Sprintf("/%s/: searching %d rows", re, t.Len()))
 	return func() tea.Msg {
-		n, at, total, err := findRow(ctx, t.rows, m, start, back)
+		n, at, total, err := findRow(ctx, t.Rows, m, start, back)
 		return findMsg{seq: seq, tree: t, re: re, n: n, at: at, total: total, err: err}
 	}
 }
@@ -63,10 +64,10 @@ func (b *browser) found(m findMsg) tea.Cmd {
 		return nil
 	}
 	t := m.tree
-	t.selectNode(m.n)
+	t.SelectNode(m.n)
 	// The found row in the middle of the Gantt, not on its last line.
 	l := b.sh.layout(b.showTable, b.tableLines)
-	t.top = t.sel - l.ganttRows/2
+	t.Top = t.Sel - l.ganttRows/2
 	b.setNote(noteInfo, fmt.Sprintf("/%s/: match %d of %d", m.re, m.at, m.total))
 	return b.changed(false)
 }

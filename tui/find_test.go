@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // startFind opens the find prompt, types re and confirms it, and returns
@@ -69,7 +70,7 @@ func TestFindCancelled(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	rows := hs.b().tree().rows
+	rows := hs.b().tree().Rows
 	if _, _, _, err := findRow(ctx, rows, newRowMatcher(regexp.MustCompile(".")), 0, false); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled find returned %v", err)
 	}
@@ -117,7 +118,7 @@ func BenchmarkFindRow(b *testing.B) {
 			rows[i].Parent = int32(i - i%64)
 		}
 	}
-	rs := inMemoryRows(pstree.EncodeRows(rows, 0))
+	rs := frame.InMemoryRows(pstree.EncodeRows(rows, 0))
 	for _, c := range []struct {
 		name string
 		m    rowMatcher

@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/calltree"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The call tree (F): the call stacks of the selected thread or process
@@ -19,12 +20,6 @@ import (
 // as wide as its total time) above an expandable call-tree table
 // (function, calls, total, self, min, max). enter zooms Control Flow to
 // the longest call of the function under the cursor.
-
-// frameLabeler is implemented by traces that can name call-stack
-// addresses (symbols); other traces show them in hexadecimal.
-type frameLabeler interface {
-	FrameLabel(thread core.Key, v core.Value) string
-}
 
 // flameView is the call tree screen.
 type flameView struct {
@@ -72,24 +67,24 @@ func (b *browser) openCallTree() tea.Cmd {
 	var threads []core.Key // nil: every thread with a call stack
 	row := "all threads"
 	t := b.tree()
-	if sel := t.selected(); sel >= 0 && b.pane == viewControlFlow {
-		n := new(t.node(sel))
-		if n.kind == kindProcess || n.kind == kindThread || n.kind == kindCallStack {
+	if sel := t.Selected(); sel >= 0 && b.pane == viewControlFlow {
+		n := new(t.Node(sel))
+		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
 			threads = []core.Key{}
-			row = n.label
+			row = n.Label
 			var add func(i int32)
 			add = func(i int32) {
-				if th := t.node(i).thread; th >= 0 && t.node(i).kind == kindThread {
+				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
 					threads = append(threads, th)
 				}
-				if t.node(i).kind == kindProcess {
-					for _, c := range t.children(i) {
+				if t.Node(i).Kind == frame.KindProcess {
+					for _, c := range t.Children(i) {
 						add(c)
 					}
 				}
 			}
-			if n.kind == kindCallStack {
-				threads = append(threads, n.thread)
+			if n.Kind == frame.KindCallStack {
+				threads = append(threads, n.Thread)
 			} else {
 				add(sel)
 			}
@@ -97,7 +92,7 @@ func (b *browser) openCallTree() tea.Cmd {
 		}
 	}
 	v.what = row + " over the " + span
-	hist, from, to, label := b.hist, v.from, v.to+1, b.names.name
+	hist, from, to, label := b.hist, v.from, v.to+1, b.names.Name
 	ctx, seq := v.job.start(b.ctx)
 	b.push(v)
 	return func() tea.Msg {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // TestGoldenCallTree shows the call tree (icicle and table) of clang's
@@ -59,7 +60,7 @@ func TestGoldenTracks(t *testing.T) {
 
 // openSample opens a trace of testdata (path relative to it) through the
 // real pipeline, closed when the test ends.
-func openSample(t *testing.T, rel string) Trace {
+func openSample(t *testing.T, rel string) frame.Trace {
 	t.Helper()
 	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", rel), ingest.Options{})
 	if err != nil {

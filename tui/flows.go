@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Flows (Chrome s/t/f) and links (Pajé) are attributes of the threads
@@ -51,20 +52,20 @@ const maxFlowSteps = 1 << 12
 // thread: to its next step, or from its last step to its first.
 func (b *browser) jumpFlow() tea.Cmd {
 	t := b.tree()
-	sel := t.selected()
+	sel := t.Selected()
 	f := b.frame
-	if sel < 0 || f == nil || t.node(sel).thread < 0 {
+	if sel < 0 || f == nil || t.Node(sel).Thread < 0 {
 		b.setNote(noteInfo, "no flow here: select a thread at a flow's slice")
 		return nil
 	}
-	th := t.node(sel).thread
+	th := t.Node(sel).Thread
 	at := b.hist.Attributes()
 	at0 := func(name string) (core.Interval, bool) {
 		k, ok := at.Child(th, name)
 		if !ok {
 			return core.Interval{}, false
 		}
-		iv, ok := f.atCursor[k]
+		iv, ok := f.AtCursor[k]
 		return iv, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
 	}
 	hist := b.hist
@@ -159,5 +160,5 @@ func (b *browser) flowFound(m flowFoundMsg) tea.Cmd {
 		what = "the flow's first step (from its last): "
 	}
 	b.setNote(noteInfo, what+m.tid+" at "+b.relTime(m.t))
-	return b.gotoEvent(EventRow{TID: m.tid, Time: m.t, CPU: -1})
+	return b.gotoEvent(frame.EventRow{TID: m.tid, Time: m.t, CPU: -1})
 }

@@ -17,7 +17,7 @@ func TestFlowKeyCycles(t *testing.T) {
 	hs := newHarness(t, openSample(t, "chrome/catapult-tracks.json"), 100, 30, true)
 	b := hs.b()
 	tree := b.tree()
-	tree.selectNode(tidRow(t, tree, "8:81"))
+	tree.SelectNode(tidRow(t, tree, "8:81"))
 	start, _ := b.hist.Bounds()
 	hs.run(b.moveCursor(start+45_000, true))
 	for i, want := range []struct {
@@ -31,7 +31,7 @@ func TestFlowKeyCycles(t *testing.T) {
 		{"8:80", 18_000, "first step"},
 	} {
 		hs.press("flow_jump")
-		if got := b.tree().node(b.tree().selected()).tid; got != want.tid || b.cursor != start+want.at {
+		if got := b.tree().Node(b.tree().Selected()).Tid; got != want.tid || b.cursor != start+want.at {
 			t.Fatalf("press %d: on %s at %d, want %s at %d (note %q)", i+1, got, b.cursor-start, want.tid, want.at, b.note)
 		}
 		if !strings.Contains(b.note, want.note) {

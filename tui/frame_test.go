@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // randomHistory builds a closed MemHistory of nkeys status-like keys whose
@@ -75,7 +76,7 @@ func (r refCell) dominant() (core.Value, bool) {
 	return best, unique
 }
 
-func bruteForceCells(m *core.MemHistory, keys []core.Key, v timeView) []refCell {
+func bruteForceCells(m *core.MemHistory, keys []core.Key, v frame.Window) []refCell {
 	out := make([]refCell, len(keys)*v.Cols)
 	for i := range out {
 		out[i].dur = map[core.Value]core.Time{}
@@ -102,7 +103,7 @@ func bruteForceCells(m *core.MemHistory, keys []core.Key, v timeView) []refCell 
 // randomFrameCase is a random history (read through the R-SHT stand-in
 // every other iteration), its Threads/* keys and a random view of 1 to
 // maxCols columns; wholeCols: at least a nanosecond per column.
-func randomFrameCase(rng *rand.Rand, iter, maxCols int, wholeCols bool) (*core.MemHistory, core.History, []core.Key, timeView) {
+func randomFrameCase(rng *rand.Rand, iter, maxCols int, wholeCols bool) (*core.MemHistory, core.History, []core.Key, frame.Window) {
 	m := randomHistory(rng, 1+rng.IntN(4))
 	var h core.History = m
 	if iter%2 == 1 {
@@ -110,12 +111,12 @@ func randomFrameCase(rng *rand.Rand, iter, maxCols int, wholeCols bool) (*core.M
 	}
 	start, end := m.Bounds()
 	keys := m.Attributes().Glob("Threads/*")
-	view := timeView{Start: start, End: end, Cols: 1 + rng.IntN(maxCols)}
+	view := frame.Window{Start: start, End: end, Cols: 1 + rng.IntN(maxCols)}
 	span := core.Time(1 + rng.Int64N(int64(end-start+1)))
 	if wholeCols {
 		span += core.Time(view.Cols - 1)
 	}
-	return m, h, keys, view.withRange(start+core.Time(rng.Int64N(int64(end-start+1))), span)
+	return m, h, keys, view.WithRange(start+core.Time(rng.Int64N(int64(end-start+1))), span)
 }
 
 // TestFrameMatchesBruteForce checks both query modes against a brute-force
@@ -126,35 +127,35 @@ func TestFrameMatchesBruteForce(t *testing.T) {
 	rng := coretest.Rand(t)
 	for iter := range 200 {
 		m, h, keys, view := randomFrameCase(rng, iter, 60, false)
-		rows := make([]frameRow, len(keys))
+		rows := make([]frame.FrameRow, len(keys))
 		for i, k := range keys {
-			rows[i] = frameRow{key: k, domain: domainThread}
+			rows[i] = frame.FrameRow{Key: k, Domain: frame.DomainThread}
 		}
 		cursor := view.T0 + core.Time(rng.Int64N(int64(view.Span())))
 		ref := bruteForceCells(m, keys, view)
 		for _, rate := range []float64{0, 1e9} { // 0: exact first; huge: sampled
-			req := frameRequest{now: time.Now, hist: h, view: view, rows: rows, cursor: cursor, rate: rate}
-			f := runFrame(context.Background(), req)
-			if f.err != nil {
-				t.Fatal(f.err)
+			req := frame.FrameRequest{Now: time.Now, Hist: h, Window: view, Rows: rows, Cursor: cursor, Rate: rate}
+			f := frame.RunFrame(context.Background(), req)
+			if f.Err != nil {
+				t.Fatal(f.Err)
 			}
 			for i, rc := range ref {
-				got := f.cells[i]
+				got := f.Cells[i]
 				r, c := i/view.Cols, i%view.Cols
 				wantMulti := rc.intervals >= 3
-				if got.known != (rc.intervals > 0) || got.multi != wantMulti {
+				if got.Known != (rc.intervals > 0) || got.Multi != wantMulti {
 					t.Fatalf("iter %d mode %v row %d col %d [%d,%d]: known=%v multi=%v, want known=%v multi=%v (%d intervals)",
-						iter, f.mode, r, c, view.ColStart(c), view.ColEnd(c), got.known, got.multi, rc.intervals > 0, wantMulti, rc.intervals)
+						iter, f.Mode, r, c, view.ColStart(c), view.ColEnd(c), got.Known, got.Multi, rc.intervals > 0, wantMulti, rc.intervals)
 				}
-				if !got.known {
+				if !got.Known {
 					continue
 				}
 				dom, unique := rc.dominant()
-				if !unique || (f.mode == modeSampled && got.multi) {
+				if !unique || (f.Mode == frame.ModeSampled && got.Multi) {
 					continue
 				}
-				if want := paintOf(domainThread, dom); got.paint != want {
-					t.Fatalf("iter %d mode %v row %d col %d: paint %v, want %v (value %v, durations %v)", iter, f.mode, r, c, got.paint, want, dom, rc.dur)
+				if want := frame.PaintOf(frame.DomainThread, dom); got.Paint != want {
+					t.Fatalf("iter %d mode %v row %d col %d: paint %v, want %v (value %v, durations %v)", iter, f.Mode, r, c, got.Paint, want, dom, rc.dur)
 				}
 			}
 			// The interval at the cursor is always known.
@@ -163,8 +164,8 @@ func TestFrameMatchesBruteForce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got := f.atCursor[k]; got != want {
-					t.Fatalf("mode %v: at cursor %v, want %v", f.mode, got, want)
+				if got := f.AtCursor[k]; got != want {
+					t.Fatalf("mode %v: at cursor %v, want %v", f.Mode, got, want)
 				}
 			}
 		}
@@ -185,23 +186,23 @@ func TestExactGivesUpOnDenseRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newIndexedHistory(m)
-	v := timeView{Start: 0, End: 1_000_000, Cols: 50}.whole()
-	f := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: v, rows: []frameRow{{k, domainCPU}}})
-	if f.mode != modeSampled {
-		t.Fatalf("mode %v, want sampled after giving up", f.mode)
+	v := frame.Window{Start: 0, End: 1_000_000, Cols: 50}.Whole()
+	f := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: h, Window: v, Rows: []frame.FrameRow{{Key: k, Domain: frame.DomainCPU}}})
+	if f.Mode != frame.ModeSampled {
+		t.Fatalf("mode %v, want sampled after giving up", f.Mode)
 	}
-	if max := exactCap*50 + 1 + 4*50 + 1; f.intervals > max {
-		t.Errorf("read %d intervals, want at most %d", f.intervals, max)
+	if max := frame.ExactCap*50 + 1 + 4*50 + 1; f.Intervals > max {
+		t.Errorf("read %d intervals, want at most %d", f.Intervals, max)
 	}
-	for i, c := range f.cells {
-		if !c.known || !c.multi {
+	for i, c := range f.Cells {
+		if !c.Known || !c.Multi {
 			t.Fatalf("cell %d: %+v, want a known multi-change cell", i, c)
 		}
 	}
 	// The next frame, told the measured density, goes sampled directly.
-	g := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: v, rows: []frameRow{{k, domainCPU}}, rate: f.rate})
-	if g.mode != modeSampled || g.intervals > 4*50+1 {
-		t.Errorf("second frame: mode %v, %d intervals", g.mode, g.intervals)
+	g := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: h, Window: v, Rows: []frame.FrameRow{{Key: k, Domain: frame.DomainCPU}}, Rate: f.Rate})
+	if g.Mode != frame.ModeSampled || g.Intervals > 4*50+1 {
+		t.Errorf("second frame: mode %v, %d intervals", g.Mode, g.Intervals)
 	}
 }
 
@@ -249,9 +250,9 @@ func TestTimeViewColumns(t *testing.T) {
 	rng := coretest.Rand(t)
 	for range 1000 {
 		start := core.Time(rng.Int64N(1 << 60))
-		v := timeView{Start: start, End: start + core.Time(rng.Int64N(1<<40)), Cols: 1 + rng.IntN(300)}
-		v = v.withRange(start+core.Time(rng.Int64N(int64(v.traceSpan()))), core.Time(rng.Int64N(int64(v.traceSpan()))+1))
-		if v.T0 < v.Start || v.T1 > v.End || v.Span() < v.minSpan() {
+		v := frame.Window{Start: start, End: start + core.Time(rng.Int64N(1<<40)), Cols: 1 + rng.IntN(300)}
+		v = v.WithRange(start+core.Time(rng.Int64N(int64(v.TraceSpan()))), core.Time(rng.Int64N(int64(v.TraceSpan()))+1))
+		if v.T0 < v.Start || v.T1 > v.End || v.Span() < v.MinSpan() {
 			t.Fatalf("view %+v outside bounds", v)
 		}
 		if v.ColStart(0) != v.T0 || v.ColStart(v.Cols) != v.T1+1 {
@@ -289,16 +290,16 @@ func TestShortSliceIsDrawn(t *testing.T) {
 	if err := m.Close(999_999); err != nil {
 		t.Fatal(err)
 	}
-	view := timeView{Start: 0, End: 999_999, Cols: 1}.withRange(0, 1_000_000)
-	f := runFrame(context.Background(), frameRequest{now: time.Now, hist: m, view: view, cursor: 0,
-		rows: []frameRow{{key: str, domain: domainThread}, {key: num, domain: domainThread}}})
-	if f.err != nil {
-		t.Fatal(f.err)
+	view := frame.Window{Start: 0, End: 999_999, Cols: 1}.WithRange(0, 1_000_000)
+	f := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: m, Window: view, Cursor: 0,
+		Rows: []frame.FrameRow{{Key: str, Domain: frame.DomainThread}, {Key: num, Domain: frame.DomainThread}}})
+	if f.Err != nil {
+		t.Fatal(f.Err)
 	}
-	if c := f.cells[0]; !c.known || !c.multi || c.paint != paintOf(domainThread, core.String("Task")) {
+	if c := f.Cells[0]; !c.Known || !c.Multi || c.Paint != frame.PaintOf(frame.DomainThread, core.String("Task")) {
 		t.Errorf("short string slice: %+v, want Task's paint, marked", c)
 	}
-	if c := f.cells[1]; c.paint != paintOf(domainThread, core.Null()) {
+	if c := f.Cells[1]; c.Paint != frame.PaintOf(frame.DomainThread, core.Null()) {
 		t.Errorf("short numeric state: %+v, want null's paint (the longest)", c)
 	}
 }
@@ -307,22 +308,22 @@ func TestShortSliceIsDrawn(t *testing.T) {
 // estimate, so the next frame samples again instead of trying exact,
 // giving up and sampling (both queries, one key in two).
 func TestMeasuredRateDoesNotOscillate(t *testing.T) {
-	req := frameRequest{view: timeView{T0: 0, T1: 999, Cols: 10}, rows: make([]frameRow, 2), rate: 0.05}
+	req := frame.FrameRequest{Window: frame.Window{T0: 0, T1: 999, Cols: 10}, Rows: make([]frame.FrameRow, 2), Rate: 0.05}
 	area := 2.0 * 1000
 	cases := []struct {
 		name             string
-		mode             queryMode
+		mode             frame.QueryMode
 		intervals, count int
 		want             float64
 	}{
-		{"exact counts all", modeExact, 30, 30, 30 / area},
-		{"exact gave up", modeSampled, 200 + 10, 10, 200 / area},
-		{"sampled keeps the estimate", modeSampled, 40, 40, 0.05},
-		{"sampled raises it", modeSampled, 120, 120, 120 / area},
+		{"exact counts all", frame.ModeExact, 30, 30, 30 / area},
+		{"exact gave up", frame.ModeSampled, 200 + 10, 10, 200 / area},
+		{"sampled keeps the estimate", frame.ModeSampled, 40, 40, 0.05},
+		{"sampled raises it", frame.ModeSampled, 120, 120, 120 / area},
 	}
 	for _, c := range cases {
-		f := &frame{mode: c.mode, intervals: c.intervals}
-		if got := measuredRate(req, f, c.count); got != c.want {
+		f := &frame.Frame{Mode: c.mode, Intervals: c.intervals}
+		if got := frame.MeasuredRate(req, f, c.count); got != c.want {
 			t.Errorf("%s: rate %g, want %g", c.name, got, c.want)
 		}
 	}
@@ -332,30 +333,30 @@ func TestMeasuredRateDoesNotOscillate(t *testing.T) {
 // over its rows, exceed what exact gives up at samples at once; a sparse
 // one (every golden screen) is still asked exact.
 func TestDensityPrior(t *testing.T) {
-	info := TraceInfo{Start: 0, End: 999, Intervals: 100 * 10 * 20}
-	if got, want := densityPrior(info, 100), 0.2; got != want {
+	info := frame.TraceInfo{Start: 0, End: 999, Intervals: 100 * 10 * 20}
+	if got, want := frame.DensityPrior(info, 100), 0.2; got != want {
 		t.Errorf("prior %g, want %g", got, want)
 	}
-	if got := densityPrior(TraceInfo{End: 999}, 100); got != 0 {
+	if got := frame.DensityPrior(frame.TraceInfo{End: 999}, 100); got != 0 {
 		t.Errorf("prior without an interval count = %g, want 0", got)
 	}
 	m := randomHistory(coretest.Rand(t), 3)
 	start, end := m.Bounds()
 	keys := m.Attributes().Glob("Threads/*")
-	rows := make([]frameRow, len(keys))
+	rows := make([]frame.FrameRow, len(keys))
 	for i, k := range keys {
-		rows[i] = frameRow{key: k, domain: domainThread}
+		rows[i] = frame.FrameRow{Key: k, Domain: frame.DomainThread}
 	}
-	view := timeView{Start: start, End: end, Cols: 20}.whole()
+	view := frame.Window{Start: start, End: end, Cols: 20}.Whole()
 	cells := float64(len(rows) * view.Cols)
 	area := float64(len(rows)) * float64(view.Span())
 	for _, c := range []struct {
 		perCell float64
-		want    queryMode
-	}{{exactCap - 1, modeExact}, {exactCap + 1, modeSampled}} {
-		req := frameRequest{now: time.Now, hist: m, view: view, rows: rows, rate: c.perCell * cells / area, guessed: true}
-		if f := runFrame(context.Background(), req); f.mode != c.want && !(c.want == modeExact && f.intervals > exactCap*int(cells)) {
-			t.Errorf("guessed %g intervals per cell: %v, want %v", c.perCell, f.mode, c.want)
+		want    frame.QueryMode
+	}{{frame.ExactCap - 1, frame.ModeExact}, {frame.ExactCap + 1, frame.ModeSampled}} {
+		req := frame.FrameRequest{Now: time.Now, Hist: m, Window: view, Rows: rows, Rate: c.perCell * cells / area, Guessed: true}
+		if f := frame.RunFrame(context.Background(), req); f.Mode != c.want && !(c.want == frame.ModeExact && f.Intervals > frame.ExactCap*int(cells)) {
+			t.Errorf("guessed %g intervals per cell: %v, want %v", c.perCell, f.Mode, c.want)
 		}
 	}
 }

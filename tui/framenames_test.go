@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // cygHistory is a user-space trace as the call stack analysis indexes
@@ -74,7 +75,7 @@ func (s *symbolTrace) FrameLabel(_ core.Key, v core.Value) string {
 func TestCallStackRowsNameFrames(t *testing.T) {
 	for _, withSymbols := range []bool{true, false} {
 		mt := &memTrace{name: "cyg", hist: cygHistory(t), events: &memEvents{}}
-		var tr Trace = mt
+		var tr frame.Trace = mt
 		st := &symbolTrace{memTrace: mt}
 		if withSymbols {
 			tr = st
@@ -82,8 +83,8 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 		hs := newHarness(t, tr, 100, 24, true)
 		b := hs.b()
 		tree := b.tree()
-		tree.selectNode(tidRow(t, tree, "42"))
-		tree.toggle() // the call stack rows
+		tree.SelectNode(tidRow(t, tree, "42"))
+		tree.Toggle() // the call stack rows
 		hs.press("down")
 		hs.press("down") // depth 2
 		if got := hs.selectedLabel(); got != "depth 2" {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // TestCursorRowKeysReuseTheFrame: j and k on the same screen keep the
@@ -19,7 +20,7 @@ func TestCursorRowKeysReuseTheFrame(t *testing.T) {
 	tr := newDemoTrace()
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
-	m := New(context.Background(), Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+	m := New(context.Background(), Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return tr, nil
 	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
 	d := &driver{m: m}
@@ -33,21 +34,21 @@ func TestCursorRowKeysReuseTheFrame(t *testing.T) {
 		before := b.frame
 		d.send(keyMsg(key))
 		f := b.frame
-		if f == before || &f.cells[0] != &before.cells[0] {
+		if f == before || &f.Cells[0] != &before.Cells[0] {
 			t.Fatalf("%s: the frame's cells were queried again", key)
 		}
 		req, ok := b.frameRequest()
 		if !ok {
 			t.Fatal("no request")
 		}
-		req.prev = nil
-		fresh := runFrame(context.Background(), req)
-		if len(req.extra) == 0 {
+		req.Prev = nil
+		fresh := frame.RunFrame(context.Background(), req)
+		if len(req.Extra) == 0 {
 			t.Fatalf("%s: no key for the details line", key)
 		}
-		for _, k := range req.extra {
-			got, ok := f.atCursor[k]
-			want, wok := fresh.atCursor[k]
+		for _, k := range req.Extra {
+			got, ok := f.AtCursor[k]
+			want, wok := fresh.AtCursor[k]
 			if ok != wok || got != want {
 				t.Fatalf("%s: key %d at the cursor: %v, a whole frame reads %v", key, k, got, want)
 			}
@@ -55,7 +56,7 @@ func TestCursorRowKeysReuseTheFrame(t *testing.T) {
 	}
 	before := b.frame
 	d.send(keyMsg("w")) // zoom in: another view
-	if &b.frame.cells[0] == &before.cells[0] {
+	if &b.frame.Cells[0] == &before.Cells[0] {
 		t.Fatal("w: the frame of the old view was kept")
 	}
 }

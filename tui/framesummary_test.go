@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // summaryView returns a random view of m: every other time with columns
@@ -15,12 +16,12 @@ import (
 func summaryView(rng interface {
 	IntN(int) int
 	Int64N(int64) int64
-}, m *core.MemHistory, aligned bool) (timeView, bool) {
+}, m *core.MemHistory, aligned bool) (frame.Window, bool) {
 	start, end := m.Bounds()
-	v := timeView{Start: start, End: end, Cols: 1 + rng.IntN(80)}
+	v := frame.Window{Start: start, End: end, Cols: 1 + rng.IntN(80)}
 	if !aligned {
 		span := core.Time(1 + rng.Int64N(int64(end-start+1)))
-		return v.withRange(start+core.Time(rng.Int64N(int64(end-start+1))), span), true
+		return v.WithRange(start+core.Time(rng.Int64N(int64(end-start+1))), span), true
 	}
 	levels := core.SummaryLevels(start, end)
 	q := int(levels[0]) + 2 + rng.IntN(8) // a column of 2^q ns: at least 4 buckets
@@ -53,49 +54,49 @@ func TestSummaryFrameMatchesBruteForce(t *testing.T) {
 			continue
 		}
 		keys := m.Attributes().Glob("Threads/*")
-		rows := make([]frameRow, len(keys))
+		rows := make([]frame.FrameRow, len(keys))
 		for i, k := range keys {
-			rows[i] = frameRow{key: k, domain: domainThread}
+			rows[i] = frame.FrameRow{Key: k, Domain: frame.DomainThread}
 		}
-		f := runFrame(context.Background(), frameRequest{now: time.Now, hist: m, view: view, rows: rows, cursor: view.T0, summary: true, rate: 1e9})
-		if f.err != nil {
-			t.Fatal(f.err)
+		f := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: m, Window: view, Rows: rows, Cursor: view.T0, Summary: true, Rate: 1e9})
+		if f.Err != nil {
+			t.Fatal(f.Err)
 		}
 		width := view.Span() / core.Time(view.Cols) / 4
 		if width < 1 || core.SummaryLevelFor(core.SummaryLevels(m.Bounds()), width) < 0 {
-			if f.mode == modeSummary {
+			if f.Mode == frame.ModeSummary {
 				t.Fatalf("iter %d: summary frame with columns of %d ns", iter, width*4)
 			}
 			continue
 		}
-		if f.mode != modeSummary {
-			t.Fatalf("iter %d: mode %v, want summary", iter, f.mode)
+		if f.Mode != frame.ModeSummary {
+			t.Fatalf("iter %d: mode %v, want summary", iter, f.Mode)
 		}
 		ref := bruteForceCells(m, keys, view)
 		for r, k := range keys {
 			errs := changedOverlap(t, m, k, view, width)
 			for c := range view.Cols {
 				i := r*view.Cols + c
-				got, rc := f.cells[i], ref[i]
-				if got.known != (rc.intervals > 0) {
-					t.Fatalf("iter %d row %d col %d: known %v, want %v", iter, r, c, got.known, rc.intervals > 0)
+				got, rc := f.Cells[i], ref[i]
+				if got.Known != (rc.intervals > 0) {
+					t.Fatalf("iter %d row %d col %d: known %v, want %v", iter, r, c, got.Known, rc.intervals > 0)
 				}
-				if !got.known {
+				if !got.Known {
 					continue
 				}
 				cells++
-				if rc.intervals >= 3 && !got.multi || aligned && got.multi != (rc.intervals >= 3) {
-					t.Fatalf("iter %d (aligned %v) row %d col %d [%d, %d]: multi %v with %d intervals", iter, aligned, r, c, view.ColStart(c), view.ColEnd(c), got.multi, rc.intervals)
+				if rc.intervals >= 3 && !got.Multi || aligned && got.Multi != (rc.intervals >= 3) {
+					t.Fatalf("iter %d (aligned %v) row %d col %d [%d, %d]: multi %v with %d intervals", iter, aligned, r, c, view.ColStart(c), view.ColEnd(c), got.Multi, rc.intervals)
 				}
 				best, _ := rc.dominant()
 				okPaint := false
 				for v, d := range rc.dur {
-					if d >= rc.dur[best]-2*errs[c] && paintOf(domainThread, v) == got.paint {
+					if d >= rc.dur[best]-2*errs[c] && frame.PaintOf(frame.DomainThread, v) == got.Paint {
 						okPaint = true
 					}
 				}
 				if !okPaint {
-					t.Fatalf("iter %d row %d col %d: paint %v, durations %v, E %d", iter, r, c, got.paint, rc.dur, errs[c])
+					t.Fatalf("iter %d row %d col %d: paint %v, durations %v, E %d", iter, r, c, got.Paint, rc.dur, errs[c])
 				}
 			}
 		}
@@ -105,7 +106,7 @@ func TestSummaryFrameMatchesBruteForce(t *testing.T) {
 
 // changedOverlap returns, per column, the overlap of key's buckets that
 // have changes inside (E in framesummary.go).
-func changedOverlap(t *testing.T, m *core.MemHistory, k core.Key, v timeView, width core.Time) []core.Time {
+func changedOverlap(t *testing.T, m *core.MemHistory, k core.Key, v frame.Window, width core.Time) []core.Time {
 	out := make([]core.Time, v.Cols)
 	_, _, err := m.Summary(context.Background(), []core.Key{k}, v.T0, v.T1, width, func(_ core.Key, run core.SummaryRun) bool {
 		if run.Bucket.Changes == 0 {
@@ -133,22 +134,22 @@ func TestGuessedFrameAsksSummaries(t *testing.T) {
 	for _, tc := range []struct {
 		every core.Time // one change every so many ns
 		guess float64
-		want  queryMode
-	}{{16, 1e-12, modeSummary}, {50_000, 1e9, modeExact}} {
+		want  frame.QueryMode
+	}{{16, 1e-12, frame.ModeSummary}, {50_000, 1e9, frame.ModeExact}} {
 		m := core.NewMemHistory(0)
 		k := m.Attributes().AddPath("Threads", "a")
 		for t0 := core.Time(1); t0 < 400_000; t0 += tc.every {
 			m.Modify(k, t0, core.Int32(int32(t0/tc.every%3)))
 		}
 		m.Close(400_000)
-		view := timeView{Start: 0, End: 400_000, Cols: 100}.withRange(0, 400_001)
-		f := runFrame(context.Background(), frameRequest{now: time.Now, hist: m, view: view, rows: []frameRow{{key: k, domain: domainThread}},
-			cursor: view.T0, summary: true, rate: tc.guess, guessed: true})
-		if f.err != nil {
-			t.Fatal(f.err)
+		view := frame.Window{Start: 0, End: 400_000, Cols: 100}.WithRange(0, 400_001)
+		f := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: m, Window: view, Rows: []frame.FrameRow{{Key: k, Domain: frame.DomainThread}},
+			Cursor: view.T0, Summary: true, Rate: tc.guess, Guessed: true})
+		if f.Err != nil {
+			t.Fatal(f.Err)
 		}
-		if f.mode != tc.want {
-			t.Errorf("a change every %d ns, guess %g: mode %v, want %v", tc.every, tc.guess, f.mode, tc.want)
+		if f.Mode != tc.want {
+			t.Errorf("a change every %d ns, guess %g: mode %v, want %v", tc.every, tc.guess, f.Mode, tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Traces far apart in time. A trace directory can hold traces recorded
@@ -41,7 +42,7 @@ type gapMsg struct {
 
 // findEventsPart returns the command searching [from, to] for the part
 // that holds the events.
-func findEventsPart(ctx context.Context, ev EventTable, from, to core.Time) tea.Cmd {
+func findEventsPart(ctx context.Context, ev frame.EventTable, from, to core.Time) tea.Cmd {
 	return func() tea.Msg {
 		m, err := searchEventsPart(ctx, ev, from, to)
 		m.err = err
@@ -49,7 +50,7 @@ func findEventsPart(ctx context.Context, ev EventTable, from, to core.Time) tea.
 	}
 }
 
-func searchEventsPart(ctx context.Context, ev EventTable, from, to core.Time) (gapMsg, error) {
+func searchEventsPart(ctx context.Context, ev frame.EventTable, from, to core.Time) (gapMsg, error) {
 	var m gapMsg
 	start, end := from, to
 	for range gapRounds {
@@ -123,7 +124,7 @@ func searchEventsPart(ctx context.Context, ev EventTable, from, to core.Time) (g
 var errNoEvent = errors.New("no event in the range")
 
 // eventsIn returns the times of the first and last events in [from, to].
-func eventsIn(ctx context.Context, ev EventTable, from, to core.Time) (first, last core.Time, err error) {
+func eventsIn(ctx context.Context, ev frame.EventTable, from, to core.Time) (first, last core.Time, err error) {
 	if to < from {
 		return 0, 0, errNoEvent
 	}
@@ -177,14 +178,14 @@ func (b *browser) gotEventsPart(m gapMsg) tea.Cmd {
 		return nil // the density strip reports read errors
 	}
 	v := b.tv
-	res := rangeRes(v.Start, v.End)
+	res := frame.RangeRes(v.Start, v.End)
 	text := fmt.Sprintf("no events for %s (%s to %s)", humanSpan(m.gapTo-m.gapFrom),
 		b.sh.relTime(v.Start, m.gapFrom, res), b.sh.relTime(v.Start, m.gapTo, res))
 	if v.T0 != v.Start || v.T1 != v.End || b.cursor != v.Start {
 		b.setNote(noteInfo, text+": "+b.sh.keys.GoTo.Help().Key+" goes to a time")
 		return nil
 	}
-	b.tv = v.withRange(m.from, m.to-m.from+1)
+	b.tv = v.WithRange(m.from, m.to-m.from+1)
 	b.cursor = m.from
 	b.setNote(noteInfo, fmt.Sprintf("%s: showing the events of %s–%s; %s shows the whole trace", text,
 		b.relTime(m.from), b.relTime(m.to), b.sh.keys.ZoomAll.Help().Key))

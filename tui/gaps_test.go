@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 const day = 24 * 3600 * core.Time(1e9)
@@ -17,11 +18,11 @@ func partsTrace(t *testing.T, starts []core.Time, parts []int) *memTrace {
 	t.Helper()
 	m := core.NewMemHistory(0)
 	k := m.Attributes().AddPath("Threads", "1")
-	var rows []EventRow
+	var rows []frame.EventRow
 	for p, s := range starts {
 		for i := range parts[p] {
 			tm := s + core.Time(i)*core.Time(1e9)/core.Time(parts[p])
-			rows = append(rows, EventRow{Rank: int64(len(rows)), Time: tm, CPU: 0, Event: "e", TID: "1"})
+			rows = append(rows, frame.EventRow{Rank: int64(len(rows)), Time: tm, CPU: 0, Event: "e", TID: "1"})
 			if err := m.Modify(k, tm, core.Int32(int32(1+i%2))); err != nil {
 				t.Fatal(err)
 			}
@@ -31,7 +32,7 @@ func partsTrace(t *testing.T, starts []core.Time, parts []int) *memTrace {
 	if err := m.Close(end); err != nil {
 		t.Fatal(err)
 	}
-	return &memTrace{name: "parts", info: TraceInfo{Format: "ctf", End: end, Events: int64(len(rows))},
+	return &memTrace{name: "parts", info: frame.TraceInfo{Format: "ctf", End: end, Events: int64(len(rows))},
 		hist: m, events: &memEvents{rows: rows}}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Golden screens: the browser runs in a real Bubble Tea program (teatest)
@@ -168,14 +169,14 @@ func TestGoldenScreensDemo(t *testing.T) {
 }
 
 // runGolden drives one golden screen of tr and compares it.
-func runGolden(t *testing.T, tr Trace, c goldenCase) {
+func runGolden(t *testing.T, tr frame.Trace, c goldenCase) {
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	// The trace opens once the size is known, so the frames asked
 	// (and so the query modes) are the same on every run.
 	sized := make(chan struct{})
 	opener := openerOf(tr)
 	open := opener.Open
-	opener.Open = func(ctx context.Context, p func(int64, int64)) (Trace, error) {
+	opener.Open = func(ctx context.Context, p func(int64, int64)) (frame.Trace, error) {
 		<-sized
 		return open(ctx, p)
 	}
@@ -215,7 +216,7 @@ func TestIndexingScreen(t *testing.T) {
 	var calls atomic.Int64
 	clock := func() time.Time { return began.Add(time.Duration(calls.Add(1)-1) * 10 * time.Second) }
 	reported := make(chan struct{})
-	opener := Opener{Name: "big-trace", Open: func(ctx context.Context, progress func(int64, int64)) (Trace, error) {
+	opener := Opener{Name: "big-trace", Open: func(ctx context.Context, progress func(int64, int64)) (frame.Trace, error) {
 		progress(400<<20, 1000<<20)
 		close(reported)
 		<-ctx.Done() // a long build, until cancelled
@@ -237,7 +238,7 @@ func TestIndexingScreen(t *testing.T) {
 
 // TestOpenFailure shows why the trace could not be opened.
 func TestOpenFailure(t *testing.T) {
-	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return nil, errString("metadata: unexpected token at line 3")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: keymap.Default()})

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // testStyles pins the colour profile, so screens do not depend on the
@@ -27,8 +28,8 @@ type fixedClock struct{ t time.Time }
 func (c *fixedClock) now() time.Time { return c.t }
 
 // openerOf opens an already built trace.
-func openerOf(tr Trace) Opener {
-	return Opener{Name: tr.Name(), Indexed: true, Open: func(ctx context.Context, _ func(int64, int64)) (Trace, error) {
+func openerOf(tr frame.Trace) Opener {
+	return Opener{Name: tr.Name(), Indexed: true, Open: func(ctx context.Context, _ func(int64, int64)) (frame.Trace, error) {
 		return tr, nil
 	}}
 }
@@ -39,7 +40,7 @@ type harness struct {
 	t testing.TB
 }
 
-func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
+func newHarness(t testing.TB, tr frame.Trace, w, h int, ascii bool) *harness {
 	t.Helper()
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	return newHarnessClock(t, tr, w, h, ascii, clock.now)
@@ -47,7 +48,7 @@ func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
 
 // newHarnessClock is newHarness with a clock (time.Now for benchmarks, so
 // query times are measured).
-func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() time.Time) *harness {
+func newHarnessClock(t testing.TB, tr frame.Trace, w, h int, ascii bool, clock func() time.Time) *harness {
 	t.Helper()
 	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
 	hs := &harness{driver: &driver{m: m}, t: t}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // helpView is the full help (?): the keys of every focus (the Gantt, the
@@ -92,7 +93,7 @@ func helpText(sh *shared, width int) []string {
 		switch intro := ": " + f.Intro; {
 		case f.Intro == "":
 			out = append(out, st.Bold.Render(trunc(f.Name, width)))
-		case cells(f.Name+intro) <= width:
+		case frame.Cells(f.Name+intro) <= width:
 			out = append(out, st.Bold.Render(f.Name)+st.Dim.Render(intro))
 		default: // the intro wrapped under the name
 			out = append(out, st.Bold.Render(trunc(f.Name, width)))
@@ -131,8 +132,8 @@ func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
 	// when the entries are in rows lines.
 	widths := func(rows, c int) (keyW, descW int) {
 		for _, u := range shown[c*rows : min((c+1)*rows, len(shown))] {
-			keyW = max(keyW, cells(u.Keys()))
-			descW = max(descW, cells(u.Description()))
+			keyW = max(keyW, frame.Cells(u.Keys()))
+			descW = max(descW, frame.Cells(u.Description()))
 		}
 		return keyW, descW
 	}

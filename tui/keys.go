@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -141,20 +142,20 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, km.ZoomOut) {
 			f = 2
 		}
-		b.tv = b.tv.zoom(b.cursor, f)
+		b.tv = b.tv.Zoom(b.cursor, f)
 		return b.changed(false)
 	case key.Matches(msg, km.ZoomSelection):
 		if !b.hasSel {
 			b.setNote(noteInfo, "no selection: start and end one with "+km.Select.Help().Key)
 			return nil
 		}
-		b.tv = b.tv.withRange(b.selStart, b.selEnd-b.selStart+1)
+		b.tv = b.tv.WithRange(b.selStart, b.selEnd-b.selStart+1)
 		// The selection now spans the whole view: drawn, it would hide
 		// every state under its colour, so it is done with.
 		b.hasSel, b.selecting = false, false
 		return b.moveCursor(min(max(b.cursor, b.tv.T0), b.tv.T1), false)
 	case key.Matches(msg, km.ZoomAll):
-		b.tv = b.tv.whole()
+		b.tv = b.tv.Whole()
 		return b.changed(false)
 	case key.Matches(msg, km.PanLeft, km.PanRight):
 		d := b.tv.Span() / 2
@@ -162,7 +163,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			d = -d
 		}
 		old := b.tv.T0
-		b.tv = b.tv.pan(d)
+		b.tv = b.tv.Pan(d)
 		return b.moveCursor(b.cursor+(b.tv.T0-old), false)
 	case key.Matches(msg, km.PrevChange, km.NextChange):
 		return b.stateChange(key.Matches(msg, km.PrevChange))
@@ -201,12 +202,12 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 	t := b.tree()
 	page := b.sh.layout(b.showTable, b.tableLines).ganttRows
 	if d, ok := lineMove(km, msg, int64(page)); ok {
-		t.move(int(max(min(d, int64(t.visibleLen())), -int64(t.visibleLen()))))
+		t.Move(int(max(min(d, int64(t.VisibleLen())), -int64(t.VisibleLen()))))
 		return b.changed(false)
 	}
 	switch {
 	case key.Matches(msg, km.Toggle):
-		if !t.toggle() {
+		if !t.Toggle() {
 			return nil
 		}
 	case key.Matches(msg, km.Left, km.Right):
@@ -219,7 +220,7 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 		var tm core.Time
 		switch {
 		case c < 0:
-			tm = b.cursor - b.tv.colWidth()
+			tm = b.cursor - b.tv.ColWidth()
 		case c >= b.tv.Cols:
 			tm = b.tv.T1 + 1
 		default:
@@ -234,20 +235,20 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 
 // gotoEvent moves the Gantt cursor to the selected event and selects its
 // thread (Control Flow) or CPU (Resources).
-func (b *browser) gotoEvent(r EventRow) tea.Cmd {
+func (b *browser) gotoEvent(r frame.EventRow) tea.Cmd {
 	t := b.tree()
 	if b.pane == viewControlFlow {
-		if n, ok := t.byTID(r.TID); ok {
-			t.selectNode(n)
+		if n, ok := t.ByTID(r.TID); ok {
+			t.SelectNode(n)
 		}
 	} else if r.CPU >= 0 {
-		for _, i := range t.roots() {
-			if n := t.node(i); n.kind == kindCPU && n.label == fmt.Sprintf("CPU %d", r.CPU) {
-				t.selectNode(i)
+		for _, i := range t.Roots() {
+			if n := t.Node(i); n.Kind == frame.KindCPU && n.Label == fmt.Sprintf("CPU %d", r.CPU) {
+				t.SelectNode(i)
 			}
 		}
 	}
-	b.tv = b.tv.showing(r.Time)
+	b.tv = b.tv.Showing(r.Time)
 	b.cursor = min(max(r.Time, b.tv.Start), b.tv.End)
 	b.extendSelection()
 	return b.changed(false) // the table already shows the event

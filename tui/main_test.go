@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/tracetui/tracetui/tui/frame"
 	"os"
 	"testing"
 )
@@ -30,8 +31,8 @@ func TestMain(m *testing.M) {
 
 // slowOpener reports progress until the test presses a key... it reports
 // half, then waits to be cancelled.
-func slowOpener(tr Trace) Opener {
-	return Opener{Name: "demo", Open: func(ctx context.Context, progress func(int64, int64)) (Trace, error) {
+func slowOpener(tr frame.Trace) Opener {
+	return Opener{Name: "demo", Open: func(ctx context.Context, progress func(int64, int64)) (frame.Trace, error) {
 		progress(50, 100)
 		<-ctx.Done()
 		return nil, ctx.Err()

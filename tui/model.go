@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // screen is which screen the root model shows.
@@ -33,7 +34,7 @@ type Model struct {
 	indexing indexing
 	opening  job // Opener.Open
 	browser  *browser
-	trace    Trace // the opened trace, closed with the model
+	trace    frame.Trace // the opened trace, closed with the model
 	err      error
 	clock    func() time.Time
 }
@@ -76,7 +77,7 @@ func (m *Model) Err() error { return m.err }
 
 // openedMsg ends the opening.
 type openedMsg struct {
-	trace Trace
+	trace frame.Trace
 	err   error
 }
 

@@ -19,9 +19,9 @@ import (
 func (b *browser) moveCursor(t core.Time, jump bool) tea.Cmd {
 	t = min(max(t, b.tv.Start), b.tv.End)
 	if jump && (t < b.tv.T0 || t > b.tv.T1) {
-		b.tv = b.tv.centredOn(t)
+		b.tv = b.tv.CentredOn(t)
 	} else {
-		b.tv = b.tv.showing(t)
+		b.tv = b.tv.Showing(t)
 	}
 	b.cursor = t
 	b.extendSelection()
@@ -48,12 +48,12 @@ func (b *browser) extendSelection() {
 // stateChange asks for the previous or next state change of the selected
 // row from the cursor.
 func (b *browser) stateChange(prev bool) tea.Cmd {
-	sel := b.tree().selected()
-	if sel < 0 || b.tree().node(sel).key < 0 {
+	sel := b.tree().Selected()
+	if sel < 0 || b.tree().Node(sel).Key < 0 {
 		return nil
 	}
 	ctx, seq := b.changes.start(b.ctx)
-	h, k, cur := b.hist, b.tree().node(sel).key, b.cursor
+	h, k, cur := b.hist, b.tree().Node(sel).Key, b.cursor
 	return func() tea.Msg {
 		t, ok, err := findChange(ctx, h, k, cur, prev)
 		return changeMsg{seq: seq, t: t, ok: ok, err: err}

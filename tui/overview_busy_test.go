@@ -16,6 +16,7 @@ import (
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Busy traces for the overviews: the real `go build` captures of
@@ -33,7 +34,7 @@ var recTraces struct {
 }
 
 // recTrace opens /work/rec/NAME.txt (indexing it on first use), or skips.
-func recTrace(tb testing.TB, name string) Trace {
+func recTrace(tb testing.TB, name string) frame.Trace {
 	tb.Helper()
 	path := filepath.Join(recDir, name+".txt")
 	if _, err := os.Stat(path); err != nil {
@@ -123,7 +124,7 @@ func newDenseTrace(processes, perProcess int) *memTrace {
 		panic(err)
 	}
 	return &memTrace{name: "dense", hist: m, events: &memEvents{},
-		info: TraceInfo{Format: "ctf", Start: start, End: start + span - 1}}
+		info: frame.TraceInfo{Format: "ctf", Start: start, End: start + span - 1}}
 }
 
 // TestOverviewBusyReadable: on a busy trace (more threads than lines,
@@ -132,9 +133,9 @@ func newDenseTrace(processes, perProcess int) *memTrace {
 // line (the `go build` capture's showed 4 057 parts, all hatched, and a
 // blank coarsest p). The real captures are checked too when present.
 func TestOverviewBusyReadable(t *testing.T) {
-	traces := map[string]func(testing.TB) Trace{"dense": func(testing.TB) Trace { return newDenseTrace(120, 3) }}
+	traces := map[string]func(testing.TB) frame.Trace{"dense": func(testing.TB) frame.Trace { return newDenseTrace(120, 3) }}
 	if !testing.Short() {
-		traces["build"] = func(tb testing.TB) Trace { return recTrace(tb, "build") }
+		traces["build"] = func(tb testing.TB) frame.Trace { return recTrace(tb, "build") }
 	}
 	for name, open := range traces {
 		t.Run(name, func(t *testing.T) {

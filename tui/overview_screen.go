@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -22,8 +23,8 @@ import (
 // overviewScreen is the overview screen, a view.
 type overviewScreen struct {
 	sh       *shared
-	tv       *timeView // the Gantt's (read only: the ruler's times of columns)
-	tree     *rowTree  // the rows aggregated (labels of the hierarchy's nodes)
+	tv       *frame.Window  // the Gantt's (read only: the ruler's times of columns)
+	tree     *frame.RowTree // the rows aggregated (labels of the hierarchy's nodes)
 	cache    *[2]*overview.Result
 	spatial  bool
 	job      job
@@ -164,10 +165,10 @@ func (ov *overviewScreen) zoomToPart() step {
 func (b *browser) zoomTo(z zoomMsg) tea.Cmd {
 	if z.node >= 0 && z.pane == b.pane {
 		t := b.tree()
-		t.selectNode(z.node)
-		t.top = t.sel
+		t.SelectNode(z.node)
+		t.Top = t.Sel
 	}
-	b.tv = b.tv.withRange(z.t0, z.t1-z.t0+1)
+	b.tv = b.tv.WithRange(z.t0, z.t1-z.t0+1)
 	b.setNote(noteInfo, "zoomed to "+z.what+" "+b.relTime(z.t0)+"–"+b.relTime(z.t1))
 	return b.moveCursor(z.t0, false)
 }
@@ -198,7 +199,7 @@ func (ov *overviewScreen) title() string {
 		}
 		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.Elapsed.Microseconds())/1000))
 	} else {
-		parts = append(parts, ov.sh.relTime(ov.tv.Start, ov.req.From, rangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.relTime(ov.tv.Start, ov.req.To, rangeRes(ov.req.From, ov.req.To)))
+		parts = append(parts, ov.sh.relTime(ov.tv.Start, ov.req.From, frame.RangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.relTime(ov.tv.Start, ov.req.To, frame.RangeRes(ov.req.From, ov.req.To)))
 		if ov.note != "" {
 			parts = append(parts, ov.note)
 		}
@@ -215,9 +216,9 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout
 	st := ov.sh.styles
 	res := ov.res
 	m := res.Model
-	domain := domainThread
+	domain := frame.DomainThread
 	if res.Req.Pane == viewResources {
-		domain = domainCPU
+		domain = frame.DomainCPU
 	}
 	// The hatch and the intensities first: on a short screen the box is
 	// cut, and the states are also listed by the Gantt's legend.
@@ -230,11 +231,11 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout
 	} else {
 		var lv strings.Builder
 		for level := numLevels - 1; level >= 0; level-- {
-			p := st.ovPens[sample.colour][level][0]
+			p := st.ovPens[sample.Colour][level][0]
 			lv.WriteString(p.prefix + "  " + p.suffix + " ")
 		}
 		rows = append(rows, lv.String()+"dominant state fills ≥ 2/3, ≥ 1/3, less")
-		start := st.ovPens[sample.colour][numLevels-1][1]
+		start := st.ovPens[sample.Colour][numLevels-1][1]
 		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
 	}
 	for j := range m.J {
@@ -344,8 +345,8 @@ func boolIndex(b bool) int {
 // treeLabel is a tree node's label (of the overview's view).
 func (ov *overviewScreen) treeLabel(n int32) string {
 	t := ov.tree
-	if t == nil || int(n) >= t.len() {
+	if t == nil || int(n) >= t.Len() {
 		return ""
 	}
-	return t.node(n).label
+	return t.Node(n).Label
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -17,7 +18,7 @@ type ovEntry struct {
 
 // buildShape lists the rows of a tree with their hierarchy (Control Flow:
 // process > thread; Resources: CPUs), coarsened to at most limit leaves.
-func buildShape(t *rowTree, limit int) *overview.Shape {
+func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 	var entries []ovEntry
 	total := 0
 	// One walk of the rows (depth-first): each root, then its children.
@@ -29,15 +30,15 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			total += len(e.rows)
 		}
 	}
-	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
+	t.Rows.ScanRecords(0, int32(t.Len()), func(i int32, r pstree.RowInfo) bool {
 		switch {
 		case r.Parent < 0:
 			flush()
 			e, process = ovEntry{node: i}, r.Kind == pstree.KindProcess
-			if isStatusRow(r) {
+			if frame.IsStatusRow(r) {
 				e.rows = append(e.rows, i)
 			}
-		case process && r.Parent == e.node && isStatusRow(r):
+		case process && r.Parent == e.node && frame.IsStatusRow(r):
 			e.rows = append(e.rows, i)
 		}
 		return true
@@ -56,7 +57,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 		v := newNode(parent, l.Node)
 		sh.Hier.Resource[v] = len(sh.Leaves)
 		for _, r := range rows {
-			sh.RowKeys = append(sh.RowKeys, t.node(r).key)
+			sh.RowKeys = append(sh.RowKeys, t.Node(r).Key)
 			sh.RowLeaf = append(sh.RowLeaf, int32(len(sh.Leaves)))
 		}
 		l.Rows = len(rows)
@@ -66,7 +67,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 	case total <= limit: // every row is a leaf, under its process
 		for _, e := range entries {
 			if len(e.rows) == 1 {
-				addLeaf(0, overview.Leaf{Label: t.node(e.rows[0]).label, Node: e.rows[0]}, e.rows)
+				addLeaf(0, overview.Leaf{Label: t.Node(e.rows[0]).Label, Node: e.rows[0]}, e.rows)
 				continue
 			}
 			p := newNode(0, e.node)
@@ -75,13 +76,13 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 				if r == e.node {
 					d = 0 // the leader thread is the process's own row
 				}
-				addLeaf(p, overview.Leaf{Label: t.node(r).label, Node: r, Depth: d}, []int32{r})
+				addLeaf(p, overview.Leaf{Label: t.Node(r).Label, Node: r, Depth: d}, []int32{r})
 			}
 		}
 	case len(entries) <= limit: // processes are leaves
 		parent := bands(len(entries), func() int { return newNode(0, -1) })
 		for i, e := range entries {
-			label := t.node(e.node).label
+			label := t.Node(e.node).Label
 			if len(e.rows) > 1 {
 				label += fmt.Sprintf(" (%d)", len(e.rows))
 			}
@@ -96,7 +97,7 @@ func buildShape(t *rowTree, limit int) *overview.Shape {
 			for _, e := range entries[a:z] {
 				rows = append(rows, e.rows...)
 			}
-			label := t.node(entries[a].node).label
+			label := t.Node(entries[a].node).Label
 			if z-a > 1 {
 				label += fmt.Sprintf(" +%d", z-a-1)
 			}

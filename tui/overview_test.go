@@ -11,6 +11,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -27,7 +28,7 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 	for i, k := range keys {
 		row[k] = i
 	}
-	v := timeView{T0: from, T1: to, Cols: T}
+	v := frame.Window{T0: from, T1: to, Cols: T}
 	out := make([][]float64, len(keys))
 	for i := range out {
 		out[i] = make([]float64, T*overview.MaxTypes)
@@ -235,7 +236,7 @@ func TestOverviewEnterZooms(t *testing.T) {
 	if hs.ov() != nil || b.tv.T0 != t0 || b.tv.T1 != t1 || b.cursor != t0 {
 		t.Errorf("view [%d, %d] cursor %d, want the part [%d, %d]", b.tv.T0, b.tv.T1, b.cursor, t0, t1)
 	}
-	if got := b.tree().selected(); got != node || hs.selectedLabel() != "ls 1200" {
+	if got := b.tree().Selected(); got != node || hs.selectedLabel() != "ls 1200" {
 		t.Errorf("selected %q (node %d), want the part's row ls 1200 (node %d)", hs.selectedLabel(), got, node)
 	}
 }
@@ -319,11 +320,11 @@ func TestOverviewCancel(t *testing.T) {
 
 // bigTree returns a tree of n thread rows sharing the rows of t (keys
 // repeat: enough for a query of many keys).
-func bigTree(t *rowTree, n int) *rowTree {
+func bigTree(t *frame.RowTree, n int) *frame.RowTree {
 	var rows []pstree.Row
 	for i := range n {
-		src := t.node(int32(i % t.len()))
-		rows = append(rows, pstree.Row{Label: src.label, Kind: pstree.KindThread, Key: int32(src.key), Thread: int32(src.thread), Parent: -1})
+		src := t.Node(int32(i % t.Len()))
+		rows = append(rows, pstree.Row{Label: src.Label, Kind: pstree.KindThread, Key: int32(src.Key), Thread: int32(src.Thread), Parent: -1})
 	}
-	return newRowTree(inMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
+	return frame.NewRowTree(frame.InMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
 }

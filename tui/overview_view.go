@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 )
 
@@ -99,7 +100,7 @@ func (ov *overviewScreen) drawing() *ovDrawing {
 }
 
 // newDrawing lays a partition out.
-func newDrawing(res *overview.Result, part, cols, lines int, tv timeView) *ovDrawing {
+func newDrawing(res *overview.Result, part, cols, lines int, tv frame.Window) *ovDrawing {
 	m, sh := res.Model, res.Req.Shape
 	L, T := len(sh.Leaves), m.T
 	d := &ovDrawing{part: part, cols: cols, lines: lines, res: res}
@@ -108,7 +109,7 @@ func newDrawing(res *overview.Result, part, cols, lines int, tv timeView) *ovDra
 	for i := range d.lineFirst {
 		d.lineFirst[i] = i * L / d.usedLines
 	}
-	view := timeView{Start: tv.Start, End: tv.End, T0: res.Req.From, T1: res.Req.To, Cols: cols}
+	view := frame.Window{Start: tv.Start, End: tv.End, T0: res.Req.From, T1: res.Req.To, Cols: cols}
 	d.colSlice = make([]int, cols)
 	for c := range cols {
 		mid := view.ColStart(c) + (view.ColEnd(c)-view.ColStart(c))/2
@@ -124,9 +125,9 @@ func newDrawing(res *overview.Result, part, cols, lines int, tv timeView) *ovDra
 		}
 	}
 	d.cells = make([]ovCell, d.usedLines*cols)
-	domain := domainThread
+	domain := frame.DomainThread
 	if res.Req.Pane == viewResources {
-		domain = domainCPU
+		domain = frame.DomainCPU
 	}
 	if !res.Req.Spatial {
 		// Each line's summary per part, and all rows' per part.
@@ -214,27 +215,27 @@ func summarize(m *overview.Model, sh *overview.Shape, l0, l1, i, k int) ovSummar
 }
 
 // typePaint is the look of a type of the model.
-func typePaint(m *overview.Model, domain valueDomain, j int) paint {
+func typePaint(m *overview.Model, domain frame.ValueDomain, j int) frame.Paint {
 	if j >= len(m.Values) {
-		return paint{palOther, 'o'}
+		return frame.Paint{Colour: frame.PalOther, Glyph: 'o'}
 	}
-	return paintOf(domain, m.Values[j])
+	return frame.PaintOf(domain, m.Values[j])
 }
 
 // typeName names a type of the model.
-func typeName(m *overview.Model, domain valueDomain, j int) string {
+func typeName(m *overview.Model, domain frame.ValueDomain, j int) string {
 	if j >= len(m.Values) {
 		return "other values"
 	}
-	return describeValue(domain, m.Values[j])
+	return frame.DescribeValue(domain, m.Values[j])
 }
 
-func cellOf(s *ovSummary, area int32, domain valueDomain, m *overview.Model) ovCell {
+func cellOf(s *ovSummary, area int32, domain frame.ValueDomain, m *overview.Model) ovCell {
 	if s.mode < 0 {
 		return ovCell{kind: cellEmpty, area: area}
 	}
 	p := typePaint(m, domain, s.mode)
-	return ovCell{kind: cellPart, level: levelOf(s.amp), colour: p.colour, glyph: p.glyph, area: area}
+	return ovCell{kind: cellPart, level: levelOf(s.amp), colour: p.Colour, glyph: p.Glyph, area: area}
 }
 
 // markStarts marks the first column of every part of a line.
@@ -411,7 +412,7 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 	}
 	s := summarize(m, sh, l0, l1, a.Start, a.End)
 	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
-	parts := []string{fmt.Sprintf("%s–%s", ov.sh.relTime(ov.tv.Start, t0, rangeRes(t0, t1)), ov.sh.relTime(ov.tv.Start, t1, rangeRes(t0, t1)))}
+	parts := []string{fmt.Sprintf("%s–%s", ov.sh.relTime(ov.tv.Start, t0, frame.RangeRes(t0, t1)), ov.sh.relTime(ov.tv.Start, t1, frame.RangeRes(t0, t1)))}
 	if res.Req.Spatial && a.Node == 0 {
 		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
 	} else {
@@ -421,9 +422,9 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s (%d rows)", label, s.rows))
 	}
-	domain := domainThread
+	domain := frame.DomainThread
 	if res.Req.Pane == viewResources {
-		domain = domainCPU
+		domain = frame.DomainCPU
 	}
 	capacity := float64(s.rows * s.slices * overview.TicksPerSlice)
 	order := make([]int, 0, len(s.amounts))
@@ -482,7 +483,7 @@ func (ov *overviewScreen) pen(cell ovCell, cursor bool) pen {
 	case cursor && cell.kind == cellPart:
 		return st.pens[cell.colour][variantCursor]
 	case cursor:
-		return st.pens[palNone][variantCursor]
+		return st.pens[frame.PalNone][variantCursor]
 	case cell.kind == cellHatch:
 		return st.hatch
 	case cell.kind == cellEmpty:

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // promptKind is what the one-line prompt asks for.
@@ -127,8 +128,8 @@ func (p *prompt) view() string {
 		at, after = string(p.text[p.pos]), string(p.text[p.pos+1:])
 	}
 	// Keep the cursor on screen: drop text from the left when too long.
-	room := p.sh.width - cells(p.label) - 2
-	for cells(before) > 0 && cells(before)+cells(at) > room {
+	room := p.sh.width - frame.Cells(p.label) - 2
+	for frame.Cells(before) > 0 && frame.Cells(before)+frame.Cells(at) > room {
 		_, n := firstRune(before)
 		before = before[n:]
 	}

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // TestCtrlCQuitsWhenQuitIsUnbound: a keys.json of {"quit": []} must not
@@ -37,7 +38,7 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 		}
 		m.close()
 	}
-	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return nil, errString("bad trace")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: km})

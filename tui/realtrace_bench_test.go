@@ -9,6 +9,7 @@ import (
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The real counterpart of newBigTrace: `tracetui gen --threads 50000`
@@ -24,7 +25,7 @@ var realTrace struct {
 	err  error
 }
 
-func realBigTrace(b *testing.B) Trace {
+func realBigTrace(b *testing.B) frame.Trace {
 	b.Helper()
 	realTrace.once.Do(func() {
 		path := gentest.Trace(b, 50_000)
@@ -42,12 +43,12 @@ type ingestTrace struct{ *trace.Trace }
 
 func (t ingestTrace) Name() string { return filepath.Base(t.Trace.Info().Trace) }
 
-func (t ingestTrace) Info() TraceInfo {
+func (t ingestTrace) Info() frame.TraceInfo {
 	in := t.Trace.Info()
-	return TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Intervals: in.Intervals, Discarded: in.LostEvents}
+	return frame.TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Intervals: in.Intervals, Discarded: in.LostEvents}
 }
 
-func (t ingestTrace) Events() EventTable { return t.Trace.Events() }
+func (t ingestTrace) Events() frame.EventTable { return t.Trace.Events() }
 
 // Close leaves the trace open: the tests and benchmarks share one across
 // browsers and close it themselves.
@@ -56,9 +57,9 @@ func (t ingestTrace) Close() error { return nil }
 // benchTraces are the two histories every 50 k benchmark runs on.
 var benchTraces = []struct {
 	name string
-	open func(b *testing.B) Trace
+	open func(b *testing.B) frame.Trace
 }{
-	{"history=standin", func(*testing.B) Trace { return newBigTrace() }},
+	{"history=standin", func(*testing.B) frame.Trace { return newBigTrace() }},
 	{"history=rsht", realBigTrace},
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // A Chrome-like history: string states, thread ids that are not numbers,
@@ -31,13 +32,13 @@ func chromeLikeHistory(t *testing.T) *core.MemHistory {
 }
 
 func TestControlFlowOfNonKernelTrace(t *testing.T) {
-	tree, err := buildControlFlow(context.Background(), chromeLikeHistory(t), nil)
+	tree, err := frame.BuildControlFlow(context.Background(), chromeLikeHistory(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var labels []string
-	for v := range tree.visibleLen() {
-		labels = append(labels, tree.node(tree.visibleRow(v)).label)
+	for v := range tree.VisibleLen() {
+		labels = append(labels, tree.Node(tree.VisibleRow(v)).Label)
 	}
 	want := []string{"chrome 7", "Chrome_IOThread 7.io", "CrBrowserMain 7.main", "orphan"}
 	if len(labels) != len(want) {
@@ -50,20 +51,20 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 	}
 	// Call stacks are collapsed children of their thread.
 	main := tidRow(t, tree, "7.main")
-	if n, c := tree.node(main), tree.children(main); len(c) != 2 || n.expanded || tree.node(c[0]).label != "depth 1" {
-		t.Errorf("7.main children %v expanded %v", c, n.expanded)
+	if n, c := tree.Node(main), tree.Children(main); len(c) != 2 || n.Expanded || tree.Node(c[0]).Label != "depth 1" {
+		t.Errorf("7.main children %v expanded %v", c, n.Expanded)
 	}
-	tree.selectNode(main)
-	tree.toggle()
-	if tree.visibleLen() != 6 {
-		t.Errorf("%d rows after expanding the call stack, want 6", tree.visibleLen())
+	tree.SelectNode(main)
+	tree.Toggle()
+	if tree.VisibleLen() != 6 {
+		t.Errorf("%d rows after expanding the call stack, want 6", tree.VisibleLen())
 	}
 	// String states get a stable colour and their first letter as glyph.
-	p := paintOf(domainThread, core.String("RunTask"))
-	if p != paintOf(domainThread, core.String("RunTask")) || p.glyph != 'R' || p.colour < palStrings {
+	p := frame.PaintOf(frame.DomainThread, core.String("RunTask"))
+	if p != frame.PaintOf(frame.DomainThread, core.String("RunTask")) || p.Glyph != 'R' || p.Colour < frame.PalStrings {
 		t.Errorf("paint of a string state: %+v", p)
 	}
-	if n, i, total := tree.find(regexp.MustCompile("IOThread"), false); n != tidRow(t, tree, "7.io") || i != 1 || total != 1 {
+	if n, i, total := findIn(tree, regexp.MustCompile("IOThread"), false); n != tidRow(t, tree, "7.io") || i != 1 || total != 1 {
 		t.Errorf("find: node %d, match %d of %d", n, i, total)
 	}
 }
@@ -72,27 +73,27 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 // the demo: threads under their process's leader, idle threads at the top
 // level, names as the latest Exec_name.
 func TestControlFlowGroupsThreadsUnderLeaders(t *testing.T) {
-	tree, err := buildControlFlow(context.Background(), newDemoTrace().hist, nil)
+	tree, err := frame.BuildControlFlow(context.Background(), newDemoTrace().hist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ffRow := tidRow(t, tree, "2000")
-	ff, ffKids := tree.node(ffRow), tree.children(ffRow)
-	if ff.kind != kindProcess || len(ffKids) != 2 || tree.node(ffKids[0]).label != "Web Content 2001" {
+	ff, ffKids := tree.Node(ffRow), tree.Children(ffRow)
+	if ff.Kind != frame.KindProcess || len(ffKids) != 2 || tree.Node(ffKids[0]).Label != "Web Content 2001" {
 		t.Errorf("firefox 2000: %+v", ff)
 	}
-	if n := tree.node(tidRow(t, tree, "1200")); n.label != "ls 1200" {
-		t.Errorf("bash after exec is %q, want the latest name ls", n.label)
+	if n := tree.Node(tidRow(t, tree, "1200")); n.Label != "ls 1200" {
+		t.Errorf("bash after exec is %q, want the latest name ls", n.Label)
 	}
-	if n := tree.node(tidRow(t, tree, "0_1")); n.parent != -1 || n.label != "swapper/1 0_1" {
+	if n := tree.Node(tidRow(t, tree, "0_1")); n.Parent != -1 || n.Label != "swapper/1 0_1" {
 		t.Errorf("idle thread: %+v", n)
 	}
 }
 
 // tidRow returns the row of thread Threads/<tid>, failing without one.
-func tidRow(tb testing.TB, tree *rowTree, tid string) int32 {
+func tidRow(tb testing.TB, tree *frame.RowTree, tid string) int32 {
 	tb.Helper()
-	n, ok := tree.byTID(tid)
+	n, ok := tree.ByTID(tid)
 	if !ok {
 		tb.Fatalf("no row of thread %q", tid)
 	}

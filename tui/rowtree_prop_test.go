@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // eagerTree is the reference: the row tree as the browser kept it before
@@ -135,9 +136,9 @@ func (t *eagerTree) toggle() bool {
 // an alternation, no match.
 var findPatterns = []string{"1", "^b", "main", "depth", "7$", "zz", `\b1`, `^1`, `(?i)MAIN`, `h 1`, `[0-9]$`, `\B1`, `b.m`, `1[0-9]`, `x y|w`}
 
-// find runs the browser's find on t, in the foreground.
-func (t *rowTree) find(re *regexp.Regexp, back bool) (int32, int, int) {
-	n, at, total, err := findRow(context.Background(), t.rows, newRowMatcher(re), max(t.selected(), 0), back)
+// findIn runs the browser's find on t, in the foreground.
+func findIn(t *frame.RowTree, re *regexp.Regexp, back bool) (int32, int, int) {
+	n, at, total, err := findRow(context.Background(), t.Rows, newRowMatcher(re), max(t.Selected(), 0), back)
 	if err != nil {
 		panic(err) // a background context is never done
 	}
@@ -220,27 +221,27 @@ func TestRowTreeMatchesEager(t *testing.T) {
 	for range 200 {
 		rows := randomRows(r)
 		ref := newEagerTree(rows)
-		lazy := newRowTree(inMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
+		lazy := frame.NewRowTree(frame.InMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
 		var log []string
 		check := func() {
 			t.Helper()
-			if lazy.visibleLen() != len(ref.visible) {
-				t.Fatalf("after %v: %d visible rows, want %d", log, lazy.visibleLen(), len(ref.visible))
+			if lazy.VisibleLen() != len(ref.visible) {
+				t.Fatalf("after %v: %d visible rows, want %d", log, lazy.VisibleLen(), len(ref.visible))
 			}
 			for v, want := range ref.visible {
-				if got := lazy.visibleRow(v); got != ref.pos[want] {
+				if got := lazy.VisibleRow(v); got != ref.pos[want] {
 					t.Fatalf("after %v: visible row %d is row %d, want %d (%q)", log, v, got, ref.pos[want], rows[want].Label)
 				}
-				if got, want := lazy.visibleIndex(ref.pos[want]), v; got != want {
+				if got, want := lazy.VisibleIndex(ref.pos[want]), v; got != want {
 					t.Fatalf("after %v: row %d at visible index %d, want %d", log, ref.pos[want], got, v)
 				}
-				n := lazy.node(ref.pos[want])
-				if n.label != rows[want].Label || n.expanded != ref.expanded[want] || n.leaf != (len(ref.children[want]) == 0) {
+				n := lazy.Node(ref.pos[want])
+				if n.Label != rows[want].Label || n.Expanded != ref.expanded[want] || n.Leaf != (len(ref.children[want]) == 0) {
 					t.Fatalf("after %v: row %d is %+v, want %+v", log, v, n, rows[want])
 				}
 			}
-			if lazy.sel != ref.sel {
-				t.Fatalf("after %v: selection %d, want %d", log, lazy.sel, ref.sel)
+			if lazy.Sel != ref.sel {
+				t.Fatalf("after %v: selection %d, want %d", log, lazy.Sel, ref.sel)
 			}
 		}
 		check()
@@ -249,13 +250,13 @@ func TestRowTreeMatchesEager(t *testing.T) {
 			case 0:
 				d := r.IntN(11) - 5
 				log = append(log, "move "+strconv.Itoa(d))
-				lazy.move(d)
+				lazy.Move(d)
 				if len(ref.visible) > 0 {
 					ref.sel = min(max(ref.sel+d, 0), len(ref.visible)-1)
 				}
 			case 1:
 				log = append(log, "toggle")
-				if a, b := lazy.toggle(), ref.toggle(); a != b {
+				if a, b := lazy.Toggle(), ref.toggle(); a != b {
 					t.Fatalf("after %v: toggle %v, want %v", log, a, b)
 				}
 			case 2:
@@ -264,19 +265,19 @@ func TestRowTreeMatchesEager(t *testing.T) {
 				}
 				n := int32(r.IntN(len(rows)))
 				log = append(log, "select "+rows[n].Label)
-				lazy.selectNode(ref.pos[n])
+				lazy.SelectNode(ref.pos[n])
 				ref.selectNode(n)
 			default:
 				re := regexp.MustCompile(findPatterns[r.IntN(len(findPatterns))])
 				back := op == 4
 				log = append(log, "find "+re.String())
-				got, at, total := lazy.find(re, back)
+				got, at, total := findIn(lazy, re, back)
 				want, wantAt, wantTotal := ref.find(re, back)
 				if (want < 0) != (got < 0) || (want >= 0 && got != ref.pos[want]) || at != wantAt || total != wantTotal {
 					t.Fatalf("after %v: found %d, match %d of %d; want %d, match %d of %d", log, got, at, total, want, wantAt, wantTotal)
 				}
 				if want >= 0 {
-					lazy.selectNode(got)
+					lazy.SelectNode(got)
 					ref.selectNode(want)
 				}
 			}
@@ -290,19 +291,19 @@ func TestRowTreeMatchesEager(t *testing.T) {
 // stacks.
 func TestChildrenOfLargeProcess(t *testing.T) {
 	rows := []pstree.Row{{Label: "burn 1", TIDLen: 1, Kind: pstree.KindProcess, Key: 0, Thread: 0, Parent: -1, Expanded: true, Rank: 2, ByID: true}}
-	const threads = 3 * smallSubtree
+	const threads = 3 * frame.SmallSubtree
 	for i := range threads {
 		tid := strconv.Itoa(i + 2)
 		rows = append(rows, pstree.Row{Label: "burn " + tid, TIDLen: len(tid), Kind: pstree.KindThread, Key: int32(i + 1), Thread: int32(i + 1), Parent: 0, Rank: 2, ByID: true})
 		rows = append(rows, pstree.Row{Label: "depth 1", Kind: pstree.KindCallStack, Key: -1, Thread: int32(i + 1), Parent: int32(len(rows) - 1)})
 	}
-	tree := newRowTree(inMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
-	kids := tree.children(0)
+	tree := frame.NewRowTree(frame.InMemoryRows(pstree.EncodeRows(rows, 0)), core.NewAttributeTree())
+	kids := tree.Children(0)
 	if len(kids) != threads {
 		t.Fatalf("%d children, want %d", len(kids), threads)
 	}
 	for i, c := range kids {
-		if n := tree.node(c); n.label != "burn "+strconv.Itoa(i+2) || n.parent != 0 {
+		if n := tree.Node(c); n.Label != "burn "+strconv.Itoa(i+2) || n.Parent != 0 {
 			t.Fatalf("child %d is row %d %+v", i, c, n)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // The ruler: tick steps, labels and the marks drawn on it.
@@ -26,7 +27,7 @@ func niceStep(d core.Time) core.Time {
 
 // rulerStep is the ruler's tick step: a round duration such that a label
 // (with the digits that tell ticks apart) and a gap fit between ticks.
-func (sh *shared) rulerStep(v timeView, cols int) core.Time {
+func (sh *shared) rulerStep(v frame.Window, cols int) core.Time {
 	cols = max(cols, 1)
 	width := core.Time(12)
 	step := niceStep(v.Span() * width / core.Time(cols))

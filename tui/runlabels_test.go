@@ -9,14 +9,15 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // bruteForceRuns lists, per key, the thread runs a Resources row names:
 // every interval of a positive integer value whose whole columns number
 // minRunCols or more, found column by column.
-func bruteForceRuns(t *testing.T, m *core.MemHistory, keys []core.Key, v timeView) [][]threadRun {
+func bruteForceRuns(t *testing.T, m *core.MemHistory, keys []core.Key, v frame.Window) [][]frame.ThreadRun {
 	start, end := m.Bounds()
-	out := make([][]threadRun, len(keys))
+	out := make([][]frame.ThreadRun, len(keys))
 	for r, k := range keys {
 		var ivs []core.Interval
 		if _, err := m.Query2D(context.Background(), []core.Key{k}, start, end, func(iv core.Interval) bool {
@@ -39,8 +40,8 @@ func bruteForceRuns(t *testing.T, m *core.MemHistory, keys []core.Key, v timeVie
 					c1 = c
 				}
 			}
-			if c0 >= 0 && c1-c0+1 >= minRunCols {
-				out[r] = append(out[r], threadRun{c0: c0, c1: c1, tid: iv.Value.Int()})
+			if c0 >= 0 && c1-c0+1 >= frame.MinRunCols {
+				out[r] = append(out[r], frame.ThreadRun{C0: c0, C1: c1, Tid: iv.Value.Int()})
 			}
 		}
 	}
@@ -54,22 +55,22 @@ func TestThreadRunsMatchBruteForce(t *testing.T) {
 	rng := coretest.Rand(t)
 	for iter := range 200 {
 		m, h, keys, view := randomFrameCase(rng, iter, 120, true)
-		rows := make([]frameRow, len(keys))
-		runs := make([]runKey, len(keys))
+		rows := make([]frame.FrameRow, len(keys))
+		runs := make([]frame.RunKey, len(keys))
 		for i, k := range keys {
-			rows[i] = frameRow{key: k, domain: domainCPU}
-			runs[i] = runKey{row: i, key: k}
+			rows[i] = frame.FrameRow{Key: k, Domain: frame.DomainCPU}
+			runs[i] = frame.RunKey{Row: i, Key: k}
 		}
 		want := bruteForceRuns(t, m, keys, view)
 		for _, rate := range []float64{0, 1e9} { // 0: exact first; huge: sampled
-			req := frameRequest{now: time.Now, hist: h, view: view, rows: rows, runs: runs, cursor: view.T0, rate: rate}
-			f := runFrame(context.Background(), req)
-			if f.err != nil {
-				t.Fatal(f.err)
+			req := frame.FrameRequest{Now: time.Now, Hist: h, Window: view, Rows: rows, Runs: runs, Cursor: view.T0, Rate: rate}
+			f := frame.RunFrame(context.Background(), req)
+			if f.Err != nil {
+				t.Fatal(f.Err)
 			}
 			for r := range keys {
-				if !slices.Equal(f.runs[r], want[r]) {
-					t.Fatalf("iter %d mode %v row %d view [%d,%d]/%d: runs\n%v\nwant\n%v", iter, f.mode, r, view.T0, view.T1, view.Cols, f.runs[r], want[r])
+				if !slices.Equal(f.Runs[r], want[r]) {
+					t.Fatalf("iter %d mode %v row %d view [%d,%d]/%d: runs\n%v\nwant\n%v", iter, f.Mode, r, view.T0, view.T1, view.Cols, f.Runs[r], want[r])
 				}
 			}
 		}
@@ -88,18 +89,18 @@ func TestThreadRunsOfSummaryFrames(t *testing.T) {
 		if len(keys) < 2 {
 			continue
 		}
-		rows := []frameRow{{key: keys[0], domain: domainCPU}}
-		runs := []runKey{{row: 0, key: keys[1]}}
+		rows := []frame.FrameRow{{Key: keys[0], Domain: frame.DomainCPU}}
+		runs := []frame.RunKey{{Row: 0, Key: keys[1]}}
 		want := bruteForceRuns(t, m, keys[1:2], view)
-		f := runFrame(context.Background(), frameRequest{now: time.Now, hist: h, view: view, rows: rows, runs: runs, cursor: view.T0, rate: 1e9, summary: true})
-		if f.err != nil {
-			t.Fatal(f.err)
+		f := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: h, Window: view, Rows: rows, Runs: runs, Cursor: view.T0, Rate: 1e9, Summary: true})
+		if f.Err != nil {
+			t.Fatal(f.Err)
 		}
-		if f.mode == modeSummary {
+		if f.Mode == frame.ModeSummary {
 			summarised++
 		}
-		if !slices.Equal(f.runs[0], want[0]) {
-			t.Fatalf("iter %d mode %v view [%d,%d]/%d: runs\n%v\nwant\n%v", iter, f.mode, view.T0, view.T1, view.Cols, f.runs[0], want[0])
+		if !slices.Equal(f.Runs[0], want[0]) {
+			t.Fatalf("iter %d mode %v view [%d,%d]/%d: runs\n%v\nwant\n%v", iter, f.Mode, view.T0, view.T1, view.Cols, f.Runs[0], want[0])
 		}
 	}
 	if summarised < 20 {
@@ -112,17 +113,17 @@ func TestThreadRunsOfSummaryFrames(t *testing.T) {
 func TestRunTimesMeetEveryRun(t *testing.T) {
 	rng := coretest.Rand(t)
 	for iter := range 2000 {
-		v := timeView{Start: 0, End: 1 << 40, Cols: 1 + rng.IntN(300)}
-		v = v.withRange(core.Time(rng.Int64N(1<<30)), core.Time(1+rng.Int64N(1<<(1+rng.IntN(36)))))
-		b := &frameBuilder{req: frameRequest{view: v, cursor: v.T0}, cols: v.Cols, starts: make([]core.Time, v.Cols+1)}
-		for c := range b.starts {
-			b.starts[c] = v.ColStart(c)
+		v := frame.Window{Start: 0, End: 1 << 40, Cols: 1 + rng.IntN(300)}
+		v = v.WithRange(core.Time(rng.Int64N(1<<30)), core.Time(1+rng.Int64N(1<<(1+rng.IntN(36)))))
+		b := &frame.FrameBuilder{Req: frame.FrameRequest{Window: v, Cursor: v.T0}, Cols: v.Cols, Starts: make([]core.Time, v.Cols+1)}
+		for c := range b.Starts {
+			b.Starts[c] = v.ColStart(c)
 		}
-		times := b.runTimes()
+		times := b.RunTimes()
 		for range 20 {
 			c0 := rng.IntN(v.Cols)
-			c1 := min(v.Cols-1, c0+minRunCols-1+rng.IntN(4))
-			if c1-c0+1 < minRunCols || v.ColEnd(c1) < v.ColStart(c0) {
+			c1 := min(v.Cols-1, c0+frame.MinRunCols-1+rng.IntN(4))
+			if c1-c0+1 < frame.MinRunCols || v.ColEnd(c1) < v.ColStart(c0) {
 				continue
 			}
 			s, e := v.ColStart(c0)-core.Time(rng.IntN(3)), v.ColEnd(c1)+core.Time(rng.IntN(3))
@@ -152,14 +153,14 @@ func TestResourcesNamesThreadsInRuns(t *testing.T) {
 		}
 	}
 	named := 0
-	for _, r := range b.frame.runs[slices.Index(b.frame.keys, b.tree().node(b.tree().selected()).key)] {
-		label := string(b.runLabel(r, r.c1-r.c0-1))
+	for _, r := range b.frame.Runs[slices.Index(b.frame.Keys, b.tree().Node(b.tree().Selected()).Key)] {
+		label := string(b.runLabel(r, r.C1-r.C0-1))
 		if label == "" {
 			continue
 		}
 		named++
 		if !strings.Contains(cpu1, label) {
-			t.Errorf("run of %d (columns %d..%d) not labelled %q:\n%s", r.tid, r.c0, r.c1, label, cpu1)
+			t.Errorf("run of %d (columns %d..%d) not labelled %q:\n%s", r.Tid, r.C0, r.C1, label, cpu1)
 		}
 	}
 	if named == 0 {

@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"io"
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
-	"io"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Smallest usable terminal.
@@ -60,4 +64,21 @@ func (sh *shared) layout(showTable bool, tableLines int) screenLayout {
 		l.ganttRows -= l.tableEvents + 2
 	}
 	return l
+}
+
+// relTime prints t as an offset from the trace start, precise to res, or
+// as absolute seconds precise to res when the user toggled absolute
+// times: the one place that decides how instants read on screen.
+func (sh *shared) relTime(start, t, res core.Time) string {
+	if sh.absTimes {
+		return frame.FormatTimestampAt(t, res)
+	}
+	return "+" + frame.FormatDurationAt(t-start, res)
+}
+
+// tickLabel is a ruler tick's label, a step after the previous one: the
+// offset without its "+" (every tick is one) or the absolute seconds, as
+// relTime reads them.
+func (sh *shared) tickLabel(start, t, step core.Time) string {
+	return strings.TrimPrefix(sh.relTime(start, t, step), "+")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/analyses"
 	"github.com/tracetui/tracetui/ingest/pstree"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Statistics (S) over the selection, or the visible range without one:
@@ -64,7 +65,7 @@ type statsCol struct {
 // state lines) and one value per numeric column.
 type statsLine struct {
 	name  string
-	paint *paint
+	paint *frame.Paint
 	vals  []float64 // per column, index 0 unused
 	// occ is the occurrence enter shows in Control Flow (an N-slowest
 	// row, or a system call's slowest call); nil for other lines.
@@ -117,8 +118,8 @@ type statsScreen struct {
 	row     string // the selected row's label
 	tables  [numStatsTables]statsTable
 	focus   int
-	running int      // parts still computing
-	threads *rowTree // Control Flow's rows (nil before they are read)
+	running int            // parts still computing
+	threads *frame.RowTree // Control Flow's rows (nil before they are read)
 }
 
 // statsMsg is one report of a running computation.
@@ -137,11 +138,11 @@ type statsMsg struct {
 type statsRequest struct {
 	seq      uint64
 	hist     core.History
-	events   EventTable
+	events   frame.EventTable
 	from, to core.Time
 	rows     *pstree.Rows // the view's rows: the status attributes of all of them
 	sel      []core.Key   // the selected row's (and its threads')
-	domain   valueDomain
+	domain   frame.ValueDomain
 }
 
 // newStats returns the tables with their columns, sorted by time or count.
@@ -175,32 +176,32 @@ func (b *browser) openStats() tea.Cmd {
 	if b.hasSel {
 		s.from, s.to, s.what = b.selStart, b.selEnd, "selection"
 	}
-	req := statsRequest{hist: b.hist, events: b.trace.Events(), from: s.from, to: s.to, domain: domainThread}
+	req := statsRequest{hist: b.hist, events: b.trace.Events(), from: s.from, to: s.to, domain: frame.DomainThread}
 	if b.pane == viewResources {
-		req.domain = domainCPU
+		req.domain = frame.DomainCPU
 	}
 	t := b.tree()
 	s.row = "selected row"
-	if sel := t.selected(); sel >= 0 {
-		n := new(t.node(sel))
-		s.row = n.label
+	if sel := t.Selected(); sel >= 0 {
+		n := new(t.Node(sel))
+		s.row = n.Label
 		var add func(i int32)
 		add = func(i int32) {
-			if k := t.node(i).key; k >= 0 && t.node(i).kind != kindCallStack {
+			if k := t.Node(i).Key; k >= 0 && t.Node(i).Kind != frame.KindCallStack {
 				req.sel = append(req.sel, k)
 			}
-			if t.node(i).kind == kindProcess { // a CPU's IRQ rows are already in its status
-				for _, c := range t.children(i) {
+			if t.Node(i).Kind == frame.KindProcess { // a CPU's IRQ rows are already in its status
+				for _, c := range t.Children(i) {
 					add(c)
 				}
 			}
 		}
 		add(sel)
-		if c := len(t.children(sel)); c > 0 && n.kind == kindProcess {
+		if c := len(t.Children(sel)); c > 0 && n.Kind == frame.KindProcess {
 			s.row += fmt.Sprintf(" +%d", c)
 		}
 	}
-	req.rows = t.rows // read by the computation, not here: millions of rows
+	req.rows = t.Rows // read by the computation, not here: millions of rows
 	s.tables = newStats(s.row)
 	s.tables[statsStates].status = "computing…"
 	for t := statsSyscalls; t < numStatsTables; t++ {
@@ -325,7 +326,7 @@ func runStats(ctx context.Context, req statsRequest, ch chan<- statsMsg) {
 func statusKeys(rows *pstree.Rows) []core.Key {
 	var keys []core.Key
 	rows.ScanRecords(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo) bool {
-		if isStatusRow(r) {
+		if frame.IsStatusRow(r) {
 			keys = append(keys, core.Key(r.Key))
 		}
 		return true
@@ -389,8 +390,8 @@ func stateStats(ctx context.Context, req statsRequest, out *[numStatsTables][]st
 		allTotal += st.all
 	}
 	for v, st := range byValue {
-		p := paintOf(req.domain, v)
-		out[statsStates] = append(out[statsStates], statsLine{name: describeValue(req.domain, v), paint: &p,
+		p := frame.PaintOf(req.domain, v)
+		out[statsStates] = append(out[statsStates], statsLine{name: frame.DescribeValue(req.domain, v), paint: &p,
 			vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
 	}
 

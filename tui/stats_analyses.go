@@ -107,7 +107,7 @@ func (s *statsScreen) showOccurrence() step {
 	}
 	o := t.lines[t.cur].occ
 	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}
-	if n, ok := s.threads.byTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
+	if n, ok := s.threads.ByTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
 		z.node = n
 	}
 	return step{done: true, cmd: func() tea.Msg { return z }}

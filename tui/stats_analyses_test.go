@@ -2,10 +2,11 @@ package tui
 
 import (
 	"context"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/tracetui/tracetui/core"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
 
 	"github.com/tracetui/tracetui/ingest/analyses"
 )
@@ -103,9 +104,9 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	if b.tv.T0 > core.Time(o.StartNS) || b.tv.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
 		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.tv.T0, b.tv.T1, b.cursor, o.StartNS, o.DurationNS)
 	}
-	n := b.tree().node(b.tree().selected())
-	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
-		t.Errorf("selected row %q (%s), want the thread %s", n.label, n.tid, want)
+	n := b.tree().Node(b.tree().Selected())
+	if want := core.ThreadName(int64(o.TID), o.CPU); n.Tid != want {
+		t.Errorf("selected row %q (%s), want the thread %s", n.Label, n.Tid, want)
 	}
 }
 
@@ -150,9 +151,9 @@ func TestStatsEnterOnThreadLine(t *testing.T) {
 	if topView[*statsScreen](b) != nil {
 		t.Fatal("enter left the statistics open")
 	}
-	n := b.tree().node(b.tree().selected())
-	if want := core.ThreadName(int64(o.TID), o.CPU); n.tid != want {
-		t.Errorf("selected row %q (%s), want the thread %s of line %q", n.label, n.tid, want, line.name)
+	n := b.tree().Node(b.tree().Selected())
+	if want := core.ThreadName(int64(o.TID), o.CPU); n.Tid != want {
+		t.Errorf("selected row %q (%s), want the thread %s of line %q", n.Label, n.Tid, want, line.name)
 	}
 	if b.cursor != core.Time(o.StartNS) {
 		t.Errorf("cursor %d, want the occurrence's start %d", b.cursor, o.StartNS)

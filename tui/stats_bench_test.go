@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"github.com/tracetui/tracetui/tui/frame"
 	"testing"
 )
 
@@ -14,16 +15,16 @@ import (
 func BenchmarkStatsFirstTable(b *testing.B) {
 	traces := append([]struct {
 		name string
-		open func(b *testing.B) Trace
-	}{{"demo", func(*testing.B) Trace { return newDemoTrace() }}}, benchTraces...)
+		open func(b *testing.B) frame.Trace
+	}{{"demo", func(*testing.B) frame.Trace { return newDemoTrace() }}}, benchTraces...)
 	for _, bt := range traces {
 		b.Run(bt.name, func(b *testing.B) {
 			tr := bt.open(b)
 			hs := newHarness(b, tr, 200, 60, false)
 			b.Run("first", func(b *testing.B) {
-				req := statsRequest{hist: tr.History(), domain: domainThread}
+				req := statsRequest{hist: tr.History(), domain: frame.DomainThread}
 				req.from, req.to = hs.b().tv.Start, hs.b().tv.End
-				req.rows = hs.b().tree().rows
+				req.rows = hs.b().tree().Rows
 				for range b.N {
 					var out [numStatsTables][]statsLine
 					if err := stateStats(context.Background(), req, &out); err != nil || len(out[statsStates]) == 0 {

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // statsWant computes the statistics of [from, to] from the definitions:
@@ -32,7 +33,7 @@ func statsWant(tr *memTrace, from, to core.Time, sel core.Key) (all, selected ma
 			continue
 		}
 		d := min(iv.End, to) - max(iv.Start, from) + 1
-		name := describeValue(domainThread, iv.Value)
+		name := frame.DescribeValue(frame.DomainThread, iv.Value)
 		if isThread[iv.Key] {
 			all[name] += d
 		}
@@ -59,7 +60,7 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 	t.Helper()
 	b := hs.b()
 	tr := b.trace.(*memTrace)
-	sel := b.tree().node(b.tree().selected()).key
+	sel := b.tree().Node(b.tree().Selected()).Key
 	all, selected, events, calls := statsWant(tr, from, to, sel)
 	st := topView[*statsScreen](b)
 	if st == nil {
@@ -121,7 +122,7 @@ func TestStatsMatchDefinitions(t *testing.T) {
 
 // blockingEvents' CountByType waits for its context to end.
 type blockingEvents struct {
-	EventTable
+	frame.EventTable
 	started, ended chan struct{}
 }
 
@@ -201,7 +202,7 @@ func TestDensityStrip(t *testing.T) {
 	if lipglossWidth(s) != 80 || open < 0 || closing < open || closing-open > 7 {
 		t.Errorf("zoomed x16: %q", s)
 	}
-	whole := timeView{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
+	whole := frame.Window{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
 	if want := l.treeW + 1 + whole.ColOf(b.tv.T0); open != want {
 		t.Errorf("[ at %d, want %d (the visible range's first column)", open, want)
 	}

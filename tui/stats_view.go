@@ -6,12 +6,13 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // rangeTitle is the title line of a screen about [from, to]: what, the
 // range relative to the trace start, and its length.
 func (sh *shared) rangeTitle(what string, start, from, to core.Time, w int) string {
-	res := rangeRes(from, to)
+	res := frame.RangeRes(from, to)
 	title := what + " " + sh.relTime(start, from, res) + "–" + sh.relTime(start, to, res) + " (" + core.FormatDuration(to-from+1) + ")"
 	return sh.styles.Title.Render(fit(title, w))
 }
@@ -180,7 +181,7 @@ func formatStat(k colKind, v float64) string {
 
 // padLeft right-aligns s in w cells (truncating when longer).
 func padLeft(s string, w int) string {
-	n := cells(s)
+	n := frame.Cells(s)
 	if n >= w {
 		return trunc(s, w)
 	}

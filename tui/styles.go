@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // cellVariant is how a Gantt cell is drawn besides its state.
@@ -62,10 +63,10 @@ const selMarker = "*"
 type Styles struct {
 	ASCII bool
 
-	pens [numPalette][numVariants]pen
+	pens [frame.NumPalette][numVariants]pen
 	// ovPens draw the overview's parts: per colour, intensity level and
 	// whether the cell is a part's first column.
-	ovPens [numPalette][numLevels][2]pen
+	ovPens [frame.NumPalette][numLevels][2]pen
 	hatch  pen // merged parts smaller than a cell (never a state)
 
 	Title, Dim, Bold, Error, Warning                 ink
@@ -128,7 +129,7 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 		FullKey: fg("#b0b0b0").Bold(true), FullDesc: fg("#808080"),
 		FullSeparator: fg("#4e4e4e"),
 	}
-	for i := range numPalette {
+	for i := range frame.NumPalette {
 		for v := range numVariants {
 			s.pens[i][v] = s.makePen(uint8(i), v)
 		}
@@ -206,7 +207,7 @@ func (s *Styles) makeOvPen(colour uint8, level int, start bool) pen {
 		return pen{glyph: [numLevels]string{"-", "="}[level]}
 	}
 	st := s.Renderer.NewStyle()
-	if hex := paletteHex(colour); hex != "" {
+	if hex := frame.PaletteHex(colour); hex != "" {
 		st = st.Background(s.colour(shade(hex, levelShade[level])))
 	}
 	glyph := " "
@@ -241,7 +242,7 @@ func (s *Styles) makePen(colour uint8, v cellVariant) pen {
 		return pen{} // the state's own glyph, set per cell
 	}
 	st := s.Renderer.NewStyle()
-	hex := paletteHex(colour)
+	hex := frame.PaletteHex(colour)
 	glyph := " "
 	switch v {
 	case variantSolid:
@@ -278,10 +279,10 @@ func (s *Styles) makePen(colour uint8, v cellVariant) pen {
 }
 
 // swatch draws one legend sample of a paint.
-func (s *Styles) swatch(p paint) string {
-	pn := s.pens[p.colour][variantSolid]
+func (s *Styles) swatch(p frame.Paint) string {
+	pn := s.pens[p.Colour][variantSolid]
 	if s.ASCII {
-		return string(p.glyph) + string(p.glyph)
+		return string(p.Glyph) + string(p.Glyph)
 	}
 	return pn.prefix + "  " + pn.suffix
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // eventTable is the virtual event table: only the rows on screen are
@@ -19,22 +20,22 @@ type eventTable struct {
 	sh      *shared
 	ctx     context.Context // bounds its queries
 	focused bool            // keys go to the table, not the Gantt
-	ev      EventTable
+	ev      frame.EventTable
 	total   int64
 	height  int // event lines on screen
 
-	top, sel int64       // view indexes (filtered space when a filter is on)
-	col      EventColumn // focused column (what f edits)
-	start    core.Time   // the trace start, origin of the +offset times
-	hoff     int         // cells of Contents scrolled off to the left
+	top, sel int64             // view indexes (filtered space when a filter is on)
+	col      frame.EventColumn // focused column (what f edits)
+	start    core.Time         // the trace start, origin of the +offset times
+	hoff     int               // cells of Contents scrolled off to the left
 
-	cache     map[int64]EventRow // rows last read, by rank
-	fetches   job                // row reads: a superseded one is cancelled
-	fetchKey  string             // ranks wanted by the last fetch, to skip duplicates
-	ranks     job                // the first event at the cursor, for syncTo
+	cache     map[int64]frame.EventRow // rows last read, by rank
+	fetches   job                      // row reads: a superseded one is cancelled
+	fetchKey  string                   // ranks wanted by the last fetch, to skip duplicates
+	ranks     job                      // the first event at the cursor, for syncTo
 	fetchErr  error
-	pattern   [NumColumns]string // the filter's text, per column
-	filter    Filter
+	pattern   [frame.NumColumns]string // the filter's text, per column
+	filter    frame.Filter
 	filterOn  bool    // filter is not empty: the view is matches
 	matches   []int64 // ranks matched so far, ascending
 	scanDone  int64
@@ -48,8 +49,8 @@ type eventTable struct {
 	anchor core.Time
 }
 
-func newEventTable(ctx context.Context, sh *shared, ev EventTable, start core.Time) *eventTable {
-	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: ColEvent, start: start, cache: map[int64]EventRow{}}
+func newEventTable(ctx context.Context, sh *shared, ev frame.EventTable, start core.Time) *eventTable {
+	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: frame.ColEvent, start: start, cache: map[int64]frame.EventRow{}}
 }
 
 // Messages of the table's commands, tagged with the sequence number of the
@@ -57,7 +58,7 @@ func newEventTable(ctx context.Context, sh *shared, ev EventTable, start core.Ti
 type (
 	rowsMsg struct {
 		seq  uint64
-		rows []EventRow
+		rows []frame.EventRow
 		err  error
 	}
 	rankMsg struct {
@@ -67,7 +68,7 @@ type (
 	}
 	filterMsg struct {
 		seq  uint64
-		p    FilterProgress
+		p    frame.FilterProgress
 		err  error
 		last bool
 		ch   <-chan filterMsg
@@ -153,7 +154,7 @@ func (t *eventTable) gotRows(m rowsMsg) {
 	}
 	t.fetchErr = nil
 	if len(t.cache) > 4*max(t.height, 16) { // keep memory flat
-		t.cache = map[int64]EventRow{}
+		t.cache = map[int64]frame.EventRow{}
 	}
 	for _, r := range m.rows {
 		t.cache[r.Rank] = r
@@ -192,7 +193,7 @@ func (t *eventTable) gotRank(m rankMsg) bool {
 // setPattern compiles a column's filter text. Plain text is a substring
 // search (an unanchored regex); an invalid regex is returned as an error
 // and the previous filter stays.
-func (t *eventTable) setPattern(col EventColumn, text string) error {
+func (t *eventTable) setPattern(col frame.EventColumn, text string) error {
 	var re *regexp.Regexp
 	if text != "" {
 		var err error
@@ -222,7 +223,7 @@ func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd 
 	fctx, seq := t.scan.start(ctx)
 	ev, f := t.ev, t.filter
 	return spawn(4, func(ch chan<- filterMsg) {
-		err := ev.Filter(fctx, f, func(p FilterProgress) bool {
+		err := ev.Filter(fctx, f, func(p frame.FilterProgress) bool {
 			select {
 			case ch <- filterMsg{seq: seq, p: p}:
 				return true
@@ -283,16 +284,16 @@ func (t *eventTable) progressText() string {
 
 // selected returns the selected event's row, when there is one and it
 // has been read.
-func (t *eventTable) selected() (EventRow, bool) {
+func (t *eventTable) selected() (frame.EventRow, bool) {
 	if t.len() == 0 {
-		return EventRow{}, false
+		return frame.EventRow{}, false
 	}
 	r, ok := t.cache[t.rankOf(t.sel)]
 	return r, ok
 }
 
 // gotoEventMsg asks the Gantt to show an event (enter in the table).
-type gotoEventMsg struct{ row EventRow }
+type gotoEventMsg struct{ row frame.EventRow }
 
 // Update handles the table's reports and, when it has the focus, its
 // keys.
@@ -329,7 +330,7 @@ func (t *eventTable) key(msg tea.KeyMsg) step {
 	case key.Matches(msg, km.Left):
 		t.col = max(t.col-1, 0)
 	case key.Matches(msg, km.Right):
-		t.col = min(t.col+1, NumColumns-1)
+		t.col = min(t.col+1, frame.NumColumns-1)
 	case key.Matches(msg, km.ContentsLeft, km.ContentsRight):
 		return t.scrollContents(key.Matches(msg, km.ContentsLeft))
 	case key.Matches(msg, km.Toggle):

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // selectedLineText is the table's line of the selected event on screen.
@@ -46,7 +47,7 @@ func testContentsScroll(t *testing.T, hs *harness) {
 	for range 100 {
 		hs.press("contents_right")
 	}
-	if want := cells(longest) - w; b.table.hoff != want || !strings.Contains(b.note, "end here") {
+	if want := frame.Cells(longest) - w; b.table.hoff != want || !strings.Contains(b.note, "end here") {
 		t.Errorf("scrolled to %d (note %q), want the longest contents' end, %d", b.table.hoff, b.note, want)
 	}
 	if screen := hs.view(); !strings.Contains(screen, longest[len(longest)-w/2:]+"\n") {
@@ -94,12 +95,12 @@ func TestCopyEventLine(t *testing.T) {
 
 func TestEventLineLeavesOutWhatIsUnknown(t *testing.T) {
 	for _, c := range []struct {
-		r    EventRow
+		r    frame.EventRow
 		want string
 	}{
-		{EventRow{Time: 1_500_000_000, CPU: -1, Event: "mark"}, "1.500000000 mark:"},
-		{EventRow{Time: 2, CPU: 3, TID: "7", Event: "e", Contents: "a=\x1b[31m"}, "0.000000002 [3] 7 e: a=\uFFFD[31m"},
-		{EventRow{CPU: 0, Process: "bash", Event: "e"}, "0.000000000 [0] bash e:"},
+		{frame.EventRow{Time: 1_500_000_000, CPU: -1, Event: "mark"}, "1.500000000 mark:"},
+		{frame.EventRow{Time: 2, CPU: 3, TID: "7", Event: "e", Contents: "a=\x1b[31m"}, "0.000000002 [3] 7 e: a=\uFFFD[31m"},
+		{frame.EventRow{CPU: 0, Process: "bash", Event: "e"}, "0.000000000 [0] bash e:"},
 	} {
 		if got := eventLine(&c.r); got != c.want {
 			t.Errorf("eventLine(%+v) = %q, want %q", c.r, got, c.want)
@@ -122,7 +123,7 @@ func TestScrolledCell(t *testing.T) {
 		{"ab日本語cde", 3, 7, "«本語c»"},
 		{"a\x1bbcdef", 1, 4, "«bc»"},
 	} {
-		if got := scrolledCell(c.s, c.off, c.w); got != c.want || cells(got) != c.w {
+		if got := scrolledCell(c.s, c.off, c.w); got != c.want || frame.Cells(got) != c.w {
 			t.Errorf("scrolledCell(%q, %d, %d) = %q, want %q (%d cells)", c.s, c.off, c.w, got, c.want, c.w)
 		}
 	}

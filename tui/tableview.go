@@ -4,24 +4,25 @@ import (
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // tableWidths splits w cells among the columns (one space between
 // columns); Contents takes what is left. Narrow screens shrink Event,
 // Process and TID first.
-func tableWidths(w int) [NumColumns]int {
-	ws := [NumColumns]int{ColTime: 20, ColCPU: 3, ColEvent: 18, ColTID: 7, ColProcess: 14}
+func tableWidths(w int) [frame.NumColumns]int {
+	ws := [frame.NumColumns]int{frame.ColTime: 20, frame.ColCPU: 3, frame.ColEvent: 18, frame.ColTID: 7, frame.ColProcess: 14}
 	switch {
 	case w < 72:
-		ws[ColEvent], ws[ColTID], ws[ColProcess] = 10, 5, 6
+		ws[frame.ColEvent], ws[frame.ColTID], ws[frame.ColProcess] = 10, 5, 6
 	case w < 100:
-		ws[ColEvent], ws[ColProcess] = 14, 10
+		ws[frame.ColEvent], ws[frame.ColProcess] = 14, 10
 	}
-	used := int(NumColumns) - 1
-	for c := range ColContents {
+	used := int(frame.NumColumns) - 1
+	for c := range frame.ColContents {
 		used += ws[c]
 	}
-	ws[ColContents] = max(w-used, 1)
+	ws[frame.ColContents] = max(w-used, 1)
 	return ws
 }
 
@@ -61,18 +62,18 @@ func (tb *eventTable) selLine() int {
 func (tb *eventTable) draw(a area, margin int) []string {
 	st := tb.sh.styles
 	ws := tableWidths(a.width)
-	ws[ColContents] = max(ws[ColContents]-margin, 1)
+	ws[frame.ColContents] = max(ws[frame.ColContents]-margin, 1)
 	a.width -= margin
 	var head, filt strings.Builder
-	for c := range NumColumns {
+	for c := range frame.NumColumns {
 		if c > 0 {
 			head.WriteByte(' ')
 			filt.WriteByte(' ')
 		}
 		h := fit(c.String(), ws[c])
-		if c == ColContents { // the filter's progress, right-aligned
+		if c == frame.ColContents { // the filter's progress, right-aligned
 			prog := tb.progressText()
-			if gap := ws[c] - len(c.String()) - cells(prog); gap >= 2 {
+			if gap := ws[c] - len(c.String()) - frame.Cells(prog); gap >= 2 {
 				h = c.String() + strings.Repeat(" ", gap) + prog
 			} else {
 				h = fit(prog, ws[c])
@@ -120,7 +121,7 @@ func (tb *eventTable) draw(a area, margin int) []string {
 		if !ok {
 			sb.WriteString(fit("…", a.width))
 		} else {
-			for c := range NumColumns {
+			for c := range frame.NumColumns {
 				if c > 0 {
 					sb.WriteByte(' ')
 				}
@@ -142,11 +143,11 @@ func (tb *eventTable) draw(a area, margin int) []string {
 
 // cell is column c of row r fitted to w cells: Time as the other times on
 // screen read (see eventTime), Contents scrolled by hoff.
-func (tb *eventTable) cell(r *EventRow, c EventColumn, w int) string {
+func (tb *eventTable) cell(r *frame.EventRow, c frame.EventColumn, w int) string {
 	switch c {
-	case ColTime:
+	case frame.ColTime:
 		return fit(tb.sh.eventTime(tb.start, r.Time), w)
-	case ColContents:
+	case frame.ColContents:
 		return scrolledCell(r.Contents, tb.hoff, w)
 	}
 	return fit(r.Text(c), w)
@@ -174,20 +175,20 @@ func scrolledCell(s string, off, w int) string {
 		return fit(s, w)
 	}
 	s = printable(s)
-	if cells(s) <= off {
-		return padCells("«", w)
+	if frame.Cells(s) <= off {
+		return frame.PadCells("«", w)
 	}
-	s = cutLeft(s, off+1, "«") // « takes the first visible cell
-	if cells(s) > w {
-		s = truncCells(s, w, "»")
+	s = frame.CutLeft(s, off+1, "«") // « takes the first visible cell
+	if frame.Cells(s) > w {
+		s = frame.TruncCells(s, w, "»")
 	}
-	return padCells(s, w)
+	return frame.PadCells(s, w)
 }
 
 // contentsWidth is the Contents column's width on screen (less the
 // ASCII selection marker's column, see View).
 func (tb *eventTable) contentsWidth() int {
-	w := tableWidths(tb.sh.width)[ColContents]
+	w := tableWidths(tb.sh.width)[frame.ColContents]
 	if tb.sh.styles.ASCII {
 		w--
 	}
@@ -208,7 +209,7 @@ func (tb *eventTable) scrollContents(left bool) step {
 	longest := 0
 	for i := tb.top; i < min(tb.top+int64(tb.height), tb.len()); i++ {
 		if r, ok := tb.cache[tb.rankOf(i)]; ok {
-			longest = max(longest, cells(printable(r.Contents)))
+			longest = max(longest, frame.Cells(printable(r.Contents)))
 		}
 	}
 	// at most so far that the longest contents' last cell is the last

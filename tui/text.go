@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Text helpers shared by the views.
@@ -17,17 +18,17 @@ func fit(s string, w int) string {
 		return ""
 	}
 	s = printable(s)
-	if cells(s) > w {
-		s = truncCells(s, w, "…")
+	if frame.Cells(s) > w {
+		s = frame.TruncCells(s, w, "…")
 	}
-	return padCells(s, w)
+	return frame.PadCells(s, w)
 }
 
 // trunc is fit without the padding.
 func trunc(s string, w int) string {
 	s = printable(s)
-	if cells(s) > w {
-		s = truncCells(s, max(w, 0), "…")
+	if frame.Cells(s) > w {
+		s = frame.TruncCells(s, max(w, 0), "…")
 	}
 	return s
 }

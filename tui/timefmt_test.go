@@ -6,6 +6,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // TestFormatDurationAtPrecision: a duration printed precise to res reads
@@ -24,7 +25,7 @@ func TestFormatDurationAtPrecision(t *testing.T) {
 			res *= 10
 		}
 		res *= core.Time(1 + rng.IntN(5))
-		s := formatDurationAt(d, res)
+		s := frame.FormatDurationAt(d, res)
 		p, err := core.ParseDuration(s)
 		if err != nil {
 			t.Fatalf("formatDurationAt(%d, %d) = %q: %v", d, res, s, err)
@@ -32,10 +33,10 @@ func TestFormatDurationAtPrecision(t *testing.T) {
 		if 2*max(p-d, d-p) > res {
 			t.Fatalf("formatDurationAt(%d, %d) = %q reads %d: want within res/2", d, res, s, p)
 		}
-		if n := formatDurationAt(d+res, res); n == s {
+		if n := frame.FormatDurationAt(d+res, res); n == s {
 			t.Fatalf("%d and %d both print %q at precision %d", d, d+res, s, res)
 		}
-		if neg := formatDurationAt(-d, res); d > 0 && neg != "-"+s {
+		if neg := frame.FormatDurationAt(-d, res); d > 0 && neg != "-"+s {
 			t.Fatalf("formatDurationAt(%d, %d) = %q, want -%s", -d, res, neg, s)
 		}
 	}
@@ -56,7 +57,7 @@ func TestFormatDurationAtPrecision(t *testing.T) {
 		{999_999_999, 10_000, "1s"},
 		{-999_999_999, 10_000, "-1s"},
 	} {
-		if got := formatDurationAt(c.d, c.res); got != c.want {
+		if got := frame.FormatDurationAt(c.d, c.res); got != c.want {
 			t.Errorf("formatDurationAt(%d, %d) = %q, want %q", c.d, c.res, got, c.want)
 		}
 		if c.res >= 1e6 && core.FormatDuration(c.d) != c.want {
@@ -77,7 +78,7 @@ func TestRulerLabelsDistinct(t *testing.T) {
 		cols := 20 + rng.IntN(300)
 		span := max(core.Time(cols), traceSpan>>rng.IntN(40))
 		t0 := start + core.Time(rng.Int64N(int64(traceSpan-span+1)))
-		v := timeView{Start: start, End: start + traceSpan - 1, T0: t0, T1: t0 + span - 1, Cols: cols}
+		v := frame.Window{Start: start, End: start + traceSpan - 1, T0: t0, T1: t0 + span - 1, Cols: cols}
 		for _, abs := range []bool{false, true} {
 			sh := &shared{absTimes: abs}
 			step := sh.rulerStep(v, cols)
@@ -108,7 +109,7 @@ func TestFormatTimestampAtPrecision(t *testing.T) {
 			res *= 10
 		}
 		res *= core.Time(1 + rng.IntN(5))
-		s := formatTimestampAt(tm, res)
+		s := frame.FormatTimestampAt(tm, res)
 		p, err := core.ParseTime(s, 0)
 		if err != nil {
 			t.Fatalf("formatTimestampAt(%d, %d) = %q: %v", tm, res, s, err)
@@ -119,7 +120,7 @@ func TestFormatTimestampAtPrecision(t *testing.T) {
 		if dot := strings.IndexByte(s, '.'); dot < 0 || len(s)-dot-1 < 3 {
 			t.Fatalf("formatTimestampAt(%d, %d) = %q: want three decimals or more", tm, res, s)
 		}
-		if n := formatTimestampAt(tm+res, res); n == s {
+		if n := frame.FormatTimestampAt(tm+res, res); n == s {
 			t.Fatalf("%d and %d both print %q at precision %d", tm, tm+res, s, res)
 		}
 	}
@@ -131,7 +132,7 @@ func TestFormatTimestampAtPrecision(t *testing.T) {
 		{1412670961_999999999, 1e6}:  "1412670962.000",
 	}
 	for in, want := range examples {
-		if got := formatTimestampAt(in[0], in[1]); got != want {
+		if got := frame.FormatTimestampAt(in[0], in[1]); got != want {
 			t.Errorf("formatTimestampAt(%d, %d) = %q, want %q", in[0], in[1], got, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // render draws the browser.
@@ -76,21 +77,21 @@ func (b *browser) ganttLines(l screenLayout) []string {
 	frameRow := map[core.Key]int{}
 	var colMap []int // current column -> frame column, -1 for none
 	if f != nil {
-		for i, k := range f.keys {
+		for i, k := range f.Keys {
 			if k >= 0 {
 				frameRow[k] = i
 			}
 		}
 		colMap = make([]int, v.Cols)
 		for c := range colMap {
-			if f.view == v {
+			if f.Window == v {
 				colMap[c] = c
 				continue
 			}
 			mid := v.ColStart(c) + (v.ColEnd(c)-v.ColStart(c))/2
 			colMap[c] = -1
-			if mid >= f.view.T0 && mid <= f.view.T1 {
-				colMap[c] = f.view.ColOf(mid)
+			if mid >= f.Window.T0 && mid <= f.Window.T1 {
+				colMap[c] = f.Window.ColOf(mid)
 			}
 		}
 	}
@@ -111,29 +112,29 @@ func (b *browser) ganttLines(l screenLayout) []string {
 	lines := make([]string, 0, l.ganttRows)
 	var sb strings.Builder
 	for i := range l.ganttRows {
-		r := t.top + i
-		if r >= t.visibleLen() {
+		r := t.Top + i
+		if r >= t.VisibleLen() {
 			lines = append(lines, strings.Repeat(" ", l.treeW)+sep)
 			continue
 		}
-		n := new(t.node(t.visibleRow(r)))
+		n := new(t.Node(t.VisibleRow(r)))
 		sb.Reset()
-		sb.WriteString(b.treeCell(n, r == t.sel, l.treeW))
+		sb.WriteString(b.treeCell(n, r == t.Sel, l.treeW))
 		sb.WriteString(sep)
 		fr, ok := -1, false
-		if f != nil && n.key >= 0 {
-			fr, ok = frameRow[n.key]
+		if f != nil && n.Key >= 0 {
+			fr, ok = frameRow[n.Key]
 		}
 		for c := range cells {
-			dc := drawCell{colour: palNone, glyph: ' '}
+			dc := drawCell{colour: frame.PalNone, glyph: ' '}
 			if ok && colMap[c] >= 0 {
-				fc := f.cells[fr*f.view.Cols+colMap[c]]
-				if fc.known {
-					dc.colour, dc.glyph = fc.paint.colour, fc.paint.glyph
-					if fc.multi {
+				fc := f.Cells[fr*f.Window.Cols+colMap[c]]
+				if fc.Known {
+					dc.colour, dc.glyph = fc.Paint.Colour, fc.Paint.Glyph
+					if fc.Multi {
 						dc.variant = variantMulti
 					}
-					dc.level = fc.level
+					dc.level = fc.Level
 				}
 			}
 			switch {
@@ -144,8 +145,8 @@ func (b *browser) ganttLines(l screenLayout) []string {
 			}
 			cells[c] = dc
 		}
-		if ok && f.view == v && fr < len(f.runs) {
-			b.labelRuns(cells, f.runs[fr])
+		if ok && f.Window == v && fr < len(f.Runs) {
+			b.labelRuns(cells, f.Runs[fr])
 		}
 		b.writeCells(&sb, cells)
 		lines = append(lines, sb.String())
@@ -189,14 +190,14 @@ func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
 }
 
 // treeCell draws a row of the tree: indent, expander and "name tid".
-func (b *browser) treeCell(n *node, selected bool, w int) string {
+func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
 	st := b.sh.styles
 	exp := "  "
-	if !n.leaf {
+	if !n.Leaf {
 		switch {
-		case n.expanded && st.ASCII:
+		case n.Expanded && st.ASCII:
 			exp = "v "
-		case n.expanded:
+		case n.Expanded:
 			exp = "▾ "
 		case st.ASCII:
 			exp = "> "
@@ -204,7 +205,7 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 			exp = "▸ "
 		}
 	}
-	indent := strings.Repeat(" ", min(n.depth, 6))
+	indent := strings.Repeat(" ", min(n.Depth, 6))
 	if st.ASCII { // no colour, no attribute: a marker column says which row is selected
 		mark := " "
 		if selected {
@@ -212,13 +213,13 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 		}
 		indent = mark + indent
 	}
-	text := fit(indent+exp+n.label, w)
+	text := fit(indent+exp+n.Label, w)
 	switch {
 	case selected && !b.table.focused:
 		return st.TreeSelected.Render(text)
 	case selected:
 		return st.TreeMatch.Render(text)
-	case n.kind == kindProcess:
+	case n.Kind == frame.KindProcess:
 		return st.TreeProcess.Render(text)
 	}
 	return text
@@ -227,15 +228,15 @@ func (b *browser) treeCell(n *node, selected bool, w int) string {
 // overlayLegend replaces the top-left of the Gantt with the colour legend.
 func (b *browser) overlayLegend(lines []string, l screenLayout) {
 	st := b.sh.styles
-	d := domainThread
+	d := frame.DomainThread
 	if b.pane == viewResources {
-		d = domainCPU
+		d = frame.DomainCPU
 	}
 	var rows []string
-	for _, e := range kernelLegend(d) {
-		rows = append(rows, st.swatch(e.paint)+" "+e.name)
+	for _, e := range frame.KernelLegend(d) {
+		rows = append(rows, st.swatch(e.Paint)+" "+e.Name)
 	}
-	multi := st.pens[palRunUser][variantMulti]
+	multi := st.pens[frame.PalRunUser][variantMulti]
 	rows = append(rows, multi.prefix+multi.glyph+multi.glyph+multi.suffix+" changed more than once (zoom in)")
 	rows = append(rows, st.Dim.Render("strings: a colour per value"))
 	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
@@ -251,21 +252,21 @@ func (b *browser) overlayLegend(lines []string, l screenLayout) {
 // detailsText describes the selected row at the cursor.
 func (b *browser) detailsText() string {
 	t := b.tree()
-	sel := t.selected()
+	sel := t.Selected()
 	if sel < 0 {
 		return ""
 	}
-	n := new(t.node(sel))
-	parts := []string{n.label}
+	n := new(t.Node(sel))
+	parts := []string{n.Label}
 	f := b.frame
 	if f == nil {
-		return n.label + " · …"
+		return n.Label + " · …"
 	}
-	if n.key >= 0 {
-		if iv, ok := f.atCursor[n.key]; ok && iv.Contains(b.cursor) {
-			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.describe(n.key, n.kind.domain(), iv.Value),
-				b.sh.relTime(b.tv.Start, iv.Start, intervalRes(iv, b.tv.colWidth())),
-				b.sh.relTime(b.tv.Start, iv.End, intervalRes(iv, b.tv.colWidth())), core.FormatDuration(iv.Duration())))
+	if n.Key >= 0 {
+		if iv, ok := f.AtCursor[n.Key]; ok && iv.Contains(b.cursor) {
+			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.Describe(n.Key, n.Kind.Domain(), iv.Value),
+				b.sh.relTime(b.tv.Start, iv.Start, frame.IntervalRes(iv, b.tv.ColWidth())),
+				b.sh.relTime(b.tv.Start, iv.End, frame.IntervalRes(iv, b.tv.ColWidth())), core.FormatDuration(iv.Duration())))
 		} else {
 			parts = append(parts, "…")
 		}
@@ -276,33 +277,33 @@ func (b *browser) detailsText() string {
 		if !ok {
 			return core.Value{}, false
 		}
-		iv, ok := f.atCursor[k]
+		iv, ok := f.AtCursor[k]
 		return iv.Value, ok && iv.Contains(b.cursor) && !iv.Value.IsNull()
 	}
-	if n.thread >= 0 {
-		if v, ok := value(n.thread, core.AttrExecName); ok {
+	if n.Thread >= 0 {
+		if v, ok := value(n.Thread, core.AttrExecName); ok {
 			parts = append(parts, "exec "+v.String())
 		}
-		if v, ok := value(n.thread, core.AttrPPID); ok {
+		if v, ok := value(n.Thread, core.AttrPPID); ok {
 			parts = append(parts, "ppid "+v.String())
 		}
-		if v, ok := value(n.thread, core.AttrSystemCall); ok {
+		if v, ok := value(n.Thread, core.AttrSystemCall); ok {
 			parts = append(parts, "syscall "+v.String())
 		}
-		if v, ok := value(n.thread, core.AttrFlowIn); ok {
+		if v, ok := value(n.Thread, core.AttrFlowIn); ok {
 			parts = append(parts, "flow in "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
 		}
-		if v, ok := value(n.thread, core.AttrFlowOut); ok {
+		if v, ok := value(n.Thread, core.AttrFlowOut); ok {
 			parts = append(parts, "flow out "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
 		}
 	}
-	if f.woken {
-		parts = append(parts, b.wakerText(f.woke))
+	if f.Woken {
+		parts = append(parts, b.wakerText(f.Woke))
 	}
-	if n.kind == kindCPU {
-		if v, ok := value(n.key, core.AttrCurrentThread); ok {
+	if n.Kind == frame.KindCPU {
+		if v, ok := value(n.Key, core.AttrCurrentThread); ok {
 			// the idle thread is one row per CPU (swapper/1 0_1)
-			cpu, _ := strconv.Atoi(at.Name(n.key))
+			cpu, _ := strconv.Atoi(at.Name(n.Key))
 			parts = append(parts, "running "+b.threadNamed(core.ThreadName(v.Int(), int32(cpu))))
 		}
 	}
@@ -316,7 +317,7 @@ func (b *browser) statusLine() string {
 	parts := []string{
 		b.trace.Name(),
 		fmt.Sprintf("%s–%s", b.relTime(v.T0), b.relTime(v.T1)),
-		"×" + strconv.FormatFloat(v.zoomFactor(), 'g', 3, 64),
+		"×" + strconv.FormatFloat(v.ZoomFactor(), 'g', 3, 64),
 		"cur " + b.relTime(b.cursor),
 	}
 	if b.hasSel {
@@ -326,7 +327,7 @@ func (b *browser) statusLine() string {
 		parts = append(parts, "B−A "+d)
 	}
 	if f := b.frame; f != nil {
-		parts = append(parts, fmt.Sprintf("q %.1fms %s", float64(f.elapsed.Microseconds())/1000, f.mode))
+		parts = append(parts, fmt.Sprintf("q %.1fms %s", float64(f.Elapsed.Microseconds())/1000, f.Mode))
 	}
 	s := " " + strings.Join(parts, " │ ")
 	if st.ASCII {
@@ -339,7 +340,7 @@ func (b *browser) statusLine() string {
 	case len(b.info.Warnings) > 0:
 		warn = fmt.Sprintf(" ! %d warnings ", core.WarningCount(b.info.Warnings))
 	}
-	w := b.sh.width - cells(warn)
+	w := b.sh.width - frame.Cells(warn)
 	return st.Status.Render(fit(s, max(w, 0))) + st.Warning.Render(fit(warn, b.sh.width-max(w, 0)))
 }
 

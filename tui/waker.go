@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // Wake-up links in Control Flow: when the cursor is on a wait of the
@@ -23,49 +23,24 @@ type wakerJump struct {
 	cursor core.Time
 }
 
-// wakeKeys are the attributes the frame reads to say what ended the
-// selected thread's wait at the cursor: its status and its Waker.
-type wakeKeys struct{ status, waker core.Key }
-
 // wakeKeysOf returns the selected Control Flow thread's wake keys
 // (waker -1 when there is none to read).
-func (b *browser) wakeKeysOf() wakeKeys {
-	none := wakeKeys{-1, -1}
+func (b *browser) wakeKeysOf() frame.WakeKeys {
+	none := frame.WakeKeys{Status: -1, Waker: -1}
 	t := b.tree()
 	if b.pane != viewControlFlow || t == nil {
 		return none
 	}
-	sel := t.selected()
-	if sel < 0 || t.node(sel).thread < 0 {
+	sel := t.Selected()
+	if sel < 0 || t.Node(sel).Thread < 0 {
 		return none
 	}
-	n := new(t.node(sel))
-	k, ok := b.hist.Attributes().Child(n.thread, core.AttrWaker)
+	n := new(t.Node(sel))
+	k, ok := b.hist.Attributes().Child(n.Thread, core.AttrWaker)
 	if !ok {
 		return none
 	}
-	return wakeKeys{n.key, k}
-}
-
-// readWaker returns the Waker interval that starts where the wait at the
-// cursor ends (ok false when the cursor is not on a wait, or no wake-up
-// ended it).
-func readWaker(ctx context.Context, h core.History, wk wakeKeys, atCursor map[core.Key]core.Interval) (core.Interval, bool) {
-	if wk.waker < 0 {
-		return core.Interval{}, false
-	}
-	st, ok := atCursor[wk.status]
-	if !ok || st.Value.Kind() != core.KindInt32 || core.ThreadStatus(st.Value.Int()) != core.ThreadWaitBlocked {
-		return core.Interval{}, false
-	}
-	if _, end := h.Bounds(); st.End >= end {
-		return core.Interval{}, false
-	}
-	iv, _, err := h.Single(ctx, wk.waker, st.End+1)
-	if err != nil || iv.Start != st.End+1 {
-		return core.Interval{}, false
-	}
-	return iv, true
+	return frame.WakeKeys{Status: n.Key, Waker: k}
 }
 
 // wakerText describes what ended a wait: "woken by kworker/0:1 101 on
@@ -108,9 +83,9 @@ func wakerAttr(w core.Waker) string { return core.ThreadName(int64(w.ID), w.CPU)
 func (b *browser) followWaker() tea.Cmd {
 	t := b.tree()
 	var iv core.Interval
-	ok := b.pane == viewControlFlow && b.frame != nil && b.frame.woken
+	ok := b.pane == viewControlFlow && b.frame != nil && b.frame.Woken
 	if ok {
-		iv = b.frame.woke
+		iv = b.frame.Woke
 	}
 	w, isWaker := core.DecodeWaker(iv.Value)
 	if !ok || !isWaker {
@@ -121,7 +96,7 @@ func (b *browser) followWaker() tea.Cmd {
 		b.setNote(noteInfo, b.wakerText(iv)+": not a thread")
 		return nil
 	}
-	n, found := t.byTID(wakerAttr(w))
+	n, found := t.ByTID(wakerAttr(w))
 	if !found {
 		b.setNote(noteInfo, "waker thread "+wakerAttr(w)+" has no row")
 		return nil
@@ -129,8 +104,8 @@ func (b *browser) followWaker() tea.Cmd {
 	if len(b.wakerJumps) == maxWakerJumps {
 		b.wakerJumps = b.wakerJumps[1:]
 	}
-	b.wakerJumps = append(b.wakerJumps, wakerJump{node: t.selected(), cursor: b.cursor})
-	t.selectNode(n)
+	b.wakerJumps = append(b.wakerJumps, wakerJump{node: t.Selected(), cursor: b.cursor})
+	t.SelectNode(n)
 	return b.moveCursor(iv.Start, true)
 }
 
@@ -143,7 +118,7 @@ func (b *browser) wakerBack() tea.Cmd {
 	j := b.wakerJumps[len(b.wakerJumps)-1]
 	b.wakerJumps = b.wakerJumps[:len(b.wakerJumps)-1]
 	if j.node >= 0 {
-		b.tree().selectNode(j.node)
+		b.tree().SelectNode(j.node)
 	}
 	return b.moveCursor(j.cursor, true)
 }

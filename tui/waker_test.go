@@ -27,9 +27,9 @@ func wakeOnScreen(t *testing.T, hs *harness) (core.Time, int32) {
 		if woken == strconv.Itoa(int(w.ID)) {
 			continue
 		}
-		b.tree().selectNode(tidRow(t, b.tree(), woken))
+		b.tree().SelectNode(tidRow(t, b.tree(), woken))
 		hs.run(b.moveCursor(iv.Start-1, true))
-		if !b.frame.woken || !strings.Contains(hs.view(), "woken by ") {
+		if !b.frame.Woken || !strings.Contains(hs.view(), "woken by ") {
 			t.Fatalf("cursor on the wait of %s before %d: no waker in the details line", woken, iv.Start)
 		}
 		return iv.Start, w.ID

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"context"
@@ -40,16 +40,16 @@ type sumCell struct {
 
 // summarise draws the rows the history's summaries serve; it returns how
 // many it served. Rows served are skipped by visit.
-func (b *frameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, error) {
-	v := b.req.view
-	width := v.Span() / core.Time(max(b.cols, 1)) / 4
+func (b *FrameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, error) {
+	v := b.Req.Window
+	width := v.Span() / core.Time(max(b.Cols, 1)) / 4
 	if width < 1 {
 		return 0, nil
 	}
-	keys := make([]core.Key, 0, len(b.req.rows))
-	for _, r := range b.req.rows {
-		if r.key >= 0 && r.domain != domainCounter && r.domain != domainFrame {
-			keys = append(keys, r.key)
+	keys := make([]core.Key, 0, len(b.Req.Rows))
+	for _, r := range b.Req.Rows {
+		if r.Key >= 0 && r.Domain != domainCounter && r.Domain != DomainFrame {
+			keys = append(keys, r.Key)
 		}
 	}
 	b.sumCells = grow(b.sumCells, len(b.acc))
@@ -59,7 +59,7 @@ func (b *frameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, 
 	if err != nil {
 		return 0, err
 	}
-	b.served = grow(b.served, len(b.req.rows))
+	b.served = grow(b.served, len(b.Req.Rows))
 	clear(b.served)
 	for _, k := range served {
 		b.served[b.rowOf[k]] = true
@@ -70,19 +70,19 @@ func (b *frameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, 
 // summaryBusy reports whether the served rows' intervals in the view,
 // counted by their summaries, make the frame busy by the rule of frame.go
 // (more than summaryFrom per cell, more than summaryMinIntervals in all).
-func (b *frameBuilder) summaryBusy(served int) bool {
-	return b.sumIntervals > summaryMinIntervals && b.sumIntervals > summaryFrom*float64(served*max(b.cols, 1))
+func (b *FrameBuilder) summaryBusy(served int) bool {
+	return b.sumIntervals > summaryMinIntervals && b.sumIntervals > summaryFrom*float64(served*max(b.Cols, 1))
 }
 
 // addRun2D spreads one run of buckets over the columns it overlaps.
-func (b *frameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
-	v := b.req.view
+func (b *FrameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
+	v := b.Req.Window
 	rs, re := max(run.Start, v.T0), min(run.End(), v.T1)
 	if rs > re {
 		return true
 	}
 	row := b.rowOf[key]
-	base := row * b.cols
+	base := row * b.Cols
 	bk := run.Bucket
 	val := bk.First
 	if bk.Changes > 0 {
@@ -99,8 +99,8 @@ func (b *frameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
 		b.sumIntervals++ // the row's interval at the view's start
 	}
 	b.sumIntervals += float64((re>>k)-(rs>>k)+1) * perBucket
-	for c := b.colOf(rs); c < b.cols && b.starts[c] <= re; c++ {
-		cs, ce := b.starts[c], b.starts[c+1]-1
+	for c := b.colOf(rs); c < b.Cols && b.Starts[c] <= re; c++ {
+		cs, ce := b.Starts[c], b.Starts[c+1]-1
 		if ce >= cs {
 			b.addCell(base+c, id, min(re, ce)-max(rs, cs)+1)
 		} else {

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"slices"
@@ -16,8 +16,8 @@ import (
 // thousand rows as at millions; the visible rows are the rows less the
 // closed subtrees (cuts), so that expanding and collapsing costs the
 // number of closed rows, not the number of rows.
-type rowTree struct {
-	rows    *pstree.Rows
+type RowTree struct {
+	Rows    *pstree.Rows
 	at      *core.AttributeTree
 	threads core.Key // Threads, for byTID; -1 when absent
 
@@ -25,8 +25,8 @@ type rowTree struct {
 	toggled map[int32]bool // rows the user opened (true) or closed
 	cuts    []cut          // the hidden rows, outermost subtrees, in order
 	nvis    int            // visible rows
-	sel     int            // index into the visible rows
-	top     int            // first visible row on screen
+	Sel     int            // index into the visible rows
+	Top     int            // first visible row on screen
 }
 
 // cut is the hidden descendants [from, to) of a closed row; hiddenBefore
@@ -38,8 +38,8 @@ type cut struct {
 
 // newRowTree starts a tree on rows, with the attribute tree they
 // describe, as it opens.
-func newRowTree(rows *pstree.Rows, at *core.AttributeTree) *rowTree {
-	t := &rowTree{rows: rows, at: at, threads: -1, closed: rows.Collapsed(), toggled: map[int32]bool{}}
+func NewRowTree(rows *pstree.Rows, at *core.AttributeTree) *RowTree {
+	t := &RowTree{Rows: rows, at: at, threads: -1, closed: rows.Collapsed(), toggled: map[int32]bool{}}
 	if k, ok := at.Lookup(core.AttrThreads); ok {
 		t.threads = k
 	}
@@ -48,28 +48,28 @@ func newRowTree(rows *pstree.Rows, at *core.AttributeTree) *rowTree {
 }
 
 // len returns the number of rows.
-func (t *rowTree) len() int { return t.rows.Len() }
+func (t *RowTree) Len() int { return t.Rows.Len() }
 
 // node reads row i.
-func (t *rowTree) node(i int32) node {
-	r := t.rows.Row(i)
-	n := node{label: t.rows.Label(r), kind: rowKind(r.Kind), key: core.Key(r.Key), thread: core.Key(r.Thread),
-		depth: r.Depth, parent: r.Parent, end: r.End, leaf: r.End <= i+1, expanded: r.Expanded}
+func (t *RowTree) Node(i int32) Node {
+	r := t.Rows.Row(i)
+	n := Node{Label: t.Rows.Label(r), Kind: rowKind(r.Kind), Key: core.Key(r.Key), Thread: core.Key(r.Thread),
+		Depth: r.Depth, Parent: r.Parent, End: r.End, Leaf: r.End <= i+1, Expanded: r.Expanded}
 	if e, ok := t.toggled[i]; ok {
-		n.expanded = e
+		n.Expanded = e
 	}
-	if k := r.TIDLen(); k > 0 && k <= len(n.label) {
-		n.tid = n.label[len(n.label)-k:]
+	if k := r.TIDLen(); k > 0 && k <= len(n.Label) {
+		n.Tid = n.Label[len(n.Label)-k:]
 	}
 	return n
 }
 
 // children returns row i's children, in order.
-func (t *rowTree) children(i int32) []int32 {
+func (t *RowTree) Children(i int32) []int32 {
 	var out []int32
-	end := t.rows.Row(i).End
-	if end-i > smallSubtree { // a process of many threads: one walk
-		t.rows.ScanRecords(i+1, end, func(c int32, r pstree.RowInfo) bool {
+	end := t.Rows.Row(i).End
+	if end-i > SmallSubtree { // a process of many threads: one walk
+		t.Rows.ScanRecords(i+1, end, func(c int32, r pstree.RowInfo) bool {
 			if r.Parent == i {
 				out = append(out, c)
 			}
@@ -77,7 +77,7 @@ func (t *rowTree) children(i int32) []int32 {
 		})
 		return out
 	}
-	for c := i + 1; c < end; c = t.rows.Row(c).End {
+	for c := i + 1; c < end; c = t.Rows.Row(c).End {
 		out = append(out, c)
 	}
 	return out
@@ -85,19 +85,19 @@ func (t *rowTree) children(i int32) []int32 {
 
 // smallSubtree is the size of subtree whose children are read one by one
 // (through the block cache) rather than in one walk.
-const smallSubtree = 1024
+const SmallSubtree = 1024
 
 // roots returns the top-level rows, in order.
-func (t *rowTree) roots() []int32 {
+func (t *RowTree) Roots() []int32 {
 	var out []int32
-	for r := int32(0); int(r) < t.len(); r = t.rows.Row(r).End {
+	for r := int32(0); int(r) < t.Len(); r = t.Rows.Row(r).End {
 		out = append(out, r)
 	}
 	return out
 }
 
 // byTID returns the row of the thread whose attribute is Threads/<tid>.
-func (t *rowTree) byTID(tid string) (int32, bool) {
+func (t *RowTree) ByTID(tid string) (int32, bool) {
 	if t == nil || t.threads < 0 {
 		return -1, false
 	}
@@ -105,29 +105,29 @@ func (t *rowTree) byTID(tid string) (int32, bool) {
 	if !ok {
 		return -1, false
 	}
-	return t.rows.RowOfKey(int32(k))
+	return t.Rows.RowOfKey(int32(k))
 }
 
 // isExpanded reports whether row i is open.
-func (t *rowTree) isExpanded(i int32) bool {
+func (t *RowTree) isExpanded(i int32) bool {
 	if e, ok := t.toggled[i]; ok {
 		return e
 	}
-	return t.rows.Row(i).Expanded
+	return t.Rows.Row(i).Expanded
 }
 
 // visibleLen returns the number of visible rows.
-func (t *rowTree) visibleLen() int { return t.nvis }
+func (t *RowTree) VisibleLen() int { return t.nvis }
 
 // visibleRow returns the row shown at visible index v (0 <= v < visibleLen).
-func (t *rowTree) visibleRow(v int) int32 {
+func (t *RowTree) VisibleRow(v int) int32 {
 	// The cuts that start at or before v's place hide rows before it.
 	k := sort.Search(len(t.cuts), func(j int) bool { return int(t.cuts[j].from)-t.cuts[j].hiddenBefore > v })
 	return int32(v + t.hiddenBefore(k))
 }
 
 // hiddenBefore returns the rows hidden by the first k cuts.
-func (t *rowTree) hiddenBefore(k int) int {
+func (t *RowTree) hiddenBefore(k int) int {
 	if k == 0 {
 		return 0
 	}
@@ -136,7 +136,7 @@ func (t *rowTree) hiddenBefore(k int) int {
 }
 
 // visibleIndex returns row i's visible index, or -1 when it is hidden.
-func (t *rowTree) visibleIndex(i int32) int {
+func (t *RowTree) VisibleIndex(i int32) int {
 	k := sort.Search(len(t.cuts), func(j int) bool { return t.cuts[j].to > i })
 	if k < len(t.cuts) && t.cuts[k].from <= i {
 		return -1
@@ -147,14 +147,14 @@ func (t *rowTree) visibleIndex(i int32) int {
 // flatten recomputes the visible rows from the open and closed rows,
 // keeping the selected row selected when it is still visible (else its
 // nearest visible ancestor).
-func (t *rowTree) flatten() {
-	selNode := t.selected()
+func (t *RowTree) flatten() {
+	selNode := t.Selected()
 	closed := t.closed
 	if len(t.toggled) > 0 {
 		// Closed at open and not opened since, and closed since.
 		closed = slices.DeleteFunc(slices.Clone(t.closed), func(i int32) bool { return t.toggled[i] })
 		for i, open := range t.toggled {
-			if r := t.rows.Row(i); !open && r.Expanded && r.End > i+1 {
+			if r := t.Rows.Row(i); !open && r.Expanded && r.End > i+1 {
 				closed = append(closed, i)
 			}
 		}
@@ -166,35 +166,35 @@ func (t *rowTree) flatten() {
 		if n := len(t.cuts); n > 0 && i < t.cuts[n-1].to {
 			continue // inside a closed subtree
 		}
-		c := cut{from: i + 1, to: t.rows.Row(i).End, hiddenBefore: hidden}
+		c := cut{from: i + 1, to: t.Rows.Row(i).End, hiddenBefore: hidden}
 		if c.to <= c.from {
 			continue
 		}
 		t.cuts = append(t.cuts, c)
 		hidden += int(c.to - c.from)
 	}
-	t.nvis = t.len() - hidden
-	t.sel = 0
-	for n := selNode; n >= 0; n = t.rows.Row(n).Parent {
-		if v := t.visibleIndex(n); v >= 0 {
-			t.sel = v
+	t.nvis = t.Len() - hidden
+	t.Sel = 0
+	for n := selNode; n >= 0; n = t.Rows.Row(n).Parent {
+		if v := t.VisibleIndex(n); v >= 0 {
+			t.Sel = v
 			return
 		}
 	}
 }
 
 // selected returns the selected row, or -1 when the tree is empty.
-func (t *rowTree) selected() int32 {
-	if t.sel < 0 || t.sel >= t.nvis {
+func (t *RowTree) Selected() int32 {
+	if t.Sel < 0 || t.Sel >= t.nvis {
 		return -1
 	}
-	return t.visibleRow(t.sel)
+	return t.VisibleRow(t.Sel)
 }
 
 // selectNode selects row n, expanding its ancestors if needed.
-func (t *rowTree) selectNode(n int32) {
+func (t *RowTree) SelectNode(n int32) {
 	changed := false
-	for p := t.rows.Row(n).Parent; p >= 0; p = t.rows.Row(p).Parent {
+	for p := t.Rows.Row(n).Parent; p >= 0; p = t.Rows.Row(p).Parent {
 		if !t.isExpanded(p) {
 			t.toggled[p], changed = true, true
 		}
@@ -202,15 +202,15 @@ func (t *rowTree) selectNode(n int32) {
 	if changed {
 		t.flatten()
 	}
-	if v := t.visibleIndex(n); v >= 0 {
-		t.sel = v
+	if v := t.VisibleIndex(n); v >= 0 {
+		t.Sel = v
 	}
 }
 
 // toggle expands or collapses the selected row (no-op on a leaf).
-func (t *rowTree) toggle() bool {
-	n := t.selected()
-	if n < 0 || t.rows.Row(n).End <= n+1 {
+func (t *RowTree) Toggle() bool {
+	n := t.Selected()
+	if n < 0 || t.Rows.Row(n).End <= n+1 {
 		return false
 	}
 	t.toggled[n] = !t.isExpanded(n)
@@ -219,23 +219,23 @@ func (t *rowTree) toggle() bool {
 }
 
 // move moves the selection by d rows, clamped.
-func (t *rowTree) move(d int) {
+func (t *RowTree) Move(d int) {
 	if t.nvis == 0 {
 		return
 	}
-	t.sel = min(max(t.sel+d, 0), t.nvis-1)
+	t.Sel = min(max(t.Sel+d, 0), t.nvis-1)
 }
 
 // scroll keeps the selection on a screen of h rows.
-func (t *rowTree) scroll(h int) {
+func (t *RowTree) Scroll(h int) {
 	if h <= 0 {
 		return
 	}
-	if t.sel < t.top {
-		t.top = t.sel
+	if t.Sel < t.Top {
+		t.Top = t.Sel
 	}
-	if t.sel >= t.top+h {
-		t.top = t.sel - h + 1
+	if t.Sel >= t.Top+h {
+		t.Top = t.Sel - h + 1
 	}
-	t.top = max(0, min(t.top, t.nvis-h))
+	t.Top = max(0, min(t.Top, t.nvis-h))
 }

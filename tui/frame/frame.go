@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -51,7 +50,7 @@ import (
 // runTimes' instants (a third of the columns).
 const (
 	exactBudget = 2 // expected intervals per cell below which exact is tried
-	exactCap    = 8 // intervals per cell above which exact gives up
+	ExactCap    = 8 // intervals per cell above which exact gives up
 	slotsPerCel = 4 // distinct values tracked per cell
 	// summaryFrom is the expected intervals per cell from which the rows
 	// the history summarises are drawn from summaries (framesummary.go):
@@ -65,109 +64,101 @@ const (
 )
 
 // queryMode is how a frame was asked.
-type queryMode uint8
+type QueryMode uint8
 
 const (
-	modeExact queryMode = iota
-	modeSampled
-	modeSummary // some rows from the history's summaries (framesummary.go)
+	ModeExact QueryMode = iota
+	ModeSampled
+	ModeSummary // some rows from the history's summaries (framesummary.go)
 )
 
-func (m queryMode) String() string {
+func (m QueryMode) String() string {
 	switch m {
-	case modeExact:
+	case ModeExact:
 		return "exact"
-	case modeSummary:
+	case ModeSummary:
 		return "summary"
 	}
 	return "sampled"
 }
 
 // frameRow is one row of a frame request.
-type frameRow struct {
-	key    core.Key // -1: nothing to draw
-	domain valueDomain
+type FrameRow struct {
+	Key    core.Key // -1: nothing to draw
+	Domain ValueDomain
 }
 
 // frameRequest is a copy of everything a frame query needs, so the query
 // goroutine shares nothing mutable with the UI.
-type frameRequest struct {
-	seq    uint64
-	pane   int // the view (Control Flow, Resources) it was asked for
-	hist   core.History
-	view   timeView
-	rows   []frameRow
-	extra  []core.Key // read at the cursor only (details line)
-	runs   []runKey   // the CPU rows' running threads, named in their runs (runlabels.go)
-	wake   wakeKeys   // the selected thread's, to say what ended its wait at the cursor
-	cursor core.Time
-	rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
+type FrameRequest struct {
+	Seq    uint64
+	Pane   int // the view (Control Flow, Resources) it was asked for
+	Hist   core.History
+	Window Window
+	Rows   []FrameRow
+	Extra  []core.Key // read at the cursor only (details line)
+	Runs   []RunKey   // the CPU rows' running threads, named in their runs (runlabels.go)
+	Wake   WakeKeys   // the selected thread's, to say what ended its wait at the cursor
+	Cursor core.Time
+	Rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
 	// guessed: rate is densityPrior's guess, not a measure, so exact is
 	// still tried unless the guess exceeds what exact gives up at.
-	guessed bool
-	names   *frameNames // paints call-stack rows by frame name (nil: by value)
+	Guessed bool
+	Names   *FrameNames // paints call-stack rows by frame name (nil: by value)
 	// summary: draw the rows the history's summaries serve from them
 	// (framesummary.go), when it keeps any.
-	summary bool
+	Summary bool
 	// prev, when set, is the frame shown, asked for the same view, rows,
 	// runs and cursor: only the details line's keys are read (framereuse.go).
-	prev *frame
-	now  func() time.Time
+	Prev *Frame
+	Now  func() time.Time
 	// scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
 	// per-cell accumulators per keypress.
-	scratch *frameScratch
+	Scratch *FrameScratch
 }
 
 // frameScratch is the per-cell working memory of a frame query.
-type frameScratch struct {
+type FrameScratch struct {
 	acc    []slotAcc
 	starts []core.Time
 }
 
 // cell is one drawn Gantt cell.
 type cell struct {
-	paint paint
-	known bool  // some state is known in the column
-	multi bool  // the row changed state more than once in the column
-	level uint8 // counter rows: 1 to 8, the value's height in the row's range on screen (0: none)
+	Paint Paint
+	Known bool  // some state is known in the column
+	Multi bool  // the row changed state more than once in the column
+	Level uint8 // counter rows: 1 to 8, the value's height in the row's range on screen (0: none)
 }
 
 // frame is the answer to a frameRequest.
-type frame struct {
-	seq       uint64
-	pane      int
-	view      timeView
-	keys      []core.Key // per row, as requested
-	rows      []frameRow // as requested (framereuse.go)
-	runKeys   []runKey
+type Frame struct {
+	Seq       uint64
+	Pane      int
+	Window    Window
+	Keys      []core.Key // per row, as requested
+	rows      []FrameRow // as requested (framereuse.go)
+	runKeys   []RunKey
 	cursor    core.Time
-	scratch   *frameScratch
-	cells     []cell // len(keys) * view.Cols, row-major
-	atCursor  map[core.Key]core.Interval
-	woke      core.Interval // Waker that ended the selected thread's wait at the cursor
-	woken     bool          // woke is set
-	runs      [][]threadRun // per row, the thread runs wide enough to name
-	mode      queryMode
-	intervals int // intervals read (both queries when exact gave up)
-	elapsed   time.Duration
-	rate      float64 // measured density, for the next request
-	err       error
-}
-
-// frameMsg carries a frame to the UI.
-type frameMsg struct{ f *frame }
-
-// queryFrameCmd runs the request off the UI goroutine.
-func queryFrameCmd(ctx context.Context, req frameRequest) tea.Cmd {
-	return func() tea.Msg { return frameMsg{runFrame(ctx, req)} }
+	Scratch   *FrameScratch
+	Cells     []cell // len(keys) * view.Cols, row-major
+	AtCursor  map[core.Key]core.Interval
+	Woke      core.Interval // Waker that ended the selected thread's wait at the cursor
+	Woken     bool          // woke is set
+	Runs      [][]ThreadRun // per row, the thread runs wide enough to name
+	Mode      QueryMode
+	Intervals int // intervals read (both queries when exact gave up)
+	Elapsed   time.Duration
+	Rate      float64 // measured density, for the next request
+	Err       error
 }
 
 // frameBuilder holds the per-frame scratch state.
-type frameBuilder struct {
-	req         frameRequest
-	cols        int
-	starts      []core.Time // column starts, cols+1 entries
+type FrameBuilder struct {
+	Req         FrameRequest
+	Cols        int
+	Starts      []core.Time // column starts, cols+1 entries
 	rowOf       map[core.Key]int
 	acc         []slotAcc
 	values      []core.Value
@@ -182,7 +173,7 @@ type frameBuilder struct {
 	frameRow    core.Key               // the row whose frame paints are in framePaints
 	framePaints map[int32]framePaintOf // by value id (framenames.go)
 	runOf       map[core.Key]int       // Current_thread key -> its CPU row
-	runs        [][]threadRun          // per row
+	runs        [][]ThreadRun          // per row
 
 	// Summary frames (framesummary.go).
 	served       []bool    // per row: drawn from summaries (framesummary.go)
@@ -191,57 +182,57 @@ type frameBuilder struct {
 }
 
 // runFrame answers one request.
-func runFrame(ctx context.Context, req frameRequest) *frame {
-	if req.prev != nil {
+func RunFrame(ctx context.Context, req FrameRequest) *Frame {
+	if req.Prev != nil {
 		return reuseFrame(ctx, req)
 	}
-	began := req.now()
-	v := req.view
-	b := &frameBuilder{req: req, cols: v.Cols, rowOf: make(map[core.Key]int, len(req.rows)),
+	began := req.Now()
+	v := req.Window
+	b := &FrameBuilder{Req: req, Cols: v.Cols, rowOf: make(map[core.Key]int, len(req.Rows)),
 		ids: map[core.Value]int32{}, atCursor: map[core.Key]core.Interval{}}
 	for i := range b.smallIDs {
 		b.smallIDs[i] = -1
 	}
-	sc := req.scratch
+	sc := req.Scratch
 	if sc == nil {
-		sc = &frameScratch{}
+		sc = &FrameScratch{}
 	}
 	sc.starts = grow(sc.starts, v.Cols+1)
-	sc.acc = grow(sc.acc, len(req.rows)*v.Cols)
-	b.starts, b.acc = sc.starts, sc.acc
-	for c := range b.starts {
-		b.starts[c] = v.ColStart(c)
+	sc.acc = grow(sc.acc, len(req.Rows)*v.Cols)
+	b.Starts, b.acc = sc.starts, sc.acc
+	for c := range b.Starts {
+		b.Starts[c] = v.ColStart(c)
 	}
-	keys := make([]core.Key, 0, len(req.rows)+len(req.extra))
-	rowKeys := make([]core.Key, len(req.rows))
-	for i, r := range req.rows {
-		rowKeys[i] = r.key
-		if r.key >= 0 {
-			b.rowOf[r.key] = i
-			keys = append(keys, r.key)
+	keys := make([]core.Key, 0, len(req.Rows)+len(req.Extra))
+	rowKeys := make([]core.Key, len(req.Rows))
+	for i, r := range req.Rows {
+		rowKeys[i] = r.Key
+		if r.Key >= 0 {
+			b.rowOf[r.Key] = i
+			keys = append(keys, r.Key)
 		}
 	}
 	drawn := len(keys) // the rows' keys come first
-	keys = append(keys, req.extra...)
-	b.runOf = make(map[core.Key]int, len(req.runs))
-	for _, rk := range req.runs {
-		b.runOf[rk.key] = rk.row
-		if _, drawn := b.rowOf[rk.key]; !drawn { // a call-stack row's runs are its own intervals
-			keys = append(keys, rk.key)
+	keys = append(keys, req.Extra...)
+	b.runOf = make(map[core.Key]int, len(req.Runs))
+	for _, rk := range req.Runs {
+		b.runOf[rk.Key] = rk.Row
+		if _, drawn := b.rowOf[rk.Key]; !drawn { // a call-stack row's runs are its own intervals
+			keys = append(keys, rk.Key)
 		}
 	}
-	f := &frame{seq: req.seq, pane: req.pane, view: v, keys: rowKeys, rows: req.rows, runKeys: req.runs, cursor: req.cursor, scratch: sc}
+	f := &Frame{Seq: req.Seq, Pane: req.Pane, Window: v, Keys: rowKeys, rows: req.Rows, runKeys: req.Runs, cursor: req.Cursor, Scratch: sc}
 
 	b.reset()
-	rowsLeft := len(req.rows)
+	rowsLeft := len(req.Rows)
 	budget := exactBudget
-	if req.guessed {
-		budget = exactCap
+	if req.Guessed {
+		budget = ExactCap
 	}
-	perCell := req.rate * float64(v.Span()) / float64(max(v.Cols, 1)) // expected intervals per cell
-	dense := req.rate != 0 && perCell > float64(budget)               // exact would read too many
-	busy := req.rate != 0 && perCell > summaryFrom && perCell*float64(rowsLeft*v.Cols) > summaryMinIntervals
-	if sz, ok := req.hist.(core.Summarizer); ok && req.summary && (busy || req.guessed) {
+	perCell := req.Rate * float64(v.Span()) / float64(max(v.Cols, 1)) // expected intervals per cell
+	dense := req.Rate != 0 && perCell > float64(budget)               // exact would read too many
+	busy := req.Rate != 0 && perCell > summaryFrom && perCell*float64(rowsLeft*v.Cols) > summaryMinIntervals
+	if sz, ok := req.Hist.(core.Summarizer); ok && req.Summary && (busy || req.Guessed) {
 		// A guessed density is an average over every row: the summaries
 		// measure the rows they serve, for nothing, and a first frame
 		// with busy rows draws them at once. (On gen --threads 200000 the
@@ -249,14 +240,14 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		// rows and sampling read 751 nodes.)
 		n, err := b.summarise(ctx, sz)
 		if err != nil {
-			f.err = err
+			f.Err = err
 			return f
 		}
-		if n > 0 && req.guessed && !b.summaryBusy(n) {
+		if n > 0 && req.Guessed && !b.summaryBusy(n) {
 			// Sparse rows: exact is cheap, and exact. When the summaries
 			// measured every row, their density decides as a measured
 			// one would.
-			if n == len(req.rows) {
+			if n == len(req.Rows) {
 				dense = b.sumIntervals/float64(n*max(v.Cols, 1)) > float64(budget)
 			}
 			b.served, n = nil, 0
@@ -268,59 +259,59 @@ func runFrame(ctx context.Context, req frameRequest) *frame {
 		}
 	}
 	cells := rowsLeft * v.Cols
-	f.mode = modeSampled
+	f.Mode = ModeSampled
 	if rowsLeft > 0 && !dense {
-		f.mode = modeExact
+		f.Mode = ModeExact
 		b.reset()
-		b.limit = exactCap*cells + (len(req.extra)+len(req.runs))*v.Cols
-		_, err := req.hist.Query2D(ctx, keys, v.T0, v.T1, b.visit)
+		b.limit = ExactCap*cells + (len(req.Extra)+len(req.Runs))*v.Cols
+		_, err := req.Hist.Query2D(ctx, keys, v.T0, v.T1, b.visit)
 		if err != nil {
-			f.err = err
+			f.Err = err
 			return f
 		}
-		f.intervals = b.count
+		f.Intervals = b.count
 		if b.stopped {
-			f.mode = modeSampled
+			f.Mode = ModeSampled
 		}
 	}
-	if f.mode == modeSampled {
+	if f.Mode == ModeSampled {
 		b.reset()
 		b.limit = 0
-		times := []core.Time{req.cursor} // every row drawn from summaries: the cursor for the details line
+		times := []core.Time{req.Cursor} // every row drawn from summaries: the cursor for the details line
 		switch {
 		case rowsLeft > 0:
 			times = b.sampleTimes()
-		case len(req.runs) > 0:
-			times = b.runTimes()
+		case len(req.Runs) > 0:
+			times = b.RunTimes()
 		}
-		_, err := req.hist.Query2DTimes(ctx, keys, times, b.visit)
+		_, err := req.Hist.Query2DTimes(ctx, keys, times, b.visit)
 		if err != nil {
-			f.err = err
+			f.Err = err
 			return f
 		}
-		f.intervals += b.count
+		f.Intervals += b.count
 	}
-	f.rate = req.rate
+	f.Rate = req.Rate
 	if rowsLeft > 0 {
 		left := req
-		left.rows = left.rows[:rowsLeft] // the density of the rows queried (only their count is read)
-		f.rate = measuredRate(left, f, b.count)
+		left.Rows = left.Rows[:rowsLeft] // the density of the rows queried (only their count is read)
+		f.Rate = MeasuredRate(left, f, b.count)
 	}
-	if served := len(req.rows) - rowsLeft; served > 0 {
-		f.mode = modeSummary
+	if served := len(req.Rows) - rowsLeft; served > 0 {
+		f.Mode = ModeSummary
 		// The summaries count the intervals of the rows they drew: the
 		// next frame, zoomed past the finest level, picks exact or sampled
 		// by the real density rather than a stale guess. Like a sampled
 		// frame's, this never lowers the estimate (a lower one sent later
 		// frames of gen200k to exact for the other keys: more nodes).
 		area := float64(v.Span())
-		f.rate = max(f.rate, (b.sumIntervals/area+f.rate*float64(rowsLeft))/float64(served+rowsLeft))
+		f.Rate = max(f.Rate, (b.sumIntervals/area+f.Rate*float64(rowsLeft))/float64(served+rowsLeft))
 	}
-	f.cells = b.finish()
-	f.runs = b.finishRuns()
-	f.atCursor = b.atCursor
-	f.woke, f.woken = readWaker(ctx, req.hist, req.wake, f.atCursor)
-	f.elapsed = req.now().Sub(began)
+	f.Cells = b.finish()
+	f.Runs = b.finishRuns()
+	f.AtCursor = b.atCursor
+	f.Woke, f.Woken = readWaker(ctx, req.Hist, req.Wake, f.AtCursor)
+	f.Elapsed = req.Now().Sub(began)
 	return f
 }
 
@@ -332,10 +323,10 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-func (b *frameBuilder) reset() {
+func (b *FrameBuilder) reset() {
 	b.levelIDs = b.levelIDs[:0]
 	for i := range b.acc {
-		if b.served != nil && b.served[i/b.cols] {
+		if b.served != nil && b.served[i/b.Cols] {
 			continue // drawn from summaries, once
 		}
 		b.acc[i] = slotAcc{vals: [slotsPerCel]int32{-1, -1, -1, -1}}
@@ -343,19 +334,19 @@ func (b *frameBuilder) reset() {
 	b.count, b.stopped = 0, false
 	clear(b.atCursor)
 	for cell := range b.overflow {
-		if b.served == nil || !b.served[cell/b.cols] {
+		if b.served == nil || !b.served[cell/b.Cols] {
 			delete(b.overflow, cell)
 		}
 	}
-	b.runs = make([][]threadRun, len(b.req.rows))
+	b.runs = make([][]ThreadRun, len(b.Req.Rows))
 }
 
 // sampleTimes returns the instants of a sampled query: each column's first
 // and last instant and two inside it, and the cursor.
-func (b *frameBuilder) sampleTimes() []core.Time {
-	times := make([]core.Time, 0, 4*b.cols+1)
-	for c := 0; c < b.cols; c++ {
-		s, e := b.starts[c], b.starts[c+1]-1
+func (b *FrameBuilder) sampleTimes() []core.Time {
+	times := make([]core.Time, 0, 4*b.Cols+1)
+	for c := 0; c < b.Cols; c++ {
+		s, e := b.Starts[c], b.Starts[c+1]-1
 		if e < s {
 			continue
 		}
@@ -368,7 +359,7 @@ func (b *frameBuilder) sampleTimes() []core.Time {
 			times = append(times, e)
 		}
 	}
-	return append(times, b.req.cursor)
+	return append(times, b.Req.Cursor)
 }
 
 // runTimes are the instants that find every run worth a label when no
@@ -377,22 +368,22 @@ func (b *frameBuilder) sampleTimes() []core.Time {
 // minRunCols whole columns, so it holds one of those starts. On
 // gen --threads 200000's Resources view the runs' query read 1 617 nodes
 // at sampleTimes' 653 instants.
-func (b *frameBuilder) runTimes() []core.Time {
-	times := make([]core.Time, 0, b.cols/minRunCols+2)
-	for c := 0; c < b.cols; c += minRunCols {
-		times = append(times, b.starts[c])
+func (b *FrameBuilder) RunTimes() []core.Time {
+	times := make([]core.Time, 0, b.Cols/MinRunCols+2)
+	for c := 0; c < b.Cols; c += MinRunCols {
+		times = append(times, b.Starts[c])
 	}
-	return append(times, b.req.cursor)
+	return append(times, b.Req.Cursor)
 }
 
 // visit accumulates one interval into the cells it overlaps.
-func (b *frameBuilder) visit(iv core.Interval) bool {
+func (b *FrameBuilder) visit(iv core.Interval) bool {
 	b.count++
 	if b.limit > 0 && b.count > b.limit {
 		b.stopped = true
 		return false
 	}
-	if iv.Contains(b.req.cursor) {
+	if iv.Contains(b.Req.Cursor) {
 		b.atCursor[iv.Key] = iv
 	}
 	if r, ok := b.runOf[iv.Key]; ok {
@@ -402,15 +393,15 @@ func (b *frameBuilder) visit(iv core.Interval) bool {
 	if !ok || b.served != nil && b.served[row] {
 		return true
 	}
-	v := b.req.view
+	v := b.Req.Window
 	s, e := max(iv.Start, v.T0), min(iv.End, v.T1)
 	if s > e {
 		return true
 	}
 	id := b.intern(iv.Value)
-	base := row * b.cols
-	for c := b.colOf(s); c < b.cols && b.starts[c] <= e; c++ {
-		cs, ce := b.starts[c], b.starts[c+1]-1
+	base := row * b.Cols
+	for c := b.colOf(s); c < b.Cols && b.Starts[c] <= e; c++ {
+		cs, ce := b.Starts[c], b.Starts[c+1]-1
 		if ce < cs {
 			continue
 		}

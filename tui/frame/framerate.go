@@ -1,4 +1,4 @@
-package tui
+package frame
 
 // The density a frame query is chosen by (see frame.go): guessed before
 // the first frame, then measured by each frame for the next.
@@ -8,7 +8,7 @@ package tui
 // unknown). Without it the first frame of a dense trace tried exact first
 // and gave up after exactCap intervals per cell (600 of its 1271 nodes on
 // a 1.3 M-event ftrace capture) before sampling.
-func densityPrior(info TraceInfo, rows int) float64 {
+func DensityPrior(info TraceInfo, rows int) float64 {
 	span := float64(info.End) - float64(info.Start) + 1
 	if info.Intervals <= 0 || rows <= 0 || span <= 0 {
 		return 0
@@ -24,15 +24,15 @@ func densityPrior(info TraceInfo, rows int) float64 {
 // on a 1.3 M-event ftrace capture), even when the samples saw mostly solid
 // rows: a few busy rows hold most intervals. Zooming in shrinks the
 // expected count and brings exact back.
-func measuredRate(req frameRequest, f *frame, sampled int) float64 {
-	area := float64(max(len(req.rows), 1)) * float64(req.view.Span())
-	if f.mode == modeExact {
-		return float64(f.intervals) / area
+func MeasuredRate(req FrameRequest, f *Frame, sampled int) float64 {
+	area := float64(max(len(req.Rows), 1)) * float64(req.Window.Span())
+	if f.Mode == ModeExact {
+		return float64(f.Intervals) / area
 	}
 	rate := float64(sampled) / area
-	if f.intervals > sampled {
+	if f.Intervals > sampled {
 		// Exact gave up: the density is at least what it met.
-		rate = max(rate, float64(f.intervals-sampled)/area)
+		rate = max(rate, float64(f.Intervals-sampled)/area)
 	}
-	return max(rate, req.rate)
+	return max(rate, req.Rate)
 }

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"strconv"
@@ -21,17 +21,17 @@ import (
 
 // frameNames names call-stack frames, with a cache. It is safe for
 // concurrent use (frame queries run off the UI goroutine).
-type frameNames struct {
-	at    *core.AttributeTree
-	label func(thread core.Key, v core.Value) string // nil: no symbols
+type FrameNames struct {
+	At    *core.AttributeTree
+	Label func(thread core.Key, v core.Value) string // nil: no symbols
 
 	mu    sync.Mutex
-	cache map[frameID]frameEntry
+	Cache map[FrameID]FrameEntry
 }
 
 // frameID is one frame value of one thread (a process's addresses are
 // its own: the same address may name different functions elsewhere).
-type frameID struct {
+type FrameID struct {
 	thread core.Key
 	v      core.Value
 }
@@ -41,37 +41,37 @@ type frameID struct {
 const maxFrameNames = 1 << 16
 
 // newFrameNames names the frames of tr's call stacks.
-func newFrameNames(tr Trace) *frameNames {
-	n := &frameNames{at: tr.History().Attributes(), cache: map[frameID]frameEntry{}}
+func NewFrameNames(tr Trace) *FrameNames {
+	n := &FrameNames{At: tr.History().Attributes(), Cache: map[FrameID]FrameEntry{}}
 	if fl, ok := tr.(frameLabeler); ok {
-		n.label = fl.FrameLabel
+		n.Label = fl.FrameLabel
 	}
 	return n
 }
 
 // stackThread returns the thread of a call-stack depth attribute
 // (Threads/<tid>/CallStack/<depth>), or ok false for any other key.
-func (n *frameNames) stackThread(k core.Key) (core.Key, bool) {
+func (n *FrameNames) stackThread(k core.Key) (core.Key, bool) {
 	if k < 0 {
 		return -1, false
 	}
-	stack := n.at.Parent(k)
-	if stack < 0 || n.at.Name(stack) != core.AttrCallStack {
+	stack := n.At.Parent(k)
+	if stack < 0 || n.At.Name(stack) != core.AttrCallStack {
 		return -1, false
 	}
-	return n.at.Parent(stack), true
+	return n.At.Parent(stack), true
 }
 
 // frameOf returns the thread and the frame that the value v of attribute
 // k stands for: a call-stack depth's value, or the address that a
 // user-space thread's own value names (its outermost frame, stored as
 // core.FormatAddress prints it; only looked at when symbols can name it).
-func (n *frameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bool) {
+func (n *FrameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bool) {
 	switch {
 	case v.IsNull() || k < 0:
 		return -1, v, false
 	case v.Kind() == core.KindString: // a name is its own label: only a thread's "0x..." may be a frame
-		if n.label == nil {
+		if n.Label == nil {
 			return -1, v, false
 		}
 		hex, ok := strings.CutPrefix(v.Str(), "0x")
@@ -79,7 +79,7 @@ func (n *frameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bo
 			return -1, v, false
 		}
 		addr, err := strconv.ParseUint(hex, 16, 64)
-		if _, stack := n.at.Child(k, core.AttrCallStack); err != nil || !stack {
+		if _, stack := n.At.Child(k, core.AttrCallStack); err != nil || !stack {
 			return -1, v, false
 		}
 		return k, core.Int64(int64(addr)), true
@@ -90,7 +90,7 @@ func (n *frameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bo
 
 // text names the value v of attribute k when it is a frame (see frameOf;
 // ok true), else ok is false.
-func (n *frameNames) text(k core.Key, v core.Value) (string, bool) {
+func (n *FrameNames) Text(k core.Key, v core.Value) (string, bool) {
 	if n == nil {
 		return "", false
 	}
@@ -98,62 +98,62 @@ func (n *frameNames) text(k core.Key, v core.Value) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return n.name(th, fv), true
+	return n.Name(th, fv), true
 }
 
 // describe prints the value v of attribute k for the details line and
 // pane: a frame by name, any other value as describeValue does in the
 // domain d.
-func (n *frameNames) describe(k core.Key, d valueDomain, v core.Value) string {
-	if s, ok := n.text(k, v); ok {
+func (n *FrameNames) Describe(k core.Key, d ValueDomain, v core.Value) string {
+	if s, ok := n.Text(k, v); ok {
 		return s
 	}
-	return describeValue(d, v)
+	return DescribeValue(d, v)
 }
 
 // framePaint is the paint of the value v of attribute k when it is a
 // frame (see frameOf): a stable colour per name, its first letter as
 // glyph; ok is false otherwise (and on a nil receiver), painted as usual.
-func (n *frameNames) framePaint(k core.Key, v core.Value) (paint, bool) {
+func (n *FrameNames) framePaint(k core.Key, v core.Value) (Paint, bool) {
 	if n == nil {
-		return paint{}, false
+		return Paint{}, false
 	}
 	th, fv, ok := n.frameOf(k, v)
 	if !ok {
-		return paint{}, false
+		return Paint{}, false
 	}
 	return n.entry(th, fv).paint, true
 }
 
 // name names a frame (not null) of thread th.
-func (n *frameNames) name(th core.Key, v core.Value) string { return n.entry(th, v).text }
+func (n *FrameNames) Name(th core.Key, v core.Value) string { return n.entry(th, v).text }
 
 // frameEntry is a frame's name and paint.
-type frameEntry struct {
+type FrameEntry struct {
 	text  string
-	paint paint
+	paint Paint
 }
 
 // entry resolves a frame once.
-func (n *frameNames) entry(th core.Key, v core.Value) frameEntry {
-	id := frameID{th, v}
-	if n.label == nil {
+func (n *FrameNames) entry(th core.Key, v core.Value) FrameEntry {
+	id := FrameID{th, v}
+	if n.Label == nil {
 		id.thread = -1 // an address reads the same in every thread
 	}
 	n.mu.Lock()
-	e, ok := n.cache[id]
+	e, ok := n.Cache[id]
 	n.mu.Unlock()
 	if ok {
 		return e
 	}
 	e.text = core.FrameText(v)
-	if n.label != nil {
-		e.text = n.label(th, v)
+	if n.Label != nil {
+		e.text = n.Label(th, v)
 	}
 	e.paint = stringPaint(e.text)
 	n.mu.Lock()
-	if len(n.cache) < maxFrameNames {
-		n.cache[id] = e
+	if len(n.Cache) < maxFrameNames {
+		n.Cache[id] = e
 	}
 	n.mu.Unlock()
 	return e
@@ -161,14 +161,14 @@ func (n *frameNames) entry(th core.Key, v core.Value) frameEntry {
 
 // framePaintOf is a cached answer of framePaint.
 type framePaintOf struct {
-	paint paint
+	paint Paint
 	ok    bool
 }
 
 // framePaint is frameNames.framePaint of the value id in row k, cached
 // for the row being finished: a row is one thread, and its cells repeat a
 // few frames.
-func (b *frameBuilder) framePaint(k core.Key, id int32) (paint, bool) {
+func (b *FrameBuilder) framePaint(k core.Key, id int32) (Paint, bool) {
 	if b.framePaints == nil || b.frameRow != k {
 		b.framePaints = make(map[int32]framePaintOf)
 		b.frameRow = k
@@ -176,7 +176,13 @@ func (b *frameBuilder) framePaint(k core.Key, id int32) (paint, bool) {
 	if c, ok := b.framePaints[id]; ok {
 		return c.paint, c.ok
 	}
-	p, ok := b.req.names.framePaint(k, b.values[id])
+	p, ok := b.Req.Names.framePaint(k, b.values[id])
 	b.framePaints[id] = framePaintOf{p, ok}
 	return p, ok
+}
+
+// frameLabeler is implemented by traces that can name call-stack
+// addresses (symbols); other traces show them in hexadecimal.
+type frameLabeler interface {
+	FrameLabel(thread core.Key, v core.Value) string
 }

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"strconv"
@@ -24,7 +24,7 @@ var durationUnits = [...]struct {
 // size, with at least its three decimals and as many more as it takes to
 // tell apart two durations res apart (down to the nanosecond), rounded to
 // the last digit printed and trailing zeros trimmed.
-func formatDurationAt(d, res core.Time) string {
+func FormatDurationAt(d, res core.Time) string {
 	res = max(res, 1)
 	neg := d < 0
 	a := d
@@ -50,7 +50,7 @@ func formatDurationAt(d, res core.Time) string {
 	}
 	if r := (a + step/2) / step * step; r != a {
 		if u.digits > 0 && r >= 1000*u.ns && r > a { // 999.9996ms is 1s
-			return formatDurationAt(d+(r-a)*sign(d), res)
+			return FormatDurationAt(d+(r-a)*sign(d), res)
 		}
 		a = r
 	}
@@ -78,27 +78,10 @@ func sign(d core.Time) core.Time {
 	return 1
 }
 
-// relTime prints t as an offset from the trace start, precise to res, or
-// as absolute seconds precise to res when the user toggled absolute
-// times: the one place that decides how instants read on screen.
-func (sh *shared) relTime(start, t, res core.Time) string {
-	if sh.absTimes {
-		return formatTimestampAt(t, res)
-	}
-	return "+" + formatDurationAt(t-start, res)
-}
-
-// tickLabel is a ruler tick's label, a step after the previous one: the
-// offset without its "+" (every tick is one) or the absolute seconds, as
-// relTime reads them.
-func (sh *shared) tickLabel(start, t, step core.Time) string {
-	return strings.TrimPrefix(sh.relTime(start, t, step), "+")
-}
-
 // formatTimestampAt prints t as core.FormatTimestamp does (seconds, a
 // point, decimals) with at least three decimals and as many more as it
 // takes to tell apart two instants res apart, rounded to the last one.
-func formatTimestampAt(t, res core.Time) string {
+func FormatTimestampAt(t, res core.Time) string {
 	full := core.FormatTimestamp(t)
 	unit, dec := core.Time(1e6), 3
 	for dec < 9 && unit > max(res, 1) {
@@ -117,10 +100,10 @@ func formatTimestampAt(t, res core.Time) string {
 
 // rangeRes is the precision a range's bounds are printed with: a
 // thousandth of the range, so the bounds of any range differ in print.
-func rangeRes(from, to core.Time) core.Time { return max((to-from+1)/1000, 1) }
+func RangeRes(from, to core.Time) core.Time { return max((to-from+1)/1000, 1) }
 
 // intervalRes is the precision of a state interval's ends: a hundredth
 // of its duration, no coarser than a column.
-func intervalRes(iv core.Interval, col core.Time) core.Time {
+func IntervalRes(iv core.Interval, col core.Time) core.Time {
 	return max(min(iv.Duration()/100, col), 1)
 }

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"hash/fnv"
@@ -11,19 +11,19 @@ import (
 // paint is a state's look: an index into the colour palette and the
 // character that stands for it without colour. Every state value maps to
 // one paint everywhere (Gantt, legend, details).
-type paint struct {
-	colour uint8 // palette index, see the pal* constants
-	glyph  rune  // ASCII-mode character
+type Paint struct {
+	Colour uint8 // palette index, see the pal* constants
+	Glyph  rune  // ASCII-mode character
 }
 
 // Palette indexes. The kernel statuses have fixed entries close to Trace
 // Compass's colours; string values (user-space and Chrome states) hash into
 // the last numStringColours entries.
 const (
-	palNone uint8 = iota // null: nothing known, drawn blank
+	PalNone uint8 = iota // null: nothing known, drawn blank
 	palUnknown
 	palWaitBlocked
-	palRunUser
+	PalRunUser
 	palRunSyscall
 	palInterrupted
 	palWaitCPU
@@ -32,21 +32,21 @@ const (
 	palIRQ
 	palSoftIRQ
 	palSoftIRQRaised
-	palOther // an integer outside the known statuses
-	palStrings
+	PalOther // an integer outside the known statuses
+	PalStrings
 	numStringColours = 12
-	numPalette       = int(palStrings) + numStringColours
+	NumPalette       = int(PalStrings) + numStringColours
 )
 
 // paletteHex gives each palette entry its colour (truecolor; lipgloss
 // degrades it to the terminal's profile).
-func paletteHex(i uint8) string {
+func PaletteHex(i uint8) string {
 	switch i {
 	case palUnknown:
 		return "#4e4e4e"
 	case palWaitBlocked:
 		return "#c8c800"
-	case palRunUser:
+	case PalRunUser:
 		return "#00b000"
 	case palRunSyscall:
 		return "#2060e0"
@@ -64,11 +64,11 @@ func paletteHex(i uint8) string {
 		return "#d09060"
 	case palSoftIRQRaised:
 		return "#e0d080"
-	case palOther:
+	case PalOther:
 		return "#8080ff"
 	}
-	if i >= palStrings {
-		j := int(i-palStrings) % numStringColours * 6
+	if i >= PalStrings {
+		j := int(i-PalStrings) % numStringColours * 6
 		return "#" + stringColours[j:j+6]
 	}
 	return ""
@@ -79,21 +79,21 @@ func paletteHex(i uint8) string {
 const stringColours = "e6194b3cb44b4363d8f58231911eb442d4f4f032e6bfef454699909a6324800000808000"
 
 // valueDomain tells how a row's integer values are read.
-type valueDomain uint8
+type ValueDomain uint8
 
 const (
-	domainThread  valueDomain = iota // core.ThreadStatus
-	domainCPU                        // core.CPUStatus
+	DomainThread  ValueDomain = iota // core.ThreadStatus
+	DomainCPU                        // core.CPUStatus
 	domainOther                      // no known meaning
-	domainFrame                      // call-stack frames: names or addresses (see framenames.go)
+	DomainFrame                      // call-stack frames: names or addresses (see framenames.go)
 	domainCounter                    // a counter: drawn by level (see counterLevels)
 )
 
 // paintOf returns the paint of a state value in a domain.
-func paintOf(d valueDomain, v core.Value) paint {
+func PaintOf(d ValueDomain, v core.Value) Paint {
 	switch v.Kind() {
 	case core.KindNull:
-		return paint{palNone, ' '}
+		return Paint{PalNone, ' '}
 	case core.KindString:
 		return stringPaint(v.Str())
 	case core.KindInt32, core.KindInt64:
@@ -101,48 +101,48 @@ func paintOf(d valueDomain, v core.Value) paint {
 		switch d {
 		case domainOther: // a stable colour per value
 			return stringPaint(v.String())
-		case domainFrame: // addresses: as the details line prints them
+		case DomainFrame: // addresses: as the details line prints them
 			return stringPaint(core.FrameText(v))
 		case domainCounter:
-			return paint{palOther, 'o'}
-		case domainThread:
+			return Paint{PalOther, 'o'}
+		case DomainThread:
 			switch core.ThreadStatus(n) {
 			case core.ThreadUnknown:
-				return paint{palUnknown, '?'}
+				return Paint{palUnknown, '?'}
 			case core.ThreadWaitBlocked:
-				return paint{palWaitBlocked, '.'}
+				return Paint{palWaitBlocked, '.'}
 			case core.ThreadRunUser:
-				return paint{palRunUser, '#'}
+				return Paint{PalRunUser, '#'}
 			case core.ThreadRunSyscall:
-				return paint{palRunSyscall, 'S'}
+				return Paint{palRunSyscall, 'S'}
 			case core.ThreadInterrupted:
-				return paint{palInterrupted, '!'}
+				return Paint{palInterrupted, '!'}
 			case core.ThreadWaitCPU:
-				return paint{palWaitCPU, '~'}
+				return Paint{palWaitCPU, '~'}
 			case core.ThreadWaitUnknown:
-				return paint{palWaitUnknown, ','}
+				return Paint{palWaitUnknown, ','}
 			}
-		case domainCPU:
+		case DomainCPU:
 			switch core.CPUStatus(n) {
 			case core.CPUIdle:
-				return paint{palIdle, '_'}
+				return Paint{palIdle, '_'}
 			case core.CPURunUser:
-				return paint{palRunUser, '#'}
+				return Paint{PalRunUser, '#'}
 			case core.CPURunSyscall:
-				return paint{palRunSyscall, 'S'}
+				return Paint{palRunSyscall, 'S'}
 			case core.CPUStatusIRQ:
-				return paint{palIRQ, 'I'}
+				return Paint{palIRQ, 'I'}
 			case core.CPUStatusSoftIRQ:
-				return paint{palSoftIRQ, 's'}
+				return Paint{palSoftIRQ, 's'}
 			case core.CPUStatusSoftIRQRaised:
-				return paint{palSoftIRQRaised, '^'}
+				return Paint{palSoftIRQRaised, '^'}
 			}
 		}
 	}
 	if d == domainOther {
 		return stringPaint(v.String())
 	}
-	return paint{palOther, 'o'} // counters (floats too) are drawn by level
+	return Paint{PalOther, 'o'} // counters (floats too) are drawn by level
 }
 
 // stringPaint gives a string state a stable colour from a hash of it, and
@@ -150,46 +150,46 @@ func paintOf(d valueDomain, v core.Value) paint {
 // colour; '*' when that character is not one terminal cell wide or is one
 // of the marks ASCII mode draws over states: the cursor '|', the Gantt's
 // multi-state '%', the overview's hatch '/' and intensity fills '=' '-').
-func stringPaint(s string) paint {
+func stringPaint(s string) Paint {
 	h := fnv.New32a()
 	h.Write([]byte(s))
 	g, _ := utf8.DecodeRuneInString(s)
-	if g == utf8.RuneError || runeCells(g) != 1 || strings.ContainsRune(" |%/=-", g) {
+	if g == utf8.RuneError || RuneCells(g) != 1 || strings.ContainsRune(" |%/=-", g) {
 		g = '*'
 	}
-	return paint{palStrings + uint8(h.Sum32()%numStringColours), g}
+	return Paint{PalStrings + uint8(h.Sum32()%numStringColours), g}
 }
 
 // legendEntry is one line of the colour legend.
 type legendEntry struct {
-	paint paint
-	name  string
+	Paint Paint
+	Name  string
 }
 
 // kernelLegend lists the thread and CPU statuses in legend order.
-func kernelLegend(d valueDomain) []legendEntry {
+func KernelLegend(d ValueDomain) []legendEntry {
 	var out []legendEntry
-	if d == domainThread {
+	if d == DomainThread {
 		for s := core.ThreadWaitBlocked; s <= core.ThreadWaitUnknown; s++ {
-			out = append(out, legendEntry{paintOf(d, core.Int32(int32(s))), s.String()})
+			out = append(out, legendEntry{PaintOf(d, core.Int32(int32(s))), s.String()})
 		}
-		return append(out, legendEntry{paintOf(d, core.Int32(int32(core.ThreadUnknown))), core.ThreadUnknown.String()})
+		return append(out, legendEntry{PaintOf(d, core.Int32(int32(core.ThreadUnknown))), core.ThreadUnknown.String()})
 	}
 	for s := core.CPUIdle; s <= core.CPUStatusSoftIRQRaised; s++ {
-		out = append(out, legendEntry{paintOf(d, core.Int32(int32(s))), s.String()})
+		out = append(out, legendEntry{PaintOf(d, core.Int32(int32(s))), s.String()})
 	}
 	return out
 }
 
 // describeValue names a value for the details line and the legend.
-func describeValue(d valueDomain, v core.Value) string {
+func DescribeValue(d ValueDomain, v core.Value) string {
 	if v.Kind() == core.KindInt32 || v.Kind() == core.KindInt64 {
 		switch d {
-		case domainThread:
+		case DomainThread:
 			if s := core.ThreadStatus(v.Int()); s.String() != "status?" {
 				return s.String()
 			}
-		case domainCPU:
+		case DomainCPU:
 			if s := core.CPUStatus(v.Int()); s.String() != "status?" {
 				return s.String()
 			}
@@ -198,7 +198,7 @@ func describeValue(d valueDomain, v core.Value) string {
 	if v.IsNull() {
 		return "no state"
 	}
-	if d == domainFrame {
+	if d == DomainFrame {
 		return core.FrameText(v)
 	}
 	return v.String()

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"bytes"
@@ -12,10 +12,10 @@ import (
 type rowKind uint8
 
 const (
-	kindProcess   = rowKind(pstree.KindProcess)
-	kindThread    = rowKind(pstree.KindThread)
-	kindCallStack = rowKind(pstree.KindCallStack)
-	kindCPU       = rowKind(pstree.KindCPU)
+	KindProcess   = rowKind(pstree.KindProcess)
+	KindThread    = rowKind(pstree.KindThread)
+	KindCallStack = rowKind(pstree.KindCallStack)
+	KindCPU       = rowKind(pstree.KindCPU)
 	kindIRQ       = rowKind(pstree.KindIRQ)
 	kindSoftIRQ   = rowKind(pstree.KindSoftIRQ)
 	kindAsync     = rowKind(pstree.KindAsync)
@@ -23,37 +23,37 @@ const (
 )
 
 // domain returns how the row's integer values are read.
-func (k rowKind) domain() valueDomain {
+func (k rowKind) Domain() ValueDomain {
 	switch k {
-	case kindProcess, kindThread:
-		return domainThread
-	case kindCPU, kindIRQ, kindSoftIRQ:
-		return domainCPU
+	case KindProcess, KindThread:
+		return DomainThread
+	case KindCPU, kindIRQ, kindSoftIRQ:
+		return DomainCPU
 	case kindCounter:
 		return domainCounter
-	case kindCallStack:
-		return domainFrame
+	case KindCallStack:
+		return DomainFrame
 	}
 	return domainOther
 }
 
 // node is one row of a tree (expanded or not), as read when needed.
-type node struct {
-	label    string   // "name tid", "CPU 3", "IRQ 18"
-	tid      string   // the Threads/<tid> attribute name, "" for other rows
-	kind     rowKind  //
-	key      core.Key // the attribute drawn; -1 for a process without a leader thread
-	thread   core.Key // Threads/<tid>, for the details line; -1 otherwise
-	depth    int
-	parent   int32 // -1 for a root
-	end      int32 // the row after its subtree: its descendants are (row, end)
-	leaf     bool  // no children
-	expanded bool
+type Node struct {
+	Label    string   // "name tid", "CPU 3", "IRQ 18"
+	Tid      string   // the Threads/<tid> attribute name, "" for other rows
+	Kind     rowKind  //
+	Key      core.Key // the attribute drawn; -1 for a process without a leader thread
+	Thread   core.Key // Threads/<tid>, for the details line; -1 otherwise
+	Depth    int
+	Parent   int32 // -1 for a root
+	End      int32 // the row after its subtree: its descendants are (row, end)
+	Leaf     bool  // no children
+	Expanded bool
 }
 
 // isStatusRow reports whether a row draws a status of its own: a thread,
 // a process with its leader thread, a CPU.
-func isStatusRow(r pstree.RowInfo) bool {
+func IsStatusRow(r pstree.RowInfo) bool {
 	return r.Key >= 0 && (r.Kind == pstree.KindThread || r.Kind == pstree.KindProcess || r.Kind == pstree.KindCPU)
 }
 
@@ -64,7 +64,7 @@ type processTabler interface {
 }
 
 // storedRows returns the trace's stored Control Flow rows, or nil.
-func storedRows(tr Trace) *pstree.Rows {
+func StoredRows(tr Trace) *pstree.Rows {
 	if p, ok := tr.(processTabler); ok {
 		return p.ControlFlowRows()
 	}
@@ -75,27 +75,27 @@ func storedRows(tr Trace) *pstree.Rows {
 // when they describe h's attribute tree, else arranged from the process
 // tree read from h with one 2D query, as the R-SHT article's PsTree query
 // does (see package pstree for the rule and the arrangement).
-func buildControlFlow(ctx context.Context, h core.History, stored *pstree.Rows) (*rowTree, error) {
+func BuildControlFlow(ctx context.Context, h core.History, stored *pstree.Rows) (*RowTree, error) {
 	at := h.Attributes()
 	if stored != nil && stored.Attributes() == at.Len() {
-		return newRowTree(stored, at), nil
+		return NewRowTree(stored, at), nil
 	}
 	ps, err := pstree.Query(ctx, h)
 	if err != nil {
 		return nil, err
 	}
-	return newRowTree(inMemoryRows(pstree.ControlFlow(at, ps).Bytes()), at), nil
+	return NewRowTree(InMemoryRows(pstree.ControlFlow(at, ps).Bytes()), at), nil
 }
 
 // buildResources lists CPUs/* with their IRQs/* and Soft_IRQs/* children
 // (collapsed). No query: the rows come from the attribute tree.
-func buildResources(h core.History) *rowTree {
+func BuildResources(h core.History) *RowTree {
 	at := h.Attributes()
-	return newRowTree(inMemoryRows(pstree.Resources(at).Bytes()), at)
+	return NewRowTree(InMemoryRows(pstree.Resources(at).Bytes()), at)
 }
 
 // inMemoryRows reads rows just encoded.
-func inMemoryRows(enc []byte) *pstree.Rows {
+func InMemoryRows(enc []byte) *pstree.Rows {
 	rows, err := pstree.OpenRows(bytes.NewReader(enc), int64(len(enc)), nil)
 	if err != nil {
 		panic("tui: rows just encoded do not read back: " + err.Error())

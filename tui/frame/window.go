@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"math/bits"
@@ -10,20 +10,20 @@ import (
 // cut into Cols columns, inside the trace bounds [Start, End]. Column c
 // covers [ColStart(c), ColStart(c+1)-1]; columns differ in width by at most
 // one nanosecond.
-type timeView struct {
+type Window struct {
 	Start, End core.Time // trace bounds
 	T0, T1     core.Time // visible range
 	Cols       int
 }
 
 // Span is the visible duration in nanoseconds (T1-T0+1).
-func (v timeView) Span() core.Time { return v.T1 - v.T0 + 1 }
+func (v Window) Span() core.Time { return v.T1 - v.T0 + 1 }
 
 // traceSpan is the whole trace's duration.
-func (v timeView) traceSpan() core.Time { return v.End - v.Start + 1 }
+func (v Window) TraceSpan() core.Time { return v.End - v.Start + 1 }
 
 // ColStart returns the first instant of column c (c may be Cols: T1+1).
-func (v timeView) ColStart(c int) core.Time {
+func (v Window) ColStart(c int) core.Time {
 	if v.Cols <= 0 {
 		return v.T0
 	}
@@ -33,10 +33,10 @@ func (v timeView) ColStart(c int) core.Time {
 }
 
 // ColEnd returns the last instant of column c.
-func (v timeView) ColEnd(c int) core.Time { return v.ColStart(c+1) - 1 }
+func (v Window) ColEnd(c int) core.Time { return v.ColStart(c+1) - 1 }
 
 // ColOf returns the column holding t, clamped to [0, Cols-1].
-func (v timeView) ColOf(t core.Time) int {
+func (v Window) ColOf(t core.Time) int {
 	if t <= v.T0 || v.Cols <= 0 {
 		return 0
 	}
@@ -58,7 +58,7 @@ func (v timeView) ColOf(t core.Time) int {
 }
 
 // colWidth is the nominal duration of one column.
-func (v timeView) colWidth() core.Time {
+func (v Window) ColWidth() core.Time {
 	if v.Cols <= 0 {
 		return v.Span()
 	}
@@ -67,13 +67,13 @@ func (v timeView) colWidth() core.Time {
 
 // minSpan is the narrowest range allowed: one nanosecond per column (or
 // the whole trace if it is shorter).
-func (v timeView) minSpan() core.Time { return min(max(core.Time(v.Cols), 1), v.traceSpan()) }
+func (v Window) MinSpan() core.Time { return min(max(core.Time(v.Cols), 1), v.TraceSpan()) }
 
 // withRange returns the view showing [t0, t0+span-1], the span clamped to
 // [minSpan, trace span] and the range moved inside the trace bounds.
-func (v timeView) withRange(t0, span core.Time) timeView {
-	span = max(span, v.minSpan())
-	span = min(span, v.traceSpan())
+func (v Window) WithRange(t0, span core.Time) Window {
+	span = max(span, v.MinSpan())
+	span = min(span, v.TraceSpan())
 	t0 = max(t0, v.Start)
 	if t0 > v.End-span+1 {
 		t0 = v.End - span + 1
@@ -83,37 +83,37 @@ func (v timeView) withRange(t0, span core.Time) timeView {
 }
 
 // whole returns the view of the whole trace.
-func (v timeView) whole() timeView { return v.withRange(v.Start, v.traceSpan()) }
+func (v Window) Whole() Window { return v.WithRange(v.Start, v.TraceSpan()) }
 
 // zoom returns the view scaled by factor (< 1 zooms in) keeping anchor at
 // the same place on screen.
-func (v timeView) zoom(anchor core.Time, factor float64) timeView {
+func (v Window) Zoom(anchor core.Time, factor float64) Window {
 	span := v.Span()
 	frac := float64(anchor-v.T0) / float64(span)
 	newSpan := core.Time(float64(span) * factor)
 	if factor < 1 && newSpan >= span {
 		newSpan = span - 1 // always make progress
 	}
-	newSpan = min(max(newSpan, v.minSpan()), v.traceSpan())
-	return v.withRange(anchor-core.Time(frac*float64(newSpan)), newSpan)
+	newSpan = min(max(newSpan, v.MinSpan()), v.TraceSpan())
+	return v.WithRange(anchor-core.Time(frac*float64(newSpan)), newSpan)
 }
 
 // pan returns the view moved by d nanoseconds (clamped to the trace).
-func (v timeView) pan(d core.Time) timeView { return v.withRange(v.T0+d, v.Span()) }
+func (v Window) Pan(d core.Time) Window { return v.WithRange(v.T0+d, v.Span()) }
 
 // showing returns the view moved the least so that t is visible.
-func (v timeView) showing(t core.Time) timeView {
+func (v Window) Showing(t core.Time) Window {
 	switch {
 	case t < v.T0:
-		return v.withRange(t, v.Span())
+		return v.WithRange(t, v.Span())
 	case t > v.T1:
-		return v.withRange(t-v.Span()+1, v.Span())
+		return v.WithRange(t-v.Span()+1, v.Span())
 	}
 	return v
 }
 
 // centredOn returns the view of the same span centred on t.
-func (v timeView) centredOn(t core.Time) timeView { return v.withRange(t-v.Span()/2, v.Span()) }
+func (v Window) CentredOn(t core.Time) Window { return v.WithRange(t-v.Span()/2, v.Span()) }
 
 // zoomFactor is how many times narrower the view is than the trace.
-func (v timeView) zoomFactor() float64 { return float64(v.traceSpan()) / float64(v.Span()) }
+func (v Window) ZoomFactor() float64 { return float64(v.TraceSpan()) / float64(v.Span()) }

@@ -1,4 +1,4 @@
-package tui
+package frame
 
 import (
 	"math"
@@ -43,13 +43,13 @@ type overflowSlot struct {
 }
 
 // addCell adds d of value id to a cell.
-func (b *frameBuilder) addCell(cell int, id int32, d core.Time) {
+func (b *FrameBuilder) addCell(cell int, id int32, d core.Time) {
 	if !b.acc[cell].add(id, d) {
 		b.addOverflow(cell, id, d)
 	}
 }
 
-func (b *frameBuilder) addOverflow(cell int, id int32, d core.Time) {
+func (b *FrameBuilder) addOverflow(cell int, id int32, d core.Time) {
 	if b.overflow == nil {
 		b.overflow = map[int][]overflowSlot{}
 	}
@@ -64,16 +64,16 @@ func (b *frameBuilder) addOverflow(cell int, id int32, d core.Time) {
 }
 
 // colOf returns the column holding t (T0 <= t <= T1).
-func (b *frameBuilder) colOf(t core.Time) int {
-	c := b.req.view.ColOf(t)
-	for c > 0 && b.starts[c] > t {
+func (b *FrameBuilder) colOf(t core.Time) int {
+	c := b.Req.Window.ColOf(t)
+	for c > 0 && b.Starts[c] > t {
 		c--
 	}
 	return c
 }
 
 // intern returns a dense id for a value; kernel statuses avoid the map.
-func (b *frameBuilder) intern(v core.Value) int32 {
+func (b *FrameBuilder) intern(v core.Value) int32 {
 	n := v.Int()
 	small := (v.Kind() == core.KindInt32 || v.Kind() == core.KindInt64) && n >= 0 && n < int64(len(b.smallIDs))
 	if small {
@@ -99,7 +99,7 @@ func (b *frameBuilder) intern(v core.Value) int32 {
 // slice at x1) is then drawn, marked as changed more than once, instead
 // of leaving its row empty. Numeric states (kernel statuses) keep the
 // rule of the longest.
-func (b *frameBuilder) shortSlice(a *slotAcc, overflow []overflowSlot, null int32) int32 {
+func (b *FrameBuilder) shortSlice(a *slotAcc, overflow []overflowSlot, null int32) int32 {
 	id, best := null, core.Time(0)
 	for i := 0; i < slotsPerCel && a.vals[i] >= 0; i++ {
 		if v := b.values[a.vals[i]]; v.Kind() == core.KindString && a.durs[i] > best {
@@ -115,18 +115,18 @@ func (b *frameBuilder) shortSlice(a *slotAcc, overflow []overflowSlot, null int3
 }
 
 // finish turns the accumulators into cells.
-func (b *frameBuilder) finish() []cell {
+func (b *FrameBuilder) finish() []cell {
 	cells := make([]cell, len(b.acc))
-	paints := make([][]paint, domainCounter+1) // per domain, per value id, computed lazily
+	paints := make([][]Paint, domainCounter+1) // per domain, per value id, computed lazily
 	for d := range paints {
-		paints[d] = make([]paint, len(b.values))
+		paints[d] = make([]Paint, len(b.values))
 		for i := range paints[d] {
-			paints[d][i] = paint{colour: 255}
+			paints[d][i] = Paint{Colour: 255}
 		}
 	}
-	for r, row := range b.req.rows {
-		for c := 0; c < b.cols; c++ {
-			a := &b.acc[r*b.cols+c]
+	for r, row := range b.Req.Rows {
+		for c := 0; c < b.Cols; c++ {
+			a := &b.acc[r*b.Cols+c]
 			if a.n == 0 {
 				continue
 			}
@@ -137,38 +137,38 @@ func (b *frameBuilder) finish() []cell {
 				}
 			}
 			id, bestDur := a.vals[best], a.durs[best]
-			for _, o := range b.overflow[r*b.cols+c] {
+			for _, o := range b.overflow[r*b.Cols+c] {
 				if o.dur > bestDur {
 					id, bestDur = o.id, o.dur
 				}
 			}
 			if b.values[id].IsNull() {
-				id = b.shortSlice(a, b.overflow[r*b.cols+c], id)
+				id = b.shortSlice(a, b.overflow[r*b.Cols+c], id)
 			}
-			p := &paints[row.domain][id]
-			if p.colour == 255 {
-				*p = paintOf(row.domain, b.values[id])
+			p := &paints[row.Domain][id]
+			if p.Colour == 255 {
+				*p = PaintOf(row.Domain, b.values[id])
 			}
-			if row.domain == domainFrame || row.domain == domainThread && b.values[id].Kind() == core.KindString {
-				if np, ok := b.framePaint(row.key, id); ok {
+			if row.Domain == DomainFrame || row.Domain == DomainThread && b.values[id].Kind() == core.KindString {
+				if np, ok := b.framePaint(row.Key, id); ok {
 					p = &np // per thread: named by its process's symbols
 				}
 			}
-			width := b.starts[c+1] - b.starts[c]
+			width := b.Starts[c+1] - b.Starts[c]
 			changes := a.n - 1
 			if a.covered < width {
 				changes++ // a gap between known intervals hid at least one more
 			}
 			if b.served != nil && b.served[r] {
-				changes = b.sumCells[r*b.cols+c].changes
+				changes = b.sumCells[r*b.Cols+c].changes
 			}
-			cells[r*b.cols+c] = cell{paint: *p, known: true, multi: changes >= 2}
-			if row.domain == domainCounter {
+			cells[r*b.Cols+c] = cell{Paint: *p, Known: true, Multi: changes >= 2}
+			if row.Domain == domainCounter {
 				b.levelIDs = append(b.levelIDs, id)
 			}
 		}
-		if row.domain == domainCounter {
-			b.counterLevels(cells[r*b.cols : (r+1)*b.cols])
+		if row.Domain == domainCounter {
+			b.counterLevels(cells[r*b.Cols : (r+1)*b.Cols])
 		}
 	}
 	return cells
@@ -177,7 +177,7 @@ func (b *frameBuilder) finish() []cell {
 // counterLevels gives each known cell of a counter row its height, 1 to
 // 8, scaled between the lowest and highest value of the row on screen
 // (the dominant value of each column; null stays empty).
-func (b *frameBuilder) counterLevels(row []cell) {
+func (b *FrameBuilder) counterLevels(row []cell) {
 	ids := b.levelIDs
 	b.levelIDs = b.levelIDs[:0]
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -188,7 +188,7 @@ func (b *frameBuilder) counterLevels(row []cell) {
 	}
 	j := 0
 	for c := range row {
-		if !row[c].known {
+		if !row[c].Known {
 			continue
 		}
 		v := b.values[ids[j]]
@@ -200,6 +200,6 @@ func (b *frameBuilder) counterLevels(row []cell) {
 		if hi > lo {
 			level = 1 + uint8(math.Round((v.Float()-lo)/(hi-lo)*7))
 		}
-		row[c].level = level
+		row[c].Level = level
 	}
 }

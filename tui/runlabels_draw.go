@@ -1,0 +1,52 @@
+package tui
+
+import (
+	"github.com/tracetui/tracetui/tui/frame"
+	"strconv"
+	"strings"
+)
+
+// labelRuns writes the names of the row's thread runs into its cells.
+// The cursor's column keeps its mark.
+func (b *browser) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
+	for _, r := range runs {
+		text := b.runLabel(r, r.C1-r.C0+1-2)
+		for i, ch := range text {
+			if c := &cells[r.C0+1+i]; c.variant != variantCursor {
+				c.text = ch
+			}
+		}
+	}
+}
+
+// threadNamed is the Control Flow label ("name tid") of the thread whose
+// attribute is Threads/<attr> ([core.ThreadName]), or attr when the
+// Control Flow rows are not read yet or lack it.
+func (b *browser) threadNamed(attr string) string {
+	if cf := b.panes[viewControlFlow].tree; cf != nil {
+		if i, ok := cf.ByTID(attr); ok {
+			return cf.Node(i).Label
+		}
+	}
+	return attr
+}
+
+// runLabel is, for a call, its function; for a thread run, the longest
+// of "name tid", "name" and "tid" (the Control Flow row's name: the
+// thread's last Exec_name) that fits in w cells, as runes one cell wide
+// each; nil when none fits.
+func (b *browser) runLabel(r frame.ThreadRun, w int) []rune {
+	candidates := []string{r.Frame}
+	if r.Frame == "" {
+		id := strconv.FormatInt(r.Tid, 10)
+		label := b.threadNamed(id)
+		candidates = []string{label, strings.TrimSuffix(label, " "+id), id}
+	}
+	for _, s := range candidates {
+		s = printable(s)
+		if len([]rune(s)) <= w && frame.Cells(s) == len([]rune(s)) {
+			return []rune(s)
+		}
+	}
+	return nil
+}
