@@ -15,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // FrameStep is one key of the frames benchmark: the key, the time from the
@@ -53,7 +54,7 @@ func BenchFrames(ctx context.Context, tr frame.Trace, opts BenchOptions) ([]Fram
 	r.SetColorProfile(termenv.ANSI256)
 	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return ct, nil
-	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
+	}}, Settings{Styles: ui.NewStyles(r, false), Keys: keymap.Default()})
 	d := &driver{m: m, concurrent: true}
 	bs := &benchScript{d: d, nodes: &ct.nodes}
 	bs.step("open", func() {

@@ -180,8 +180,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if b.tv.T0 != start || b.tv.T1 != end {
 			t.Errorf("view [%d, %d], want the selection [%d, %d]", b.tv.T0, b.tv.T1, start, end)
 		}
-		if m := b.rulerMarks(); b.hasSel || b.selecting || m.selFrom >= 0 {
-			t.Errorf("selection still on after zooming to it: hasSel %v selecting %v ruler columns %d–%d", b.hasSel, b.selecting, m.selFrom, m.selTo)
+		if m := b.rulerMarks(); b.hasSel || b.selecting || m.SelFrom >= 0 {
+			t.Errorf("selection still on after zooming to it: hasSel %v selecting %v ruler columns %d–%d", b.hasSel, b.selecting, m.SelFrom, m.SelTo)
 		}
 	},
 	"zoom_all": func(t *testing.T, hs *harness) {
@@ -233,25 +233,25 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("goto")
 		hs.typeText("+2.5ms")
 		hs.keys("enter")
-		if b := hs.b(); b.cursor != demoStart+2_500_000 || b.prompt.active() {
-			t.Errorf("cursor %d (prompt open %v), want %d", b.cursor, b.prompt.active(), demoStart+2_500_000)
+		if b := hs.b(); b.cursor != demoStart+2_500_000 || b.prompt.Active() {
+			t.Errorf("cursor %d (prompt open %v), want %d", b.cursor, b.prompt.Active(), demoStart+2_500_000)
 		}
 		hs.press("goto")
 		hs.typeText("soon")
 		hs.keys("enter")
 		b := hs.b()
-		if !b.prompt.active() || b.prompt.err == nil || !strings.Contains(hs.view(), "bad time") {
+		if !b.prompt.Active() || b.prompt.Err == nil || !strings.Contains(hs.view(), "bad time") {
 			t.Error("an invalid time must keep the prompt open with the error inline")
 		}
 		if b.cursor != demoStart+2_500_000 {
 			t.Error("an invalid time moved the cursor")
 		}
 		hs.typeText("1ms") // the rejected text is selected: typing replaces it
-		if got := b.prompt.value(); got != "1ms" {
+		if got := b.prompt.Value(); got != "1ms" {
 			t.Errorf("after an error, typing gives %q, want 1ms", got)
 		}
 		hs.keys("enter") // a bare duration is an offset from the trace start
-		if b.cursor != demoStart+1_000_000 || b.prompt.active() {
+		if b.cursor != demoStart+1_000_000 || b.prompt.Active() {
 			t.Errorf("go to 1ms: cursor %d, want %d", b.cursor, demoStart+1_000_000)
 		}
 		hs.press("goto")
@@ -262,7 +262,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("goto")
 		hs.keys("esc")
-		if b.prompt.active() {
+		if b.prompt.Active() {
 			t.Error("esc did not close the prompt")
 		}
 	},
@@ -294,7 +294,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("status %q, want %q", b.statusLine(), want)
 		}
 		hs.press("right") // the cursor hides a mark in its own column
-		if ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n"); !strings.Contains(ruler, "A") || !strings.Contains(ruler, "B") {
+		if ruler := strings.Join(b.rulerLines(b.sh.Layout(b.showTable, b.tableLines)), "\n"); !strings.Contains(ruler, "A") || !strings.Contains(ruler, "B") {
 			t.Errorf("ruler without the marks A and B:\n%s", ruler)
 		}
 	},
@@ -307,13 +307,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Fatalf("default: cursor %q, status %q", rel, b.statusLine())
 		}
 		hs.press("abs_times")
-		ruler := strings.Join(b.rulerLines(b.sh.layout(b.showTable, b.tableLines)), "\n")
+		ruler := strings.Join(b.rulerLines(b.sh.Layout(b.showTable, b.tableLines)), "\n")
 		cur := b.relTime(b.cursor)
 		if !strings.HasPrefix(abs, cur[:len(cur)-1]) || !strings.Contains(b.statusLine(), "cur "+cur) || !strings.Contains(ruler, cur) {
 			t.Errorf("absolute: cursor %q, status %q, ruler %q, want %q", cur, b.statusLine(), ruler, abs)
 		}
-		first := b.tv.Start + (b.tv.T0-b.tv.Start+b.sh.rulerStep(b.tv, b.tv.Cols)-1)/b.sh.rulerStep(b.tv, b.tv.Cols)*b.sh.rulerStep(b.tv, b.tv.Cols)
-		if tick := frame.FormatTimestampAt(first, b.sh.rulerStep(b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
+		first := b.tv.Start + (b.tv.T0-b.tv.Start+rulerStep(b.sh, b.tv, b.tv.Cols)-1)/rulerStep(b.sh, b.tv, b.tv.Cols)*rulerStep(b.sh, b.tv, b.tv.Cols)
+		if tick := frame.FormatTimestampAt(first, rulerStep(b.sh, b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
 			t.Errorf("absolute: ruler %q without its first tick %q", ruler, tick)
 		}
 		hs.press("abs_times")
@@ -327,7 +327,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("without a terminal: note %q", b.note)
 		}
 		var out bytes.Buffer
-		hs.b().sh.clipboard = &out
+		hs.b().sh.Clipboard = &out
 		hs.press("right")
 		hs.press("copy")
 		cur := core.FormatTimestamp(hs.b().cursor)
@@ -411,7 +411,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("find")
 		hs.typeText("(")
 		hs.keys("enter")
-		if b := hs.b(); !b.prompt.active() || b.prompt.err == nil {
+		if b := hs.b(); !b.prompt.Active() || b.prompt.Err == nil {
 			t.Error("an invalid regex must keep the prompt open with the error")
 		}
 	},
@@ -484,7 +484,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.keys("ctrl+u")
 		hs.typeText("sched_(")
 		hs.keys("enter")
-		if !b.prompt.active() || !strings.Contains(hs.view(), "missing closing )") {
+		if !b.prompt.Active() || !strings.Contains(hs.view(), "missing closing )") {
 			t.Error("an invalid regex must show the error inline")
 		}
 		if b.table.pattern[frame.ColEvent] != "sched_sw" || len(b.table.matches) != want {
@@ -492,13 +492,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 	},
 	"toggle_table": func(t *testing.T, hs *harness) {
-		rows := hs.b().sh.layout(true, hs.b().tableLines).ganttRows
+		rows := hs.b().sh.Layout(true, hs.b().tableLines).GanttRows
 		hs.press("toggle_table")
 		b := hs.b()
 		if b.showTable || strings.Contains(hs.view(), "Contents") {
 			t.Error("table still shown")
 		}
-		if got := b.sh.layout(b.showTable, b.tableLines).ganttRows; got <= rows {
+		if got := b.sh.Layout(b.showTable, b.tableLines).GanttRows; got <= rows {
 			t.Errorf("Gantt has %d rows without the table, %d with", got, rows)
 		}
 	},
@@ -528,7 +528,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if d == nil || d.event == nil || d.event.Rank != 1 {
 			t.Fatalf("details pane %+v: want the second event", d)
 		}
-		if d.job.cancel != nil || len(d.values) == 0 || !strings.Contains(d.values[0], "→") {
+		if d.job.Running() || len(d.values) == 0 || !strings.Contains(d.values[0], "→") {
 			t.Fatalf("the row's state at the cursor not read: %q", d.values)
 		}
 		hs.press("down") // scrolls the pane, not the table
@@ -673,8 +673,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("bottom")
 		last := hv.top
-		if last+hv.page() != len(helpText(hs.b().sh, hs.b().sh.width)) || !strings.Contains(hs.view(), "time it took") {
-			t.Errorf("bottom: top %d page %d of %d lines, last note not shown:\n%s", last, hv.page(), len(helpText(hs.b().sh, hs.b().sh.width)), hs.view())
+		if last+hv.page() != len(helpText(hs.b().sh, hs.b().sh.Width)) || !strings.Contains(hs.view(), "time it took") {
+			t.Errorf("bottom: top %d page %d of %d lines, last note not shown:\n%s", last, hv.page(), len(helpText(hs.b().sh, hs.b().sh.Width)), hs.view())
 		}
 		hs.press("down")
 		if hv.top != last {

@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Views of the rows, indexes in browser.panes.
@@ -31,7 +32,7 @@ type rowView struct {
 // selection, rows) and issues the queries; results come back as tagged
 // messages.
 type browser struct {
-	sh    *shared
+	sh    *ui.Shared
 	ctx   context.Context
 	clock func() time.Time // query timings (pinned in tests)
 	trace frame.Trace
@@ -52,17 +53,17 @@ type browser struct {
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 
-	stack []view // the views open above the base, bottom first (see view)
+	stack []ui.View // the views open above the base, bottom first (see view)
 
 	frame    *frame.Frame        // last frame shown (may be for an older view)
-	frames   job                 // frame queries
-	finds    job                 // row finds (find.go)
+	frames   ui.Job              // frame queries
+	finds    ui.Job              // row finds (find.go)
 	inflight bool                // a frame query is running
 	dirty    bool                // the view changed while it ran: ask again when it ends
 	scratch  *frame.FrameScratch // lent to the running query, returned with its frame
 
-	changes job // [ and ] queries
-	flows   job // flow key queries: the last one's result only is shown
+	changes ui.Job // [ and ] queries
+	flows   ui.Job // flow key queries: the last one's result only is shown
 
 	wakerJumps []wakerJump // where the follow-waker key left, for the back key
 
@@ -71,7 +72,7 @@ type browser struct {
 	ovBudget float64             // the overview's work budget (tests lower it)
 
 	table  *eventTable
-	prompt prompt
+	prompt ui.Prompt
 	findRe *regexp.Regexp
 	note   string // one-line message (errors, "no match"), cleared by the next key
 	noteIs noteKind
@@ -102,7 +103,7 @@ type (
 	}
 )
 
-func newBrowser(ctx context.Context, sh *shared, tr frame.Trace, clock func() time.Time) *browser {
+func newBrowser(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
 		ovBudget: overview.DefaultBudget,
 		panes:    []rowView{viewControlFlow: {title: "Control Flow"}, viewResources: {title: "Resources"}}}
@@ -113,7 +114,7 @@ func newBrowser(ctx context.Context, sh *shared, tr frame.Trace, clock func() ti
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events(), start)
 	b.panes[viewResources].tree = frame.BuildResources(b.hist)
-	b.prompt = newPrompt(sh)
+	b.prompt = ui.NewPrompt(sh)
 	return b
 }
 
@@ -160,10 +161,10 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case findMsg:
 		return b.found(msg)
 	case changeMsg:
-		if !b.changes.current(msg.seq) {
+		if !b.changes.Current(msg.seq) {
 			return nil
 		}
-		b.changes.finish()
+		b.changes.Finish()
 		if msg.err != nil {
 			b.setNote(noteError, msg.err.Error())
 			return nil
@@ -173,24 +174,24 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return b.moveCursor(msg.t, true)
-	case promptDoneMsg:
+	case ui.PromptDoneMsg:
 		return b.promptDone(msg)
 	case tea.KeyMsg:
 		return b.key(msg)
 	}
 	cmd := b.routeMsg(msg)
-	if b.prompt.active() {
-		return tea.Batch(cmd, b.prompt.update(msg))
+	if b.prompt.Active() {
+		return tea.Batch(cmd, b.prompt.Update(msg))
 	}
 	return cmd
 }
 
 // layout recomputes sizes after a resize or a change of the table.
 func (b *browser) layout() tea.Cmd {
-	l := b.sh.layout(b.showTable, b.tableLines)
-	b.tv.Cols = max(l.ganttW, 1)
+	l := b.sh.Layout(b.showTable, b.tableLines)
+	b.tv.Cols = max(l.GanttW, 1)
 	b.tv = b.tv.WithRange(b.tv.T0, b.tv.Span())
-	b.table.height = l.tableEvents
+	b.table.height = l.TableEvents
 	b.table.scroll()
 	return tea.Batch(b.changed(false), b.requestDensity(l))
 }
@@ -202,8 +203,8 @@ func (b *browser) changed(cursorMoved bool) tea.Cmd {
 	if b.tree() == nil {
 		return nil
 	}
-	l := b.sh.layout(b.showTable, b.tableLines)
-	b.tree().Scroll(l.ganttRows)
+	l := b.sh.Layout(b.showTable, b.tableLines)
+	b.tree().Scroll(l.GanttRows)
 	cmds := []tea.Cmd{b.requestFrame()}
 	if cursorMoved {
 		cmds = append(cmds, b.table.syncTo(b.ctx, b.cursor))
@@ -226,7 +227,7 @@ func (b *browser) requestFrame() tea.Cmd {
 	}
 	b.inflight = true
 	b.scratch = nil // the query owns it until its frame comes back
-	ctx, seq := b.frames.start(b.ctx)
+	ctx, seq := b.frames.Start(b.ctx)
 	req.Seq = seq
 	return queryFrameCmd(ctx, req)
 }
@@ -234,16 +235,16 @@ func (b *browser) requestFrame() tea.Cmd {
 // frameRequest copies what the query needs.
 func (b *browser) frameRequest() (frame.FrameRequest, bool) {
 	t := b.tree()
-	if t == nil || b.sh.tooSmall() {
+	if t == nil || b.sh.TooSmall() {
 		return frame.FrameRequest{}, false
 	}
-	l := b.sh.layout(b.showTable, b.tableLines)
+	l := b.sh.Layout(b.showTable, b.tableLines)
 	req := frame.FrameRequest{Summary: true, Pane: b.pane, Now: b.clock, Scratch: b.scratch, Hist: b.hist, Window: b.tv, Cursor: b.cursor, Rate: b.panes[b.pane].rate, Names: b.names}
 	if req.Rate == 0 {
 		req.Rate, req.Guessed = frame.DensityPrior(b.info, t.Len()), true
 	}
 	at := b.hist.Attributes()
-	for i := t.Top; i < min(t.Top+l.ganttRows, t.VisibleLen()); i++ {
+	for i := t.Top; i < min(t.Top+l.GanttRows, t.VisibleLen()); i++ {
 		n := new(t.Node(t.VisibleRow(i)))
 		if rk, ok := frame.RunKeyOf(at, n, len(req.Rows)); ok {
 			req.Runs = append(req.Runs, rk)
@@ -289,11 +290,11 @@ func (b *browser) detailKeys() []core.Key {
 // gotFrame shows a frame unless an even newer one is shown, and asks
 // again if the view changed meanwhile.
 func (b *browser) gotFrame(f *frame.Frame) tea.Cmd {
-	if !b.frames.current(f.Seq) {
+	if !b.frames.Current(f.Seq) {
 		return nil // not the query in flight
 	}
 	b.inflight = false
-	b.frames.finish()
+	b.frames.Finish()
 	b.scratch, f.Scratch = f.Scratch, nil
 	if f.Err != nil && !errors.Is(f.Err, context.Canceled) {
 		b.setNote(noteError, "query failed: "+f.Err.Error())
@@ -315,7 +316,7 @@ func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
 // column of the view.
-func (b *browser) relTime(t core.Time) string { return b.sh.relTime(b.tv.Start, t, b.tv.ColWidth()) }
+func (b *browser) relTime(t core.Time) string { return b.sh.RelTime(b.tv.Start, t, b.tv.ColWidth()) }
 
 // frameMsg carries a frame to the UI.
 type frameMsg struct{ f *frame.Frame }

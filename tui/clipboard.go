@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Copying goes through the terminal with OSC 52, so it works over ssh and
@@ -27,7 +28,7 @@ func osc52(text string) string {
 // (see eventLine); else the selection ("start end", absolute seconds as
 // the go-to prompt reads them) or the cursor's absolute time.
 func (b *browser) copy() tea.Cmd {
-	w := b.sh.clipboard
+	w := b.sh.Clipboard
 	if w == nil {
 		b.setNote(noteInfo, "no terminal to copy through")
 		return nil
@@ -74,5 +75,5 @@ func eventLine(r *frame.EventRow) string {
 	if r.Contents != "" {
 		sb.WriteString(" " + r.Contents)
 	}
-	return printable(sb.String())
+	return ui.Printable(sb.String())
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Views as components. The browser's main screen (density strip, ruler,
@@ -22,38 +23,8 @@ import (
 // the ruler and the status line) shows the top view; the help line and
 // the ruler marks come from the top-most view that has them.
 
-// view is one screen or overlay of the browser.
-type view interface {
-	// Update handles a key or a message.
-	Update(msg tea.Msg) step
-	// View draws the view into a, exactly a.height lines of a.width cells.
-	View(a area) []string
-	// Help is the short help line ("" leaves the one of the view below).
-	Help() string
-	// Close cancels the view's background work; it is called once, when
-	// the view leaves the stack.
-	Close()
-}
-
-// area is where a view draws.
-type area struct{ width, height int }
-
-// step is what a view's Update asks of the root.
-type step struct {
-	cmd  tea.Cmd
-	pass bool   // the key is not this view's: offer it to the view below
-	done bool   // the view is finished: close and pop it (and what is above)
-	open view   // push this view on top
-	note string // one-line message for the help line
-	warn bool   // the note is an error
-}
-
-// rulerMarker is a view that puts its own cursor and range on the ruler
-// (the overview's cursor is a column, not a time of the Gantt).
-type rulerMarker interface{ rulerMarks() (rulerMarks, bool) }
-
 // push opens v on top of the stack.
-func (b *browser) push(v view) { b.stack = append(b.stack, v) }
+func (b *browser) push(v ui.View) { b.stack = append(b.stack, v) }
 
 // popFrom closes the views from index i up and removes them.
 func (b *browser) popFrom(i int) {
@@ -68,7 +39,7 @@ func (b *browser) popFrom(i int) {
 func (b *browser) closeViews() { b.popFrom(0) }
 
 // top is the view on top of the stack (nil: the base).
-func (b *browser) top() view {
+func (b *browser) top() ui.View {
 	if len(b.stack) == 0 {
 		return nil
 	}
@@ -77,21 +48,21 @@ func (b *browser) top() view {
 
 // apply carries out what the view at index i asked, and returns its
 // command.
-func (b *browser) apply(i int, s step) tea.Cmd {
-	if s.note != "" {
+func (b *browser) apply(i int, s ui.Step) tea.Cmd {
+	if s.Note != "" {
 		k := noteInfo
-		if s.warn {
+		if s.Warn {
 			k = noteError
 		}
-		b.setNote(k, s.note)
+		b.setNote(k, s.Note)
 	}
-	if s.done && i < len(b.stack) {
+	if s.Done && i < len(b.stack) {
 		b.popFrom(i)
 	}
-	if s.open != nil {
-		b.push(s.open)
+	if s.Open != nil {
+		b.push(s.Open)
 	}
-	return s.cmd
+	return s.Cmd
 }
 
 // routeKey offers a key to the views top down by the rule above, and to
@@ -101,7 +72,7 @@ func (b *browser) routeKey(msg tea.KeyMsg) tea.Cmd {
 	for i := len(b.stack) - 1; i >= 0; i-- {
 		s := b.stack[i].Update(msg)
 		cmds = append(cmds, b.apply(i, s))
-		if !s.pass {
+		if !s.Pass {
 			return tea.Batch(cmds...)
 		}
 	}
@@ -131,13 +102,13 @@ func (b *browser) viewHelp() string {
 }
 
 // viewMarks are the ruler marks of the top-most view that has them.
-func (b *browser) viewMarks() (rulerMarks, bool) {
+func (b *browser) viewMarks() (ui.RulerMarks, bool) {
 	for i := len(b.stack) - 1; i >= 0; i-- {
-		if rm, ok := b.stack[i].(rulerMarker); ok {
-			if m, ok := rm.rulerMarks(); ok {
+		if rm, ok := b.stack[i].(ui.RulerMarker); ok {
+			if m, ok := rm.RulerMarks(); ok {
 				return m, true
 			}
 		}
 	}
-	return rulerMarks{}, false
+	return ui.RulerMarks{}, false
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/critpath"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The critical-path view: for the thread selected in Control Flow, over
@@ -26,9 +27,6 @@ import (
 // colour.
 var critGlyphs = []string{"#", "~", "!", "x", "t", "n", "d", "u", "i", "?"}
 
-// critColours are Trace Compass's colours of the states, by critpath.State.
-var critColours = []string{"#339900", "#c86400", "#ffdc00", "#dc143c", "#336699", "#ff9bff", "#6600cc", "#5a0101", "#6666cc", "#403b33"}
-
 // critRow is one thread of the path.
 type critRow struct {
 	worker  critpath.Worker
@@ -37,10 +35,10 @@ type critRow struct {
 }
 
 type critPathView struct {
-	sh    *shared
+	sh    *ui.Shared
 	host  *browser
 	title string
-	job   job
+	job   ui.Job
 	path  *critpath.Path
 	rows  []critRow
 	err   error
@@ -80,7 +78,7 @@ func (b *browser) openCritPath() tea.Cmd {
 	}
 	v := &critPathView{sh: b.sh, host: b,
 		title: fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.relTime(from), b.relTime(to))}
-	ctx, seq := v.job.start(b.ctx)
+	ctx, seq := v.job.Start(b.ctx)
 	h := b.hist
 	b.push(v)
 	return func() tea.Msg {
@@ -90,12 +88,12 @@ func (b *browser) openCritPath() tea.Cmd {
 }
 
 // Update handles a key or the result.
-func (v *critPathView) Update(msg tea.Msg) step {
-	km := &v.sh.keys
+func (v *critPathView) Update(msg tea.Msg) ui.Step {
+	km := &v.sh.Keys
 	switch msg := msg.(type) {
 	case critPathMsg:
-		if v.job.current(msg.seq) {
-			v.job.finish()
+		if v.job.Current(msg.seq) {
+			v.job.Finish()
 			v.path, v.err = msg.path, msg.err
 			v.rows = critRows(msg.path, v.host)
 		}
@@ -106,7 +104,7 @@ func (v *critPathView) Update(msg tea.Msg) step {
 		}
 		switch {
 		case msg.Type == tea.KeyEsc:
-			return step{done: true}
+			return ui.Step{Done: true}
 		case key.Matches(msg, km.Up):
 			v.sel = max(v.sel-1, 0)
 		case key.Matches(msg, km.Down):
@@ -114,13 +112,13 @@ func (v *critPathView) Update(msg tea.Msg) step {
 		case key.Matches(msg, km.Toggle):
 			if v.sel < n {
 				s := v.path.Segments[v.sel]
-				return step{done: true, cmd: v.host.goToWorker(s.Worker, s.Start)}
+				return ui.Step{Done: true, Cmd: v.host.goToWorker(s.Worker, s.Start)}
 			}
 		default:
-			return step{pass: true}
+			return ui.Step{Pass: true}
 		}
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // critRows lists the path's threads: the target first, then in the order
@@ -155,15 +153,15 @@ func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
 
 // Help is the view's help line.
 func (v *critPathView) Help() string {
-	return v.sh.hint(keymap.FocusCritPath)
+	return v.sh.Hint(keymap.FocusCritPath)
 }
 
 // Close cancels the computation.
-func (v *critPathView) Close() { v.job.stop() }
+func (v *critPathView) Close() { v.job.Stop() }
 
 // View draws the title, the Gantt, the legend and the segment table.
-func (v *critPathView) View(a area) []string {
-	st := v.sh.styles
+func (v *critPathView) View(a ui.Area) []string {
+	st := v.sh.Styles
 	lines := []string{st.Title.Render(v.title)}
 	switch {
 	case v.err != nil:
@@ -172,17 +170,17 @@ func (v *critPathView) View(a area) []string {
 		lines = append(lines, st.Dim.Render("computing…"))
 	default:
 		lines = append(lines, v.summary())
-		lines = append(lines, v.gantt(a.width, max(a.height/3, 1))...)
+		lines = append(lines, v.gantt(a.Width, max(a.Height/3, 1))...)
 		lines = append(lines, v.legend())
-		lines = append(lines, v.table(a.width, a.height-len(lines))...)
+		lines = append(lines, v.table(a.Width, a.Height-len(lines))...)
 	}
 	for i := range lines {
-		lines[i] = padStyled(fitANSI(lines[i], a.width), a.width)
+		lines[i] = ui.PadStyled(ui.FitANSI(lines[i], a.Width), a.Width)
 	}
-	for len(lines) < a.height {
-		lines = append(lines, strings.Repeat(" ", a.width))
+	for len(lines) < a.Height {
+		lines = append(lines, strings.Repeat(" ", a.Width))
 	}
-	return lines[:a.height]
+	return lines[:a.Height]
 }
 
 // summary says how much of the range the path covers and at what cost.
@@ -192,7 +190,7 @@ func (v *critPathView) summary() string {
 	if p.Truncated {
 		s += " · work bound reached: some waits are unknown"
 	}
-	return v.sh.styles.Dim.Render(s)
+	return v.sh.Styles.Dim.Render(s)
 }
 
 // labelWidth is the width of the Gantt's row labels.
@@ -220,9 +218,9 @@ func (v *critPathView) gantt(width, n int) []string {
 				if s.Worker != r.worker {
 					continue
 				}
-				g = v.sh.styles.Crit[s.State].Render(critGlyphs[s.State])
+				g = v.sh.Styles.Crit[s.State].Render(critGlyphs[s.State])
 				if j > 0 && p.Segments[j-1].Worker != s.Worker && s.Start >= c0 {
-					g = v.sh.styles.Crit[s.State].Render(">") // the path jumps to this row here
+					g = v.sh.Styles.Crit[s.State].Render(">") // the path jumps to this row here
 				}
 				break
 			}
@@ -237,14 +235,14 @@ func (v *critPathView) gantt(width, n int) []string {
 func (v *critPathView) legend() string {
 	parts := []string{"> jump"}
 	for _, s := range critpath.States() {
-		parts = append(parts, v.sh.styles.Crit[s].Render(critGlyphs[s])+" "+s.String())
+		parts = append(parts, v.sh.Styles.Crit[s].Render(critGlyphs[s])+" "+s.String())
 	}
 	return strings.Join(parts, "  ")
 }
 
 // table draws the segment table in n lines, the selected line visible.
 func (v *critPathView) table(width, n int) []string {
-	st := v.sh.styles
+	st := v.sh.Styles
 	if n < 2 {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The density strip: one line, always on screen, of the number of events
@@ -22,7 +23,7 @@ var (
 
 // density is the strip's data.
 type density struct {
-	job    job     // the strip's requests: the last one's answer only is kept
+	job    ui.Job  // the strip's requests: the last one's answer only is kept
 	cols   int     // columns asked by the last request
 	counts []int64 // events per column of the whole trace (nil: not read yet)
 	err    error
@@ -37,16 +38,16 @@ type densityMsg struct {
 
 // stripCols is the number of data columns of the strip: the Gantt's width
 // less the two brackets.
-func stripCols(l screenLayout) int { return max(l.ganttW-2, 1) }
+func stripCols(l ui.ScreenLayout) int { return max(l.GanttW-2, 1) }
 
 // requestDensity asks for the strip when its width changed.
-func (b *browser) requestDensity(l screenLayout) tea.Cmd {
+func (b *browser) requestDensity(l ui.ScreenLayout) tea.Cmd {
 	n := stripCols(l)
 	if n == b.density.cols && (b.density.counts != nil || b.density.err != nil) {
 		return nil
 	}
 	b.density.cols = n
-	ctx, seq := b.density.job.start(b.ctx)
+	ctx, seq := b.density.job.Start(b.ctx)
 	ev := b.trace.Events()
 	from, to := b.tv.Start, b.tv.End
 	return func() tea.Msg {
@@ -57,10 +58,10 @@ func (b *browser) requestDensity(l screenLayout) tea.Cmd {
 
 // gotDensity keeps the newest answer.
 func (b *browser) gotDensity(m densityMsg) {
-	if !b.density.job.current(m.seq) {
+	if !b.density.job.Current(m.seq) {
 		return
 	}
-	b.density.job.finish()
+	b.density.job.Finish()
 	b.density.counts, b.density.err = m.counts, m.err
 	if m.err != nil && len(m.counts) != b.density.cols {
 		b.density.counts = nil
@@ -69,12 +70,12 @@ func (b *browser) gotDensity(m densityMsg) {
 
 // stripLine draws the strip: the event count under the tree, then the
 // density with [ and ] around the visible range.
-func (b *browser) stripLine(l screenLayout) string {
-	st := b.sh.styles
+func (b *browser) stripLine(l ui.ScreenLayout) string {
+	st := b.sh.Styles
 	d := &b.density
 	label := eventCount(b.table.total) + " events"
 	var sb strings.Builder
-	sb.WriteString(st.Dim.Render(fit(label, l.treeW)))
+	sb.WriteString(st.Dim.Render(ui.Fit(label, l.TreeW)))
 	sb.WriteByte(' ')
 	n := stripCols(l)
 	if len(d.counts) != n {
@@ -82,7 +83,7 @@ func (b *browser) stripLine(l screenLayout) string {
 		if d.err != nil {
 			text = "event density unavailable: " + d.err.Error()
 		}
-		sb.WriteString(st.Dim.Render(fit(text, l.ganttW)))
+		sb.WriteString(st.Dim.Render(ui.Fit(text, l.GanttW)))
 		return sb.String()
 	}
 	var peak int64
@@ -96,7 +97,7 @@ func (b *browser) stripLine(l screenLayout) string {
 	whole := frame.Window{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
 	c0, c1 := whole.ColOf(b.tv.T0), whole.ColOf(b.tv.T1)
 	var run strings.Builder // glyphs sharing one ink, written at once
-	flush := func(in ink) {
+	flush := func(in ui.Ink) {
 		if run.Len() > 0 {
 			sb.WriteString(in.Render(run.String()))
 			run.Reset()

@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The details pane (i): everything the table and the details line cut.
@@ -21,7 +22,7 @@ import (
 
 // detailsView is the details pane, a view.
 type detailsView struct {
-	sh     *shared
+	sh     *ui.Shared
 	names  *frame.FrameNames
 	event  *core.EventRow // nil: no event selected (or not read yet)
 	start  core.Time      // the trace start, for offsets
@@ -33,7 +34,7 @@ type detailsView struct {
 	paths  []string   // per key: its path under the row
 	values []string   // per key: its value and interval at the cursor ("" unknown)
 	err    error
-	job    job
+	job    ui.Job
 	top    int // first line shown
 }
 
@@ -45,7 +46,7 @@ type detailsMsg struct {
 	ch  <-chan detailsMsg
 }
 
-func (m detailsMsg) on(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
+func (m detailsMsg) On(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
 
 // openDetails opens the details pane of the selected event and of the
 // selected row at the cursor.
@@ -64,9 +65,9 @@ func (b *browser) openDetails() tea.Cmd {
 	if len(d.keys) == 0 {
 		return nil
 	}
-	ctx, seq := d.job.start(b.ctx)
+	ctx, seq := d.job.Start(b.ctx)
 	hist, keys, at := b.hist, d.keys, b.cursor
-	return spawn(1, func(ch chan<- detailsMsg) {
+	return ui.Spawn(1, func(ch chan<- detailsMsg) {
 		m := detailsMsg{seq: seq}
 		_, m.err = hist.Query2D(ctx, keys, at, at, func(iv core.Interval) bool {
 			m.ivs = append(m.ivs, iv)
@@ -111,13 +112,13 @@ func (d *detailsView) collectKeys(at *core.AttributeTree, n *frame.Node) {
 }
 
 // Update scrolls, closes on its key or esc, and takes its query's result.
-func (d *detailsView) Update(msg tea.Msg) step {
+func (d *detailsView) Update(msg tea.Msg) ui.Step {
 	switch m := msg.(type) {
 	case detailsMsg:
-		if !d.job.current(m.seq) {
-			return step{}
+		if !d.job.Current(m.seq) {
+			return ui.Step{}
 		}
-		d.job.finish()
+		d.job.Finish()
 		d.err = m.err
 		pos := map[core.Key]int{}
 		for i, k := range d.keys {
@@ -128,27 +129,27 @@ func (d *detailsView) Update(msg tea.Msg) step {
 				d.values[i] = d.describe(i, iv)
 			}
 		}
-		return step{}
+		return ui.Step{}
 	case tea.KeyMsg:
-		km := &d.sh.keys
+		km := &d.sh.Keys
 		switch {
 		case key.Matches(m, km.Details) || m.Type == tea.KeyEsc:
-			return step{done: true}
+			return ui.Step{Done: true}
 		case key.Matches(m, km.Down):
 			d.top++
 		case key.Matches(m, km.Up):
 			d.top = max(d.top-1, 0)
 		case key.Matches(m, km.PageDown):
-			d.top += max(d.sh.panelLines()-1, 1)
+			d.top += max(d.sh.PanelLines()-1, 1)
 		case key.Matches(m, km.PageUp):
-			d.top = max(d.top-max(d.sh.panelLines()-1, 1), 0)
+			d.top = max(d.top-max(d.sh.PanelLines()-1, 1), 0)
 		case key.Matches(m, km.Top):
 			d.top = 0
 		default:
-			return step{pass: !key.Matches(m, km.Bottom)}
+			return ui.Step{Pass: !key.Matches(m, km.Bottom)}
 		}
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // describe prints an attribute's value at the cursor with its interval.
@@ -161,13 +162,13 @@ func (d *detailsView) describe(i int, iv core.Interval) string {
 		v = d.names.Describe(iv.Key, d.domain, iv.Value)
 	}
 	res := frame.IntervalRes(iv, d.col)
-	return fmt.Sprintf("%s  %s→%s (%s)", v, d.sh.relTime(d.start, iv.Start, res), d.sh.relTime(d.start, iv.End, res),
+	return fmt.Sprintf("%s  %s→%s (%s)", v, d.sh.RelTime(d.start, iv.Start, res), d.sh.RelTime(d.start, iv.End, res),
 		core.FormatDuration(iv.Duration()))
 }
 
 // lines is the pane's text at width w, before scrolling.
 func (d *detailsView) lines(w int) []string {
-	st := d.sh.styles
+	st := d.sh.Styles
 	var out []string
 	field := func(name, value string) {
 		if value == "" {
@@ -177,7 +178,7 @@ func (d *detailsView) lines(w int) []string {
 		indent := strings.Repeat(" ", nameW+3)
 		for i, l := range wrapText(value, max(w-nameW-3, 8)) {
 			if i == 0 {
-				out = append(out, "  "+fit(name, nameW)+" "+l)
+				out = append(out, "  "+ui.Fit(name, nameW)+" "+l)
 			} else {
 				out = append(out, indent+l)
 			}
@@ -185,7 +186,7 @@ func (d *detailsView) lines(w int) []string {
 	}
 	if e := d.event; e != nil {
 		out = append(out, st.Title.Render(fmt.Sprintf("Event %d", e.Rank+1)))
-		field("Time", core.FormatTimestamp(e.Time)+"  "+d.sh.relTime(d.start, e.Time, 1))
+		field("Time", core.FormatTimestamp(e.Time)+"  "+d.sh.RelTime(d.start, e.Time, 1))
 		for c := frame.ColCPU; c < frame.ColContents; c++ {
 			field(c.String(), e.Text(c))
 		}
@@ -203,14 +204,14 @@ func (d *detailsView) lines(w int) []string {
 	if d.row == "" {
 		return append(out, st.Dim.Render("no row selected"))
 	}
-	out = append(out, st.Title.Render(d.row+" at "+d.sh.relTime(d.start, d.cursor, d.col)))
+	out = append(out, st.Title.Render(d.row+" at "+d.sh.RelTime(d.start, d.cursor, d.col)))
 	if d.err != nil {
 		out = append(out, st.Error.Render("cannot read the row's attributes: "+d.err.Error()))
 	}
 	for i, p := range d.paths {
 		v := d.values[i]
 		if v == "" {
-			if d.job.cancel != nil {
+			if d.job.Running() {
 				v = "…"
 			} else {
 				v = "·"
@@ -222,26 +223,26 @@ func (d *detailsView) lines(w int) []string {
 }
 
 // View draws the pane's lines from the scroll position.
-func (d *detailsView) View(a area) []string {
-	all := d.lines(a.width)
-	d.top = min(d.top, max(len(all)-a.height, 0))
-	out := make([]string, 0, a.height)
+func (d *detailsView) View(a ui.Area) []string {
+	all := d.lines(a.Width)
+	d.top = min(d.top, max(len(all)-a.Height, 0))
+	out := make([]string, 0, a.Height)
 	for _, l := range all[d.top:] {
-		if len(out) == a.height {
+		if len(out) == a.Height {
 			break
 		}
-		out = append(out, fitANSI(l, a.width))
+		out = append(out, ui.FitANSI(l, a.Width))
 	}
-	return fillLines(out, a.height)
+	return ui.FillLines(out, a.Height)
 }
 
 // Help is the pane's help line.
 func (d *detailsView) Help() string {
-	return d.sh.hint(keymap.FocusDetails)
+	return d.sh.Hint(keymap.FocusDetails)
 }
 
 // Close cancels the query.
-func (d *detailsView) Close() { d.job.stop() }
+func (d *detailsView) Close() { d.job.Stop() }
 
 // splitFields cuts an event's Contents into its fields: at the commas
 // outside quotes and brackets. LTTng's contents are scopes ("{ cpu_id = 0

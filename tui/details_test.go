@@ -1,10 +1,11 @@
 package tui
 
 import (
-	"github.com/tracetui/tracetui/tui/frame"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 func TestSplitFields(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Finding a row ('/', 'n', 'N'). A find reads every row's label: there
@@ -33,10 +34,10 @@ type findMsg struct {
 // from the selected row.
 func (b *browser) findNext(back bool) tea.Cmd {
 	if b.findRe == nil {
-		return b.prompt.open(promptFind, "find row (regex): ", "")
+		return b.prompt.Open(ui.PromptFind, "find row (regex): ", "")
 	}
 	t, re := b.tree(), b.findRe
-	ctx, seq := b.finds.start(b.ctx)
+	ctx, seq := b.finds.Start(b.ctx)
 	m, start := newRowMatcher(re), max(t.Selected(), 0)
 	b.setNote(noteInfo, fmt.Sprintf("/%s/: searching %d rows", re, t.Len()))
 	return func() tea.Msg {
@@ -47,10 +48,10 @@ func (b *browser) findNext(back bool) tea.Cmd {
 
 // found selects a find's match.
 func (b *browser) found(m findMsg) tea.Cmd {
-	if !b.finds.current(m.seq) {
+	if !b.finds.Current(m.seq) {
 		return nil
 	}
-	b.finds.finish()
+	b.finds.Finish()
 	switch {
 	case m.tree != b.tree(): // another view is shown: the match is not among its rows
 		return nil
@@ -66,8 +67,8 @@ func (b *browser) found(m findMsg) tea.Cmd {
 	t := m.tree
 	t.SelectNode(m.n)
 	// The found row in the middle of the Gantt, not on its last line.
-	l := b.sh.layout(b.showTable, b.tableLines)
-	t.Top = t.Sel - l.ganttRows/2
+	l := b.sh.Layout(b.showTable, b.tableLines)
+	t.Top = t.Sel - l.GanttRows/2
 	b.setNote(noteInfo, fmt.Sprintf("/%s/: match %d of %d", m.re, m.at, m.total))
 	return b.changed(false)
 }

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // startFind opens the find prompt, types re and confirms it, and returns
@@ -18,7 +19,7 @@ import (
 func startFind(hs *harness, re string) tea.Cmd {
 	hs.press("find")
 	hs.typeText(re)
-	_, cmd := hs.m.Update(promptDoneMsg{kind: promptFind, text: re}) // what enter sends
+	_, cmd := hs.m.Update(ui.PromptDoneMsg{Kind: ui.PromptFind, Text: re}) // what enter sends
 	return cmd
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/calltree"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The call tree (F): the call stacks of the selected thread or process
@@ -23,8 +24,8 @@ import (
 
 // flameView is the call tree screen.
 type flameView struct {
-	sh       *shared
-	job      job
+	sh       *ui.Shared
+	job      ui.Job
 	what     string // "thread 42 over the selection"
 	start    core.Time
 	from, to core.Time
@@ -93,7 +94,7 @@ func (b *browser) openCallTree() tea.Cmd {
 	}
 	v.what = row + " over the " + span
 	hist, from, to, label := b.hist, v.from, v.to+1, b.names.Name
-	ctx, seq := v.job.start(b.ctx)
+	ctx, seq := v.job.Start(b.ctx)
 	b.push(v)
 	return func() tea.Msg {
 		root, err := calltree.Compute(ctx, hist, calltree.Options{From: from, To: to, Threads: threads, Label: label})
@@ -102,13 +103,13 @@ func (b *browser) openCallTree() tea.Cmd {
 }
 
 // Update handles a key or the result.
-func (v *flameView) Update(msg tea.Msg) step {
+func (v *flameView) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case callTreeMsg:
-		if !v.job.current(msg.seq) {
-			return step{}
+		if !v.job.Current(msg.seq) {
+			return ui.Step{}
 		}
-		v.job.finish()
+		v.job.Finish()
 		switch {
 		case msg.err != nil && msg.err != context.Canceled:
 			v.status = "failed: " + msg.err.Error()
@@ -122,19 +123,19 @@ func (v *flameView) Update(msg tea.Msg) step {
 			}
 			v.relist()
 		}
-		return step{}
+		return ui.Step{}
 	case tea.KeyMsg:
 		return v.key(msg)
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // key handles the screen's keys.
-func (v *flameView) key(msg tea.KeyMsg) step {
-	km := &v.sh.keys
+func (v *flameView) key(msg tea.KeyMsg) ui.Step {
+	km := &v.sh.Keys
 	switch {
 	case msg.Type == tea.KeyEsc, key.Matches(msg, km.CallTree):
-		return step{done: true}
+		return ui.Step{Done: true}
 	case key.Matches(msg, km.Up):
 		v.cur = max(v.cur-1, 0)
 	case key.Matches(msg, km.Down):
@@ -151,16 +152,16 @@ func (v *flameView) key(msg tea.KeyMsg) step {
 		}
 	case key.Matches(msg, km.Toggle):
 		if v.cur >= len(v.lines) {
-			return step{}
+			return ui.Step{}
 		}
 		n := v.lines[v.cur].n
 		z := zoomMsg{pane: v.pane, node: v.node, t0: n.LongestStart, t1: n.LongestEnd,
 			what: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
-		return step{done: true, cmd: func() tea.Msg { return z }}
+		return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 	default:
-		return step{}
+		return ui.Step{}
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // relist flattens the open nodes into table lines.
@@ -183,7 +184,7 @@ func (v *flameView) relist() {
 
 // tableHeight is the table's lines (its header excluded).
 func (v *flameView) tableHeight() int {
-	return max(v.sh.panelLines()-2-v.icicleHeight(), 1)
+	return max(v.sh.PanelLines()-2-v.icicleHeight(), 1)
 }
 
 // icicleHeight is the icicle's lines: the tree's depth, at most
@@ -192,7 +193,7 @@ func (v *flameView) icicleHeight() int {
 	if v.root == nil {
 		return 0
 	}
-	return min(depthOf(v.root), icicleLines, max(v.sh.panelLines()/3, 1))
+	return min(depthOf(v.root), icicleLines, max(v.sh.PanelLines()/3, 1))
 }
 
 func depthOf(n *calltree.Node) int {
@@ -207,20 +208,20 @@ func depthOf(n *calltree.Node) int {
 }
 
 // View draws the title, the icicle and the table.
-func (v *flameView) View(a area) []string {
-	st := v.sh.styles
-	w := a.width
-	lines := []string{v.sh.rangeTitle("Call tree of "+v.what, v.start, v.from, v.to, w)}
+func (v *flameView) View(a ui.Area) []string {
+	st := v.sh.Styles
+	w := a.Width
+	lines := []string{v.sh.RangeTitle("Call tree of "+v.what, v.start, v.from, v.to, w)}
 	if v.status != "" {
-		lines = append(lines, st.Dim.Render(fit(v.status, w)))
-		return fillLines(lines, a.height)
+		lines = append(lines, st.Dim.Render(ui.Fit(v.status, w)))
+		return ui.FillLines(lines, a.Height)
 	}
 	var sel *calltree.Node
 	if v.cur < len(v.lines) {
 		sel = v.lines[v.cur].n
 	}
 	lines = append(lines, v.icicle(w, v.icicleHeight(), sel)...)
-	lines = append(lines, st.TableHeader.Render(fit(flameRow("function", "calls", "total", "self", "min", "max", w), w)))
+	lines = append(lines, st.TableHeader.Render(ui.Fit(flameRow("function", "calls", "total", "self", "min", "max", w), w)))
 	h := v.tableHeight()
 	if v.cur < v.top {
 		v.top = v.cur
@@ -239,28 +240,28 @@ func (v *flameView) View(a area) []string {
 				mark = strings.NewReplacer("▸", "+", "▾", "-").Replace(mark)
 			}
 		}
-		text := fit(flameRow(strings.Repeat("  ", l.depth)+mark+l.n.Name, strconv.FormatInt(l.n.Calls, 10),
+		text := ui.Fit(flameRow(strings.Repeat("  ", l.depth)+mark+l.n.Name, strconv.FormatInt(l.n.Calls, 10),
 			core.FormatDuration(l.n.Total), core.FormatDuration(l.n.Self), core.FormatDuration(l.n.Min), core.FormatDuration(l.n.Max), w), w)
 		if i == v.cur {
 			text = st.TableSelected.Render(text)
 		}
 		lines = append(lines, text)
 	}
-	return fillLines(lines, a.height)
+	return ui.FillLines(lines, a.Height)
 }
 
 // flameRow lays out one table line: the function gets what the five
 // numeric columns leave.
 func flameRow(fn, calls, total, self, mn, mx string, w int) string {
 	nums := padLeft(calls, 9) + padLeft(total, 11) + padLeft(self, 11) + padLeft(mn, 11) + padLeft(mx, 11)
-	return fit(fn, max(w-len(nums), 8)) + nums
+	return ui.Fit(fn, max(w-len(nums), 8)) + nums
 }
 
 // icicle draws h levels of the tree: each function's cell as wide as
 // its share of its caller's total, its name inside, cells separated by
 // a bar; the functions on the path to sel are highlighted.
 func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
-	st := v.sh.styles
+	st := v.sh.Styles
 	bar := "▏"
 	if st.ASCII {
 		bar = "|"
@@ -303,9 +304,9 @@ func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
 				if cx > x {
 					sb.WriteString(strings.Repeat(" ", cx-x))
 				}
-				cell := fit(bar+c.Name, x1-cx)
+				cell := ui.Fit(bar+c.Name, x1-cx)
 				if x1-cx < 3 { // too narrow for a name: the bar alone
-					cell = fit(bar, x1-cx)
+					cell = ui.Fit(bar, x1-cx)
 				}
 				if onPath[c] {
 					cell = st.Reverse.Render(cell)
@@ -315,7 +316,7 @@ func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
 				cx, x = x1, x1
 			}
 		}
-		out = append(out, padStyled(sb.String(), w))
+		out = append(out, ui.PadStyled(sb.String(), w))
 		level = next
 	}
 	return out
@@ -323,8 +324,8 @@ func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
 
 // Help is the call tree's help line.
 func (v *flameView) Help() string {
-	return v.sh.hint(keymap.FocusCallTree)
+	return v.sh.Hint(keymap.FocusCallTree)
 }
 
 // Close cancels a running aggregation.
-func (v *flameView) Close() { v.job.stop() }
+func (v *flameView) Close() { v.job.Stop() }

@@ -76,7 +76,7 @@ func (b *browser) jumpFlow() tea.Cmd {
 			b.setNote(noteInfo, "no flow here: select a thread at a flow's slice")
 			return nil
 		}
-		ctx, seq := b.flows.start(b.ctx)
+		ctx, seq := b.flows.Start(b.ctx)
 		return func() tea.Msg {
 			m := firstFlowStep(ctx, hist, in.Value.Str())
 			m.seq = seq
@@ -85,7 +85,7 @@ func (b *browser) jumpFlow() tea.Cmd {
 	}
 	want := out.Value.Str() + " from " + at.Name(th) + " at " + strconv.FormatInt(int64(out.Start), 10)
 	keys := at.Glob(core.AttrThreads + "/*/" + core.AttrFlowIn)
-	ctx, seq := b.flows.start(b.ctx)
+	ctx, seq := b.flows.Start(b.ctx)
 	return func() tea.Msg {
 		m := flowFoundMsg{seq: seq}
 		_, end := hist.Bounds()
@@ -143,10 +143,10 @@ func firstFlowStep(ctx context.Context, hist core.History, in string) flowFoundM
 
 // flowFound shows the flow's step found.
 func (b *browser) flowFound(m flowFoundMsg) tea.Cmd {
-	if !b.flows.current(m.seq) {
+	if !b.flows.Current(m.seq) {
 		return nil // a later flow key press is running
 	}
-	b.flows.finish()
+	b.flows.Finish()
 	if m.err != nil && m.err != context.Canceled {
 		b.setNote(noteError, "following the flow: "+m.err.Error())
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // TestCursorRowKeysReuseTheFrame: j and k on the same screen keep the
@@ -22,7 +23,7 @@ func TestCursorRowKeysReuseTheFrame(t *testing.T) {
 	r.SetColorProfile(termenv.ANSI256)
 	m := New(context.Background(), Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return tr, nil
-	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
+	}}, Settings{Styles: ui.NewStyles(r, false), Keys: keymap.Default()})
 	d := &driver{m: m}
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	d.run(m.Init())

@@ -180,15 +180,15 @@ func (b *browser) gotEventsPart(m gapMsg) tea.Cmd {
 	v := b.tv
 	res := frame.RangeRes(v.Start, v.End)
 	text := fmt.Sprintf("no events for %s (%s to %s)", humanSpan(m.gapTo-m.gapFrom),
-		b.sh.relTime(v.Start, m.gapFrom, res), b.sh.relTime(v.Start, m.gapTo, res))
+		b.sh.RelTime(v.Start, m.gapFrom, res), b.sh.RelTime(v.Start, m.gapTo, res))
 	if v.T0 != v.Start || v.T1 != v.End || b.cursor != v.Start {
-		b.setNote(noteInfo, text+": "+b.sh.keys.GoTo.Help().Key+" goes to a time")
+		b.setNote(noteInfo, text+": "+b.sh.Keys.GoTo.Help().Key+" goes to a time")
 		return nil
 	}
 	b.tv = v.WithRange(m.from, m.to-m.from+1)
 	b.cursor = m.from
 	b.setNote(noteInfo, fmt.Sprintf("%s: showing the events of %s–%s; %s shows the whole trace", text,
-		b.relTime(m.from), b.relTime(m.to), b.sh.keys.ZoomAll.Help().Key))
+		b.relTime(m.from), b.relTime(m.to), b.sh.Keys.ZoomAll.Help().Key))
 	if b.tree() == nil { // the frame is asked when the rows arrive
 		return b.table.syncTo(b.ctx, b.cursor)
 	}

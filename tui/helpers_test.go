@@ -11,15 +11,16 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // testStyles pins the colour profile, so screens do not depend on the
 // terminal running the tests.
-func testStyles(ascii bool) *Styles {
+func testStyles(ascii bool) *ui.Styles {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
 	r.SetHasDarkBackground(true)
-	return NewStyles(r, ascii)
+	return ui.NewStyles(r, ascii)
 }
 
 // fixedClock is a clock that only moves when told.
@@ -85,7 +86,7 @@ func lipglossWidth(s string) int { return lipgloss.Width(s) }
 
 // topView returns the open view of type V nearest the top of the stack
 // (nil when none is open).
-func topView[V view](b *browser) V {
+func topView[V ui.View](b *browser) V {
 	var zero V
 	for i := len(b.stack) - 1; i >= 0; i-- {
 		if v, ok := b.stack[i].(V); ok {

@@ -8,70 +8,62 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // helpView is the full help (?): the keys of every focus (the Gantt, the
 // table, each view), then what the screen's glyphs and words mean. It
 // scrolls, so that nothing is cut on a small terminal.
 type helpView struct {
-	sh  *shared
+	sh  *ui.Shared
 	top int // first line of the text shown
 }
 
 // Update scrolls on the movement keys and closes on esc or the help key.
-func (hv *helpView) Update(msg tea.Msg) step {
+func (hv *helpView) Update(msg tea.Msg) ui.Step {
 	m, ok := msg.(tea.KeyMsg)
 	if !ok {
-		return step{}
+		return ui.Step{}
 	}
-	km := &hv.sh.keys
+	km := &hv.sh.Keys
 	if m.Type == tea.KeyEsc || key.Matches(m, km.Help) {
-		return step{done: true}
+		return ui.Step{Done: true}
 	}
 	page := hv.page()
 	if d, ok := lineMove(km, m, int64(page)); ok {
-		last := max(len(helpText(hv.sh, hv.sh.width))-page, 0)
+		last := max(len(helpText(hv.sh, hv.sh.Width))-page, 0)
 		hv.top = int(max(min(int64(hv.top)+d, int64(last)), 0))
-		return step{}
+		return ui.Step{}
 	}
-	return step{note: "help: " + hv.Help()}
+	return ui.Step{Note: "help: " + hv.Help()}
 }
 
 // page is how many lines of the text the screen shows (the title line
 // stays).
-func (hv *helpView) page() int { return max(hv.sh.panelLines()-1, 1) }
+func (hv *helpView) page() int { return max(hv.sh.PanelLines()-1, 1) }
 
 // Help is the help screen's own keys.
-func (hv *helpView) Help() string { return hv.sh.hint(keymap.FocusHelp) }
+func (hv *helpView) Help() string { return hv.sh.Hint(keymap.FocusHelp) }
 
 // Close has nothing to cancel.
 func (hv *helpView) Close() {}
 
 // View draws the title with the position, then the text from top.
-func (hv *helpView) View(a area) []string {
-	st := hv.sh.styles
-	text := helpText(hv.sh, a.width)
-	page := max(a.height-1, 1)
+func (hv *helpView) View(a ui.Area) []string {
+	st := hv.sh.Styles
+	text := helpText(hv.sh, a.Width)
+	page := max(a.Height-1, 1)
 	top := max(min(hv.top, len(text)-page), 0)
 	end := min(top+page, len(text))
 	where := "lines " + strconv.Itoa(top+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(text))
 	if st.ASCII {
 		where = strings.ReplaceAll(where, "–", "-")
 	}
-	out := []string{padStyled(st.Title.Render("Keys by focus")+st.Dim.Render("  "+where+"; keys.json overrides the keys"), a.width)}
+	out := []string{ui.PadStyled(st.Title.Render("Keys by focus")+st.Dim.Render("  "+where+"; keys.json overrides the keys"), a.Width)}
 	for _, l := range text[top:end] {
-		out = append(out, padStyled(l, a.width))
+		out = append(out, ui.PadStyled(l, a.Width))
 	}
-	return fillLines(out, a.height)
-}
-
-// hint is a focus's one-line hint, as the views' help lines print it.
-func (sh *shared) hint(focus string) string {
-	var items []string
-	for _, u := range sh.keys.Hint(focus) {
-		items = append(items, u.Keys()+" "+u.HintText())
-	}
-	return joinHelp(sh.styles, items...)
+	return ui.FillLines(out, a.Height)
 }
 
 // hintBindings is a focus's hint as bindings, for the main screen's
@@ -86,17 +78,17 @@ func hintBindings(km *keymap.KeyMap, focus string) []key.Binding {
 
 // helpText is the help's text at a width: each focus's keys, in as many
 // columns as fit, then the notes.
-func helpText(sh *shared, width int) []string {
-	st := sh.styles
+func helpText(sh *ui.Shared, width int) []string {
+	st := sh.Styles
 	var out []string
-	for _, f := range sh.keys.Focuses() {
+	for _, f := range sh.Keys.Focuses() {
 		switch intro := ": " + f.Intro; {
 		case f.Intro == "":
-			out = append(out, st.Bold.Render(trunc(f.Name, width)))
+			out = append(out, st.Bold.Render(ui.Trunc(f.Name, width)))
 		case frame.Cells(f.Name+intro) <= width:
 			out = append(out, st.Bold.Render(f.Name)+st.Dim.Render(intro))
 		default: // the intro wrapped under the name
-			out = append(out, st.Bold.Render(trunc(f.Name, width)))
+			out = append(out, st.Bold.Render(ui.Trunc(f.Name, width)))
 			for _, l := range wrapText(f.Intro, max(width, 10)) {
 				out = append(out, st.Dim.Render(l))
 			}
@@ -118,7 +110,7 @@ func helpText(sh *shared, width int) []string {
 
 // keyColumns lays a focus's keys out column by column, as many columns
 // as the width holds (each column as wide as its longest entry).
-func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
+func keyColumns(st *ui.Styles, uses []keymap.Use, width int) []string {
 	var shown []keymap.Use
 	for _, u := range uses {
 		if u.Binding == nil || u.Binding.Enabled() { // not unbound in keys.json
@@ -163,7 +155,7 @@ func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
 				out[r] += "   "
 			}
 			u := shown[i]
-			out[r] += st.Help.FullKey.Render(fit(u.Keys(), keyW)) + " " + st.Help.FullDesc.Render(fit(u.Description(), descW))
+			out[r] += st.Help.FullKey.Render(ui.Fit(u.Keys(), keyW)) + " " + st.Help.FullDesc.Render(ui.Fit(u.Description(), descW))
 		}
 	}
 	return out
@@ -171,7 +163,7 @@ func keyColumns(st *Styles, uses []keymap.Use, width int) []string {
 
 // screenNotes explains what the keys cannot: the glyphs, the status and
 // overview words, the marks.
-func screenNotes(st *Styles) []string {
+func screenNotes(st *ui.Styles) []string {
 	multi, sel, hatch, first, cur, delta := "▒", "the selected row is reversed", "╱", "▏", "▼", "B−A"
 	if st.ASCII {
 		multi, sel, hatch, first, cur, delta = "%", "* marks the selected row and event, [ ] the focused column", "/", "|", "v", "B-A"

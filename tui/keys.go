@@ -9,6 +9,7 @@ import (
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The main screen's keys: the root's (prompt, quit, help), then the base's
@@ -17,13 +18,13 @@ import (
 // key handles a key press: the prompt, quit and help keys, then the
 // views by the routing rule (see view).
 func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.keys
-	if b.sh.quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.active()) {
+	km := &b.sh.Keys
+	if b.sh.Quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.Active()) {
 		b.close()
 		return tea.Quit
 	}
-	if b.prompt.active() {
-		return b.prompt.update(msg)
+	if b.prompt.Active() {
+		return b.prompt.Update(msg)
 	}
 	b.note = ""
 	if b.marks.pending != 0 {
@@ -40,16 +41,16 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 func (b *browser) close() {
 	b.table.stop()
 	b.closeViews()
-	b.frames.stop()
-	b.finds.stop()
-	b.changes.stop()
-	b.flows.stop()
-	b.density.job.stop()
+	b.frames.Stop()
+	b.finds.Stop()
+	b.changes.Stop()
+	b.flows.Stop()
+	b.density.job.Stop()
 }
 
 // baseKey handles a key that no view used.
 func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.keys
+	km := &b.sh.Keys
 	if msg.Type == tea.KeyEsc {
 		if b.hasSel && !b.selecting {
 			b.hasSel = false
@@ -103,19 +104,19 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		}
 		b.tableLines = max(1, b.tableLines+d)
 		b.showTable = true
-		l := b.sh.layout(b.showTable, b.tableLines)
-		b.tableLines = l.tableEvents // clamped to the screen
+		l := b.sh.Layout(b.showTable, b.tableLines)
+		b.tableLines = l.TableEvents // clamped to the screen
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
-		return b.prompt.open(promptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
+		return b.prompt.Open(ui.PromptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
 	case key.Matches(msg, km.Find):
-		return b.prompt.open(promptFind, "find row (regex): ", "")
+		return b.prompt.Open(ui.PromptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):
 		return b.findNext(key.Matches(msg, km.FindPrev))
 	case key.Matches(msg, km.Filter):
 		b.table.focused, b.showTable = true, true
 		col := b.table.col
-		return tea.Batch(b.layout(), b.prompt.open(promptFilter, fmt.Sprintf("filter %s (regex): ", col), b.table.pattern[col]))
+		return tea.Batch(b.layout(), b.prompt.Open(ui.PromptFilter, fmt.Sprintf("filter %s (regex): ", col), b.table.pattern[col]))
 	case key.Matches(msg, km.Select):
 		b.toggleSelection()
 		return nil
@@ -126,7 +127,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, km.CriticalPath):
 		return b.openCritPath()
 	case key.Matches(msg, km.AbsTimes):
-		b.sh.absTimes = !b.sh.absTimes
+		b.sh.AbsTimes = !b.sh.AbsTimes
 		return nil
 	case key.Matches(msg, km.Copy):
 		return b.copy()
@@ -198,9 +199,9 @@ func lineMove(km *keymap.KeyMap, msg tea.KeyMsg, page int64) (d int64, ok bool) 
 
 // ganttKey handles the keys whose meaning depends on focus, for the Gantt.
 func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.keys
+	km := &b.sh.Keys
 	t := b.tree()
-	page := b.sh.layout(b.showTable, b.tableLines).ganttRows
+	page := b.sh.Layout(b.showTable, b.tableLines).GanttRows
 	if d, ok := lineMove(km, msg, int64(page)); ok {
 		t.Move(int(max(min(d, int64(t.VisibleLen())), -int64(t.VisibleLen()))))
 		return b.changed(false)

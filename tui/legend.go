@@ -3,6 +3,7 @@ package tui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The colour legend (c): an overlay drawn by the view below it, which
@@ -11,31 +12,31 @@ import (
 // the view below stays usable while it is shown.
 
 // legendHost is a view that can draw itself with its legend.
-type legendHost interface{ viewWithLegend(a area) []string }
+type legendHost interface{ viewWithLegend(a ui.Area) []string }
 
 // legendView shows its host's legend.
 type legendView struct {
-	sh      *shared
+	sh      *ui.Shared
 	host    legendHost
 	passEsc bool // esc also goes to the host (the Gantt clears its selection)
 }
 
 // Update closes the legend on its key or esc and passes the rest down.
-func (l *legendView) Update(msg tea.Msg) step {
+func (l *legendView) Update(msg tea.Msg) ui.Step {
 	k, ok := msg.(tea.KeyMsg)
 	switch {
 	case !ok:
-		return step{}
-	case key.Matches(k, l.sh.keys.Legend):
-		return step{done: true}
+		return ui.Step{}
+	case key.Matches(k, l.sh.Keys.Legend):
+		return ui.Step{Done: true}
 	case k.Type == tea.KeyEsc:
-		return step{done: true, pass: l.passEsc}
+		return ui.Step{Done: true, Pass: l.passEsc}
 	}
-	return step{pass: true}
+	return ui.Step{Pass: true}
 }
 
 // View draws the host with the legend.
-func (l *legendView) View(a area) []string { return l.host.viewWithLegend(a) }
+func (l *legendView) View(a ui.Area) []string { return l.host.viewWithLegend(a) }
 
 // Help leaves the host's help line.
 func (l *legendView) Help() string { return "" }

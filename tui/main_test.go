@@ -3,9 +3,10 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/tracetui/tracetui/tui/frame"
 	"os"
 	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // demoEnv makes the test binary run the browser on the demo fixture

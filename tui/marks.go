@@ -60,7 +60,7 @@ func (b *browser) markKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	t, ok := b.marks.at[letter]
 	if !ok {
-		b.setNote(noteInfo, "no mark "+string(letter)+": set it with "+b.sh.keys.SetMark.Help().Key+" "+string(letter))
+		b.setNote(noteInfo, "no mark "+string(letter)+": set it with "+b.sh.Keys.SetMark.Help().Key+" "+string(letter))
 		return nil
 	}
 	return b.moveCursor(t, true)

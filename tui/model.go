@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // screen is which screen the root model shows.
@@ -26,13 +27,13 @@ const (
 // indexing screen), then routes messages to the browser. Components share
 // the terminal size, styles and key bindings through one context.
 type Model struct {
-	sh       *shared
+	sh       *ui.Shared
 	opener   Opener
 	ctx      context.Context
 	cancel   context.CancelFunc
 	screen   screen
 	indexing indexing
-	opening  job // Opener.Open
+	opening  ui.Job // Opener.Open
 	browser  *browser
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
@@ -42,7 +43,7 @@ type Model struct {
 // Settings configure a Model.
 type Settings struct {
 	// Styles to draw with; nil: NewStyles(lipgloss.DefaultRenderer(), false).
-	Styles *Styles
+	Styles *ui.Styles
 	// Keys are the bindings; the zero KeyMap means keymap.Default().
 	Keys keymap.KeyMap
 	// Clock returns the time for the indexing estimate and the query
@@ -57,7 +58,7 @@ type Settings struct {
 // index build; cancelling it stops them.
 func New(ctx context.Context, o Opener, s Settings) *Model {
 	if s.Styles == nil {
-		s.Styles = NewStyles(lipgloss.DefaultRenderer(), false)
+		s.Styles = ui.NewStyles(lipgloss.DefaultRenderer(), false)
 	}
 	if len(s.Keys.Quit.Keys()) == 0 && len(s.Keys.Up.Keys()) == 0 {
 		s.Keys = keymap.Default()
@@ -66,7 +67,7 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 		s.Clock = time.Now
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys, clipboard: s.Clipboard}
+	sh := &ui.Shared{Width: 80, Height: 24, Styles: s.Styles, Keys: s.Keys, Clipboard: s.Clipboard}
 	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,
 		indexing: newIndexing(sh, o, s.Clock())}
 }
@@ -85,7 +86,7 @@ type openedMsg struct {
 // that a command listens on (the job re-arm pattern, see job).
 func (m *Model) Init() tea.Cmd {
 	ch := make(chan progressMsg, 1)
-	ctx, _ := m.opening.start(m.ctx)
+	ctx, _ := m.opening.Start(m.ctx)
 	open, clock := m.opener.Open, m.clock
 	openCmd := func() tea.Msg {
 		tr, err := open(ctx, func(done, total int64) {
@@ -97,7 +98,7 @@ func (m *Model) Init() tea.Cmd {
 		close(ch)
 		return openedMsg{tr, err}
 	}
-	return tea.Batch(openCmd, waitReport(ch))
+	return tea.Batch(openCmd, ui.WaitReport(ch))
 }
 
 // Update implements tea.Model.
@@ -113,13 +114,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmds...)
 	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
-		m.sh.width, m.sh.height = ws.Width, ws.Height
+		m.sh.Width, m.sh.Height = ws.Width, ws.Height
 	}
 	switch m.screen {
 	case screenOpening:
 		return m, m.updateOpening(msg)
 	case screenFailed:
-		if k, ok := msg.(tea.KeyMsg); ok && (m.sh.quits(k) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
+		if k, ok := msg.(tea.KeyMsg); ok && (m.sh.Quits(k) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
 			return m, tea.Quit
 		}
 		return m, nil
@@ -131,9 +132,9 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case progressMsg:
 		m.indexing.update(msg)
-		return waitReport(msg.ch)
+		return ui.WaitReport(msg.ch)
 	case openedMsg:
-		m.opening.finish()
+		m.opening.Finish()
 		m.trace = msg.trace
 		if m.indexing.cancelled {
 			m.err = context.Canceled
@@ -148,9 +149,9 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
 		return m.browser.init()
 	case tea.KeyMsg:
-		if m.sh.quits(msg) || msg.Type == tea.KeyEsc {
+		if m.sh.Quits(msg) || msg.Type == tea.KeyEsc {
 			m.indexing.cancelled = true
-			m.opening.stop() // Open returns ctx.Err(); openedMsg then quits
+			m.opening.Stop() // Open returns ctx.Err(); openedMsg then quits
 		}
 	}
 	return nil
@@ -158,17 +159,17 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 
 // View implements tea.Model.
 func (m *Model) View() string {
-	st := m.sh.styles
-	if m.sh.tooSmall() {
+	st := m.sh.Styles
+	if m.sh.TooSmall() {
 		msg := st.Warning.Render("terminal too small") + "\n" + st.Dim.Render("need at least 40x10")
-		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
+		return lipgloss.Place(m.sh.Width, m.sh.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
 	switch m.screen {
 	case screenOpening:
 		return m.indexing.view()
 	case screenFailed:
-		msg := st.Error.Render(printable("cannot open "+m.opener.Name)) + "\n" + fit(errText(m.err), m.sh.width-2) + "\n\n" + st.Dim.Render("press q to quit")
-		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
+		msg := st.Error.Render(ui.Printable("cannot open "+m.opener.Name)) + "\n" + ui.Fit(errText(m.err), m.sh.Width-2) + "\n\n" + st.Dim.Render("press q to quit")
+		return lipgloss.Place(m.sh.Width, m.sh.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
 	return m.browser.render()
 }
@@ -189,7 +190,7 @@ func (m *Model) close() error {
 	if m.browser != nil {
 		m.browser.close()
 	}
-	m.opening.stop()
+	m.opening.Stop()
 	m.cancel()
 	if m.trace == nil {
 		return nil

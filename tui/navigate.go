@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Moving on the main screen: the cursor, the selection, state changes,
@@ -52,7 +53,7 @@ func (b *browser) stateChange(prev bool) tea.Cmd {
 	if sel < 0 || b.tree().Node(sel).Key < 0 {
 		return nil
 	}
-	ctx, seq := b.changes.start(b.ctx)
+	ctx, seq := b.changes.Start(b.ctx)
 	h, k, cur := b.hist, b.tree().Node(sel).Key, b.cursor
 	return func() tea.Msg {
 		t, ok, err := findChange(ctx, h, k, cur, prev)
@@ -107,31 +108,31 @@ func parseGoTo(text string, start core.Time) (core.Time, error) {
 
 // promptDone applies a confirmed prompt; an invalid entry reopens it with
 // the error shown inline.
-func (b *browser) promptDone(m promptDoneMsg) tea.Cmd {
-	switch m.kind {
-	case promptGoTo:
-		t, err := parseGoTo(m.text, b.tv.Start)
+func (b *browser) promptDone(m ui.PromptDoneMsg) tea.Cmd {
+	switch m.Kind {
+	case ui.PromptGoTo:
+		t, err := parseGoTo(m.Text, b.tv.Start)
 		if err == nil && (t < b.tv.Start || t > b.tv.End) {
-			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.text, core.FormatTimestamp(b.tv.Start), core.FormatTimestamp(b.tv.End))
+			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.Text, core.FormatTimestamp(b.tv.Start), core.FormatTimestamp(b.tv.End))
 		}
 		if err != nil {
-			return b.prompt.fail(err)
+			return b.prompt.Fail(err)
 		}
-		b.prompt.close()
+		b.prompt.Close()
 		return b.moveCursor(t, true)
-	case promptFind:
-		re, err := regexp.Compile(m.text)
+	case ui.PromptFind:
+		re, err := regexp.Compile(m.Text)
 		if err != nil {
-			return b.prompt.fail(err)
+			return b.prompt.Fail(err)
 		}
-		b.prompt.close()
+		b.prompt.Close()
 		b.findRe = re
 		return b.findNext(false)
-	case promptFilter:
-		if err := b.table.setPattern(b.table.col, m.text); err != nil {
-			return b.prompt.fail(err)
+	case ui.PromptFilter:
+		if err := b.table.setPattern(b.table.col, m.Text); err != nil {
+			return b.prompt.Fail(err)
 		}
-		b.prompt.close()
+		b.prompt.Close()
 		return tea.Batch(b.table.startFilter(b.ctx, b.cursor), b.table.fetch(b.ctx))
 	}
 	return nil

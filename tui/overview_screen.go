@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The overview screen as a view: its keys, its reports, its title, legend,
@@ -22,12 +23,12 @@ import (
 
 // overviewScreen is the overview screen, a view.
 type overviewScreen struct {
-	sh       *shared
+	sh       *ui.Shared
 	tv       *frame.Window  // the Gantt's (read only: the ruler's times of columns)
 	tree     *frame.RowTree // the rows aggregated (labels of the hierarchy's nodes)
 	cache    *[2]*overview.Result
 	spatial  bool
-	job      job
+	job      ui.Job
 	req      overview.Request // the request shown or running
 	note     string           // what the cost guard did
 	progress string
@@ -38,41 +39,41 @@ type overviewScreen struct {
 	draw     *ovDrawing       // cells of res.parts[cur] at the current size
 }
 
-func (m ovMsg) on(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
+func (m ovMsg) On(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
 
 // Close cancels a running computation.
-func (ov *overviewScreen) Close() { ov.job.stop() }
+func (ov *overviewScreen) Close() { ov.job.Stop() }
 
 // Update handles a key or a report.
-func (ov *overviewScreen) Update(msg tea.Msg) step {
+func (ov *overviewScreen) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return ov.key(msg)
 	case ovMsg:
 		return ov.gotReport(msg)
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // gotReport applies a report.
-func (ov *overviewScreen) gotReport(m ovMsg) step {
-	if !ov.job.current(m.seq) {
-		return step{}
+func (ov *overviewScreen) gotReport(m ovMsg) ui.Step {
+	if !ov.job.Current(m.seq) {
+		return ui.Step{}
 	}
 	if m.res == nil {
 		ov.progress = m.progress
-		return step{cmd: waitReport(m.ch)}
+		return ui.Step{Cmd: ui.WaitReport(m.ch)}
 	}
-	ov.job.finish()
+	ov.job.Finish()
 	if m.res.Err != nil {
 		if !errors.Is(m.res.Err, context.Canceled) {
-			return step{done: true, note: "overview failed: " + m.res.Err.Error(), warn: true}
+			return ui.Step{Done: true, Note: "overview failed: " + m.res.Err.Error(), Warn: true}
 		}
-		return step{}
+		return ui.Step{}
 	}
 	ov.cache[boolIndex(m.res.Req.Spatial)] = m.res
 	ov.show(m.res)
-	return step{}
+	return ui.Step{}
 }
 
 // show shows a result at its default partition.
@@ -81,21 +82,21 @@ func (ov *overviewScreen) show(res *overview.Result) {
 }
 
 // key handles a key on the overview screen.
-func (ov *overviewScreen) key(msg tea.KeyMsg) step {
-	km := &ov.sh.keys
+func (ov *overviewScreen) key(msg tea.KeyMsg) ui.Step {
+	km := &ov.sh.Keys
 	switch {
 	case msg.Type == tea.KeyEsc:
-		return step{done: true}
+		return ui.Step{Done: true}
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		// The same kind closes; the other kind is opened by the base.
-		return step{done: true, pass: key.Matches(msg, km.OverviewST) != ov.spatial}
+		return ui.Step{Done: true, Pass: key.Matches(msg, km.OverviewST) != ov.spatial}
 	case key.Matches(msg, km.Stats):
-		return step{done: true, pass: true}
+		return ui.Step{Done: true, Pass: true}
 	case key.Matches(msg, km.Legend):
-		return step{open: &legendView{sh: ov.sh, host: ov}}
+		return ui.Step{Open: &legendView{sh: ov.sh, host: ov}}
 	}
 	if ov.res == nil {
-		return step{note: "the overview is being computed: esc cancels"}
+		return ui.Step{Note: "the overview is being computed: esc cancels"}
 	}
 	d := ov.drawing()
 	switch {
@@ -106,7 +107,7 @@ func (ov *overviewScreen) key(msg tea.KeyMsg) step {
 		}
 		next := ov.cur + step1
 		if next < 0 || next >= len(ov.res.Parts) {
-			return step{note: "no finer or coarser partition: this is the last significant p"}
+			return ui.Step{Note: "no finer or coarser partition: this is the last significant p"}
 		}
 		ov.cur, ov.draw = next, nil
 	case key.Matches(msg, km.Left):
@@ -128,10 +129,10 @@ func (ov *overviewScreen) key(msg tea.KeyMsg) step {
 	case key.Matches(msg, km.Toggle):
 		return ov.zoomToPart()
 	default:
-		return step{note: "overview: " + ov.Help()}
+		return ui.Step{Note: "overview: " + ov.Help()}
 	}
 	ov.line = max(0, min(ov.line, d.usedLines-1))
-	return step{}
+	return ui.Step{}
 }
 
 // zoomMsg asks the Gantt to show a time range and select a row of a view.
@@ -144,11 +145,11 @@ type zoomMsg struct {
 
 // zoomToPart closes the overview and shows the part under the cursor in
 // the Gantt: its time range, and (spatiotemporal) its rows.
-func (ov *overviewScreen) zoomToPart() step {
+func (ov *overviewScreen) zoomToPart() ui.Step {
 	d := ov.drawing()
 	a, ok := d.areaAt(ov.line, ov.col)
 	if !ok {
-		return step{note: "no part here"}
+		return ui.Step{Note: "no part here"}
 	}
 	m := ov.res.Model
 	z := zoomMsg{pane: ov.req.Pane, node: -1, t0: m.Starts[a.Start], t1: m.Starts[a.End+1] - 1, what: "the part"}
@@ -158,7 +159,7 @@ func (ov *overviewScreen) zoomToPart() step {
 	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
 		z.node = sh.Leaves[leaves[0]].Node
 	}
-	return step{done: true, cmd: func() tea.Msg { return z }}
+	return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 }
 
 // zoomTo applies a zoomMsg.
@@ -199,12 +200,12 @@ func (ov *overviewScreen) title() string {
 		}
 		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.Elapsed.Microseconds())/1000))
 	} else {
-		parts = append(parts, ov.sh.relTime(ov.tv.Start, ov.req.From, frame.RangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.relTime(ov.tv.Start, ov.req.To, frame.RangeRes(ov.req.From, ov.req.To)))
+		parts = append(parts, ov.sh.RelTime(ov.tv.Start, ov.req.From, frame.RangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.RelTime(ov.tv.Start, ov.req.To, frame.RangeRes(ov.req.From, ov.req.To)))
 		if ov.note != "" {
 			parts = append(parts, ov.note)
 		}
 	}
-	if ov.sh.styles.ASCII {
+	if ov.sh.Styles.ASCII {
 		return strings.Join(parts, " | ")
 	}
 	return strings.Join(parts, " · ")
@@ -212,8 +213,8 @@ func (ov *overviewScreen) title() string {
 
 // overlayLegend replaces the top-left of the cells with the overview's
 // legend: the states met, the intensities, the hatch.
-func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout) {
-	st := ov.sh.styles
+func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l ui.ScreenLayout) {
+	st := ov.sh.Styles
 	res := ov.res
 	m := res.Model
 	domain := frame.DomainThread
@@ -222,62 +223,62 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l screenLayout
 	}
 	// The hatch and the intensities first: on a short screen the box is
 	// cut, and the states are also listed by the Gantt's legend.
-	h := st.hatch
-	rows := []string{h.prefix + h.glyph + h.glyph + h.suffix + " several parts in a cell: not data, zoom in"}
+	h := st.Hatch
+	rows := []string{h.Prefix + h.Glyph + h.Glyph + h.Suffix + " several parts in a cell: not data, zoom in"}
 	sample := typePaint(m, domain, 0)
 	if st.ASCII {
 		rows = append(rows, "XXX part in state X: X fills >= 2/3 of it",
 			"X== X fills >= 1/3, X-- less")
 	} else {
 		var lv strings.Builder
-		for level := numLevels - 1; level >= 0; level-- {
-			p := st.ovPens[sample.Colour][level][0]
-			lv.WriteString(p.prefix + "  " + p.suffix + " ")
+		for level := ui.NumLevels - 1; level >= 0; level-- {
+			p := st.OvPens[sample.Colour][level][0]
+			lv.WriteString(p.Prefix + "  " + p.Suffix + " ")
 		}
 		rows = append(rows, lv.String()+"dominant state fills ≥ 2/3, ≥ 1/3, less")
-		start := st.ovPens[sample.Colour][numLevels-1][1]
-		rows = append(rows, start.prefix+start.glyph+" "+start.suffix+" first column of a part")
+		start := st.OvPens[sample.Colour][ui.NumLevels-1][1]
+		rows = append(rows, start.Prefix+start.Glyph+" "+start.Suffix+" first column of a part")
 	}
 	for j := range m.J {
 		if j >= len(m.Values) && !(j == m.J-1 && m.Other) {
 			continue
 		}
-		rows = append(rows, st.swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
+		rows = append(rows, st.Swatch(typePaint(m, domain, j))+" "+typeName(m, domain, j))
 	}
 	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
 	for i, bl := range box {
 		if i >= len(lines) || i >= len(prefixes) {
 			break
 		}
-		lines[i] = prefixes[i] + padStyled(bl, min(lipgloss.Width(bl), l.ganttW))
+		lines[i] = prefixes[i] + ui.PadStyled(bl, min(lipgloss.Width(bl), l.GanttW))
 	}
 }
 
 // Help is the overview screen's help line.
 func (ov *overviewScreen) Help() string {
-	return ov.sh.hint(keymap.FocusOverview)
+	return ov.sh.Hint(keymap.FocusOverview)
 }
 
-// rulerMarks put the overview's cursor column, and the part under it, on
+// RulerMarks put the overview's cursor column, and the part under it, on
 // the ruler.
-func (ov *overviewScreen) rulerMarks() (rulerMarks, bool) {
+func (ov *overviewScreen) RulerMarks() (ui.RulerMarks, bool) {
 	if ov.res == nil {
-		return rulerMarks{}, false
+		return ui.RulerMarks{}, false
 	}
 	v := *ov.tv
-	m := rulerMarks{markCol: -1, selFrom: -1, selTo: -2}
+	m := ui.RulerMarks{MarkCol: -1, SelFrom: -1, SelTo: -2}
 	d := ov.drawing()
 	col := max(0, min(ov.col, d.cols-1))
-	m.cursorCol, m.cursorTime = col, v.ColStart(col)
+	m.CursorCol, m.CursorTime = col, v.ColStart(col)
 	line := max(0, min(ov.line, d.usedLines-1))
 	if d.usedLines > 0 && d.cells[line*d.cols+col].kind == cellPart {
 		k := d.cellKey(line, col)
-		m.selFrom, m.selTo = col, col
-		for m.selFrom > 0 && d.cellKey(line, m.selFrom-1) == k {
-			m.selFrom--
+		m.SelFrom, m.SelTo = col, col
+		for m.SelFrom > 0 && d.cellKey(line, m.SelFrom-1) == k {
+			m.SelFrom--
 		}
-		for m.selTo+1 < d.cols && d.cellKey(line, m.selTo+1) == k {
-			m.selTo++
+		for m.SelTo+1 < d.cols && d.cellKey(line, m.SelTo+1) == k {
+			m.SelTo++
 		}
 	}
 	return m, true
@@ -301,12 +302,12 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 		b.setNote(noteInfo, "no rows to aggregate in this view")
 		return nil
 	}
-	l := b.sh.layout(b.showTable, b.tableLines)
+	l := b.sh.Layout(b.showTable, b.tableLines)
 	slices := overview.TemporalSlices
 	if spatial {
 		slices = overview.SpatialSlices
 	}
-	slices = int(min(int64(slices), int64(max(l.ganttW, 1)), int64(b.tv.Span())))
+	slices = int(min(int64(slices), int64(max(l.GanttW, 1)), int64(b.tv.Span())))
 	// The cost guard runs with the computation, off the UI goroutine: it
 	// samples the rows' state changes first (see planFor).
 	req := overview.Request{Spatial: spatial, Pane: b.pane, Hist: b.hist, Shape: shape, From: b.tv.T0, To: b.tv.T1,
@@ -317,11 +318,11 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 		ov.show(c)
 		return nil
 	}
-	ctx, seq := ov.job.start(b.ctx)
+	ctx, seq := ov.job.Start(b.ctx)
 	req.Seq = seq
 	ov.req = req
 	ov.progress = "reading the states…"
-	return spawn(4, func(ch chan<- ovMsg) {
+	return ui.Spawn(4, func(ch chan<- ovMsg) {
 		res := overview.Compute(ctx, req, func(s string) {
 			select { // a report the UI has not read yet is superseded
 			case ch <- ovMsg{seq: req.Seq, progress: s}:

@@ -9,6 +9,7 @@ import (
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Drawing the overview (the thesis's mode view, 5.6.4 and 6.4.3-4). The
@@ -21,10 +22,6 @@ import (
 // leaves split differently) is drawn with the hatch glyph: never a state,
 // and the legend says so. The temporal overview adds, above the lines,
 // the parts of all rows together.
-
-// Intensity levels: the dominant state fills at least 2/3 of the part
-// (full colour), at least 1/3 (mid), or less (light).
-const numLevels = 3
 
 func levelOf(amp float64) uint8 {
 	switch {
@@ -80,8 +77,8 @@ type ovDrawing struct {
 func (ov *overviewScreen) leafLines() int { return ovLeafLines(ov.sh, ov.spatial) }
 
 // ovLeafLines is how many lines an overview's leaves get on the screen.
-func ovLeafLines(sh *shared, spatial bool) int {
-	n := sh.panelLines() - 2 // p line, details line
+func ovLeafLines(sh *ui.Shared, spatial bool) int {
+	n := sh.PanelLines() - 2 // p line, details line
 	if !spatial {
 		n-- // the all-rows band
 	}
@@ -91,11 +88,11 @@ func ovLeafLines(sh *shared, spatial bool) int {
 // drawing returns the cells of the shown partition, computing them when
 // the partition or the size changed.
 func (ov *overviewScreen) drawing() *ovDrawing {
-	l := ov.sh.layout(false, 0)
-	if d := ov.draw; d != nil && d.part == ov.cur && d.cols == l.ganttW && d.lines == ov.leafLines() {
+	l := ov.sh.Layout(false, 0)
+	if d := ov.draw; d != nil && d.part == ov.cur && d.cols == l.GanttW && d.lines == ov.leafLines() {
 		return d
 	}
-	ov.draw = newDrawing(ov.res, ov.cur, l.ganttW, ov.leafLines(), *ov.tv)
+	ov.draw = newDrawing(ov.res, ov.cur, l.GanttW, ov.leafLines(), *ov.tv)
 	return ov.draw
 }
 
@@ -309,24 +306,24 @@ func (d *ovDrawing) areaAt(line, col int) (aggregate.Area, bool) {
 }
 
 // View draws the overview screen.
-func (ov *overviewScreen) View(a area) []string { return ov.render(a, false) }
+func (ov *overviewScreen) View(a ui.Area) []string { return ov.render(a, false) }
 
 // viewWithLegend draws the overview screen with its legend.
-func (ov *overviewScreen) viewWithLegend(a area) []string { return ov.render(a, true) }
+func (ov *overviewScreen) viewWithLegend(a ui.Area) []string { return ov.render(a, true) }
 
 // render draws the overview screen, with the legend or not.
-func (ov *overviewScreen) render(a area, legend bool) []string {
-	st := ov.sh.styles
-	l := ov.sh.layout(false, 0)
-	n := a.height
+func (ov *overviewScreen) render(a ui.Area, legend bool) []string {
+	st := ov.sh.Styles
+	l := ov.sh.Layout(false, 0)
+	n := a.Height
 	lines := make([]string, 0, n)
 	if ov.res == nil {
-		lines = append(lines, st.Title.Render(fit(ov.title(), a.width)))
+		lines = append(lines, st.Title.Render(ui.Fit(ov.title(), a.Width)))
 		msg := ov.progress
 		if ov.note != "" {
 			msg += " · " + ov.note
 		}
-		lines = append(lines, st.Dim.Render(fit(msg+" · esc cancels", a.width)))
+		lines = append(lines, st.Dim.Render(ui.Fit(msg+" · esc cancels", a.Width)))
 		for len(lines) < n {
 			lines = append(lines, "")
 		}
@@ -335,14 +332,14 @@ func (ov *overviewScreen) render(a area, legend bool) []string {
 	d := ov.drawing()
 	ov.line = max(0, min(ov.line, d.usedLines-1))
 	ov.col = max(0, min(ov.col, d.cols-1))
-	lines = append(lines, st.Title.Render(fit(ov.title(), a.width)))
+	lines = append(lines, st.Title.Render(ui.Fit(ov.title(), a.Width)))
 	sep := st.Dim.Render("│")
 	if st.ASCII {
 		sep = st.Dim.Render(":")
 	}
 	var sb strings.Builder
 	if !ov.spatial {
-		sb.WriteString(st.Bold.Render(fit(fmt.Sprintf("all %d rows", len(ov.res.Req.Shape.RowKeys)), l.treeW)))
+		sb.WriteString(st.Bold.Render(ui.Fit(fmt.Sprintf("all %d rows", len(ov.res.Req.Shape.RowKeys)), l.TreeW)))
 		sb.WriteString(sep)
 		ov.writeCells(&sb, d.band, -1)
 		lines = append(lines, sb.String())
@@ -355,16 +352,16 @@ func (ov *overviewScreen) render(a area, legend bool) []string {
 	for line := range d.lines {
 		sb.Reset()
 		if line >= d.usedLines {
-			lines = append(lines, strings.Repeat(" ", l.treeW)+sep)
+			lines = append(lines, strings.Repeat(" ", l.TreeW)+sep)
 			prefixes = append(prefixes, lines[len(lines)-1])
 			continue
 		}
 		leaves := d.lineLeaves(line)
 		first := sh.Leaves[leaves[0]]
-		text := fit(strings.Repeat(" ", min(first.Depth, 4))+first.Label, l.treeW)
+		text := ui.Fit(strings.Repeat(" ", min(first.Depth, 4))+first.Label, l.TreeW)
 		if len(leaves) > 1 { // the count stays when the name is cut
 			more := fmt.Sprintf(" (+%d)", len(leaves)-1)
-			text = fit(trunc(first.Label, l.treeW-len(more))+more, l.treeW)
+			text = ui.Fit(ui.Trunc(first.Label, l.TreeW-len(more))+more, l.TreeW)
 		}
 		if line == ov.line {
 			text = st.TreeSelected.Render(text)
@@ -382,7 +379,7 @@ func (ov *overviewScreen) render(a area, legend bool) []string {
 	if legend {
 		ov.overlayLegend(lines[1:], prefixes, l)
 	}
-	lines = append(lines, fit(ov.details(d), a.width))
+	lines = append(lines, ui.Fit(ov.details(d), a.Width))
 	for len(lines) < n {
 		lines = append(lines, "")
 	}
@@ -412,7 +409,7 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 	}
 	s := summarize(m, sh, l0, l1, a.Start, a.End)
 	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
-	parts := []string{fmt.Sprintf("%s–%s", ov.sh.relTime(ov.tv.Start, t0, frame.RangeRes(t0, t1)), ov.sh.relTime(ov.tv.Start, t1, frame.RangeRes(t0, t1)))}
+	parts := []string{fmt.Sprintf("%s–%s", ov.sh.RelTime(ov.tv.Start, t0, frame.RangeRes(t0, t1)), ov.sh.RelTime(ov.tv.Start, t1, frame.RangeRes(t0, t1)))}
 	if res.Req.Spatial && a.Node == 0 {
 		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
 	} else {
@@ -463,31 +460,31 @@ func (ov *overviewScreen) writeCells(sb *strings.Builder, cells []ovCell, cur in
 			j++
 		}
 		p := ov.pen(cells[i], i == cur)
-		sb.WriteString(p.prefix)
+		sb.WriteString(p.Prefix)
 		for k := i; k < j; k++ {
-			if p.glyph == "" { // ASCII: the state's own glyph
+			if p.Glyph == "" { // ASCII: the state's own glyph
 				sb.WriteRune(cells[k].glyph)
 			} else {
-				sb.WriteString(p.glyph)
+				sb.WriteString(p.Glyph)
 			}
 		}
-		sb.WriteString(p.suffix)
+		sb.WriteString(p.Suffix)
 		i = j
 	}
 }
 
 // pen is how a cell is drawn.
-func (ov *overviewScreen) pen(cell ovCell, cursor bool) pen {
-	st := ov.sh.styles
+func (ov *overviewScreen) pen(cell ovCell, cursor bool) ui.Pen {
+	st := ov.sh.Styles
 	switch {
 	case cursor && cell.kind == cellPart:
-		return st.pens[cell.colour][variantCursor]
+		return st.Pens[cell.colour][ui.VariantCursor]
 	case cursor:
-		return st.pens[frame.PalNone][variantCursor]
+		return st.Pens[frame.PalNone][ui.VariantCursor]
 	case cell.kind == cellHatch:
-		return st.hatch
+		return st.Hatch
 	case cell.kind == cellEmpty:
-		return pen{glyph: " "}
+		return ui.Pen{Glyph: " "}
 	}
-	return st.ovPens[cell.colour][cell.level][boolIndex(cell.start)]
+	return st.OvPens[cell.colour][cell.level][boolIndex(cell.start)]
 }

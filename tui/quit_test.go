@@ -24,7 +24,7 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 		hs.run(m.Init())
 		if prompt {
 			hs.keys("/")
-			if !hs.b().prompt.active() {
+			if !hs.b().prompt.Active() {
 				t.Fatal("/ opened no prompt")
 			}
 		}

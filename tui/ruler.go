@@ -5,6 +5,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The ruler: tick steps, labels and the marks drawn on it.
@@ -27,12 +28,12 @@ func niceStep(d core.Time) core.Time {
 
 // rulerStep is the ruler's tick step: a round duration such that a label
 // (with the digits that tell ticks apart) and a gap fit between ticks.
-func (sh *shared) rulerStep(v frame.Window, cols int) core.Time {
+func rulerStep(sh *ui.Shared, v frame.Window, cols int) core.Time {
 	cols = max(cols, 1)
 	width := core.Time(12)
 	step := niceStep(v.Span() * width / core.Time(cols))
 	for range 3 { // a label's width depends on the step
-		w := core.Time(len(sh.tickLabel(v.Start, v.T1, step)) + 3)
+		w := core.Time(len(sh.TickLabel(v.Start, v.T1, step)) + 3)
 		if w <= width {
 			break
 		}
@@ -45,28 +46,28 @@ func (sh *shared) rulerStep(v frame.Window, cols int) core.Time {
 // rulerLines draws the time ruler: tick labels (offsets from the trace
 // start in adaptive units, or absolute seconds: see tickLabel) and a tick line with the cursor, mark and
 // selection.
-func (b *browser) rulerLines(l screenLayout) []string {
-	st := b.sh.styles
+func (b *browser) rulerLines(l ui.ScreenLayout) []string {
+	st := b.sh.Styles
 	v := b.tv
 	title := b.panes[b.pane].title
-	left1 := st.Title.Render(fit(title, l.treeW))
+	left1 := st.Title.Render(ui.Fit(title, l.TreeW))
 	curMark := "▼ "
 	if st.ASCII {
 		curMark = "v "
 	}
 	marks := b.rulerMarks()
-	left2 := st.RulerCursor.Render(fit(curMark+b.relTime(marks.cursorTime), l.treeW)) // the cursor's time
+	left2 := st.RulerCursor.Render(ui.Fit(curMark+b.relTime(marks.CursorTime), l.TreeW)) // the cursor's time
 
-	labels := []rune(strings.Repeat(" ", l.ganttW))
-	ticks := make([]bool, l.ganttW)
-	step := b.sh.rulerStep(v, l.ganttW)
+	labels := []rune(strings.Repeat(" ", l.GanttW))
+	ticks := make([]bool, l.GanttW)
+	step := rulerStep(b.sh, v, l.GanttW)
 	first := v.Start + (v.T0-v.Start+step-1)/step*step
 	next := 0 // first free label column
 	for t := first; t <= v.T1 && t >= v.Start; t += step {
 		c := v.ColOf(t)
 		ticks[c] = true
-		lab := []rune(b.sh.tickLabel(v.Start, t, step))
-		if c >= next && c+len(lab) <= l.ganttW {
+		lab := []rune(b.sh.TickLabel(v.Start, t, step))
+		if c >= next && c+len(lab) <= l.GanttW {
 			copy(labels[c:], lab)
 			next = c + len(lab) + 2
 		}
@@ -77,15 +78,15 @@ func (b *browser) rulerLines(l screenLayout) []string {
 	if st.ASCII {
 		base, tick, cur, mark = "-", "+", "v", "M"
 	}
-	curCol, markCol := marks.cursorCol, marks.markCol
+	curCol, markCol := marks.CursorCol, marks.MarkCol
 	var sb strings.Builder
 	sb.WriteString(left2 + " ")
-	for c := range l.ganttW {
+	for c := range l.GanttW {
 		ch := base
 		if ticks[c] {
 			ch = tick
 		}
-		inSel := c >= marks.selFrom && c <= marks.selTo
+		inSel := c >= marks.SelFrom && c <= marks.SelTo
 		if inSel && st.ASCII {
 			ch = "="
 		}
@@ -96,7 +97,7 @@ func (b *browser) rulerLines(l screenLayout) []string {
 		case markCol:
 			ch = mark
 		}
-		if r, ok := marks.named[c]; ok {
+		if r, ok := marks.Named[c]; ok {
 			ch = string(r)
 		}
 		if inSel {
@@ -108,37 +109,27 @@ func (b *browser) rulerLines(l screenLayout) []string {
 	return []string{line1, sb.String()}
 }
 
-// rulerMarks are the columns the ruler marks: the cursor, the mark and
-// the selection (on the overview: its cursor and the part under it).
-type rulerMarks struct {
-	cursorTime     core.Time
-	cursorCol      int
-	markCol        int
-	named          map[int]rune // column → mark letter (the browser's named marks)
-	selFrom, selTo int          // -1, -2 when none
-}
-
-func (b *browser) rulerMarks() rulerMarks {
+func (b *browser) rulerMarks() ui.RulerMarks {
 	if m, ok := b.viewMarks(); ok {
 		return m
 	}
 	v := b.tv
-	m := rulerMarks{cursorTime: b.cursor, cursorCol: -1, markCol: -1, selFrom: -1, selTo: -2}
+	m := ui.RulerMarks{CursorTime: b.cursor, CursorCol: -1, MarkCol: -1, SelFrom: -1, SelTo: -2}
 	if b.cursor >= v.T0 && b.cursor <= v.T1 {
-		m.cursorCol = v.ColOf(b.cursor)
+		m.CursorCol = v.ColOf(b.cursor)
 	}
 	for r, t := range b.marks.at {
 		if t >= v.T0 && t <= v.T1 {
-			if m.named == nil {
-				m.named = map[int]rune{}
+			if m.Named == nil {
+				m.Named = map[int]rune{}
 			}
-			if c := v.ColOf(t); m.named[c] == 0 || r < m.named[c] {
-				m.named[c] = r // the smallest letter wins a shared column, so frames are stable
+			if c := v.ColOf(t); m.Named[c] == 0 || r < m.Named[c] {
+				m.Named[c] = r // the smallest letter wins a shared column, so frames are stable
 			}
 		}
 	}
 	if b.hasSel && b.selEnd >= v.T0 && b.selStart <= v.T1 {
-		m.selFrom, m.selTo = v.ColOf(max(b.selStart, v.T0)), v.ColOf(min(b.selEnd, v.T1))
+		m.SelFrom, m.SelTo = v.ColOf(max(b.selStart, v.T0)), v.ColOf(min(b.selEnd, v.T1))
 	}
 	return m
 }

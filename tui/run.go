@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Options are the browser's command-line settings.
@@ -55,7 +56,7 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 		return err
 	}
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
-	styles := NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
+	styles := ui.NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
 	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	_, err := p.Run()

@@ -1,9 +1,11 @@
 package tui
 
 import (
-	"github.com/tracetui/tracetui/tui/frame"
 	"strconv"
 	"strings"
+
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // labelRuns writes the names of the row's thread runs into its cells.
@@ -12,7 +14,7 @@ func (b *browser) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
 	for _, r := range runs {
 		text := b.runLabel(r, r.C1-r.C0+1-2)
 		for i, ch := range text {
-			if c := &cells[r.C0+1+i]; c.variant != variantCursor {
+			if c := &cells[r.C0+1+i]; c.variant != ui.VariantCursor {
 				c.text = ch
 			}
 		}
@@ -43,7 +45,7 @@ func (b *browser) runLabel(r frame.ThreadRun, w int) []rune {
 		candidates = []string{label, strings.TrimSuffix(label, " "+id), id}
 	}
 	for _, s := range candidates {
-		s = printable(s)
+		s = ui.Printable(s)
 		if len([]rune(s)) <= w && frame.Cells(s) == len([]rune(s)) {
 			return []rune(s)
 		}

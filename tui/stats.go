@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/analyses"
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Statistics (S) over the selection, or the visible range without one:
@@ -109,9 +110,9 @@ func (t *statsTable) sort() {
 
 // statsScreen is the statistics screen, a view.
 type statsScreen struct {
-	sh      *shared
+	sh      *ui.Shared
 	start   core.Time // the trace's start (times print relative to it)
-	job     job
+	job     ui.Job
 	from    core.Time
 	to      core.Time
 	what    string // "selection" or "visible range"
@@ -148,7 +149,7 @@ type statsRequest struct {
 // newStats returns the tables with their columns, sorted by time or count.
 func newStats(row string) [numStatsTables]statsTable {
 	return [numStatsTables]statsTable{
-		statsStates: {cols: []statsCol{{"State", colName, 0}, {trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
+		statsStates: {cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
 			{"All rows", colDuration, 3}, {"%", colPercent, 3}}, sortCol: 3},
 		statsEvents: {cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, sortCol: 1},
 		statsSyscalls: {cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
@@ -209,34 +210,34 @@ func (b *browser) openStats() tea.Cmd {
 	}
 	s.tables[statsEvents].status = "counting…"
 	s.running = 2
-	ctx, seq := s.job.start(b.ctx)
+	ctx, seq := s.job.Start(b.ctx)
 	req.seq = seq
 	b.push(s)
-	return spawn(8, func(ch chan<- statsMsg) { runStats(ctx, req, ch) })
+	return ui.Spawn(8, func(ch chan<- statsMsg) { runStats(ctx, req, ch) })
 }
 
 // Close cancels a running computation.
-func (s *statsScreen) Close() { s.job.stop() }
+func (s *statsScreen) Close() { s.job.Stop() }
 
-func (m statsMsg) on(ch <-chan statsMsg) statsMsg { m.ch = ch; return m }
+func (m statsMsg) On(ch <-chan statsMsg) statsMsg { m.ch = ch; return m }
 
 // Update handles a key or a report.
-func (s *statsScreen) Update(msg tea.Msg) step {
+func (s *statsScreen) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return s.key(msg)
 	case statsMsg:
-		return step{cmd: s.gotStats(msg)}
+		return ui.Step{Cmd: s.gotStats(msg)}
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // gotStats applies a report.
 func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
-	if !s.job.current(m.seq) {
+	if !s.job.Current(m.seq) {
 		return nil // a cancelled run: its channel closes when it stops
 	}
-	next := waitReport(m.ch)
+	next := ui.WaitReport(m.ch)
 	switch {
 	case m.err != nil && m.err != context.Canceled:
 		s.tables[m.table].status = "failed: " + m.err.Error()
@@ -263,7 +264,7 @@ func (s *statsScreen) gotStats(m statsMsg) tea.Cmd {
 	if m.last {
 		s.running--
 		if s.running == 0 {
-			s.job.finish()
+			s.job.Finish()
 		}
 	}
 	return next
@@ -421,13 +422,13 @@ func percent[N core.Time | int64](part, whole N) float64 {
 }
 
 // key handles a key on the statistics screen.
-func (s *statsScreen) key(msg tea.KeyMsg) step {
-	km := &s.sh.keys
+func (s *statsScreen) key(msg tea.KeyMsg) ui.Step {
+	km := &s.sh.Keys
 	t := &s.tables[s.focus]
 	page := max(s.heights()[s.focus]-1, 1)
 	switch {
 	case msg.Type == tea.KeyEsc || key.Matches(msg, km.Stats):
-		return step{done: true}
+		return ui.Step{Done: true}
 	case key.Matches(msg, km.Focus):
 		s.focus = (s.focus + 1) % numStatsTables
 	case key.Matches(msg, km.SortNext):
@@ -452,12 +453,12 @@ func (s *statsScreen) key(msg tea.KeyMsg) step {
 	case msg.Type == tea.KeyEnter:
 		return s.showOccurrence()
 	case key.Matches(msg, km.Overview, km.OverviewST):
-		return step{done: true, pass: true} // the base opens the overview
+		return ui.Step{Done: true, Pass: true} // the base opens the overview
 	default:
-		return step{note: "statistics: " + s.Help()}
+		return ui.Step{Note: "statistics: " + s.Help()}
 	}
 	t.cur = max(0, min(t.cur, len(t.lines)-1))
 	t.top = min(t.top, t.cur) // the selected line stays in view
 	t.top = max(t.top, t.cur-page+1, 0)
-	return step{}
+	return ui.Step{}
 }

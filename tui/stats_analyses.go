@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/ui"
 
 	"github.com/tracetui/tracetui/ingest/analyses"
 )
@@ -100,17 +101,17 @@ func durationVals(s *analyses.Stats) []float64 {
 // showOccurrence closes the screen and shows the occurrence of the
 // selected line of the focused table in Control Flow: its thread selected,
 // the Gantt zoomed to it, the cursor at its start.
-func (s *statsScreen) showOccurrence() step {
+func (s *statsScreen) showOccurrence() ui.Step {
 	t := &s.tables[s.focus]
 	if t.cur >= len(t.lines) || t.lines[t.cur].occ == nil {
-		return step{note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
+		return ui.Step{Note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
 	}
 	o := t.lines[t.cur].occ
 	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}
 	if n, ok := s.threads.ByTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
 		z.node = n
 	}
-	return step{done: true, cmd: func() tea.Msg { return z }}
+	return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 }
 
 // histogramLine draws a log2 histogram in one line: a block per bucket
@@ -123,7 +124,7 @@ func histogramLine(name string, hist []int64, ascii bool, w int) string {
 	}
 	first := slices.IndexFunc(hist, func(n int64) bool { return n > 0 })
 	if first < 0 {
-		return fit(name+": no durations", w)
+		return ui.Fit(name+": no durations", w)
 	}
 	hist = hist[first:]
 	top := slices.Max(hist)
@@ -140,5 +141,5 @@ func histogramLine(name string, hist []int64, ascii bool, w int) string {
 		lo = core.Time(1) << (first - 1)
 	}
 	hi := core.Time(1) << (first + len(hist) - 1)
-	return fit(fmt.Sprintf("%s, log2 histogram %s–%s: %s", name, core.FormatDuration(lo), core.FormatDuration(hi), b.String()), w)
+	return ui.Fit(fmt.Sprintf("%s, log2 histogram %s–%s: %s", name, core.FormatDuration(lo), core.FormatDuration(hi), b.String()), w)
 }

@@ -2,8 +2,9 @@ package tui
 
 import (
 	"context"
-	"github.com/tracetui/tracetui/tui/frame"
 	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // BenchmarkStatsFirstTable is the statistics screen opened over the whole

@@ -150,7 +150,7 @@ func TestStatsCancel(t *testing.T) {
 		t.Errorf("no progress shown while counting:\n%s", v)
 	}
 	st := topView[*statsScreen](hs.b())
-	seq := st.job.seq
+	seq := st.job.Tag()
 	hs.keys("esc")
 	select {
 	case <-ev.ended:
@@ -178,7 +178,7 @@ func TestDensityStrip(t *testing.T) {
 	tr := newDemoTrace()
 	hs := newHarness(t, tr, 80, 24, true)
 	b := hs.b()
-	l := b.sh.layout(b.showTable, b.tableLines)
+	l := b.sh.Layout(b.showTable, b.tableLines)
 	n := stripCols(l)
 	var total int64
 	for _, c := range b.density.counts {
@@ -203,11 +203,11 @@ func TestDensityStrip(t *testing.T) {
 		t.Errorf("zoomed x16: %q", s)
 	}
 	whole := frame.Window{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
-	if want := l.treeW + 1 + whole.ColOf(b.tv.T0); open != want {
+	if want := l.TreeW + 1 + whole.ColOf(b.tv.T0); open != want {
 		t.Errorf("[ at %d, want %d (the visible range's first column)", open, want)
 	}
 	hs.send(tea.WindowSizeMsg{Width: 100, Height: 24}) // a new width reads the density again
-	if len(b.density.counts) != stripCols(b.sh.layout(b.showTable, b.tableLines)) {
+	if len(b.density.counts) != stripCols(b.sh.Layout(b.showTable, b.tableLines)) {
 		t.Errorf("after a resize: %d columns", len(b.density.counts))
 	}
 }

@@ -7,26 +7,15 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
-
-// rangeTitle is the title line of a screen about [from, to]: what, the
-// range relative to the trace start, and its length.
-func (sh *shared) rangeTitle(what string, start, from, to core.Time, w int) string {
-	res := frame.RangeRes(from, to)
-	title := what + " " + sh.relTime(start, from, res) + "–" + sh.relTime(start, to, res) + " (" + core.FormatDuration(to-from+1) + ")"
-	return sh.styles.Title.Render(fit(title, w))
-}
-
-// panelLines is the height of the statistics and overview screens: all
-// but the strip, the ruler, the status and the help lines.
-func (sh *shared) panelLines() int { return max(sh.height-5, 1) }
 
 // heights splits the panel (less its title line) among the summary
 // tables: an equal share each, a table with fewer lines lending the rest
 // to the focused one. An analysis table has the whole panel. Each height
 // counts the header line.
 func (s *statsScreen) heights() [numStatsTables]int {
-	avail := s.sh.panelLines() - 1
+	avail := s.sh.PanelLines() - 1
 	var h [numStatsTables]int
 	if avail < 2*numSummaryTables || s.focus >= numSummaryTables { // the focused one alone (tab cycles)
 		h[s.focus] = max(avail, 1)
@@ -67,15 +56,15 @@ func statsWidths(cols []statsCol, w int) []int {
 }
 
 // View draws the statistics screen.
-func (s *statsScreen) View(a area) []string {
-	w := a.width
-	lines := []string{s.sh.rangeTitle("Statistics of the "+s.what, s.start, s.from, s.to, w)}
+func (s *statsScreen) View(a ui.Area) []string {
+	w := a.Width
+	lines := []string{s.sh.RangeTitle("Statistics of the "+s.what, s.start, s.from, s.to, w)}
 	hs := s.heights()
 	t := &s.tables[s.focus]
 	var hist string
 	if t.cur < len(t.lines) && t.lines[t.cur].hist != nil && hs[s.focus] > 2 {
 		hs[s.focus]-- // the selected line's histogram under the table
-		hist = histogramLine(t.lines[t.cur].name, t.lines[t.cur].hist, s.sh.styles.ASCII, w)
+		hist = histogramLine(t.lines[t.cur].name, t.lines[t.cur].hist, s.sh.Styles.ASCII, w)
 	}
 	for i, h := range hs {
 		if h > 0 {
@@ -85,13 +74,13 @@ func (s *statsScreen) View(a area) []string {
 			lines = append(lines, hist)
 		}
 	}
-	return fillLines(lines, a.height)
+	return ui.FillLines(lines, a.Height)
 }
 
 // tableLines draws one table in h lines: header, then its lines
 // from the scroll position (or its status).
 func (s *statsScreen) tableLines(i, h, w int) []string {
-	st := s.sh.styles
+	st := s.sh.Styles
 	t := &s.tables[i]
 	ws := statsWidths(t.cols, w)
 	down, up := " ↓", " ↑"
@@ -112,7 +101,7 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 			}
 		}
 		if c == 0 {
-			head.WriteString(fit(name, ws[c]))
+			head.WriteString(ui.Fit(name, ws[c]))
 		} else {
 			head.WriteString(padLeft(name, ws[c]))
 		}
@@ -121,13 +110,13 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 	if i == s.focus {
 		headInk = st.TableFocusCol
 	}
-	out := []string{headInk.Render(fit(head.String(), w))}
+	out := []string{headInk.Render(ui.Fit(head.String(), w))}
 	if t.status != "" || len(t.lines) == 0 {
 		msg := t.status
 		if msg == "" {
 			msg = "nothing in this range"
 		}
-		out = append(out, st.Dim.Render(fit(msg, w)))
+		out = append(out, st.Dim.Render(ui.Fit(msg, w)))
 	}
 	for j := t.top; len(out) < h && j < len(t.lines); j++ {
 		out = append(out, s.lineText(t, &t.lines[j], ws, w, i == s.focus && j == t.cur))
@@ -142,28 +131,28 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 // values right-aligned. The selected line is in reverse video, or marked
 // with selMarker in ASCII mode (no reverse video without colour).
 func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int, sel bool) string {
-	st := s.sh.styles
+	st := s.sh.Styles
 	var sb strings.Builder
 	name := l.name
 	nameW := ws[0]
 	if sel && st.ASCII {
-		sb.WriteString(selMarker)
+		sb.WriteString(ui.SelMarker)
 		nameW--
 	}
 	if l.paint != nil {
-		sb.WriteString(st.swatch(*l.paint))
+		sb.WriteString(st.Swatch(*l.paint))
 		sb.WriteByte(' ')
 		nameW -= 3
 	}
-	sb.WriteString(fit(name, nameW))
+	sb.WriteString(ui.Fit(name, nameW))
 	for c := 1; c < len(t.cols); c++ {
 		sb.WriteByte(' ')
 		sb.WriteString(padLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
 	}
 	if sel && !st.ASCII {
-		return st.TableSelected.Render(padStyled(sb.String(), w))
+		return st.TableSelected.Render(ui.PadStyled(sb.String(), w))
 	}
-	return padStyled(sb.String(), w)
+	return ui.PadStyled(sb.String(), w)
 }
 
 // formatStat prints a value of a column.
@@ -183,12 +172,12 @@ func formatStat(k colKind, v float64) string {
 func padLeft(s string, w int) string {
 	n := frame.Cells(s)
 	if n >= w {
-		return trunc(s, w)
+		return ui.Trunc(s, w)
 	}
 	return strings.Repeat(" ", w-n) + s
 }
 
 // Help is the statistics screen's help line.
 func (s *statsScreen) Help() string {
-	return s.sh.hint(keymap.FocusStats)
+	return s.sh.Hint(keymap.FocusStats)
 }

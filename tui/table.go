@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // eventTable is the virtual event table: only the rows on screen are
@@ -17,7 +18,7 @@ import (
 // list of matching ranks that the table shows through a remapping (view
 // index -> rank), never a copy of rows.
 type eventTable struct {
-	sh      *shared
+	sh      *ui.Shared
 	ctx     context.Context // bounds its queries
 	focused bool            // keys go to the table, not the Gantt
 	ev      frame.EventTable
@@ -30,9 +31,9 @@ type eventTable struct {
 	hoff     int               // cells of Contents scrolled off to the left
 
 	cache     map[int64]frame.EventRow // rows last read, by rank
-	fetches   job                      // row reads: a superseded one is cancelled
+	fetches   ui.Job                   // row reads: a superseded one is cancelled
 	fetchKey  string                   // ranks wanted by the last fetch, to skip duplicates
-	ranks     job                      // the first event at the cursor, for syncTo
+	ranks     ui.Job                   // the first event at the cursor, for syncTo
 	fetchErr  error
 	pattern   [frame.NumColumns]string // the filter's text, per column
 	filter    frame.Filter
@@ -41,7 +42,7 @@ type eventTable struct {
 	scanDone  int64
 	scanTotal int64
 	scanning  bool
-	scan      job // the filter's scan
+	scan      ui.Job // the filter's scan
 	// keepAt: when the scan ends, select the first match at or after
 	// anchor (the Gantt cursor when the filter was applied), unless the
 	// user moved in the table meanwhile.
@@ -49,7 +50,7 @@ type eventTable struct {
 	anchor core.Time
 }
 
-func newEventTable(ctx context.Context, sh *shared, ev frame.EventTable, start core.Time) *eventTable {
+func newEventTable(ctx context.Context, sh *ui.Shared, ev frame.EventTable, start core.Time) *eventTable {
 	return &eventTable{sh: sh, ctx: ctx, ev: ev, total: ev.Len(), col: frame.ColEvent, start: start, cache: map[int64]frame.EventRow{}}
 }
 
@@ -133,7 +134,7 @@ func (t *eventTable) fetch(ctx context.Context) tea.Cmd {
 		return nil // already asked
 	}
 	t.fetchKey = k
-	ctx, seq := t.fetches.start(ctx)
+	ctx, seq := t.fetches.Start(ctx)
 	ev := t.ev
 	return func() tea.Msg {
 		rows, err := ev.Rows(ctx, ranks)
@@ -147,7 +148,7 @@ func (t *eventTable) hasRow(r int64) bool { _, ok := t.cache[r]; return ok }
 // are right, only perhaps not needed.
 func (t *eventTable) gotRows(m rowsMsg) {
 	if m.err != nil {
-		if t.fetches.current(m.seq) {
+		if t.fetches.Current(m.seq) {
 			t.fetchErr = m.err
 		}
 		return
@@ -159,8 +160,8 @@ func (t *eventTable) gotRows(m rowsMsg) {
 	for _, r := range m.rows {
 		t.cache[r.Rank] = r
 	}
-	if t.fetches.current(m.seq) {
-		t.fetches.finish()
+	if t.fetches.Current(m.seq) {
+		t.fetches.Finish()
 		t.fetchKey = ""
 	}
 }
@@ -168,7 +169,7 @@ func (t *eventTable) gotRows(m rowsMsg) {
 // syncTo returns the command finding the first event at or after tm, for
 // scrolling the table with the Gantt cursor.
 func (t *eventTable) syncTo(ctx context.Context, tm core.Time) tea.Cmd {
-	ctx, seq := t.ranks.start(ctx)
+	ctx, seq := t.ranks.Start(ctx)
 	ev := t.ev
 	return func() tea.Msg {
 		r, err := ev.RankAt(ctx, tm)
@@ -178,10 +179,10 @@ func (t *eventTable) syncTo(ctx context.Context, tm core.Time) tea.Cmd {
 
 // gotRank selects the first line at or after the rank.
 func (t *eventTable) gotRank(m rankMsg) bool {
-	if !t.ranks.current(m.seq) || m.err != nil {
+	if !t.ranks.Current(m.seq) || m.err != nil {
 		return false
 	}
-	t.ranks.finish()
+	t.ranks.Finish()
 	i := m.rank
 	if t.filterOn {
 		i = int64(sort.Search(len(t.matches), func(j int) bool { return t.matches[j] >= m.rank }))
@@ -209,7 +210,7 @@ func (t *eventTable) setPattern(col frame.EventColumn, text string) error {
 // startFilter cancels a running scan and starts one for the current
 // filter (or clears the filtered view).
 func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd {
-	t.scan.stop()
+	t.scan.Stop()
 	t.keepAt, t.anchor = true, anchor
 	t.matches = nil
 	t.sel, t.top = 0, 0
@@ -220,9 +221,9 @@ func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd 
 	if !t.filterOn {
 		return nil
 	}
-	fctx, seq := t.scan.start(ctx)
+	fctx, seq := t.scan.Start(ctx)
 	ev, f := t.ev, t.filter
-	return spawn(4, func(ch chan<- filterMsg) {
+	return ui.Spawn(4, func(ch chan<- filterMsg) {
 		err := ev.Filter(fctx, f, func(p frame.FilterProgress) bool {
 			select {
 			case ch <- filterMsg{seq: seq, p: p}:
@@ -238,17 +239,17 @@ func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd 
 	})
 }
 
-func (m filterMsg) on(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
+func (m filterMsg) On(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
 
 // gotFilter applies one report and returns the command waiting for the
 // next (nil when the scan is over or stale).
 func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
-	if !t.scan.current(m.seq) {
+	if !t.scan.Current(m.seq) {
 		return nil, nil // a cancelled scan's last words
 	}
 	if m.last {
 		t.scanning = false
-		t.scan.finish()
+		t.scan.Finish()
 		if m.err != nil && m.err != context.Canceled {
 			return nil, fmt.Errorf("filtering events: %w", m.err)
 		}
@@ -260,14 +261,14 @@ func (t *eventTable) gotFilter(m filterMsg) (tea.Cmd, error) {
 	}
 	t.matches = append(t.matches, m.p.Matches...)
 	t.scanDone, t.scanTotal = m.p.Done, m.p.Total
-	return waitReport(m.ch), nil
+	return ui.WaitReport(m.ch), nil
 }
 
 // stop cancels a running scan (on quit).
 func (t *eventTable) stop() {
-	t.scan.stop()
-	t.fetches.stop()
-	t.ranks.stop()
+	t.scan.Stop()
+	t.fetches.Stop()
+	t.ranks.Stop()
 }
 
 // progressText summarises the filter for the header.
@@ -297,34 +298,34 @@ type gotoEventMsg struct{ row frame.EventRow }
 
 // Update handles the table's reports and, when it has the focus, its
 // keys.
-func (t *eventTable) Update(msg tea.Msg) step {
+func (t *eventTable) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case rowsMsg:
 		t.gotRows(msg)
 	case rankMsg:
 		if t.gotRank(msg) {
-			return step{cmd: t.fetch(t.ctx)}
+			return ui.Step{Cmd: t.fetch(t.ctx)}
 		}
 	case filterMsg:
 		cmd, err := t.gotFilter(msg)
-		s := step{cmd: tea.Batch(cmd, t.fetch(t.ctx))}
+		s := ui.Step{Cmd: tea.Batch(cmd, t.fetch(t.ctx))}
 		if err != nil {
-			s.note, s.warn = err.Error(), true
+			s.Note, s.Warn = err.Error(), true
 		}
 		return s
 	case tea.KeyMsg:
 		return t.key(msg)
 	}
-	return step{}
+	return ui.Step{}
 }
 
 // key handles a key when the table has the focus.
-func (t *eventTable) key(msg tea.KeyMsg) step {
-	km := &t.sh.keys
+func (t *eventTable) key(msg tea.KeyMsg) ui.Step {
+	km := &t.sh.Keys
 	if d, ok := lineMove(km, msg, int64(max(t.height, 1))); ok {
 		t.keepAt = false
 		t.move(d)
-		return step{cmd: t.fetch(t.ctx)}
+		return ui.Step{Cmd: t.fetch(t.ctx)}
 	}
 	switch {
 	case key.Matches(msg, km.Left):
@@ -335,17 +336,17 @@ func (t *eventTable) key(msg tea.KeyMsg) step {
 		return t.scrollContents(key.Matches(msg, km.ContentsLeft))
 	case key.Matches(msg, km.Toggle):
 		if t.len() == 0 {
-			return step{}
+			return ui.Step{}
 		}
 		r, ok := t.selected()
 		if !ok {
-			return step{note: "event not loaded yet"}
+			return ui.Step{Note: "event not loaded yet"}
 		}
-		return step{cmd: func() tea.Msg { return gotoEventMsg{r} }}
+		return ui.Step{Cmd: func() tea.Msg { return gotoEventMsg{r} }}
 	default:
-		return step{pass: true}
+		return ui.Step{Pass: true}
 	}
-	return step{cmd: t.fetch(t.ctx)}
+	return ui.Step{Cmd: t.fetch(t.ctx)}
 }
 
 // Help leaves the main screen's help line.

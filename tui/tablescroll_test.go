@@ -8,12 +8,13 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // selectedLineText is the table's line of the selected event on screen.
 func (hs *harness) selectedLineText() string {
 	b := hs.b()
-	return b.table.View(area{width: b.sh.width, height: b.table.height + 2})[b.table.selLine()]
+	return b.table.View(ui.Area{Width: b.sh.Width, Height: b.table.height + 2})[b.table.selLine()]
 }
 
 // testContentsScroll (the contents_left and contents_right bindings):
@@ -75,7 +76,7 @@ func TestCopyEventLine(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	var out bytes.Buffer
 	b := hs.b()
-	b.sh.clipboard = &out
+	b.sh.Clipboard = &out
 	hs.press("focus")
 	hs.press("down")
 	hs.press("copy")
@@ -141,7 +142,7 @@ func TestTableTimeFollowsAbsTimes(t *testing.T) {
 	rel := "+" + core.FormatTimestamp(rows[rank].Time-b.tv.Start)
 	abs := core.FormatTimestamp(rows[rank].Time)
 	for _, want := range []string{rel, abs, rel} {
-		if line := hs.selectedLineText(); !strings.HasPrefix(line, selMarker+want+" ") || !strings.Contains(b.statusLine(), "cur "+want[:1]) {
+		if line := hs.selectedLineText(); !strings.HasPrefix(line, ui.SelMarker+want+" ") || !strings.Contains(b.statusLine(), "cur "+want[:1]) {
 			t.Errorf("selected line %q, status %q: want time %q", line, b.statusLine(), want)
 		}
 		hs.press("abs_times")
@@ -168,7 +169,7 @@ func TestGoToReadsTheTablesTimes(t *testing.T) {
 }
 
 func TestEventTimeBeforeTheStart(t *testing.T) {
-	sh := &shared{}
+	sh := &ui.Shared{}
 	for _, c := range []struct {
 		t    core.Time
 		abs  bool
@@ -178,8 +179,8 @@ func TestEventTimeBeforeTheStart(t *testing.T) {
 		{500_000_000, false, "-0.500000000"},
 		{500_000_000, true, "0.500000000"},
 	} {
-		sh.absTimes = c.abs
-		if got := sh.eventTime(1e9, c.t); got != c.want {
+		sh.AbsTimes = c.abs
+		if got := sh.EventTime(1e9, c.t); got != c.want {
 			t.Errorf("eventTime(1s, %d, abs %v) = %q, want %q", c.t, c.abs, got, c.want)
 		}
 	}

@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 
-	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // tableWidths splits w cells among the columns (one space between
@@ -29,14 +29,14 @@ func tableWidths(w int) [frame.NumColumns]int {
 // View draws the table: header (with the filter's progress),
 // filter row, and the visible events, read from the row cache ("…" for a
 // row still being read).
-func (tb *eventTable) View(a area) []string {
-	st := tb.sh.styles
+func (tb *eventTable) View(a ui.Area) []string {
+	st := tb.sh.Styles
 	if st.ASCII { // a marker column before the table (see selMarker)
 		lines := tb.draw(a, 1)
 		for i := range lines {
 			m := " "
 			if i == tb.selLine() {
-				m = selMarker
+				m = ui.SelMarker
 			}
 			lines[i] = m + lines[i]
 		}
@@ -59,49 +59,49 @@ func (tb *eventTable) selLine() int {
 
 // draw draws the table into a, leaving its first margin columns to the
 // caller (taken from Contents, so the columns keep their widths).
-func (tb *eventTable) draw(a area, margin int) []string {
-	st := tb.sh.styles
-	ws := tableWidths(a.width)
+func (tb *eventTable) draw(a ui.Area, margin int) []string {
+	st := tb.sh.Styles
+	ws := tableWidths(a.Width)
 	ws[frame.ColContents] = max(ws[frame.ColContents]-margin, 1)
-	a.width -= margin
+	a.Width -= margin
 	var head, filt strings.Builder
 	for c := range frame.NumColumns {
 		if c > 0 {
 			head.WriteByte(' ')
 			filt.WriteByte(' ')
 		}
-		h := fit(c.String(), ws[c])
+		h := ui.Fit(c.String(), ws[c])
 		if c == frame.ColContents { // the filter's progress, right-aligned
 			prog := tb.progressText()
 			if gap := ws[c] - len(c.String()) - frame.Cells(prog); gap >= 2 {
 				h = c.String() + strings.Repeat(" ", gap) + prog
 			} else {
-				h = fit(prog, ws[c])
+				h = ui.Fit(prog, ws[c])
 			}
 		}
 		switch {
 		case tb.focused && c == tb.col && st.ASCII:
-			head.WriteString(fit("["+strings.TrimRight(fit(c.String(), ws[c]-2), " ")+"]", ws[c]))
+			head.WriteString(ui.Fit("["+strings.TrimRight(ui.Fit(c.String(), ws[c]-2), " ")+"]", ws[c]))
 		case tb.focused && c == tb.col:
 			head.WriteString(st.TableFocusCol.Render(h))
 		default:
 			head.WriteString(st.TableHeader.Render(h))
 		}
 		p := tb.pattern[c]
-		text := fit(p, ws[c])
+		text := ui.Fit(p, ws[c])
 		if p == "" {
-			text = st.Dim.Render(fit("·", ws[c]))
+			text = st.Dim.Render(ui.Fit("·", ws[c]))
 		} else {
 			text = st.FilterRow.Render(text)
 		}
 		filt.WriteString(text)
 	}
-	lines := []string{fitANSI(head.String(), a.width), fitANSI(filt.String(), a.width)}
+	lines := []string{ui.FitANSI(head.String(), a.Width), ui.FitANSI(filt.String(), a.Width)}
 	if tb.fetchErr != nil {
-		lines = append(lines, st.Error.Render(fit("cannot read events: "+tb.fetchErr.Error(), a.width)))
+		lines = append(lines, st.Error.Render(ui.Fit("cannot read events: "+tb.fetchErr.Error(), a.Width)))
 	}
 	var sb strings.Builder
-	for i := int64(0); len(lines) < a.height; i++ {
+	for i := int64(0); len(lines) < a.Height; i++ {
 		vi := tb.top + i
 		if vi >= tb.len() {
 			text := ""
@@ -113,13 +113,13 @@ func (tb *eventTable) draw(a area, margin int) []string {
 					text = "no event matches the filter"
 				}
 			}
-			lines = append(lines, st.Dim.Render(fit(text, a.width)))
+			lines = append(lines, st.Dim.Render(ui.Fit(text, a.Width)))
 			continue
 		}
 		r, ok := tb.cache[tb.rankOf(vi)]
 		sb.Reset()
 		if !ok {
-			sb.WriteString(fit("…", a.width))
+			sb.WriteString(ui.Fit("…", a.Width))
 		} else {
 			for c := range frame.NumColumns {
 				if c > 0 {
@@ -128,7 +128,7 @@ func (tb *eventTable) draw(a area, margin int) []string {
 				sb.WriteString(tb.cell(&r, c, ws[c]))
 			}
 		}
-		line := fit(sb.String(), a.width)
+		line := ui.Fit(sb.String(), a.Width)
 		if vi == tb.sel {
 			if tb.focused {
 				line = st.TableSelected.Render(line)
@@ -146,25 +146,11 @@ func (tb *eventTable) draw(a area, margin int) []string {
 func (tb *eventTable) cell(r *frame.EventRow, c frame.EventColumn, w int) string {
 	switch c {
 	case frame.ColTime:
-		return fit(tb.sh.eventTime(tb.start, r.Time), w)
+		return ui.Fit(tb.sh.EventTime(tb.start, r.Time), w)
 	case frame.ColContents:
 		return scrolledCell(r.Contents, tb.hoff, w)
 	}
-	return fit(r.Text(c), w)
-}
-
-// eventTime prints an event's time in the table: absolute seconds, or,
-// unless the user toggled absolute times (the same switch as relTime's),
-// the offset from the trace start in seconds. Both keep all nine
-// decimals, so the column's digits line up from row to row.
-func (sh *shared) eventTime(start, t core.Time) string {
-	switch {
-	case sh.absTimes:
-		return core.FormatTimestamp(t)
-	case t < start: // an event before the history's start
-		return "-" + core.FormatTimestamp(start-t)
-	}
-	return "+" + core.FormatTimestamp(t-start)
+	return ui.Fit(r.Text(c), w)
 }
 
 // scrolledCell fits s into w cells after scrolling its first off cells
@@ -172,9 +158,9 @@ func (sh *shared) eventTime(start, t core.Time) string {
 // right edge ends in » once scrolled (… before, as every other cell).
 func scrolledCell(s string, off, w int) string {
 	if off <= 0 || w < 2 {
-		return fit(s, w)
+		return ui.Fit(s, w)
 	}
-	s = printable(s)
+	s = ui.Printable(s)
 	if frame.Cells(s) <= off {
 		return frame.PadCells("«", w)
 	}
@@ -188,8 +174,8 @@ func scrolledCell(s string, off, w int) string {
 // contentsWidth is the Contents column's width on screen (less the
 // ASCII selection marker's column, see View).
 func (tb *eventTable) contentsWidth() int {
-	w := tableWidths(tb.sh.width)[frame.ColContents]
-	if tb.sh.styles.ASCII {
+	w := tableWidths(tb.sh.Width)[frame.ColContents]
+	if tb.sh.Styles.ASCII {
 		w--
 	}
 	return max(w, 1)
@@ -199,25 +185,25 @@ func (tb *eventTable) contentsWidth() int {
 // further right than the longest contents on screen needs. The offset
 // stays when the selection moves or the filter changes: the fields a
 // user scrolled to are usually the ones they keep reading.
-func (tb *eventTable) scrollContents(left bool) step {
+func (tb *eventTable) scrollContents(left bool) ui.Step {
 	w := tb.contentsWidth()
 	d := max(w/2, 4)
 	if left {
 		tb.hoff = max(tb.hoff-d, 0)
-		return step{}
+		return ui.Step{}
 	}
 	longest := 0
 	for i := tb.top; i < min(tb.top+int64(tb.height), tb.len()); i++ {
 		if r, ok := tb.cache[tb.rankOf(i)]; ok {
-			longest = max(longest, frame.Cells(printable(r.Contents)))
+			longest = max(longest, frame.Cells(ui.Printable(r.Contents)))
 		}
 	}
 	// at most so far that the longest contents' last cell is the last
 	// one on screen (« takes the cell of the offset itself)
 	limit := max(longest-w, 0)
 	if tb.hoff >= limit {
-		return step{note: "the contents on screen end here"}
+		return ui.Step{Note: "the contents on screen end here"}
 	}
 	tb.hoff = min(tb.hoff+d, limit)
-	return step{}
+	return ui.Step{}
 }

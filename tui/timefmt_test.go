@@ -7,6 +7,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // TestFormatDurationAtPrecision: a duration printed precise to res reads
@@ -80,16 +81,16 @@ func TestRulerLabelsDistinct(t *testing.T) {
 		t0 := start + core.Time(rng.Int64N(int64(traceSpan-span+1)))
 		v := frame.Window{Start: start, End: start + traceSpan - 1, T0: t0, T1: t0 + span - 1, Cols: cols}
 		for _, abs := range []bool{false, true} {
-			sh := &shared{absTimes: abs}
-			step := sh.rulerStep(v, cols)
+			sh := &ui.Shared{AbsTimes: abs}
+			step := rulerStep(sh, v, cols)
 			seen := map[string]core.Time{}
 			for tk := v.Start + (v.T0-v.Start+step-1)/step*step; tk <= v.T1; tk += step {
-				lab := sh.tickLabel(v.Start, tk, step)
+				lab := sh.TickLabel(v.Start, tk, step)
 				if prev, ok := seen[lab]; ok {
 					t.Fatalf("abs %v view %+v step %d: ticks %d and %d both read %q", abs, v, step, prev, tk, lab)
 				}
 				seen[lab] = tk
-				if want := sh.relTime(v.Start, tk, step); strings.TrimPrefix(want, "+") != lab || abs == strings.HasPrefix(want, "+") {
+				if want := sh.RelTime(v.Start, tk, step); strings.TrimPrefix(want, "+") != lab || abs == strings.HasPrefix(want, "+") {
 					t.Fatalf("abs %v: tick %d reads %q, the status line %q", abs, tk, lab, want)
 				}
 			}

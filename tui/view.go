@@ -10,22 +10,23 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // render draws the browser.
 func (b *browser) render() string {
-	st := b.sh.styles
+	st := b.sh.Styles
 	if b.loadErr != nil {
 		return st.Error.Render("cannot read the process tree: "+b.loadErr.Error()) + "\n" + st.Dim.Render("press q to quit")
 	}
 	if b.tree() == nil {
 		return st.Dim.Render("reading the process tree of " + b.trace.Name() + "…")
 	}
-	l := b.sh.layout(b.showTable, b.tableLines)
-	lines := make([]string, 0, b.sh.height)
+	l := b.sh.Layout(b.showTable, b.tableLines)
+	lines := make([]string, 0, b.sh.Height)
 	lines = append(lines, b.stripLine(l))
 	lines = append(lines, b.rulerLines(l)...)
-	a := area{width: b.sh.width, height: b.sh.panelLines()}
+	a := ui.Area{Width: b.sh.Width, Height: b.sh.PanelLines()}
 	if v := b.top(); v != nil {
 		lines = append(lines, v.View(a)...)
 	} else {
@@ -36,27 +37,27 @@ func (b *browser) render() string {
 }
 
 // body draws the base: the Gantt, the details line and the table.
-func (b *browser) body(l screenLayout, legend bool) []string {
+func (b *browser) body(l ui.ScreenLayout, legend bool) []string {
 	lines := b.ganttLines(l)
 	if legend {
 		b.overlayLegend(lines, l)
 	}
-	lines = append(lines, fit(b.detailsText(), b.sh.width))
-	if l.tableEvents > 0 {
-		lines = append(lines, b.table.View(area{width: b.sh.width, height: l.tableEvents + 2})...)
+	lines = append(lines, ui.Fit(b.detailsText(), b.sh.Width))
+	if l.TableEvents > 0 {
+		lines = append(lines, b.table.View(ui.Area{Width: b.sh.Width, Height: l.TableEvents + 2})...)
 	}
 	return lines
 }
 
 // viewWithLegend draws the base with the Gantt's legend.
-func (b *browser) viewWithLegend(area) []string {
-	return b.body(b.sh.layout(b.showTable, b.tableLines), true)
+func (b *browser) viewWithLegend(ui.Area) []string {
+	return b.body(b.sh.Layout(b.showTable, b.tableLines), true)
 }
 
 // drawCell is one cell ready to draw.
 type drawCell struct {
 	colour  uint8
-	variant cellVariant
+	variant ui.CellVariant
 	glyph   rune
 	level   uint8 // counter rows: the value's height, 1 to 8 (0: a state)
 	text    rune  // a character of a label written in the run (0: none)
@@ -69,8 +70,8 @@ var (
 )
 
 // ganttLines draws the row tree and the Gantt, one line per row.
-func (b *browser) ganttLines(l screenLayout) []string {
-	st := b.sh.styles
+func (b *browser) ganttLines(l ui.ScreenLayout) []string {
+	st := b.sh.Styles
 	t := b.tree()
 	v := b.tv
 	f := b.frame
@@ -109,17 +110,17 @@ func (b *browser) ganttLines(l screenLayout) []string {
 	}
 	sep = st.Dim.Render(sep)
 	cells := make([]drawCell, v.Cols)
-	lines := make([]string, 0, l.ganttRows)
+	lines := make([]string, 0, l.GanttRows)
 	var sb strings.Builder
-	for i := range l.ganttRows {
+	for i := range l.GanttRows {
 		r := t.Top + i
 		if r >= t.VisibleLen() {
-			lines = append(lines, strings.Repeat(" ", l.treeW)+sep)
+			lines = append(lines, strings.Repeat(" ", l.TreeW)+sep)
 			continue
 		}
 		n := new(t.Node(t.VisibleRow(r)))
 		sb.Reset()
-		sb.WriteString(b.treeCell(n, r == t.Sel, l.treeW))
+		sb.WriteString(b.treeCell(n, r == t.Sel, l.TreeW))
 		sb.WriteString(sep)
 		fr, ok := -1, false
 		if f != nil && n.Key >= 0 {
@@ -132,16 +133,16 @@ func (b *browser) ganttLines(l screenLayout) []string {
 				if fc.Known {
 					dc.colour, dc.glyph = fc.Paint.Colour, fc.Paint.Glyph
 					if fc.Multi {
-						dc.variant = variantMulti
+						dc.variant = ui.VariantMulti
 					}
 					dc.level = fc.Level
 				}
 			}
 			switch {
 			case c == curCol:
-				dc.variant = variantCursor
+				dc.variant = ui.VariantCursor
 			case c >= selFrom && c <= selTo:
-				dc.variant += variantSelSolid // solid->sel solid, multi->sel multi
+				dc.variant += ui.VariantSelSolid // solid->sel solid, multi->sel multi
 			}
 			cells[c] = dc
 		}
@@ -156,22 +157,22 @@ func (b *browser) ganttLines(l screenLayout) []string {
 
 // writeCells appends cells, merging runs that share a pen.
 func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
-	st := b.sh.styles
+	st := b.sh.Styles
 	for i := 0; i < len(cells); {
 		c := cells[i]
 		j := i + 1
 		for j < len(cells) && cells[j] == c {
 			j++
 		}
-		p := st.pens[c.colour][c.variant]
-		g := p.glyph
+		p := st.Pens[c.colour][c.variant]
+		g := p.Glyph
 		switch {
-		case c.level > 0 && c.variant != variantCursor: // a counter: its height, in the row's colour
-			v := variantMulti
-			if c.variant == variantSelSolid || c.variant == variantSelMulti {
-				v = variantSelMulti
+		case c.level > 0 && c.variant != ui.VariantCursor: // a counter: its height, in the row's colour
+			v := ui.VariantMulti
+			if c.variant == ui.VariantSelSolid || c.variant == ui.VariantSelMulti {
+				v = ui.VariantSelMulti
 			}
-			p, g = st.pens[c.colour][v], levelBlocks[c.level-1]
+			p, g = st.Pens[c.colour][v], levelBlocks[c.level-1]
 			if st.ASCII {
 				g = levelASCII[c.level-1]
 			}
@@ -180,18 +181,18 @@ func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
 		case g == "": // ASCII solid: the state's own glyph
 			g = string(c.glyph)
 		}
-		sb.WriteString(p.prefix)
+		sb.WriteString(p.Prefix)
 		for range j - i {
 			sb.WriteString(g)
 		}
-		sb.WriteString(p.suffix)
+		sb.WriteString(p.Suffix)
 		i = j
 	}
 }
 
 // treeCell draws a row of the tree: indent, expander and "name tid".
 func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
-	st := b.sh.styles
+	st := b.sh.Styles
 	exp := "  "
 	if !n.Leaf {
 		switch {
@@ -209,11 +210,11 @@ func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
 	if st.ASCII { // no colour, no attribute: a marker column says which row is selected
 		mark := " "
 		if selected {
-			mark = selMarker
+			mark = ui.SelMarker
 		}
 		indent = mark + indent
 	}
-	text := fit(indent+exp+n.Label, w)
+	text := ui.Fit(indent+exp+n.Label, w)
 	switch {
 	case selected && !b.table.focused:
 		return st.TreeSelected.Render(text)
@@ -226,26 +227,26 @@ func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
 }
 
 // overlayLegend replaces the top-left of the Gantt with the colour legend.
-func (b *browser) overlayLegend(lines []string, l screenLayout) {
-	st := b.sh.styles
+func (b *browser) overlayLegend(lines []string, l ui.ScreenLayout) {
+	st := b.sh.Styles
 	d := frame.DomainThread
 	if b.pane == viewResources {
 		d = frame.DomainCPU
 	}
 	var rows []string
 	for _, e := range frame.KernelLegend(d) {
-		rows = append(rows, st.swatch(e.Paint)+" "+e.Name)
+		rows = append(rows, st.Swatch(e.Paint)+" "+e.Name)
 	}
-	multi := st.pens[frame.PalRunUser][variantMulti]
-	rows = append(rows, multi.prefix+multi.glyph+multi.glyph+multi.suffix+" changed more than once (zoom in)")
+	multi := st.Pens[frame.PalRunUser][ui.VariantMulti]
+	rows = append(rows, multi.Prefix+multi.Glyph+multi.Glyph+multi.Suffix+" changed more than once (zoom in)")
 	rows = append(rows, st.Dim.Render("strings: a colour per value"))
 	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
-	prefixW := l.treeW + 1
+	prefixW := l.TreeW + 1
 	for i, bl := range box {
 		if i >= len(lines) {
 			break
 		}
-		lines[i] = fitANSI(lines[i], prefixW) + padStyled(bl, min(lipgloss.Width(bl), l.ganttW))
+		lines[i] = ui.FitANSI(lines[i], prefixW) + ui.PadStyled(bl, min(lipgloss.Width(bl), l.GanttW))
 	}
 }
 
@@ -265,8 +266,8 @@ func (b *browser) detailsText() string {
 	if n.Key >= 0 {
 		if iv, ok := f.AtCursor[n.Key]; ok && iv.Contains(b.cursor) {
 			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.Describe(n.Key, n.Kind.Domain(), iv.Value),
-				b.sh.relTime(b.tv.Start, iv.Start, frame.IntervalRes(iv, b.tv.ColWidth())),
-				b.sh.relTime(b.tv.Start, iv.End, frame.IntervalRes(iv, b.tv.ColWidth())), core.FormatDuration(iv.Duration())))
+				b.sh.RelTime(b.tv.Start, iv.Start, frame.IntervalRes(iv, b.tv.ColWidth())),
+				b.sh.RelTime(b.tv.Start, iv.End, frame.IntervalRes(iv, b.tv.ColWidth())), core.FormatDuration(iv.Duration())))
 		} else {
 			parts = append(parts, "…")
 		}
@@ -291,10 +292,10 @@ func (b *browser) detailsText() string {
 			parts = append(parts, "syscall "+v.String())
 		}
 		if v, ok := value(n.Thread, core.AttrFlowIn); ok {
-			parts = append(parts, "flow in "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
+			parts = append(parts, "flow in "+v.String()+" ("+ui.K(b.sh.Keys.FlowJump)+")")
 		}
 		if v, ok := value(n.Thread, core.AttrFlowOut); ok {
-			parts = append(parts, "flow out "+v.String()+" ("+k(b.sh.keys.FlowJump)+")")
+			parts = append(parts, "flow out "+v.String()+" ("+ui.K(b.sh.Keys.FlowJump)+")")
 		}
 	}
 	if f.Woken {
@@ -312,7 +313,7 @@ func (b *browser) detailsText() string {
 
 // statusLine: trace, range, zoom, cursor, selection, query time, warnings.
 func (b *browser) statusLine() string {
-	st := b.sh.styles
+	st := b.sh.Styles
 	v := b.tv
 	parts := []string{
 		b.trace.Name(),
@@ -340,37 +341,37 @@ func (b *browser) statusLine() string {
 	case len(b.info.Warnings) > 0:
 		warn = fmt.Sprintf(" ! %d warnings ", core.WarningCount(b.info.Warnings))
 	}
-	w := b.sh.width - frame.Cells(warn)
-	return st.Status.Render(fit(s, max(w, 0))) + st.Warning.Render(fit(warn, b.sh.width-max(w, 0)))
+	w := b.sh.Width - frame.Cells(warn)
+	return st.Status.Render(ui.Fit(s, max(w, 0))) + st.Warning.Render(ui.Fit(warn, b.sh.Width-max(w, 0)))
 }
 
 // helpLine is the prompt while editing, else a message, else the short
 // help.
 func (b *browser) helpLine() string {
-	st := b.sh.styles
+	st := b.sh.Styles
 	switch {
-	case b.prompt.active():
-		return fitANSI(b.prompt.view(), b.sh.width)
+	case b.prompt.Active():
+		return ui.FitANSI(b.prompt.View(), b.sh.Width)
 	case b.note != "" && b.noteIs == noteError:
-		return st.Error.Render(fit(b.note, b.sh.width))
+		return st.Error.Render(ui.Fit(b.note, b.sh.Width))
 	case b.note != "":
-		return fit(b.note, b.sh.width)
+		return ui.Fit(b.note, b.sh.Width)
 	}
 	if h := b.viewHelp(); h != "" {
-		return st.Dim.Render(fit(h, b.sh.width))
+		return st.Dim.Render(ui.Fit(h, b.sh.Width))
 	}
 	focus := keymap.FocusGantt
 	if b.table.focused {
 		focus = keymap.FocusTable
 	}
-	if b.helpW != b.sh.width || b.helpFocus != focus { // rendered once per width and focus
+	if b.helpW != b.sh.Width || b.helpFocus != focus { // rendered once per width and focus
 		h := help.New()
 		h.Styles = st.Help
-		h.Width = b.sh.width
+		h.Width = b.sh.Width
 		// Clipped: bubbles adds every remaining item when the line is
 		// exactly full and its ellipsis no longer fits.
-		b.helpW, b.helpFocus = b.sh.width, focus
-		b.helpText = fitANSI(h.ShortHelpView(hintBindings(&b.sh.keys, focus)), b.sh.width)
+		b.helpW, b.helpFocus = b.sh.Width, focus
+		b.helpText = ui.FitANSI(h.ShortHelpView(hintBindings(&b.sh.Keys, focus)), b.sh.Width)
 	}
 	return b.helpText
 }

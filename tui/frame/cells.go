@@ -13,13 +13,13 @@ import (
 // character past U+02FF (the Gantt's │, the ellipsis): 540 fresh pages, 11
 // to 13 ms on this VM, in the first frame of every trace.
 
-// cells returns the width of s.
+// Cells returns the width of s.
 func Cells(s string) int { return displaywidth.String(s) }
 
-// runeCells returns the width of r on its own.
+// RuneCells returns the width of r on its own.
 func RuneCells(r rune) int { return displaywidth.Rune(r) }
 
-// truncCells cuts s to at most w cells, tail included, when it is wider;
+// TruncCells cuts s to at most w cells, tail included, when it is wider;
 // without the tail when even that is wider than w.
 func TruncCells(s string, w int, tail string) string {
 	w = max(w, 0)
@@ -29,7 +29,7 @@ func TruncCells(s string, w int, tail string) string {
 	return displaywidth.TruncateString(s, w, tail)
 }
 
-// padCells pads s with spaces to w cells.
+// PadCells pads s with spaces to w cells.
 func PadCells(s string, w int) string {
 	if n := w - Cells(s); n > 0 {
 		return s + strings.Repeat(" ", n)
@@ -37,7 +37,7 @@ func PadCells(s string, w int) string {
 	return s
 }
 
-// cutLeft removes the first n cells of s and puts prefix in front. A wide
+// CutLeft removes the first n cells of s and puts prefix in front. A wide
 // character cut in two leaves a space for each of its cells still shown.
 func CutLeft(s string, n int, prefix string) string {
 	g := displaywidth.StringGraphemes(s)

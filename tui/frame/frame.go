@@ -63,7 +63,7 @@ const (
 	summaryMinIntervals = 10_000
 )
 
-// queryMode is how a frame was asked.
+// QueryMode is how a frame was asked.
 type QueryMode uint8
 
 const (
@@ -82,13 +82,13 @@ func (m QueryMode) String() string {
 	return "sampled"
 }
 
-// frameRow is one row of a frame request.
+// FrameRow is one row of a frame request.
 type FrameRow struct {
 	Key    core.Key // -1: nothing to draw
 	Domain ValueDomain
 }
 
-// frameRequest is a copy of everything a frame query needs, so the query
+// FrameRequest is a copy of everything a frame query needs, so the query
 // goroutine shares nothing mutable with the UI.
 type FrameRequest struct {
 	Seq    uint64
@@ -101,24 +101,24 @@ type FrameRequest struct {
 	Wake   WakeKeys   // the selected thread's, to say what ended its wait at the cursor
 	Cursor core.Time
 	Rate   float64 // intervals per row per ns seen by earlier frames; 0: unknown
-	// guessed: rate is densityPrior's guess, not a measure, so exact is
+	// Guessed: rate is densityPrior's guess, not a measure, so exact is
 	// still tried unless the guess exceeds what exact gives up at.
 	Guessed bool
 	Names   *FrameNames // paints call-stack rows by frame name (nil: by value)
-	// summary: draw the rows the history's summaries serve from them
+	// Summary: draw the rows the history's summaries serve from them
 	// (framesummary.go), when it keeps any.
 	Summary bool
-	// prev, when set, is the frame shown, asked for the same view, rows,
+	// Prev, when set, is the frame shown, asked for the same view, rows,
 	// runs and cursor: only the details line's keys are read (framereuse.go).
 	Prev *Frame
 	Now  func() time.Time
-	// scratch is reused from frame to frame: the browser runs one query
+	// Scratch is reused from frame to frame: the browser runs one query
 	// at a time and gets it back with the frame, so no allocation of the
 	// per-cell accumulators per keypress.
 	Scratch *FrameScratch
 }
 
-// frameScratch is the per-cell working memory of a frame query.
+// FrameScratch is the per-cell working memory of a frame query.
 type FrameScratch struct {
 	acc    []slotAcc
 	starts []core.Time
@@ -132,7 +132,7 @@ type cell struct {
 	Level uint8 // counter rows: 1 to 8, the value's height in the row's range on screen (0: none)
 }
 
-// frame is the answer to a frameRequest.
+// Frame is the answer to a frameRequest.
 type Frame struct {
 	Seq       uint64
 	Pane      int
@@ -154,7 +154,7 @@ type Frame struct {
 	Err       error
 }
 
-// frameBuilder holds the per-frame scratch state.
+// FrameBuilder holds the per-frame scratch state.
 type FrameBuilder struct {
 	Req         FrameRequest
 	Cols        int
@@ -181,7 +181,7 @@ type FrameBuilder struct {
 	sumIntervals float64   // intervals of the served rows in the view, from their summaries
 }
 
-// runFrame answers one request.
+// RunFrame answers one request.
 func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 	if req.Prev != nil {
 		return reuseFrame(ctx, req)
@@ -362,7 +362,7 @@ func (b *FrameBuilder) sampleTimes() []core.Time {
 	return append(times, b.Req.Cursor)
 }
 
-// runTimes are the instants that find every run worth a label when no
+// RunTimes are the instants that find every run worth a label when no
 // row needs sampling (all drawn from summaries): the start of every
 // minRunCols-th column, and the cursor. A run worth a label covers
 // minRunCols whole columns, so it holds one of those starts. On

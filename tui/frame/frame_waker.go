@@ -6,7 +6,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// wakeKeys are the attributes the frame reads to say what ended the
+// WakeKeys are the attributes the frame reads to say what ended the
 // selected thread's wait at the cursor: its status and its Waker.
 type WakeKeys struct{ Status, Waker core.Key }
 

@@ -19,7 +19,7 @@ import (
 // thread calls few functions many times, and frames are drawn at every
 // keypress.
 
-// frameNames names call-stack frames, with a cache. It is safe for
+// FrameNames names call-stack frames, with a cache. It is safe for
 // concurrent use (frame queries run off the UI goroutine).
 type FrameNames struct {
 	At    *core.AttributeTree
@@ -29,7 +29,7 @@ type FrameNames struct {
 	Cache map[FrameID]FrameEntry
 }
 
-// frameID is one frame value of one thread (a process's addresses are
+// FrameID is one frame value of one thread (a process's addresses are
 // its own: the same address may name different functions elsewhere).
 type FrameID struct {
 	thread core.Key
@@ -40,7 +40,7 @@ type FrameID struct {
 // (a trace with more distinct frames than this is not browsed by name).
 const maxFrameNames = 1 << 16
 
-// newFrameNames names the frames of tr's call stacks.
+// NewFrameNames names the frames of tr's call stacks.
 func NewFrameNames(tr Trace) *FrameNames {
 	n := &FrameNames{At: tr.History().Attributes(), Cache: map[FrameID]FrameEntry{}}
 	if fl, ok := tr.(frameLabeler); ok {
@@ -88,7 +88,7 @@ func (n *FrameNames) frameOf(k core.Key, v core.Value) (core.Key, core.Value, bo
 	return th, v, ok
 }
 
-// text names the value v of attribute k when it is a frame (see frameOf;
+// Text names the value v of attribute k when it is a frame (see frameOf;
 // ok true), else ok is false.
 func (n *FrameNames) Text(k core.Key, v core.Value) (string, bool) {
 	if n == nil {
@@ -101,7 +101,7 @@ func (n *FrameNames) Text(k core.Key, v core.Value) (string, bool) {
 	return n.Name(th, fv), true
 }
 
-// describe prints the value v of attribute k for the details line and
+// Describe prints the value v of attribute k for the details line and
 // pane: a frame by name, any other value as describeValue does in the
 // domain d.
 func (n *FrameNames) Describe(k core.Key, d ValueDomain, v core.Value) string {
@@ -125,10 +125,10 @@ func (n *FrameNames) framePaint(k core.Key, v core.Value) (Paint, bool) {
 	return n.entry(th, fv).paint, true
 }
 
-// name names a frame (not null) of thread th.
+// Name names a frame (not null) of thread th.
 func (n *FrameNames) Name(th core.Key, v core.Value) string { return n.entry(th, v).text }
 
-// frameEntry is a frame's name and paint.
+// FrameEntry is a frame's name and paint.
 type FrameEntry struct {
 	text  string
 	paint Paint

@@ -3,7 +3,7 @@ package frame
 // The density a frame query is chosen by (see frame.go): guessed before
 // the first frame, then measured by each frame for the next.
 
-// densityPrior is the density guessed before any frame measured one: the
+// DensityPrior is the density guessed before any frame measured one: the
 // history's intervals spread evenly over the rows and time (0 when
 // unknown). Without it the first frame of a dense trace tried exact first
 // and gave up after exactCap intervals per cell (600 of its 1271 nodes on
@@ -16,7 +16,7 @@ func DensityPrior(info TraceInfo, rows int) float64 {
 	return float64(info.Intervals) / (float64(rows) * span)
 }
 
-// measuredRate is the density a frame measured, for the next request:
+// MeasuredRate is the density a frame measured, for the next request:
 // an exact frame counts every interval; a sampled one meets at most a few
 // per cell, so its count is only a lower bound and never lowers the
 // earlier estimate. Lowering it made the next frame try exact again, give

@@ -16,7 +16,7 @@ import (
 // query reads those keys alone, a point query, instead of the whole frame
 // again (on gen --threads 200000's Resources view: the runs' 580 nodes).
 
-// reusable reports whether prev, the frame shown, has every cell and run
+// Reusable reports whether prev, the frame shown, has every cell and run
 // req would draw.
 func (req *FrameRequest) Reusable(prev *Frame) bool {
 	return prev != nil && prev.Err == nil && !req.Guessed && prev.Pane == req.Pane && prev.Window == req.Window &&

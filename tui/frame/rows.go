@@ -22,7 +22,7 @@ const (
 	kindCounter   = rowKind(pstree.KindCounter)
 )
 
-// domain returns how the row's integer values are read.
+// Domain returns how the row's integer values are read.
 func (k rowKind) Domain() ValueDomain {
 	switch k {
 	case KindProcess, KindThread:
@@ -37,7 +37,7 @@ func (k rowKind) Domain() ValueDomain {
 	return domainOther
 }
 
-// node is one row of a tree (expanded or not), as read when needed.
+// Node is one row of a tree (expanded or not), as read when needed.
 type Node struct {
 	Label    string   // "name tid", "CPU 3", "IRQ 18"
 	Tid      string   // the Threads/<tid> attribute name, "" for other rows
@@ -51,7 +51,7 @@ type Node struct {
 	Expanded bool
 }
 
-// isStatusRow reports whether a row draws a status of its own: a thread,
+// IsStatusRow reports whether a row draws a status of its own: a thread,
 // a process with its leader thread, a CPU.
 func IsStatusRow(r pstree.RowInfo) bool {
 	return r.Key >= 0 && (r.Kind == pstree.KindThread || r.Kind == pstree.KindProcess || r.Kind == pstree.KindCPU)
@@ -63,7 +63,7 @@ type processTabler interface {
 	ControlFlowRows() *pstree.Rows
 }
 
-// storedRows returns the trace's stored Control Flow rows, or nil.
+// StoredRows returns the trace's stored Control Flow rows, or nil.
 func StoredRows(tr Trace) *pstree.Rows {
 	if p, ok := tr.(processTabler); ok {
 		return p.ControlFlowRows()
@@ -71,7 +71,7 @@ func StoredRows(tr Trace) *pstree.Rows {
 	return nil
 }
 
-// buildControlFlow returns the Control Flow rows: stored, read on demand,
+// BuildControlFlow returns the Control Flow rows: stored, read on demand,
 // when they describe h's attribute tree, else arranged from the process
 // tree read from h with one 2D query, as the R-SHT article's PsTree query
 // does (see package pstree for the rule and the arrangement).
@@ -87,14 +87,14 @@ func BuildControlFlow(ctx context.Context, h core.History, stored *pstree.Rows) 
 	return NewRowTree(InMemoryRows(pstree.ControlFlow(at, ps).Bytes()), at), nil
 }
 
-// buildResources lists CPUs/* with their IRQs/* and Soft_IRQs/* children
+// BuildResources lists CPUs/* with their IRQs/* and Soft_IRQs/* children
 // (collapsed). No query: the rows come from the attribute tree.
 func BuildResources(h core.History) *RowTree {
 	at := h.Attributes()
 	return NewRowTree(InMemoryRows(pstree.Resources(at).Bytes()), at)
 }
 
-// inMemoryRows reads rows just encoded.
+// InMemoryRows reads rows just encoded.
 func InMemoryRows(enc []byte) *pstree.Rows {
 	rows, err := pstree.OpenRows(bytes.NewReader(enc), int64(len(enc)), nil)
 	if err != nil {

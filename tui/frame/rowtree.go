@@ -8,7 +8,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 )
 
-// rowTree is the rows of one view (Control Flow or Resources): the rows,
+// RowTree is the rows of one view (Control Flow or Resources): the rows,
 // read on demand from their encoded form (numbered depth-first, so a row's
 // descendants follow it), which rows the user opened or closed, the
 // visible rows that follow, the selected row and the scroll position. No
@@ -36,7 +36,7 @@ type cut struct {
 	hiddenBefore int
 }
 
-// newRowTree starts a tree on rows, with the attribute tree they
+// NewRowTree starts a tree on rows, with the attribute tree they
 // describe, as it opens.
 func NewRowTree(rows *pstree.Rows, at *core.AttributeTree) *RowTree {
 	t := &RowTree{Rows: rows, at: at, threads: -1, closed: rows.Collapsed(), toggled: map[int32]bool{}}
@@ -47,10 +47,10 @@ func NewRowTree(rows *pstree.Rows, at *core.AttributeTree) *RowTree {
 	return t
 }
 
-// len returns the number of rows.
+// Len returns the number of rows.
 func (t *RowTree) Len() int { return t.Rows.Len() }
 
-// node reads row i.
+// Node reads row i.
 func (t *RowTree) Node(i int32) Node {
 	r := t.Rows.Row(i)
 	n := Node{Label: t.Rows.Label(r), Kind: rowKind(r.Kind), Key: core.Key(r.Key), Thread: core.Key(r.Thread),
@@ -64,7 +64,7 @@ func (t *RowTree) Node(i int32) Node {
 	return n
 }
 
-// children returns row i's children, in order.
+// Children returns row i's children, in order.
 func (t *RowTree) Children(i int32) []int32 {
 	var out []int32
 	end := t.Rows.Row(i).End
@@ -83,11 +83,11 @@ func (t *RowTree) Children(i int32) []int32 {
 	return out
 }
 
-// smallSubtree is the size of subtree whose children are read one by one
+// SmallSubtree is the size of subtree whose children are read one by one
 // (through the block cache) rather than in one walk.
 const SmallSubtree = 1024
 
-// roots returns the top-level rows, in order.
+// Roots returns the top-level rows, in order.
 func (t *RowTree) Roots() []int32 {
 	var out []int32
 	for r := int32(0); int(r) < t.Len(); r = t.Rows.Row(r).End {
@@ -96,7 +96,7 @@ func (t *RowTree) Roots() []int32 {
 	return out
 }
 
-// byTID returns the row of the thread whose attribute is Threads/<tid>.
+// ByTID returns the row of the thread whose attribute is Threads/<tid>.
 func (t *RowTree) ByTID(tid string) (int32, bool) {
 	if t == nil || t.threads < 0 {
 		return -1, false
@@ -116,10 +116,10 @@ func (t *RowTree) isExpanded(i int32) bool {
 	return t.Rows.Row(i).Expanded
 }
 
-// visibleLen returns the number of visible rows.
+// VisibleLen returns the number of visible rows.
 func (t *RowTree) VisibleLen() int { return t.nvis }
 
-// visibleRow returns the row shown at visible index v (0 <= v < visibleLen).
+// VisibleRow returns the row shown at visible index v (0 <= v < visibleLen).
 func (t *RowTree) VisibleRow(v int) int32 {
 	// The cuts that start at or before v's place hide rows before it.
 	k := sort.Search(len(t.cuts), func(j int) bool { return int(t.cuts[j].from)-t.cuts[j].hiddenBefore > v })
@@ -135,7 +135,7 @@ func (t *RowTree) hiddenBefore(k int) int {
 	return c.hiddenBefore + int(c.to-c.from)
 }
 
-// visibleIndex returns row i's visible index, or -1 when it is hidden.
+// VisibleIndex returns row i's visible index, or -1 when it is hidden.
 func (t *RowTree) VisibleIndex(i int32) int {
 	k := sort.Search(len(t.cuts), func(j int) bool { return t.cuts[j].to > i })
 	if k < len(t.cuts) && t.cuts[k].from <= i {
@@ -183,7 +183,7 @@ func (t *RowTree) flatten() {
 	}
 }
 
-// selected returns the selected row, or -1 when the tree is empty.
+// Selected returns the selected row, or -1 when the tree is empty.
 func (t *RowTree) Selected() int32 {
 	if t.Sel < 0 || t.Sel >= t.nvis {
 		return -1
@@ -191,7 +191,7 @@ func (t *RowTree) Selected() int32 {
 	return t.VisibleRow(t.Sel)
 }
 
-// selectNode selects row n, expanding its ancestors if needed.
+// SelectNode selects row n, expanding its ancestors if needed.
 func (t *RowTree) SelectNode(n int32) {
 	changed := false
 	for p := t.Rows.Row(n).Parent; p >= 0; p = t.Rows.Row(p).Parent {
@@ -207,7 +207,7 @@ func (t *RowTree) SelectNode(n int32) {
 	}
 }
 
-// toggle expands or collapses the selected row (no-op on a leaf).
+// Toggle expands or collapses the selected row (no-op on a leaf).
 func (t *RowTree) Toggle() bool {
 	n := t.Selected()
 	if n < 0 || t.Rows.Row(n).End <= n+1 {
@@ -218,7 +218,7 @@ func (t *RowTree) Toggle() bool {
 	return true
 }
 
-// move moves the selection by d rows, clamped.
+// Move moves the selection by d rows, clamped.
 func (t *RowTree) Move(d int) {
 	if t.nvis == 0 {
 		return
@@ -226,7 +226,7 @@ func (t *RowTree) Move(d int) {
 	t.Sel = min(max(t.Sel+d, 0), t.nvis-1)
 }
 
-// scroll keeps the selection on a screen of h rows.
+// Scroll keeps the selection on a screen of h rows.
 func (t *RowTree) Scroll(h int) {
 	if h <= 0 {
 		return

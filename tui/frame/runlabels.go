@@ -14,13 +14,13 @@ import (
 // label their calls the same way, with the function's name (resolved in
 // the frame query by frameNames, framenames.go).
 
-// runKey asks the frame for the thread runs of one row.
+// RunKey asks the frame for the thread runs of one row.
 type RunKey struct {
 	Row int      // index in frameRequest.rows
 	Key core.Key // the row's CPUs/<n>/Current_thread
 }
 
-// threadRun is a thread running over the whole columns c0..c1 of a row,
+// ThreadRun is a thread running over the whole columns c0..c1 of a row,
 // or a call (frame, named off the UI goroutine) of a call-stack row.
 type ThreadRun struct {
 	C0, C1 int
@@ -28,11 +28,11 @@ type ThreadRun struct {
 	Frame  string // the call's function ("": a thread run)
 }
 
-// minRunCols is the narrowest run worth a label: one character and a
+// MinRunCols is the narrowest run worth a label: one character and a
 // column of margin on each side.
 const MinRunCols = 3
 
-// runKeyOf is the runKey of request row i, when n is a CPU row (its
+// RunKeyOf is the runKey of request row i, when n is a CPU row (its
 // Current_thread) or a call-stack row (its own frames, see
 // framenames.go).
 func RunKeyOf(at *core.AttributeTree, n *Node, i int) (RunKey, bool) {

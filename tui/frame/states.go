@@ -8,7 +8,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// paint is a state's look: an index into the colour palette and the
+// Paint is a state's look: an index into the colour palette and the
 // character that stands for it without colour. Every state value maps to
 // one paint everywhere (Gantt, legend, details).
 type Paint struct {
@@ -38,7 +38,7 @@ const (
 	NumPalette       = int(PalStrings) + numStringColours
 )
 
-// paletteHex gives each palette entry its colour (truecolor; lipgloss
+// PaletteHex gives each palette entry its colour (truecolor; lipgloss
 // degrades it to the terminal's profile).
 func PaletteHex(i uint8) string {
 	switch i {
@@ -78,7 +78,7 @@ func PaletteHex(i uint8) string {
 // each) for hashed string states.
 const stringColours = "e6194b3cb44b4363d8f58231911eb442d4f4f032e6bfef454699909a6324800000808000"
 
-// valueDomain tells how a row's integer values are read.
+// ValueDomain tells how a row's integer values are read.
 type ValueDomain uint8
 
 const (
@@ -89,7 +89,7 @@ const (
 	domainCounter                    // a counter: drawn by level (see counterLevels)
 )
 
-// paintOf returns the paint of a state value in a domain.
+// PaintOf returns the paint of a state value in a domain.
 func PaintOf(d ValueDomain, v core.Value) Paint {
 	switch v.Kind() {
 	case core.KindNull:
@@ -166,7 +166,7 @@ type legendEntry struct {
 	Name  string
 }
 
-// kernelLegend lists the thread and CPU statuses in legend order.
+// KernelLegend lists the thread and CPU statuses in legend order.
 func KernelLegend(d ValueDomain) []legendEntry {
 	var out []legendEntry
 	if d == DomainThread {
@@ -181,7 +181,7 @@ func KernelLegend(d ValueDomain) []legendEntry {
 	return out
 }
 
-// describeValue names a value for the details line and the legend.
+// DescribeValue names a value for the details line and the legend.
 func DescribeValue(d ValueDomain, v core.Value) string {
 	if v.Kind() == core.KindInt32 || v.Kind() == core.KindInt64 {
 		switch d {

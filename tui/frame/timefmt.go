@@ -20,7 +20,7 @@ var durationUnits = [...]struct {
 	suffix string
 }{{1e9, 9, "s"}, {1e6, 6, "ms"}, {1e3, 3, "us"}, {1, 0, "ns"}}
 
-// formatDurationAt prints d in the unit core.FormatDuration picks for its
+// FormatDurationAt prints d in the unit core.FormatDuration picks for its
 // size, with at least its three decimals and as many more as it takes to
 // tell apart two durations res apart (down to the nanosecond), rounded to
 // the last digit printed and trailing zeros trimmed.
@@ -78,7 +78,7 @@ func sign(d core.Time) core.Time {
 	return 1
 }
 
-// formatTimestampAt prints t as core.FormatTimestamp does (seconds, a
+// FormatTimestampAt prints t as core.FormatTimestamp does (seconds, a
 // point, decimals) with at least three decimals and as many more as it
 // takes to tell apart two instants res apart, rounded to the last one.
 func FormatTimestampAt(t, res core.Time) string {
@@ -98,11 +98,11 @@ func FormatTimestampAt(t, res core.Time) string {
 	return s[:len(s)-(9-dec)]
 }
 
-// rangeRes is the precision a range's bounds are printed with: a
+// RangeRes is the precision a range's bounds are printed with: a
 // thousandth of the range, so the bounds of any range differ in print.
 func RangeRes(from, to core.Time) core.Time { return max((to-from+1)/1000, 1) }
 
-// intervalRes is the precision of a state interval's ends: a hundredth
+// IntervalRes is the precision of a state interval's ends: a hundredth
 // of its duration, no coarser than a column.
 func IntervalRes(iv core.Interval, col core.Time) core.Time {
 	return max(min(iv.Duration()/100, col), 1)

@@ -1,4 +1,4 @@
-package tui
+package ui
 
 import (
 	"slices"
@@ -13,69 +13,69 @@ type promptKind uint8
 
 const (
 	promptNone   promptKind = iota
-	promptGoTo              // ':' a time
-	promptFind              // '/' a row regex
-	promptFilter            // 'f' a column filter regex
+	PromptGoTo              // ':' a time
+	PromptFind              // '/' a row regex
+	PromptFilter            // 'f' a column filter regex
 )
 
-// prompt is the input line that replaces the help line while the user
+// Prompt is the input line that replaces the help line while the user
 // types a time, a search or a filter. Typing only edits text: nothing is
 // queried until enter. (A small line editor of its own: bubbles/textinput
 // would pull a clipboard dependency in.)
-type prompt struct {
-	sh    *shared
+type Prompt struct {
+	sh    *Shared
 	kind  promptKind
 	label string
 	text  []rune
 	pos   int   // cursor, in runes
-	err   error // shown inline after a rejected entry
+	Err   error // shown inline after a rejected entry
 	// replace: the text is selected after a rejected entry, so typing
 	// replaces it instead of appending to it.
 	replace bool
 }
 
-// promptDoneMsg is a confirmed entry.
-type promptDoneMsg struct {
-	kind promptKind
-	text string
+// PromptDoneMsg is a confirmed entry.
+type PromptDoneMsg struct {
+	Kind promptKind
+	Text string
 }
 
-func newPrompt(sh *shared) prompt { return prompt{sh: sh} }
+func NewPrompt(sh *Shared) Prompt { return Prompt{sh: sh} }
 
-func (p *prompt) active() bool { return p.kind != promptNone }
+func (p *Prompt) Active() bool { return p.kind != promptNone }
 
-// value is the text typed.
-func (p *prompt) value() string { return string(p.text) }
+// Value is the text typed.
+func (p *Prompt) Value() string { return string(p.text) }
 
-// open starts editing with a label and initial text.
-func (p *prompt) open(kind promptKind, label, text string) tea.Cmd {
-	p.kind, p.err, p.label, p.replace = kind, nil, label, false
+// Open starts editing with a label and initial text.
+func (p *Prompt) Open(kind promptKind, label, text string) tea.Cmd {
+	p.kind, p.Err, p.label, p.replace = kind, nil, label, false
 	p.text = []rune(text)
 	p.pos = len(p.text)
 	return nil
 }
 
-// close stops editing.
-func (p *prompt) close() { p.kind, p.err = promptNone, nil }
+// Close stops editing.
+func (p *Prompt) Close() { p.kind, p.Err = promptNone, nil }
 
-// fail keeps the prompt open showing err; the previous state is kept.
-func (p *prompt) fail(err error) tea.Cmd {
-	p.err, p.replace = err, true
+// Fail keeps the prompt open showing err; the previous state is kept.
+func (p *Prompt) Fail(err error) tea.Cmd {
+	p.Err, p.replace = err, true
 	return nil
 }
 
-// update edits the text; enter confirms (as a promptDoneMsg), esc cancels.
-func (p *prompt) update(msg tea.Msg) tea.Cmd {
+// Update edits the text; enter confirms (as a promptDoneMsg), esc cancels.
+func (p *Prompt) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
 	}
 	switch k.Type {
 	case tea.KeyEnter:
-		kind, text := p.kind, p.value()
-		return func() tea.Msg { return promptDoneMsg{kind, text} }
+		kind, text := p.kind, p.Value()
+		return func() tea.Msg { return PromptDoneMsg{kind, text} }
 	case tea.KeyEsc, tea.KeyCtrlC:
-		p.close()
+		p.Close()
 		return nil
 	case tea.KeyRunes, tea.KeySpace:
 		if p.replace {
@@ -116,19 +116,19 @@ func (p *prompt) update(msg tea.Msg) tea.Cmd {
 	default:
 		return nil
 	}
-	p.err, p.replace = nil, false
+	p.Err, p.replace = nil, false
 	return nil
 }
 
-// view renders the prompt line: label, text with the cursor, error.
-func (p *prompt) view() string {
-	st := p.sh.styles
+// View renders the prompt line: label, text with the cursor, error.
+func (p *Prompt) View() string {
+	st := p.sh.Styles
 	before, at, after := string(p.text[:p.pos]), " ", ""
 	if p.pos < len(p.text) {
 		at, after = string(p.text[p.pos]), string(p.text[p.pos+1:])
 	}
 	// Keep the cursor on screen: drop text from the left when too long.
-	room := p.sh.width - frame.Cells(p.label) - 2
+	room := p.sh.Width - frame.Cells(p.label) - 2
 	for frame.Cells(before) > 0 && frame.Cells(before)+frame.Cells(at) > room {
 		_, n := firstRune(before)
 		before = before[n:]
@@ -141,8 +141,8 @@ func (p *prompt) view() string {
 		}
 	}
 	s := st.Prompt.Render(p.label) + before + cur + after
-	if p.err != nil {
-		s += "  " + st.Error.Render(p.err.Error())
+	if p.Err != nil {
+		s += "  " + st.Error.Render(p.Err.Error())
 	}
 	return s
 }

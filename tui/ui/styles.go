@@ -1,4 +1,4 @@
-package tui
+package ui
 
 import (
 	"fmt"
@@ -11,34 +11,34 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 )
 
-// cellVariant is how a Gantt cell is drawn besides its state.
-type cellVariant uint8
+// CellVariant is how a Gantt cell is drawn besides its state.
+type CellVariant uint8
 
 const (
-	variantSolid    cellVariant = iota // one dominant state
-	variantMulti                       // the row changed state more than once in the column
-	variantCursor                      // the cursor's column
-	variantSelSolid                    // inside the selection
-	variantSelMulti                    // inside the selection, changed more than once
+	variantSolid    CellVariant = iota // one dominant state
+	VariantMulti                       // the row changed state more than once in the column
+	VariantCursor                      // the cursor's column
+	VariantSelSolid                    // inside the selection
+	VariantSelMulti                    // inside the selection, changed more than once
 	numVariants
 )
 
-// pen is a precomputed way to draw cells: the escape sequences before and
+// Pen is a precomputed way to draw cells: the escape sequences before and
 // after a run of glyphs. Runs of equal pens are written once, so a frame
 // costs a few string appends per colour change, not a lipgloss render per
 // cell.
-type pen struct {
-	prefix, glyph, suffix string
+type Pen struct {
+	Prefix, Glyph, Suffix string
 }
 
-// ink is a text style resolved once: the escape sequences around a
+// Ink is a text style resolved once: the escape sequences around a
 // single line of text. Rendering with an ink is two string appends, where a
 // lipgloss render converts colours on every call (a frame draws hundreds
 // of styled spans).
-type ink struct{ prefix, suffix string }
+type Ink struct{ prefix, suffix string }
 
 // Render styles one line of text.
-func (i ink) Render(s string) string {
+func (i Ink) Render(s string) string {
 	if i.prefix == "" {
 		return s
 	}
@@ -47,15 +47,15 @@ func (i ink) Render(s string) string {
 
 // inkOf resolves a lipgloss style (colours, bold, reverse...; no width,
 // padding or border) into an ink.
-func inkOf(st lipgloss.Style) ink {
+func inkOf(st lipgloss.Style) Ink {
 	pre, suf, _ := strings.Cut(st.Render("X"), "X")
-	return ink{pre, suf}
+	return Ink{pre, suf}
 }
 
-// selMarker marks the selected row of the tree and of the table, and
+// SelMarker marks the selected row of the tree and of the table, and
 // brackets the table's focused column, in ASCII mode: without colour
 // (NO_COLOR, --ascii) the terminal draws no reverse video either.
-const selMarker = "*"
+const SelMarker = "*"
 
 // Styles is every style of the browser, built once for a renderer (and
 // so a colour profile). In ASCII mode (--ascii, NO_COLOR or a terminal
@@ -63,19 +63,19 @@ const selMarker = "*"
 type Styles struct {
 	ASCII bool
 
-	pens [frame.NumPalette][numVariants]pen
-	// ovPens draw the overview's parts: per colour, intensity level and
+	Pens [frame.NumPalette][numVariants]Pen
+	// OvPens draw the overview's parts: per colour, intensity level and
 	// whether the cell is a part's first column.
-	ovPens [frame.NumPalette][numLevels][2]pen
-	hatch  pen // merged parts smaller than a cell (never a state)
+	OvPens [frame.NumPalette][NumLevels][2]Pen
+	Hatch  Pen // merged parts smaller than a cell (never a state)
 
-	Title, Dim, Bold, Error, Warning                 ink
-	Status, Details, Ruler, RulerCursor, RulerSelect ink
-	TreeSelected, TreeProcess, TreeMatch             ink
-	TableHeader, TableSelected, TableFocusCol        ink
-	FilterRow, FilterError, Prompt, Reverse          ink
-	StripIn, StripOut, StripBracket                  ink
-	Crit                                             []ink // critical-path states, by critpath.State
+	Title, Dim, Bold, Error, Warning                 Ink
+	Status, Details, Ruler, RulerCursor, RulerSelect Ink
+	TreeSelected, TreeProcess, TreeMatch             Ink
+	TableHeader, TableSelected, TableFocusCol        Ink
+	FilterRow, FilterError, Prompt, Reverse          Ink
+	StripIn, StripOut, StripBracket                  Ink
+	Crit                                             []Ink // critical-path states, by critpath.State
 	Box                                              lipgloss.Style
 	Help                                             help.Styles
 	Renderer                                         *lipgloss.Renderer
@@ -131,18 +131,18 @@ func NewStyles(r *lipgloss.Renderer, ascii bool) *Styles {
 	}
 	for i := range frame.NumPalette {
 		for v := range numVariants {
-			s.pens[i][v] = s.makePen(uint8(i), v)
+			s.Pens[i][v] = s.makePen(uint8(i), v)
 		}
-		for level := range numLevels {
+		for level := range NumLevels {
 			for start := range 2 {
-				s.ovPens[i][level][start] = s.makeOvPen(uint8(i), level, start == 1)
+				s.OvPens[i][level][start] = s.makeOvPen(uint8(i), level, start == 1)
 			}
 		}
 	}
-	s.hatch = pen{glyph: "/"}
+	s.Hatch = Pen{Glyph: "/"}
 	if !ascii {
-		s.hatch = pen{glyph: "╱"}
-		s.hatch.prefix, s.hatch.suffix, _ = strings.Cut(st().Foreground(s.colour("#b0b0b0")).Render("X"), "X")
+		s.Hatch = Pen{Glyph: "╱"}
+		s.Hatch.Prefix, s.Hatch.Suffix, _ = strings.Cut(st().Foreground(s.colour("#b0b0b0")).Render("X"), "X")
 	}
 	return s
 }
@@ -194,17 +194,17 @@ func abs(x int) int {
 
 // levelShade is how much of a state's colour each overview intensity
 // keeps (the rest is the dark background's).
-var levelShade = [numLevels]float64{0.45, 0.72, 1}
+var levelShade = [NumLevels]float64{0.45, 0.72, 1}
 
 // makeOvPen renders an overview pen. In ASCII mode a part shows its
 // state's glyph on its first column and, after it, the glyph again at full
 // intensity, '=' at mid and '-' when light.
-func (s *Styles) makeOvPen(colour uint8, level int, start bool) pen {
+func (s *Styles) makeOvPen(colour uint8, level int, start bool) Pen {
 	if s.ASCII {
-		if start || level == numLevels-1 {
-			return pen{} // the state's own glyph
+		if start || level == NumLevels-1 {
+			return Pen{} // the state's own glyph
 		}
-		return pen{glyph: [numLevels]string{"-", "="}[level]}
+		return Pen{Glyph: [NumLevels]string{"-", "="}[level]}
 	}
 	st := s.Renderer.NewStyle()
 	if hex := frame.PaletteHex(colour); hex != "" {
@@ -216,7 +216,7 @@ func (s *Styles) makeOvPen(colour uint8, level int, start bool) pen {
 		st = st.Foreground(s.colour("#000000"))
 	}
 	pre, suf, _ := strings.Cut(st.Render("X"), "X")
-	return pen{prefix: pre, glyph: glyph, suffix: suf}
+	return Pen{Prefix: pre, Glyph: glyph, Suffix: suf}
 }
 
 // shade scales a "#rrggbb" colour towards black.
@@ -231,15 +231,15 @@ func shade(hex string, f float64) string {
 
 // makePen renders one (colour, variant) pair once and splits the result
 // around the glyph, so drawing reuses lipgloss's escape sequences.
-func (s *Styles) makePen(colour uint8, v cellVariant) pen {
+func (s *Styles) makePen(colour uint8, v CellVariant) Pen {
 	if s.ASCII {
 		switch v {
-		case variantMulti, variantSelMulti:
-			return pen{glyph: "%"}
-		case variantCursor:
-			return pen{glyph: "|"}
+		case VariantMulti, VariantSelMulti:
+			return Pen{Glyph: "%"}
+		case VariantCursor:
+			return Pen{Glyph: "|"}
 		}
-		return pen{} // the state's own glyph, set per cell
+		return Pen{} // the state's own glyph, set per cell
 	}
 	st := s.Renderer.NewStyle()
 	hex := frame.PaletteHex(colour)
@@ -249,24 +249,24 @@ func (s *Styles) makePen(colour uint8, v cellVariant) pen {
 		if hex != "" {
 			st = st.Background(s.colour(hex))
 		}
-	case variantMulti:
+	case VariantMulti:
 		glyph = "▒"
 		if hex != "" {
 			st = st.Foreground(s.colour(hex))
 		}
-	case variantCursor:
+	case VariantCursor:
 		glyph = "│"
 		st = st.Foreground(s.colour("#ffffff")).Bold(true)
 		if hex != "" {
 			st = st.Background(s.colour(hex))
 		}
-	case variantSelSolid:
+	case VariantSelSolid:
 		glyph = "·"
 		st = st.Foreground(s.colour("#ffffff")).Background(s.colour("#5f5f87"))
 		if hex != "" {
 			st = st.Background(s.colour(hex))
 		}
-	case variantSelMulti:
+	case VariantSelMulti:
 		glyph = "▒"
 		st = st.Background(s.colour("#5f5f87"))
 		if hex != "" {
@@ -275,14 +275,21 @@ func (s *Styles) makePen(colour uint8, v cellVariant) pen {
 	}
 	out := st.Render("X")
 	pre, suf, _ := strings.Cut(out, "X")
-	return pen{prefix: pre, glyph: glyph, suffix: suf}
+	return Pen{Prefix: pre, Glyph: glyph, Suffix: suf}
 }
 
-// swatch draws one legend sample of a paint.
-func (s *Styles) swatch(p frame.Paint) string {
-	pn := s.pens[p.Colour][variantSolid]
+// Swatch draws one legend sample of a paint.
+func (s *Styles) Swatch(p frame.Paint) string {
+	pn := s.Pens[p.Colour][variantSolid]
 	if s.ASCII {
 		return string(p.Glyph) + string(p.Glyph)
 	}
-	return pn.prefix + "  " + pn.suffix
+	return pn.Prefix + "  " + pn.Suffix
 }
+
+// Intensity levels: the dominant state fills at least 2/3 of the part
+// (full colour), at least 1/3 (mid), or less (light).
+const NumLevels = 3
+
+// critColours are Trace Compass's colours of the states, by critpath.State.
+var critColours = []string{"#339900", "#c86400", "#ffdc00", "#dc143c", "#336699", "#ff9bff", "#6600cc", "#5a0101", "#6666cc", "#403b33"}

@@ -1,4 +1,4 @@
-package tui
+package ui
 
 import (
 	"strings"
@@ -10,33 +10,33 @@ import (
 
 // Text helpers shared by the views.
 
-// fit truncates s (plain text) to w cells with an ellipsis and pads it
+// Fit truncates s (plain text) to w cells with an ellipsis and pads it
 // with spaces to exactly w cells, control characters replaced. Wide
 // characters in names count for two (cells.go).
-func fit(s string, w int) string {
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	s = printable(s)
+	s = Printable(s)
 	if frame.Cells(s) > w {
 		s = frame.TruncCells(s, w, "…")
 	}
 	return frame.PadCells(s, w)
 }
 
-// trunc is fit without the padding.
-func trunc(s string, w int) string {
-	s = printable(s)
+// Trunc is fit without the padding.
+func Trunc(s string, w int) string {
+	s = Printable(s)
 	if frame.Cells(s) > w {
 		s = frame.TruncCells(s, max(w, 0), "…")
 	}
 	return s
 }
 
-// printable replaces control characters (names and event contents come
+// Printable replaces control characters (names and event contents come
 // from untrusted traces: an escape sequence in a thread name must not
 // reach the terminal) with U+FFFD.
-func printable(s string) string {
+func Printable(s string) string {
 	for _, r := range s {
 		if isControl(r) {
 			return strings.Map(func(r rune) rune {
@@ -52,30 +52,30 @@ func printable(s string) string {
 
 func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
 
-// padStyled pads a styled string to w cells (truncating when wider).
-func padStyled(s string, w int) string {
+// PadStyled pads a styled string to w cells (truncating when wider).
+func PadStyled(s string, w int) string {
 	n := lipgloss.Width(s)
 	if n > w {
-		return fitANSI(s, w)
+		return FitANSI(s, w)
 	}
 	return s + strings.Repeat(" ", w-n)
 }
 
-// fitANSI truncates a styled string to w cells.
-func fitANSI(s string, w int) string {
+// FitANSI truncates a styled string to w cells.
+func FitANSI(s string, w int) string {
 	return lipgloss.NewStyle().MaxWidth(w).Render(s)
 }
 
-// fillLines pads lines with empty ones, or cuts them, to exactly n.
-func fillLines(lines []string, n int) []string {
+// FillLines pads lines with empty ones, or cuts them, to exactly n.
+func FillLines(lines []string, n int) []string {
 	for len(lines) < n {
 		lines = append(lines, "")
 	}
 	return lines[:n]
 }
 
-// k is a binding's key as the help shows it.
-func k(b key.Binding) string { return b.Help().Key }
+// K is a binding's key as the help shows it.
+func K(b key.Binding) string { return b.Help().Key }
 
 // joinHelp joins the items of a view's help line.
 func joinHelp(st *Styles, items ...string) string {
