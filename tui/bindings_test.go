@@ -383,14 +383,14 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"control_flow": func(t *testing.T, hs *harness) {
 		hs.press("resources")
 		hs.press("control_flow")
-		if b := hs.b(); b.pane != viewControlFlow || !strings.Contains(hs.view(), "Control Flow") {
+		if b := hs.b(); b.pane != frame.PaneControlFlow || !strings.Contains(hs.view(), "Control Flow") {
 			t.Error("not on Control Flow")
 		}
 	},
 	"resources": func(t *testing.T, hs *harness) {
 		hs.press("resources")
 		b := hs.b()
-		if b.pane != viewResources || hs.selectedLabel() != "CPU 0" {
+		if b.pane != frame.PaneResources || hs.selectedLabel() != "CPU 0" {
 			t.Fatalf("view %d, selected %q", b.pane, hs.selectedLabel())
 		}
 		hs.press("toggle") // a CPU expands to its IRQs

@@ -13,12 +13,6 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// Views of the rows, indexes in browser.panes.
-const (
-	viewControlFlow = iota
-	viewResources
-)
-
 // rowView is one view of the rows: threads (Control Flow) or CPUs
 // (Resources).
 type rowView struct {
@@ -40,7 +34,7 @@ type browser struct {
 	info  frame.TraceInfo
 	names *frame.FrameNames // call-stack frames by symbol
 
-	panes   []rowView // viewControlFlow, viewResources
+	panes   []rowView // paneControlFlow, paneResources
 	pane    int       // the one shown
 	loadErr error
 
@@ -106,14 +100,14 @@ type (
 func newBrowser(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
 		ovBudget: overview.DefaultBudget,
-		panes:    []rowView{viewControlFlow: {title: "Control Flow"}, viewResources: {title: "Resources"}}}
+		panes:    []rowView{frame.PaneControlFlow: {title: "Control Flow"}, frame.PaneResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
 	b.tv = frame.Window{Start: start, End: end, Cols: 1}.Whole()
 	b.names = frame.NewFrameNames(tr)
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events(), start)
-	b.panes[viewResources].tree = frame.BuildResources(b.hist)
+	b.panes[frame.PaneResources].tree = frame.BuildResources(b.hist)
 	b.prompt = ui.NewPrompt(sh)
 	return b
 }
@@ -141,7 +135,7 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 			b.loadErr = msg.err
 			return nil
 		}
-		b.panes[viewControlFlow].tree = msg.tree
+		b.panes[frame.PaneControlFlow].tree = msg.tree
 		return b.changed(false)
 	case frameMsg:
 		return b.gotFrame(msg.f)
@@ -150,7 +144,7 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case gapMsg:
 		return b.gotEventsPart(msg)
-	case zoomMsg:
+	case ui.ZoomMsg:
 		return b.zoomTo(msg)
 	case rowsMsg, rankMsg, filterMsg:
 		return b.apply(len(b.stack), b.table.Update(msg))

@@ -57,7 +57,7 @@ type critPathMsg struct {
 func (b *browser) openCritPath() tea.Cmd {
 	t := b.tree()
 	sel := -1
-	if b.pane == viewControlFlow {
+	if b.pane == frame.PaneControlFlow {
 		sel = int(t.Selected())
 	}
 	if sel < 0 || t.Node(int32(sel)).Tid == "" {
@@ -145,7 +145,7 @@ func critRows(p *critpath.Path, b *browser) []critRow {
 
 // goToWorker selects a thread's Control Flow row and moves the cursor to t.
 func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
-	if n, ok := b.tree().ByTID(wakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == viewControlFlow {
+	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
 		b.tree().SelectNode(n)
 	}
 	return b.moveCursor(t, true)

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -176,7 +175,7 @@ func (d *detailsView) lines(w int) []string {
 		}
 		const nameW = 16
 		indent := strings.Repeat(" ", nameW+3)
-		for i, l := range wrapText(value, max(w-nameW-3, 8)) {
+		for i, l := range ui.WrapText(value, max(w-nameW-3, 8)) {
 			if i == 0 {
 				out = append(out, "  "+ui.Fit(name, nameW)+" "+l)
 			} else {
@@ -286,33 +285,4 @@ func splitFields(s string) []string {
 	}
 	add(s[from:])
 	return out
-}
-
-// wrapText cuts s into lines of at most w cells, at spaces when it can.
-func wrapText(s string, w int) []string {
-	var out []string
-	for frame.Cells(s) > w {
-		cut, width := 0, 0
-		lastSpace := -1
-		for i, r := range s {
-			rw := frame.RuneCells(r)
-			if width+rw > w {
-				break
-			}
-			width += rw
-			cut = i + len(string(r))
-			if r == ' ' {
-				lastSpace = i
-			}
-		}
-		if lastSpace > 0 {
-			cut = lastSpace + 1
-		}
-		if cut == 0 { // a rune wider than w
-			_, cut = utf8.DecodeRuneInString(s)
-		}
-		out = append(out, strings.TrimRight(s[:cut], " "))
-		s = s[cut:]
-	}
-	return append(out, s)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 func TestSplitFields(t *testing.T) {
@@ -31,7 +32,7 @@ func TestSplitFields(t *testing.T) {
 func TestWrapText(t *testing.T) {
 	for _, s := range []string{"", "short", strings.Repeat("abc ", 40), strings.Repeat("x", 100), "日本語の名前 " + strings.Repeat("名", 30)} {
 		for _, w := range []int{1, 2, 7, 20} {
-			lines := wrapText(s, w)
+			lines := ui.WrapText(s, w)
 			for _, l := range lines {
 				if frame.Cells(l) > w && frame.Cells(l) > 2 {
 					t.Fatalf("wrapText(%q, %d): line %q too wide", s, w, l)

@@ -68,7 +68,7 @@ func (b *browser) openCallTree() tea.Cmd {
 	var threads []core.Key // nil: every thread with a call stack
 	row := "all threads"
 	t := b.tree()
-	if sel := t.Selected(); sel >= 0 && b.pane == viewControlFlow {
+	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
 		n := new(t.Node(sel))
 		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
 			threads = []core.Key{}
@@ -155,8 +155,8 @@ func (v *flameView) key(msg tea.KeyMsg) ui.Step {
 			return ui.Step{}
 		}
 		n := v.lines[v.cur].n
-		z := zoomMsg{pane: v.pane, node: v.node, t0: n.LongestStart, t1: n.LongestEnd,
-			what: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
+		z := ui.ZoomMsg{Pane: v.pane, Node: v.node, T0: n.LongestStart, T1: n.LongestEnd,
+			What: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
 		return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 	default:
 		return ui.Step{}
@@ -253,7 +253,7 @@ func (v *flameView) View(a ui.Area) []string {
 // flameRow lays out one table line: the function gets what the five
 // numeric columns leave.
 func flameRow(fn, calls, total, self, mn, mx string, w int) string {
-	nums := padLeft(calls, 9) + padLeft(total, 11) + padLeft(self, 11) + padLeft(mn, 11) + padLeft(mx, 11)
+	nums := ui.PadLeft(calls, 9) + ui.PadLeft(total, 11) + ui.PadLeft(self, 11) + ui.PadLeft(mn, 11) + ui.PadLeft(mx, 11)
 	return ui.Fit(fn, max(w-len(nums), 8)) + nums
 }
 

@@ -30,7 +30,7 @@ func (hv *helpView) Update(msg tea.Msg) ui.Step {
 		return ui.Step{Done: true}
 	}
 	page := hv.page()
-	if d, ok := lineMove(km, m, int64(page)); ok {
+	if d, ok := ui.LineMove(km, m, int64(page)); ok {
 		last := max(len(helpText(hv.sh, hv.sh.Width))-page, 0)
 		hv.top = int(max(min(int64(hv.top)+d, int64(last)), 0))
 		return ui.Step{}
@@ -89,7 +89,7 @@ func helpText(sh *ui.Shared, width int) []string {
 			out = append(out, st.Bold.Render(f.Name)+st.Dim.Render(intro))
 		default: // the intro wrapped under the name
 			out = append(out, st.Bold.Render(ui.Trunc(f.Name, width)))
-			for _, l := range wrapText(f.Intro, max(width, 10)) {
+			for _, l := range ui.WrapText(f.Intro, max(width, 10)) {
 				out = append(out, st.Dim.Render(l))
 			}
 		}
@@ -98,7 +98,7 @@ func helpText(sh *ui.Shared, width int) []string {
 	}
 	out = append(out, st.Bold.Render("What the screen shows"))
 	for _, n := range screenNotes(st) {
-		for i, l := range wrapText(n, max(width-2, 10)) {
+		for i, l := range ui.WrapText(n, max(width-2, 10)) {
 			if i > 0 {
 				l = "  " + l
 			}

@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
 	"github.com/tracetui/tracetui/tui/ui"
@@ -73,7 +72,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil
 	case key.Matches(msg, km.Legend):
-		b.push(&legendView{sh: b.sh, host: b, passEsc: true})
+		b.push(&ui.LegendView{Sh: b.sh, Host: b, PassEsc: true})
 		return nil
 	case key.Matches(msg, km.Details):
 		return b.openDetails()
@@ -81,9 +80,9 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.table.focused = !b.table.focused && b.showTable
 		return nil
 	case key.Matches(msg, km.ControlFlow, km.Resources):
-		v := viewControlFlow
+		v := frame.PaneControlFlow
 		if key.Matches(msg, km.Resources) {
-			v = viewResources
+			v = frame.PaneResources
 		}
 		if v == b.pane {
 			return nil
@@ -175,34 +174,12 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 	return b.ganttKey(msg)
 }
 
-// lineMove is how many lines a vertical movement key moves (a page is
-// page lines; top and bottom move by more than any list holds); ok is
-// false for other keys.
-func lineMove(km *keymap.KeyMap, msg tea.KeyMsg, page int64) (d int64, ok bool) {
-	const all = 1 << 62
-	switch {
-	case key.Matches(msg, km.Up):
-		return -1, true
-	case key.Matches(msg, km.Down):
-		return 1, true
-	case key.Matches(msg, km.PageUp):
-		return -page, true
-	case key.Matches(msg, km.PageDown):
-		return page, true
-	case key.Matches(msg, km.Top):
-		return -all, true
-	case key.Matches(msg, km.Bottom):
-		return all, true
-	}
-	return 0, false
-}
-
 // ganttKey handles the keys whose meaning depends on focus, for the Gantt.
 func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.Keys
 	t := b.tree()
 	page := b.sh.Layout(b.showTable, b.tableLines).GanttRows
-	if d, ok := lineMove(km, msg, int64(page)); ok {
+	if d, ok := ui.LineMove(km, msg, int64(page)); ok {
 		t.Move(int(max(min(d, int64(t.VisibleLen())), -int64(t.VisibleLen()))))
 		return b.changed(false)
 	}
@@ -238,7 +215,7 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 // thread (Control Flow) or CPU (Resources).
 func (b *browser) gotoEvent(r frame.EventRow) tea.Cmd {
 	t := b.tree()
-	if b.pane == viewControlFlow {
+	if b.pane == frame.PaneControlFlow {
 		if n, ok := t.ByTID(r.TID); ok {
 			t.SelectNode(n)
 		}

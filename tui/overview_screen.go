@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
@@ -93,7 +92,7 @@ func (ov *overviewScreen) key(msg tea.KeyMsg) ui.Step {
 	case key.Matches(msg, km.Stats):
 		return ui.Step{Done: true, Pass: true}
 	case key.Matches(msg, km.Legend):
-		return ui.Step{Open: &legendView{sh: ov.sh, host: ov}}
+		return ui.Step{Open: &ui.LegendView{Sh: ov.sh, Host: ov}}
 	}
 	if ov.res == nil {
 		return ui.Step{Note: "the overview is being computed: esc cancels"}
@@ -135,14 +134,6 @@ func (ov *overviewScreen) key(msg tea.KeyMsg) ui.Step {
 	return ui.Step{}
 }
 
-// zoomMsg asks the Gantt to show a time range and select a row of a view.
-type zoomMsg struct {
-	pane   int
-	node   int32 // the row to select (-1: none)
-	t0, t1 core.Time
-	what   string // what is shown, for the note ("the part")
-}
-
 // zoomToPart closes the overview and shows the part under the cursor in
 // the Gantt: its time range, and (spatiotemporal) its rows.
 func (ov *overviewScreen) zoomToPart() ui.Step {
@@ -152,26 +143,26 @@ func (ov *overviewScreen) zoomToPart() ui.Step {
 		return ui.Step{Note: "no part here"}
 	}
 	m := ov.res.Model
-	z := zoomMsg{pane: ov.req.Pane, node: -1, t0: m.Starts[a.Start], t1: m.Starts[a.End+1] - 1, what: "the part"}
+	z := ui.ZoomMsg{Pane: ov.req.Pane, Node: -1, T0: m.Starts[a.Start], T1: m.Starts[a.End+1] - 1, What: "the part"}
 	sh := ov.res.Req.Shape
 	if ov.res.Req.Spatial {
-		z.node = sh.NodeTree[a.Node]
+		z.Node = sh.NodeTree[a.Node]
 	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
-		z.node = sh.Leaves[leaves[0]].Node
+		z.Node = sh.Leaves[leaves[0]].Node
 	}
 	return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 }
 
 // zoomTo applies a zoomMsg.
-func (b *browser) zoomTo(z zoomMsg) tea.Cmd {
-	if z.node >= 0 && z.pane == b.pane {
+func (b *browser) zoomTo(z ui.ZoomMsg) tea.Cmd {
+	if z.Node >= 0 && z.Pane == b.pane {
 		t := b.tree()
-		t.SelectNode(z.node)
+		t.SelectNode(z.Node)
 		t.Top = t.Sel
 	}
-	b.tv = b.tv.WithRange(z.t0, z.t1-z.t0+1)
-	b.setNote(noteInfo, "zoomed to "+z.what+" "+b.relTime(z.t0)+"–"+b.relTime(z.t1))
-	return b.moveCursor(z.t0, false)
+	b.tv = b.tv.WithRange(z.T0, z.T1-z.T0+1)
+	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.relTime(z.T0)+"–"+b.relTime(z.T1))
+	return b.moveCursor(z.T0, false)
 }
 
 // title is the p line: kind, p (rank in the list), gain and
@@ -218,7 +209,7 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l ui.ScreenLay
 	res := ov.res
 	m := res.Model
 	domain := frame.DomainThread
-	if res.Req.Pane == viewResources {
+	if res.Req.Pane == frame.PaneResources {
 		domain = frame.DomainCPU
 	}
 	// The hatch and the intensities first: on a short screen the box is

@@ -63,7 +63,7 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 func TestOverviewModelMatchesBruteForce(t *testing.T) {
 	tr := newDemoTrace()
 	hist := tr.hist.(*core.MemHistory)
-	for _, pane := range []int{viewControlFlow, viewResources} {
+	for _, pane := range []int{frame.PaneControlFlow, frame.PaneResources} {
 		hs := newHarness(t, tr, 100, 30, true)
 		tree := hs.b().panes[pane].tree
 		sh := buildShape(tree, overview.MaxLeaves)
@@ -117,7 +117,7 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 // over the leaves whose node ranges are contiguous.
 func TestOverviewShapeCoarsening(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
-	tree := hs.b().panes[viewControlFlow].tree
+	tree := hs.b().panes[frame.PaneControlFlow].tree
 	for _, c := range []struct {
 		limit, leaves int
 		grouped       bool
@@ -296,7 +296,7 @@ func TestOverviewCancel(t *testing.T) {
 	h := &blockingHistory{History: tr.hist, started: make(chan struct{}), ended: make(chan struct{})}
 	b := hs.b()
 	b.hist = h
-	b.panes[viewControlFlow].tree = bigTree(b.panes[viewControlFlow].tree, 200) // enough rows for one query of >= 100 keys
+	b.panes[frame.PaneControlFlow].tree = bigTree(b.panes[frame.PaneControlFlow].tree, 200) // enough rows for one query of >= 100 keys
 	_, cmd := hs.m.Update(keyMsg("o"))
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()

@@ -123,7 +123,7 @@ func newDrawing(res *overview.Result, part, cols, lines int, tv frame.Window) *o
 	}
 	d.cells = make([]ovCell, d.usedLines*cols)
 	domain := frame.DomainThread
-	if res.Req.Pane == viewResources {
+	if res.Req.Pane == frame.PaneResources {
 		domain = frame.DomainCPU
 	}
 	if !res.Req.Spatial {
@@ -308,8 +308,8 @@ func (d *ovDrawing) areaAt(line, col int) (aggregate.Area, bool) {
 // View draws the overview screen.
 func (ov *overviewScreen) View(a ui.Area) []string { return ov.render(a, false) }
 
-// viewWithLegend draws the overview screen with its legend.
-func (ov *overviewScreen) viewWithLegend(a ui.Area) []string { return ov.render(a, true) }
+// ViewWithLegend draws the overview screen with its legend.
+func (ov *overviewScreen) ViewWithLegend(a ui.Area) []string { return ov.render(a, true) }
 
 // render draws the overview screen, with the legend or not.
 func (ov *overviewScreen) render(a ui.Area, legend bool) []string {
@@ -420,7 +420,7 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 		parts = append(parts, fmt.Sprintf("%s (%d rows)", label, s.rows))
 	}
 	domain := frame.DomainThread
-	if res.Req.Pane == viewResources {
+	if res.Req.Pane == frame.PaneResources {
 		domain = frame.DomainCPU
 	}
 	capacity := float64(s.rows * s.slices * overview.TicksPerSlice)

@@ -25,7 +25,7 @@ func (b *browser) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
 // attribute is Threads/<attr> ([core.ThreadName]), or attr when the
 // Control Flow rows are not read yet or lack it.
 func (b *browser) threadNamed(attr string) string {
-	if cf := b.panes[viewControlFlow].tree; cf != nil {
+	if cf := b.panes[frame.PaneControlFlow].tree; cf != nil {
 		if i, ok := cf.ByTID(attr); ok {
 			return cf.Node(i).Label
 		}

@@ -170,7 +170,7 @@ func newStats(row string) [numStatsTables]statsTable {
 // range) and starts computing them.
 func (b *browser) openStats() tea.Cmd {
 	s := &statsScreen{sh: b.sh, start: b.tv.Start}
-	if cf := b.panes[viewControlFlow].tree; cf != nil {
+	if cf := b.panes[frame.PaneControlFlow].tree; cf != nil {
 		s.threads = cf
 	}
 	s.from, s.to, s.what = b.tv.T0, b.tv.T1, "visible range"
@@ -178,7 +178,7 @@ func (b *browser) openStats() tea.Cmd {
 		s.from, s.to, s.what = b.selStart, b.selEnd, "selection"
 	}
 	req := statsRequest{hist: b.hist, events: b.trace.Events(), from: s.from, to: s.to, domain: frame.DomainThread}
-	if b.pane == viewResources {
+	if b.pane == frame.PaneResources {
 		req.domain = frame.DomainCPU
 	}
 	t := b.tree()

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/ui"
 
 	"github.com/tracetui/tracetui/ingest/analyses"
@@ -107,9 +108,9 @@ func (s *statsScreen) showOccurrence() ui.Step {
 		return ui.Step{Note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
 	}
 	o := t.lines[t.cur].occ
-	z := zoomMsg{pane: viewControlFlow, node: -1, t0: core.Time(o.StartNS), t1: core.Time(o.StartNS + max(o.DurationNS, 1))}
+	z := ui.ZoomMsg{Pane: frame.PaneControlFlow, Node: -1, T0: core.Time(o.StartNS), T1: core.Time(o.StartNS + max(o.DurationNS, 1))}
 	if n, ok := s.threads.ByTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
-		z.node = n
+		z.Node = n
 	}
 	return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 }

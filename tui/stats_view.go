@@ -6,7 +6,6 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
-	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -103,7 +102,7 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 		if c == 0 {
 			head.WriteString(ui.Fit(name, ws[c]))
 		} else {
-			head.WriteString(padLeft(name, ws[c]))
+			head.WriteString(ui.PadLeft(name, ws[c]))
 		}
 	}
 	headInk := st.TableHeader
@@ -147,7 +146,7 @@ func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int, sel
 	sb.WriteString(ui.Fit(name, nameW))
 	for c := 1; c < len(t.cols); c++ {
 		sb.WriteByte(' ')
-		sb.WriteString(padLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
+		sb.WriteString(ui.PadLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
 	}
 	if sel && !st.ASCII {
 		return st.TableSelected.Render(ui.PadStyled(sb.String(), w))
@@ -166,15 +165,6 @@ func formatStat(k colKind, v float64) string {
 		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
 	}
 	return ""
-}
-
-// padLeft right-aligns s in w cells (truncating when longer).
-func padLeft(s string, w int) string {
-	n := frame.Cells(s)
-	if n >= w {
-		return ui.Trunc(s, w)
-	}
-	return strings.Repeat(" ", w-n) + s
 }
 
 // Help is the statistics screen's help line.

@@ -322,7 +322,7 @@ func (t *eventTable) Update(msg tea.Msg) ui.Step {
 // key handles a key when the table has the focus.
 func (t *eventTable) key(msg tea.KeyMsg) ui.Step {
 	km := &t.sh.Keys
-	if d, ok := lineMove(km, msg, int64(max(t.height, 1))); ok {
+	if d, ok := ui.LineMove(km, msg, int64(max(t.height, 1))); ok {
 		t.keepAt = false
 		t.move(d)
 		return ui.Step{Cmd: t.fetch(t.ctx)}

@@ -49,8 +49,8 @@ func (b *browser) body(l ui.ScreenLayout, legend bool) []string {
 	return lines
 }
 
-// viewWithLegend draws the base with the Gantt's legend.
-func (b *browser) viewWithLegend(ui.Area) []string {
+// ViewWithLegend draws the base with the Gantt's legend.
+func (b *browser) ViewWithLegend(ui.Area) []string {
 	return b.body(b.sh.Layout(b.showTable, b.tableLines), true)
 }
 
@@ -230,7 +230,7 @@ func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
 func (b *browser) overlayLegend(lines []string, l ui.ScreenLayout) {
 	st := b.sh.Styles
 	d := frame.DomainThread
-	if b.pane == viewResources {
+	if b.pane == frame.PaneResources {
 		d = frame.DomainCPU
 	}
 	var rows []string

@@ -28,7 +28,7 @@ type wakerJump struct {
 func (b *browser) wakeKeysOf() frame.WakeKeys {
 	none := frame.WakeKeys{Status: -1, Waker: -1}
 	t := b.tree()
-	if b.pane != viewControlFlow || t == nil {
+	if b.pane != frame.PaneControlFlow || t == nil {
 		return none
 	}
 	sel := t.Selected()
@@ -73,17 +73,14 @@ func (b *browser) wakerText(iv core.Interval) string {
 }
 
 // threadLabel is a waker thread's Control Flow label ("name tid").
-func (b *browser) threadLabel(w core.Waker) string { return b.threadNamed(wakerAttr(w)) }
-
-// wakerAttr is the Threads/<tid> attribute name of a waker thread.
-func wakerAttr(w core.Waker) string { return core.ThreadName(int64(w.ID), w.CPU) }
+func (b *browser) threadLabel(w core.Waker) string { return b.threadNamed(frame.WakerAttr(w)) }
 
 // followWaker moves Control Flow to the thread that ended the wait at the
 // cursor, at the wake-up time, remembering where it was.
 func (b *browser) followWaker() tea.Cmd {
 	t := b.tree()
 	var iv core.Interval
-	ok := b.pane == viewControlFlow && b.frame != nil && b.frame.Woken
+	ok := b.pane == frame.PaneControlFlow && b.frame != nil && b.frame.Woken
 	if ok {
 		iv = b.frame.Woke
 	}
@@ -96,9 +93,9 @@ func (b *browser) followWaker() tea.Cmd {
 		b.setNote(noteInfo, b.wakerText(iv)+": not a thread")
 		return nil
 	}
-	n, found := t.ByTID(wakerAttr(w))
+	n, found := t.ByTID(frame.WakerAttr(w))
 	if !found {
-		b.setNote(noteInfo, "waker thread "+wakerAttr(w)+" has no row")
+		b.setNote(noteInfo, "waker thread "+frame.WakerAttr(w)+" has no row")
 		return nil
 	}
 	if len(b.wakerJumps) == maxWakerJumps {
@@ -111,7 +108,7 @@ func (b *browser) followWaker() tea.Cmd {
 
 // wakerBack returns to where the last followWaker left.
 func (b *browser) wakerBack() tea.Cmd {
-	if len(b.wakerJumps) == 0 || b.pane != viewControlFlow {
+	if len(b.wakerJumps) == 0 || b.pane != frame.PaneControlFlow {
 		b.setNote(noteInfo, "no waker jump to come back from")
 		return nil
 	}

@@ -1,9 +1,8 @@
-package tui
+package ui
 
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The colour legend (c): an overlay drawn by the view below it, which
@@ -12,34 +11,34 @@ import (
 // the view below stays usable while it is shown.
 
 // legendHost is a view that can draw itself with its legend.
-type legendHost interface{ viewWithLegend(a ui.Area) []string }
+type legendHost interface{ ViewWithLegend(a Area) []string }
 
-// legendView shows its host's legend.
-type legendView struct {
-	sh      *ui.Shared
-	host    legendHost
-	passEsc bool // esc also goes to the host (the Gantt clears its selection)
+// LegendView shows its host's legend.
+type LegendView struct {
+	Sh      *Shared
+	Host    legendHost
+	PassEsc bool // esc also goes to the host (the Gantt clears its selection)
 }
 
 // Update closes the legend on its key or esc and passes the rest down.
-func (l *legendView) Update(msg tea.Msg) ui.Step {
+func (l *LegendView) Update(msg tea.Msg) Step {
 	k, ok := msg.(tea.KeyMsg)
 	switch {
 	case !ok:
-		return ui.Step{}
-	case key.Matches(k, l.sh.Keys.Legend):
-		return ui.Step{Done: true}
+		return Step{}
+	case key.Matches(k, l.Sh.Keys.Legend):
+		return Step{Done: true}
 	case k.Type == tea.KeyEsc:
-		return ui.Step{Done: true, Pass: l.passEsc}
+		return Step{Done: true, Pass: l.PassEsc}
 	}
-	return ui.Step{Pass: true}
+	return Step{Pass: true}
 }
 
 // View draws the host with the legend.
-func (l *legendView) View(a ui.Area) []string { return l.host.viewWithLegend(a) }
+func (l *LegendView) View(a Area) []string { return l.Host.ViewWithLegend(a) }
 
 // Help leaves the host's help line.
-func (l *legendView) Help() string { return "" }
+func (l *LegendView) Help() string { return "" }
 
 // Close has nothing to cancel.
-func (l *legendView) Close() {}
+func (l *LegendView) Close() {}
