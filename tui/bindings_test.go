@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/help"
 )
 
 // press sends the first key of the named action.
@@ -659,38 +660,38 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if v := hs.view(); !strings.Contains(v, "prev state change") || !strings.Contains(v, "show/hide table") {
 			t.Errorf("full help missing keys:\n%s", v)
 		}
-		hv := topView[*helpView](hs.b())
+		hv := topView[*help.Screen](hs.b())
 		if hint := hs.b().helpLine(); !strings.Contains(hint, "esc close") || !strings.Contains(hint, "scroll") {
 			t.Errorf("help line %q does not give the help's own keys", hint)
 		}
 		hs.keys("x") // not a help key: says which keys are, stays open
-		if topView[*helpView](hs.b()) == nil || !strings.Contains(hs.b().note, "scroll") {
+		if topView[*help.Screen](hs.b()) == nil || !strings.Contains(hs.b().note, "scroll") {
 			t.Fatalf("x closed the help or said nothing (note %q)", hs.b().note)
 		}
 		hs.press("down")
-		if hv.top != 1 {
-			t.Errorf("down: top %d, want 1", hv.top)
+		if hv.Top != 1 {
+			t.Errorf("down: top %d, want 1", hv.Top)
 		}
 		hs.press("bottom")
-		last := hv.top
-		if last+hv.page() != len(helpText(hs.b().sh, hs.b().sh.Width)) || !strings.Contains(hs.view(), "time it took") {
-			t.Errorf("bottom: top %d page %d of %d lines, last note not shown:\n%s", last, hv.page(), len(helpText(hs.b().sh, hs.b().sh.Width)), hs.view())
+		last := hv.Top
+		if last+hv.Page() != len(help.HelpText(hs.b().sh, hs.b().sh.Width)) || !strings.Contains(hs.view(), "time it took") {
+			t.Errorf("bottom: top %d page %d of %d lines, last note not shown:\n%s", last, hv.Page(), len(help.HelpText(hs.b().sh, hs.b().sh.Width)), hs.view())
 		}
 		hs.press("down")
-		if hv.top != last {
-			t.Errorf("down at the end moved to %d", hv.top)
+		if hv.Top != last {
+			t.Errorf("down at the end moved to %d", hv.Top)
 		}
 		hs.press("top")
-		if hv.top != 0 {
-			t.Errorf("top: %d", hv.top)
+		if hv.Top != 0 {
+			t.Errorf("top: %d", hv.Top)
 		}
 		hs.keys("esc")
-		if topView[*helpView](hs.b()) != nil {
+		if topView[*help.Screen](hs.b()) != nil {
 			t.Error("esc did not close the help")
 		}
 		hs.press("help")
 		hs.press("help")
-		if topView[*helpView](hs.b()) != nil {
+		if topView[*help.Screen](hs.b()) != nil {
 			t.Error("the help key did not close the help")
 		}
 	},

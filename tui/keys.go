@@ -8,6 +8,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -29,8 +30,8 @@ func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
 	if b.marks.pending != 0 {
 		return b.markKey(msg)
 	}
-	if _, open := b.top().(*helpView); !open && key.Matches(msg, km.Help) {
-		b.push(&helpView{sh: b.sh})
+	if _, open := b.top().(*help.Screen); !open && key.Matches(msg, km.Help) {
+		b.push(help.New(b.sh))
 		return nil
 	}
 	return b.routeKey(msg)

@@ -5,11 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
+	bubblehelp "github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -365,13 +366,13 @@ func (b *browser) helpLine() string {
 		focus = keymap.FocusTable
 	}
 	if b.helpW != b.sh.Width || b.helpFocus != focus { // rendered once per width and focus
-		h := help.New()
+		h := bubblehelp.New()
 		h.Styles = st.Help
 		h.Width = b.sh.Width
 		// Clipped: bubbles adds every remaining item when the line is
 		// exactly full and its ellipsis no longer fits.
 		b.helpW, b.helpFocus = b.sh.Width, focus
-		b.helpText = ui.FitANSI(h.ShortHelpView(hintBindings(&b.sh.Keys, focus)), b.sh.Width)
+		b.helpText = ui.FitANSI(h.ShortHelpView(help.HintBindings(&b.sh.Keys, focus)), b.sh.Width)
 	}
 	return b.helpText
 }

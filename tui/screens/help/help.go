@@ -1,4 +1,4 @@
-package tui
+package help
 
 import (
 	"strconv"
@@ -11,16 +11,16 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// helpView is the full help (?): the keys of every focus (the Gantt, the
+// Screen is the full help (?): the keys of every focus (the Gantt, the
 // table, each view), then what the screen's glyphs and words mean. It
 // scrolls, so that nothing is cut on a small terminal.
-type helpView struct {
+type Screen struct {
 	sh  *ui.Shared
-	top int // first line of the text shown
+	Top int // first line of the text shown
 }
 
 // Update scrolls on the movement keys and closes on esc or the help key.
-func (hv *helpView) Update(msg tea.Msg) ui.Step {
+func (hv *Screen) Update(msg tea.Msg) ui.Step {
 	m, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return ui.Step{}
@@ -29,31 +29,31 @@ func (hv *helpView) Update(msg tea.Msg) ui.Step {
 	if m.Type == tea.KeyEsc || key.Matches(m, km.Help) {
 		return ui.Step{Done: true}
 	}
-	page := hv.page()
+	page := hv.Page()
 	if d, ok := ui.LineMove(km, m, int64(page)); ok {
-		last := max(len(helpText(hv.sh, hv.sh.Width))-page, 0)
-		hv.top = int(max(min(int64(hv.top)+d, int64(last)), 0))
+		last := max(len(HelpText(hv.sh, hv.sh.Width))-page, 0)
+		hv.Top = int(max(min(int64(hv.Top)+d, int64(last)), 0))
 		return ui.Step{}
 	}
 	return ui.Step{Note: "help: " + hv.Help()}
 }
 
-// page is how many lines of the text the screen shows (the title line
+// Page is how many lines of the text the screen shows (the title line
 // stays).
-func (hv *helpView) page() int { return max(hv.sh.PanelLines()-1, 1) }
+func (hv *Screen) Page() int { return max(hv.sh.PanelLines()-1, 1) }
 
 // Help is the help screen's own keys.
-func (hv *helpView) Help() string { return hv.sh.Hint(keymap.FocusHelp) }
+func (hv *Screen) Help() string { return hv.sh.Hint(keymap.FocusHelp) }
 
 // Close has nothing to cancel.
-func (hv *helpView) Close() {}
+func (hv *Screen) Close() {}
 
 // View draws the title with the position, then the text from top.
-func (hv *helpView) View(a ui.Area) []string {
+func (hv *Screen) View(a ui.Area) []string {
 	st := hv.sh.Styles
-	text := helpText(hv.sh, a.Width)
+	text := HelpText(hv.sh, a.Width)
 	page := max(a.Height-1, 1)
-	top := max(min(hv.top, len(text)-page), 0)
+	top := max(min(hv.Top, len(text)-page), 0)
 	end := min(top+page, len(text))
 	where := "lines " + strconv.Itoa(top+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(text))
 	if st.ASCII {
@@ -66,9 +66,9 @@ func (hv *helpView) View(a ui.Area) []string {
 	return ui.FillLines(out, a.Height)
 }
 
-// hintBindings is a focus's hint as bindings, for the main screen's
+// HintBindings is a focus's hint as bindings, for the main screen's
 // help line (bubbles' short help styles keys and words apart).
-func hintBindings(km *keymap.KeyMap, focus string) []key.Binding {
+func HintBindings(km *keymap.KeyMap, focus string) []key.Binding {
 	var out []key.Binding
 	for _, u := range km.Hint(focus) {
 		out = append(out, key.NewBinding(key.WithKeys(u.Keys()), key.WithHelp(u.Keys(), u.HintText())))
@@ -76,9 +76,9 @@ func hintBindings(km *keymap.KeyMap, focus string) []key.Binding {
 	return out
 }
 
-// helpText is the help's text at a width: each focus's keys, in as many
+// HelpText is the help's text at a width: each focus's keys, in as many
 // columns as fit, then the notes.
-func helpText(sh *ui.Shared, width int) []string {
+func HelpText(sh *ui.Shared, width int) []string {
 	st := sh.Styles
 	var out []string
 	for _, f := range sh.Keys.Focuses() {
@@ -181,3 +181,6 @@ func screenNotes(st *ui.Styles) []string {
 		"Overview title: p (its rank among the p worth showing), gain and loss (the information the parts keep and lose), the number of parts, |T| the time slices, the groups when rows were summed, the time it took.",
 	}
 }
+
+// New returns the full help screen, scrolled to its top.
+func New(sh *ui.Shared) *Screen { return &Screen{sh: sh} }
