@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/screens/help"
 )
 
@@ -525,19 +526,19 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("focus")
 		hs.press("down")
 		hs.press("details")
-		d := topView[*detailsView](hs.b())
-		if d == nil || d.event == nil || d.event.Rank != 1 {
+		d := topView[*details.Screen](hs.b())
+		if d == nil || d.Event == nil || d.Event.Rank != 1 {
 			t.Fatalf("details pane %+v: want the second event", d)
 		}
-		if d.job.Running() || len(d.values) == 0 || !strings.Contains(d.values[0], "→") {
-			t.Fatalf("the row's state at the cursor not read: %q", d.values)
+		if d.Job.Running() || len(d.Values) == 0 || !strings.Contains(d.Values[0], "→") {
+			t.Fatalf("the row's state at the cursor not read: %q", d.Values)
 		}
 		hs.press("down") // scrolls the pane, not the table
-		if d.top != 1 || hs.b().table.sel != 1 {
-			t.Errorf("down: pane line %d, table event %d; want 1, 1", d.top, hs.b().table.sel)
+		if d.Top != 1 || hs.b().table.sel != 1 {
+			t.Errorf("down: pane line %d, table event %d; want 1, 1", d.Top, hs.b().table.sel)
 		}
 		hs.press("details")
-		if topView[*detailsView](hs.b()) != nil {
+		if topView[*details.Screen](hs.b()) != nil {
 			t.Error("the details key does not close the pane")
 		}
 	},

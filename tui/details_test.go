@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -22,7 +23,7 @@ func TestSplitFields(t *testing.T) {
 		{`s = "quote \" , inside"`, []string{`s = "quote \" , inside"`}},
 		{``, nil},
 	} {
-		if got := splitFields(c.in); !reflect.DeepEqual(got, c.want) {
+		if got := details.SplitFields(c.in); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("splitFields(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}

@@ -1,6 +1,7 @@
-package tui
+package details
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -19,11 +20,11 @@ import (
 // PPID, System_call, Current_cpu_rq, call stack...), read with one 2D
 // query at the cursor instant in the background. j/k and pgup/pgdn scroll.
 
-// detailsView is the details pane, a view.
-type detailsView struct {
+// Screen is the details pane, a view.
+type Screen struct {
 	sh     *ui.Shared
 	names  *frame.FrameNames
-	event  *core.EventRow // nil: no event selected (or not read yet)
+	Event  *core.EventRow // nil: no event selected (or not read yet)
 	start  core.Time      // the trace start, for offsets
 	col    core.Time      // a column's duration, the precision of times
 	cursor core.Time
@@ -31,10 +32,10 @@ type detailsView struct {
 	domain frame.ValueDomain
 	keys   []core.Key // the row's attributes, the drawn one first
 	paths  []string   // per key: its path under the row
-	values []string   // per key: its value and interval at the cursor ("" unknown)
+	Values []string   // per key: its value and interval at the cursor ("" unknown)
 	err    error
-	job    ui.Job
-	top    int // first line shown
+	Job    ui.Job
+	Top    int // first line shown
 }
 
 // detailsMsg is the cursor context read in the background.
@@ -47,26 +48,21 @@ type detailsMsg struct {
 
 func (m detailsMsg) On(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
 
-// openDetails opens the details pane of the selected event and of the
-// selected row at the cursor.
-func (b *browser) openDetails() tea.Cmd {
-	d := &detailsView{sh: b.sh, names: b.names, start: b.tv.Start, col: b.tv.ColWidth(), cursor: b.cursor}
-	if r, ok := b.table.cache[b.table.rankOf(b.table.sel)]; ok && b.table.sel < b.table.len() {
-		d.event = &r
-	}
-	t := b.tree()
-	if sel := t.Selected(); sel >= 0 {
-		n := new(t.Node(sel))
+// New opens the details pane of the event (nil: none selected)
+// and of the row n (nil: none) at the cursor, and returns the command
+// reading the row's attributes there.
+func New(ctx context.Context, sh *ui.Shared, names *frame.FrameNames, hist core.History, win frame.Window, cursor core.Time, event *core.EventRow, n *frame.Node) (*Screen, tea.Cmd) {
+	d := &Screen{sh: sh, names: names, start: win.Start, col: win.ColWidth(), cursor: cursor, Event: event}
+	if n != nil {
 		d.row, d.domain = n.Label, n.Kind.Domain()
-		d.collectKeys(b.hist.Attributes(), n)
+		d.collectKeys(hist.Attributes(), n)
 	}
-	b.push(d)
 	if len(d.keys) == 0 {
-		return nil
+		return d, nil
 	}
-	ctx, seq := d.job.Start(b.ctx)
-	hist, keys, at := b.hist, d.keys, b.cursor
-	return ui.Spawn(1, func(ch chan<- detailsMsg) {
+	ctx, seq := d.Job.Start(ctx)
+	keys, at := d.keys, cursor
+	return d, ui.Spawn(1, func(ch chan<- detailsMsg) {
 		m := detailsMsg{seq: seq}
 		_, m.err = hist.Query2D(ctx, keys, at, at, func(iv core.Interval) bool {
 			m.ivs = append(m.ivs, iv)
@@ -82,7 +78,7 @@ const maxDetailKeys = 256
 
 // collectKeys lists the row's drawn attribute and every attribute under
 // the row's thread (or under the drawn attribute), depth first.
-func (d *detailsView) collectKeys(at *core.AttributeTree, n *frame.Node) {
+func (d *Screen) collectKeys(at *core.AttributeTree, n *frame.Node) {
 	root := n.Thread
 	if root < 0 {
 		root = n.Key
@@ -107,17 +103,17 @@ func (d *detailsView) collectKeys(at *core.AttributeTree, n *frame.Node) {
 		})
 	}
 	walk(root, "")
-	d.values = make([]string, len(d.keys))
+	d.Values = make([]string, len(d.keys))
 }
 
 // Update scrolls, closes on its key or esc, and takes its query's result.
-func (d *detailsView) Update(msg tea.Msg) ui.Step {
+func (d *Screen) Update(msg tea.Msg) ui.Step {
 	switch m := msg.(type) {
 	case detailsMsg:
-		if !d.job.Current(m.seq) {
+		if !d.Job.Current(m.seq) {
 			return ui.Step{}
 		}
-		d.job.Finish()
+		d.Job.Finish()
 		d.err = m.err
 		pos := map[core.Key]int{}
 		for i, k := range d.keys {
@@ -125,7 +121,7 @@ func (d *detailsView) Update(msg tea.Msg) ui.Step {
 		}
 		for _, iv := range m.ivs {
 			if i, ok := pos[iv.Key]; ok && !iv.Value.IsNull() {
-				d.values[i] = d.describe(i, iv)
+				d.Values[i] = d.describe(i, iv)
 			}
 		}
 		return ui.Step{}
@@ -135,15 +131,15 @@ func (d *detailsView) Update(msg tea.Msg) ui.Step {
 		case key.Matches(m, km.Details) || m.Type == tea.KeyEsc:
 			return ui.Step{Done: true}
 		case key.Matches(m, km.Down):
-			d.top++
+			d.Top++
 		case key.Matches(m, km.Up):
-			d.top = max(d.top-1, 0)
+			d.Top = max(d.Top-1, 0)
 		case key.Matches(m, km.PageDown):
-			d.top += max(d.sh.PanelLines()-1, 1)
+			d.Top += max(d.sh.PanelLines()-1, 1)
 		case key.Matches(m, km.PageUp):
-			d.top = max(d.top-max(d.sh.PanelLines()-1, 1), 0)
+			d.Top = max(d.Top-max(d.sh.PanelLines()-1, 1), 0)
 		case key.Matches(m, km.Top):
-			d.top = 0
+			d.Top = 0
 		default:
 			return ui.Step{Pass: !key.Matches(m, km.Bottom)}
 		}
@@ -152,7 +148,7 @@ func (d *detailsView) Update(msg tea.Msg) ui.Step {
 }
 
 // describe prints an attribute's value at the cursor with its interval.
-func (d *detailsView) describe(i int, iv core.Interval) string {
+func (d *Screen) describe(i int, iv core.Interval) string {
 	v := iv.Value.String()
 	if s, ok := d.names.Text(iv.Key, iv.Value); ok {
 		v = s
@@ -166,7 +162,7 @@ func (d *detailsView) describe(i int, iv core.Interval) string {
 }
 
 // lines is the pane's text at width w, before scrolling.
-func (d *detailsView) lines(w int) []string {
+func (d *Screen) lines(w int) []string {
 	st := d.sh.Styles
 	var out []string
 	field := func(name, value string) {
@@ -183,13 +179,13 @@ func (d *detailsView) lines(w int) []string {
 			}
 		}
 	}
-	if e := d.event; e != nil {
+	if e := d.Event; e != nil {
 		out = append(out, st.Title.Render(fmt.Sprintf("Event %d", e.Rank+1)))
 		field("Time", core.FormatTimestamp(e.Time)+"  "+d.sh.RelTime(d.start, e.Time, 1))
 		for c := frame.ColCPU; c < frame.ColContents; c++ {
 			field(c.String(), e.Text(c))
 		}
-		for _, f := range splitFields(e.Contents) {
+		for _, f := range SplitFields(e.Contents) {
 			name, value, ok := strings.Cut(f, " = ")
 			if !ok {
 				name, value = "", f
@@ -208,9 +204,9 @@ func (d *detailsView) lines(w int) []string {
 		out = append(out, st.Error.Render("cannot read the row's attributes: "+d.err.Error()))
 	}
 	for i, p := range d.paths {
-		v := d.values[i]
+		v := d.Values[i]
 		if v == "" {
-			if d.job.Running() {
+			if d.Job.Running() {
 				v = "…"
 			} else {
 				v = "·"
@@ -222,11 +218,11 @@ func (d *detailsView) lines(w int) []string {
 }
 
 // View draws the pane's lines from the scroll position.
-func (d *detailsView) View(a ui.Area) []string {
+func (d *Screen) View(a ui.Area) []string {
 	all := d.lines(a.Width)
-	d.top = min(d.top, max(len(all)-a.Height, 0))
+	d.Top = min(d.Top, max(len(all)-a.Height, 0))
 	out := make([]string, 0, a.Height)
-	for _, l := range all[d.top:] {
+	for _, l := range all[d.Top:] {
 		if len(out) == a.Height {
 			break
 		}
@@ -236,18 +232,18 @@ func (d *detailsView) View(a ui.Area) []string {
 }
 
 // Help is the pane's help line.
-func (d *detailsView) Help() string {
+func (d *Screen) Help() string {
 	return d.sh.Hint(keymap.FocusDetails)
 }
 
 // Close cancels the query.
-func (d *detailsView) Close() { d.job.Stop() }
+func (d *Screen) Close() { d.Job.Stop() }
 
-// splitFields cuts an event's Contents into its fields: at the commas
+// SplitFields cuts an event's Contents into its fields: at the commas
 // outside quotes and brackets. LTTng's contents are scopes ("{ cpu_id = 0
 // }, { tid = 1 }"): then the commas inside a scope split too, and the
 // scope's braces are removed.
-func splitFields(s string) []string {
+func SplitFields(s string) []string {
 	var out []string
 	scoped := strings.HasPrefix(strings.TrimSpace(s), "{")
 	split := 0 // the bracket depth at which a comma separates fields
