@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/screens/details"
+	"github.com/tracetui/tracetui/tui/screens/flame"
 	"github.com/tracetui/tracetui/tui/screens/help"
 )
 
@@ -634,15 +635,15 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"call_tree": func(t *testing.T, hs *harness) {
 		hs.press("call_tree") // the demo kernel trace has no call stack
-		v := topView[*flameView](hs.b())
-		if v == nil || v.status != "no call stack in this range" {
+		v := topView[*flame.Screen](hs.b())
+		if v == nil || v.Status != "no call stack in this range" {
 			t.Fatalf("call tree %v", v)
 		}
 		if !strings.Contains(hs.view(), "Call tree of") {
 			t.Errorf("call tree screen:\n%s", hs.view())
 		}
 		hs.press("call_tree")
-		if topView[*flameView](hs.b()) != nil {
+		if topView[*flame.Screen](hs.b()) != nil {
 			t.Error("F did not close the call tree")
 		}
 	},

@@ -5,6 +5,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/screens/details"
+	"github.com/tracetui/tracetui/tui/screens/flame"
 )
 
 // Opening the screens: the main screen copies what a screen needs (the
@@ -24,5 +25,45 @@ func (b *browser) openDetails() tea.Cmd {
 	}
 	d, cmd := details.New(b.ctx, b.sh, b.names, b.hist, b.tv, b.cursor, event, n)
 	b.push(d)
+	return cmd
+}
+
+// openCallTree aggregates the call stacks of the selected row over the
+// selection (else the visible range) and opens the screen.
+func (b *browser) openCallTree() tea.Cmd {
+	r := flame.Request{Hist: b.hist, Label: b.names.Name, Start: b.tv.Start, From: b.tv.T0, To: b.tv.T1, Pane: b.pane, Node: -1}
+	span := "visible range"
+	if b.hasSel {
+		r.From, r.To, span = b.selStart, b.selEnd, "selection"
+	}
+	row := "all threads"
+	t := b.tree()
+	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
+		n := new(t.Node(sel))
+		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
+			r.Threads = []core.Key{}
+			row = n.Label
+			var add func(i int32)
+			add = func(i int32) {
+				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
+					r.Threads = append(r.Threads, th)
+				}
+				if t.Node(i).Kind == frame.KindProcess {
+					for _, c := range t.Children(i) {
+						add(c)
+					}
+				}
+			}
+			if n.Kind == frame.KindCallStack {
+				r.Threads = append(r.Threads, n.Thread)
+			} else {
+				add(sel)
+			}
+			r.Node = sel
+		}
+	}
+	r.What = row + " over the " + span
+	v, cmd := flame.New(b.ctx, b.sh, r)
+	b.push(v)
 	return cmd
 }

@@ -1,4 +1,4 @@
-package tui
+package flame
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/calltree"
 	"github.com/tracetui/tracetui/keymap"
-	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -22,8 +21,8 @@ import (
 // (function, calls, total, self, min, max). enter zooms Control Flow to
 // the longest call of the function under the cursor.
 
-// flameView is the call tree screen.
-type flameView struct {
+// Screen is the call tree screen.
+type Screen struct {
 	sh       *ui.Shared
 	job      ui.Job
 	what     string // "thread 42 over the selection"
@@ -33,7 +32,7 @@ type flameView struct {
 	node     int32 // the row to select when zooming (-1: none)
 
 	root   *calltree.Node
-	status string
+	Status string
 	open   map[*calltree.Node]bool
 	lines  []flameLine // the table's visible lines
 	cur    int
@@ -56,54 +55,35 @@ type callTreeMsg struct {
 // icicleLines is the most lines the icicle takes (one per depth).
 const icicleLines = 8
 
-// openCallTree aggregates the call stacks of the selected row over the
-// selection (else the visible range) and opens the screen.
-func (b *browser) openCallTree() tea.Cmd {
-	v := &flameView{sh: b.sh, start: b.tv.Start, from: b.tv.T0, to: b.tv.T1, pane: b.pane, node: -1,
-		open: map[*calltree.Node]bool{}, status: "computing…"}
-	span := "visible range"
-	if b.hasSel {
-		v.from, v.to, span = b.selStart, b.selEnd, "selection"
-	}
-	var threads []core.Key // nil: every thread with a call stack
-	row := "all threads"
-	t := b.tree()
-	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
-		n := new(t.Node(sel))
-		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
-			threads = []core.Key{}
-			row = n.Label
-			var add func(i int32)
-			add = func(i int32) {
-				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
-					threads = append(threads, th)
-				}
-				if t.Node(i).Kind == frame.KindProcess {
-					for _, c := range t.Children(i) {
-						add(c)
-					}
-				}
-			}
-			if n.Kind == frame.KindCallStack {
-				threads = append(threads, n.Thread)
-			} else {
-				add(sel)
-			}
-			v.node = sel
-		}
-	}
-	v.what = row + " over the " + span
-	hist, from, to, label := b.hist, v.from, v.to+1, b.names.Name
-	ctx, seq := v.job.Start(b.ctx)
-	b.push(v)
-	return func() tea.Msg {
+// Request is what the call tree aggregates: the call stacks of
+// Threads (nil: every thread with a call stack) over [From, To], and
+// where Control Flow goes back to.
+type Request struct {
+	Hist     core.History
+	Label    func(thread core.Key, v core.Value) string // a frame's function name
+	Start    core.Time                                  // the trace start, for offsets
+	From, To core.Time
+	Pane     int
+	Node     int32 // the row to select when zooming (-1: none)
+	Threads  []core.Key
+	What     string // "thread 42 over the selection"
+}
+
+// New opens the call tree screen and returns the command that
+// aggregates it in the background.
+func New(ctx context.Context, sh *ui.Shared, r Request) (*Screen, tea.Cmd) {
+	v := &Screen{sh: sh, start: r.Start, from: r.From, to: r.To, pane: r.Pane, node: r.Node, what: r.What,
+		open: map[*calltree.Node]bool{}, Status: "computing…"}
+	hist, from, to, threads, label := r.Hist, v.from, v.to+1, r.Threads, r.Label
+	ctx, seq := v.job.Start(ctx)
+	return v, func() tea.Msg {
 		root, err := calltree.Compute(ctx, hist, calltree.Options{From: from, To: to, Threads: threads, Label: label})
 		return callTreeMsg{seq: seq, root: root, err: err}
 	}
 }
 
 // Update handles a key or the result.
-func (v *flameView) Update(msg tea.Msg) ui.Step {
+func (v *Screen) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case callTreeMsg:
 		if !v.job.Current(msg.seq) {
@@ -112,11 +92,11 @@ func (v *flameView) Update(msg tea.Msg) ui.Step {
 		v.job.Finish()
 		switch {
 		case msg.err != nil && msg.err != context.Canceled:
-			v.status = "failed: " + msg.err.Error()
+			v.Status = "failed: " + msg.err.Error()
 		case msg.err == nil:
-			v.root, v.status = msg.root, ""
+			v.root, v.Status = msg.root, ""
 			if len(msg.root.Children) == 0 {
-				v.status = "no call stack in this range"
+				v.Status = "no call stack in this range"
 			}
 			for _, c := range msg.root.Children { // the outermost functions open
 				v.open[c] = true
@@ -131,7 +111,7 @@ func (v *flameView) Update(msg tea.Msg) ui.Step {
 }
 
 // key handles the screen's keys.
-func (v *flameView) key(msg tea.KeyMsg) ui.Step {
+func (v *Screen) key(msg tea.KeyMsg) ui.Step {
 	km := &v.sh.Keys
 	switch {
 	case msg.Type == tea.KeyEsc, key.Matches(msg, km.CallTree):
@@ -165,7 +145,7 @@ func (v *flameView) key(msg tea.KeyMsg) ui.Step {
 }
 
 // relist flattens the open nodes into table lines.
-func (v *flameView) relist() {
+func (v *Screen) relist() {
 	v.lines = v.lines[:0]
 	var walk func(n *calltree.Node, depth int)
 	walk = func(n *calltree.Node, depth int) {
@@ -183,13 +163,13 @@ func (v *flameView) relist() {
 }
 
 // tableHeight is the table's lines (its header excluded).
-func (v *flameView) tableHeight() int {
+func (v *Screen) tableHeight() int {
 	return max(v.sh.PanelLines()-2-v.icicleHeight(), 1)
 }
 
 // icicleHeight is the icicle's lines: the tree's depth, at most
 // icicleLines, and at most a third of the panel.
-func (v *flameView) icicleHeight() int {
+func (v *Screen) icicleHeight() int {
 	if v.root == nil {
 		return 0
 	}
@@ -208,12 +188,12 @@ func depthOf(n *calltree.Node) int {
 }
 
 // View draws the title, the icicle and the table.
-func (v *flameView) View(a ui.Area) []string {
+func (v *Screen) View(a ui.Area) []string {
 	st := v.sh.Styles
 	w := a.Width
 	lines := []string{v.sh.RangeTitle("Call tree of "+v.what, v.start, v.from, v.to, w)}
-	if v.status != "" {
-		lines = append(lines, st.Dim.Render(ui.Fit(v.status, w)))
+	if v.Status != "" {
+		lines = append(lines, st.Dim.Render(ui.Fit(v.Status, w)))
 		return ui.FillLines(lines, a.Height)
 	}
 	var sel *calltree.Node
@@ -260,7 +240,7 @@ func flameRow(fn, calls, total, self, mn, mx string, w int) string {
 // icicle draws h levels of the tree: each function's cell as wide as
 // its share of its caller's total, its name inside, cells separated by
 // a bar; the functions on the path to sel are highlighted.
-func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
+func (v *Screen) icicle(w, h int, sel *calltree.Node) []string {
 	st := v.sh.Styles
 	bar := "▏"
 	if st.ASCII {
@@ -323,9 +303,9 @@ func (v *flameView) icicle(w, h int, sel *calltree.Node) []string {
 }
 
 // Help is the call tree's help line.
-func (v *flameView) Help() string {
+func (v *Screen) Help() string {
 	return v.sh.Hint(keymap.FocusCallTree)
 }
 
 // Close cancels a running aggregation.
-func (v *flameView) Close() { v.job.Stop() }
+func (v *Screen) Close() { v.job.Stop() }
