@@ -305,13 +305,13 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("right")
 		b := hs.b()
 		abs := core.FormatTimestamp(b.cursor)
-		rel := b.relTime(b.cursor)
+		rel := b.RelTime(b.cursor)
 		if !strings.HasPrefix(rel, "+") || !strings.Contains(b.statusLine(), "cur "+rel) {
 			t.Fatalf("default: cursor %q, status %q", rel, b.statusLine())
 		}
 		hs.press("abs_times")
 		ruler := strings.Join(b.rulerLines(b.sh.Layout(b.showTable, b.tableLines)), "\n")
-		cur := b.relTime(b.cursor)
+		cur := b.RelTime(b.cursor)
 		if !strings.HasPrefix(abs, cur[:len(cur)-1]) || !strings.Contains(b.statusLine(), "cur "+cur) || !strings.Contains(ruler, cur) {
 			t.Errorf("absolute: cursor %q, status %q, ruler %q, want %q", cur, b.statusLine(), ruler, abs)
 		}

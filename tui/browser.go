@@ -310,7 +310,7 @@ func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
 // column of the view.
-func (b *browser) relTime(t core.Time) string { return b.sh.RelTime(b.tv.Start, t, b.tv.ColWidth()) }
+func (b *browser) RelTime(t core.Time) string { return b.sh.RelTime(b.tv.Start, t, b.tv.ColWidth()) }
 
 // frameMsg carries a frame to the UI.
 type frameMsg struct{ f *frame.Frame }

@@ -159,6 +159,6 @@ func (b *browser) flowFound(m flowFoundMsg) tea.Cmd {
 	if m.first {
 		what = "the flow's first step (from its last): "
 	}
-	b.setNote(noteInfo, what+m.tid+" at "+b.relTime(m.t))
+	b.setNote(noteInfo, what+m.tid+" at "+b.RelTime(m.t))
 	return b.gotoEvent(frame.EventRow{TID: m.tid, Time: m.t, CPU: -1})
 }

@@ -188,7 +188,7 @@ func (b *browser) gotEventsPart(m gapMsg) tea.Cmd {
 	b.tv = v.WithRange(m.from, m.to-m.from+1)
 	b.cursor = m.from
 	b.setNote(noteInfo, fmt.Sprintf("%s: showing the events of %s–%s; %s shows the whole trace", text,
-		b.relTime(m.from), b.relTime(m.to), b.sh.Keys.ZoomAll.Help().Key))
+		b.RelTime(m.from), b.RelTime(m.to), b.sh.Keys.ZoomAll.Help().Key))
 	if b.tree() == nil { // the frame is asked when the rows arrive
 		return b.table.syncTo(b.ctx, b.cursor)
 	}

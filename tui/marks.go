@@ -55,7 +55,7 @@ func (b *browser) markKey(msg tea.KeyMsg) tea.Cmd {
 			b.marks.at = map[rune]core.Time{}
 		}
 		b.marks.at[letter] = b.cursor
-		b.setNote(noteInfo, "mark "+string(letter)+" set at "+b.relTime(b.cursor))
+		b.setNote(noteInfo, "mark "+string(letter)+" set at "+b.RelTime(b.cursor))
 		return nil
 	}
 	t, ok := b.marks.at[letter]

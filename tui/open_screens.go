@@ -1,9 +1,15 @@
 package tui
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/critpath"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/critical"
 	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/screens/flame"
 )
@@ -66,4 +72,41 @@ func (b *browser) openCallTree() tea.Cmd {
 	v, cmd := flame.New(b.ctx, b.sh, r)
 	b.push(v)
 	return cmd
+}
+
+// openCritPath opens the critical path of the selected Control Flow thread.
+func (b *browser) openCritPath() tea.Cmd {
+	t := b.tree()
+	sel := -1
+	if b.pane == frame.PaneControlFlow {
+		sel = int(t.Selected())
+	}
+	if sel < 0 || t.Node(int32(sel)).Tid == "" {
+		b.setNote(noteInfo, "select a thread in Control Flow first")
+		return nil
+	}
+	n := new(t.Node(int32(sel)))
+	w := critpath.Worker{CPU: -1}
+	if c, ok := strings.CutPrefix(n.Tid, "0_"); ok {
+		cpu, _ := strconv.Atoi(c)
+		w.CPU = int32(cpu)
+	} else if tid, err := strconv.Atoi(n.Tid); err == nil {
+		w.TID = int32(tid)
+	}
+	from, to, what := b.tv.T0, b.tv.T1+1, "visible range"
+	if b.hasSel {
+		from, to, what = b.selStart, b.selEnd+1, "selection"
+	}
+	title := fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.RelTime(from), b.RelTime(to))
+	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, title)
+	b.push(v)
+	return cmd
+}
+
+// goToWorker selects a thread's Control Flow row and moves the cursor to t.
+func (b *browser) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
+	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
+		b.tree().SelectNode(n)
+	}
+	return b.moveCursor(t, true)
 }

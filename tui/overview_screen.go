@@ -161,7 +161,7 @@ func (b *browser) zoomTo(z ui.ZoomMsg) tea.Cmd {
 		t.Top = t.Sel
 	}
 	b.tv = b.tv.WithRange(z.T0, z.T1-z.T0+1)
-	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.relTime(z.T0)+"–"+b.relTime(z.T1))
+	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
 	return b.moveCursor(z.T0, false)
 }
 

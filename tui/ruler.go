@@ -56,7 +56,7 @@ func (b *browser) rulerLines(l ui.ScreenLayout) []string {
 		curMark = "v "
 	}
 	marks := b.rulerMarks()
-	left2 := st.RulerCursor.Render(ui.Fit(curMark+b.relTime(marks.CursorTime), l.TreeW)) // the cursor's time
+	left2 := st.RulerCursor.Render(ui.Fit(curMark+b.RelTime(marks.CursorTime), l.TreeW)) // the cursor's time
 
 	labels := []rune(strings.Repeat(" ", l.GanttW))
 	ticks := make([]bool, l.GanttW)

@@ -318,9 +318,9 @@ func (b *browser) statusLine() string {
 	v := b.tv
 	parts := []string{
 		b.trace.Name(),
-		fmt.Sprintf("%s–%s", b.relTime(v.T0), b.relTime(v.T1)),
+		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),
 		"×" + strconv.FormatFloat(v.ZoomFactor(), 'g', 3, 64),
-		"cur " + b.relTime(b.cursor),
+		"cur " + b.RelTime(b.cursor),
 	}
 	if b.hasSel {
 		parts = append(parts, "sel "+core.FormatDuration(b.selEnd-b.selStart+1))

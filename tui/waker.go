@@ -50,7 +50,7 @@ func (b *browser) wakerText(iv core.Interval) string {
 	if !ok {
 		return ""
 	}
-	at := " at " + b.relTime(iv.Start)
+	at := " at " + b.RelTime(iv.Start)
 	on := ""
 	if w.CPU >= 0 {
 		on = fmt.Sprintf(" on CPU %d", w.CPU)
@@ -61,7 +61,7 @@ func (b *browser) wakerText(iv core.Interval) string {
 		if w.Kind == core.WakerFork {
 			verb = "forked by "
 		}
-		return verb + b.threadLabel(w) + on + at
+		return verb + b.ThreadLabel(w) + on + at
 	case core.WakerIRQ:
 		return fmt.Sprintf("woken by IRQ %d%s%s", w.ID, on, at)
 	case core.WakerSoftIRQ:
@@ -73,7 +73,7 @@ func (b *browser) wakerText(iv core.Interval) string {
 }
 
 // threadLabel is a waker thread's Control Flow label ("name tid").
-func (b *browser) threadLabel(w core.Waker) string { return b.threadNamed(frame.WakerAttr(w)) }
+func (b *browser) ThreadLabel(w core.Waker) string { return b.threadNamed(frame.WakerAttr(w)) }
 
 // followWaker moves Control Flow to the thread that ended the wait at the
 // cursor, at the wake-up time, remembering where it was.

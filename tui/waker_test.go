@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/critpath"
+	"github.com/tracetui/tracetui/tui/screens/critical"
 )
 
 // wakeOnScreen puts the cursor just before a wake-up of the demo by
@@ -73,23 +74,23 @@ func init() {
 		at, _ := wakeOnScreen(t, hs) // a thread woken by another: its path has two rows
 		hs.press("zoom_all")
 		hs.press("critical_path")
-		v := topView[*critPathView](hs.b())
-		if v == nil || v.path == nil || v.err != nil {
+		v := topView[*critical.Screen](hs.b())
+		if v == nil || v.Path == nil || v.Err != nil {
 			t.Fatalf("no critical path view with a path (view %v)", v)
 		}
-		if len(v.rows) < 2 || len(v.path.Segments) < 2 || !strings.Contains(hs.view(), "Critical path of") {
-			t.Fatalf("path: %d rows, %d segments", len(v.rows), len(v.path.Segments))
+		if len(v.Rows) < 2 || len(v.Path.Segments) < 2 || !strings.Contains(hs.view(), "Critical path of") {
+			t.Fatalf("path: %d rows, %d segments", len(v.Rows), len(v.Path.Segments))
 		}
-		i := slices.IndexFunc(v.path.Segments, func(s critpath.Segment) bool { return s.End == at && s.Worker != v.path.Target })
+		i := slices.IndexFunc(v.Path.Segments, func(s critpath.Segment) bool { return s.End == at && s.Worker != v.Path.Target })
 		if i < 0 {
-			t.Fatalf("no segment of the waker ends at the wake-up %d: %+v", at, v.path.Segments)
+			t.Fatalf("no segment of the waker ends at the wake-up %d: %+v", at, v.Path.Segments)
 		}
 		for range i {
 			hs.press("down")
 		}
 		hs.press("toggle")
-		s := v.path.Segments[i]
-		if topView[*critPathView](hs.b()) != nil {
+		s := v.Path.Segments[i]
+		if topView[*critical.Screen](hs.b()) != nil {
 			t.Fatal("enter did not close the view")
 		}
 		if got, b := hs.selectedLabel(), hs.b(); !strings.HasSuffix(got, " "+strconv.Itoa(int(s.Worker.TID))) || b.cursor != s.Start {

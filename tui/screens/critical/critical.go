@@ -1,9 +1,9 @@
-package tui
+package critical
 
 import (
+	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -34,14 +34,15 @@ type critRow struct {
 	elapsed core.Time
 }
 
-type critPathView struct {
+// Screen is the critical-path screen, a view.
+type Screen struct {
 	sh    *ui.Shared
-	host  *browser
+	host  Host
 	title string
 	job   ui.Job
-	path  *critpath.Path
-	rows  []critRow
-	err   error
+	Path  *critpath.Path
+	Rows  []critRow
+	Err   error
 	sel   int // selected segment
 	top   int // first segment line shown
 }
@@ -53,54 +54,39 @@ type critPathMsg struct {
 	err  error
 }
 
-// openCritPath opens the critical path of the selected Control Flow thread.
-func (b *browser) openCritPath() tea.Cmd {
-	t := b.tree()
-	sel := -1
-	if b.pane == frame.PaneControlFlow {
-		sel = int(t.Selected())
-	}
-	if sel < 0 || t.Node(int32(sel)).Tid == "" {
-		b.setNote(noteInfo, "select a thread in Control Flow first")
-		return nil
-	}
-	n := new(t.Node(int32(sel)))
-	w := critpath.Worker{CPU: -1}
-	if c, ok := strings.CutPrefix(n.Tid, "0_"); ok {
-		cpu, _ := strconv.Atoi(c)
-		w.CPU = int32(cpu)
-	} else if tid, err := strconv.Atoi(n.Tid); err == nil {
-		w.TID = int32(tid)
-	}
-	from, to, what := b.tv.T0, b.tv.T1+1, "visible range"
-	if b.hasSel {
-		from, to, what = b.selStart, b.selEnd+1, "selection"
-	}
-	v := &critPathView{sh: b.sh, host: b,
-		title: fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.relTime(from), b.relTime(to))}
-	ctx, seq := v.job.Start(b.ctx)
-	h := b.hist
-	b.push(v)
-	return func() tea.Msg {
+// Host is the main screen, which names the path's threads, prints
+// its times and goes to a segment.
+type Host interface {
+	ThreadLabel(w core.Waker) string
+	RelTime(t core.Time) string
+	GoToWorker(w critpath.Worker, t core.Time) tea.Cmd
+}
+
+// New opens the critical path of worker w over [from, to) and
+// returns the command computing it; title says whose and over what.
+func New(ctx context.Context, sh *ui.Shared, host Host, h core.History, w critpath.Worker, from, to core.Time, title string) (*Screen, tea.Cmd) {
+	v := &Screen{sh: sh, host: host, title: title}
+	ctx, seq := v.job.Start(ctx)
+	return v, func() tea.Msg {
 		p, err := critpath.Compute(ctx, h, w, from, to, critpath.Options{})
 		return critPathMsg{seq, p, err}
 	}
 }
 
 // Update handles a key or the result.
-func (v *critPathView) Update(msg tea.Msg) ui.Step {
+func (v *Screen) Update(msg tea.Msg) ui.Step {
 	km := &v.sh.Keys
 	switch msg := msg.(type) {
 	case critPathMsg:
 		if v.job.Current(msg.seq) {
 			v.job.Finish()
-			v.path, v.err = msg.path, msg.err
-			v.rows = critRows(msg.path, v.host)
+			v.Path, v.Err = msg.path, msg.err
+			v.Rows = critRows(msg.path, v.host)
 		}
 	case tea.KeyMsg:
 		n := 0
-		if v.path != nil {
-			n = len(v.path.Segments)
+		if v.Path != nil {
+			n = len(v.Path.Segments)
 		}
 		switch {
 		case msg.Type == tea.KeyEsc:
@@ -111,8 +97,8 @@ func (v *critPathView) Update(msg tea.Msg) ui.Step {
 			v.sel = max(min(v.sel+1, n-1), 0)
 		case key.Matches(msg, km.Toggle):
 			if v.sel < n {
-				s := v.path.Segments[v.sel]
-				return ui.Step{Done: true, Cmd: v.host.goToWorker(s.Worker, s.Start)}
+				s := v.Path.Segments[v.sel]
+				return ui.Step{Done: true, Cmd: v.host.GoToWorker(s.Worker, s.Start)}
 			}
 		default:
 			return ui.Step{Pass: true}
@@ -123,7 +109,7 @@ func (v *critPathView) Update(msg tea.Msg) ui.Step {
 
 // critRows lists the path's threads: the target first, then in the order
 // they appear on the path, with their time on it.
-func critRows(p *critpath.Path, b *browser) []critRow {
+func critRows(p *critpath.Path, b Host) []critRow {
 	if p == nil {
 		return nil
 	}
@@ -138,35 +124,27 @@ func critRows(p *critpath.Path, b *browser) []critRow {
 	}
 	for i := range rows {
 		w := rows[i].worker
-		rows[i].label = b.threadLabel(core.Waker{Kind: core.WakerThread, ID: w.TID, CPU: w.CPU})
+		rows[i].label = b.ThreadLabel(core.Waker{Kind: core.WakerThread, ID: w.TID, CPU: w.CPU})
 	}
 	return rows
 }
 
-// goToWorker selects a thread's Control Flow row and moves the cursor to t.
-func (b *browser) goToWorker(w critpath.Worker, t core.Time) tea.Cmd {
-	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
-		b.tree().SelectNode(n)
-	}
-	return b.moveCursor(t, true)
-}
-
 // Help is the view's help line.
-func (v *critPathView) Help() string {
+func (v *Screen) Help() string {
 	return v.sh.Hint(keymap.FocusCritPath)
 }
 
 // Close cancels the computation.
-func (v *critPathView) Close() { v.job.Stop() }
+func (v *Screen) Close() { v.job.Stop() }
 
 // View draws the title, the Gantt, the legend and the segment table.
-func (v *critPathView) View(a ui.Area) []string {
+func (v *Screen) View(a ui.Area) []string {
 	st := v.sh.Styles
 	lines := []string{st.Title.Render(v.title)}
 	switch {
-	case v.err != nil:
-		lines = append(lines, st.Error.Render("failed: "+v.err.Error()))
-	case v.path == nil:
+	case v.Err != nil:
+		lines = append(lines, st.Error.Render("failed: "+v.Err.Error()))
+	case v.Path == nil:
 		lines = append(lines, st.Dim.Render("computing…"))
 	default:
 		lines = append(lines, v.summary())
@@ -184,9 +162,9 @@ func (v *critPathView) View(a ui.Area) []string {
 }
 
 // summary says how much of the range the path covers and at what cost.
-func (v *critPathView) summary() string {
-	p := v.path
-	s := fmt.Sprintf("%d segments on %d threads, %d edges visited", len(p.Segments), len(v.rows), p.Work)
+func (v *Screen) summary() string {
+	p := v.Path
+	s := fmt.Sprintf("%d segments on %d threads, %d edges visited", len(p.Segments), len(v.Rows), p.Work)
 	if p.Truncated {
 		s += " · work bound reached: some waits are unknown"
 	}
@@ -198,12 +176,12 @@ const critLabelWidth = 24
 
 // gantt draws up to n rows of the path over the range, one column per
 // equal slice of it; a column shows the first segment of the row in it.
-func (v *critPathView) gantt(width, n int) []string {
-	p := v.path
+func (v *Screen) gantt(width, n int) []string {
+	p := v.Path
 	cols := max(width-critLabelWidth-1, 1)
 	colStart := func(c int) core.Time { return p.From + core.Time(int64(p.To-p.From)*int64(c)/int64(cols)) }
 	var out []string
-	for _, r := range v.rows[:min(n, len(v.rows))] {
+	for _, r := range v.Rows[:min(n, len(v.Rows))] {
 		var b strings.Builder
 		b.WriteString(frame.PadCells(frame.TruncCells(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
 		i := 0 // first segment ending after the column's start
@@ -232,7 +210,7 @@ func (v *critPathView) gantt(width, n int) []string {
 }
 
 // legend lists the states' glyphs.
-func (v *critPathView) legend() string {
+func (v *Screen) legend() string {
 	parts := []string{"> jump"}
 	for _, s := range critpath.States() {
 		parts = append(parts, v.sh.Styles.Crit[s].Render(critGlyphs[s])+" "+s.String())
@@ -241,19 +219,19 @@ func (v *critPathView) legend() string {
 }
 
 // table draws the segment table in n lines, the selected line visible.
-func (v *critPathView) table(width, n int) []string {
+func (v *Screen) table(width, n int) []string {
 	st := v.sh.Styles
 	if n < 2 {
 		return nil
 	}
-	segs := v.path.Segments
+	segs := v.Path.Segments
 	out := []string{st.TableHeader.Render(fmt.Sprintf("  %-14s %-12s %-24s %-13s %s", "start", "duration", "thread", "state", "reason"))}
 	rows := n - 1
 	v.top = min(max(v.top, v.sel-rows+1), v.sel)
 	for i := v.top; i < min(v.top+rows, len(segs)); i++ {
 		s := segs[i]
-		label := v.host.threadLabel(core.Waker{Kind: core.WakerThread, ID: s.Worker.TID, CPU: s.Worker.CPU})
-		line := fmt.Sprintf("%-14s %-12s %-24s %-13s %s", v.host.relTime(s.Start), core.FormatDuration(s.End-s.Start),
+		label := v.host.ThreadLabel(core.Waker{Kind: core.WakerThread, ID: s.Worker.TID, CPU: s.Worker.CPU})
+		line := fmt.Sprintf("%-14s %-12s %-24s %-13s %s", v.host.RelTime(s.Start), core.FormatDuration(s.End-s.Start),
 			frame.TruncCells(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
 		if i == v.sel {
 			line = st.TableSelected.Render(frame.PadCells("> "+line, width))
