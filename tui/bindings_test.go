@@ -16,6 +16,7 @@ import (
 	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/screens/flame"
 	"github.com/tracetui/tracetui/tui/screens/help"
+	"github.com/tracetui/tracetui/tui/screens/stats"
 )
 
 // press sends the first key of the named action.
@@ -546,34 +547,34 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"stats": func(t *testing.T, hs *harness) {
 		hs.press("stats")
 		b := hs.b()
-		st := topView[*statsScreen](b)
-		if st == nil || st.running != 0 {
+		st := topView[*stats.Screen](b)
+		if st == nil || st.Running != 0 {
 			t.Fatalf("statistics %v, parts still running", st)
 		}
 		for i, want := range []string{"wait blocked", "sched_switch", "read"} {
 			found := false
-			for _, l := range st.tables[i].lines {
-				found = found || l.name == want
+			for _, l := range st.Tables[i].Lines {
+				found = found || l.Name == want
 			}
 			if !found {
-				t.Errorf("table %d lacks %q: %+v", i, want, st.tables[i].lines)
+				t.Errorf("table %d lacks %q: %+v", i, want, st.Tables[i].Lines)
 			}
 		}
 		if v := hs.view(); !strings.Contains(v, "Statistics of the visible range") || !strings.Contains(v, "System call") {
 			t.Errorf("statistics screen:\n%s", v)
 		}
 		hs.press("stats")
-		if topView[*statsScreen](b) != nil || strings.Contains(hs.view(), "Statistics of") {
+		if topView[*stats.Screen](b) != nil || strings.Contains(hs.view(), "Statistics of") {
 			t.Error("S did not close the statistics")
 		}
 	},
 	"sort": func(t *testing.T, hs *harness) {
 		hs.press("stats")
-		tb := &topView[*statsScreen](hs.b()).tables[statsStates]
+		tb := &topView[*stats.Screen](hs.b()).Tables[stats.StatsStates]
 		hs.press("sort") // All rows -> its %
 		hs.press("sort") // -> State, by name
-		if tb.sortCol != 0 || !slices.IsSortedFunc(tb.lines, func(a, b statsLine) int { return strings.Compare(a.name, b.name) }) {
-			t.Errorf("sort column %d, lines %v", tb.sortCol, names(tb.lines))
+		if tb.SortCol != 0 || !slices.IsSortedFunc(tb.Lines, func(a, b stats.StatsLine) int { return strings.Compare(a.Name, b.Name) }) {
+			t.Errorf("sort column %d, lines %v", tb.SortCol, names(tb.Lines))
 		}
 		if !strings.Contains(hs.view(), "State ^") { // ASCII: ascending
 			t.Errorf("the header does not mark the sort:\n%s", hs.view())
@@ -586,10 +587,10 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("stats")
 		hs.press("focus") // the events table
-		tb := &topView[*statsScreen](hs.b()).tables[statsEvents]
+		tb := &topView[*stats.Screen](hs.b()).Tables[stats.StatsEvents]
 		hs.press("sort_reverse")
-		if !tb.asc || !slices.IsSortedFunc(tb.lines, func(a, b statsLine) int { return cmp.Compare(a.vals[1], b.vals[1]) }) {
-			t.Errorf("ascending %v, counts %v", tb.asc, names(tb.lines))
+		if !tb.Asc || !slices.IsSortedFunc(tb.Lines, func(a, b stats.StatsLine) int { return cmp.Compare(a.Vals[1], b.Vals[1]) }) {
+			t.Errorf("ascending %v, counts %v", tb.Asc, names(tb.Lines))
 		}
 	},
 	"overview": func(t *testing.T, hs *harness) {
@@ -710,10 +711,10 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 }
 
-func names(lines []statsLine) []string {
+func names(lines []stats.StatsLine) []string {
 	var out []string
 	for _, l := range lines {
-		out = append(out, l.name)
+		out = append(out, l.Name)
 	}
 	return out
 }

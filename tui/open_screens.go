@@ -12,6 +12,7 @@ import (
 	"github.com/tracetui/tracetui/tui/screens/critical"
 	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/screens/flame"
+	"github.com/tracetui/tracetui/tui/screens/stats"
 )
 
 // Opening the screens: the main screen copies what a screen needs (the
@@ -109,4 +110,18 @@ func (b *browser) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
 		b.tree().SelectNode(n)
 	}
 	return b.moveCursor(t, true)
+}
+
+// openStats opens the statistics of the selection (or the visible
+// range) and starts computing them.
+func (b *browser) openStats() tea.Cmd {
+	in := stats.Input{Hist: b.hist, Events: b.trace.Events(), Start: b.tv.Start, Pane: b.pane, Tree: b.tree(),
+		Threads: b.panes[frame.PaneControlFlow].tree}
+	in.From, in.To, in.What = b.tv.T0, b.tv.T1, "visible range"
+	if b.hasSel {
+		in.From, in.To, in.What = b.selStart, b.selEnd, "selection"
+	}
+	s, cmd := stats.New(b.ctx, b.sh, in)
+	b.push(s)
+	return cmd
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/screens/stats"
 
 	"github.com/tracetui/tracetui/ingest/analyses"
 )
@@ -17,22 +18,22 @@ func TestStatsAnalysisTables(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("stats")
 	b := hs.b()
-	st := topView[*statsScreen](b)
+	st := topView[*stats.Screen](b)
 	if st == nil {
 		t.Fatal("the statistics are not open")
 	}
-	rep, err := analyses.Compute(context.Background(), b.hist, analyses.Options{From: st.from, To: st.to + 1})
+	rep, err := analyses.Compute(context.Background(), b.hist, analyses.Options{From: st.From, To: st.To + 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[int]int{
-		statsThreads: len(rep.CPUUsage.Threads) + len(rep.CPUUsage.Processes),
-		statsCPUs:    len(rep.CPUUsage.CPUs),
-		statsLatency: len(rep.SchedLatency) + len(rep.ProcessLatency),
-		statsIRQs:    len(rep.IRQs) + len(rep.SoftRaise),
-		statsSlowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
+		stats.StatsThreads: len(rep.CPUUsage.Threads) + len(rep.CPUUsage.Processes),
+		stats.StatsCPUs:    len(rep.CPUUsage.CPUs),
+		stats.StatsLatency: len(rep.SchedLatency) + len(rep.ProcessLatency),
+		stats.StatsIRQs:    len(rep.IRQs) + len(rep.SoftRaise),
+		stats.StatsSlowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
 	}
-	if want[statsThreads] == 0 || want[statsSlowest] == 0 {
+	if want[stats.StatsThreads] == 0 || want[stats.StatsSlowest] == 0 {
 		t.Fatalf("the demo trace has no CPU usage or slowest list: %+v", want)
 	}
 	var onCPU int64
@@ -40,37 +41,37 @@ func TestStatsAnalysisTables(t *testing.T) {
 		onCPU += th.NS
 	}
 	var got, procs float64
-	for _, l := range st.tables[statsThreads].lines {
-		if strings.HasPrefix(l.name, "process ") {
-			procs += l.vals[1]
+	for _, l := range st.Tables[stats.StatsThreads].Lines {
+		if strings.HasPrefix(l.Name, "process ") {
+			procs += l.Vals[1]
 		} else {
-			got += l.vals[1]
+			got += l.Vals[1]
 		}
 	}
 	if int64(got) != onCPU || int64(procs) != onCPU {
 		t.Errorf("threads on CPU %v ns in all, processes %v, the analysis says %d", got, procs, onCPU)
 	}
-	for i := range numStatsTables {
+	for i := range stats.NumStatsTables {
 		if i > 0 {
 			hs.press("focus")
 		}
-		if st.focus != i {
-			t.Fatalf("after %d tabs the focus is on table %d", i, st.focus)
+		if st.Focus != i {
+			t.Fatalf("after %d tabs the focus is on table %d", i, st.Focus)
 		}
-		if n, ok := want[i]; ok && len(st.tables[i].lines) != n {
-			t.Errorf("table %q: %d lines, want %d", st.tables[i].cols[0].head, len(st.tables[i].lines), n)
+		if n, ok := want[i]; ok && len(st.Tables[i].Lines) != n {
+			t.Errorf("table %q: %d lines, want %d", st.Tables[i].Cols[0].Head, len(st.Tables[i].Lines), n)
 		}
 		v := hs.view()
-		for j := range numStatsTables {
-			shown := strings.Contains(v, st.tables[j].cols[0].head)
-			if alone := i >= numSummaryTables; j == i && !shown || alone && j != i && shown || !alone && j < numSummaryTables && !shown {
-				t.Errorf("focus %d: table %q shown %v:\n%s", i, st.tables[j].cols[0].head, shown, v)
+		for j := range stats.NumStatsTables {
+			shown := strings.Contains(v, st.Tables[j].Cols[0].Head)
+			if alone := i >= stats.NumSummaryTables; j == i && !shown || alone && j != i && shown || !alone && j < stats.NumSummaryTables && !shown {
+				t.Errorf("focus %d: table %q shown %v:\n%s", i, st.Tables[j].Cols[0].Head, shown, v)
 			}
 		}
 	}
 	hs.press("focus")
-	if st.focus != 0 {
-		t.Errorf("tab after the last table: focus %d, want 0", st.focus)
+	if st.Focus != 0 {
+		t.Errorf("tab after the last table: focus %d, want 0", st.Focus)
 	}
 }
 
@@ -79,26 +80,26 @@ func TestStatsAnalysisTables(t *testing.T) {
 func TestStatsEnterShowsSlowest(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("stats")
-	st := topView[*statsScreen](hs.b())
-	for st.focus != statsSlowest {
+	st := topView[*stats.Screen](hs.b())
+	for st.Focus != stats.StatsSlowest {
 		hs.press("focus")
 	}
-	st.tables[statsSlowest].sortCol = 1 // longest first
-	st.tables[statsSlowest].sort()
+	st.Tables[stats.StatsSlowest].SortCol = 1 // longest first
+	st.Tables[stats.StatsSlowest].Sort()
 	// The second line is selected with down: enter shows its occurrence,
 	// not the top line's.
 	hs.press("down")
-	sel := st.tables[statsSlowest].lines[1]
-	o := sel.occ
+	sel := st.Tables[stats.StatsSlowest].Lines[1]
+	o := sel.Occ
 	if o == nil || o.TID < 0 {
-		t.Fatalf("the second slowest line %q has no thread occurrence", sel.name)
+		t.Fatalf("the second slowest line %q has no thread occurrence", sel.Name)
 	}
-	if first := st.tables[statsSlowest].lines[0].occ; first != nil && *first == *o {
+	if first := st.Tables[stats.StatsSlowest].Lines[0].Occ; first != nil && *first == *o {
 		t.Fatal("the first two lines have the same occurrence: the test cannot tell them apart")
 	}
 	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
 	b := hs.b()
-	if topView[*statsScreen](b) != nil {
+	if topView[*stats.Screen](b) != nil {
 		t.Fatal("enter left the statistics open")
 	}
 	if b.tv.T0 > core.Time(o.StartNS) || b.tv.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
@@ -116,12 +117,12 @@ func TestHistogramLine(t *testing.T) {
 		ascii bool
 		bars  string
 	}{{false, "▂█ ▄"}, {true, ":@ ="}} {
-		got := histogramLine("read", hist, c.ascii, 80)
+		got := stats.HistogramLine("read", hist, c.ascii, 80)
 		if !strings.HasPrefix(got, "read, log2 histogram 2ns–32ns: "+c.bars) {
 			t.Errorf("ascii %v: %q, want the bars %q over 2ns–32ns", c.ascii, got, c.bars)
 		}
 	}
-	if got := histogramLine("read", []int64{0, 0}, false, 80); !strings.Contains(got, "no durations") {
+	if got := stats.HistogramLine("read", []int64{0, 0}, false, 80); !strings.Contains(got, "no durations") {
 		t.Errorf("empty histogram: %q", got)
 	}
 }
@@ -131,29 +132,29 @@ func TestHistogramLine(t *testing.T) {
 func TestStatsEnterOnThreadLine(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("stats")
-	st := topView[*statsScreen](hs.b())
-	for st.focus != statsLatency {
+	st := topView[*stats.Screen](hs.b())
+	for st.Focus != stats.StatsLatency {
 		hs.press("focus")
 	}
-	tb := &st.tables[statsLatency]
+	tb := &st.Tables[stats.StatsLatency]
 	i := 0
-	for i < len(tb.lines) && tb.lines[i].occ == nil { // process lines have none
+	for i < len(tb.Lines) && tb.Lines[i].Occ == nil { // process lines have none
 		hs.press("down")
 		i++
 	}
-	if i == len(tb.lines) || tb.cur != i {
-		t.Fatalf("no thread line in the latency table (%d lines), or the selection %d is not on line %d", len(tb.lines), tb.cur, i)
+	if i == len(tb.Lines) || tb.Cur != i {
+		t.Fatalf("no thread line in the latency table (%d lines), or the selection %d is not on line %d", len(tb.Lines), tb.Cur, i)
 	}
-	line := tb.lines[i]
-	o := line.occ
+	line := tb.Lines[i]
+	o := line.Occ
 	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
 	b := hs.b()
-	if topView[*statsScreen](b) != nil {
+	if topView[*stats.Screen](b) != nil {
 		t.Fatal("enter left the statistics open")
 	}
 	n := b.tree().Node(b.tree().Selected())
 	if want := core.ThreadName(int64(o.TID), o.CPU); n.Tid != want {
-		t.Errorf("selected row %q (%s), want the thread %s of line %q", n.Label, n.Tid, want, line.name)
+		t.Errorf("selected row %q (%s), want the thread %s of line %q", n.Label, n.Tid, want, line.Name)
 	}
 	if b.cursor != core.Time(o.StartNS) {
 		t.Errorf("cursor %d, want the occurrence's start %d", b.cursor, o.StartNS)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/stats"
 )
 
 // BenchmarkStatsFirstTable is the statistics screen opened over the whole
@@ -23,13 +24,13 @@ func BenchmarkStatsFirstTable(b *testing.B) {
 			tr := bt.open(b)
 			hs := newHarness(b, tr, 200, 60, false)
 			b.Run("first", func(b *testing.B) {
-				req := statsRequest{hist: tr.History(), domain: frame.DomainThread}
-				req.from, req.to = hs.b().tv.Start, hs.b().tv.End
-				req.rows = hs.b().tree().Rows
+				req := stats.StatsRequest{Hist: tr.History(), Domain: frame.DomainThread}
+				req.From, req.To = hs.b().tv.Start, hs.b().tv.End
+				req.Rows = hs.b().tree().Rows
 				for range b.N {
-					var out [numStatsTables][]statsLine
-					if err := stateStats(context.Background(), req, &out); err != nil || len(out[statsStates]) == 0 {
-						b.Fatalf("%v, %d states", err, len(out[statsStates]))
+					var out [stats.NumStatsTables][]stats.StatsLine
+					if err := stats.StateStats(context.Background(), req, &out); err != nil || len(out[stats.StatsStates]) == 0 {
+						b.Fatalf("%v, %d states", err, len(out[stats.StatsStates]))
 					}
 				}
 			})
@@ -37,8 +38,8 @@ func BenchmarkStatsFirstTable(b *testing.B) {
 				for range b.N {
 					hs.press("stats")
 					_ = hs.m.View()
-					st := topView[*statsScreen](hs.b())
-					if st == nil || st.running != 0 {
+					st := topView[*stats.Screen](hs.b())
+					if st == nil || st.Running != 0 {
 						b.Fatal("the statistics did not finish")
 					}
 					hs.press("stats") // closes

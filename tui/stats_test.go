@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/stats"
 )
 
 // statsWant computes the statistics of [from, to] from the definitions:
@@ -62,38 +63,38 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 	tr := b.trace.(*memTrace)
 	sel := b.tree().Node(b.tree().Selected()).Key
 	all, selected, events, calls := statsWant(tr, from, to, sel)
-	st := topView[*statsScreen](b)
+	st := topView[*stats.Screen](b)
 	if st == nil {
 		t.Fatal("the statistics are not open")
 	}
-	if st.from != from || st.to != to {
-		t.Fatalf("statistics of [%d, %d], want [%d, %d]", st.from, st.to, from, to)
+	if st.From != from || st.To != to {
+		t.Fatalf("statistics of [%d, %d], want [%d, %d]", st.From, st.To, from, to)
 	}
-	states := st.tables[statsStates].lines
+	states := st.Tables[stats.StatsStates].Lines
 	if len(states) != len(all) {
 		t.Errorf("%d states, want %d: %v", len(states), len(all), names(states))
 	}
 	for _, l := range states {
-		if core.Time(l.vals[3]) != all[l.name] || core.Time(l.vals[1]) != selected[l.name] {
-			t.Errorf("state %s: all rows %v, selected %v; want %v, %v", l.name, l.vals[3], l.vals[1], all[l.name], selected[l.name])
+		if core.Time(l.Vals[3]) != all[l.Name] || core.Time(l.Vals[1]) != selected[l.Name] {
+			t.Errorf("state %s: all rows %v, selected %v; want %v, %v", l.Name, l.Vals[3], l.Vals[1], all[l.Name], selected[l.Name])
 		}
 	}
-	ev := st.tables[statsEvents].lines
+	ev := st.Tables[stats.StatsEvents].Lines
 	if len(ev) != len(events) {
 		t.Errorf("%d event types, want %d", len(ev), len(events))
 	}
 	for _, l := range ev {
-		if int64(l.vals[1]) != events[l.name] {
-			t.Errorf("event %s: %v, want %d", l.name, l.vals[1], events[l.name])
+		if int64(l.Vals[1]) != events[l.Name] {
+			t.Errorf("event %s: %v, want %d", l.Name, l.Vals[1], events[l.Name])
 		}
 	}
-	sc := st.tables[statsSyscalls].lines
+	sc := st.Tables[stats.StatsSyscalls].Lines
 	if len(sc) != len(calls) {
 		t.Errorf("%d system calls, want %d", len(sc), len(calls))
 	}
 	for _, l := range sc {
-		if c := calls[l.name]; int64(l.vals[1]) != c[0] || int64(l.vals[2]) != c[1] {
-			t.Errorf("system call %s: %v calls %v ns, want %v", l.name, l.vals[1], l.vals[2], c)
+		if c := calls[l.Name]; int64(l.Vals[1]) != c[0] || int64(l.Vals[2]) != c[1] {
+			t.Errorf("system call %s: %v calls %v ns, want %v", l.Name, l.Vals[1], l.Vals[2], c)
 		}
 	}
 }
@@ -149,8 +150,8 @@ func TestStatsCancel(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "counting") {
 		t.Errorf("no progress shown while counting:\n%s", v)
 	}
-	st := topView[*statsScreen](hs.b())
-	seq := st.job.Tag()
+	st := topView[*stats.Screen](hs.b())
+	seq := st.Job.Tag()
 	hs.keys("esc")
 	select {
 	case <-ev.ended:
@@ -158,15 +159,15 @@ func TestStatsCancel(t *testing.T) {
 		t.Fatal("esc did not cancel the count")
 	}
 	b := hs.b()
-	if topView[*statsScreen](b) != nil {
+	if topView[*stats.Screen](b) != nil {
 		t.Error("esc did not close the statistics")
 	}
 	// A late answer of the cancelled run is dropped.
-	late := statsMsg{seq: seq, table: statsEvents, last: true}
-	late.lines[statsEvents] = []statsLine{{name: "late", vals: []float64{0, 1, 100}}}
+	late := stats.StatsMsg{Seq: seq, Table: stats.StatsEvents, Last: true}
+	late.Lines[stats.StatsEvents] = []stats.StatsLine{{Name: "late", Vals: []float64{0, 1, 100}}}
 	hs.send(late)
-	for _, l := range st.tables[statsEvents].lines {
-		if l.name == "late" {
+	for _, l := range st.Tables[stats.StatsEvents].Lines {
+		if l.Name == "late" {
 			t.Error("a cancelled run's answer was applied")
 		}
 	}

@@ -1,4 +1,4 @@
-package tui
+package stats
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 
 // analysisLines turns a report of ingest/analyses into the lines of the
 // system call table and of the analysis tables.
-func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
+func analysisLines(rep *analyses.Report, out *[NumStatsTables][]StatsLine) {
 	var callTime int64
 	for _, c := range rep.Syscalls {
 		callTime += c.TotalNS
@@ -27,8 +27,8 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		}
 	}
 	for _, c := range rep.Syscalls {
-		out[statsSyscalls] = append(out[statsSyscalls], statsLine{name: c.Name, occ: slowestCall[c.Name], hist: c.Histogram,
-			vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
+		out[StatsSyscalls] = append(out[StatsSyscalls], StatsLine{Name: c.Name, Occ: slowestCall[c.Name], hist: c.Histogram,
+			Vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
 	}
 	// A thread line's occurrence is the thread over the whole range:
 	// enter selects it in Control Flow (issue 13: any thread row).
@@ -36,18 +36,18 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		return &analyses.Occurrence{Name: name, TID: tid, CPU: -1, StartNS: rep.FromNS, DurationNS: rep.ToNS - rep.FromNS}
 	}
 	for _, t := range rep.CPUUsage.Threads {
-		out[statsThreads] = append(out[statsThreads], statsLine{name: threadName(t.Comm, t.TID), occ: whole(t.Comm, t.TID),
-			vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
+		out[StatsThreads] = append(out[StatsThreads], StatsLine{Name: threadName(t.Comm, t.TID), Occ: whole(t.Comm, t.TID),
+			Vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
 	}
 	// Processes (their threads summed) in the same table, as lttng-cputop
 	// and Trace Compass's CPU Usage give both; no migrations of their own.
 	for _, p := range rep.CPUUsage.Processes {
-		out[statsThreads] = append(out[statsThreads], statsLine{name: fmt.Sprintf("process %s [%d], %d threads", p.Comm, p.PID, len(p.Threads)),
-			vals: []float64{0, float64(p.NS), p.Percent, 0}})
+		out[StatsThreads] = append(out[StatsThreads], StatsLine{Name: fmt.Sprintf("process %s [%d], %d threads", p.Comm, p.PID, len(p.Threads)),
+			Vals: []float64{0, float64(p.NS), p.Percent, 0}})
 	}
 	for _, c := range rep.CPUUsage.CPUs {
-		out[statsCPUs] = append(out[statsCPUs], statsLine{name: fmt.Sprintf("CPU %d", c.CPU),
-			vals: []float64{0, float64(c.NS), c.Percent}})
+		out[StatsCPUs] = append(out[StatsCPUs], StatsLine{Name: fmt.Sprintf("CPU %d", c.CPU),
+			Vals: []float64{0, float64(c.NS), c.Percent}})
 	}
 	worstWakeup := map[int32]*analyses.Occurrence{} // the list is longest first
 	for i := range rep.Slowest.SchedLatency {
@@ -60,16 +60,16 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 		if occ == nil { // not among the N worst: the thread over the range
 			occ = whole(l.Comm, l.TID)
 		}
-		out[statsLatency] = append(out[statsLatency], statsLine{name: threadName(l.Comm, l.TID), occ: occ, vals: durationVals(&l.Stats), hist: l.Histogram})
+		out[StatsLatency] = append(out[StatsLatency], StatsLine{Name: threadName(l.Comm, l.TID), Occ: occ, Vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, l := range rep.ProcessLatency {
-		out[statsLatency] = append(out[statsLatency], statsLine{name: fmt.Sprintf("process %s [%d]", l.Comm, l.PID), vals: durationVals(&l.Stats), hist: l.Histogram})
+		out[StatsLatency] = append(out[StatsLatency], StatsLine{Name: fmt.Sprintf("process %s [%d]", l.Comm, l.PID), Vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, r := range rep.IRQs {
-		out[statsIRQs] = append(out[statsIRQs], statsLine{name: r.Kind + " " + r.Label(), vals: durationVals(&r.Stats), hist: r.Histogram})
+		out[StatsIRQs] = append(out[StatsIRQs], StatsLine{Name: r.Kind + " " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	for _, r := range rep.SoftRaise {
-		out[statsIRQs] = append(out[statsIRQs], statsLine{name: "soft raise " + r.Label(), vals: durationVals(&r.Stats), hist: r.Histogram})
+		out[StatsIRQs] = append(out[StatsIRQs], StatsLine{Name: "soft raise " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	families := []struct {
 		kind string
@@ -85,8 +85,8 @@ func analysisLines(rep *analyses.Report, out *[numStatsTables][]statsLine) {
 			if o.CPU >= 0 {
 				name += fmt.Sprintf(" cpu %d", o.CPU)
 			}
-			out[statsSlowest] = append(out[statsSlowest], statsLine{name: name, occ: &f.occ[i],
-				vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
+			out[StatsSlowest] = append(out[StatsSlowest], StatsLine{Name: name, Occ: &f.occ[i],
+				Vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
 		}
 	}
 }
@@ -102,12 +102,12 @@ func durationVals(s *analyses.Stats) []float64 {
 // showOccurrence closes the screen and shows the occurrence of the
 // selected line of the focused table in Control Flow: its thread selected,
 // the Gantt zoomed to it, the cursor at its start.
-func (s *statsScreen) showOccurrence() ui.Step {
-	t := &s.tables[s.focus]
-	if t.cur >= len(t.lines) || t.lines[t.cur].occ == nil {
+func (s *Screen) showOccurrence() ui.Step {
+	t := &s.Tables[s.Focus]
+	if t.Cur >= len(t.Lines) || t.Lines[t.Cur].Occ == nil {
 		return ui.Step{Note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
 	}
-	o := t.lines[t.cur].occ
+	o := t.Lines[t.Cur].Occ
 	z := ui.ZoomMsg{Pane: frame.PaneControlFlow, Node: -1, T0: core.Time(o.StartNS), T1: core.Time(o.StartNS + max(o.DurationNS, 1))}
 	if n, ok := s.threads.ByTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
 		z.Node = n
@@ -115,10 +115,10 @@ func (s *statsScreen) showOccurrence() ui.Step {
 	return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 }
 
-// histogramLine draws a log2 histogram in one line: a block per bucket
+// HistogramLine draws a log2 histogram in one line: a block per bucket
 // ([2^(i-1), 2^i) ns), its height the bucket's count against the
 // largest, then the range of the buckets drawn.
-func histogramLine(name string, hist []int64, ascii bool, w int) string {
+func HistogramLine(name string, hist []int64, ascii bool, w int) string {
 	levels := []rune(" ▁▂▃▄▅▆▇█")
 	if ascii {
 		levels = []rune(" .:-=+*#@")

@@ -1,4 +1,4 @@
-package tui
+package stats
 
 import (
 	"strconv"
@@ -13,22 +13,22 @@ import (
 // tables: an equal share each, a table with fewer lines lending the rest
 // to the focused one. An analysis table has the whole panel. Each height
 // counts the header line.
-func (s *statsScreen) heights() [numStatsTables]int {
+func (s *Screen) heights() [NumStatsTables]int {
 	avail := s.sh.PanelLines() - 1
-	var h [numStatsTables]int
-	if avail < 2*numSummaryTables || s.focus >= numSummaryTables { // the focused one alone (tab cycles)
-		h[s.focus] = max(avail, 1)
+	var h [NumStatsTables]int
+	if avail < 2*NumSummaryTables || s.Focus >= NumSummaryTables { // the focused one alone (tab cycles)
+		h[s.Focus] = max(avail, 1)
 		return h
 	}
 	spare := avail
-	for i := range numSummaryTables {
-		h[i] = max(min(avail/numSummaryTables, len(s.tables[i].lines)+1), 2)
+	for i := range NumSummaryTables {
+		h[i] = max(min(avail/NumSummaryTables, len(s.Tables[i].Lines)+1), 2)
 		spare -= h[i]
 	}
 	// The spare lines go to the focused table, then to the others, as
 	// far as they have lines to show; what is left stays blank.
-	for _, i := range []int{s.focus, (s.focus + 1) % numSummaryTables, (s.focus + 2) % numSummaryTables} {
-		more := min(max(len(s.tables[i].lines)+1-h[i], 0), max(spare, 0))
+	for _, i := range []int{s.Focus, (s.Focus + 1) % NumSummaryTables, (s.Focus + 2) % NumSummaryTables} {
+		more := min(max(len(s.Tables[i].Lines)+1-h[i], 0), max(spare, 0))
 		h[i] += more
 		spare -= more
 	}
@@ -55,21 +55,21 @@ func statsWidths(cols []statsCol, w int) []int {
 }
 
 // View draws the statistics screen.
-func (s *statsScreen) View(a ui.Area) []string {
+func (s *Screen) View(a ui.Area) []string {
 	w := a.Width
-	lines := []string{s.sh.RangeTitle("Statistics of the "+s.what, s.start, s.from, s.to, w)}
+	lines := []string{s.sh.RangeTitle("Statistics of the "+s.what, s.start, s.From, s.To, w)}
 	hs := s.heights()
-	t := &s.tables[s.focus]
+	t := &s.Tables[s.Focus]
 	var hist string
-	if t.cur < len(t.lines) && t.lines[t.cur].hist != nil && hs[s.focus] > 2 {
-		hs[s.focus]-- // the selected line's histogram under the table
-		hist = histogramLine(t.lines[t.cur].name, t.lines[t.cur].hist, s.sh.Styles.ASCII, w)
+	if t.Cur < len(t.Lines) && t.Lines[t.Cur].hist != nil && hs[s.Focus] > 2 {
+		hs[s.Focus]-- // the selected line's histogram under the table
+		hist = HistogramLine(t.Lines[t.Cur].Name, t.Lines[t.Cur].hist, s.sh.Styles.ASCII, w)
 	}
 	for i, h := range hs {
 		if h > 0 {
 			lines = append(lines, s.tableLines(i, h, w)...)
 		}
-		if i == s.focus && hist != "" {
+		if i == s.Focus && hist != "" {
 			lines = append(lines, hist)
 		}
 	}
@@ -78,22 +78,22 @@ func (s *statsScreen) View(a ui.Area) []string {
 
 // tableLines draws one table in h lines: header, then its lines
 // from the scroll position (or its status).
-func (s *statsScreen) tableLines(i, h, w int) []string {
+func (s *Screen) tableLines(i, h, w int) []string {
 	st := s.sh.Styles
-	t := &s.tables[i]
-	ws := statsWidths(t.cols, w)
+	t := &s.Tables[i]
+	ws := statsWidths(t.Cols, w)
 	down, up := " ↓", " ↑"
 	if st.ASCII {
 		down, up = " v", " ^"
 	}
 	var head strings.Builder
-	for c, col := range t.cols {
+	for c, col := range t.Cols {
 		if c > 0 {
 			head.WriteByte(' ')
 		}
-		name := col.head
-		if c == t.sortCol {
-			if (t.asc) != (col.of == 0) {
+		name := col.Head
+		if c == t.SortCol {
+			if (t.Asc) != (col.of == 0) {
 				name += up
 			} else {
 				name += down
@@ -106,19 +106,19 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 		}
 	}
 	headInk := st.TableHeader
-	if i == s.focus {
+	if i == s.Focus {
 		headInk = st.TableFocusCol
 	}
 	out := []string{headInk.Render(ui.Fit(head.String(), w))}
-	if t.status != "" || len(t.lines) == 0 {
+	if t.status != "" || len(t.Lines) == 0 {
 		msg := t.status
 		if msg == "" {
 			msg = "nothing in this range"
 		}
 		out = append(out, st.Dim.Render(ui.Fit(msg, w)))
 	}
-	for j := t.top; len(out) < h && j < len(t.lines); j++ {
-		out = append(out, s.lineText(t, &t.lines[j], ws, w, i == s.focus && j == t.cur))
+	for j := t.top; len(out) < h && j < len(t.Lines); j++ {
+		out = append(out, s.lineText(t, &t.Lines[j], ws, w, i == s.Focus && j == t.Cur))
 	}
 	for len(out) < h {
 		out = append(out, "")
@@ -129,10 +129,10 @@ func (s *statsScreen) tableLines(i, h, w int) []string {
 // lineText draws one line: the state's swatch and name, then the
 // values right-aligned. The selected line is in reverse video, or marked
 // with selMarker in ASCII mode (no reverse video without colour).
-func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int, sel bool) string {
+func (s *Screen) lineText(t *statsTable, l *StatsLine, ws []int, w int, sel bool) string {
 	st := s.sh.Styles
 	var sb strings.Builder
-	name := l.name
+	name := l.Name
 	nameW := ws[0]
 	if sel && st.ASCII {
 		sb.WriteString(ui.SelMarker)
@@ -144,9 +144,9 @@ func (s *statsScreen) lineText(t *statsTable, l *statsLine, ws []int, w int, sel
 		nameW -= 3
 	}
 	sb.WriteString(ui.Fit(name, nameW))
-	for c := 1; c < len(t.cols); c++ {
+	for c := 1; c < len(t.Cols); c++ {
 		sb.WriteByte(' ')
-		sb.WriteString(ui.PadLeft(formatStat(t.cols[c].kind, l.vals[c]), ws[c]))
+		sb.WriteString(ui.PadLeft(formatStat(t.Cols[c].kind, l.Vals[c]), ws[c]))
 	}
 	if sel && !st.ASCII {
 		return st.TableSelected.Render(ui.PadStyled(sb.String(), w))
@@ -168,6 +168,6 @@ func formatStat(k colKind, v float64) string {
 }
 
 // Help is the statistics screen's help line.
-func (s *statsScreen) Help() string {
+func (s *Screen) Help() string {
 	return s.sh.Hint(keymap.FocusStats)
 }
