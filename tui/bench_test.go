@@ -13,7 +13,8 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 )
 
 // The keypress-to-frame benchmark: a generated kernel-like trace of 50 k
@@ -269,16 +270,16 @@ func benchOverview(b *testing.B, tr frame.Trace) {
 		b.Run(kind.name+"/first", func(b *testing.B) {
 			var cpu time.Duration
 			for range b.N {
-				hs.b().ovCache = [2]*overview.Result{}
+				hs.b().ovCache = [2]*model.Result{}
 				c0 := gentest.CPUTime()
 				hs.keys(kind.key)
 				_ = hs.m.View()
 				cpu += gentest.CPUTime() - c0
-				if ov := topView[*overviewScreen](hs.b()); ov == nil || ov.res == nil {
+				if ov := topView[*overview.Screen](hs.b()); ov == nil || ov.Res == nil {
 					b.Fatal("no overview")
 				}
 				b.StopTimer()
-				res := topView[*overviewScreen](hs.b()).res
+				res := topView[*overview.Screen](hs.b()).Res
 				b.ReportMetric(float64(res.Model.T), "slices")
 				b.ReportMetric(float64(len(res.Parts)), "p-values")
 				for i, ph := range []string{"model-ms", "qualities-ms", "p-values-ms"} {

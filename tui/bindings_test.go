@@ -596,20 +596,20 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"overview": func(t *testing.T, hs *harness) {
 		hs.press("overview")
 		ov := hs.ov()
-		if ov == nil || ov.spatial || ov.res == nil || len(ov.res.Parts) < 3 {
+		if ov == nil || ov.Spatial || ov.Res == nil || len(ov.Res.Parts) < 3 {
 			t.Fatalf("overview %v", ov)
 		}
 		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
 			t.Errorf("overview screen:\n%s", v)
 		}
-		cur := ov.cur
+		cur := ov.Cur
 		hs.press("zoom_out") // coarser: a larger p
-		if ov.cur != cur+1 || ov.res.Parts[ov.cur].P <= ov.res.Parts[cur].P {
-			t.Errorf("partition %d -> %d", cur, ov.cur)
+		if ov.Cur != cur+1 || ov.Res.Parts[ov.Cur].P <= ov.Res.Parts[cur].P {
+			t.Errorf("partition %d -> %d", cur, ov.Cur)
 		}
 		hs.press("zoom_in")
-		if ov.cur != cur {
-			t.Errorf("zoom in went to partition %d, want %d", ov.cur, cur)
+		if ov.Cur != cur {
+			t.Errorf("zoom in went to partition %d, want %d", ov.Cur, cur)
 		}
 		hs.press("overview")
 		if hs.ov() != nil {
@@ -619,14 +619,14 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"overview_st": func(t *testing.T, hs *harness) {
 		hs.press("overview_st")
 		ov := hs.ov()
-		if ov == nil || !ov.spatial || ov.res == nil {
+		if ov == nil || !ov.Spatial || ov.Res == nil {
 			t.Fatalf("spatiotemporal overview %v", ov)
 		}
 		if v := hs.view(); !strings.Contains(v, "Spatiotemporal overview") {
 			t.Errorf("overview screen:\n%s", v)
 		}
 		hs.press("overview") // switches to the temporal one
-		if ov := hs.ov(); ov == nil || ov.spatial {
+		if ov := hs.ov(); ov == nil || ov.Spatial {
 			t.Error("o did not switch to the temporal overview")
 		}
 		hs.keys("esc")

@@ -9,7 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -62,7 +62,7 @@ type browser struct {
 	wakerJumps []wakerJump // where the follow-waker key left, for the back key
 
 	density  density             // the strip's data
-	ovCache  [2]*overview.Result // the last overview of each kind (temporal, spatiotemporal), reused on reopening
+	ovCache  [2]*model.Result // the last overview of each kind (temporal, spatiotemporal), reused on reopening
 	ovBudget float64             // the overview's work budget (tests lower it)
 
 	table  *eventTable
@@ -99,7 +99,7 @@ type (
 
 func newBrowser(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
-		ovBudget: overview.DefaultBudget,
+		ovBudget: model.DefaultBudget,
 		panes:    []rowView{frame.PaneControlFlow: {title: "Control Flow"}, frame.PaneResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view

@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -97,4 +98,4 @@ func topView[V ui.View](b *browser) V {
 }
 
 // ov is the open overview screen (nil when none is).
-func (hs *harness) ov() *overviewScreen { return topView[*overviewScreen](hs.b()) }
+func (hs *harness) ov() *overview.Screen { return topView[*overview.Screen](hs.b()) }

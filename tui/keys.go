@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/ui"
 )
@@ -89,7 +89,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.pane, b.frame = v, nil
-		b.ovCache = [2]*overview.Result{} // the overviews were of the other view's rows
+		b.ovCache = [2]*model.Result{} // the overviews were of the other view's rows
 		return b.changed(false)
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable

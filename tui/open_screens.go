@@ -12,7 +12,9 @@ import (
 	"github.com/tracetui/tracetui/tui/screens/critical"
 	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/screens/flame"
+	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/screens/stats"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Opening the screens: the main screen copies what a screen needs (the
@@ -124,4 +126,29 @@ func (b *browser) openStats() tea.Cmd {
 	s, cmd := stats.New(b.ctx, b.sh, in)
 	b.push(s)
 	return cmd
+}
+
+// openOverview opens (or reuses) the overview of the visible range.
+func (b *browser) openOverview(spatial bool) tea.Cmd {
+	l := b.sh.Layout(b.showTable, b.tableLines)
+	ov, cmd, ok := overview.New(b.ctx, b.sh, overview.Input{Window: &b.tv, Tree: b.tree(), Cache: &b.ovCache, Spatial: spatial,
+		Pane: b.pane, Hist: b.hist, GanttW: l.GanttW, Budget: b.ovBudget, Now: b.clock})
+	if !ok {
+		b.setNote(noteInfo, "no rows to aggregate in this view")
+		return nil
+	}
+	b.push(ov)
+	return cmd
+}
+
+// zoomTo applies a zoomMsg.
+func (b *browser) zoomTo(z ui.ZoomMsg) tea.Cmd {
+	if z.Node >= 0 && z.Pane == b.pane {
+		t := b.tree()
+		t.SelectNode(z.Node)
+		t.Top = t.Sel
+	}
+	b.tv = b.tv.WithRange(z.T0, z.T1-z.T0+1)
+	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
+	return b.moveCursor(z.T0, false)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/overview"
 )
 
 // Busy traces for the overviews: the real `go build` captures of
@@ -144,26 +145,26 @@ func TestOverviewBusyReadable(t *testing.T) {
 				hs := newHarness(t, tr, 120, 40, true)
 				hs.press(k)
 				ov := hs.ov()
-				if ov == nil || ov.res == nil || ov.res.Err != nil {
+				if ov == nil || ov.Res == nil || ov.Res.Err != nil {
 					t.Fatalf("%s: no overview", k)
 				}
-				res := ov.res
-				if leaves := len(res.Req.Shape.Leaves); leaves > ov.leafLines() || len(res.Req.Shape.RowKeys) <= ov.leafLines() {
-					t.Fatalf("%s: %d leaves of %d rows for %d lines", k, leaves, len(res.Req.Shape.RowKeys), ov.leafLines())
+				res := ov.Res
+				if leaves := len(res.Req.Shape.Leaves); leaves > ov.LeafLines() || len(res.Req.Shape.RowKeys) <= ov.LeafLines() {
+					t.Fatalf("%s: %d leaves of %d rows for %d lines", k, leaves, len(res.Req.Shape.RowKeys), ov.LeafLines())
 				}
 				for i := range res.Parts {
-					d := newDrawing(res, i, ov.drawing().cols, ov.leafLines(), *ov.tv)
+					d := overview.NewDrawing(res, i, ov.Drawing().Cols, ov.LeafLines(), *ov.Window)
 					empty := 0
-					for _, c := range d.cells {
-						if c.kind == cellHatch {
+					for _, c := range d.Cells {
+						if c.Kind == overview.CellHatch {
 							t.Fatalf("%s: p %g hatches a cell", k, res.Parts[i].P)
 						}
-						if c.kind == cellEmpty {
+						if c.Kind == overview.CellEmpty {
 							empty++
 						}
 					}
 					if i == len(res.Parts)-1 && empty > 0 {
-						t.Errorf("%s: the coarsest p %g (%d parts) leaves %d of %d cells blank", k, res.Parts[i].P, len(res.Parts[i].Areas), empty, len(d.cells))
+						t.Errorf("%s: the coarsest p %g (%d parts) leaves %d of %d cells blank", k, res.Parts[i].P, len(res.Parts[i].Areas), empty, len(d.Cells))
 					}
 				}
 			}

@@ -12,7 +12,8 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 )
 
 // bruteModel computes the microscopic model of rows (status keys) over
@@ -31,7 +32,7 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 	v := frame.Window{T0: from, T1: to, Cols: T}
 	out := make([][]float64, len(keys))
 	for i := range out {
-		out[i] = make([]float64, T*overview.MaxTypes)
+		out[i] = make([]float64, T*model.MaxTypes)
 	}
 	for _, iv := range m.Intervals() {
 		r, ok := row[iv.Key]
@@ -45,7 +46,7 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 		for k := range T {
 			s, e := max(iv.Start, v.ColStart(k)), min(iv.End, v.ColEnd(k))
 			if s <= e {
-				out[r][k*overview.MaxTypes+j] += float64(e-s+1) * overview.TicksPerSlice / float64(v.ColEnd(k)-v.ColStart(k)+1)
+				out[r][k*model.MaxTypes+j] += float64(e-s+1) * model.TicksPerSlice / float64(v.ColEnd(k)-v.ColStart(k)+1)
 			}
 		}
 	}
@@ -66,25 +67,25 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 	for _, pane := range []int{frame.PaneControlFlow, frame.PaneResources} {
 		hs := newHarness(t, tr, 100, 30, true)
 		tree := hs.b().panes[pane].tree
-		sh := buildShape(tree, overview.MaxLeaves)
+		sh := overview.BuildShape(tree, model.MaxLeaves)
 		from, to := demoStart+1_234_567, demoEnd-2_000_000
 		const T = 37
-		m, err := overview.BuildModel(context.Background(), overview.ModelRequest{Hist: hist, Shape: sh, From: from, To: to, Slices: T,
+		m, err := model.BuildModel(context.Background(), model.ModelRequest{Hist: hist, Shape: sh, From: from, To: to, Slices: T,
 			Temporal: true, Workers: 2, Chunk: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := bruteModel(t, hist, sh.RowKeys, from, to, T, m.Values)
-		dense, _ := aggregate.NewModel(len(want), T, overview.MaxTypes)
+		dense, _ := aggregate.NewModel(len(want), T, model.MaxTypes)
 		for r, row := range want {
 			for i, x := range row {
 				if x > 0 {
-					dense.Add(r, i/overview.MaxTypes, i%overview.MaxTypes, x)
+					dense.Add(r, i/model.MaxTypes, i%model.MaxTypes, x)
 				}
 			}
 		}
 		for l := range sh.Leaves {
-			sum := make([]float64, T*overview.MaxTypes)
+			sum := make([]float64, T*model.MaxTypes)
 			for r, leaf := range sh.RowLeaf {
 				if int(leaf) == l {
 					for i, x := range want[r] {
@@ -122,14 +123,14 @@ func TestOverviewShapeCoarsening(t *testing.T) {
 		limit, leaves int
 		grouped       bool
 	}{{100, 12, false}, {10, 9, true}, {3, 3, true}} {
-		sh := buildShape(tree, c.limit)
+		sh := overview.BuildShape(tree, c.limit)
 		if len(sh.Leaves) != c.leaves || (sh.Grouped != "") != c.grouped {
 			t.Errorf("limit %d: %d leaves (grouped %q), want %d", c.limit, len(sh.Leaves), sh.Grouped, c.leaves)
 		}
 		if err := sh.Hier.Check(len(sh.Leaves)); err != nil {
 			t.Fatalf("limit %d: %v", c.limit, err)
 		}
-		if c.grouped && len(sh.Leaves) > minBanded && len(sh.Hier.Children[0]) >= len(sh.Leaves) {
+		if c.grouped && len(sh.Leaves) > overview.MinBanded && len(sh.Hier.Children[0]) >= len(sh.Leaves) {
 			t.Errorf("limit %d: %d summed leaves flat under the root, want bands between", c.limit, len(sh.Leaves))
 		}
 		if len(sh.RowKeys) != 12 || sh.NodeRows[0] != 12 {
@@ -145,7 +146,7 @@ func TestOverviewShapeCoarsening(t *testing.T) {
 			}
 		}
 	}
-	if sh := buildShape(tree, 100); sh.Leaves[4].Label != "Web Content 2001" || sh.Leaves[4].Depth != 1 {
+	if sh := overview.BuildShape(tree, 100); sh.Leaves[4].Label != "Web Content 2001" || sh.Leaves[4].Depth != 1 {
 		t.Errorf("leaf 4 = %+v, want the thread under firefox", sh.Leaves[4])
 	}
 }
@@ -157,8 +158,8 @@ func TestOverviewCostGuard(t *testing.T) {
 	hs.b().ovBudget = 1000
 	hs.press("overview")
 	ov := hs.ov()
-	if ov.res == nil || ov.res.Model.T != overview.MinSlices || ov.res.Plan.Coarse { // one row per leaf: nothing to sum
-		t.Fatalf("with a budget of 1000 steps: %+v", ov.res.Plan)
+	if ov.Res == nil || ov.Res.Model.T != model.MinSlices || ov.Res.Plan.Coarse { // one row per leaf: nothing to sum
+		t.Fatalf("with a budget of 1000 steps: %+v", ov.Res.Plan)
 	}
 	if v := hs.view(); !strings.Contains(v, "work budget") {
 		t.Errorf("the title does not say the budget cut the model:\n%s", v)
@@ -175,25 +176,25 @@ func TestOverviewHatch(t *testing.T) {
 	hs.press("overview_st")
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 14})
 	ov := hs.ov()
-	for ov.cur > 0 { // the finest partition: leaves apart
+	for ov.Cur > 0 { // the finest partition: leaves apart
 		hs.press("zoom_in")
 	}
-	d := ov.drawing()
-	if d.usedLines >= len(ov.res.Req.Shape.Leaves) {
-		t.Fatalf("%d lines for %d leaves: no line holds several", d.usedLines, len(ov.res.Req.Shape.Leaves))
+	d := ov.Drawing()
+	if d.UsedLines >= len(ov.Res.Req.Shape.Leaves) {
+		t.Fatalf("%d lines for %d leaves: no line holds several", d.UsedLines, len(ov.Res.Req.Shape.Leaves))
 	}
 	hatched := 0
-	for line := range d.usedLines {
-		for c := range d.cols {
-			cell := d.cells[line*d.cols+c]
+	for line := range d.UsedLines {
+		for c := range d.Cols {
+			cell := d.Cells[line*d.Cols+c]
 			parts := map[int32]bool{}
-			for _, leaf := range d.lineLeaves(line) {
-				parts[d.partOf[leaf*ov.res.Model.T+d.colSlice[c]]] = true
+			for _, leaf := range d.LineLeaves(line) {
+				parts[d.PartOf[leaf*ov.Res.Model.T+d.ColSlice[c]]] = true
 			}
-			if (cell.kind == cellHatch) != (len(parts) > 1) {
-				t.Fatalf("line %d col %d: kind %d for %d parts", line, c, cell.kind, len(parts))
+			if (cell.Kind == overview.CellHatch) != (len(parts) > 1) {
+				t.Fatalf("line %d col %d: kind %d for %d parts", line, c, cell.Kind, len(parts))
 			}
-			if cell.kind == cellHatch {
+			if cell.Kind == overview.CellHatch {
 				hatched++
 			}
 		}
@@ -217,20 +218,20 @@ func TestOverviewEnterZooms(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("overview_st")
 	ov := hs.ov()
-	for ov.cur > 0 {
+	for ov.Cur > 0 {
 		hs.press("zoom_in")
 	}
 	hs.press("down")
 	hs.press("down") // ls 1200
 	hs.press("right")
-	d := ov.drawing()
-	a, ok := d.areaAt(ov.line, ov.col)
+	d := ov.Drawing()
+	a, ok := d.AreaAt(ov.Line, ov.Col)
 	if !ok {
 		t.Fatal("no part under the cursor")
 	}
-	m := ov.res.Model
+	m := ov.Res.Model
 	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
-	node := ov.res.Req.Shape.NodeTree[a.Node]
+	node := ov.Res.Req.Shape.NodeTree[a.Node]
 	hs.press("toggle")
 	b := hs.b()
 	if hs.ov() != nil || b.tv.T0 != t0 || b.tv.T1 != t1 || b.cursor != t0 {
@@ -247,25 +248,25 @@ func TestOverviewSteps(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("overview")
 	ov := hs.ov()
-	n := len(ov.res.Parts)
+	n := len(ov.Res.Parts)
 	for range n + 1 {
 		hs.press("zoom_out")
 	}
-	last := ov.res.Parts[n-1]
-	if ov.cur != n-1 || len(last.Areas) != 1 || !strings.Contains(hs.b().note, "last significant p") {
-		t.Errorf("at the coarsest: partition %d/%d of %d parts, note %q", ov.cur+1, n, len(last.Areas), hs.b().note)
+	last := ov.Res.Parts[n-1]
+	if ov.Cur != n-1 || len(last.Areas) != 1 || !strings.Contains(hs.b().note, "last significant p") {
+		t.Errorf("at the coarsest: partition %d/%d of %d parts, note %q", ov.Cur+1, n, len(last.Areas), hs.b().note)
 	}
 	for range n + 1 {
 		hs.press("zoom_in")
 	}
-	if first := ov.res.Parts[0]; ov.cur != 0 || first.P != 0 || first.Loss != 0 {
-		t.Errorf("at the finest: partition %d, p %g, loss %g", ov.cur, first.P, first.Loss)
+	if first := ov.Res.Parts[0]; ov.Cur != 0 || first.P != 0 || first.Loss != 0 {
+		t.Errorf("at the finest: partition %d, p %g, loss %g", ov.Cur, first.P, first.Loss)
 	}
 	if v := hs.view(); !strings.Contains(v, "p 0 (1/") || !strings.Contains(v, "loss 0") {
 		t.Errorf("p line:\n%s", v)
 	}
 	for i := 1; i < n; i++ { // the dichotomy's list: increasing p, gain, loss
-		a, b := ov.res.Parts[i-1], ov.res.Parts[i]
+		a, b := ov.Res.Parts[i-1], ov.Res.Parts[i]
 		if b.P <= a.P || b.Gain < a.Gain-1e-9 || b.Loss < a.Loss-1e-9 {
 			t.Errorf("partition %d (p %g, gain %g, loss %g) after p %g, gain %g, loss %g", i, b.P, b.Gain, b.Loss, a.P, a.Gain, a.Loss)
 		}
@@ -313,7 +314,7 @@ func TestOverviewCancel(t *testing.T) {
 	if m := <-msgs; m != nil {
 		hs.send(m)
 	}
-	if topView[*overviewScreen](b) != nil {
+	if topView[*overview.Screen](b) != nil {
 		t.Error("a cancelled overview was shown")
 	}
 }

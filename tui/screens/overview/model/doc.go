@@ -1,4 +1,4 @@
-// Package overview computes the browser's aggregated overviews (o:
+// Package model computes the browser's aggregated overviews (o:
 // temporal, O: spatiotemporal), after Ocelotl (Dosimont's thesis,
 // chapters 5-7), over plain inputs: a [Shape] (the rows' status
 // attributes, grouped into the leaves of a hierarchy) and a core.History.
@@ -14,6 +14,6 @@
 // run off the UI goroutine: the inputs are read only.
 //
 // The screen (keys, drawing the mode view, building the Shape from the
-// Gantt's row tree) stays in package tui, which owns the row tree and
-// the styles.
-package overview
+// Gantt's row tree) is package overview above this folder; this
+// package draws nothing and imports neither Bubble Tea nor ui.
+package model

@@ -1,4 +1,4 @@
-package tui
+package overview
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 )
 
 // ovEntry is a top-level row of the tree with the rows under it.
@@ -16,9 +16,9 @@ type ovEntry struct {
 	rows []int32 // tree nodes with a status key
 }
 
-// buildShape lists the rows of a tree with their hierarchy (Control Flow:
+// BuildShape lists the rows of a tree with their hierarchy (Control Flow:
 // process > thread; Resources: CPUs), coarsened to at most limit leaves.
-func buildShape(t *frame.RowTree, limit int) *overview.Shape {
+func BuildShape(t *frame.RowTree, limit int) *model.Shape {
 	var entries []ovEntry
 	total := 0
 	// One walk of the rows (depth-first): each root, then its children.
@@ -44,7 +44,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 		return true
 	})
 	flush()
-	sh := &overview.Shape{Hier: &aggregate.Hierarchy{Children: [][]int{nil}, Resource: []int{-1}}, NodeTree: []int32{-1}}
+	sh := &model.Shape{Hier: &aggregate.Hierarchy{Children: [][]int{nil}, Resource: []int{-1}}, NodeTree: []int32{-1}}
 	newNode := func(parent int, tree int32) int {
 		v := len(sh.Hier.Children)
 		sh.Hier.Children = append(sh.Hier.Children, nil)
@@ -53,7 +53,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 		sh.Hier.Children[parent] = append(sh.Hier.Children[parent], v)
 		return v
 	}
-	addLeaf := func(parent int, l overview.Leaf, rows []int32) {
+	addLeaf := func(parent int, l model.Leaf, rows []int32) {
 		v := newNode(parent, l.Node)
 		sh.Hier.Resource[v] = len(sh.Leaves)
 		for _, r := range rows {
@@ -67,7 +67,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 	case total <= limit: // every row is a leaf, under its process
 		for _, e := range entries {
 			if len(e.rows) == 1 {
-				addLeaf(0, overview.Leaf{Label: t.Node(e.rows[0]).Label, Node: e.rows[0]}, e.rows)
+				addLeaf(0, model.Leaf{Label: t.Node(e.rows[0]).Label, Node: e.rows[0]}, e.rows)
 				continue
 			}
 			p := newNode(0, e.node)
@@ -76,7 +76,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 				if r == e.node {
 					d = 0 // the leader thread is the process's own row
 				}
-				addLeaf(p, overview.Leaf{Label: t.Node(r).Label, Node: r, Depth: d}, []int32{r})
+				addLeaf(p, model.Leaf{Label: t.Node(r).Label, Node: r, Depth: d}, []int32{r})
 			}
 		}
 	case len(entries) <= limit: // processes are leaves
@@ -86,7 +86,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 			if len(e.rows) > 1 {
 				label += fmt.Sprintf(" (%d)", len(e.rows))
 			}
-			addLeaf(parent(i), overview.Leaf{Label: label, Node: e.node}, e.rows)
+			addLeaf(parent(i), model.Leaf{Label: label, Node: e.node}, e.rows)
 		}
 		sh.Grouped = fmt.Sprintf("%d rows summed into their %d processes", total, len(entries))
 	default: // groups of consecutive processes are leaves
@@ -101,7 +101,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 			if z-a > 1 {
 				label += fmt.Sprintf(" +%d", z-a-1)
 			}
-			addLeaf(parent(g), overview.Leaf{Label: label, Node: entries[a].node}, rows)
+			addLeaf(parent(g), model.Leaf{Label: label, Node: entries[a].node}, rows)
 		}
 		sh.Grouped = fmt.Sprintf("%d rows summed into %d groups", total, limit)
 	}
@@ -127,7 +127,7 @@ func buildShape(t *frame.RowTree, limit int) *overview.Shape {
 // flat root offers only "each leaf" or "everything"). Few leaves stay
 // under the root. It returns the parent of the i-th leaf.
 func bands(n int, newBand func() int) func(i int) int {
-	if n <= minBanded {
+	if n <= MinBanded {
 		return func(int) int { return 0 }
 	}
 	per := int(math.Ceil(math.Sqrt(float64(n))))
@@ -138,5 +138,5 @@ func bands(n int, newBand func() int) func(i int) int {
 	return func(i int) int { return parents[i/per] }
 }
 
-// minBanded is the most leaves left flat under the root.
-const minBanded = 8
+// MinBanded is the most leaves left flat under the root.
+const MinBanded = 8

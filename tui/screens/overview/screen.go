@@ -1,4 +1,4 @@
-package tui
+package overview
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -20,31 +22,31 @@ import (
 // help line and ruler marks. Computing is in overview.go, drawing the
 // cells in overview_view.go.
 
-// overviewScreen is the overview screen, a view.
-type overviewScreen struct {
+// Screen is the overview screen, a view.
+type Screen struct {
 	sh       *ui.Shared
-	tv       *frame.Window  // the Gantt's (read only: the ruler's times of columns)
+	Window   *frame.Window  // the Gantt's (read only: the ruler's times of columns)
 	tree     *frame.RowTree // the rows aggregated (labels of the hierarchy's nodes)
-	cache    *[2]*overview.Result
-	spatial  bool
+	cache    *[2]*model.Result
+	Spatial  bool
 	job      ui.Job
-	req      overview.Request // the request shown or running
-	note     string           // what the cost guard did
+	req      model.Request // the request shown or running
+	note     string        // what the cost guard did
 	progress string
-	res      *overview.Result // shown (nil while computing)
-	cur      int              // index in res.parts
-	line     int              // cursor line (among the leaf lines)
-	col      int              // cursor column
-	draw     *ovDrawing       // cells of res.parts[cur] at the current size
+	Res      *model.Result // shown (nil while computing)
+	Cur      int           // index in res.parts
+	Line     int           // cursor line (among the leaf lines)
+	Col      int           // cursor column
+	draw     *ovDrawing    // cells of res.parts[cur] at the current size
 }
 
 func (m ovMsg) On(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
 
 // Close cancels a running computation.
-func (ov *overviewScreen) Close() { ov.job.Stop() }
+func (ov *Screen) Close() { ov.job.Stop() }
 
 // Update handles a key or a report.
-func (ov *overviewScreen) Update(msg tea.Msg) ui.Step {
+func (ov *Screen) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return ov.key(msg)
@@ -55,7 +57,7 @@ func (ov *overviewScreen) Update(msg tea.Msg) ui.Step {
 }
 
 // gotReport applies a report.
-func (ov *overviewScreen) gotReport(m ovMsg) ui.Step {
+func (ov *Screen) gotReport(m ovMsg) ui.Step {
 	if !ov.job.Current(m.seq) {
 		return ui.Step{}
 	}
@@ -76,107 +78,95 @@ func (ov *overviewScreen) gotReport(m ovMsg) ui.Step {
 }
 
 // show shows a result at its default partition.
-func (ov *overviewScreen) show(res *overview.Result) {
-	ov.res, ov.cur, ov.progress, ov.draw, ov.note = res, res.Def, "", nil, res.Plan.Note
+func (ov *Screen) show(res *model.Result) {
+	ov.Res, ov.Cur, ov.progress, ov.draw, ov.note = res, res.Def, "", nil, res.Plan.Note
 }
 
 // key handles a key on the overview screen.
-func (ov *overviewScreen) key(msg tea.KeyMsg) ui.Step {
+func (ov *Screen) key(msg tea.KeyMsg) ui.Step {
 	km := &ov.sh.Keys
 	switch {
 	case msg.Type == tea.KeyEsc:
 		return ui.Step{Done: true}
 	case key.Matches(msg, km.Overview, km.OverviewST):
 		// The same kind closes; the other kind is opened by the base.
-		return ui.Step{Done: true, Pass: key.Matches(msg, km.OverviewST) != ov.spatial}
+		return ui.Step{Done: true, Pass: key.Matches(msg, km.OverviewST) != ov.Spatial}
 	case key.Matches(msg, km.Stats):
 		return ui.Step{Done: true, Pass: true}
 	case key.Matches(msg, km.Legend):
 		return ui.Step{Open: &ui.LegendView{Sh: ov.sh, Host: ov}}
 	}
-	if ov.res == nil {
+	if ov.Res == nil {
 		return ui.Step{Note: "the overview is being computed: esc cancels"}
 	}
-	d := ov.drawing()
+	d := ov.Drawing()
 	switch {
 	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
 		step1 := -1
 		if key.Matches(msg, km.ZoomOut) {
 			step1 = 1
 		}
-		next := ov.cur + step1
-		if next < 0 || next >= len(ov.res.Parts) {
+		next := ov.Cur + step1
+		if next < 0 || next >= len(ov.Res.Parts) {
 			return ui.Step{Note: "no finer or coarser partition: this is the last significant p"}
 		}
-		ov.cur, ov.draw = next, nil
+		ov.Cur, ov.draw = next, nil
 	case key.Matches(msg, km.Left):
-		ov.col = d.partEdge(ov.line, ov.col, -1)
+		ov.Col = d.partEdge(ov.Line, ov.Col, -1)
 	case key.Matches(msg, km.Right):
-		ov.col = d.partEdge(ov.line, ov.col, 1)
+		ov.Col = d.partEdge(ov.Line, ov.Col, 1)
 	case key.Matches(msg, km.Up):
-		ov.line--
+		ov.Line--
 	case key.Matches(msg, km.Down):
-		ov.line++
+		ov.Line++
 	case key.Matches(msg, km.PageUp):
-		ov.line -= d.lines
+		ov.Line -= d.lines
 	case key.Matches(msg, km.PageDown):
-		ov.line += d.lines
+		ov.Line += d.lines
 	case key.Matches(msg, km.Top):
-		ov.line = 0
+		ov.Line = 0
 	case key.Matches(msg, km.Bottom):
-		ov.line = d.lines
+		ov.Line = d.lines
 	case key.Matches(msg, km.Toggle):
 		return ov.zoomToPart()
 	default:
 		return ui.Step{Note: "overview: " + ov.Help()}
 	}
-	ov.line = max(0, min(ov.line, d.usedLines-1))
+	ov.Line = max(0, min(ov.Line, d.UsedLines-1))
 	return ui.Step{}
 }
 
 // zoomToPart closes the overview and shows the part under the cursor in
 // the Gantt: its time range, and (spatiotemporal) its rows.
-func (ov *overviewScreen) zoomToPart() ui.Step {
-	d := ov.drawing()
-	a, ok := d.areaAt(ov.line, ov.col)
+func (ov *Screen) zoomToPart() ui.Step {
+	d := ov.Drawing()
+	a, ok := d.AreaAt(ov.Line, ov.Col)
 	if !ok {
 		return ui.Step{Note: "no part here"}
 	}
-	m := ov.res.Model
+	m := ov.Res.Model
 	z := ui.ZoomMsg{Pane: ov.req.Pane, Node: -1, T0: m.Starts[a.Start], T1: m.Starts[a.End+1] - 1, What: "the part"}
-	sh := ov.res.Req.Shape
-	if ov.res.Req.Spatial {
+	sh := ov.Res.Req.Shape
+	if ov.Res.Req.Spatial {
 		z.Node = sh.NodeTree[a.Node]
-	} else if leaves := d.lineLeaves(ov.line); len(leaves) > 0 {
+	} else if leaves := d.LineLeaves(ov.Line); len(leaves) > 0 {
 		z.Node = sh.Leaves[leaves[0]].Node
 	}
 	return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 }
 
-// zoomTo applies a zoomMsg.
-func (b *browser) zoomTo(z ui.ZoomMsg) tea.Cmd {
-	if z.Node >= 0 && z.Pane == b.pane {
-		t := b.tree()
-		t.SelectNode(z.Node)
-		t.Top = t.Sel
-	}
-	b.tv = b.tv.WithRange(z.T0, z.T1-z.T0+1)
-	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
-	return b.moveCursor(z.T0, false)
-}
-
 // title is the p line: kind, p (rank in the list), gain and
 // loss, parts, slices, time and what the cost guard did.
-func (ov *overviewScreen) title() string {
+func (ov *Screen) title() string {
 	kind := "Temporal overview"
-	if ov.spatial {
+	if ov.Spatial {
 		kind = "Spatiotemporal overview"
 	}
 	parts := []string{kind}
-	if res := ov.res; res != nil {
-		p := res.Parts[ov.cur]
+	if res := ov.Res; res != nil {
+		p := res.Parts[ov.Cur]
 		parts = append(parts,
-			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.P, 'g', 6, 64), ov.cur+1, len(res.Parts)),
+			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.P, 'g', 6, 64), ov.Cur+1, len(res.Parts)),
 			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
 			fmt.Sprintf("%d parts", len(p.Areas)),
 			fmt.Sprintf("|T| %d", res.Model.T))
@@ -187,11 +177,11 @@ func (ov *overviewScreen) title() string {
 			parts = append(parts, fmt.Sprintf("%d groups", len(res.Req.Shape.Leaves)))
 		}
 		if res.Truncated {
-			parts = append(parts, "p list cut at "+strconv.Itoa(overview.SpatialCalls)+" evaluations")
+			parts = append(parts, "p list cut at "+strconv.Itoa(model.SpatialCalls)+" evaluations")
 		}
 		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.Elapsed.Microseconds())/1000))
 	} else {
-		parts = append(parts, ov.sh.RelTime(ov.tv.Start, ov.req.From, frame.RangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.RelTime(ov.tv.Start, ov.req.To, frame.RangeRes(ov.req.From, ov.req.To)))
+		parts = append(parts, ov.sh.RelTime(ov.Window.Start, ov.req.From, frame.RangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.RelTime(ov.Window.Start, ov.req.To, frame.RangeRes(ov.req.From, ov.req.To)))
 		if ov.note != "" {
 			parts = append(parts, ov.note)
 		}
@@ -204,9 +194,9 @@ func (ov *overviewScreen) title() string {
 
 // overlayLegend replaces the top-left of the cells with the overview's
 // legend: the states met, the intensities, the hatch.
-func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l ui.ScreenLayout) {
+func (ov *Screen) overlayLegend(lines, prefixes []string, l ui.ScreenLayout) {
 	st := ov.sh.Styles
-	res := ov.res
+	res := ov.Res
 	m := res.Model
 	domain := frame.DomainThread
 	if res.Req.Pane == frame.PaneResources {
@@ -246,29 +236,29 @@ func (ov *overviewScreen) overlayLegend(lines, prefixes []string, l ui.ScreenLay
 }
 
 // Help is the overview screen's help line.
-func (ov *overviewScreen) Help() string {
+func (ov *Screen) Help() string {
 	return ov.sh.Hint(keymap.FocusOverview)
 }
 
 // RulerMarks put the overview's cursor column, and the part under it, on
 // the ruler.
-func (ov *overviewScreen) RulerMarks() (ui.RulerMarks, bool) {
-	if ov.res == nil {
+func (ov *Screen) RulerMarks() (ui.RulerMarks, bool) {
+	if ov.Res == nil {
 		return ui.RulerMarks{}, false
 	}
-	v := *ov.tv
+	v := *ov.Window
 	m := ui.RulerMarks{MarkCol: -1, SelFrom: -1, SelTo: -2}
-	d := ov.drawing()
-	col := max(0, min(ov.col, d.cols-1))
+	d := ov.Drawing()
+	col := max(0, min(ov.Col, d.Cols-1))
 	m.CursorCol, m.CursorTime = col, v.ColStart(col)
-	line := max(0, min(ov.line, d.usedLines-1))
-	if d.usedLines > 0 && d.cells[line*d.cols+col].kind == cellPart {
+	line := max(0, min(ov.Line, d.UsedLines-1))
+	if d.UsedLines > 0 && d.Cells[line*d.Cols+col].Kind == cellPart {
 		k := d.cellKey(line, col)
 		m.SelFrom, m.SelTo = col, col
 		for m.SelFrom > 0 && d.cellKey(line, m.SelFrom-1) == k {
 			m.SelFrom--
 		}
-		for m.SelTo+1 < d.cols && d.cellKey(line, m.SelTo+1) == k {
+		for m.SelTo+1 < d.Cols && d.cellKey(line, m.SelTo+1) == k {
 			m.SelTo++
 		}
 	}
@@ -279,42 +269,57 @@ func (ov *overviewScreen) RulerMarks() (ui.RulerMarks, bool) {
 type ovMsg struct {
 	seq      uint64
 	progress string
-	res      *overview.Result
+	res      *model.Result
 	ch       <-chan ovMsg
 }
 
-// openOverview opens (or reuses) the overview of the visible range.
-func (b *browser) openOverview(spatial bool) tea.Cmd {
+// Input is what an overview is of: the pane's rows over the window
+// (read through a pointer: the Gantt below may still zoom), where the last
+// overview of each kind is kept for reopening, and the work budget.
+type Input struct {
+	Window  *frame.Window
+	Tree    *frame.RowTree
+	Cache   *[2]*model.Result
+	Spatial bool
+	Pane    int
+	Hist    core.History
+	GanttW  int     // the Gantt's width: at most one slice per column
+	Budget  float64 // the aggregation's work budget
+	Now     func() time.Time
+}
+
+// New opens (or reuses) the overview of the visible range and
+// returns the command computing it; ok is false when the pane has no
+// rows to aggregate.
+func New(ctx context.Context, sh *ui.Shared, in Input) (ov *Screen, cmd tea.Cmd, ok bool) {
 	// No more leaves than lines: a line holding several leaves hatches
 	// every column where they split differently, which on a busy trace is
 	// every column (and the extra leaves cost the aggregation dearly).
-	shape := buildShape(b.tree(), min(overview.MaxLeaves, ovLeafLines(b.sh, spatial)))
+	shape := BuildShape(in.Tree, min(model.MaxLeaves, ovLeafLines(sh, in.Spatial)))
 	if len(shape.Leaves) == 0 {
-		b.setNote(noteInfo, "no rows to aggregate in this view")
-		return nil
+		return nil, nil, false
 	}
-	l := b.sh.Layout(b.showTable, b.tableLines)
-	slices := overview.TemporalSlices
+	spatial, win := in.Spatial, *in.Window
+	slices := model.TemporalSlices
 	if spatial {
-		slices = overview.SpatialSlices
+		slices = model.SpatialSlices
 	}
-	slices = int(min(int64(slices), int64(max(l.GanttW, 1)), int64(b.tv.Span())))
+	slices = int(min(int64(slices), int64(max(in.GanttW, 1)), int64(win.Span())))
 	// The cost guard runs with the computation, off the UI goroutine: it
 	// samples the rows' state changes first (see planFor).
-	req := overview.Request{Spatial: spatial, Pane: b.pane, Hist: b.hist, Shape: shape, From: b.tv.T0, To: b.tv.T1,
-		Slices: slices, Budget: b.ovBudget, Workers: overview.DefaultWorkers(), MaxCalls: overview.SpatialCalls, Now: b.clock}
-	ov := &overviewScreen{sh: b.sh, tv: &b.tv, tree: b.tree(), cache: &b.ovCache, spatial: spatial, req: req}
-	b.push(ov)
-	if c := b.ovCache[boolIndex(spatial)]; c != nil && c.Req.SameAs(req) {
+	req := model.Request{Spatial: spatial, Pane: in.Pane, Hist: in.Hist, Shape: shape, From: win.T0, To: win.T1,
+		Slices: slices, Budget: in.Budget, Workers: model.DefaultWorkers(), MaxCalls: model.SpatialCalls, Now: in.Now}
+	ov = &Screen{sh: sh, Window: in.Window, tree: in.Tree, cache: in.Cache, Spatial: spatial, req: req}
+	if c := in.Cache[boolIndex(spatial)]; c != nil && c.Req.SameAs(req) {
 		ov.show(c)
-		return nil
+		return ov, nil, true
 	}
-	ctx, seq := ov.job.Start(b.ctx)
+	ctx, seq := ov.job.Start(ctx)
 	req.Seq = seq
 	ov.req = req
 	ov.progress = "reading the states…"
-	return ui.Spawn(4, func(ch chan<- ovMsg) {
-		res := overview.Compute(ctx, req, func(s string) {
+	return ov, ui.Spawn(4, func(ch chan<- ovMsg) {
+		res := model.Compute(ctx, req, func(s string) {
 			select { // a report the UI has not read yet is superseded
 			case ch <- ovMsg{seq: req.Seq, progress: s}:
 			default:
@@ -324,7 +329,7 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 		case ch <- ovMsg{seq: req.Seq, res: res}:
 		case <-ctx.Done():
 		}
-	})
+	}), true
 }
 
 func boolIndex(b bool) int {
@@ -335,7 +340,7 @@ func boolIndex(b bool) int {
 }
 
 // treeLabel is a tree node's label (of the overview's view).
-func (ov *overviewScreen) treeLabel(n int32) string {
+func (ov *Screen) treeLabel(n int32) string {
 	t := ov.tree
 	if t == nil || int(n) >= t.Len() {
 		return ""

@@ -1,4 +1,4 @@
-package tui
+package overview
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/overview"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -35,7 +35,7 @@ func levelOf(amp float64) uint8 {
 
 // ovCell is one drawn cell.
 type ovCell struct {
-	kind   uint8 // cellEmpty, cellPart, cellHatch
+	Kind   uint8 // cellEmpty, cellPart, cellHatch
 	level  uint8
 	start  bool // first column of its part on this line
 	colour uint8
@@ -44,9 +44,9 @@ type ovCell struct {
 }
 
 const (
-	cellEmpty = iota
+	CellEmpty = iota
 	cellPart
-	cellHatch
+	CellHatch
 )
 
 // ovSummary is a part's (or a part on one line's) look and content.
@@ -61,20 +61,20 @@ type ovSummary struct {
 // ovDrawing is the cells of one partition at one screen size.
 type ovDrawing struct {
 	part      int
-	cols      int
+	Cols      int
 	lines     int      // leaf lines on screen
-	usedLines int      // lines holding leaves
+	UsedLines int      // lines holding leaves
 	lineFirst []int    // line l holds leaves [lineFirst[l], lineFirst[l+1])
-	colSlice  []int    // slice of each column
-	partOf    []int32  // per leaf and slice: the index of its part
-	cells     []ovCell // lines*cols
+	ColSlice  []int    // slice of each column
+	PartOf    []int32  // per leaf and slice: the index of its part
+	Cells     []ovCell // lines*cols
 	band      []ovCell // temporal: all rows
 	bandSum   []ovSummary
-	res       *overview.Result
+	res       *model.Result
 }
 
-// leafLines is how many lines the leaves get.
-func (ov *overviewScreen) leafLines() int { return ovLeafLines(ov.sh, ov.spatial) }
+// LeafLines is how many lines the leaves get.
+func (ov *Screen) LeafLines() int { return ovLeafLines(ov.sh, ov.Spatial) }
 
 // ovLeafLines is how many lines an overview's leaves get on the screen.
 func ovLeafLines(sh *ui.Shared, spatial bool) int {
@@ -85,43 +85,43 @@ func ovLeafLines(sh *ui.Shared, spatial bool) int {
 	return max(n, 1)
 }
 
-// drawing returns the cells of the shown partition, computing them when
+// Drawing returns the cells of the shown partition, computing them when
 // the partition or the size changed.
-func (ov *overviewScreen) drawing() *ovDrawing {
+func (ov *Screen) Drawing() *ovDrawing {
 	l := ov.sh.Layout(false, 0)
-	if d := ov.draw; d != nil && d.part == ov.cur && d.cols == l.GanttW && d.lines == ov.leafLines() {
+	if d := ov.draw; d != nil && d.part == ov.Cur && d.Cols == l.GanttW && d.lines == ov.LeafLines() {
 		return d
 	}
-	ov.draw = newDrawing(ov.res, ov.cur, l.GanttW, ov.leafLines(), *ov.tv)
+	ov.draw = NewDrawing(ov.Res, ov.Cur, l.GanttW, ov.LeafLines(), *ov.Window)
 	return ov.draw
 }
 
-// newDrawing lays a partition out.
-func newDrawing(res *overview.Result, part, cols, lines int, tv frame.Window) *ovDrawing {
+// NewDrawing lays a partition out.
+func NewDrawing(res *model.Result, part, cols, lines int, tv frame.Window) *ovDrawing {
 	m, sh := res.Model, res.Req.Shape
 	L, T := len(sh.Leaves), m.T
-	d := &ovDrawing{part: part, cols: cols, lines: lines, res: res}
-	d.usedLines = min(L, lines)
-	d.lineFirst = make([]int, d.usedLines+1)
+	d := &ovDrawing{part: part, Cols: cols, lines: lines, res: res}
+	d.UsedLines = min(L, lines)
+	d.lineFirst = make([]int, d.UsedLines+1)
 	for i := range d.lineFirst {
-		d.lineFirst[i] = i * L / d.usedLines
+		d.lineFirst[i] = i * L / d.UsedLines
 	}
 	view := frame.Window{Start: tv.Start, End: tv.End, T0: res.Req.From, T1: res.Req.To, Cols: cols}
-	d.colSlice = make([]int, cols)
+	d.ColSlice = make([]int, cols)
 	for c := range cols {
 		mid := view.ColStart(c) + (view.ColEnd(c)-view.ColStart(c))/2
-		d.colSlice[c] = max(sortSearch(m.Starts, mid)-1, 0)
+		d.ColSlice[c] = max(sortSearch(m.Starts, mid)-1, 0)
 	}
 	p := &res.Parts[part]
-	d.partOf = make([]int32, L*T)
+	d.PartOf = make([]int32, L*T)
 	for i, a := range p.Areas {
 		for leaf := sh.First[a.Node]; leaf <= sh.Last[a.Node]; leaf++ {
 			for t := a.Start; t <= a.End; t++ {
-				d.partOf[leaf*T+t] = int32(i)
+				d.PartOf[leaf*T+t] = int32(i)
 			}
 		}
 	}
-	d.cells = make([]ovCell, d.usedLines*cols)
+	d.Cells = make([]ovCell, d.UsedLines*cols)
 	domain := frame.DomainThread
 	if res.Req.Pane == frame.PaneResources {
 		domain = frame.DomainCPU
@@ -134,18 +134,18 @@ func newDrawing(res *overview.Result, part, cols, lines int, tv frame.Window) *o
 		}
 		d.band = make([]ovCell, cols)
 		for c := range cols {
-			x := d.partOf[d.colSlice[c]] // every leaf has the same parts
+			x := d.PartOf[d.ColSlice[c]] // every leaf has the same parts
 			d.band[c] = cellOf(&d.bandSum[x], x, domain, m)
 		}
 		markStarts(d.band)
-		for line := range d.usedLines {
+		for line := range d.UsedLines {
 			sums := make([]ovSummary, len(p.Areas))
 			for i, a := range p.Areas {
 				sums[i] = summarize(m, sh, d.lineFirst[line], d.lineFirst[line+1]-1, a.Start, a.End)
 			}
-			row := d.cells[line*cols : (line+1)*cols]
+			row := d.Cells[line*cols : (line+1)*cols]
 			for c := range cols {
-				x := d.partOf[d.colSlice[c]]
+				x := d.PartOf[d.ColSlice[c]]
 				row[c] = cellOf(&sums[x], x, domain, m)
 			}
 			markStarts(row)
@@ -153,20 +153,20 @@ func newDrawing(res *overview.Result, part, cols, lines int, tv frame.Window) *o
 		return d
 	}
 	sums := make([]*ovSummary, len(p.Areas)) // computed for the areas drawn
-	for line := range d.usedLines {
-		row := d.cells[line*cols : (line+1)*cols]
+	for line := range d.UsedLines {
+		row := d.Cells[line*cols : (line+1)*cols]
 		for c := range cols {
-			t := d.colSlice[c]
-			first := d.partOf[d.lineFirst[line]*T+t]
+			t := d.ColSlice[c]
+			first := d.PartOf[d.lineFirst[line]*T+t]
 			hatch := false
 			for leaf := d.lineFirst[line] + 1; leaf < d.lineFirst[line+1]; leaf++ {
-				if d.partOf[leaf*T+t] != first {
+				if d.PartOf[leaf*T+t] != first {
 					hatch = true
 					break
 				}
 			}
 			if hatch {
-				row[c] = ovCell{kind: cellHatch, area: -1}
+				row[c] = ovCell{Kind: CellHatch, area: -1}
 				continue
 			}
 			if sums[first] == nil {
@@ -188,7 +188,7 @@ func sortSearch(starts []core.Time, t core.Time) int {
 }
 
 // summarize sums the amounts of leaves [l0, l1] over slices [i, k].
-func summarize(m *overview.Model, sh *overview.Shape, l0, l1, i, k int) ovSummary {
+func summarize(m *model.Model, sh *model.Shape, l0, l1, i, k int) ovSummary {
 	s := ovSummary{amounts: make([]float64, m.J), slices: k - i + 1, mode: -1}
 	for leaf := l0; leaf <= l1; leaf++ {
 		s.rows += sh.Leaves[leaf].Rows
@@ -206,13 +206,13 @@ func summarize(m *overview.Model, sh *overview.Shape, l0, l1, i, k int) ovSummar
 		}
 	}
 	if s.mode >= 0 && s.rows > 0 {
-		s.amp = best / float64(s.rows*s.slices*overview.TicksPerSlice)
+		s.amp = best / float64(s.rows*s.slices*model.TicksPerSlice)
 	}
 	return s
 }
 
 // typePaint is the look of a type of the model.
-func typePaint(m *overview.Model, domain frame.ValueDomain, j int) frame.Paint {
+func typePaint(m *model.Model, domain frame.ValueDomain, j int) frame.Paint {
 	if j >= len(m.Values) {
 		return frame.Paint{Colour: frame.PalOther, Glyph: 'o'}
 	}
@@ -220,31 +220,31 @@ func typePaint(m *overview.Model, domain frame.ValueDomain, j int) frame.Paint {
 }
 
 // typeName names a type of the model.
-func typeName(m *overview.Model, domain frame.ValueDomain, j int) string {
+func typeName(m *model.Model, domain frame.ValueDomain, j int) string {
 	if j >= len(m.Values) {
 		return "other values"
 	}
 	return frame.DescribeValue(domain, m.Values[j])
 }
 
-func cellOf(s *ovSummary, area int32, domain frame.ValueDomain, m *overview.Model) ovCell {
+func cellOf(s *ovSummary, area int32, domain frame.ValueDomain, m *model.Model) ovCell {
 	if s.mode < 0 {
-		return ovCell{kind: cellEmpty, area: area}
+		return ovCell{Kind: CellEmpty, area: area}
 	}
 	p := typePaint(m, domain, s.mode)
-	return ovCell{kind: cellPart, level: levelOf(s.amp), colour: p.Colour, glyph: p.Glyph, area: area}
+	return ovCell{Kind: cellPart, level: levelOf(s.amp), colour: p.Colour, glyph: p.Glyph, area: area}
 }
 
 // markStarts marks the first column of every part of a line.
 func markStarts(row []ovCell) {
 	for c := range row {
-		row[c].start = row[c].kind == cellPart && (c == 0 || row[c-1].area != row[c].area || row[c-1].kind != cellPart)
+		row[c].start = row[c].Kind == cellPart && (c == 0 || row[c-1].area != row[c].area || row[c-1].Kind != cellPart)
 	}
 }
 
-// lineLeaves returns the leaves of a line.
-func (d *ovDrawing) lineLeaves(line int) []int {
-	if line < 0 || line >= d.usedLines {
+// LineLeaves returns the leaves of a line.
+func (d *ovDrawing) LineLeaves(line int) []int {
+	if line < 0 || line >= d.UsedLines {
 		return nil
 	}
 	var out []int
@@ -256,11 +256,11 @@ func (d *ovDrawing) lineLeaves(line int) []int {
 
 // cellKey identifies what a cell shows, for moving part to part.
 func (d *ovDrawing) cellKey(line, c int) int32 {
-	cell := d.cells[line*d.cols+c]
-	switch cell.kind {
-	case cellHatch:
+	cell := d.Cells[line*d.Cols+c]
+	switch cell.Kind {
+	case CellHatch:
 		return -2
-	case cellEmpty:
+	case CellEmpty:
 		return -1 // an empty stretch is one stop
 	}
 	return cell.area
@@ -270,18 +270,18 @@ func (d *ovDrawing) cellKey(line, c int) int32 {
 // to the current part's first column, or the previous one's when already
 // there (dir < 0). Hatched columns are stepped one by one.
 func (d *ovDrawing) partEdge(line, col, dir int) int {
-	if d.usedLines == 0 || d.cols == 0 {
+	if d.UsedLines == 0 || d.Cols == 0 {
 		return 0
 	}
-	line = max(0, min(line, d.usedLines-1))
-	col = max(0, min(col, d.cols-1))
+	line = max(0, min(line, d.UsedLines-1))
+	col = max(0, min(col, d.Cols-1))
 	k := d.cellKey(line, col)
 	if dir > 0 {
 		c := col + 1
-		for k != -2 && c < d.cols && d.cellKey(line, c) == k {
+		for k != -2 && c < d.Cols && d.cellKey(line, c) == k {
 			c++
 		}
-		return min(c, d.cols-1)
+		return min(c, d.Cols-1)
 	}
 	c := col
 	if c > 0 && (k == -2 || d.cellKey(line, c-1) != k) {
@@ -294,30 +294,30 @@ func (d *ovDrawing) partEdge(line, col, dir int) int {
 	return c
 }
 
-// areaAt returns the part under a cell (for a hatched cell, the part of
+// AreaAt returns the part under a cell (for a hatched cell, the part of
 // the line's first leaf).
-func (d *ovDrawing) areaAt(line, col int) (aggregate.Area, bool) {
-	if line < 0 || line >= d.usedLines || col < 0 || col >= d.cols {
+func (d *ovDrawing) AreaAt(line, col int) (aggregate.Area, bool) {
+	if line < 0 || line >= d.UsedLines || col < 0 || col >= d.Cols {
 		return aggregate.Area{}, false
 	}
 	T := d.res.Model.T
-	x := d.partOf[d.lineFirst[line]*T+d.colSlice[col]]
+	x := d.PartOf[d.lineFirst[line]*T+d.ColSlice[col]]
 	return d.res.Parts[d.part].Areas[x], true
 }
 
 // View draws the overview screen.
-func (ov *overviewScreen) View(a ui.Area) []string { return ov.render(a, false) }
+func (ov *Screen) View(a ui.Area) []string { return ov.render(a, false) }
 
 // ViewWithLegend draws the overview screen with its legend.
-func (ov *overviewScreen) ViewWithLegend(a ui.Area) []string { return ov.render(a, true) }
+func (ov *Screen) ViewWithLegend(a ui.Area) []string { return ov.render(a, true) }
 
 // render draws the overview screen, with the legend or not.
-func (ov *overviewScreen) render(a ui.Area, legend bool) []string {
+func (ov *Screen) render(a ui.Area, legend bool) []string {
 	st := ov.sh.Styles
 	l := ov.sh.Layout(false, 0)
 	n := a.Height
 	lines := make([]string, 0, n)
-	if ov.res == nil {
+	if ov.Res == nil {
 		lines = append(lines, st.Title.Render(ui.Fit(ov.title(), a.Width)))
 		msg := ov.progress
 		if ov.note != "" {
@@ -329,51 +329,51 @@ func (ov *overviewScreen) render(a ui.Area, legend bool) []string {
 		}
 		return lines[:n]
 	}
-	d := ov.drawing()
-	ov.line = max(0, min(ov.line, d.usedLines-1))
-	ov.col = max(0, min(ov.col, d.cols-1))
+	d := ov.Drawing()
+	ov.Line = max(0, min(ov.Line, d.UsedLines-1))
+	ov.Col = max(0, min(ov.Col, d.Cols-1))
 	lines = append(lines, st.Title.Render(ui.Fit(ov.title(), a.Width)))
 	sep := st.Dim.Render("│")
 	if st.ASCII {
 		sep = st.Dim.Render(":")
 	}
 	var sb strings.Builder
-	if !ov.spatial {
-		sb.WriteString(st.Bold.Render(ui.Fit(fmt.Sprintf("all %d rows", len(ov.res.Req.Shape.RowKeys)), l.TreeW)))
+	if !ov.Spatial {
+		sb.WriteString(st.Bold.Render(ui.Fit(fmt.Sprintf("all %d rows", len(ov.Res.Req.Shape.RowKeys)), l.TreeW)))
 		sb.WriteString(sep)
 		ov.writeCells(&sb, d.band, -1)
 		lines = append(lines, sb.String())
 	}
-	sh := ov.res.Req.Shape
+	sh := ov.Res.Req.Shape
 	var prefixes []string // each line's label and separator, for the legend
-	if !ov.spatial {
+	if !ov.Spatial {
 		prefixes = append(prefixes, lines[1][:strings.Index(lines[1], sep)+len(sep)])
 	}
 	for line := range d.lines {
 		sb.Reset()
-		if line >= d.usedLines {
+		if line >= d.UsedLines {
 			lines = append(lines, strings.Repeat(" ", l.TreeW)+sep)
 			prefixes = append(prefixes, lines[len(lines)-1])
 			continue
 		}
-		leaves := d.lineLeaves(line)
+		leaves := d.LineLeaves(line)
 		first := sh.Leaves[leaves[0]]
 		text := ui.Fit(strings.Repeat(" ", min(first.Depth, 4))+first.Label, l.TreeW)
 		if len(leaves) > 1 { // the count stays when the name is cut
 			more := fmt.Sprintf(" (+%d)", len(leaves)-1)
 			text = ui.Fit(ui.Trunc(first.Label, l.TreeW-len(more))+more, l.TreeW)
 		}
-		if line == ov.line {
+		if line == ov.Line {
 			text = st.TreeSelected.Render(text)
 		}
 		sb.WriteString(text)
 		sb.WriteString(sep)
 		prefixes = append(prefixes, sb.String())
 		cur := -1
-		if line == ov.line {
-			cur = ov.col
+		if line == ov.Line {
+			cur = ov.Col
 		}
-		ov.writeCells(&sb, d.cells[line*d.cols:(line+1)*d.cols], cur)
+		ov.writeCells(&sb, d.Cells[line*d.Cols:(line+1)*d.Cols], cur)
 		lines = append(lines, sb.String())
 	}
 	if legend {
@@ -388,28 +388,28 @@ func (ov *overviewScreen) render(a ui.Area, legend bool) []string {
 
 // details describes the part under the cursor: its range, its
 // rows and its three main states.
-func (ov *overviewScreen) details(d *ovDrawing) string {
-	res := ov.res
-	if ov.line >= d.usedLines {
+func (ov *Screen) details(d *ovDrawing) string {
+	res := ov.Res
+	if ov.Line >= d.UsedLines {
 		return ""
 	}
-	cell := d.cells[ov.line*d.cols+ov.col]
-	if cell.kind == cellHatch {
+	cell := d.Cells[ov.Line*d.Cols+ov.Col]
+	if cell.Kind == CellHatch {
 		return "several parts in this cell (the hatch is not data): enter zooms the Gantt here"
 	}
-	a, ok := d.areaAt(ov.line, ov.col)
+	a, ok := d.AreaAt(ov.Line, ov.Col)
 	if !ok {
 		return ""
 	}
 	m, sh := res.Model, res.Req.Shape
 	l0, l1 := sh.First[a.Node], sh.Last[a.Node]
 	if !res.Req.Spatial {
-		leaves := d.lineLeaves(ov.line)
+		leaves := d.LineLeaves(ov.Line)
 		l0, l1 = leaves[0], leaves[len(leaves)-1]
 	}
 	s := summarize(m, sh, l0, l1, a.Start, a.End)
 	t0, t1 := m.Starts[a.Start], m.Starts[a.End+1]-1
-	parts := []string{fmt.Sprintf("%s–%s", ov.sh.RelTime(ov.tv.Start, t0, frame.RangeRes(t0, t1)), ov.sh.RelTime(ov.tv.Start, t1, frame.RangeRes(t0, t1)))}
+	parts := []string{fmt.Sprintf("%s–%s", ov.sh.RelTime(ov.Window.Start, t0, frame.RangeRes(t0, t1)), ov.sh.RelTime(ov.Window.Start, t1, frame.RangeRes(t0, t1)))}
 	if res.Req.Spatial && a.Node == 0 {
 		parts = append(parts, fmt.Sprintf("all %d rows", s.rows))
 	} else {
@@ -423,7 +423,7 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 	if res.Req.Pane == frame.PaneResources {
 		domain = frame.DomainCPU
 	}
-	capacity := float64(s.rows * s.slices * overview.TicksPerSlice)
+	capacity := float64(s.rows * s.slices * model.TicksPerSlice)
 	order := make([]int, 0, len(s.amounts))
 	for j, v := range s.amounts {
 		if v > 0 {
@@ -453,7 +453,7 @@ func (ov *overviewScreen) details(d *ovDrawing) string {
 
 // writeCells appends a line of cells, runs of equal cells written with
 // one pen; cur is the cursor's column (-1: none).
-func (ov *overviewScreen) writeCells(sb *strings.Builder, cells []ovCell, cur int) {
+func (ov *Screen) writeCells(sb *strings.Builder, cells []ovCell, cur int) {
 	for i := 0; i < len(cells); {
 		j := i + 1
 		for i != cur && j < len(cells) && j != cur && cells[j] == cells[i] {
@@ -474,16 +474,16 @@ func (ov *overviewScreen) writeCells(sb *strings.Builder, cells []ovCell, cur in
 }
 
 // pen is how a cell is drawn.
-func (ov *overviewScreen) pen(cell ovCell, cursor bool) ui.Pen {
+func (ov *Screen) pen(cell ovCell, cursor bool) ui.Pen {
 	st := ov.sh.Styles
 	switch {
-	case cursor && cell.kind == cellPart:
+	case cursor && cell.Kind == cellPart:
 		return st.Pens[cell.colour][ui.VariantCursor]
 	case cursor:
 		return st.Pens[frame.PalNone][ui.VariantCursor]
-	case cell.kind == cellHatch:
+	case cell.Kind == CellHatch:
 		return st.Hatch
-	case cell.kind == cellEmpty:
+	case cell.Kind == CellEmpty:
 		return ui.Pen{Glyph: " "}
 	}
 	return st.OvPens[cell.colour][cell.level][boolIndex(cell.start)]
