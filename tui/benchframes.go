@@ -108,7 +108,7 @@ func (bs *benchScript) script(ctx context.Context) {
 	b := bs.d.m.browser
 	bs.keys("j", "j", "j", "k", "pgdown", "pgdown", "pgup", "G", "g")
 	zooms := 0
-	for ; zooms < maxZoomSteps && b.tv.Span() > b.tv.MinSpan() && ctx.Err() == nil; zooms++ {
+	for ; zooms < maxZoomSteps && b.win.Span() > b.win.MinSpan() && ctx.Err() == nil; zooms++ {
 		bs.keys("w")
 	}
 	bs.keys("d", "d", "a", "a")

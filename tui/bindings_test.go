@@ -115,8 +115,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"right": func(t *testing.T, hs *harness) {
 		hs.press("right")
-		if b := hs.b(); b.cursor != b.tv.ColStart(1) {
-			t.Errorf("cursor %d, want column 1 at %d", b.cursor, b.tv.ColStart(1))
+		if b := hs.b(); b.cursor != b.win.ColStart(1) {
+			t.Errorf("cursor %d, want column 1 at %d", b.cursor, b.win.ColStart(1))
 		}
 		if b := hs.b(); b.table.sel == 0 || b.table.cache[b.table.rankOf(b.table.sel)].Time < b.cursor {
 			t.Errorf("table not scrolled to the cursor: line %d", b.table.sel)
@@ -126,15 +126,15 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("right")
 		hs.press("right")
 		hs.press("left")
-		if b := hs.b(); b.cursor != b.tv.ColStart(1) {
+		if b := hs.b(); b.cursor != b.win.ColStart(1) {
 			t.Errorf("cursor %d, want column 1", b.cursor)
 		}
 	},
 	"pan_right": func(t *testing.T, hs *harness) {
 		hs.press("zoom_in")
-		before := hs.b().tv
+		before := hs.b().win
 		hs.press("pan_right")
-		after := hs.b().tv
+		after := hs.b().win
 		if after.T0 != before.T0+before.Span()/2 || after.Span() != before.Span() {
 			t.Errorf("view %d+%d after pan right from %d+%d", after.T0, after.Span(), before.T0, before.Span())
 		}
@@ -143,9 +143,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("zoom_in")
 		hs.press("pan_right")
 		hs.press("pan_right")
-		before := hs.b().tv
+		before := hs.b().win
 		hs.press("pan_left")
-		if after := hs.b().tv; after.T0 != before.T0-before.Span()/2 {
+		if after := hs.b().win; after.T0 != before.T0-before.Span()/2 {
 			t.Errorf("view starts at %d, want %d", after.T0, before.T0-before.Span()/2)
 		}
 	},
@@ -153,22 +153,22 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.keys(":")
 		hs.typeText("+5ms")
 		hs.keys("enter")
-		before := hs.b().tv
+		before := hs.b().win
 		hs.press("zoom_in")
 		b := hs.b()
-		if b.tv.Span() != before.Span()/2 || b.cursor < b.tv.T0 || b.cursor > b.tv.T1 {
-			t.Errorf("span %d -> %d, cursor %d in [%d, %d]", before.Span(), b.tv.Span(), b.cursor, b.tv.T0, b.tv.T1)
+		if b.win.Span() != before.Span()/2 || b.cursor < b.win.T0 || b.cursor > b.win.T1 {
+			t.Errorf("span %d -> %d, cursor %d in [%d, %d]", before.Span(), b.win.Span(), b.cursor, b.win.T0, b.win.T1)
 		}
-		if b.frame == nil || b.frame.Window != b.tv {
+		if b.frame == nil || b.frame.Window != b.win {
 			t.Error("no frame for the zoomed view")
 		}
 	},
 	"zoom_out": func(t *testing.T, hs *harness) {
 		hs.press("zoom_in")
 		hs.press("zoom_in")
-		before := hs.b().tv.Span()
+		before := hs.b().win.Span()
 		hs.press("zoom_out")
-		if got := hs.b().tv.Span(); got != 2*before && got != 2*before+1 {
+		if got := hs.b().win.Span(); got != 2*before && got != 2*before+1 {
 			t.Errorf("span %d -> %d", before, got)
 		}
 	},
@@ -181,8 +181,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		b := hs.b()
 		start, end := b.selStart, b.selEnd
 		hs.press("zoom_selection")
-		if b.tv.T0 != start || b.tv.T1 != end {
-			t.Errorf("view [%d, %d], want the selection [%d, %d]", b.tv.T0, b.tv.T1, start, end)
+		if b.win.T0 != start || b.win.T1 != end {
+			t.Errorf("view [%d, %d], want the selection [%d, %d]", b.win.T0, b.win.T1, start, end)
 		}
 		if m := b.rulerMarks(); b.hasSel || b.selecting || m.SelFrom >= 0 {
 			t.Errorf("selection still on after zooming to it: hasSel %v selecting %v ruler columns %d–%d", b.hasSel, b.selecting, m.SelFrom, m.SelTo)
@@ -192,8 +192,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("zoom_in")
 		hs.press("zoom_in")
 		hs.press("zoom_all")
-		if b := hs.b(); b.tv.T0 != demoStart || b.tv.T1 != demoEnd {
-			t.Errorf("view [%d, %d], want the whole trace", b.tv.T0, b.tv.T1)
+		if b := hs.b(); b.win.T0 != demoStart || b.win.T1 != demoEnd {
+			t.Errorf("view [%d, %d], want the whole trace", b.win.T0, b.win.T1)
 		}
 	},
 	"next_change": func(t *testing.T, hs *harness) {
@@ -226,7 +226,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("right")
 		hs.press("select")
 		b := hs.b()
-		if !b.hasSel || b.selecting || b.selStart != demoStart || b.selEnd != b.tv.ColStart(2) {
+		if !b.hasSel || b.selecting || b.selStart != demoStart || b.selEnd != b.win.ColStart(2) {
 			t.Errorf("selection [%d, %d] (has %v, selecting %v)", b.selStart, b.selEnd, b.hasSel, b.selecting)
 		}
 		if !strings.Contains(hs.view(), "sel "+core.FormatDuration(b.selEnd-b.selStart+1)) {
@@ -316,8 +316,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if !strings.HasPrefix(abs, cur[:len(cur)-1]) || !strings.Contains(b.statusLine(), "cur "+cur) || !strings.Contains(ruler, cur) {
 			t.Errorf("absolute: cursor %q, status %q, ruler %q, want %q", cur, b.statusLine(), ruler, abs)
 		}
-		first := b.tv.Start + (b.tv.T0-b.tv.Start+rulerStep(b.sh, b.tv, b.tv.Cols)-1)/rulerStep(b.sh, b.tv, b.tv.Cols)*rulerStep(b.sh, b.tv, b.tv.Cols)
-		if tick := frame.FormatTimestampAt(first, rulerStep(b.sh, b.tv, b.tv.Cols)); !strings.Contains(ruler, tick) {
+		first := b.win.Start + (b.win.T0-b.win.Start+rulerStep(b.sh, b.win, b.win.Cols)-1)/rulerStep(b.sh, b.win, b.win.Cols)*rulerStep(b.sh, b.win, b.win.Cols)
+		if tick := frame.FormatTimestampAt(first, rulerStep(b.sh, b.win, b.win.Cols)); !strings.Contains(ruler, tick) {
 			t.Errorf("absolute: ruler %q without its first tick %q", ruler, tick)
 		}
 		hs.press("abs_times")
@@ -368,7 +368,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("pan_right")
 		hs.press("jump_mark")
 		hs.keys("x")
-		if b := hs.b(); b.cursor != mark || mark < b.tv.T0 || mark > b.tv.T1 {
+		if b := hs.b(); b.cursor != mark || mark < b.win.T0 || mark > b.win.T1 {
 			t.Errorf("cursor %d, want the mark x %d in view", b.cursor, mark)
 		}
 	},
@@ -799,8 +799,8 @@ func TestStaleFramesAreDropped(t *testing.T) {
 		t.Fatal("a stale frame was shown")
 	}
 	hs.run(cmd) // the first query ends: the newest view is asked
-	if b.frame.Window != b.tv || b.inflight || b.dirty {
-		t.Errorf("frame for %+v, view %+v, inflight %v, dirty %v", b.frame.Window, b.tv, b.inflight, b.dirty)
+	if b.frame.Window != b.win || b.inflight || b.dirty {
+		t.Errorf("frame for %+v, view %+v, inflight %v, dirty %v", b.frame.Window, b.win, b.inflight, b.dirty)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 
 // rowView is one view of the rows: threads (Control Flow) or CPUs
 // (Resources).
-type rowView struct {
+type pane struct {
 	title string
 	tree  *frame.RowTree // nil until read
 	rate  float64        // intervals per row per ns measured by its frames (0: unknown)
@@ -34,11 +34,11 @@ type browser struct {
 	info  frame.TraceInfo
 	names *frame.FrameNames // call-stack frames by symbol
 
-	panes   []rowView // paneControlFlow, paneResources
-	pane    int       // the one shown
+	panes   []pane // paneControlFlow, paneResources
+	pane    int    // the one shown
 	loadErr error
 
-	tv                frame.Window
+	win               frame.Window
 	cursor            core.Time
 	selAnchor         core.Time
 	selStart, selEnd  core.Time
@@ -61,9 +61,9 @@ type browser struct {
 
 	wakerJumps []wakerJump // where the follow-waker key left, for the back key
 
-	density  density             // the strip's data
+	density  density          // the strip's data
 	ovCache  [2]*model.Result // the last overview of each kind (temporal, spatiotemporal), reused on reopening
-	ovBudget float64             // the overview's work budget (tests lower it)
+	ovBudget float64          // the overview's work budget (tests lower it)
 
 	table  *eventTable
 	prompt ui.Prompt
@@ -100,10 +100,10 @@ type (
 func newBrowser(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.Time) *browser {
 	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
 		ovBudget: model.DefaultBudget,
-		panes:    []rowView{frame.PaneControlFlow: {title: "Control Flow"}, frame.PaneResources: {title: "Resources"}}}
+		panes:    []pane{frame.PaneControlFlow: {title: "Control Flow"}, frame.PaneResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
 	end = max(end, start) // an empty history still gets a one-instant view
-	b.tv = frame.Window{Start: start, End: end, Cols: 1}.Whole()
+	b.win = frame.Window{Start: start, End: end, Cols: 1}.Whole()
 	b.names = frame.NewFrameNames(tr)
 	b.cursor = start
 	b.table = newEventTable(ctx, sh, tr.Events(), start)
@@ -119,7 +119,7 @@ func (b *browser) init() tea.Cmd {
 	return tea.Batch(func() tea.Msg {
 		t, err := frame.BuildControlFlow(ctx, h, frame.StoredRows(tr))
 		return treeMsg{t, err}
-	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.tv.Start, b.tv.End))
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End))
 }
 
 // tree is the current view's rows (never nil once loaded).
@@ -183,8 +183,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 // layout recomputes sizes after a resize or a change of the table.
 func (b *browser) layout() tea.Cmd {
 	l := b.sh.Layout(b.showTable, b.tableLines)
-	b.tv.Cols = max(l.GanttW, 1)
-	b.tv = b.tv.WithRange(b.tv.T0, b.tv.Span())
+	b.win.Cols = max(l.GanttW, 1)
+	b.win = b.win.WithRange(b.win.T0, b.win.Span())
 	b.table.height = l.TableEvents
 	b.table.scroll()
 	return tea.Batch(b.changed(false), b.requestDensity(l))
@@ -233,7 +233,7 @@ func (b *browser) frameRequest() (frame.FrameRequest, bool) {
 		return frame.FrameRequest{}, false
 	}
 	l := b.sh.Layout(b.showTable, b.tableLines)
-	req := frame.FrameRequest{Summary: true, Pane: b.pane, Now: b.clock, Scratch: b.scratch, Hist: b.hist, Window: b.tv, Cursor: b.cursor, Rate: b.panes[b.pane].rate, Names: b.names}
+	req := frame.FrameRequest{Summary: true, Pane: b.pane, Now: b.clock, Scratch: b.scratch, Hist: b.hist, Window: b.win, Cursor: b.cursor, Rate: b.panes[b.pane].rate, Names: b.names}
 	if req.Rate == 0 {
 		req.Rate, req.Guessed = frame.DensityPrior(b.info, t.Len()), true
 	}
@@ -310,7 +310,7 @@ func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
 // column of the view.
-func (b *browser) RelTime(t core.Time) string { return b.sh.RelTime(b.tv.Start, t, b.tv.ColWidth()) }
+func (b *browser) RelTime(t core.Time) string { return b.sh.RelTime(b.win.Start, t, b.win.ColWidth()) }
 
 // frameMsg carries a frame to the UI.
 type frameMsg struct{ f *frame.Frame }

@@ -49,7 +49,7 @@ func (b *browser) requestDensity(l ui.ScreenLayout) tea.Cmd {
 	b.density.cols = n
 	ctx, seq := b.density.job.Start(b.ctx)
 	ev := b.trace.Events()
-	from, to := b.tv.Start, b.tv.End
+	from, to := b.win.Start, b.win.End
 	return func() tea.Msg {
 		counts, err := ev.Density(ctx, from, to, n)
 		return densityMsg{seq: seq, counts: counts, err: err}
@@ -94,8 +94,8 @@ func (b *browser) stripLine(l ui.ScreenLayout) string {
 	if st.ASCII {
 		levels = densityLevelsASCII
 	}
-	whole := frame.Window{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
-	c0, c1 := whole.ColOf(b.tv.T0), whole.ColOf(b.tv.T1)
+	whole := frame.Window{Start: b.win.Start, End: b.win.End, T0: b.win.Start, T1: b.win.End, Cols: n}
+	c0, c1 := whole.ColOf(b.win.T0), whole.ColOf(b.win.T1)
 	var run strings.Builder // glyphs sharing one ink, written at once
 	flush := func(in ui.Ink) {
 		if run.Len() > 0 {

@@ -177,7 +177,7 @@ func (b *browser) gotEventsPart(m gapMsg) tea.Cmd {
 	if m.err != nil || !m.found {
 		return nil // the density strip reports read errors
 	}
-	v := b.tv
+	v := b.win
 	res := frame.RangeRes(v.Start, v.End)
 	text := fmt.Sprintf("no events for %s (%s to %s)", humanSpan(m.gapTo-m.gapFrom),
 		b.sh.RelTime(v.Start, m.gapFrom, res), b.sh.RelTime(v.Start, m.gapTo, res))
@@ -185,7 +185,7 @@ func (b *browser) gotEventsPart(m gapMsg) tea.Cmd {
 		b.setNote(noteInfo, text+": "+b.sh.Keys.GoTo.Help().Key+" goes to a time")
 		return nil
 	}
-	b.tv = v.WithRange(m.from, m.to-m.from+1)
+	b.win = v.WithRange(m.from, m.to-m.from+1)
 	b.cursor = m.from
 	b.setNote(noteInfo, fmt.Sprintf("%s: showing the events of %s–%s; %s shows the whole trace", text,
 		b.RelTime(m.from), b.RelTime(m.to), b.sh.Keys.ZoomAll.Help().Key))

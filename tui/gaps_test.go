@@ -61,8 +61,8 @@ func TestOpensOnTheEventsPart(t *testing.T) {
 			hs := newHarness(t, tr, 100, 30, true)
 			b := hs.b()
 			if c.want < 0 {
-				if b.tv.T0 != b.tv.Start || b.tv.T1 != b.tv.End || b.note != "" {
-					t.Errorf("view [%d, %d] of [%d, %d], note %q: want the whole trace", b.tv.T0, b.tv.T1, b.tv.Start, b.tv.End, b.note)
+				if b.win.T0 != b.win.Start || b.win.T1 != b.win.End || b.note != "" {
+					t.Errorf("view [%d, %d] of [%d, %d], note %q: want the whole trace", b.win.T0, b.win.T1, b.win.Start, b.win.End, b.note)
 				}
 				return
 			}
@@ -72,8 +72,8 @@ func TestOpensOnTheEventsPart(t *testing.T) {
 				first += c.parts[p]
 			}
 			from, to := rows[first].Time, rows[first+c.parts[c.want]-1].Time
-			if b.tv.T0 != from || b.tv.T1 != to || b.cursor != from {
-				t.Errorf("view [%d, %d], cursor %d: want the part [%d, %d]", b.tv.T0, b.tv.T1, b.cursor, from, to)
+			if b.win.T0 != from || b.win.T1 != to || b.cursor != from {
+				t.Errorf("view [%d, %d], cursor %d: want the part [%d, %d]", b.win.T0, b.win.T1, b.cursor, from, to)
 			}
 			if !strings.Contains(b.note, c.wantNote) || !strings.Contains(b.note, "0 shows the whole trace") {
 				t.Errorf("note %q, want %q", b.note, c.wantNote)
@@ -93,14 +93,14 @@ func TestEventsPartKeepsWhereTheUserWent(t *testing.T) {
 	b := hs.b()
 	hs.press("zoom_all")
 	hs.press("right")
-	v, cur := b.tv, b.cursor
+	v, cur := b.win, b.cursor
 	m, err := searchEventsPart(context.Background(), tr.events, v.Start, v.End)
 	if err != nil || !m.found {
 		t.Fatalf("search: %+v, %v", m, err)
 	}
 	hs.run(b.gotEventsPart(m))
-	if b.tv != v || b.cursor != cur || !strings.Contains(b.note, "no events for 5.9 d") {
-		t.Errorf("view %+v cursor %d note %q: want unchanged, the gap said", b.tv, b.cursor, b.note)
+	if b.win != v || b.cursor != cur || !strings.Contains(b.note, "no events for 5.9 d") {
+		t.Errorf("view %+v cursor %d note %q: want unchanged, the gap said", b.win, b.cursor, b.note)
 	}
 }
 

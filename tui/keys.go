@@ -7,8 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/screens/help"
+	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -143,29 +143,29 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		if key.Matches(msg, km.ZoomOut) {
 			f = 2
 		}
-		b.tv = b.tv.Zoom(b.cursor, f)
+		b.win = b.win.Zoom(b.cursor, f)
 		return b.changed(false)
 	case key.Matches(msg, km.ZoomSelection):
 		if !b.hasSel {
 			b.setNote(noteInfo, "no selection: start and end one with "+km.Select.Help().Key)
 			return nil
 		}
-		b.tv = b.tv.WithRange(b.selStart, b.selEnd-b.selStart+1)
+		b.win = b.win.WithRange(b.selStart, b.selEnd-b.selStart+1)
 		// The selection now spans the whole view: drawn, it would hide
 		// every state under its colour, so it is done with.
 		b.hasSel, b.selecting = false, false
-		return b.moveCursor(min(max(b.cursor, b.tv.T0), b.tv.T1), false)
+		return b.moveCursor(min(max(b.cursor, b.win.T0), b.win.T1), false)
 	case key.Matches(msg, km.ZoomAll):
-		b.tv = b.tv.Whole()
+		b.win = b.win.Whole()
 		return b.changed(false)
 	case key.Matches(msg, km.PanLeft, km.PanRight):
-		d := b.tv.Span() / 2
+		d := b.win.Span() / 2
 		if key.Matches(msg, km.PanLeft) {
 			d = -d
 		}
-		old := b.tv.T0
-		b.tv = b.tv.Pan(d)
-		return b.moveCursor(b.cursor+(b.tv.T0-old), false)
+		old := b.win.T0
+		b.win = b.win.Pan(d)
+		return b.moveCursor(b.cursor+(b.win.T0-old), false)
 	case key.Matches(msg, km.PrevChange, km.NextChange):
 		return b.stateChange(key.Matches(msg, km.PrevChange))
 	}
@@ -190,7 +190,7 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 	case key.Matches(msg, km.Left, km.Right):
-		c := b.tv.ColOf(b.cursor)
+		c := b.win.ColOf(b.cursor)
 		if key.Matches(msg, km.Left) {
 			c--
 		} else {
@@ -199,13 +199,13 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 		var tm core.Time
 		switch {
 		case c < 0:
-			tm = b.cursor - b.tv.ColWidth()
-		case c >= b.tv.Cols:
-			tm = b.tv.T1 + 1
+			tm = b.cursor - b.win.ColWidth()
+		case c >= b.win.Cols:
+			tm = b.win.T1 + 1
 		default:
-			tm = b.tv.ColStart(c)
+			tm = b.win.ColStart(c)
 		}
-		return b.moveCursor(min(max(tm, b.tv.Start), b.tv.End), false)
+		return b.moveCursor(min(max(tm, b.win.Start), b.win.End), false)
 	default:
 		return nil
 	}
@@ -227,8 +227,8 @@ func (b *browser) gotoEvent(r frame.EventRow) tea.Cmd {
 			}
 		}
 	}
-	b.tv = b.tv.Showing(r.Time)
-	b.cursor = min(max(r.Time, b.tv.Start), b.tv.End)
+	b.win = b.win.Showing(r.Time)
+	b.cursor = min(max(r.Time, b.win.Start), b.win.End)
 	b.extendSelection()
 	return b.changed(false) // the table already shows the event
 }

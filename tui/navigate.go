@@ -18,11 +18,11 @@ import (
 // view if needed (centring when it jumped out of view), and scrolls the
 // table to it.
 func (b *browser) moveCursor(t core.Time, jump bool) tea.Cmd {
-	t = min(max(t, b.tv.Start), b.tv.End)
-	if jump && (t < b.tv.T0 || t > b.tv.T1) {
-		b.tv = b.tv.CentredOn(t)
+	t = min(max(t, b.win.Start), b.win.End)
+	if jump && (t < b.win.T0 || t > b.win.T1) {
+		b.win = b.win.CentredOn(t)
 	} else {
-		b.tv = b.tv.Showing(t)
+		b.win = b.win.Showing(t)
 	}
 	b.cursor = t
 	b.extendSelection()
@@ -111,9 +111,9 @@ func parseGoTo(text string, start core.Time) (core.Time, error) {
 func (b *browser) promptDone(m ui.PromptDoneMsg) tea.Cmd {
 	switch m.Kind {
 	case ui.PromptGoTo:
-		t, err := parseGoTo(m.Text, b.tv.Start)
-		if err == nil && (t < b.tv.Start || t > b.tv.End) {
-			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.Text, core.FormatTimestamp(b.tv.Start), core.FormatTimestamp(b.tv.End))
+		t, err := parseGoTo(m.Text, b.win.Start)
+		if err == nil && (t < b.win.Start || t > b.win.End) {
+			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.Text, core.FormatTimestamp(b.win.Start), core.FormatTimestamp(b.win.End))
 		}
 		if err != nil {
 			return b.prompt.Fail(err)

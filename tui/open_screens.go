@@ -32,7 +32,7 @@ func (b *browser) openDetails() tea.Cmd {
 	if sel := t.Selected(); sel >= 0 {
 		n = new(t.Node(sel))
 	}
-	d, cmd := details.New(b.ctx, b.sh, b.names, b.hist, b.tv, b.cursor, event, n)
+	d, cmd := details.New(b.ctx, b.sh, b.names, b.hist, b.win, b.cursor, event, n)
 	b.push(d)
 	return cmd
 }
@@ -40,7 +40,7 @@ func (b *browser) openDetails() tea.Cmd {
 // openCallTree aggregates the call stacks of the selected row over the
 // selection (else the visible range) and opens the screen.
 func (b *browser) openCallTree() tea.Cmd {
-	r := flame.Request{Hist: b.hist, Label: b.names.Name, Start: b.tv.Start, From: b.tv.T0, To: b.tv.T1, Pane: b.pane, Node: -1}
+	r := flame.Request{Hist: b.hist, Label: b.names.Name, Start: b.win.Start, From: b.win.T0, To: b.win.T1, Pane: b.pane, Node: -1}
 	span := "visible range"
 	if b.hasSel {
 		r.From, r.To, span = b.selStart, b.selEnd, "selection"
@@ -96,7 +96,7 @@ func (b *browser) openCritPath() tea.Cmd {
 	} else if tid, err := strconv.Atoi(n.Tid); err == nil {
 		w.TID = int32(tid)
 	}
-	from, to, what := b.tv.T0, b.tv.T1+1, "visible range"
+	from, to, what := b.win.T0, b.win.T1+1, "visible range"
 	if b.hasSel {
 		from, to, what = b.selStart, b.selEnd+1, "selection"
 	}
@@ -117,9 +117,9 @@ func (b *browser) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
 // openStats opens the statistics of the selection (or the visible
 // range) and starts computing them.
 func (b *browser) openStats() tea.Cmd {
-	in := stats.Input{Hist: b.hist, Events: b.trace.Events(), Start: b.tv.Start, Pane: b.pane, Tree: b.tree(),
+	in := stats.Input{Hist: b.hist, Events: b.trace.Events(), Start: b.win.Start, Pane: b.pane, Tree: b.tree(),
 		Threads: b.panes[frame.PaneControlFlow].tree}
-	in.From, in.To, in.What = b.tv.T0, b.tv.T1, "visible range"
+	in.From, in.To, in.What = b.win.T0, b.win.T1, "visible range"
 	if b.hasSel {
 		in.From, in.To, in.What = b.selStart, b.selEnd, "selection"
 	}
@@ -131,7 +131,7 @@ func (b *browser) openStats() tea.Cmd {
 // openOverview opens (or reuses) the overview of the visible range.
 func (b *browser) openOverview(spatial bool) tea.Cmd {
 	l := b.sh.Layout(b.showTable, b.tableLines)
-	ov, cmd, ok := overview.New(b.ctx, b.sh, overview.Input{Window: &b.tv, Tree: b.tree(), Cache: &b.ovCache, Spatial: spatial,
+	ov, cmd, ok := overview.New(b.ctx, b.sh, overview.Input{Window: &b.win, Tree: b.tree(), Cache: &b.ovCache, Spatial: spatial,
 		Pane: b.pane, Hist: b.hist, GanttW: l.GanttW, Budget: b.ovBudget, Now: b.clock})
 	if !ok {
 		b.setNote(noteInfo, "no rows to aggregate in this view")
@@ -148,7 +148,7 @@ func (b *browser) zoomTo(z ui.ZoomMsg) tea.Cmd {
 		t.SelectNode(z.Node)
 		t.Top = t.Sel
 	}
-	b.tv = b.tv.WithRange(z.T0, z.T1-z.T0+1)
+	b.win = b.win.WithRange(z.T0, z.T1-z.T0+1)
 	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
 	return b.moveCursor(z.T0, false)
 }

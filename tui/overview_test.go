@@ -234,8 +234,8 @@ func TestOverviewEnterZooms(t *testing.T) {
 	node := ov.Res.Req.Shape.NodeTree[a.Node]
 	hs.press("toggle")
 	b := hs.b()
-	if hs.ov() != nil || b.tv.T0 != t0 || b.tv.T1 != t1 || b.cursor != t0 {
-		t.Errorf("view [%d, %d] cursor %d, want the part [%d, %d]", b.tv.T0, b.tv.T1, b.cursor, t0, t1)
+	if hs.ov() != nil || b.win.T0 != t0 || b.win.T1 != t1 || b.cursor != t0 {
+		t.Errorf("view [%d, %d] cursor %d, want the part [%d, %d]", b.win.T0, b.win.T1, b.cursor, t0, t1)
 	}
 	if got := b.tree().Selected(); got != node || hs.selectedLabel() != "ls 1200" {
 		t.Errorf("selected %q (node %d), want the part's row ls 1200 (node %d)", hs.selectedLabel(), got, node)

@@ -48,7 +48,7 @@ func rulerStep(sh *ui.Shared, v frame.Window, cols int) core.Time {
 // selection.
 func (b *browser) rulerLines(l ui.ScreenLayout) []string {
 	st := b.sh.Styles
-	v := b.tv
+	v := b.win
 	title := b.panes[b.pane].title
 	left1 := st.Title.Render(ui.Fit(title, l.TreeW))
 	curMark := "▼ "
@@ -113,7 +113,7 @@ func (b *browser) rulerMarks() ui.RulerMarks {
 	if m, ok := b.viewMarks(); ok {
 		return m
 	}
-	v := b.tv
+	v := b.win
 	m := ui.RulerMarks{CursorTime: b.cursor, CursorCol: -1, MarkCol: -1, SelFrom: -1, SelTo: -2}
 	if b.cursor >= v.T0 && b.cursor <= v.T1 {
 		m.CursorCol = v.ColOf(b.cursor)

@@ -102,8 +102,8 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	if topView[*stats.Screen](b) != nil {
 		t.Fatal("enter left the statistics open")
 	}
-	if b.tv.T0 > core.Time(o.StartNS) || b.tv.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
-		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.tv.T0, b.tv.T1, b.cursor, o.StartNS, o.DurationNS)
+	if b.win.T0 > core.Time(o.StartNS) || b.win.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
+		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.win.T0, b.win.T1, b.cursor, o.StartNS, o.DurationNS)
 	}
 	n := b.tree().Node(b.tree().Selected())
 	if want := core.ThreadName(int64(o.TID), o.CPU); n.Tid != want {

@@ -25,7 +25,7 @@ func BenchmarkStatsFirstTable(b *testing.B) {
 			hs := newHarness(b, tr, 200, 60, false)
 			b.Run("first", func(b *testing.B) {
 				req := stats.StatsRequest{Hist: tr.History(), Domain: frame.DomainThread}
-				req.From, req.To = hs.b().tv.Start, hs.b().tv.End
+				req.From, req.To = hs.b().win.Start, hs.b().win.End
 				req.Rows = hs.b().tree().Rows
 				for range b.N {
 					var out [stats.NumStatsTables][]stats.StatsLine

@@ -203,8 +203,8 @@ func TestDensityStrip(t *testing.T) {
 	if lipglossWidth(s) != 80 || open < 0 || closing < open || closing-open > 7 {
 		t.Errorf("zoomed x16: %q", s)
 	}
-	whole := frame.Window{Start: b.tv.Start, End: b.tv.End, T0: b.tv.Start, T1: b.tv.End, Cols: n}
-	if want := l.TreeW + 1 + whole.ColOf(b.tv.T0); open != want {
+	whole := frame.Window{Start: b.win.Start, End: b.win.End, T0: b.win.Start, T1: b.win.End, Cols: n}
+	if want := l.TreeW + 1 + whole.ColOf(b.win.T0); open != want {
 		t.Errorf("[ at %d, want %d (the visible range's first column)", open, want)
 	}
 	hs.send(tea.WindowSizeMsg{Width: 100, Height: 24}) // a new width reads the density again

@@ -139,7 +139,7 @@ func TestTableTimeFollowsAbsTimes(t *testing.T) {
 	hs.press("focus")
 	hs.press("down")
 	rows, rank := hs.selectedEvent()
-	rel := "+" + core.FormatTimestamp(rows[rank].Time-b.tv.Start)
+	rel := "+" + core.FormatTimestamp(rows[rank].Time-b.win.Start)
 	abs := core.FormatTimestamp(rows[rank].Time)
 	for _, want := range []string{rel, abs, rel} {
 		if line := hs.selectedLineText(); !strings.HasPrefix(line, ui.SelMarker+want+" ") || !strings.Contains(b.statusLine(), "cur "+want[:1]) {

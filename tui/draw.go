@@ -74,7 +74,7 @@ var (
 func (b *browser) ganttLines(l ui.ScreenLayout) []string {
 	st := b.sh.Styles
 	t := b.tree()
-	v := b.tv
+	v := b.win
 	f := b.frame
 	frameRow := map[core.Key]int{}
 	var colMap []int // current column -> frame column, -1 for none
@@ -267,8 +267,8 @@ func (b *browser) detailsText() string {
 	if n.Key >= 0 {
 		if iv, ok := f.AtCursor[n.Key]; ok && iv.Contains(b.cursor) {
 			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.Describe(n.Key, n.Kind.Domain(), iv.Value),
-				b.sh.RelTime(b.tv.Start, iv.Start, frame.IntervalRes(iv, b.tv.ColWidth())),
-				b.sh.RelTime(b.tv.Start, iv.End, frame.IntervalRes(iv, b.tv.ColWidth())), core.FormatDuration(iv.Duration())))
+				b.sh.RelTime(b.win.Start, iv.Start, frame.IntervalRes(iv, b.win.ColWidth())),
+				b.sh.RelTime(b.win.Start, iv.End, frame.IntervalRes(iv, b.win.ColWidth())), core.FormatDuration(iv.Duration())))
 		} else {
 			parts = append(parts, "…")
 		}
@@ -315,7 +315,7 @@ func (b *browser) detailsText() string {
 // statusLine: trace, range, zoom, cursor, selection, query time, warnings.
 func (b *browser) statusLine() string {
 	st := b.sh.Styles
-	v := b.tv
+	v := b.win
 	parts := []string{
 		b.trace.Name(),
 		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),
