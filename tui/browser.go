@@ -47,7 +47,8 @@ type browser struct {
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 
-	stack []ui.View // the views open above the base, bottom first (see view)
+	views  *stack  // the stack the Gantt is the bottom of (the root's): its chrome draws the top view
+	opened ui.View // a view a key opened, pushed by the Step of this Update
 
 	frame    *frame.Frame        // last frame shown (may be for an older view)
 	frames   ui.Job              // frame queries
@@ -125,8 +126,55 @@ func (b *browser) init() tea.Cmd {
 // tree is the current view's rows (never nil once loaded).
 func (b *browser) tree() *frame.RowTree { return b.panes[b.pane].tree }
 
-// update routes one message.
-func (b *browser) update(msg tea.Msg) tea.Cmd {
+// Update handles a key no view above used, or a message (the Gantt's
+// own reports; it ignores the others).
+func (b *browser) Update(msg tea.Msg) ui.Step {
+	var cmd tea.Cmd
+	if k, ok := msg.(tea.KeyMsg); ok {
+		cmd = b.baseKey(k)
+	} else {
+		cmd = b.handle(msg)
+	}
+	s := ui.Step{Cmd: cmd, Open: b.opened}
+	b.opened = nil
+	return s
+}
+
+// View draws the Gantt, the details line and the table.
+func (b *browser) View(ui.Area) []string {
+	return b.body(b.sh.Layout(b.showTable, b.tableLines), false)
+}
+
+// Help is the Gantt's short help line (of the focus: Gantt or table).
+func (b *browser) Help() string { return b.shortHelp() }
+
+// Close cancels the Gantt's background work (on quit and when the
+// program ends).
+func (b *browser) Close() { b.close() }
+
+// own carries out a step of a part of the main screen (the table): its
+// note, the view it opens, its command.
+func (b *browser) own(s ui.Step) tea.Cmd {
+	if s.Note != "" {
+		b.noteFromView(s.Note, s.Warn)
+	}
+	if s.Open != nil {
+		b.opened = s.Open
+	}
+	return s.Cmd
+}
+
+// noteFromView shows a view's note on the status line.
+func (b *browser) noteFromView(text string, warn bool) {
+	k := noteInfo
+	if warn {
+		k = noteError
+	}
+	b.setNote(k, text)
+}
+
+// handle applies a message: the Gantt's reports.
+func (b *browser) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return b.layout()
@@ -147,7 +195,7 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 	case ui.ZoomMsg:
 		return b.zoomTo(msg)
 	case rowsMsg, rankMsg, filterMsg:
-		return b.apply(len(b.stack), b.table.Update(msg))
+		return b.own(b.table.Update(msg))
 	case flowFoundMsg:
 		return b.flowFound(msg)
 	case gotoEventMsg:
@@ -170,14 +218,8 @@ func (b *browser) update(msg tea.Msg) tea.Cmd {
 		return b.moveCursor(msg.t, true)
 	case ui.PromptDoneMsg:
 		return b.promptDone(msg)
-	case tea.KeyMsg:
-		return b.key(msg)
 	}
-	cmd := b.routeMsg(msg)
-	if b.prompt.Active() {
-		return tea.Batch(cmd, b.prompt.Update(msg))
-	}
-	return cmd
+	return nil
 }
 
 // layout recomputes sizes after a resize or a change of the table.

@@ -28,11 +28,7 @@ func (b *browser) render() string {
 	lines = append(lines, b.stripLine(l))
 	lines = append(lines, b.rulerLines(l)...)
 	a := ui.Area{Width: b.sh.Width, Height: b.sh.PanelLines()}
-	if v := b.top(); v != nil {
-		lines = append(lines, v.View(a)...)
-	} else {
-		lines = append(lines, b.body(l, false)...)
-	}
+	lines = append(lines, b.views.top().View(a)...)
 	lines = append(lines, b.statusLine(), b.helpLine())
 	return strings.Join(lines, "\n")
 }
@@ -358,9 +354,15 @@ func (b *browser) helpLine() string {
 	case b.note != "":
 		return ui.Fit(b.note, b.sh.Width)
 	}
-	if h := b.viewHelp(); h != "" {
+	if h := b.views.help(); h != "" {
 		return st.Dim.Render(ui.Fit(h, b.sh.Width))
 	}
+	return b.shortHelp()
+}
+
+// shortHelp is the Gantt's help line: the keys of its focus.
+func (b *browser) shortHelp() string {
+	st := b.sh.Styles
 	focus := keymap.FocusGantt
 	if b.table.focused {
 		focus = keymap.FocusTable

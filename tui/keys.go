@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/screens/overview/model"
 	"github.com/tracetui/tracetui/tui/ui"
 )
@@ -15,32 +14,9 @@ import (
 // The main screen's keys: the root's (prompt, quit, help), then the base's
 // when no view used them, by focus (Gantt or table).
 
-// key handles a key press: the prompt, quit and help keys, then the
-// views by the routing rule (see view).
-func (b *browser) key(msg tea.KeyMsg) tea.Cmd {
-	km := &b.sh.Keys
-	if b.sh.Quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.Active()) {
-		b.close()
-		return tea.Quit
-	}
-	if b.prompt.Active() {
-		return b.prompt.Update(msg)
-	}
-	b.note = ""
-	if b.marks.pending != 0 {
-		return b.markKey(msg)
-	}
-	if _, open := b.top().(*help.Screen); !open && key.Matches(msg, km.Help) {
-		b.push(help.New(b.sh))
-		return nil
-	}
-	return b.routeKey(msg)
-}
-
 // close cancels all background work (on quit and when the program ends).
 func (b *browser) close() {
 	b.table.stop()
-	b.closeViews()
 	b.frames.Stop()
 	b.finds.Stop()
 	b.changes.Stop()
@@ -73,7 +49,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil
 	case key.Matches(msg, km.Legend):
-		b.push(&ui.LegendView{Sh: b.sh, Host: b, PassEsc: true})
+		b.opened = &ui.LegendView{Sh: b.sh, Host: b, PassEsc: true}
 		return nil
 	case key.Matches(msg, km.Details):
 		return b.openDetails()
@@ -170,7 +146,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.stateChange(key.Matches(msg, km.PrevChange))
 	}
 	if b.table.focused {
-		return b.apply(len(b.stack), b.table.Update(msg))
+		return b.own(b.table.Update(msg))
 	}
 	return b.ganttKey(msg)
 }

@@ -7,10 +7,12 @@ import (
 	"io"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -33,8 +35,9 @@ type Model struct {
 	cancel   context.CancelFunc
 	screen   screen
 	indexing indexing
-	opening  ui.Job // Opener.Open
-	browser  *browser
+	opening  ui.Job   // Opener.Open
+	browser  *browser // the main screen, the bottom of views
+	views    *stack
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
 	clock    func() time.Time
@@ -125,7 +128,39 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	return m, m.browser.update(msg)
+	return m, m.route(msg)
+}
+
+// route gives a message to the views: a key by the rule of the stack
+// after the root's keys (see key), any other message to every view.
+func (m *Model) route(msg tea.Msg) tea.Cmd {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		return m.key(k)
+	}
+	return m.views.broadcast(msg)
+}
+
+// key handles a key press: the quit key, the prompt and a pending mark,
+// the help key, then the views by the rule of the stack.
+func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
+	b := m.browser
+	if m.sh.Quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.Active()) {
+		m.views.closeAll()
+		b.close()
+		return tea.Quit
+	}
+	if b.prompt.Active() {
+		return b.prompt.Update(msg)
+	}
+	b.note = ""
+	if b.marks.pending != 0 {
+		return b.markKey(msg)
+	}
+	if _, open := m.views.top().(*help.Screen); !open && key.Matches(msg, m.sh.Keys.Help) {
+		m.views.push(help.New(m.sh))
+		return nil
+	}
+	return m.views.key(msg)
 }
 
 func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
@@ -147,6 +182,8 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		}
 		m.screen = screenBrowser
 		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
+		m.views = newStack(m.browser, m.browser.noteFromView)
+		m.browser.views = m.views
 		return m.browser.init()
 	case tea.KeyMsg:
 		if m.sh.Quits(msg) || msg.Type == tea.KeyEsc {
@@ -188,6 +225,7 @@ func errText(err error) string {
 // program ends).
 func (m *Model) close() error {
 	if m.browser != nil {
+		m.views.closeAll()
 		m.browser.close()
 	}
 	m.opening.Stop()

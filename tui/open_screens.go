@@ -33,7 +33,7 @@ func (b *browser) openDetails() tea.Cmd {
 		n = new(t.Node(sel))
 	}
 	d, cmd := details.New(b.ctx, b.sh, b.names, b.hist, b.win, b.cursor, event, n)
-	b.push(d)
+	b.opened = d
 	return cmd
 }
 
@@ -73,7 +73,7 @@ func (b *browser) openCallTree() tea.Cmd {
 	}
 	r.What = row + " over the " + span
 	v, cmd := flame.New(b.ctx, b.sh, r)
-	b.push(v)
+	b.opened = v
 	return cmd
 }
 
@@ -102,7 +102,7 @@ func (b *browser) openCritPath() tea.Cmd {
 	}
 	title := fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.RelTime(from), b.RelTime(to))
 	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, title)
-	b.push(v)
+	b.opened = v
 	return cmd
 }
 
@@ -124,7 +124,7 @@ func (b *browser) openStats() tea.Cmd {
 		in.From, in.To, in.What = b.selStart, b.selEnd, "selection"
 	}
 	s, cmd := stats.New(b.ctx, b.sh, in)
-	b.push(s)
+	b.opened = s
 	return cmd
 }
 
@@ -137,7 +137,7 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 		b.setNote(noteInfo, "no rows to aggregate in this view")
 		return nil
 	}
-	b.push(ov)
+	b.opened = ov
 	return cmd
 }
 

@@ -110,7 +110,7 @@ func (b *browser) rulerLines(l ui.ScreenLayout) []string {
 }
 
 func (b *browser) rulerMarks() ui.RulerMarks {
-	if m, ok := b.viewMarks(); ok {
+	if m, ok := b.views.marks(); ok {
 		return m
 	}
 	v := b.win
