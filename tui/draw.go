@@ -28,7 +28,7 @@ func (b *browser) render() string {
 	lines = append(lines, b.stripLine(l))
 	lines = append(lines, b.rulerLines(l)...)
 	a := ui.Area{Width: b.sh.Width, Height: b.sh.PanelLines()}
-	lines = append(lines, b.views.top().View(a)...)
+	lines = append(lines, b.views.body(a)...)
 	lines = append(lines, b.statusLine(), b.helpLine())
 	return strings.Join(lines, "\n")
 }
@@ -347,8 +347,8 @@ func (b *browser) statusLine() string {
 func (b *browser) helpLine() string {
 	st := b.sh.Styles
 	switch {
-	case b.prompt.Active():
-		return ui.FitANSI(b.prompt.View(), b.sh.Width)
+	case b.views.line() != "":
+		return ui.FitANSI(b.views.line(), b.sh.Width)
 	case b.note != "" && b.noteIs == noteError:
 		return st.Error.Render(ui.Fit(b.note, b.sh.Width))
 	case b.note != "":

@@ -34,7 +34,7 @@ type findMsg struct {
 // from the selected row.
 func (b *browser) findNext(back bool) tea.Cmd {
 	if b.findRe == nil {
-		return b.prompt.Open(ui.PromptFind, "find row (regex): ", "")
+		return b.openPrompt(ui.PromptFind, "find row (regex): ", "")
 	}
 	t, re := b.tree(), b.findRe
 	ctx, seq := b.finds.Start(b.ctx)

@@ -84,15 +84,15 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.tableLines = l.TableEvents // clamped to the screen
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
-		return b.prompt.Open(ui.PromptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
+		return b.openPrompt(ui.PromptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
 	case key.Matches(msg, km.Find):
-		return b.prompt.Open(ui.PromptFind, "find row (regex): ", "")
+		return b.openPrompt(ui.PromptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):
 		return b.findNext(key.Matches(msg, km.FindPrev))
 	case key.Matches(msg, km.Filter):
 		b.table.focused, b.showTable = true, true
 		col := b.table.col
-		return tea.Batch(b.layout(), b.prompt.Open(ui.PromptFilter, fmt.Sprintf("filter %s (regex): ", col), b.table.pattern[col]))
+		return tea.Batch(b.layout(), b.openPrompt(ui.PromptFilter, fmt.Sprintf("filter %s (regex): ", col), b.table.pattern[col]))
 	case key.Matches(msg, km.Select):
 		b.toggleSelection()
 		return nil
@@ -113,6 +113,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 			b.marks.pending = markJump
 		}
 		b.setNote(noteInfo, "mark letter (a–z, A–Z; A and B measure a delta), esc cancels")
+		b.opened = &markView{b}
 		return nil
 	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
 		f := 0.5
@@ -207,4 +208,11 @@ func (b *browser) gotoEvent(r frame.EventRow) tea.Cmd {
 	b.cursor = min(max(r.Time, b.win.Start), b.win.End)
 	b.extendSelection()
 	return b.changed(false) // the table already shows the event
+}
+
+// openPrompt opens the prompt, a modal view over the Gantt.
+func (b *browser) openPrompt(kind ui.PromptKind, label, text string) tea.Cmd {
+	cmd := b.prompt.Open(kind, label, text)
+	b.opened = &ui.PromptView{P: &b.prompt}
+	return cmd
 }

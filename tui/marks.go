@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Named marks, as in vim: the set-mark key then a letter remembers the
@@ -65,3 +66,34 @@ func (b *browser) markKey(msg tea.KeyMsg) tea.Cmd {
 	}
 	return b.moveCursor(t, true)
 }
+
+// markView takes the letter after the set-mark or jump-mark key: a modal
+// view the Gantt opens on the stack, closed by that next key.
+type markView struct{ b *browser }
+
+// Update gives the next key to the marks.
+func (v *markView) Update(msg tea.Msg) ui.Step {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok || v.b.marks.pending == markNone {
+		return ui.Step{}
+	}
+	return ui.Step{Cmd: v.b.markKey(k), Done: true}
+}
+
+// View is never called: a Modal draws no body.
+func (v *markView) View(a ui.Area) []string { return ui.FillLines(nil, a.Height) }
+
+// Help leaves the Gantt's line (its note asks for the letter).
+func (v *markView) Help() string { return "" }
+
+// Close cancels the pending mark (quit, or a view closing it).
+func (v *markView) Close() {}
+
+// Typing: the quit key still quits.
+func (v *markView) Typing() bool { return false }
+
+// Closed reports that the letter came.
+func (v *markView) Closed() bool { return v.b.marks.pending == markNone }
+
+// Line leaves the help line to the note.
+func (v *markView) Line() string { return "" }

@@ -140,23 +140,22 @@ func (m *Model) route(msg tea.Msg) tea.Cmd {
 	return m.views.broadcast(msg)
 }
 
-// key handles a key press: the quit key, the prompt and a pending mark,
-// the help key, then the views by the rule of the stack.
+// key handles a key press: the quit key (text to a prompt), the help key
+// (unless a prompt or a pending mark is open: a ui.Modal takes every
+// key), then the views by the rule of the stack.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	b := m.browser
-	if m.sh.Quits(msg) && (msg.Type == tea.KeyCtrlC || !b.prompt.Active()) {
+	modal, isModal := m.views.top().(ui.Modal)
+	typing := isModal && modal.Typing()
+	if m.sh.Quits(msg) && (msg.Type == tea.KeyCtrlC || !typing) {
 		m.views.closeAll()
 		b.close()
 		return tea.Quit
 	}
-	if b.prompt.Active() {
-		return b.prompt.Update(msg)
+	if !typing {
+		b.note = "" // a key clears the status note, except while typing
 	}
-	b.note = ""
-	if b.marks.pending != 0 {
-		return b.markKey(msg)
-	}
-	if _, open := m.views.top().(*help.Screen); !open && key.Matches(msg, m.sh.Keys.Help) {
+	if _, open := m.views.top().(*help.Screen); !open && !isModal && key.Matches(msg, m.sh.Keys.Help) {
 		m.views.push(help.New(m.sh))
 		return nil
 	}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/tui/ui"
 )
@@ -17,8 +19,10 @@ import (
 //	keeps only the reports of its own jobs (see ui.Job) and ignores the
 //	rest.
 //
-// Only the quit key, the help key and an open prompt are handled by the
-// root before the rule (see Model.key). A view closes itself with
+// Only the quit key and the help key are handled by the root before the
+// rule (see Model.key). The prompt and a pending mark are views too
+// (ui.Modal): on top of the stack they take every key, draw no body, and
+// are dropped once the view that opened them closes them. A view closes itself with
 // Step.Done: the stack closes and pops it together with the views above
 // it. It opens another view with Step.Open: the stack pushes it on top.
 // The body area (between the ruler and the status line) shows the top
@@ -82,7 +86,39 @@ func (s *stack) key(msg tea.KeyMsg) tea.Cmd {
 			break
 		}
 	}
+	s.prune()
 	return tea.Batch(cmds...)
+}
+
+// prune drops the modal views their openers closed.
+func (s *stack) prune() {
+	for i := len(s.views) - 1; i >= 1; i-- {
+		if m, ok := s.views[i].(ui.Modal); ok && m.Closed() {
+			m.Close()
+			s.views = slices.Delete(s.views, i, i+1)
+		}
+	}
+}
+
+// body draws the top view that draws a body (a modal view shows the one
+// below it).
+func (s *stack) body(a ui.Area) []string {
+	for i := len(s.views) - 1; i > 0; i-- {
+		if _, ok := s.views[i].(ui.Modal); !ok {
+			return s.views[i].View(a)
+		}
+	}
+	return s.views[0].View(a)
+}
+
+// line is the help line of the top-most modal view ("": none).
+func (s *stack) line() string {
+	for i := len(s.views) - 1; i >= 1; i-- {
+		if m, ok := s.views[i].(ui.Modal); ok {
+			return m.Line()
+		}
+	}
+	return ""
 }
 
 // broadcast gives a message to every view, top down.
@@ -93,6 +129,7 @@ func (s *stack) broadcast(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, s.apply(i, s.views[i].Update(msg)))
 		}
 	}
+	s.prune()
 	return tea.Batch(cmds...)
 }
 

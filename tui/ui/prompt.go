@@ -8,11 +8,11 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 )
 
-// promptKind is what the one-line prompt asks for.
-type promptKind uint8
+// PromptKind is what the one-line prompt asks for.
+type PromptKind uint8
 
 const (
-	promptNone   promptKind = iota
+	promptNone   PromptKind = iota
 	PromptGoTo              // ':' a time
 	PromptFind              // '/' a row regex
 	PromptFilter            // 'f' a column filter regex
@@ -24,7 +24,7 @@ const (
 // would pull a clipboard dependency in.)
 type Prompt struct {
 	sh    *Shared
-	kind  promptKind
+	kind  PromptKind
 	label string
 	text  []rune
 	pos   int   // cursor, in runes
@@ -36,7 +36,7 @@ type Prompt struct {
 
 // PromptDoneMsg is a confirmed entry.
 type PromptDoneMsg struct {
-	Kind promptKind
+	Kind PromptKind
 	Text string
 }
 
@@ -48,7 +48,7 @@ func (p *Prompt) Active() bool { return p.kind != promptNone }
 func (p *Prompt) Value() string { return string(p.text) }
 
 // Open starts editing with a label and initial text.
-func (p *Prompt) Open(kind promptKind, label, text string) tea.Cmd {
+func (p *Prompt) Open(kind PromptKind, label, text string) tea.Cmd {
 	p.kind, p.Err, p.label, p.replace = kind, nil, label, false
 	p.text = []rune(text)
 	p.pos = len(p.text)
@@ -155,3 +155,35 @@ func firstRune(s string) (rune, int) {
 	}
 	return 0, len(s)
 }
+
+// PromptView is a prompt on the stack of views, over the view that
+// opened it, which owns the Prompt and handles its PromptDoneMsg: it
+// closes the prompt on a good entry, or Fails it.
+type PromptView struct{ P *Prompt }
+
+// Update edits the prompt; esc closes it.
+func (v *PromptView) Update(msg tea.Msg) Step {
+	if _, ok := msg.(tea.KeyMsg); !ok || !v.P.Active() {
+		return Step{}
+	}
+	cmd := v.P.Update(msg)
+	return Step{Cmd: cmd, Done: !v.P.Active()}
+}
+
+// View is never called: a Modal draws no body.
+func (v *PromptView) View(a Area) []string { return FillLines(nil, a.Height) }
+
+// Help leaves the line to Line.
+func (v *PromptView) Help() string { return "" }
+
+// Close has nothing to cancel.
+func (v *PromptView) Close() {}
+
+// Typing: the quit key is text.
+func (v *PromptView) Typing() bool { return true }
+
+// Closed reports that the prompt was closed.
+func (v *PromptView) Closed() bool { return !v.P.Active() }
+
+// Line is the prompt line: label, text with the cursor, error.
+func (v *PromptView) Line() string { return v.P.View() }

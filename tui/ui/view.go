@@ -44,3 +44,18 @@ type RulerMarks struct {
 	Named          map[int]rune // column → mark letter (the browser's named marks)
 	SelFrom, SelTo int          // -1, -2 when none
 }
+
+// Modal is a view that takes every key while it is open and draws no
+// body of its own (the body shows the view below it): the prompt, a
+// pending mark. The root offers it the help key too; the view that
+// opened it may close it (Closed), and the stack then drops it.
+type Modal interface {
+	View
+	// Typing reports whether the quit key is text to it (Ctrl-C still
+	// quits).
+	Typing() bool
+	// Closed reports that it is done.
+	Closed() bool
+	// Line is what it shows on the help line ("": the usual line).
+	Line() string
+}
