@@ -86,7 +86,7 @@ type openedMsg struct {
 }
 
 // Init starts opening the trace, reporting progress through a channel
-// that a command listens on (the job re-arm pattern, see job).
+// that a command listens on (the re-arm pattern of ui.Job).
 func (m *Model) Init() tea.Cmd {
 	ch := make(chan progressMsg, 1)
 	ctx, _ := m.opening.Start(m.ctx)

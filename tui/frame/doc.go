@@ -21,7 +21,8 @@
 //
 // # Imports
 //
-// frame imports core and the standard library, and displaywidth for
-// text widths; never Bubble Tea, lipgloss, nor any other package of tui:
-// its tests run without a terminal.
+// frame imports core, ingest/pstree (the rows stored with the index),
+// the standard library and displaywidth (text widths); never Bubble Tea,
+// lipgloss, nor any other package of tui: its tests run without a
+// terminal.
 package frame

@@ -10,13 +10,13 @@ import (
 // states and intensities). It passes every key it does not use down, so
 // the view below stays usable while it is shown.
 
-// legendHost is a view that can draw itself with its legend.
-type legendHost interface{ ViewWithLegend(a Area) []string }
+// LegendHost is a view that can draw itself with its legend.
+type LegendHost interface{ ViewWithLegend(a Area) []string }
 
 // LegendView shows its host's legend.
 type LegendView struct {
 	Sh      *Shared
-	Host    legendHost
+	Host    LegendHost
 	PassEsc bool // esc also goes to the host (the Gantt clears its selection)
 }
 

@@ -26,7 +26,7 @@ type Shared struct {
 	Styles        *Styles
 	Keys          keymap.KeyMap
 	Clipboard     io.Writer // where OSC 52 copies go (nil: none)
-	AbsTimes      bool      // instants as absolute seconds, not +offsets (see relTime)
+	AbsTimes      bool      // instants as absolute seconds, not +offsets (see RelTime)
 }
 
 // Quits reports whether k quits: the quit binding, and Ctrl-C whatever

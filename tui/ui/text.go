@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
@@ -84,4 +85,42 @@ func joinHelp(st *Styles, items ...string) string {
 		sep = " | "
 	}
 	return strings.Join(items, sep)
+}
+
+// WrapText cuts s into lines of at most w cells, at spaces when it can.
+func WrapText(s string, w int) []string {
+	var out []string
+	for frame.Cells(s) > w {
+		cut, width := 0, 0
+		lastSpace := -1
+		for i, r := range s {
+			rw := frame.RuneCells(r)
+			if width+rw > w {
+				break
+			}
+			width += rw
+			cut = i + len(string(r))
+			if r == ' ' {
+				lastSpace = i
+			}
+		}
+		if lastSpace > 0 {
+			cut = lastSpace + 1
+		}
+		if cut == 0 { // a rune wider than w
+			_, cut = utf8.DecodeRuneInString(s)
+		}
+		out = append(out, strings.TrimRight(s[:cut], " "))
+		s = s[cut:]
+	}
+	return append(out, s)
+}
+
+// PadLeft right-aligns s in w cells (truncating when longer).
+func PadLeft(s string, w int) string {
+	n := frame.Cells(s)
+	if n >= w {
+		return Trunc(s, w)
+	}
+	return strings.Repeat(" ", w-n) + s
 }

@@ -9,7 +9,7 @@ import (
 type View interface {
 	// Update handles a key or a message.
 	Update(msg tea.Msg) Step
-	// View draws the view into a, exactly a.height lines of a.width cells.
+	// View draws the view into a, exactly a.Height lines of a.Width cells.
 	View(a Area) []string
 	// Help is the short help line ("" leaves the one of the view below).
 	Help() string
@@ -21,7 +21,7 @@ type View interface {
 // Area is where a view draws.
 type Area struct{ Width, Height int }
 
-// Step is what a view's Update asks of the root.
+// Step is what a view's Update asks of the stack.
 type Step struct {
 	Cmd  tea.Cmd
 	Pass bool   // the key is not this view's: offer it to the view below
@@ -58,4 +58,12 @@ type Modal interface {
 	Closed() bool
 	// Line is what it shows on the help line ("": the usual line).
 	Line() string
+}
+
+// ZoomMsg asks the Gantt to show a time range and select a row of a pane.
+type ZoomMsg struct {
+	Pane   int
+	Node   int32 // the row to select (-1: none)
+	T0, T1 core.Time
+	What   string // what is shown, for the note ("the part")
 }

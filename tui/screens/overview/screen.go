@@ -19,8 +19,8 @@ import (
 )
 
 // The overview screen as a view: its keys, its reports, its title, legend,
-// help line and ruler marks. Computing is in overview.go, drawing the
-// cells in overview_view.go.
+// help line and ruler marks. Computing is in package model, drawing the
+// cells in draw.go.
 
 // Screen is the overview screen, a view.
 type Screen struct {
