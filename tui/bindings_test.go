@@ -570,10 +570,10 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"sort": func(t *testing.T, hs *harness) {
 		hs.press("stats")
-		tb := &topView[*stats.Screen](hs.b()).Tables[stats.StatsStates]
+		tb := &topView[*stats.Screen](hs.b()).Tables[stats.States]
 		hs.press("sort") // All rows -> its %
 		hs.press("sort") // -> State, by name
-		if tb.SortCol != 0 || !slices.IsSortedFunc(tb.Lines, func(a, b stats.StatsLine) int { return strings.Compare(a.Name, b.Name) }) {
+		if tb.SortCol != 0 || !slices.IsSortedFunc(tb.Lines, func(a, b stats.Line) int { return strings.Compare(a.Name, b.Name) }) {
 			t.Errorf("sort column %d, lines %v", tb.SortCol, names(tb.Lines))
 		}
 		if !strings.Contains(hs.view(), "State ^") { // ASCII: ascending
@@ -587,9 +587,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		}
 		hs.press("stats")
 		hs.press("focus") // the events table
-		tb := &topView[*stats.Screen](hs.b()).Tables[stats.StatsEvents]
+		tb := &topView[*stats.Screen](hs.b()).Tables[stats.Events]
 		hs.press("sort_reverse")
-		if !tb.Asc || !slices.IsSortedFunc(tb.Lines, func(a, b stats.StatsLine) int { return cmp.Compare(a.Vals[1], b.Vals[1]) }) {
+		if !tb.Asc || !slices.IsSortedFunc(tb.Lines, func(a, b stats.Line) int { return cmp.Compare(a.Vals[1], b.Vals[1]) }) {
 			t.Errorf("ascending %v, counts %v", tb.Asc, names(tb.Lines))
 		}
 	},
@@ -711,7 +711,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 }
 
-func names(lines []stats.StatsLine) []string {
+func names(lines []stats.Line) []string {
 	var out []string
 	for _, l := range lines {
 		out = append(out, l.Name)

@@ -27,13 +27,13 @@ func TestStatsAnalysisTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[int]int{
-		stats.StatsThreads: len(rep.CPUUsage.Threads) + len(rep.CPUUsage.Processes),
-		stats.StatsCPUs:    len(rep.CPUUsage.CPUs),
-		stats.StatsLatency: len(rep.SchedLatency) + len(rep.ProcessLatency),
-		stats.StatsIRQs:    len(rep.IRQs) + len(rep.SoftRaise),
-		stats.StatsSlowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
+		stats.Threads: len(rep.CPUUsage.Threads) + len(rep.CPUUsage.Processes),
+		stats.CPUs:    len(rep.CPUUsage.CPUs),
+		stats.Latency: len(rep.SchedLatency) + len(rep.ProcessLatency),
+		stats.IRQs:    len(rep.IRQs) + len(rep.SoftRaise),
+		stats.Slowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
 	}
-	if want[stats.StatsThreads] == 0 || want[stats.StatsSlowest] == 0 {
+	if want[stats.Threads] == 0 || want[stats.Slowest] == 0 {
 		t.Fatalf("the demo trace has no CPU usage or slowest list: %+v", want)
 	}
 	var onCPU int64
@@ -41,7 +41,7 @@ func TestStatsAnalysisTables(t *testing.T) {
 		onCPU += th.NS
 	}
 	var got, procs float64
-	for _, l := range st.Tables[stats.StatsThreads].Lines {
+	for _, l := range st.Tables[stats.Threads].Lines {
 		if strings.HasPrefix(l.Name, "process ") {
 			procs += l.Vals[1]
 		} else {
@@ -51,7 +51,7 @@ func TestStatsAnalysisTables(t *testing.T) {
 	if int64(got) != onCPU || int64(procs) != onCPU {
 		t.Errorf("threads on CPU %v ns in all, processes %v, the analysis says %d", got, procs, onCPU)
 	}
-	for i := range stats.NumStatsTables {
+	for i := range stats.NumTables {
 		if i > 0 {
 			hs.press("focus")
 		}
@@ -62,7 +62,7 @@ func TestStatsAnalysisTables(t *testing.T) {
 			t.Errorf("table %q: %d lines, want %d", st.Tables[i].Cols[0].Head, len(st.Tables[i].Lines), n)
 		}
 		v := hs.view()
-		for j := range stats.NumStatsTables {
+		for j := range stats.NumTables {
 			shown := strings.Contains(v, st.Tables[j].Cols[0].Head)
 			if alone := i >= stats.NumSummaryTables; j == i && !shown || alone && j != i && shown || !alone && j < stats.NumSummaryTables && !shown {
 				t.Errorf("focus %d: table %q shown %v:\n%s", i, st.Tables[j].Cols[0].Head, shown, v)
@@ -81,20 +81,20 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("stats")
 	st := topView[*stats.Screen](hs.b())
-	for st.Focus != stats.StatsSlowest {
+	for st.Focus != stats.Slowest {
 		hs.press("focus")
 	}
-	st.Tables[stats.StatsSlowest].SortCol = 1 // longest first
-	st.Tables[stats.StatsSlowest].Sort()
+	st.Tables[stats.Slowest].SortCol = 1 // longest first
+	st.Tables[stats.Slowest].Sort()
 	// The second line is selected with down: enter shows its occurrence,
 	// not the top line's.
 	hs.press("down")
-	sel := st.Tables[stats.StatsSlowest].Lines[1]
+	sel := st.Tables[stats.Slowest].Lines[1]
 	o := sel.Occ
 	if o == nil || o.TID < 0 {
 		t.Fatalf("the second slowest line %q has no thread occurrence", sel.Name)
 	}
-	if first := st.Tables[stats.StatsSlowest].Lines[0].Occ; first != nil && *first == *o {
+	if first := st.Tables[stats.Slowest].Lines[0].Occ; first != nil && *first == *o {
 		t.Fatal("the first two lines have the same occurrence: the test cannot tell them apart")
 	}
 	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
@@ -133,10 +133,10 @@ func TestStatsEnterOnThreadLine(t *testing.T) {
 	hs := newHarness(t, newDemoTrace(), 100, 30, true)
 	hs.press("stats")
 	st := topView[*stats.Screen](hs.b())
-	for st.Focus != stats.StatsLatency {
+	for st.Focus != stats.Latency {
 		hs.press("focus")
 	}
-	tb := &st.Tables[stats.StatsLatency]
+	tb := &st.Tables[stats.Latency]
 	i := 0
 	for i < len(tb.Lines) && tb.Lines[i].Occ == nil { // process lines have none
 		hs.press("down")

@@ -24,13 +24,13 @@ func BenchmarkStatsFirstTable(b *testing.B) {
 			tr := bt.open(b)
 			hs := newHarness(b, tr, 200, 60, false)
 			b.Run("first", func(b *testing.B) {
-				req := stats.StatsRequest{Hist: tr.History(), Domain: frame.DomainThread}
+				req := stats.Request{Hist: tr.History(), Domain: frame.DomainThread}
 				req.From, req.To = hs.b().win.Start, hs.b().win.End
 				req.Rows = hs.b().tree().Rows
 				for range b.N {
-					var out [stats.NumStatsTables][]stats.StatsLine
-					if err := stats.StateStats(context.Background(), req, &out); err != nil || len(out[stats.StatsStates]) == 0 {
-						b.Fatalf("%v, %d states", err, len(out[stats.StatsStates]))
+					var out [stats.NumTables][]stats.Line
+					if err := stats.StateStats(context.Background(), req, &out); err != nil || len(out[stats.States]) == 0 {
+						b.Fatalf("%v, %d states", err, len(out[stats.States]))
 					}
 				}
 			})

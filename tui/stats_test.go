@@ -70,7 +70,7 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 	if st.From != from || st.To != to {
 		t.Fatalf("statistics of [%d, %d], want [%d, %d]", st.From, st.To, from, to)
 	}
-	states := st.Tables[stats.StatsStates].Lines
+	states := st.Tables[stats.States].Lines
 	if len(states) != len(all) {
 		t.Errorf("%d states, want %d: %v", len(states), len(all), names(states))
 	}
@@ -79,7 +79,7 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 			t.Errorf("state %s: all rows %v, selected %v; want %v, %v", l.Name, l.Vals[3], l.Vals[1], all[l.Name], selected[l.Name])
 		}
 	}
-	ev := st.Tables[stats.StatsEvents].Lines
+	ev := st.Tables[stats.Events].Lines
 	if len(ev) != len(events) {
 		t.Errorf("%d event types, want %d", len(ev), len(events))
 	}
@@ -88,7 +88,7 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 			t.Errorf("event %s: %v, want %d", l.Name, l.Vals[1], events[l.Name])
 		}
 	}
-	sc := st.Tables[stats.StatsSyscalls].Lines
+	sc := st.Tables[stats.Syscalls].Lines
 	if len(sc) != len(calls) {
 		t.Errorf("%d system calls, want %d", len(sc), len(calls))
 	}
@@ -163,10 +163,10 @@ func TestStatsCancel(t *testing.T) {
 		t.Error("esc did not close the statistics")
 	}
 	// A late answer of the cancelled run is dropped.
-	late := stats.StatsMsg{Seq: seq, Table: stats.StatsEvents, Last: true}
-	late.Lines[stats.StatsEvents] = []stats.StatsLine{{Name: "late", Vals: []float64{0, 1, 100}}}
+	late := stats.Msg{Seq: seq, Table: stats.Events, Last: true}
+	late.Lines[stats.Events] = []stats.Line{{Name: "late", Vals: []float64{0, 1, 100}}}
 	hs.send(late)
-	for _, l := range st.Tables[stats.StatsEvents].Lines {
+	for _, l := range st.Tables[stats.Events].Lines {
 		if l.Name == "late" {
 			t.Error("a cancelled run's answer was applied")
 		}

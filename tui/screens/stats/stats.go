@@ -28,19 +28,19 @@ import (
 
 // Statistics tables.
 const (
-	StatsStates = iota
-	StatsEvents
-	StatsSyscalls
+	States = iota
+	Events
+	Syscalls
 	// The analyses (ingest/analyses) of the range, one table at a time
 	// in the whole panel: tab reaches them after the three above.
-	StatsThreads
-	StatsCPUs
-	StatsLatency
-	StatsIRQs
-	StatsSlowest
-	NumStatsTables
+	Threads
+	CPUs
+	Latency
+	IRQs
+	Slowest
+	NumTables
 	// NumSummaryTables are the tables shown together.
-	NumSummaryTables = StatsThreads
+	NumSummaryTables = Threads
 )
 
 // colKind is how a statistics column prints.
@@ -64,7 +64,7 @@ type statsCol struct {
 
 // StatsLine is one line of a table: a name (with the state's paint for
 // state lines) and one value per numeric column.
-type StatsLine struct {
+type Line struct {
 	Name  string
 	paint *frame.Paint
 	Vals  []float64 // per column, index 0 unused
@@ -79,7 +79,7 @@ type StatsLine struct {
 // statsTable is one table with its sort order and scroll position.
 type statsTable struct {
 	Cols    []statsCol
-	Lines   []StatsLine
+	Lines   []Line
 	SortCol int
 	Asc     bool
 	top     int
@@ -91,7 +91,7 @@ type statsTable struct {
 // numbers descending), ties by name.
 func (t *statsTable) Sort() {
 	c := t.Cols[t.SortCol].of
-	slices.SortStableFunc(t.Lines, func(a, b StatsLine) int {
+	slices.SortStableFunc(t.Lines, func(a, b Line) int {
 		var r int
 		if c == 0 {
 			r = cmp.Compare(a.Name, b.Name)
@@ -117,26 +117,26 @@ type Screen struct {
 	To      core.Time
 	what    string // "selection" or "visible range"
 	row     string // the selected row's label
-	Tables  [NumStatsTables]statsTable
+	Tables  [NumTables]statsTable
 	Focus   int
 	Running int            // parts still computing
 	threads *frame.RowTree // Control Flow's rows (nil before they are read)
 }
 
 // StatsMsg is one report of a running computation.
-type StatsMsg struct {
+type Msg struct {
 	Seq   uint64
 	Table int // statsStates, statsSyscalls (with the analyses) or statsEvents
-	Lines [NumStatsTables][]StatsLine
+	Lines [NumTables][]Line
 	done  int64 // events counted so far (statsEvents progress)
 	total int64
 	Last  bool // the part is over (err says how)
 	err   error
-	ch    <-chan StatsMsg
+	ch    <-chan Msg
 }
 
 // StatsRequest is a copy of what the computation reads.
-type StatsRequest struct {
+type Request struct {
 	seq      uint64
 	Hist     core.History
 	events   frame.EventTable
@@ -147,21 +147,21 @@ type StatsRequest struct {
 }
 
 // newStats returns the tables with their columns, sorted by time or count.
-func newStats(row string) [NumStatsTables]statsTable {
-	return [NumStatsTables]statsTable{
-		StatsStates: {Cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
+func newStats(row string) [NumTables]statsTable {
+	return [NumTables]statsTable{
+		States: {Cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
 			{"All rows", colDuration, 3}, {"%", colPercent, 3}}, SortCol: 3},
-		StatsEvents: {Cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, SortCol: 1},
-		StatsSyscalls: {Cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
+		Events: {Cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, SortCol: 1},
+		Syscalls: {Cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
 			{"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, SortCol: 2},
-		StatsThreads: {Cols: []statsCol{{"Thread (CPU usage)", colName, 0}, {"On CPU", colDuration, 1}, {"% range", colPercent, 2},
+		Threads: {Cols: []statsCol{{"Thread (CPU usage)", colName, 0}, {"On CPU", colDuration, 1}, {"% range", colPercent, 2},
 			{"Migrations", colCount, 3}}, SortCol: 1},
-		StatsCPUs: {Cols: []statsCol{{"CPU (usage)", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, SortCol: 1},
-		StatsLatency: {Cols: []statsCol{{"Thread (wake-up latency)", colName, 0}, {"Wake-ups", colCount, 1},
+		CPUs: {Cols: []statsCol{{"CPU (usage)", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, SortCol: 1},
+		Latency: {Cols: []statsCol{{"Thread (wake-up latency)", colName, 0}, {"Wake-ups", colCount, 1},
 			{"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 3},
-		StatsIRQs: {Cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
+		IRQs: {Cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
 			{"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 4},
-		StatsSlowest: {Cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0}, {"Duration", colDuration, 1},
+		Slowest: {Cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0}, {"Duration", colDuration, 1},
 			{"At", colDuration, 2}}, SortCol: 1},
 	}
 }
@@ -183,7 +183,7 @@ type Input struct {
 // them.
 func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 	s := &Screen{sh: sh, start: in.Start, threads: in.Threads, From: in.From, To: in.To, what: in.What}
-	req := StatsRequest{Hist: in.Hist, events: in.Events, From: s.From, To: s.To, Domain: frame.DomainThread}
+	req := Request{Hist: in.Hist, events: in.Events, From: s.From, To: s.To, Domain: frame.DomainThread}
 	if in.Pane == frame.PaneResources {
 		req.Domain = frame.DomainCPU
 	}
@@ -210,35 +210,35 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 	}
 	req.Rows = t.Rows // read by the computation, not here: millions of rows
 	s.Tables = newStats(s.row)
-	s.Tables[StatsStates].status = "computing…"
-	for t := StatsSyscalls; t < NumStatsTables; t++ {
+	s.Tables[States].status = "computing…"
+	for t := Syscalls; t < NumTables; t++ {
 		s.Tables[t].status = "computing…"
 	}
-	s.Tables[StatsEvents].status = "counting…"
+	s.Tables[Events].status = "counting…"
 	s.Running = 2
 	ctx, seq := s.Job.Start(ctx)
 	req.seq = seq
-	return s, ui.Spawn(8, func(ch chan<- StatsMsg) { runStats(ctx, req, ch) })
+	return s, ui.Spawn(8, func(ch chan<- Msg) { runStats(ctx, req, ch) })
 }
 
 // Close cancels a running computation.
 func (s *Screen) Close() { s.Job.Stop() }
 
-func (m StatsMsg) On(ch <-chan StatsMsg) StatsMsg { m.ch = ch; return m }
+func (m Msg) On(ch <-chan Msg) Msg { m.ch = ch; return m }
 
 // Update handles a key or a report.
 func (s *Screen) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return s.key(msg)
-	case StatsMsg:
+	case Msg:
 		return ui.Step{Cmd: s.gotStats(msg)}
 	}
 	return ui.Step{}
 }
 
 // gotStats applies a report.
-func (s *Screen) gotStats(m StatsMsg) tea.Cmd {
+func (s *Screen) gotStats(m Msg) tea.Cmd {
 	if !s.Job.Current(m.Seq) {
 		return nil // a cancelled run: its channel closes when it stops
 	}
@@ -246,21 +246,21 @@ func (s *Screen) gotStats(m StatsMsg) tea.Cmd {
 	switch {
 	case m.err != nil && m.err != context.Canceled:
 		s.Tables[m.Table].status = "failed: " + m.err.Error()
-		if m.Table != StatsEvents {
-			for t := StatsSyscalls; t < NumStatsTables; t++ {
-				s.Tables[t].status = s.Tables[StatsStates].status
+		if m.Table != Events {
+			for t := Syscalls; t < NumTables; t++ {
+				s.Tables[t].status = s.Tables[States].status
 			}
 		}
-	case m.Table == StatsEvents:
-		s.Tables[StatsEvents].Lines = m.Lines[StatsEvents]
-		s.Tables[StatsEvents].status = ""
+	case m.Table == Events:
+		s.Tables[Events].Lines = m.Lines[Events]
+		s.Tables[Events].status = ""
 		if !m.Last && m.total > 0 {
-			s.Tables[StatsEvents].status = fmt.Sprintf("counting %d%%", m.done*100/m.total)
+			s.Tables[Events].status = fmt.Sprintf("counting %d%%", m.done*100/m.total)
 		}
-		s.Tables[StatsEvents].Sort()
+		s.Tables[Events].Sort()
 	default:
-		for t := range NumStatsTables {
-			if t != StatsEvents && (t == StatsStates) == (m.Table == StatsStates) {
+		for t := range NumTables {
+			if t != Events && (t == States) == (m.Table == States) {
 				s.Tables[t].Lines, s.Tables[t].status = m.Lines[t], ""
 				s.Tables[t].Sort()
 			}
@@ -276,8 +276,8 @@ func (s *Screen) gotStats(m StatsMsg) tea.Cmd {
 }
 
 // runStats computes both parts at once and returns when both are over.
-func runStats(ctx context.Context, req StatsRequest, ch chan<- StatsMsg) {
-	send := func(m StatsMsg) bool {
+func runStats(ctx context.Context, req Request, ch chan<- Msg) {
+	send := func(m Msg) bool {
 		m.Seq = req.seq
 		select {
 		case ch <- m:
@@ -290,8 +290,8 @@ func runStats(ctx context.Context, req StatsRequest, ch chan<- StatsMsg) {
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		var m StatsMsg
-		m.Table = StatsStates
+		var m Msg
+		m.Table = States
 		if m.err = StateStats(ctx, req, &m.Lines); m.err != nil {
 			m.Last = true
 			send(m)
@@ -300,7 +300,7 @@ func runStats(ctx context.Context, req StatsRequest, ch chan<- StatsMsg) {
 		if !send(m) { // the state times first: the analyses take longer
 			return
 		}
-		m = StatsMsg{Table: StatsSyscalls, Last: true}
+		m = Msg{Table: Syscalls, Last: true}
 		rep, err := analyses.Compute(ctx, req.Hist, analyses.Options{From: req.From, To: req.To + 1})
 		if err != nil {
 			m.err = fmt.Errorf("running the analyses: %w", err)
@@ -315,13 +315,13 @@ func runStats(ctx context.Context, req StatsRequest, ch chan<- StatsMsg) {
 			// Progress only: counts come at the end. A full channel
 			// skips the report rather than slowing the scan.
 			select {
-			case ch <- StatsMsg{Seq: req.seq, Table: StatsEvents, done: done, total: total}:
+			case ch <- Msg{Seq: req.seq, Table: Events, done: done, total: total}:
 			default:
 			}
 			return ctx.Err() == nil
 		})
-		m := StatsMsg{Table: StatsEvents, Last: true, err: err}
-		m.Lines[StatsEvents] = eventLines(counts)
+		m := Msg{Table: Events, Last: true, err: err}
+		m.Lines[Events] = eventLines(counts)
 		send(m)
 	}()
 	wg.Wait()
@@ -341,7 +341,7 @@ func statusKeys(rows *pstree.Rows) []core.Key {
 }
 
 // StateStats reads the time per state.
-func StateStats(ctx context.Context, req StatsRequest, out *[NumStatsTables][]StatsLine) error {
+func StateStats(ctx context.Context, req Request, out *[NumTables][]Line) error {
 	at := req.Hist.Attributes()
 	inAll := make([]bool, at.Len())
 	inSel := make([]bool, at.Len())
@@ -397,7 +397,7 @@ func StateStats(ctx context.Context, req StatsRequest, out *[NumStatsTables][]St
 	}
 	for v, st := range byValue {
 		p := frame.PaintOf(req.Domain, v)
-		out[StatsStates] = append(out[StatsStates], StatsLine{Name: frame.DescribeValue(req.Domain, v), paint: &p,
+		out[States] = append(out[States], Line{Name: frame.DescribeValue(req.Domain, v), paint: &p,
 			Vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
 	}
 
@@ -407,14 +407,14 @@ func StateStats(ctx context.Context, req StatsRequest, out *[NumStatsTables][]St
 }
 
 // eventLines turns counts per event name into table lines.
-func eventLines(counts map[string]int64) []StatsLine {
+func eventLines(counts map[string]int64) []Line {
 	var total int64
 	for _, n := range counts {
 		total += n
 	}
-	lines := make([]StatsLine, 0, len(counts))
+	lines := make([]Line, 0, len(counts))
 	for name, n := range counts {
-		lines = append(lines, StatsLine{Name: name, Vals: []float64{0, float64(n), percent(n, total)}})
+		lines = append(lines, Line{Name: name, Vals: []float64{0, float64(n), percent(n, total)}})
 	}
 	return lines
 }
@@ -435,7 +435,7 @@ func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 	case msg.Type == tea.KeyEsc || key.Matches(msg, km.Stats):
 		return ui.Step{Done: true}
 	case key.Matches(msg, km.Focus):
-		s.Focus = (s.Focus + 1) % NumStatsTables
+		s.Focus = (s.Focus + 1) % NumTables
 	case key.Matches(msg, km.SortNext):
 		t.SortCol = (t.SortCol + 1) % len(t.Cols)
 		t.Asc = false

@@ -13,9 +13,9 @@ import (
 // tables: an equal share each, a table with fewer lines lending the rest
 // to the focused one. An analysis table has the whole panel. Each height
 // counts the header line.
-func (s *Screen) heights() [NumStatsTables]int {
+func (s *Screen) heights() [NumTables]int {
 	avail := s.sh.PanelLines() - 1
-	var h [NumStatsTables]int
+	var h [NumTables]int
 	if avail < 2*NumSummaryTables || s.Focus >= NumSummaryTables { // the focused one alone (tab cycles)
 		h[s.Focus] = max(avail, 1)
 		return h
@@ -129,7 +129,7 @@ func (s *Screen) tableLines(i, h, w int) []string {
 // lineText draws one line: the state's swatch and name, then the
 // values right-aligned. The selected line is in reverse video, or marked
 // with selMarker in ASCII mode (no reverse video without colour).
-func (s *Screen) lineText(t *statsTable, l *StatsLine, ws []int, w int, sel bool) string {
+func (s *Screen) lineText(t *statsTable, l *Line, ws []int, w int, sel bool) string {
 	st := s.sh.Styles
 	var sb strings.Builder
 	name := l.Name

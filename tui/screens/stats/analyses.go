@@ -15,7 +15,7 @@ import (
 
 // analysisLines turns a report of ingest/analyses into the lines of the
 // system call table and of the analysis tables.
-func analysisLines(rep *analyses.Report, out *[NumStatsTables][]StatsLine) {
+func analysisLines(rep *analyses.Report, out *[NumTables][]Line) {
 	var callTime int64
 	for _, c := range rep.Syscalls {
 		callTime += c.TotalNS
@@ -27,7 +27,7 @@ func analysisLines(rep *analyses.Report, out *[NumStatsTables][]StatsLine) {
 		}
 	}
 	for _, c := range rep.Syscalls {
-		out[StatsSyscalls] = append(out[StatsSyscalls], StatsLine{Name: c.Name, Occ: slowestCall[c.Name], hist: c.Histogram,
+		out[Syscalls] = append(out[Syscalls], Line{Name: c.Name, Occ: slowestCall[c.Name], hist: c.Histogram,
 			Vals: []float64{0, float64(c.Count), float64(c.TotalNS), c.MeanNS, float64(c.MaxNS), percent(c.TotalNS, callTime)}})
 	}
 	// A thread line's occurrence is the thread over the whole range:
@@ -36,17 +36,17 @@ func analysisLines(rep *analyses.Report, out *[NumStatsTables][]StatsLine) {
 		return &analyses.Occurrence{Name: name, TID: tid, CPU: -1, StartNS: rep.FromNS, DurationNS: rep.ToNS - rep.FromNS}
 	}
 	for _, t := range rep.CPUUsage.Threads {
-		out[StatsThreads] = append(out[StatsThreads], StatsLine{Name: threadName(t.Comm, t.TID), Occ: whole(t.Comm, t.TID),
+		out[Threads] = append(out[Threads], Line{Name: threadName(t.Comm, t.TID), Occ: whole(t.Comm, t.TID),
 			Vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
 	}
 	// Processes (their threads summed) in the same table, as lttng-cputop
 	// and Trace Compass's CPU Usage give both; no migrations of their own.
 	for _, p := range rep.CPUUsage.Processes {
-		out[StatsThreads] = append(out[StatsThreads], StatsLine{Name: fmt.Sprintf("process %s [%d], %d threads", p.Comm, p.PID, len(p.Threads)),
+		out[Threads] = append(out[Threads], Line{Name: fmt.Sprintf("process %s [%d], %d threads", p.Comm, p.PID, len(p.Threads)),
 			Vals: []float64{0, float64(p.NS), p.Percent, 0}})
 	}
 	for _, c := range rep.CPUUsage.CPUs {
-		out[StatsCPUs] = append(out[StatsCPUs], StatsLine{Name: fmt.Sprintf("CPU %d", c.CPU),
+		out[CPUs] = append(out[CPUs], Line{Name: fmt.Sprintf("CPU %d", c.CPU),
 			Vals: []float64{0, float64(c.NS), c.Percent}})
 	}
 	worstWakeup := map[int32]*analyses.Occurrence{} // the list is longest first
@@ -60,16 +60,16 @@ func analysisLines(rep *analyses.Report, out *[NumStatsTables][]StatsLine) {
 		if occ == nil { // not among the N worst: the thread over the range
 			occ = whole(l.Comm, l.TID)
 		}
-		out[StatsLatency] = append(out[StatsLatency], StatsLine{Name: threadName(l.Comm, l.TID), Occ: occ, Vals: durationVals(&l.Stats), hist: l.Histogram})
+		out[Latency] = append(out[Latency], Line{Name: threadName(l.Comm, l.TID), Occ: occ, Vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, l := range rep.ProcessLatency {
-		out[StatsLatency] = append(out[StatsLatency], StatsLine{Name: fmt.Sprintf("process %s [%d]", l.Comm, l.PID), Vals: durationVals(&l.Stats), hist: l.Histogram})
+		out[Latency] = append(out[Latency], Line{Name: fmt.Sprintf("process %s [%d]", l.Comm, l.PID), Vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, r := range rep.IRQs {
-		out[StatsIRQs] = append(out[StatsIRQs], StatsLine{Name: r.Kind + " " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
+		out[IRQs] = append(out[IRQs], Line{Name: r.Kind + " " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	for _, r := range rep.SoftRaise {
-		out[StatsIRQs] = append(out[StatsIRQs], StatsLine{Name: "soft raise " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
+		out[IRQs] = append(out[IRQs], Line{Name: "soft raise " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
 	}
 	families := []struct {
 		kind string
@@ -85,7 +85,7 @@ func analysisLines(rep *analyses.Report, out *[NumStatsTables][]StatsLine) {
 			if o.CPU >= 0 {
 				name += fmt.Sprintf(" cpu %d", o.CPU)
 			}
-			out[StatsSlowest] = append(out[StatsSlowest], StatsLine{Name: name, Occ: &f.occ[i],
+			out[Slowest] = append(out[Slowest], Line{Name: name, Occ: &f.occ[i],
 				Vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
 		}
 	}
