@@ -47,8 +47,8 @@ type browser struct {
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 
-	views  *stack  // the stack the Gantt is the bottom of (the root's): its chrome draws the top view
-	opened ui.View // a view a key opened, pushed by the Step of this Update
+	views  *ui.Stack // the stack the Gantt is the bottom of (the root's): its chrome draws the top view
+	opened ui.View   // a view a key opened, pushed by the Step of this Update
 
 	frame    *frame.Frame        // last frame shown (may be for an older view)
 	frames   ui.Job              // frame queries
@@ -156,7 +156,7 @@ func (b *browser) Close() { b.close() }
 // note, the view it opens, its command.
 func (b *browser) own(s ui.Step) tea.Cmd {
 	if s.Note != "" {
-		b.noteFromView(s.Note, s.Warn)
+		b.Note(s.Note, s.Warn)
 	}
 	if s.Open != nil {
 		b.opened = s.Open
@@ -164,8 +164,16 @@ func (b *browser) own(s ui.Step) tea.Cmd {
 	return s.Cmd
 }
 
-// noteFromView shows a view's note on the status line.
-func (b *browser) noteFromView(text string, warn bool) {
+// KeyPressed clears the status note: it lasts until the next key, except
+// while typing.
+func (b *browser) KeyPressed(typing bool) {
+	if !typing {
+		b.note = ""
+	}
+}
+
+// Note shows a view's note on the status line.
+func (b *browser) Note(text string, warn bool) {
 	k := noteInfo
 	if warn {
 		k = noteError

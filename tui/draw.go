@@ -28,7 +28,7 @@ func (b *browser) render() string {
 	lines = append(lines, b.stripLine(l))
 	lines = append(lines, b.rulerLines(l)...)
 	a := ui.Area{Width: b.sh.Width, Height: b.sh.PanelLines()}
-	lines = append(lines, b.views.body(a)...)
+	lines = append(lines, b.views.Body(a)...)
 	lines = append(lines, b.statusLine(), b.helpLine())
 	return strings.Join(lines, "\n")
 }
@@ -347,14 +347,14 @@ func (b *browser) statusLine() string {
 func (b *browser) helpLine() string {
 	st := b.sh.Styles
 	switch {
-	case b.views.line() != "":
-		return ui.FitANSI(b.views.line(), b.sh.Width)
+	case b.views.Line() != "":
+		return ui.FitANSI(b.views.Line(), b.sh.Width)
 	case b.note != "" && b.noteIs == noteError:
 		return st.Error.Render(ui.Fit(b.note, b.sh.Width))
 	case b.note != "":
 		return ui.Fit(b.note, b.sh.Width)
 	}
-	if h := b.views.help(); h != "" {
+	if h := b.views.Help(); h != "" {
 		return st.Dim.Render(ui.Fit(h, b.sh.Width))
 	}
 	return b.shortHelp()

@@ -89,8 +89,8 @@ func lipglossWidth(s string) int { return lipgloss.Width(s) }
 // (nil when none is open).
 func topView[V ui.View](b *browser) V {
 	var zero V
-	for i := len(b.views.views) - 1; i >= 0; i-- {
-		if v, ok := b.views.views[i].(V); ok {
+	for i := b.views.Len() - 1; i >= 0; i-- {
+		if v, ok := b.views.At(i).(V); ok {
 			return v
 		}
 	}

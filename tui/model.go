@@ -7,7 +7,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
@@ -37,7 +36,7 @@ type Model struct {
 	indexing indexing
 	opening  ui.Job   // Opener.Open
 	browser  *browser // the main screen, the bottom of views
-	views    *stack
+	views    *ui.Stack
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
 	clock    func() time.Time
@@ -128,38 +127,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	return m, m.route(msg)
-}
-
-// route gives a message to the views: a key by the rule of the stack
-// after the root's keys (see key), any other message to every view.
-func (m *Model) route(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyMsg); ok {
-		return m.key(k)
-	}
-	return m.views.broadcast(msg)
-}
-
-// key handles a key press: the quit key (text to a prompt), the help key
-// (unless a prompt or a pending mark is open: a ui.Modal takes every
-// key), then the views by the rule of the stack.
-func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
-	b := m.browser
-	modal, isModal := m.views.top().(ui.Modal)
-	typing := isModal && modal.Typing()
-	if m.sh.Quits(msg) && (msg.Type == tea.KeyCtrlC || !typing) {
-		m.views.closeAll()
-		b.close()
-		return tea.Quit
-	}
-	if !typing {
-		b.note = "" // a key clears the status note, except while typing
-	}
-	if _, open := m.views.top().(*help.Screen); !open && !isModal && key.Matches(msg, m.sh.Keys.Help) {
-		m.views.push(help.New(m.sh))
-		return nil
-	}
-	return m.views.key(msg)
+	return m, m.views.Route(msg)
 }
 
 func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
@@ -181,7 +149,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		}
 		m.screen = screenBrowser
 		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
-		m.views = newStack(m.browser, m.browser.noteFromView)
+		m.views = ui.NewStack(m.sh, m.browser, func() ui.View { return help.New(m.sh) })
 		m.browser.views = m.views
 		return m.browser.init()
 	case tea.KeyMsg:
@@ -224,7 +192,7 @@ func errText(err error) string {
 // program ends).
 func (m *Model) close() error {
 	if m.browser != nil {
-		m.views.closeAll()
+		m.views.CloseAll()
 		m.browser.close()
 	}
 	m.opening.Stop()

@@ -22,7 +22,7 @@ func TestTraceClosedOnExit(t *testing.T) {
 	if n := tr.closed.Load(); n != 1 {
 		t.Errorf("the trace was closed %d times, want 1", n)
 	}
-	if len(hs.m.views.views) != 1 {
-		t.Errorf("%d views still open after quit", len(hs.m.views.views)-1)
+	if hs.m.views.Len() != 1 {
+		t.Errorf("%d views still open after quit", hs.m.views.Len()-1)
 	}
 }

@@ -110,7 +110,7 @@ func (b *browser) rulerLines(l ui.ScreenLayout) []string {
 }
 
 func (b *browser) rulerMarks() ui.RulerMarks {
-	if m, ok := b.views.marks(); ok {
+	if m, ok := b.views.Marks(); ok {
 		return m
 	}
 	v := b.win
