@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/screens/overview/model"
 )
@@ -41,12 +42,12 @@ const (
 // newBigHistory generates the 50 k-thread history: every thread ~20 status
 // intervals (with a dense burst), Exec_name/PID/PPID, a System_call per
 // syscall state; every CPU 100 k status intervals and an IRQ.
-func newBigHistory() *indexedHistory {
+func newBigHistory() *frametest.IndexedHistory {
 	rng := rand.New(rand.NewPCG(1, 2))
 	tree := core.NewAttributeTree()
 	end := bigStart + bigSpan - 1
-	h := &indexedHistory{tree: tree, start: bigStart, end: end}
-	put := h.put
+	h := &frametest.IndexedHistory{Tree: tree, Start: bigStart, End: end}
+	put := h.Put
 	whole := func(k core.Key, v core.Value) { put(k, []core.Interval{{Key: k, Start: bigStart, End: end, Value: v}}) }
 	// tiling returns n intervals tiling the trace with values from val.
 	tiling := func(k core.Key, n int, val func(i int) core.Value) []core.Interval {
@@ -103,8 +104,8 @@ func newBigHistory() *indexedHistory {
 			return core.Null()
 		}))
 	}
-	for len(h.byKey) < tree.Len() {
-		h.byKey = append(h.byKey, nil)
+	for len(h.ByKey) < tree.Len() {
+		h.ByKey = append(h.ByKey, nil)
 	}
 	return h
 }
@@ -167,10 +168,10 @@ func (e bigEvents) CountByType(ctx context.Context, from, to core.Time, fn func(
 	return map[string]int64{"sched_switch": r1 - r0}, ctx.Err()
 }
 
-func newBigTrace() *memTrace {
+func newBigTrace() *frametest.MemTrace {
 	h := newBigHistory()
-	return &memTrace{name: "gen-50k", hist: h, events: bigEvents{},
-		info: frame.TraceInfo{Format: "ctf", Start: h.start, End: h.end, Events: bigEventCount}}
+	return &frametest.MemTrace{TraceName: "gen-50k", Hist: h, Table: bigEvents{},
+		Meta: frame.TraceInfo{Format: "ctf", Start: h.Start, End: h.End, Events: bigEventCount}}
 }
 
 // benchKeys keep the zoom level: moves, pans, zoom in and out, paging,

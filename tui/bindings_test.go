@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/screens/flame"
 	"github.com/tracetui/tracetui/tui/screens/help"
@@ -47,7 +48,7 @@ func (hs *harness) goTo(text string) {
 // table's selected one.
 func (hs *harness) selectedEvent() ([]frame.EventRow, int64) {
 	b := hs.b()
-	return b.trace.Events().(*memEvents).rows, b.table.rankOf(b.table.sel)
+	return b.trace.Events().(*frametest.MemEvents).All, b.table.rankOf(b.table.sel)
 }
 
 // selectedLabel is the label of the selected row.
@@ -192,7 +193,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("zoom_in")
 		hs.press("zoom_in")
 		hs.press("zoom_all")
-		if b := hs.b(); b.win.T0 != demoStart || b.win.T1 != demoEnd {
+		if b := hs.b(); b.win.T0 != frametest.DemoStart || b.win.T1 != frametest.DemoEnd {
 			t.Errorf("view [%d, %d], want the whole trace", b.win.T0, b.win.T1)
 		}
 	},
@@ -226,7 +227,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("right")
 		hs.press("select")
 		b := hs.b()
-		if !b.hasSel || b.selecting || b.selStart != demoStart || b.selEnd != b.win.ColStart(2) {
+		if !b.hasSel || b.selecting || b.selStart != frametest.DemoStart || b.selEnd != b.win.ColStart(2) {
 			t.Errorf("selection [%d, %d] (has %v, selecting %v)", b.selStart, b.selEnd, b.hasSel, b.selecting)
 		}
 		if !strings.Contains(hs.view(), "sel "+core.FormatDuration(b.selEnd-b.selStart+1)) {
@@ -237,8 +238,8 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("goto")
 		hs.typeText("+2.5ms")
 		hs.keys("enter")
-		if b := hs.b(); b.cursor != demoStart+2_500_000 || b.prompt.Active() {
-			t.Errorf("cursor %d (prompt open %v), want %d", b.cursor, b.prompt.Active(), demoStart+2_500_000)
+		if b := hs.b(); b.cursor != frametest.DemoStart+2_500_000 || b.prompt.Active() {
+			t.Errorf("cursor %d (prompt open %v), want %d", b.cursor, b.prompt.Active(), frametest.DemoStart+2_500_000)
 		}
 		hs.press("goto")
 		hs.typeText("soon")
@@ -247,7 +248,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if !b.prompt.Active() || b.prompt.Err == nil || !strings.Contains(hs.view(), "bad time") {
 			t.Error("an invalid time must keep the prompt open with the error inline")
 		}
-		if b.cursor != demoStart+2_500_000 {
+		if b.cursor != frametest.DemoStart+2_500_000 {
 			t.Error("an invalid time moved the cursor")
 		}
 		hs.typeText("1ms") // the rejected text is selected: typing replaces it
@@ -255,14 +256,14 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Errorf("after an error, typing gives %q, want 1ms", got)
 		}
 		hs.keys("enter") // a bare duration is an offset from the trace start
-		if b.cursor != demoStart+1_000_000 || b.prompt.Active() {
-			t.Errorf("go to 1ms: cursor %d, want %d", b.cursor, demoStart+1_000_000)
+		if b.cursor != frametest.DemoStart+1_000_000 || b.prompt.Active() {
+			t.Errorf("go to 1ms: cursor %d, want %d", b.cursor, frametest.DemoStart+1_000_000)
 		}
 		hs.press("goto")
-		hs.typeText(core.FormatTimestamp(demoStart + 7_000_000)) // absolute seconds, as the table prints them
+		hs.typeText(core.FormatTimestamp(frametest.DemoStart + 7_000_000)) // absolute seconds, as the table prints them
 		hs.keys("enter")
-		if b.cursor != demoStart+7_000_000 {
-			t.Errorf("go to an absolute time: cursor %d, want %d", b.cursor, demoStart+7_000_000)
+		if b.cursor != frametest.DemoStart+7_000_000 {
+			t.Errorf("go to an absolute time: cursor %d, want %d", b.cursor, frametest.DemoStart+7_000_000)
 		}
 		hs.press("goto")
 		hs.keys("esc")
@@ -353,7 +354,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	"jump_mark": func(t *testing.T, hs *harness) {
 		hs.press("jump_mark") // no mark yet: a message, no move
 		hs.keys("x")
-		if b := hs.b(); b.cursor != demoStart || !strings.Contains(b.note, "no mark x") {
+		if b := hs.b(); b.cursor != frametest.DemoStart || !strings.Contains(b.note, "no mark x") {
 			t.Errorf("without a mark: cursor %d, note %q", b.cursor, b.note)
 		}
 		hs.press("right")
@@ -471,9 +472,9 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if !b.table.filterOn || b.table.scanning || len(b.table.matches) == 0 {
 			t.Fatalf("filter on %v, scanning %v, %d matches", b.table.filterOn, b.table.scanning, len(b.table.matches))
 		}
-		ev := b.trace.Events().(*memEvents)
+		ev := b.trace.Events().(*frametest.MemEvents)
 		want := 0
-		for _, r := range ev.rows {
+		for _, r := range ev.All {
 			if strings.Contains(r.Event, "sched_sw") {
 				want++
 			}
@@ -732,7 +733,7 @@ func TestEveryBindingIsTested(t *testing.T) {
 }
 
 func TestBindings(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	for name, fn := range bindingTests {
 		t.Run(name, func(t *testing.T) {
 			hs := newHarness(t, tr, 100, 30, true)
@@ -744,7 +745,7 @@ func TestBindings(t *testing.T) {
 // TestTableEnterMovesTheGantt: enter on an event moves the cursor to its
 // time and selects its thread.
 func TestTableEnterMovesTheGantt(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.press("filter")
 	hs.typeText("syscall_entry")
 	hs.keys("enter") // f focuses the table
@@ -768,7 +769,7 @@ func TestTableEnterMovesTheGantt(t *testing.T) {
 // TestCursorScrollsTheTable: the table shows the first event at or after
 // the cursor.
 func TestCursorScrollsTheTable(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.goTo("+3ms")
 	b := hs.b()
 	ev, r := hs.selectedEvent()
@@ -780,7 +781,7 @@ func TestCursorScrollsTheTable(t *testing.T) {
 // TestStaleFramesAreDropped: a frame older than the one shown is ignored,
 // and a view change during a query is asked again when it ends.
 func TestStaleFramesAreDropped(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	b := hs.b()
 	shown := b.frame
 	// Start a query without running it, change the view meanwhile.
@@ -805,7 +806,7 @@ func TestStaleFramesAreDropped(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 39, 20, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 39, 20, true)
 	if v := hs.view(); !strings.Contains(v, "terminal too small") {
 		t.Errorf("39 columns:\n%s", v)
 	}
@@ -818,7 +819,7 @@ func TestTooSmall(t *testing.T) {
 // TestEveryLineFits: at any size, every line is exactly the terminal's
 // width or less and there are exactly as many lines as the height.
 func TestEveryLineFits(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 80, 24, false)
+	hs := newHarness(t, frametest.NewDemoTrace(), 80, 24, false)
 	for _, sz := range [][2]int{{80, 24}, {40, 10}, {132, 50}, {57, 13}, {200, 60}} {
 		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"},
@@ -842,16 +843,16 @@ func TestEveryLineFits(t *testing.T) {
 // a slow link) act as if typed one by one; a paste goes into the prompt
 // whole.
 func TestRunsOfKeysAreSplit(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":+1ms")})
 	hs.keys("enter")
-	if b := hs.b(); b.cursor != demoStart+1_000_000 {
+	if b := hs.b(); b.cursor != frametest.DemoStart+1_000_000 {
 		t.Errorf("cursor %d, want +1ms", b.cursor)
 	}
 	hs.keys(":")
 	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+2ms"), Paste: true})
 	hs.keys("enter")
-	if b := hs.b(); b.cursor != demoStart+2_000_000 {
+	if b := hs.b(); b.cursor != frametest.DemoStart+2_000_000 {
 		t.Errorf("cursor %d after a paste, want +2ms", b.cursor)
 	}
 }
@@ -859,10 +860,10 @@ func TestRunsOfKeysAreSplit(t *testing.T) {
 // TestControlCharactersNeverReachTheTerminal: names and contents come from
 // untrusted traces.
 func TestControlCharactersNeverReachTheTerminal(t *testing.T) {
-	tr := newDemoTrace()
-	ev := tr.events.(*memEvents)
-	ev.rows[0].Contents = "evil \x1b]0;pwned\x07 \x1b[2J"
-	ev.rows[0].Process = "bad\nname"
+	tr := frametest.NewDemoTrace()
+	ev := tr.Table.(*frametest.MemEvents)
+	ev.All[0].Contents = "evil \x1b]0;pwned\x07 \x1b[2J"
+	ev.All[0].Process = "bad\nname"
 	hs := newHarness(t, tr, 100, 30, true) // ASCII: no escape sequence at all is legitimate
 	if v := hs.view(); strings.ContainsAny(v, "\x1b\x07") || !strings.Contains(v, "evil \uFFFD]0;pwned\uFFFD") {
 		t.Errorf("control characters on screen:\n%q", v)

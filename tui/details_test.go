@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/details"
 	"github.com/tracetui/tracetui/tui/ui"
 )
@@ -49,7 +50,7 @@ func TestWrapText(t *testing.T) {
 // TestFilterKeepsTheCursorTime: a table filter applied selects the first
 // match at or after the Gantt cursor, not the trace's first match.
 func TestFilterKeepsTheCursorTime(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.goTo("+5ms")
 	hs.keys("f")
 	hs.typeText("sched_switch")

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -26,7 +27,7 @@ func startFind(hs *harness, re string) tea.Cmd {
 // TestFindAnswersAtOnce: the find key returns before the rows are read,
 // saying what it searches; the match arrives later.
 func TestFindAnswersAtOnce(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	before := hs.selectedLabel()
 	cmd := startFind(hs, "Web")
 	if got := hs.selectedLabel(); got != before {
@@ -44,7 +45,7 @@ func TestFindAnswersAtOnce(t *testing.T) {
 // TestFindStaleDropped: a find replaced by a newer one, or answered after
 // the user switched views, changes nothing.
 func TestFindStaleDropped(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	old := startFind(hs, "Web")
 	newer := startFind(hs, "^postgres")
 	hs.run(old)
@@ -68,7 +69,7 @@ func TestFindStaleDropped(t *testing.T) {
 
 // TestFindCancelled: a find whose context is done stops with its error.
 func TestFindCancelled(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rows := hs.b().tree().Rows

@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // randomHistory builds a closed MemHistory of nkeys status-like keys whose
@@ -107,7 +108,7 @@ func randomFrameCase(rng *rand.Rand, iter, maxCols int, wholeCols bool) (*core.M
 	m := randomHistory(rng, 1+rng.IntN(4))
 	var h core.History = m
 	if iter%2 == 1 {
-		h = newIndexedHistory(m)
+		h = frametest.NewIndexedHistory(m)
 	}
 	start, end := m.Bounds()
 	keys := m.Attributes().Glob("Threads/*")
@@ -185,7 +186,7 @@ func TestExactGivesUpOnDenseRanges(t *testing.T) {
 	if err := m.Close(1_000_000); err != nil {
 		t.Fatal(err)
 	}
-	h := newIndexedHistory(m)
+	h := frametest.NewIndexedHistory(m)
 	v := frame.Window{Start: 0, End: 1_000_000, Cols: 50}.Whole()
 	f := frame.RunFrame(context.Background(), frame.FrameRequest{Now: time.Now, Hist: h, Window: v, Rows: []frame.FrameRow{{Key: k, Domain: frame.DomainCPU}}})
 	if f.Mode != frame.ModeSampled {
@@ -213,7 +214,7 @@ func TestIndexedHistoryMatchesMemHistory(t *testing.T) {
 	ctx := context.Background()
 	for range 50 {
 		m := randomHistory(rng, 1+rng.IntN(4))
-		h := newIndexedHistory(m)
+		h := frametest.NewIndexedHistory(m)
 		start, end := m.Bounds()
 		keys := m.Attributes().Glob("Threads/*")
 		for range 20 {

@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/callstack"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // BenchmarkFrameCallStackRows measures a frame of 16 call-stack rows of a
@@ -49,7 +50,7 @@ func BenchmarkFrameCallStackRows(b *testing.B) {
 	if err := m.Close(core.Time(10 * calls)); err != nil {
 		b.Fatal(err)
 	}
-	h := newIndexedHistory(m)
+	h := frametest.NewIndexedHistory(m)
 	listing := filepath.Join(b.TempDir(), "nm.txt")
 	if err := os.WriteFile(listing, []byte(nm.String()), 0o600); err != nil {
 		b.Fatal(err)

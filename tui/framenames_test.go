@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // cygHistory is a user-space trace as the call stack analysis indexes
@@ -49,7 +50,7 @@ func modifier(t *testing.T, m *core.MemHistory) func(k core.Key, tm core.Time, v
 // (what main.go's adapter does with the trace's resolver), counting the
 // look-ups.
 type symbolTrace struct {
-	*memTrace
+	*frametest.MemTrace
 	lookups atomic.Int64
 }
 
@@ -74,9 +75,9 @@ func (s *symbolTrace) FrameLabel(_ core.Key, v core.Value) string {
 // does, as the call tree does.
 func TestCallStackRowsNameFrames(t *testing.T) {
 	for _, withSymbols := range []bool{true, false} {
-		mt := &memTrace{name: "cyg", hist: cygHistory(t), events: &memEvents{}}
+		mt := &frametest.MemTrace{TraceName: "cyg", Hist: cygHistory(t), Table: &frametest.MemEvents{}}
 		var tr frame.Trace = mt
-		st := &symbolTrace{memTrace: mt}
+		st := &symbolTrace{MemTrace: mt}
 		if withSymbols {
 			tr = st
 		}
@@ -142,7 +143,7 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 // thread named by symbol (ASCII: each frame's first letter), the details
 // line of a depth with an unresolved address, and the details pane.
 func TestGoldenCallStackNames(t *testing.T) {
-	tr := &symbolTrace{memTrace: &memTrace{name: "cyg", hist: cygHistory(t), events: &memEvents{}}}
+	tr := &symbolTrace{MemTrace: &frametest.MemTrace{TraceName: "cyg", Hist: cygHistory(t), Table: &frametest.MemEvents{}}}
 	for _, c := range []goldenCase{
 		{name: "callstack_names_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "enter", "j", "j", ":", "+", "7", "5", "0", "n", "s", "enter"}},
 		{name: "callstack_details_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", ":", "+", "1", "5", "0", "n", "s", "enter", "i"}},

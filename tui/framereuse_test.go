@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -18,7 +19,7 @@ import (
 // the details line), and the details line reads what a whole frame
 // would; a key that changes the view asks the whole frame again.
 func TestCursorRowKeysReuseTheFrame(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
 	m := New(context.Background(), Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 const day = 24 * 3600 * core.Time(1e9)
@@ -14,7 +15,7 @@ const day = 24 * 3600 * core.Time(1e9)
 // partsTrace is a trace of one thread with events in parts: parts[i]
 // events spread over one second from starts[i]; the history runs from 0
 // to a second after the last part.
-func partsTrace(t *testing.T, starts []core.Time, parts []int) *memTrace {
+func partsTrace(t *testing.T, starts []core.Time, parts []int) *frametest.MemTrace {
 	t.Helper()
 	m := core.NewMemHistory(0)
 	k := m.Attributes().AddPath("Threads", "1")
@@ -32,8 +33,8 @@ func partsTrace(t *testing.T, starts []core.Time, parts []int) *memTrace {
 	if err := m.Close(end); err != nil {
 		t.Fatal(err)
 	}
-	return &memTrace{name: "parts", info: frame.TraceInfo{Format: "ctf", End: end, Events: int64(len(rows))},
-		hist: m, events: &memEvents{rows: rows}}
+	return &frametest.MemTrace{TraceName: "parts", Meta: frame.TraceInfo{Format: "ctf", End: end, Events: int64(len(rows))},
+		Hist: m, Table: &frametest.MemEvents{All: rows}}
 }
 
 // TestOpensOnTheEventsPart: two parts 5.9 days apart open on the part
@@ -66,7 +67,7 @@ func TestOpensOnTheEventsPart(t *testing.T) {
 				}
 				return
 			}
-			rows := tr.events.(*memEvents).rows
+			rows := tr.Table.(*frametest.MemEvents).All
 			first := 0
 			for p := range c.want {
 				first += c.parts[p]
@@ -94,7 +95,7 @@ func TestEventsPartKeepsWhereTheUserWent(t *testing.T) {
 	hs.press("zoom_all")
 	hs.press("right")
 	v, cur := b.win, b.cursor
-	m, err := searchEventsPart(context.Background(), tr.events, v.Start, v.End)
+	m, err := searchEventsPart(context.Background(), tr.Table, v.Start, v.End)
 	if err != nil || !m.found {
 		t.Fatalf("search: %+v, %v", m, err)
 	}

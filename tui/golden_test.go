@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // Golden screens: the browser runs in a real Bubble Tea program (teatest)
@@ -129,7 +130,7 @@ func goldenCases() []goldenCase {
 }
 
 func TestGoldenScreens(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}
@@ -211,7 +212,7 @@ func runGolden(t *testing.T, tr frame.Trace, c goldenCase) {
 // TestIndexingScreen shows the progress bar and estimate while the index
 // is built, and q cancels the build.
 func TestIndexingScreen(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	began := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var calls atomic.Int64
 	clock := func() time.Time { return began.Add(time.Duration(calls.Add(1)-1) * 10 * time.Second) }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/help"
 )
 
@@ -13,7 +14,7 @@ import (
 // instead) or wider than the screen, in colour and in ASCII.
 func TestHelpTextIsNeverCut(t *testing.T) {
 	for _, ascii := range []bool{false, true} {
-		hs := newHarness(t, newDemoTrace(), 80, 24, ascii)
+		hs := newHarness(t, frametest.NewDemoTrace(), 80, 24, ascii)
 		for _, w := range []int{80, 100, 160} {
 			for i, l := range help.HelpText(hs.b().sh, w) {
 				plain := ansi.Strip(l)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // demoEnv makes the test binary run the browser on the demo fixture
@@ -16,7 +17,7 @@ const demoEnv = "TRACETUI_TEST_RUN_DEMO"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) == "1" {
-		tr := newDemoTrace()
+		tr := frametest.NewDemoTrace()
 		opener := openerOf(tr)
 		if os.Getenv(demoEnv+"_INDEX") == "1" { // show the indexing screen first
 			opener = slowOpener(tr)

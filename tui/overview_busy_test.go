@@ -17,6 +17,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/overview"
 )
 
@@ -77,7 +78,7 @@ func BenchmarkOverviewBusy(b *testing.B) {
 // parallel build, daemons alive throughout and short-lived processes of
 // a few threads each, started at random, every thread changing state
 // about every 200 us while it lives.
-func newDenseTrace(processes, perProcess int) *memTrace {
+func newDenseTrace(processes, perProcess int) *frametest.MemTrace {
 	const (
 		start = core.Time(2_029_000_000_000)
 		span  = core.Time(2_000_000_000) // 2 s
@@ -124,8 +125,8 @@ func newDenseTrace(processes, perProcess int) *memTrace {
 	if err := m.Close(start + span - 1); err != nil {
 		panic(err)
 	}
-	return &memTrace{name: "dense", hist: m, events: &memEvents{},
-		info: frame.TraceInfo{Format: "ctf", Start: start, End: start + span - 1}}
+	return &frametest.MemTrace{TraceName: "dense", Hist: m, Table: &frametest.MemEvents{},
+		Meta: frame.TraceInfo{Format: "ctf", Start: start, End: start + span - 1}}
 }
 
 // TestOverviewBusyReadable: on a busy trace (more threads than lines,

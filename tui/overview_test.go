@@ -12,6 +12,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/tui/aggregate"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/screens/overview/model"
 )
@@ -62,13 +63,13 @@ func bruteModel(t *testing.T, m *core.MemHistory, keys []core.Key, from, to core
 // 3 rows on 2 workers and compares the leaves' amounts and the temporal
 // qualities with the definition.
 func TestOverviewModelMatchesBruteForce(t *testing.T) {
-	tr := newDemoTrace()
-	hist := tr.hist.(*core.MemHistory)
+	tr := frametest.NewDemoTrace()
+	hist := tr.Hist.(*core.MemHistory)
 	for _, pane := range []int{frame.PaneControlFlow, frame.PaneResources} {
 		hs := newHarness(t, tr, 100, 30, true)
 		tree := hs.b().panes[pane].tree
 		sh := overview.BuildShape(tree, model.MaxLeaves)
-		from, to := demoStart+1_234_567, demoEnd-2_000_000
+		from, to := frametest.DemoStart+1_234_567, frametest.DemoEnd-2_000_000
 		const T = 37
 		m, err := model.BuildModel(context.Background(), model.ModelRequest{Hist: hist, Shape: sh, From: from, To: to, Slices: T,
 			Temporal: true, Workers: 2, Chunk: 3})
@@ -117,7 +118,7 @@ func TestOverviewModelMatchesBruteForce(t *testing.T) {
 // into groups, in bands under the root; the hierarchy is always a tree
 // over the leaves whose node ranges are contiguous.
 func TestOverviewShapeCoarsening(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	tree := hs.b().panes[frame.PaneControlFlow].tree
 	for _, c := range []struct {
 		limit, leaves int
@@ -154,7 +155,7 @@ func TestOverviewShapeCoarsening(t *testing.T) {
 // TestOverviewCostGuard: the title says when the cost guard reduced the
 // slices (the plan itself is tested in package overview).
 func TestOverviewCostGuard(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.b().ovBudget = 1000
 	hs.press("overview")
 	ov := hs.ov()
@@ -172,7 +173,7 @@ func TestOverviewCostGuard(t *testing.T) {
 // parts is hatched, never drawn as a state; the legend explains the
 // hatch.
 func TestOverviewHatch(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 80, 24, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 80, 24, true)
 	hs.press("overview_st")
 	hs.send(tea.WindowSizeMsg{Width: 80, Height: 14})
 	ov := hs.ov()
@@ -215,7 +216,7 @@ func TestOverviewHatch(t *testing.T) {
 // TestOverviewEnterZooms: enter shows the part under the cursor in the
 // Gantt: its time range, and for a spatiotemporal part its rows.
 func TestOverviewEnterZooms(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.press("overview_st")
 	ov := hs.ov()
 	for ov.Cur > 0 {
@@ -245,7 +246,7 @@ func TestOverviewEnterZooms(t *testing.T) {
 // TestOverviewSteps: + and - stop at the ends of the list of p with a
 // message; the p line shows the partition's p, rank, gain and loss.
 func TestOverviewSteps(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.press("overview")
 	ov := hs.ov()
 	n := len(ov.Res.Parts)
@@ -292,9 +293,9 @@ func (h *blockingHistory) Query2D(ctx context.Context, keys []core.Key, t0, t1 c
 // TestOverviewCancel: esc while the model is read cancels the query, and
 // the computation's late answer is dropped.
 func TestOverviewCancel(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	hs := newHarness(t, tr, 100, 30, true)
-	h := &blockingHistory{History: tr.hist, started: make(chan struct{}), ended: make(chan struct{})}
+	h := &blockingHistory{History: tr.Hist, started: make(chan struct{}), ended: make(chan struct{})}
 	b := hs.b()
 	b.hist = h
 	b.panes[frame.PaneControlFlow].tree = bigTree(b.panes[frame.PaneControlFlow].tree, 200) // enough rows for one query of >= 100 keys

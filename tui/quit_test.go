@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestCtrlCQuitsWhenQuitIsUnbound: a keys.json of {"quit": []} must not
@@ -18,7 +19,7 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 	km.Quit.SetKeys()
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	for _, prompt := range []bool{false, true} {
-		m := New(context.Background(), openerOf(newDemoTrace()), Settings{Styles: testStyles(true), Keys: km, Clock: clock.now})
+		m := New(context.Background(), openerOf(frametest.NewDemoTrace()), Settings{Styles: testStyles(true), Keys: km, Clock: clock.now})
 		hs := &harness{driver: &driver{m: m}, t: t}
 		hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 		hs.run(m.Init())

@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/pstree"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // checkStoredTree opens path and fails unless the Control Flow tree built
@@ -92,7 +93,7 @@ func TestStoredTreeOnGenerated(t *testing.T) {
 // history's attribute tree (another index's) are ignored for the query.
 func TestStoredTreeNotFitting(t *testing.T) {
 	ctx := context.Background()
-	h := newDemoTrace().hist
+	h := frametest.NewDemoTrace().Hist
 	want, err := frame.BuildControlFlow(ctx, h, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // A Chrome-like history: string states, thread ids that are not numbers,
@@ -73,7 +74,7 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 // the demo: threads under their process's leader, idle threads at the top
 // level, names as the latest Exec_name.
 func TestControlFlowGroupsThreadsUnderLeaders(t *testing.T) {
-	tree, err := frame.BuildControlFlow(context.Background(), newDemoTrace().hist, nil)
+	tree, err := frame.BuildControlFlow(context.Background(), frametest.NewDemoTrace().Hist, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // bruteForceRuns lists, per key, the thread runs a Resources row names:
@@ -139,7 +140,7 @@ func TestRunTimesMeetEveryRun(t *testing.T) {
 // them) where they fit, in ASCII too, and the details line names the
 // thread running at the cursor.
 func TestResourcesNamesThreadsInRuns(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 120, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 120, 30, true)
 	hs.press("resources")
 	hs.selectRow("CPU 1")
 	for range 4 {

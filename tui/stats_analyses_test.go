@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/stats"
 
 	"github.com/tracetui/tracetui/ingest/analyses"
@@ -15,7 +16,7 @@ import (
 // The analysis tables hold what ingest/analyses reports for the range,
 // and tab shows each in turn, alone, before coming back to the summary.
 func TestStatsAnalysisTables(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.press("stats")
 	b := hs.b()
 	st := topView[*stats.Screen](b)
@@ -78,7 +79,7 @@ func TestStatsAnalysisTables(t *testing.T) {
 // enter on an N-slowest line closes the screen, selects the thread and
 // zooms Control Flow to the occurrence with the cursor at its start.
 func TestStatsEnterShowsSlowest(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.press("stats")
 	st := topView[*stats.Screen](hs.b())
 	for st.Focus != stats.Slowest {
@@ -130,7 +131,7 @@ func TestHistogramLine(t *testing.T) {
 // enter on a thread line of the wake-up latency table shows that
 // thread's worst wake-up (or the thread over the range) in Control Flow.
 func TestStatsEnterOnThreadLine(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.press("stats")
 	st := topView[*stats.Screen](hs.b())
 	for st.Focus != stats.Latency {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/stats"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkStatsFirstTable(b *testing.B) {
 	traces := append([]struct {
 		name string
 		open func(b *testing.B) frame.Trace
-	}{{"demo", func(*testing.B) frame.Trace { return newDemoTrace() }}}, benchTraces...)
+	}{{"demo", func(*testing.B) frame.Trace { return frametest.NewDemoTrace() }}}, benchTraces...)
 	for _, bt := range traces {
 		b.Run(bt.name, func(b *testing.B) {
 			tr := bt.open(b)

@@ -9,13 +9,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/stats"
 )
 
 // statsWant computes the statistics of [from, to] from the definitions:
 // every interval of the history, every event row.
-func statsWant(tr *memTrace, from, to core.Time, sel core.Key) (all, selected map[string]core.Time, events map[string]int64, calls map[string][2]int64) {
-	m := tr.hist.(*core.MemHistory)
+func statsWant(tr *frametest.MemTrace, from, to core.Time, sel core.Key) (all, selected map[string]core.Time, events map[string]int64, calls map[string][2]int64) {
+	m := tr.Hist.(*core.MemHistory)
 	at := m.Attributes()
 	threads, _ := at.Lookup(core.AttrThreads)
 	isThread := map[core.Key]bool{}
@@ -49,7 +50,7 @@ func statsWant(tr *memTrace, from, to core.Time, sel core.Key) (all, selected ma
 		}
 	}
 	events = map[string]int64{}
-	for _, r := range tr.events.(*memEvents).rows {
+	for _, r := range tr.Table.(*frametest.MemEvents).All {
 		if r.Time >= from && r.Time <= to {
 			events[r.Event]++
 		}
@@ -60,7 +61,7 @@ func statsWant(tr *memTrace, from, to core.Time, sel core.Key) (all, selected ma
 func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 	t.Helper()
 	b := hs.b()
-	tr := b.trace.(*memTrace)
+	tr := b.trace.(*frametest.MemTrace)
 	sel := b.tree().Node(b.tree().Selected()).Key
 	all, selected, events, calls := statsWant(tr, from, to, sel)
 	st := topView[*stats.Screen](b)
@@ -100,10 +101,10 @@ func checkStats(t *testing.T, hs *harness, from, to core.Time) {
 }
 
 func TestStatsMatchDefinitions(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	hs.selectRow("Web Content 2001")
 	hs.press("stats")
-	checkStats(t, hs, demoStart, demoEnd)
+	checkStats(t, hs, frametest.DemoStart, frametest.DemoEnd)
 	// Over a selection, and sorted by count.
 	hs.press("stats")
 	hs.press("zoom_in")
@@ -137,9 +138,9 @@ func (e *blockingEvents) CountByType(ctx context.Context, from, to core.Time, fn
 // TestStatsCancel: esc cancels a running count; its late answers are
 // dropped.
 func TestStatsCancel(t *testing.T) {
-	tr := newDemoTrace()
-	ev := &blockingEvents{EventTable: tr.events, started: make(chan struct{}), ended: make(chan struct{})}
-	tr.events = ev
+	tr := frametest.NewDemoTrace()
+	ev := &blockingEvents{EventTable: tr.Table, started: make(chan struct{}), ended: make(chan struct{})}
+	tr.Table = ev
 	hs := newHarness(t, tr, 100, 30, true)
 	_, cmd := hs.m.Update(keyMsg("S"))
 	msgs := make(chan tea.Msg, 1)
@@ -176,7 +177,7 @@ func TestStatsCancel(t *testing.T) {
 // TestDensityStrip: the strip holds the events per column of the whole
 // trace, the visible range in brackets.
 func TestDensityStrip(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	hs := newHarness(t, tr, 80, 24, true)
 	b := hs.b()
 	l := b.sh.Layout(b.showTable, b.tableLines)
@@ -185,8 +186,8 @@ func TestDensityStrip(t *testing.T) {
 	for _, c := range b.density.counts {
 		total += c
 	}
-	if len(b.density.counts) != n || total != int64(len(tr.events.(*memEvents).rows)) {
-		t.Fatalf("%d columns holding %d events, want %d columns, %d events", len(b.density.counts), total, n, len(tr.events.(*memEvents).rows))
+	if len(b.density.counts) != n || total != int64(len(tr.Table.(*frametest.MemEvents).All)) {
+		t.Fatalf("%d columns holding %d events, want %d columns, %d events", len(b.density.counts), total, n, len(tr.Table.(*frametest.MemEvents).All))
 	}
 	strip := func() string { return strings.Split(hs.view(), "\n")[0] }
 	if s := strip(); !strings.HasPrefix(s, "1518 events") || strings.Count(s, "[") != 1 || !strings.Contains(s, " [") || !strings.HasSuffix(s, "]") {

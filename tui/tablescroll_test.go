@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -73,7 +74,7 @@ func testContentsScroll(t *testing.T, hs *harness) {
 // TestCopyEventLine: with the table focused, y copies the selected event
 // as one line (the exact OSC 52 bytes).
 func TestCopyEventLine(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	var out bytes.Buffer
 	b := hs.b()
 	b.sh.Clipboard = &out
@@ -134,7 +135,7 @@ func TestScrolledCell(t *testing.T) {
 // status line does, +offset from the trace start by default and absolute
 // seconds after T, and back.
 func TestTableTimeFollowsAbsTimes(t *testing.T) {
-	hs := newHarness(t, newDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	b := hs.b()
 	hs.press("focus")
 	hs.press("down")

@@ -1,4 +1,4 @@
-package tui
+package frametest
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// indexedHistory is a test stand-in for the on-disk R-SHT: per-key sorted
+// IndexedHistory is a test stand-in for the on-disk R-SHT: per-key sorted
 // interval slices answered by binary search. Its queries cost about what a
 // warm R-SHT query costs per interval returned, without node reads, so the
 // benchmark measures the browser's own cost per frame. (core.MemHistory
@@ -19,10 +19,10 @@ import (
 // the garbage collector does not scan millions of them: like the on-disk
 // tree, the stand-in keeps the Go heap small and does not inflate the
 // browser's GC pauses.
-type indexedHistory struct {
-	tree       *core.AttributeTree
-	start, end core.Time
-	byKey      [][]ivRec // per key, sorted by Start, tiling [start, end]
+type IndexedHistory struct {
+	Tree       *core.AttributeTree
+	Start, End core.Time
+	ByKey      [][]ivRec // per key, sorted by Start, tiling [start, end]
 	values     []core.Value
 	valueIDs   map[core.Value]uint32
 }
@@ -33,7 +33,7 @@ type ivRec struct {
 	v          uint32
 }
 
-func (h *indexedHistory) rec(iv core.Interval) ivRec {
+func (h *IndexedHistory) rec(iv core.Interval) ivRec {
 	if h.valueIDs == nil {
 		h.valueIDs = map[core.Value]uint32{}
 	}
@@ -46,42 +46,42 @@ func (h *indexedHistory) rec(iv core.Interval) ivRec {
 	return ivRec{iv.Start, iv.End, id}
 }
 
-// put stores the intervals of key k (sorted, tiling the bounds).
-func (h *indexedHistory) put(k core.Key, ivs []core.Interval) {
-	for len(h.byKey) <= int(k) {
-		h.byKey = append(h.byKey, nil)
+// Put stores the intervals of key k (sorted, tiling the bounds).
+func (h *IndexedHistory) Put(k core.Key, ivs []core.Interval) {
+	for len(h.ByKey) <= int(k) {
+		h.ByKey = append(h.ByKey, nil)
 	}
 	recs := make([]ivRec, len(ivs))
 	for i, iv := range ivs {
 		recs[i] = h.rec(iv)
 	}
-	h.byKey[k] = recs
+	h.ByKey[k] = recs
 }
 
-func (h *indexedHistory) interval(k core.Key, i int) core.Interval {
-	r := h.byKey[k][i]
+func (h *IndexedHistory) interval(k core.Key, i int) core.Interval {
+	r := h.ByKey[k][i]
 	return core.Interval{Key: k, Start: r.start, End: r.end, Value: h.values[r.v]}
 }
 
-// newIndexedHistory indexes the intervals of a closed MemHistory.
-func newIndexedHistory(m *core.MemHistory) *indexedHistory {
-	h := &indexedHistory{tree: m.Attributes(), byKey: make([][]ivRec, m.Attributes().Len())}
-	h.start, h.end = m.Bounds()
+// NewIndexedHistory indexes the intervals of a closed MemHistory.
+func NewIndexedHistory(m *core.MemHistory) *IndexedHistory {
+	h := &IndexedHistory{Tree: m.Attributes(), ByKey: make([][]ivRec, m.Attributes().Len())}
+	h.Start, h.End = m.Bounds()
 	for _, iv := range m.Intervals() { // sorted by key, then time
-		h.byKey[iv.Key] = append(h.byKey[iv.Key], h.rec(iv))
+		h.ByKey[iv.Key] = append(h.ByKey[iv.Key], h.rec(iv))
 	}
 	return h
 }
 
-func (h *indexedHistory) Attributes() *core.AttributeTree { return h.tree }
-func (h *indexedHistory) Bounds() (core.Time, core.Time)  { return h.start, h.end }
+func (h *IndexedHistory) Attributes() *core.AttributeTree { return h.Tree }
+func (h *IndexedHistory) Bounds() (core.Time, core.Time)  { return h.Start, h.End }
 
 // find returns the index of the interval of k containing t, or -1.
-func (h *indexedHistory) find(k core.Key, t core.Time) int {
-	if k < 0 || int(k) >= len(h.byKey) {
+func (h *IndexedHistory) find(k core.Key, t core.Time) int {
+	if k < 0 || int(k) >= len(h.ByKey) {
 		return -1
 	}
-	ivs := h.byKey[k]
+	ivs := h.ByKey[k]
 	i := sort.Search(len(ivs), func(i int) bool { return ivs[i].end >= t })
 	if i < len(ivs) && ivs[i].start <= t {
 		return i
@@ -89,11 +89,11 @@ func (h *indexedHistory) find(k core.Key, t core.Time) int {
 	return -1
 }
 
-func (h *indexedHistory) Single(ctx context.Context, k core.Key, t core.Time) (core.Interval, core.QueryStats, error) {
+func (h *IndexedHistory) Single(ctx context.Context, k core.Key, t core.Time) (core.Interval, core.QueryStats, error) {
 	if err := ctx.Err(); err != nil {
 		return core.Interval{}, core.QueryStats{}, err
 	}
-	if !h.tree.Valid(k) {
+	if !h.Tree.Valid(k) {
 		return core.Interval{}, core.QueryStats{}, fmt.Errorf("%w: %d", core.ErrBadKey, k)
 	}
 	i := h.find(k, t)
@@ -103,9 +103,9 @@ func (h *indexedHistory) Single(ctx context.Context, k core.Key, t core.Time) (c
 	return h.interval(k, i), core.QueryStats{NodesRead: 1, Intervals: 1}, nil
 }
 
-func (h *indexedHistory) Full(ctx context.Context, t core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+func (h *IndexedHistory) Full(ctx context.Context, t core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
 	var st core.QueryStats
-	for k := range h.byKey {
+	for k := range h.ByKey {
 		if i := h.find(core.Key(k), t); i >= 0 {
 			st.Intervals++
 			if !fn(h.interval(core.Key(k), i)) {
@@ -116,16 +116,16 @@ func (h *indexedHistory) Full(ctx context.Context, t core.Time, fn func(core.Int
 	return st, ctx.Err()
 }
 
-func (h *indexedHistory) Query2D(ctx context.Context, keys []core.Key, t0, t1 core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+func (h *IndexedHistory) Query2D(ctx context.Context, keys []core.Key, t0, t1 core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
 	var st core.QueryStats
 	for _, k := range dedupKeys(keys) {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		if k < 0 || int(k) >= len(h.byKey) {
+		if k < 0 || int(k) >= len(h.ByKey) {
 			continue
 		}
-		ivs := h.byKey[k]
+		ivs := h.ByKey[k]
 		for i := sort.Search(len(ivs), func(i int) bool { return ivs[i].end >= t0 }); i < len(ivs) && ivs[i].start <= t1; i++ {
 			st.Intervals++
 			if !fn(h.interval(k, i)) {
@@ -136,7 +136,7 @@ func (h *indexedHistory) Query2D(ctx context.Context, keys []core.Key, t0, t1 co
 	return st, nil
 }
 
-func (h *indexedHistory) Query2DTimes(ctx context.Context, keys []core.Key, times []core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
+func (h *IndexedHistory) Query2DTimes(ctx context.Context, keys []core.Key, times []core.Time, fn func(core.Interval) bool) (core.QueryStats, error) {
 	var st core.QueryStats
 	sorted := slices.Clone(times)
 	slices.Sort(sorted)
@@ -144,10 +144,10 @@ func (h *indexedHistory) Query2DTimes(ctx context.Context, keys []core.Key, time
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		if k < 0 || int(k) >= len(h.byKey) {
+		if k < 0 || int(k) >= len(h.ByKey) {
 			continue
 		}
-		ivs := h.byKey[k]
+		ivs := h.ByKey[k]
 		last, lo := -1, 0
 		for j := 0; j < len(sorted); {
 			t := sorted[j]

@@ -1,4 +1,4 @@
-package tui
+package frametest
 
 import (
 	"context"
@@ -20,8 +20,8 @@ import (
 // gen output) is integrated.
 
 const (
-	demoStart = core.Time(1_412_670_961_000_000_000)
-	demoEnd   = demoStart + 10_000_000 - 1 // 10 ms
+	DemoStart = core.Time(1_412_670_961_000_000_000)
+	DemoEnd   = DemoStart + 10_000_000 - 1 // 10 ms
 	demoStep  = core.Time(5_000)           // simulation step: 5 us
 )
 
@@ -47,22 +47,22 @@ func demoThreads() []demoThread {
 	}
 }
 
-// memTrace is an in-memory Trace for tests and benchmarks.
-type memTrace struct {
-	name   string
-	info   frame.TraceInfo
-	hist   core.History
-	events frame.EventTable
-	closed atomic.Int32 // Close calls
+// MemTrace is an in-memory Trace for tests and benchmarks.
+type MemTrace struct {
+	TraceName string
+	Meta      frame.TraceInfo
+	Hist      core.History
+	Table     frame.EventTable
+	Closed    atomic.Int32 // Close calls
 }
 
 // Close counts the calls: the browser must close the trace once.
-func (t *memTrace) Close() error { t.closed.Add(1); return nil }
+func (t *MemTrace) Close() error { t.Closed.Add(1); return nil }
 
-func (t *memTrace) Name() string             { return t.name }
-func (t *memTrace) Info() frame.TraceInfo    { return t.info }
-func (t *memTrace) History() core.History    { return t.hist }
-func (t *memTrace) Events() frame.EventTable { return t.events }
+func (t *MemTrace) Name() string             { return t.TraceName }
+func (t *MemTrace) Info() frame.TraceInfo    { return t.Meta }
+func (t *MemTrace) History() core.History    { return t.Hist }
+func (t *MemTrace) Events() frame.EventTable { return t.Table }
 
 // demoSim is the state of the demo simulation.
 type demoSim struct {
@@ -87,18 +87,18 @@ type demoCPU struct {
 	soft2                  int // 1: soft IRQ raised, 2: running
 }
 
-// newDemoTrace builds the demo trace (deterministic).
-func newDemoTrace() *memTrace {
-	s := &demoSim{m: core.NewMemHistory(demoStart), rng: rand.New(rand.NewPCG(42, 7)), th: demoThreads()}
+// NewDemoTrace builds the demo trace (deterministic).
+func NewDemoTrace() *MemTrace {
+	s := &demoSim{m: core.NewMemHistory(DemoStart), rng: rand.New(rand.NewPCG(42, 7)), th: demoThreads()}
 	s.at = s.m.Attributes()
 	s.run()
-	if err := s.m.Close(demoEnd); err != nil {
+	if err := s.m.Close(DemoEnd); err != nil {
 		panic(err)
 	}
-	return &memTrace{
-		name: "demo",
-		info: frame.TraceInfo{Format: "ctf", Start: demoStart, End: demoEnd, Events: int64(len(s.events)), Discarded: 3},
-		hist: s.m, events: &memEvents{rows: s.events},
+	return &MemTrace{
+		TraceName: "demo",
+		Meta:      frame.TraceInfo{Format: "ctf", Start: DemoStart, End: DemoEnd, Events: int64(len(s.events)), Discarded: 3},
+		Hist:      s.m, Table: &MemEvents{All: s.events},
 	}
 }
 
@@ -123,7 +123,7 @@ func (s *demoSim) setThread(i int, t core.Time, st core.ThreadStatus) {
 }
 
 func (s *demoSim) run() {
-	t := demoStart
+	t := DemoStart
 	for i, th := range s.th {
 		tid := strconv.Itoa(int(th.tid))
 		s.status = append(s.status, s.at.AddPath(core.AttrThreads, tid))
@@ -148,7 +148,7 @@ func (s *demoSim) run() {
 		s.cpu = append(s.cpu, cpu)
 	}
 	execDone := false
-	for t = demoStart + demoStep; t+demoStep <= demoEnd; t += demoStep {
+	for t = DemoStart + demoStep; t+demoStep <= DemoEnd; t += demoStep {
 		for c := range s.cpu {
 			s.stepCPU(c, t+core.Time(c)) // CPUs 1 ns apart: distinct timestamps
 		}
@@ -159,7 +159,7 @@ func (s *demoSim) run() {
 				s.event(t+2, 0, "sched_wakeup", i, fmt.Sprintf("comm = \"%s\", tid = %d, prio = 20, target_cpu = 0", s.th[i].name, s.th[i].tid))
 			}
 		}
-		if !execDone && t >= demoStart+5_000_000 { // bash execs ls at 5 ms
+		if !execDone && t >= DemoStart+5_000_000 { // bash execs ls at 5 ms
 			execDone = true
 			s.th[2].name = "ls"
 			s.set(s.name[2], t+3, core.String("ls"))
@@ -309,43 +309,43 @@ func (s *demoSim) stepCPU(c int, t core.Time) {
 	s.event(t, c, "sched_switch", cur, fmt.Sprintf("prev_comm = \"%s\", next_tid = %d", prev, nextTID))
 }
 
-// memEvents is an in-memory EventTable.
-type memEvents struct {
-	rows  []frame.EventRow
+// MemEvents is an in-memory EventTable.
+type MemEvents struct {
+	All   []frame.EventRow
 	batch int // filter batch size (events examined per report); 0: 256
 }
 
-func (e *memEvents) Len() int64 { return int64(len(e.rows)) }
+func (e *MemEvents) Len() int64 { return int64(len(e.All)) }
 
-func (e *memEvents) Rows(ctx context.Context, ranks []int64) ([]frame.EventRow, error) {
+func (e *MemEvents) Rows(ctx context.Context, ranks []int64) ([]frame.EventRow, error) {
 	out := make([]frame.EventRow, 0, len(ranks))
 	for _, r := range ranks {
-		if r < 0 || r >= int64(len(e.rows)) {
-			return nil, fmt.Errorf("rank %d out of [0, %d)", r, len(e.rows))
+		if r < 0 || r >= int64(len(e.All)) {
+			return nil, fmt.Errorf("rank %d out of [0, %d)", r, len(e.All))
 		}
-		out = append(out, e.rows[r])
+		out = append(out, e.All[r])
 	}
 	return out, ctx.Err()
 }
 
-func (e *memEvents) RankAt(ctx context.Context, t core.Time) (int64, error) {
-	return int64(sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= t })), ctx.Err()
+func (e *MemEvents) RankAt(ctx context.Context, t core.Time) (int64, error) {
+	return int64(sort.Search(len(e.All), func(i int) bool { return e.All[i].Time >= t })), ctx.Err()
 }
 
-func (e *memEvents) Filter(ctx context.Context, f frame.Filter, fn func(frame.FilterProgress) bool) error {
+func (e *MemEvents) Filter(ctx context.Context, f frame.Filter, fn func(frame.FilterProgress) bool) error {
 	batch := e.batch
 	if batch <= 0 {
 		batch = 256
 	}
-	total := int64(len(e.rows))
-	for i := 0; i < len(e.rows); i += batch {
+	total := int64(len(e.All))
+	for i := 0; i < len(e.All); i += batch {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		var m []int64
-		end := min(i+batch, len(e.rows))
+		end := min(i+batch, len(e.All))
 		for j := i; j < end; j++ {
-			if f.Match(&e.rows[j]) {
+			if f.Match(&e.All[j]) {
 				m = append(m, int64(j))
 			}
 		}
@@ -353,22 +353,22 @@ func (e *memEvents) Filter(ctx context.Context, f frame.Filter, fn func(frame.Fi
 			return nil
 		}
 	}
-	if len(e.rows) == 0 {
+	if len(e.All) == 0 {
 		fn(frame.FilterProgress{Total: 0})
 	}
 	return nil
 }
 
 // Density counts the events per column exactly.
-func (e *memEvents) Density(ctx context.Context, from, to core.Time, columns int) ([]int64, error) {
+func (e *MemEvents) Density(ctx context.Context, from, to core.Time, columns int) ([]int64, error) {
 	if columns <= 0 || to < from {
 		return nil, fmt.Errorf("density: %d columns over [%d, %d]", columns, from, to)
 	}
 	out := make([]int64, columns)
 	span := uint64(to - from + 1)
-	i := sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= from })
-	for ; i < len(e.rows) && e.rows[i].Time <= to; i++ {
-		hi, lo := bits.Mul64(uint64(e.rows[i].Time-from), uint64(columns))
+	i := sort.Search(len(e.All), func(i int) bool { return e.All[i].Time >= from })
+	for ; i < len(e.All) && e.All[i].Time <= to; i++ {
+		hi, lo := bits.Mul64(uint64(e.All[i].Time-from), uint64(columns))
 		c, _ := bits.Div64(hi, lo, span)
 		out[c]++
 	}
@@ -377,13 +377,13 @@ func (e *memEvents) Density(ctx context.Context, from, to core.Time, columns int
 
 // CountByType counts the events of each name in [from, to], reporting
 // every countBatch events (0: 256).
-func (e *memEvents) CountByType(ctx context.Context, from, to core.Time, fn func(done, total int64) bool) (map[string]int64, error) {
+func (e *MemEvents) CountByType(ctx context.Context, from, to core.Time, fn func(done, total int64) bool) (map[string]int64, error) {
 	batch := e.batch
 	if batch <= 0 {
 		batch = 256
 	}
-	r0 := sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time >= from })
-	r1 := sort.Search(len(e.rows), func(i int) bool { return e.rows[i].Time > to })
+	r0 := sort.Search(len(e.All), func(i int) bool { return e.All[i].Time >= from })
+	r1 := sort.Search(len(e.All), func(i int) bool { return e.All[i].Time > to })
 	counts := map[string]int64{}
 	total := int64(max(r1-r0, 0))
 	for i := r0; i < r1; i++ {
@@ -395,7 +395,7 @@ func (e *memEvents) CountByType(ctx context.Context, from, to core.Time, fn func
 				return counts, nil
 			}
 		}
-		counts[e.rows[i].Event]++
+		counts[e.All[i].Event]++
 	}
 	if fn != nil {
 		fn(total, total)
@@ -403,7 +403,7 @@ func (e *memEvents) CountByType(ctx context.Context, from, to core.Time, fn func
 	return counts, ctx.Err()
 }
 
-// sortedByTime checks the fixture's own invariant.
-func sortedByTime(rows []frame.EventRow) bool {
+// SortedByTime checks the fixture's own invariant.
+func SortedByTime(rows []frame.EventRow) bool {
 	return slices.IsSortedFunc(rows, func(a, b frame.EventRow) int { return int(a.Time - b.Time) })
 }
