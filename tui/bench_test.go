@@ -16,6 +16,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/screens/overview/model"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // The keypress-to-frame benchmark: a generated kernel-like trace of 50 k
@@ -205,10 +206,10 @@ func benchKeypress(b *testing.B, tr frame.Trace) {
 				ui := make([]time.Duration, 0, b.N)  // the same without the History query
 				b.ResetTimer()
 				for i := range b.N {
-					k := keyMsg(benchKeys[i%len(benchKeys)])
+					k := headless.Key(benchKeys[i%len(benchKeys)])
 					before := hs.b().frame
 					t0 := time.Now()
-					hs.send(k)
+					hs.Send(k)
 					_ = hs.m.View()
 					d := time.Since(t0)
 					lat = append(lat, d)

@@ -18,6 +18,7 @@ import (
 	"github.com/tracetui/tracetui/tui/screens/flame"
 	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/screens/stats"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // press sends the first key of the named action.
@@ -64,7 +65,7 @@ func (hs *harness) selectRow(label string) {
 	for i := range int32(t.Len()) {
 		if t.Node(i).Label == label {
 			t.SelectNode(i)
-			hs.run(hs.b().changed(false))
+			hs.Run(hs.b().changed(false))
 			return
 		}
 	}
@@ -701,12 +702,12 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"quit": func(t *testing.T, hs *harness) {
 		hs.press("quit")
-		if !hs.quit {
+		if !hs.Quit {
 			t.Error("q did not quit")
 		}
-		hs.quit = false
+		hs.Quit = false
 		hs.keys("ctrl+c")
-		if !hs.quit {
+		if !hs.Quit {
 			t.Error("ctrl+c did not quit")
 		}
 	},
@@ -785,21 +786,21 @@ func TestStaleFramesAreDropped(t *testing.T) {
 	b := hs.b()
 	shown := b.frame
 	// Start a query without running it, change the view meanwhile.
-	_, cmd := hs.m.Update(keyMsg("w"))
+	_, cmd := hs.m.Update(headless.Key("w"))
 	if !b.inflight {
 		t.Fatal("no query in flight after zooming")
 	}
-	_, cmd2 := hs.m.Update(keyMsg("w"))
+	_, cmd2 := hs.m.Update(headless.Key("w"))
 	if !b.dirty {
 		t.Fatal("a second view change during a query must mark the view dirty")
 	}
-	hs.run(cmd2)
+	hs.Run(cmd2)
 	old := &frame.Frame{Seq: shown.Seq - 1, Window: shown.Window}
-	hs.send(frameMsg{old})
+	hs.Send(frameMsg{old})
 	if b.frame == old {
 		t.Fatal("a stale frame was shown")
 	}
-	hs.run(cmd) // the first query ends: the newest view is asked
+	hs.Run(cmd) // the first query ends: the newest view is asked
 	if b.frame.Window != b.win || b.inflight || b.dirty {
 		t.Errorf("frame for %+v, view %+v, inflight %v, dirty %v", b.frame.Window, b.win, b.inflight, b.dirty)
 	}
@@ -810,7 +811,7 @@ func TestTooSmall(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "terminal too small") {
 		t.Errorf("39 columns:\n%s", v)
 	}
-	hs.send(tea.WindowSizeMsg{Width: 40, Height: 10})
+	hs.Send(tea.WindowSizeMsg{Width: 40, Height: 10})
 	if v := hs.view(); strings.Contains(v, "too small") || len(strings.Split(v, "\n")) != 10 {
 		t.Errorf("40x10 must show the browser on 10 lines:\n%s", v)
 	}
@@ -821,7 +822,7 @@ func TestTooSmall(t *testing.T) {
 func TestEveryLineFits(t *testing.T) {
 	hs := newHarness(t, frametest.NewDemoTrace(), 80, 24, false)
 	for _, sz := range [][2]int{{80, 24}, {40, 10}, {132, 50}, {57, 13}, {200, 60}} {
-		hs.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		hs.Send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		for _, keys := range [][]string{nil, {"c"}, {"?"}, {"x", "t"}, {"t", "2", "enter"}, {"f"},
 			{"S"}, {"S", "tab", "j", "j"}, {"o"}, {"o", "c"}, {"O", "w", "w", "j", "l"}, {"O", "c"}} {
 			hs.keys(keys...)
@@ -844,13 +845,13 @@ func TestEveryLineFits(t *testing.T) {
 // whole.
 func TestRunsOfKeysAreSplit(t *testing.T) {
 	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
-	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":+1ms")})
+	hs.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":+1ms")})
 	hs.keys("enter")
 	if b := hs.b(); b.cursor != frametest.DemoStart+1_000_000 {
 		t.Errorf("cursor %d, want +1ms", b.cursor)
 	}
 	hs.keys(":")
-	hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+2ms"), Paste: true})
+	hs.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("+2ms"), Paste: true})
 	hs.keys("enter")
 	if b := hs.b(); b.cursor != frametest.DemoStart+2_000_000 {
 		t.Errorf("cursor %d after a paste, want +2ms", b.cursor)

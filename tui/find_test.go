@@ -36,7 +36,7 @@ func TestFindAnswersAtOnce(t *testing.T) {
 	if v := hs.view(); !strings.Contains(v, "/Web/: searching") {
 		t.Errorf("the status line does not say a find runs:\n%s", v)
 	}
-	hs.run(cmd)
+	hs.Run(cmd)
 	if got := hs.selectedLabel(); got != "Web Content 2001" {
 		t.Errorf("selected %q after the find's answer", got)
 	}
@@ -48,11 +48,11 @@ func TestFindStaleDropped(t *testing.T) {
 	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
 	old := startFind(hs, "Web")
 	newer := startFind(hs, "^postgres")
-	hs.run(old)
+	hs.Run(old)
 	if got := hs.selectedLabel(); strings.HasPrefix(got, "Web") {
 		t.Errorf("a replaced find selected %q", got)
 	}
-	hs.run(newer)
+	hs.Run(newer)
 	if got := hs.selectedLabel(); !strings.HasPrefix(got, "postgres") {
 		t.Errorf("the current find selected %q", got)
 	}
@@ -60,7 +60,7 @@ func TestFindStaleDropped(t *testing.T) {
 	sel := hs.selectedLabel()
 	late := startFind(hs, "Web")
 	hs.press("resources")
-	hs.run(late)
+	hs.Run(late)
 	hs.press("control_flow")
 	if got := hs.selectedLabel(); got != sel {
 		t.Errorf("a find answered while Resources was shown moved the Control Flow selection from %q to %q", sel, got)

@@ -19,7 +19,7 @@ func TestFlowKeyCycles(t *testing.T) {
 	tree := b.tree()
 	tree.SelectNode(tidRow(t, tree, "8:81"))
 	start, _ := b.hist.Bounds()
-	hs.run(b.moveCursor(start+45_000, true))
+	hs.Run(b.moveCursor(start+45_000, true))
 	for i, want := range []struct {
 		tid  string
 		at   core.Time
@@ -41,11 +41,11 @@ func TestFlowKeyCycles(t *testing.T) {
 	// Two presses before the first answer: the first answer is stale.
 	first, second := b.jumpFlow(), b.jumpFlow()
 	stale, fresh := first(), second()
-	hs.send(stale)
+	hs.Send(stale)
 	if b.cursor != start+18_000 {
 		t.Errorf("a stale answer moved the cursor to %d", b.cursor-start)
 	}
-	hs.send(fresh)
+	hs.Send(fresh)
 	if b.cursor != start+33_000 {
 		t.Errorf("the last answer put the cursor at %d, want 33000", b.cursor-start)
 	}

@@ -95,11 +95,11 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 		if !withSymbols {
 			outer, inner = "0x401136", "0x4011a0"
 		}
-		hs.run(b.moveCursor(150, true))
+		hs.Run(b.moveCursor(150, true))
 		if d := b.detailsText(); !strings.Contains(d, inner+" ") {
 			t.Errorf("symbols %v: details line %q, want %q", withSymbols, d, inner)
 		}
-		hs.run(b.moveCursor(750, true))
+		hs.Run(b.moveCursor(750, true))
 		if d := b.detailsText(); !strings.Contains(d, unknown+" ") {
 			t.Errorf("symbols %v: details line %q, want the address %s", withSymbols, d, unknown)
 		}
@@ -118,7 +118,7 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 		// The pane lists the thread's frames the same way.
 		hs.press("up")
 		hs.press("up") // the thread
-		hs.run(b.moveCursor(150, true))
+		hs.Run(b.moveCursor(150, true))
 		// A user-space thread's own value is its outermost frame.
 		if d := b.detailsText(); !strings.Contains(d, "glxgears 42 · "+outer+" ") {
 			t.Errorf("symbols %v: thread's details line %q, want %q", withSymbols, d, outer)

@@ -12,6 +12,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/ui"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // TestCursorRowKeysReuseTheFrame: j and k on the same screen keep the
@@ -25,16 +26,16 @@ func TestCursorRowKeysReuseTheFrame(t *testing.T) {
 	m := New(context.Background(), Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return tr, nil
 	}}, Settings{Styles: ui.NewStyles(r, false), Keys: keymap.Default()})
-	d := &driver{m: m}
-	d.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	d.run(m.Init())
+	d := &headless.Driver{M: m}
+	d.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	d.Run(m.Init())
 	b := m.browser
 	if b == nil || b.frame == nil {
 		t.Fatal("no frame after opening")
 	}
 	for _, key := range []string{"j", "j", "k", "j"} {
 		before := b.frame
-		d.send(keyMsg(key))
+		d.Send(headless.Key(key))
 		f := b.frame
 		if f == before || &f.Cells[0] != &before.Cells[0] {
 			t.Fatalf("%s: the frame's cells were queried again", key)
@@ -57,7 +58,7 @@ func TestCursorRowKeysReuseTheFrame(t *testing.T) {
 		}
 	}
 	before := b.frame
-	d.send(keyMsg("w")) // zoom in: another view
+	d.Send(headless.Key("w")) // zoom in: another view
 	if &b.frame.Cells[0] == &before.Cells[0] {
 		t.Fatal("w: the frame of the old view was kept")
 	}

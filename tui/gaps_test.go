@@ -99,7 +99,7 @@ func TestEventsPartKeepsWhereTheUserWent(t *testing.T) {
 	if err != nil || !m.found {
 		t.Fatalf("search: %+v, %v", m, err)
 	}
-	hs.run(b.gotEventsPart(m))
+	hs.Run(b.gotEventsPart(m))
 	if b.win != v || b.cursor != cur || !strings.Contains(b.note, "no events for 5.9 d") {
 		t.Errorf("view %+v cursor %d note %q: want unchanged, the gap said", b.win, b.cursor, b.note)
 	}

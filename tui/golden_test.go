@@ -15,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // Golden screens: the browser runs in a real Bubble Tea program (teatest)
@@ -199,7 +200,7 @@ func runGolden(t *testing.T, tr frame.Trace, c goldenCase) {
 	close(sized)
 	wait()
 	for _, k := range c.keys {
-		s.send(tm, keyMsg(k))
+		s.send(tm, headless.Key(k))
 		wait()
 	}
 	if err := tm.Quit(); err != nil {
@@ -230,7 +231,7 @@ func TestIndexingScreen(t *testing.T) {
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(time.Millisecond))
 	screen := m.indexing.view() // the UI goroutine is idle: the open blocks
 	golden.RequireEqual(t, []byte(screen))
-	tm.Send(keyMsg("q"))
+	tm.Send(headless.Key("q"))
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 	if final.Err() != context.Canceled {
 		t.Errorf("Err() = %v after cancelling, want context.Canceled", final.Err())
@@ -243,14 +244,14 @@ func TestOpenFailure(t *testing.T) {
 		return nil, errString("metadata: unexpected token at line 3")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: keymap.Default()})
-	hs := &harness{driver: &driver{m: m}, t: t}
-	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	hs.run(m.Init())
+	hs := &harness{Driver: &headless.Driver{M: m}, m: m, t: t}
+	hs.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	hs.Run(m.Init())
 	if v := hs.view(); !bytes.Contains([]byte(v), []byte("cannot open broken")) || !bytes.Contains([]byte(v), []byte("unexpected token")) {
 		t.Errorf("failure screen:\n%s", v)
 	}
 	hs.keys("q")
-	if !hs.quit || m.Err() == nil {
+	if !hs.Quit || m.Err() == nil {
 		t.Error("q must quit and Err must return the open error")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/ui"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // testStyles pins the colour profile, so screens do not depend on the
@@ -38,7 +39,8 @@ func openerOf(tr frame.Trace) Opener {
 
 // harness drives a Model headlessly (see driver) for a test.
 type harness struct {
-	*driver
+	*headless.Driver
+	m *Model
 	t testing.TB
 }
 
@@ -53,14 +55,14 @@ func newHarness(t testing.TB, tr frame.Trace, w, h int, ascii bool) *harness {
 func newHarnessClock(t testing.TB, tr frame.Trace, w, h int, ascii bool, clock func() time.Time) *harness {
 	t.Helper()
 	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
-	hs := &harness{driver: &driver{m: m}, t: t}
+	hs := &harness{Driver: &headless.Driver{M: m}, m: m, t: t}
 	t.Cleanup(func() {
 		if err := m.close(); err != nil {
 			t.Error(err)
 		}
 	})
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	hs.run(m.Init())
+	hs.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.Run(m.Init())
 	return hs
 }
 
@@ -68,14 +70,14 @@ func newHarnessClock(t testing.TB, tr frame.Trace, w, h int, ascii bool, clock f
 // "pgdown", "left", "esc", "space", "ctrl+c".
 func (hs *harness) keys(names ...string) {
 	for _, n := range names {
-		hs.send(keyMsg(n))
+		hs.Send(headless.Key(n))
 	}
 }
 
 // typeText types a string character by character.
 func (hs *harness) typeText(s string) {
 	for _, r := range s {
-		hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		hs.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
 	}
 }
 

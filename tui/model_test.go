@@ -11,7 +11,7 @@ func TestTraceClosedOnExit(t *testing.T) {
 	tr := frametest.NewDemoTrace()
 	hs := newHarness(t, tr, 80, 24, true)
 	hs.keys("S", "q")
-	if !hs.quit {
+	if !hs.Quit {
 		t.Fatal("q did not quit")
 	}
 	if n := tr.Closed.Load(); n != 0 {

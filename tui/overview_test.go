@@ -15,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/screens/overview/model"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // bruteModel computes the microscopic model of rows (status keys) over
@@ -175,7 +176,7 @@ func TestOverviewCostGuard(t *testing.T) {
 func TestOverviewHatch(t *testing.T) {
 	hs := newHarness(t, frametest.NewDemoTrace(), 80, 24, true)
 	hs.press("overview_st")
-	hs.send(tea.WindowSizeMsg{Width: 80, Height: 14})
+	hs.Send(tea.WindowSizeMsg{Width: 80, Height: 14})
 	ov := hs.ov()
 	for ov.Cur > 0 { // the finest partition: leaves apart
 		hs.press("zoom_in")
@@ -299,7 +300,7 @@ func TestOverviewCancel(t *testing.T) {
 	b := hs.b()
 	b.hist = h
 	b.panes[frame.PaneControlFlow].tree = bigTree(b.panes[frame.PaneControlFlow].tree, 200) // enough rows for one query of >= 100 keys
-	_, cmd := hs.m.Update(keyMsg("o"))
+	_, cmd := hs.m.Update(headless.Key("o"))
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()
 	<-h.started
@@ -313,7 +314,7 @@ func TestOverviewCancel(t *testing.T) {
 		t.Fatal("esc did not cancel the query")
 	}
 	if m := <-msgs; m != nil {
-		hs.send(m)
+		hs.Send(m)
 	}
 	if topView[*overview.Screen](b) != nil {
 		t.Error("a cancelled overview was shown")

@@ -9,6 +9,7 @@ import (
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // TestCtrlCQuitsWhenQuitIsUnbound: a keys.json of {"quit": []} must not
@@ -20,9 +21,9 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	for _, prompt := range []bool{false, true} {
 		m := New(context.Background(), openerOf(frametest.NewDemoTrace()), Settings{Styles: testStyles(true), Keys: km, Clock: clock.now})
-		hs := &harness{driver: &driver{m: m}, t: t}
-		hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-		hs.run(m.Init())
+		hs := &harness{Driver: &headless.Driver{M: m}, m: m, t: t}
+		hs.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+		hs.Run(m.Init())
 		if prompt {
 			hs.keys("/")
 			if !hs.b().prompt.Active() {
@@ -30,11 +31,11 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 			}
 		}
 		hs.keys("q")
-		if hs.quit && !prompt {
+		if hs.Quit && !prompt {
 			t.Fatal("q quit although unbound")
 		}
 		hs.keys("ctrl+c")
-		if !hs.quit {
+		if !hs.Quit {
 			t.Errorf("ctrl+c did not quit (prompt open: %v)", prompt)
 		}
 		m.close()
@@ -43,11 +44,11 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 		return nil, errString("bad trace")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: km})
-	hs := &harness{driver: &driver{m: m}, t: t}
-	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	hs.run(m.Init())
+	hs := &harness{Driver: &headless.Driver{M: m}, m: m, t: t}
+	hs.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	hs.Run(m.Init())
 	hs.keys("ctrl+c")
-	if !hs.quit {
+	if !hs.Quit {
 		t.Error("ctrl+c did not quit the failure screen")
 	}
 }

@@ -98,7 +98,7 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	if first := st.Tables[stats.Slowest].Lines[0].Occ; first != nil && *first == *o {
 		t.Fatal("the first two lines have the same occurrence: the test cannot tell them apart")
 	}
-	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
+	hs.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	b := hs.b()
 	if topView[*stats.Screen](b) != nil {
 		t.Fatal("enter left the statistics open")
@@ -148,7 +148,7 @@ func TestStatsEnterOnThreadLine(t *testing.T) {
 	}
 	line := tb.Lines[i]
 	o := line.Occ
-	hs.send(tea.KeyMsg{Type: tea.KeyEnter})
+	hs.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	b := hs.b()
 	if topView[*stats.Screen](b) != nil {
 		t.Fatal("enter left the statistics open")

@@ -11,6 +11,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/stats"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // statsWant computes the statistics of [from, to] from the definitions:
@@ -142,7 +143,7 @@ func TestStatsCancel(t *testing.T) {
 	ev := &blockingEvents{EventTable: tr.Table, started: make(chan struct{}), ended: make(chan struct{})}
 	tr.Table = ev
 	hs := newHarness(t, tr, 100, 30, true)
-	_, cmd := hs.m.Update(keyMsg("S"))
+	_, cmd := hs.m.Update(headless.Key("S"))
 	msgs := make(chan tea.Msg, 1)
 	go func() { msgs <- cmd() }()
 	<-ev.started
@@ -166,7 +167,7 @@ func TestStatsCancel(t *testing.T) {
 	// A late answer of the cancelled run is dropped.
 	late := stats.Msg{Seq: seq, Table: stats.Events, Last: true}
 	late.Lines[stats.Events] = []stats.Line{{Name: "late", Vals: []float64{0, 1, 100}}}
-	hs.send(late)
+	hs.Send(late)
 	for _, l := range st.Tables[stats.Events].Lines {
 		if l.Name == "late" {
 			t.Error("a cancelled run's answer was applied")
@@ -208,7 +209,7 @@ func TestDensityStrip(t *testing.T) {
 	if want := l.TreeW + 1 + whole.ColOf(b.win.T0); open != want {
 		t.Errorf("[ at %d, want %d (the visible range's first column)", open, want)
 	}
-	hs.send(tea.WindowSizeMsg{Width: 100, Height: 24}) // a new width reads the density again
+	hs.Send(tea.WindowSizeMsg{Width: 100, Height: 24}) // a new width reads the density again
 	if len(b.density.counts) != stripCols(b.sh.Layout(b.showTable, b.tableLines)) {
 		t.Errorf("after a resize: %d columns", len(b.density.counts))
 	}

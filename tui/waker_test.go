@@ -29,7 +29,7 @@ func wakeOnScreen(t *testing.T, hs *harness) (core.Time, int32) {
 			continue
 		}
 		b.tree().SelectNode(tidRow(t, b.tree(), woken))
-		hs.run(b.moveCursor(iv.Start-1, true))
+		hs.Run(b.moveCursor(iv.Start-1, true))
 		if !b.frame.Woken || !strings.Contains(hs.view(), "woken by ") {
 			t.Fatalf("cursor on the wait of %s before %d: no waker in the details line", woken, iv.Start)
 		}
