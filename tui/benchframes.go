@@ -65,7 +65,7 @@ func BenchFrames(ctx context.Context, tr frame.Trace, opts BenchOptions) ([]Fram
 	if err := ctx.Err(); err != nil {
 		return nil, errors.Join(err, m.close())
 	}
-	if m.browser == nil || m.browser.tree() == nil {
+	if m.browser == nil || m.browser.Tree() == nil {
 		cause := m.Err()
 		if cause == nil {
 			cause = errors.New("no rows to show")
@@ -110,7 +110,7 @@ func (bs *benchScript) script(ctx context.Context) {
 	b := bs.m.browser
 	bs.keys("j", "j", "j", "k", "pgdown", "pgdown", "pgup", "G", "g")
 	zooms := 0
-	for ; zooms < maxZoomSteps && b.win.Span() > b.win.MinSpan() && ctx.Err() == nil; zooms++ {
+	for ; zooms < maxZoomSteps && b.Window().Span() > b.Window().MinSpan() && ctx.Err() == nil; zooms++ {
 		bs.keys("w")
 	}
 	bs.keys("d", "d", "a", "a")
@@ -118,11 +118,11 @@ func (bs *benchScript) script(ctx context.Context) {
 		bs.keys("s")
 	}
 	bs.keys("d", "a")
-	if n := largestProcess(b.tree()); n >= 0 {
-		b.tree().SelectNode(n) // setup, not a user key: the script's cursor
+	if n := largestProcess(b.Tree()); n >= 0 {
+		b.Tree().SelectNode(n) // setup, not a user key: the script's cursor
 		bs.keys("enter", "enter")
 		bs.keys("/")
-		for _, r := range b.tree().Node(n).Label {
+		for _, r := range b.Tree().Node(n).Label {
 			bs.keys(string(r))
 		}
 		bs.keys("enter", "esc")

@@ -2,8 +2,9 @@ package tui
 
 import (
 	"context"
-	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestBenchFrames replays the navigation script on the demo fixture:

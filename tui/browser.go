@@ -25,7 +25,7 @@ type pane struct {
 // table, status and help lines. It owns the view state (time range, cursor,
 // selection, rows) and issues the queries; results come back as tagged
 // messages.
-type browser struct {
+type Gantt struct {
 	sh    *ui.Shared
 	ctx   context.Context
 	clock func() time.Time // query timings (pinned in tests)
@@ -98,8 +98,8 @@ type (
 	}
 )
 
-func newBrowser(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.Time) *browser {
-	b := &browser{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
+func NewGantt(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.Time) *Gantt {
+	b := &Gantt{sh: sh, ctx: ctx, clock: clock, trace: tr, hist: tr.History(), info: tr.Info(), showTable: true, tableLines: 5,
 		ovBudget: model.DefaultBudget,
 		panes:    []pane{frame.PaneControlFlow: {title: "Control Flow"}, frame.PaneResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
@@ -115,7 +115,7 @@ func newBrowser(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func()
 
 // init reads the process tree (stored with the index, else one 2D query
 // over the whole trace).
-func (b *browser) init() tea.Cmd {
+func (b *Gantt) Init() tea.Cmd {
 	ctx, h, tr := b.ctx, b.hist, b.trace
 	return tea.Batch(func() tea.Msg {
 		t, err := frame.BuildControlFlow(ctx, h, frame.StoredRows(tr))
@@ -124,11 +124,11 @@ func (b *browser) init() tea.Cmd {
 }
 
 // tree is the current view's rows (never nil once loaded).
-func (b *browser) tree() *frame.RowTree { return b.panes[b.pane].tree }
+func (b *Gantt) tree() *frame.RowTree { return b.panes[b.pane].tree }
 
 // Update handles a key no view above used, or a message (the Gantt's
 // own reports; it ignores the others).
-func (b *browser) Update(msg tea.Msg) ui.Step {
+func (b *Gantt) Update(msg tea.Msg) ui.Step {
 	var cmd tea.Cmd
 	if k, ok := msg.(tea.KeyMsg); ok {
 		cmd = b.baseKey(k)
@@ -141,20 +141,30 @@ func (b *browser) Update(msg tea.Msg) ui.Step {
 }
 
 // View draws the Gantt, the details line and the table.
-func (b *browser) View(ui.Area) []string {
+func (b *Gantt) View(ui.Area) []string {
 	return b.body(b.sh.Layout(b.showTable, b.tableLines), false)
 }
 
 // Help is the Gantt's short help line (of the focus: Gantt or table).
-func (b *browser) Help() string { return b.shortHelp() }
+func (b *Gantt) Help() string { return b.shortHelp() }
+
+// SetViews tells the Gantt the stack it is the base of: its chrome draws
+// the stack's top view, help line and ruler marks.
+func (b *Gantt) SetViews(s *ui.Stack) { b.views = s }
+
+// Tree is the shown pane's rows (nil until read).
+func (b *Gantt) Tree() *frame.RowTree { return b.tree() }
+
+// Window is the time window on screen.
+func (b *Gantt) Window() frame.Window { return b.win }
 
 // Close cancels the Gantt's background work (on quit and when the
 // program ends).
-func (b *browser) Close() { b.close() }
+func (b *Gantt) Close() { b.closeJobs() }
 
 // own carries out a step of a part of the main screen (the table): its
 // note, the view it opens, its command.
-func (b *browser) own(s ui.Step) tea.Cmd {
+func (b *Gantt) own(s ui.Step) tea.Cmd {
 	if s.Note != "" {
 		b.Note(s.Note, s.Warn)
 	}
@@ -166,14 +176,14 @@ func (b *browser) own(s ui.Step) tea.Cmd {
 
 // KeyPressed clears the status note: it lasts until the next key, except
 // while typing.
-func (b *browser) KeyPressed(typing bool) {
+func (b *Gantt) KeyPressed(typing bool) {
 	if !typing {
 		b.note = ""
 	}
 }
 
 // Note shows a view's note on the status line.
-func (b *browser) Note(text string, warn bool) {
+func (b *Gantt) Note(text string, warn bool) {
 	k := noteInfo
 	if warn {
 		k = noteError
@@ -182,7 +192,7 @@ func (b *browser) Note(text string, warn bool) {
 }
 
 // handle applies a message: the Gantt's reports.
-func (b *browser) handle(msg tea.Msg) tea.Cmd {
+func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return b.layout()
@@ -231,7 +241,7 @@ func (b *browser) handle(msg tea.Msg) tea.Cmd {
 }
 
 // layout recomputes sizes after a resize or a change of the table.
-func (b *browser) layout() tea.Cmd {
+func (b *Gantt) layout() tea.Cmd {
 	l := b.sh.Layout(b.showTable, b.tableLines)
 	b.win.Cols = max(l.GanttW, 1)
 	b.win = b.win.WithRange(b.win.T0, b.win.Span())
@@ -243,7 +253,7 @@ func (b *browser) layout() tea.Cmd {
 // changed is called after anything that changes the frame: it asks for a
 // new frame (and the table rows), and when the cursor moved, scrolls the
 // table to it.
-func (b *browser) changed(cursorMoved bool) tea.Cmd {
+func (b *Gantt) changed(cursorMoved bool) tea.Cmd {
 	if b.tree() == nil {
 		return nil
 	}
@@ -260,7 +270,7 @@ func (b *browser) changed(cursorMoved bool) tea.Cmd {
 // requestFrame starts a frame query, or marks the view dirty when one is
 // running (at most one query at a time; the newest view is asked as soon
 // as it ends, so holding a key never queues stale work).
-func (b *browser) requestFrame() tea.Cmd {
+func (b *Gantt) requestFrame() tea.Cmd {
 	if b.inflight {
 		b.dirty = true
 		return nil
@@ -277,7 +287,7 @@ func (b *browser) requestFrame() tea.Cmd {
 }
 
 // frameRequest copies what the query needs.
-func (b *browser) frameRequest() (frame.FrameRequest, bool) {
+func (b *Gantt) frameRequest() (frame.FrameRequest, bool) {
 	t := b.tree()
 	if t == nil || b.sh.TooSmall() {
 		return frame.FrameRequest{}, false
@@ -304,7 +314,7 @@ func (b *browser) frameRequest() (frame.FrameRequest, bool) {
 }
 
 // detailKeys are the attributes the details line reads at the cursor.
-func (b *browser) detailKeys() []core.Key {
+func (b *Gantt) detailKeys() []core.Key {
 	t := b.tree()
 	sel := t.Selected()
 	if sel < 0 {
@@ -333,7 +343,7 @@ func (b *browser) detailKeys() []core.Key {
 
 // gotFrame shows a frame unless an even newer one is shown, and asks
 // again if the view changed meanwhile.
-func (b *browser) gotFrame(f *frame.Frame) tea.Cmd {
+func (b *Gantt) gotFrame(f *frame.Frame) tea.Cmd {
 	if !b.frames.Current(f.Seq) {
 		return nil // not the query in flight
 	}
@@ -356,11 +366,11 @@ func (b *browser) gotFrame(f *frame.Frame) tea.Cmd {
 	return nil
 }
 
-func (b *browser) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
+func (b *Gantt) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
 // column of the view.
-func (b *browser) RelTime(t core.Time) string { return b.sh.RelTime(b.win.Start, t, b.win.ColWidth()) }
+func (b *Gantt) RelTime(t core.Time) string { return b.sh.RelTime(b.win.Start, t, b.win.ColWidth()) }
 
 // frameMsg carries a frame to the UI.
 type frameMsg struct{ f *frame.Frame }

@@ -27,7 +27,7 @@ func osc52(text string) string {
 // copy copies, with the table focused, its selected event as one line
 // (see eventLine); else the selection ("start end", absolute seconds as
 // the go-to prompt reads them) or the cursor's absolute time.
-func (b *browser) copy() tea.Cmd {
+func (b *Gantt) copy() tea.Cmd {
 	w := b.sh.Clipboard
 	if w == nil {
 		b.setNote(noteInfo, "no terminal to copy through")

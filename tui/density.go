@@ -41,7 +41,7 @@ type densityMsg struct {
 func stripCols(l ui.ScreenLayout) int { return max(l.GanttW-2, 1) }
 
 // requestDensity asks for the strip when its width changed.
-func (b *browser) requestDensity(l ui.ScreenLayout) tea.Cmd {
+func (b *Gantt) requestDensity(l ui.ScreenLayout) tea.Cmd {
 	n := stripCols(l)
 	if n == b.density.cols && (b.density.counts != nil || b.density.err != nil) {
 		return nil
@@ -57,7 +57,7 @@ func (b *browser) requestDensity(l ui.ScreenLayout) tea.Cmd {
 }
 
 // gotDensity keeps the newest answer.
-func (b *browser) gotDensity(m densityMsg) {
+func (b *Gantt) gotDensity(m densityMsg) {
 	if !b.density.job.Current(m.seq) {
 		return
 	}
@@ -70,7 +70,7 @@ func (b *browser) gotDensity(m densityMsg) {
 
 // stripLine draws the strip: the event count under the tree, then the
 // density with [ and ] around the visible range.
-func (b *browser) stripLine(l ui.ScreenLayout) string {
+func (b *Gantt) stripLine(l ui.ScreenLayout) string {
 	st := b.sh.Styles
 	d := &b.density
 	label := eventCount(b.table.total) + " events"

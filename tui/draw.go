@@ -15,7 +15,7 @@ import (
 )
 
 // render draws the browser.
-func (b *browser) render() string {
+func (b *Gantt) Render() string {
 	st := b.sh.Styles
 	if b.loadErr != nil {
 		return st.Error.Render("cannot read the process tree: "+b.loadErr.Error()) + "\n" + st.Dim.Render("press q to quit")
@@ -34,7 +34,7 @@ func (b *browser) render() string {
 }
 
 // body draws the base: the Gantt, the details line and the table.
-func (b *browser) body(l ui.ScreenLayout, legend bool) []string {
+func (b *Gantt) body(l ui.ScreenLayout, legend bool) []string {
 	lines := b.ganttLines(l)
 	if legend {
 		b.overlayLegend(lines, l)
@@ -47,7 +47,7 @@ func (b *browser) body(l ui.ScreenLayout, legend bool) []string {
 }
 
 // ViewWithLegend draws the base with the Gantt's legend.
-func (b *browser) ViewWithLegend(ui.Area) []string {
+func (b *Gantt) ViewWithLegend(ui.Area) []string {
 	return b.body(b.sh.Layout(b.showTable, b.tableLines), true)
 }
 
@@ -67,7 +67,7 @@ var (
 )
 
 // ganttLines draws the row tree and the Gantt, one line per row.
-func (b *browser) ganttLines(l ui.ScreenLayout) []string {
+func (b *Gantt) ganttLines(l ui.ScreenLayout) []string {
 	st := b.sh.Styles
 	t := b.tree()
 	v := b.win
@@ -153,7 +153,7 @@ func (b *browser) ganttLines(l ui.ScreenLayout) []string {
 }
 
 // writeCells appends cells, merging runs that share a pen.
-func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
+func (b *Gantt) writeCells(sb *strings.Builder, cells []drawCell) {
 	st := b.sh.Styles
 	for i := 0; i < len(cells); {
 		c := cells[i]
@@ -188,7 +188,7 @@ func (b *browser) writeCells(sb *strings.Builder, cells []drawCell) {
 }
 
 // treeCell draws a row of the tree: indent, expander and "name tid".
-func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
+func (b *Gantt) treeCell(n *frame.Node, selected bool, w int) string {
 	st := b.sh.Styles
 	exp := "  "
 	if !n.Leaf {
@@ -224,7 +224,7 @@ func (b *browser) treeCell(n *frame.Node, selected bool, w int) string {
 }
 
 // overlayLegend replaces the top-left of the Gantt with the colour legend.
-func (b *browser) overlayLegend(lines []string, l ui.ScreenLayout) {
+func (b *Gantt) overlayLegend(lines []string, l ui.ScreenLayout) {
 	st := b.sh.Styles
 	d := frame.DomainThread
 	if b.pane == frame.PaneResources {
@@ -248,7 +248,7 @@ func (b *browser) overlayLegend(lines []string, l ui.ScreenLayout) {
 }
 
 // detailsText describes the selected row at the cursor.
-func (b *browser) detailsText() string {
+func (b *Gantt) detailsText() string {
 	t := b.tree()
 	sel := t.Selected()
 	if sel < 0 {
@@ -309,7 +309,7 @@ func (b *browser) detailsText() string {
 }
 
 // statusLine: trace, range, zoom, cursor, selection, query time, warnings.
-func (b *browser) statusLine() string {
+func (b *Gantt) statusLine() string {
 	st := b.sh.Styles
 	v := b.win
 	parts := []string{
@@ -344,7 +344,7 @@ func (b *browser) statusLine() string {
 
 // helpLine is the prompt while editing, else a message, else the short
 // help.
-func (b *browser) helpLine() string {
+func (b *Gantt) helpLine() string {
 	st := b.sh.Styles
 	switch {
 	case b.views.Line() != "":
@@ -361,7 +361,7 @@ func (b *browser) helpLine() string {
 }
 
 // shortHelp is the Gantt's help line: the keys of its focus.
-func (b *browser) shortHelp() string {
+func (b *Gantt) shortHelp() string {
 	st := b.sh.Styles
 	focus := keymap.FocusGantt
 	if b.table.focused {

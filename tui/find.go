@@ -32,7 +32,7 @@ type findMsg struct {
 
 // findNext searches the rows with the last find regex, forward or back
 // from the selected row.
-func (b *browser) findNext(back bool) tea.Cmd {
+func (b *Gantt) findNext(back bool) tea.Cmd {
 	if b.findRe == nil {
 		return b.openPrompt(ui.PromptFind, "find row (regex): ", "")
 	}
@@ -47,7 +47,7 @@ func (b *browser) findNext(back bool) tea.Cmd {
 }
 
 // found selects a find's match.
-func (b *browser) found(m findMsg) tea.Cmd {
+func (b *Gantt) found(m findMsg) tea.Cmd {
 	if !b.finds.Current(m.seq) {
 		return nil
 	}

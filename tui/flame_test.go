@@ -8,6 +8,7 @@ import (
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestGoldenCallTree shows the call tree (icicle and table) of clang's
@@ -67,5 +68,5 @@ func openSample(t *testing.T, rel string) frame.Trace {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { it.Close() })
-	return ingestTrace{it}
+	return frametest.IngestTrace{Trace: it}
 }

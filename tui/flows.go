@@ -50,7 +50,7 @@ const maxFlowSteps = 1 << 12
 
 // jumpFlow moves the cursor along the flow at the cursor on the selected
 // thread: to its next step, or from its last step to its first.
-func (b *browser) jumpFlow() tea.Cmd {
+func (b *Gantt) jumpFlow() tea.Cmd {
 	t := b.tree()
 	sel := t.Selected()
 	f := b.frame
@@ -142,7 +142,7 @@ func firstFlowStep(ctx context.Context, hist core.History, in string) flowFoundM
 }
 
 // flowFound shows the flow's step found.
-func (b *browser) flowFound(m flowFoundMsg) tea.Cmd {
+func (b *Gantt) flowFound(m flowFoundMsg) tea.Cmd {
 	if !b.flows.Current(m.seq) {
 		return nil // a later flow key press is running
 	}

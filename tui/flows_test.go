@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestFlowKeyCycles follows the flow ipc/post#5 of catapult-tracks.json
@@ -17,7 +18,7 @@ func TestFlowKeyCycles(t *testing.T) {
 	hs := newHarness(t, openSample(t, "chrome/catapult-tracks.json"), 100, 30, true)
 	b := hs.b()
 	tree := b.tree()
-	tree.SelectNode(tidRow(t, tree, "8:81"))
+	tree.SelectNode(frametest.TidRow(t, tree, "8:81"))
 	start, _ := b.hist.Bounds()
 	hs.Run(b.moveCursor(start+45_000, true))
 	for i, want := range []struct {

@@ -2,70 +2,11 @@ package tui
 
 import (
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
-
-// cygHistory is a user-space trace as the call stack analysis indexes
-// cyg-profile: thread 42 of process 40 runs main (0x401136), which calls
-// draw (0x4011a0) twice, then 0x4f0000 (no symbol).
-func cygHistory(t *testing.T) *core.MemHistory {
-	m := core.NewMemHistory(0)
-	at := m.Attributes()
-	set := modifier(t, m)
-	th := at.AddPath(core.AttrThreads, "42")
-	set(at.AddPath(core.AttrThreads, "42", core.AttrPID), 0, core.Int32(40))
-	set(at.AddPath(core.AttrThreads, "42", core.AttrExecName), 0, core.String("glxgears"))
-	set(th, 0, core.String(core.FormatAddress(0x401136)))
-	set(at.AddPath(core.AttrThreads, "42", core.AttrCallStack, "1"), 0, core.Int64(0x401136))
-	d2 := at.AddPath(core.AttrThreads, "42", core.AttrCallStack, "2")
-	for _, tm := range []core.Time{100, 400} {
-		set(d2, tm, core.Int64(0x4011a0))
-		set(d2, tm+200, core.Null())
-	}
-	set(d2, 700, core.Int64(0x4f0000))
-	set(d2, 900, core.Null())
-	if err := m.Close(1000); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// modifier returns a function setting states of m, failing the test on
-// an error.
-func modifier(t *testing.T, m *core.MemHistory) func(k core.Key, tm core.Time, v core.Value) {
-	return func(k core.Key, tm core.Time, v core.Value) {
-		t.Helper()
-		if err := m.Modify(k, tm, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// symbolTrace is a memTrace that names frames as a symbol table would
-// (what main.go's adapter does with the trace's resolver), counting the
-// look-ups.
-type symbolTrace struct {
-	*frametest.MemTrace
-	lookups atomic.Int64
-}
-
-func (s *symbolTrace) FrameLabel(_ core.Key, v core.Value) string {
-	s.lookups.Add(1)
-	switch {
-	case v.Kind() != core.KindInt64:
-		return v.String()
-	case v.Int() == 0x401136:
-		return "main"
-	case v.Int() == 0x4011a0:
-		return "draw"
-	}
-	return core.FrameText(v)
-}
 
 // TestCallStackRowsNameFrames: the call-stack rows of the Gantt, the
 // details line (of a depth, and of the thread, whose value is its
@@ -75,16 +16,16 @@ func (s *symbolTrace) FrameLabel(_ core.Key, v core.Value) string {
 // does, as the call tree does.
 func TestCallStackRowsNameFrames(t *testing.T) {
 	for _, withSymbols := range []bool{true, false} {
-		mt := &frametest.MemTrace{TraceName: "cyg", Hist: cygHistory(t), Table: &frametest.MemEvents{}}
+		mt := &frametest.MemTrace{TraceName: "cyg", Hist: frametest.CygHistory(t), Table: &frametest.MemEvents{}}
 		var tr frame.Trace = mt
-		st := &symbolTrace{MemTrace: mt}
+		st := &frametest.SymbolTrace{MemTrace: mt}
 		if withSymbols {
 			tr = st
 		}
 		hs := newHarness(t, tr, 100, 24, true)
 		b := hs.b()
 		tree := b.tree()
-		tree.SelectNode(tidRow(t, tree, "42"))
+		tree.SelectNode(frametest.TidRow(t, tree, "42"))
 		tree.Toggle() // the call stack rows
 		hs.press("down")
 		hs.press("down") // depth 2
@@ -133,8 +74,8 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 		if strings.Contains(pane, "4198710") { // 0x401136 in decimal
 			t.Errorf("symbols %v: an address in decimal in the pane:\n%s", withSymbols, pane)
 		}
-		if withSymbols && st.lookups.Load() > 3 {
-			t.Errorf("%d look-ups for 3 distinct frames", st.lookups.Load())
+		if withSymbols && st.Lookups.Load() > 3 {
+			t.Errorf("%d look-ups for 3 distinct frames", st.Lookups.Load())
 		}
 	}
 }
@@ -143,7 +84,7 @@ func TestCallStackRowsNameFrames(t *testing.T) {
 // thread named by symbol (ASCII: each frame's first letter), the details
 // line of a depth with an unresolved address, and the details pane.
 func TestGoldenCallStackNames(t *testing.T) {
-	tr := &symbolTrace{MemTrace: &frametest.MemTrace{TraceName: "cyg", Hist: cygHistory(t), Table: &frametest.MemEvents{}}}
+	tr := &frametest.SymbolTrace{MemTrace: &frametest.MemTrace{TraceName: "cyg", Hist: frametest.CygHistory(t), Table: &frametest.MemEvents{}}}
 	for _, c := range []goldenCase{
 		{name: "callstack_names_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", "enter", "j", "j", ":", "+", "7", "5", "0", "n", "s", "enter"}},
 		{name: "callstack_details_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"j", ":", "+", "1", "5", "0", "n", "s", "enter", "i"}},

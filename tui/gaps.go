@@ -173,7 +173,7 @@ func longestZeroRun(counts []int64) (int, int) {
 
 // gotEventsPart opens on the events' part, unless the user moved
 // meanwhile, and says what gap it left out.
-func (b *browser) gotEventsPart(m gapMsg) tea.Cmd {
+func (b *Gantt) gotEventsPart(m gapMsg) tea.Cmd {
 	if m.err != nil || !m.found {
 		return nil // the density strip reports read errors
 	}

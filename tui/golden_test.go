@@ -153,7 +153,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { it.Close() })
-	tr := ingestTrace{it}
+	tr := frametest.IngestTrace{Trace: it}
 	for _, c := range []goldenCase{
 		{name: "controlflow_80x24", w: 80, h: 24},
 		{name: "controlflow_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "w", "w", "l", "l"}},

@@ -81,7 +81,7 @@ func (hs *harness) typeText(s string) {
 	}
 }
 
-func (hs *harness) b() *browser { return hs.m.browser }
+func (hs *harness) b() *Gantt { return hs.m.browser }
 
 func (hs *harness) view() string { return hs.m.View() }
 
@@ -89,7 +89,7 @@ func lipglossWidth(s string) int { return lipgloss.Width(s) }
 
 // topView returns the open view of type V nearest the top of the stack
 // (nil when none is open).
-func topView[V ui.View](b *browser) V {
+func topView[V ui.View](b *Gantt) V {
 	var zero V
 	for i := b.views.Len() - 1; i >= 0; i-- {
 		if v, ok := b.views.At(i).(V); ok {

@@ -15,7 +15,7 @@ import (
 // when no view used them, by focus (Gantt or table).
 
 // close cancels all background work (on quit and when the program ends).
-func (b *browser) close() {
+func (b *Gantt) closeJobs() {
 	b.table.stop()
 	b.frames.Stop()
 	b.finds.Stop()
@@ -25,7 +25,7 @@ func (b *browser) close() {
 }
 
 // baseKey handles a key that no view used.
-func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
+func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.Keys
 	if msg.Type == tea.KeyEsc {
 		if b.hasSel && !b.selecting {
@@ -153,7 +153,7 @@ func (b *browser) baseKey(msg tea.KeyMsg) tea.Cmd {
 }
 
 // ganttKey handles the keys whose meaning depends on focus, for the Gantt.
-func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
+func (b *Gantt) ganttKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.Keys
 	t := b.tree()
 	page := b.sh.Layout(b.showTable, b.tableLines).GanttRows
@@ -191,7 +191,7 @@ func (b *browser) ganttKey(msg tea.KeyMsg) tea.Cmd {
 
 // gotoEvent moves the Gantt cursor to the selected event and selects its
 // thread (Control Flow) or CPU (Resources).
-func (b *browser) gotoEvent(r frame.EventRow) tea.Cmd {
+func (b *Gantt) gotoEvent(r frame.EventRow) tea.Cmd {
 	t := b.tree()
 	if b.pane == frame.PaneControlFlow {
 		if n, ok := t.ByTID(r.TID); ok {
@@ -211,7 +211,7 @@ func (b *browser) gotoEvent(r frame.EventRow) tea.Cmd {
 }
 
 // openPrompt opens the prompt, a modal view over the Gantt.
-func (b *browser) openPrompt(kind ui.PromptKind, label, text string) tea.Cmd {
+func (b *Gantt) openPrompt(kind ui.PromptKind, label, text string) tea.Cmd {
 	cmd := b.prompt.Open(kind, label, text)
 	b.opened = &ui.PromptView{P: &b.prompt}
 	return cmd

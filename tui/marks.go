@@ -42,7 +42,7 @@ func (m namedMarks) delta() (string, bool) {
 
 // markKey takes the letter after the set or jump key; any other key
 // cancels with a message.
-func (b *browser) markKey(msg tea.KeyMsg) tea.Cmd {
+func (b *Gantt) markKey(msg tea.KeyMsg) tea.Cmd {
 	action := b.marks.pending
 	b.marks.pending = markNone
 	r := []rune(msg.String())
@@ -69,7 +69,7 @@ func (b *browser) markKey(msg tea.KeyMsg) tea.Cmd {
 
 // markView takes the letter after the set-mark or jump-mark key: a modal
 // view the Gantt opens on the stack, closed by that next key.
-type markView struct{ b *browser }
+type markView struct{ b *Gantt }
 
 // Update gives the next key to the marks.
 func (v *markView) Update(msg tea.Msg) ui.Step {

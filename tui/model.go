@@ -34,8 +34,8 @@ type Model struct {
 	cancel   context.CancelFunc
 	screen   screen
 	indexing indexing
-	opening  ui.Job   // Opener.Open
-	browser  *browser // the main screen, the bottom of views
+	opening  ui.Job // Opener.Open
+	browser  *Gantt // the main screen, the bottom of views
 	views    *ui.Stack
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
@@ -148,10 +148,10 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.screen = screenBrowser
-		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
+		m.browser = NewGantt(m.ctx, m.sh, msg.trace, m.clock)
 		m.views = ui.NewStack(m.sh, m.browser, func() ui.View { return help.New(m.sh) })
-		m.browser.views = m.views
-		return m.browser.init()
+		m.browser.SetViews(m.views)
+		return m.browser.Init()
 	case tea.KeyMsg:
 		if m.sh.Quits(msg) || msg.Type == tea.KeyEsc {
 			m.indexing.cancelled = true
@@ -175,7 +175,7 @@ func (m *Model) View() string {
 		msg := st.Error.Render(ui.Printable("cannot open "+m.opener.Name)) + "\n" + ui.Fit(errText(m.err), m.sh.Width-2) + "\n\n" + st.Dim.Render("press q to quit")
 		return lipgloss.Place(m.sh.Width, m.sh.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
-	return m.browser.render()
+	return m.browser.Render()
 }
 
 func errText(err error) string {
@@ -193,7 +193,7 @@ func errText(err error) string {
 func (m *Model) close() error {
 	if m.browser != nil {
 		m.views.CloseAll()
-		m.browser.close()
+		m.browser.Close()
 	}
 	m.opening.Stop()
 	m.cancel()

@@ -1,8 +1,9 @@
 package tui
 
 import (
-	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestTraceClosedOnExit: the trace the browser opened is closed once when

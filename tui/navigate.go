@@ -17,7 +17,7 @@ import (
 // moveCursor puts the cursor at t (clamped to the trace), scrolls the
 // view if needed (centring when it jumped out of view), and scrolls the
 // table to it.
-func (b *browser) moveCursor(t core.Time, jump bool) tea.Cmd {
+func (b *Gantt) moveCursor(t core.Time, jump bool) tea.Cmd {
 	t = min(max(t, b.win.Start), b.win.End)
 	if jump && (t < b.win.T0 || t > b.win.T1) {
 		b.win = b.win.CentredOn(t)
@@ -29,7 +29,7 @@ func (b *browser) moveCursor(t core.Time, jump bool) tea.Cmd {
 	return b.changed(true)
 }
 
-func (b *browser) toggleSelection() {
+func (b *Gantt) toggleSelection() {
 	if b.selecting {
 		b.selecting = false
 		b.setNote(noteInfo, "selection "+core.FormatDuration(b.selEnd-b.selStart+1))
@@ -40,7 +40,7 @@ func (b *browser) toggleSelection() {
 	b.extendSelection()
 }
 
-func (b *browser) extendSelection() {
+func (b *Gantt) extendSelection() {
 	if b.selecting {
 		b.selStart, b.selEnd = min(b.selAnchor, b.cursor), max(b.selAnchor, b.cursor)
 	}
@@ -48,7 +48,7 @@ func (b *browser) extendSelection() {
 
 // stateChange asks for the previous or next state change of the selected
 // row from the cursor.
-func (b *browser) stateChange(prev bool) tea.Cmd {
+func (b *Gantt) stateChange(prev bool) tea.Cmd {
 	sel := b.tree().Selected()
 	if sel < 0 || b.tree().Node(sel).Key < 0 {
 		return nil
@@ -108,7 +108,7 @@ func parseGoTo(text string, start core.Time) (core.Time, error) {
 
 // promptDone applies a confirmed prompt; an invalid entry reopens it with
 // the error shown inline.
-func (b *browser) promptDone(m ui.PromptDoneMsg) tea.Cmd {
+func (b *Gantt) promptDone(m ui.PromptDoneMsg) tea.Cmd {
 	switch m.Kind {
 	case ui.PromptGoTo:
 		t, err := parseGoTo(m.Text, b.win.Start)

@@ -22,7 +22,7 @@ import (
 
 // openDetails opens the details pane of the selected event and of the
 // selected row at the cursor.
-func (b *browser) openDetails() tea.Cmd {
+func (b *Gantt) openDetails() tea.Cmd {
 	var event *core.EventRow
 	if r, ok := b.table.cache[b.table.rankOf(b.table.sel)]; ok && b.table.sel < b.table.len() {
 		event = &r
@@ -39,7 +39,7 @@ func (b *browser) openDetails() tea.Cmd {
 
 // openCallTree aggregates the call stacks of the selected row over the
 // selection (else the visible range) and opens the screen.
-func (b *browser) openCallTree() tea.Cmd {
+func (b *Gantt) openCallTree() tea.Cmd {
 	r := flame.Request{Hist: b.hist, Label: b.names.Name, Start: b.win.Start, From: b.win.T0, To: b.win.T1, Pane: b.pane, Node: -1}
 	span := "visible range"
 	if b.hasSel {
@@ -78,7 +78,7 @@ func (b *browser) openCallTree() tea.Cmd {
 }
 
 // openCritPath opens the critical path of the selected Control Flow thread.
-func (b *browser) openCritPath() tea.Cmd {
+func (b *Gantt) openCritPath() tea.Cmd {
 	t := b.tree()
 	sel := -1
 	if b.pane == frame.PaneControlFlow {
@@ -107,7 +107,7 @@ func (b *browser) openCritPath() tea.Cmd {
 }
 
 // goToWorker selects a thread's Control Flow row and moves the cursor to t.
-func (b *browser) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
+func (b *Gantt) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
 	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
 		b.tree().SelectNode(n)
 	}
@@ -116,7 +116,7 @@ func (b *browser) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
 
 // openStats opens the statistics of the selection (or the visible
 // range) and starts computing them.
-func (b *browser) openStats() tea.Cmd {
+func (b *Gantt) openStats() tea.Cmd {
 	in := stats.Input{Hist: b.hist, Events: b.trace.Events(), Start: b.win.Start, Pane: b.pane, Tree: b.tree(),
 		Threads: b.panes[frame.PaneControlFlow].tree}
 	in.From, in.To, in.What = b.win.T0, b.win.T1, "visible range"
@@ -129,7 +129,7 @@ func (b *browser) openStats() tea.Cmd {
 }
 
 // openOverview opens (or reuses) the overview of the visible range.
-func (b *browser) openOverview(spatial bool) tea.Cmd {
+func (b *Gantt) openOverview(spatial bool) tea.Cmd {
 	l := b.sh.Layout(b.showTable, b.tableLines)
 	ov, cmd, ok := overview.New(b.ctx, b.sh, overview.Input{Window: &b.win, Tree: b.tree(), Cache: &b.ovCache, Spatial: spatial,
 		Pane: b.pane, Hist: b.hist, GanttW: l.GanttW, Budget: b.ovBudget, Now: b.clock})
@@ -142,7 +142,7 @@ func (b *browser) openOverview(spatial bool) tea.Cmd {
 }
 
 // zoomTo applies a zoomMsg.
-func (b *browser) zoomTo(z ui.ZoomMsg) tea.Cmd {
+func (b *Gantt) zoomTo(z ui.ZoomMsg) tea.Cmd {
 	if z.Node >= 0 && z.Pane == b.pane {
 		t := b.tree()
 		t.SelectNode(z.Node)

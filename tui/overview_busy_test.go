@@ -45,7 +45,7 @@ func recTrace(tb testing.TB, name string) frame.Trace {
 	recTraces.mu.Lock()
 	defer recTraces.mu.Unlock()
 	if tr := recTraces.opened[name]; tr != nil {
-		return ingestTrace{tr}
+		return frametest.IngestTrace{Trace: tr}
 	}
 	if err := os.MkdirAll(gentest.Dir(), 0o755); err != nil {
 		tb.Fatal(err)
@@ -58,7 +58,7 @@ func recTrace(tb testing.TB, name string) frame.Trace {
 		recTraces.opened = map[string]*trace.Trace{}
 	}
 	recTraces.opened[name] = tr
-	return ingestTrace{tr}
+	return frametest.IngestTrace{Trace: tr}
 }
 
 // BenchmarkOverviewBusy opens each overview, first time and on a change

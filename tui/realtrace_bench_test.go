@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // The real counterpart of newBigTrace: `tracetui gen --threads 50000`
@@ -34,25 +34,8 @@ func realBigTrace(b *testing.B) frame.Trace {
 	if realTrace.err != nil {
 		b.Fatal(realTrace.err)
 	}
-	return ingestTrace{realTrace.tr}
+	return frametest.IngestTrace{Trace: realTrace.tr}
 }
-
-// ingestTrace shows a trace.Trace to the browser (main.go has the same
-// adapter for the real program).
-type ingestTrace struct{ *trace.Trace }
-
-func (t ingestTrace) Name() string { return filepath.Base(t.Trace.Info().Trace) }
-
-func (t ingestTrace) Info() frame.TraceInfo {
-	in := t.Trace.Info()
-	return frame.TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Intervals: in.Intervals, Discarded: in.LostEvents}
-}
-
-func (t ingestTrace) Events() frame.EventTable { return t.Trace.Events() }
-
-// Close leaves the trace open: the tests and benchmarks share one across
-// browsers and close it themselves.
-func (t ingestTrace) Close() error { return nil }
 
 // benchTraces are the two histories every 50 k benchmark runs on.
 var benchTraces = []struct {

@@ -15,7 +15,7 @@ import (
 func chromeLikeHistory(t *testing.T) *core.MemHistory {
 	m := core.NewMemHistory(0)
 	at := m.Attributes()
-	set := modifier(t, m)
+	set := frametest.Modifier(t, m)
 	set(at.AddPath("Processes", "7", core.AttrExecName), 0, core.String("chrome"))
 	for i, tid := range []string{"7.main", "7.io"} {
 		k := at.AddPath(core.AttrThreads, tid)
@@ -51,7 +51,7 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 		}
 	}
 	// Call stacks are collapsed children of their thread.
-	main := tidRow(t, tree, "7.main")
+	main := frametest.TidRow(t, tree, "7.main")
 	if n, c := tree.Node(main), tree.Children(main); len(c) != 2 || n.Expanded || tree.Node(c[0]).Label != "depth 1" {
 		t.Errorf("7.main children %v expanded %v", c, n.Expanded)
 	}
@@ -65,7 +65,7 @@ func TestControlFlowOfNonKernelTrace(t *testing.T) {
 	if p != frame.PaintOf(frame.DomainThread, core.String("RunTask")) || p.Glyph != 'R' || p.Colour < frame.PalStrings {
 		t.Errorf("paint of a string state: %+v", p)
 	}
-	if n, i, total := findIn(tree, regexp.MustCompile("IOThread"), false); n != tidRow(t, tree, "7.io") || i != 1 || total != 1 {
+	if n, i, total := findIn(tree, regexp.MustCompile("IOThread"), false); n != frametest.TidRow(t, tree, "7.io") || i != 1 || total != 1 {
 		t.Errorf("find: node %d, match %d of %d", n, i, total)
 	}
 }
@@ -78,25 +78,15 @@ func TestControlFlowGroupsThreadsUnderLeaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ffRow := tidRow(t, tree, "2000")
+	ffRow := frametest.TidRow(t, tree, "2000")
 	ff, ffKids := tree.Node(ffRow), tree.Children(ffRow)
 	if ff.Kind != frame.KindProcess || len(ffKids) != 2 || tree.Node(ffKids[0]).Label != "Web Content 2001" {
 		t.Errorf("firefox 2000: %+v", ff)
 	}
-	if n := tree.Node(tidRow(t, tree, "1200")); n.Label != "ls 1200" {
+	if n := tree.Node(frametest.TidRow(t, tree, "1200")); n.Label != "ls 1200" {
 		t.Errorf("bash after exec is %q, want the latest name ls", n.Label)
 	}
-	if n := tree.Node(tidRow(t, tree, "0_1")); n.Parent != -1 || n.Label != "swapper/1 0_1" {
+	if n := tree.Node(frametest.TidRow(t, tree, "0_1")); n.Parent != -1 || n.Label != "swapper/1 0_1" {
 		t.Errorf("idle thread: %+v", n)
 	}
-}
-
-// tidRow returns the row of thread Threads/<tid>, failing without one.
-func tidRow(tb testing.TB, tree *frame.RowTree, tid string) int32 {
-	tb.Helper()
-	n, ok := tree.ByTID(tid)
-	if !ok {
-		tb.Fatalf("no row of thread %q", tid)
-	}
-	return n
 }

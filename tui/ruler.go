@@ -46,7 +46,7 @@ func rulerStep(sh *ui.Shared, v frame.Window, cols int) core.Time {
 // rulerLines draws the time ruler: tick labels (offsets from the trace
 // start in adaptive units, or absolute seconds: see tickLabel) and a tick line with the cursor, mark and
 // selection.
-func (b *browser) rulerLines(l ui.ScreenLayout) []string {
+func (b *Gantt) rulerLines(l ui.ScreenLayout) []string {
 	st := b.sh.Styles
 	v := b.win
 	title := b.panes[b.pane].title
@@ -109,7 +109,7 @@ func (b *browser) rulerLines(l ui.ScreenLayout) []string {
 	return []string{line1, sb.String()}
 }
 
-func (b *browser) rulerMarks() ui.RulerMarks {
+func (b *Gantt) rulerMarks() ui.RulerMarks {
 	if m, ok := b.views.Marks(); ok {
 		return m
 	}

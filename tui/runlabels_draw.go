@@ -10,7 +10,7 @@ import (
 
 // labelRuns writes the names of the row's thread runs into its cells.
 // The cursor's column keeps its mark.
-func (b *browser) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
+func (b *Gantt) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
 	for _, r := range runs {
 		text := b.runLabel(r, r.C1-r.C0+1-2)
 		for i, ch := range text {
@@ -24,7 +24,7 @@ func (b *browser) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
 // threadNamed is the Control Flow label ("name tid") of the thread whose
 // attribute is Threads/<attr> ([core.ThreadName]), or attr when the
 // Control Flow rows are not read yet or lack it.
-func (b *browser) threadNamed(attr string) string {
+func (b *Gantt) threadNamed(attr string) string {
 	if cf := b.panes[frame.PaneControlFlow].tree; cf != nil {
 		if i, ok := cf.ByTID(attr); ok {
 			return cf.Node(i).Label
@@ -37,7 +37,7 @@ func (b *browser) threadNamed(attr string) string {
 // of "name tid", "name" and "tid" (the Control Flow row's name: the
 // thread's last Exec_name) that fits in w cells, as runes one cell wide
 // each; nil when none fits.
-func (b *browser) runLabel(r frame.ThreadRun, w int) []rune {
+func (b *Gantt) runLabel(r frame.ThreadRun, w int) []rune {
 	candidates := []string{r.Frame}
 	if r.Frame == "" {
 		id := strconv.FormatInt(r.Tid, 10)

@@ -25,7 +25,7 @@ type wakerJump struct {
 
 // wakeKeysOf returns the selected Control Flow thread's wake keys
 // (waker -1 when there is none to read).
-func (b *browser) wakeKeysOf() frame.WakeKeys {
+func (b *Gantt) wakeKeysOf() frame.WakeKeys {
 	none := frame.WakeKeys{Status: -1, Waker: -1}
 	t := b.tree()
 	if b.pane != frame.PaneControlFlow || t == nil {
@@ -45,7 +45,7 @@ func (b *browser) wakeKeysOf() frame.WakeKeys {
 
 // wakerText describes what ended a wait: "woken by kworker/0:1 101 on
 // CPU 0 at +1.204s", "woken by IRQ 30 on CPU 1 at ...", "timer ...".
-func (b *browser) wakerText(iv core.Interval) string {
+func (b *Gantt) wakerText(iv core.Interval) string {
 	w, ok := core.DecodeWaker(iv.Value)
 	if !ok {
 		return ""
@@ -73,11 +73,11 @@ func (b *browser) wakerText(iv core.Interval) string {
 }
 
 // threadLabel is a waker thread's Control Flow label ("name tid").
-func (b *browser) ThreadLabel(w core.Waker) string { return b.threadNamed(frame.WakerAttr(w)) }
+func (b *Gantt) ThreadLabel(w core.Waker) string { return b.threadNamed(frame.WakerAttr(w)) }
 
 // followWaker moves Control Flow to the thread that ended the wait at the
 // cursor, at the wake-up time, remembering where it was.
-func (b *browser) followWaker() tea.Cmd {
+func (b *Gantt) followWaker() tea.Cmd {
 	t := b.tree()
 	var iv core.Interval
 	ok := b.pane == frame.PaneControlFlow && b.frame != nil && b.frame.Woken
@@ -107,7 +107,7 @@ func (b *browser) followWaker() tea.Cmd {
 }
 
 // wakerBack returns to where the last followWaker left.
-func (b *browser) wakerBack() tea.Cmd {
+func (b *Gantt) wakerBack() tea.Cmd {
 	if len(b.wakerJumps) == 0 || b.pane != frame.PaneControlFlow {
 		b.setNote(noteInfo, "no waker jump to come back from")
 		return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/critpath"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/critical"
 )
 
@@ -28,7 +29,7 @@ func wakeOnScreen(t *testing.T, hs *harness) (core.Time, int32) {
 		if woken == strconv.Itoa(int(w.ID)) {
 			continue
 		}
-		b.tree().SelectNode(tidRow(t, b.tree(), woken))
+		b.tree().SelectNode(frametest.TidRow(t, b.tree(), woken))
 		hs.Run(b.moveCursor(iv.Start-1, true))
 		if !b.frame.Woken || !strings.Contains(hs.view(), "woken by ") {
 			t.Fatalf("cursor on the wait of %s before %d: no waker in the details line", woken, iv.Start)
