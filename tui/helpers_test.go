@@ -11,7 +11,6 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
-	"github.com/tracetui/tracetui/tui/screens/overview"
 	"github.com/tracetui/tracetui/tui/ui"
 	"github.com/tracetui/tracetui/tui/ui/headless"
 )
@@ -81,23 +80,6 @@ func (hs *harness) typeText(s string) {
 	}
 }
 
-func (hs *harness) b() *Gantt { return hs.m.browser }
-
 func (hs *harness) view() string { return hs.m.View() }
 
 func lipglossWidth(s string) int { return lipgloss.Width(s) }
-
-// topView returns the open view of type V nearest the top of the stack
-// (nil when none is open).
-func topView[V ui.View](b *Gantt) V {
-	var zero V
-	for i := b.views.Len() - 1; i >= 0; i-- {
-		if v, ok := b.views.At(i).(V); ok {
-			return v
-		}
-	}
-	return zero
-}
-
-// ov is the open overview screen (nil when none is).
-func (hs *harness) ov() *overview.Screen { return topView[*overview.Screen](hs.b()) }

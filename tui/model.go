@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/gantt"
 	"github.com/tracetui/tracetui/tui/screens/help"
 	"github.com/tracetui/tracetui/tui/ui"
 )
@@ -34,8 +35,8 @@ type Model struct {
 	cancel   context.CancelFunc
 	screen   screen
 	indexing indexing
-	opening  ui.Job // Opener.Open
-	browser  *Gantt // the main screen, the bottom of views
+	opening  ui.Job       // Opener.Open
+	browser  *gantt.Gantt // the main screen, the bottom of views
 	views    *ui.Stack
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
@@ -105,12 +106,10 @@ func (m *Model) Init() tea.Cmd {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
-		// Keys typed faster than the terminal is read arrive as one
-		// message (":+1ms" over a slow link): handle them one by one.
-		cmds := make([]tea.Cmd, 0, len(k.Runes))
-		for _, r := range k.Runes {
-			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+	if keys, ok := ui.SplitKeys(msg); ok {
+		cmds := make([]tea.Cmd, 0, len(keys))
+		for _, k := range keys {
+			_, cmd := m.Update(k)
 			cmds = append(cmds, cmd)
 		}
 		return m, tea.Batch(cmds...)
@@ -148,7 +147,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.screen = screenBrowser
-		m.browser = NewGantt(m.ctx, m.sh, msg.trace, m.clock)
+		m.browser = gantt.New(m.ctx, m.sh, msg.trace, m.clock)
 		m.views = ui.NewStack(m.sh, m.browser, func() ui.View { return help.New(m.sh) })
 		m.browser.SetViews(m.views)
 		return m.browser.Init()
@@ -165,8 +164,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 func (m *Model) View() string {
 	st := m.sh.Styles
 	if m.sh.TooSmall() {
-		msg := st.Warning.Render("terminal too small") + "\n" + st.Dim.Render("need at least 40x10")
-		return lipgloss.Place(m.sh.Width, m.sh.Height, lipgloss.Center, lipgloss.Center, msg)
+		return m.sh.TooSmallScreen()
 	}
 	switch m.screen {
 	case screenOpening:

@@ -9,6 +9,7 @@ import (
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
+	"github.com/tracetui/tracetui/tui/ui"
 	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
@@ -26,7 +27,7 @@ func TestCtrlCQuitsWhenQuitIsUnbound(t *testing.T) {
 		hs.Run(m.Init())
 		if prompt {
 			hs.keys("/")
-			if !hs.b().prompt.Active() {
+			if _, open := hs.m.views.Top().(*ui.PromptView); !open {
 				t.Fatal("/ opened no prompt")
 			}
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
@@ -119,3 +120,24 @@ func (sh *Shared) RangeTitle(what string, start, from, to core.Time, w int) stri
 // PanelLines is the height of the statistics and overview screens: all
 // but the strip, the ruler, the status and the help lines.
 func (sh *Shared) PanelLines() int { return max(sh.Height-5, 1) }
+
+// TooSmallScreen is the whole screen when the terminal is too small.
+func (sh *Shared) TooSmallScreen() string {
+	st := sh.Styles
+	msg := st.Warning.Render("terminal too small") + "\n" + st.Dim.Render("need at least 40x10")
+	return lipgloss.Place(sh.Width, sh.Height, lipgloss.Center, lipgloss.Center, msg)
+}
+
+// SplitKeys splits keys typed faster than the terminal is read, which
+// arrive as one message (":+1ms" over a slow link), so that they are
+// handled one by one; ok is false for any other message.
+func SplitKeys(msg tea.Msg) (keys []tea.KeyMsg, ok bool) {
+	k, isKey := msg.(tea.KeyMsg)
+	if !isKey || k.Type != tea.KeyRunes || len(k.Runes) <= 1 || k.Paste {
+		return nil, false
+	}
+	for _, r := range k.Runes {
+		keys = append(keys, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+	}
+	return keys, true
+}
