@@ -65,7 +65,7 @@ func BenchFrames(ctx context.Context, tr frame.Trace, opts BenchOptions) ([]Fram
 	if err := ctx.Err(); err != nil {
 		return nil, errors.Join(err, m.close())
 	}
-	if m.browser == nil || m.browser.Tree() == nil {
+	if m.gantt == nil || m.gantt.Tree() == nil {
 		cause := m.Err()
 		if cause == nil {
 			cause = errors.New("no rows to show")
@@ -107,7 +107,7 @@ func (bs *benchScript) keys(names ...string) {
 }
 
 func (bs *benchScript) script(ctx context.Context) {
-	b := bs.m.browser
+	b := bs.m.gantt
 	bs.keys("j", "j", "j", "k", "pgdown", "pgdown", "pgup", "G", "g")
 	zooms := 0
 	for ; zooms < maxZoomSteps && b.Window().Span() > b.Window().MinSpan() && ctx.Err() == nil; zooms++ {

@@ -21,27 +21,35 @@
 // The folders are the layers (each doc.go says what it may import):
 //
 //	tui                  the program: the root [Model] (the indexing screen
-//	                     while the trace opens, then the stack of views),
-//	                     the stack type (stack.go), [Run]; and the main
-//	                     screen, the Gantt (browser.go and the files it
-//	                     names), which is the bottom view of the stack
-//	tui/ui               the kit every view imports: View, Step, Area,
-//	                     Shared, Styles, Job, text fitting, the prompt and
-//	                     the legend overlay; it imports no view
-//	tui/frame            what the Gantt draws, without Bubble Tea: the
-//	                     trace interfaces, row trees, the time window,
-//	                     frames (one 2D query per screen) and their cells
+//	                     while the trace opens, then the stack of views
+//	                     with the Gantt at its bottom), [Run], BenchFrames
+//	tui/gantt            the main screen as a view: panes, navigation,
+//	                     marks, finds, waker jumps, flows, ruler, density
+//	                     strip, event table, details line; it draws the
+//	                     chrome around the top view
 //	tui/screens/<name>   one view each (help, details, flame, critical,
 //	                     stats, overview with its model): keys, messages,
 //	                     drawing, help line; they import ui and frame,
-//	                     never each other nor package tui
+//	                     never each other nor gantt
+//	tui/ui               the kit every view imports: View, Step, Area,
+//	                     the Stack and its routing rule, Shared, Styles,
+//	                     Job, text fitting, the prompt and the legend
+//	                     overlay; it imports no view (ui/headless runs a
+//	                     model without a terminal)
+//	tui/frame            what the Gantt draws, without Bubble Tea: the
+//	                     trace interfaces, row trees, the time window,
+//	                     frames (one 2D query per screen) and their cells
+//	                     (frame/frametest: the tests' fixtures)
 //
-// Routing has one rule (stack.go): a key goes to the top view, which uses
+// Package tui imports gantt, the help screen (which the help key opens
+// over any view), ui and frame.
+//
+// Routing has one rule (ui.Stack): a key goes to the top view, which uses
 // it or passes it down, to the Gantt at the bottom; any other message goes
 // to every view, each keeping only the reports of its own jobs. The root
 // handles only the quit and help keys before the rule; the prompt and a
 // pending mark are modal views on top of the stack. The Gantt opens a
-// screen by copying what it needs (open_screens.go) into the screen's
+// screen by copying what it needs (gantt/open_screens.go) into the screen's
 // New and returning it in its Step. Slow work runs only in tea.Cmd
 // closures over copied values, through one helper (ui.Job): a sequence tag
 // per run, the superseded run cancelled, stale results dropped, progress
@@ -52,11 +60,11 @@
 //
 // Words: a view is a screen or overlay on the stack; the window is the
 // time range on screen (frame.Window); a pane is Control Flow (threads)
-// or Resources (CPUs); drawing is View and render.
+// or Resources (CPUs); drawing is View and Render.
 //
 // # Overview and statistics
 //
-// A density strip (density.go) tops every screen: events per column of
+// A density strip (gantt/density.go) tops every screen: events per column of
 // the whole trace from EventTable.Density, the window bracketed. S opens
 // the statistics (package screens/stats), o and O the aggregated overview
 // (package screens/overview, its model below it, the algorithms in
@@ -76,10 +84,10 @@
 //
 // # Tests
 //
-// Golden screens of the demo fixture (testdata/TestGoldenScreens) are
-// regenerated with `go test ./tui -run Golden -update`. The end-to-end
+// Golden screens of the demo fixture (package frametest) in
+// testdata/TestGoldenScreens are regenerated with `go test ./tui -run Golden -update`. The end-to-end
 // test drives the built binary in tmux on a shared kernel trace; it skips
-// until main.go opens the browser. BenchmarkKeypressToFrame measures
+// until main.go opens the browser. BenchmarkKeypressToFrame (package gantt) measures
 // keypress to new frame on a generated 50 k-thread trace, and
 // BenchmarkOverview50k the overview's time to first screen and to a new p.
 package tui

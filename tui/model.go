@@ -26,8 +26,9 @@ const (
 )
 
 // Model is the root Bubble Tea model: it opens the trace (showing the
-// indexing screen), then routes messages to the browser. Components share
-// the terminal size, styles and key bindings through one context.
+// indexing screen), then routes every message to the stack of views whose
+// bottom is the Gantt (ui.Stack's rule). The views share the terminal
+// size, styles and key bindings through one ui.Shared.
 type Model struct {
 	sh       *ui.Shared
 	opener   Opener
@@ -36,7 +37,7 @@ type Model struct {
 	screen   screen
 	indexing indexing
 	opening  ui.Job       // Opener.Open
-	browser  *gantt.Gantt // the main screen, the bottom of views
+	gantt    *gantt.Gantt // the main screen, the bottom of views
 	views    *ui.Stack
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
@@ -147,10 +148,10 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.screen = screenBrowser
-		m.browser = gantt.New(m.ctx, m.sh, msg.trace, m.clock)
-		m.views = ui.NewStack(m.sh, m.browser, func() ui.View { return help.New(m.sh) })
-		m.browser.SetViews(m.views)
-		return m.browser.Init()
+		m.gantt = gantt.New(m.ctx, m.sh, msg.trace, m.clock)
+		m.views = ui.NewStack(m.sh, m.gantt, func() ui.View { return help.New(m.sh) })
+		m.gantt.SetViews(m.views)
+		return m.gantt.Init()
 	case tea.KeyMsg:
 		if m.sh.Quits(msg) || msg.Type == tea.KeyEsc {
 			m.indexing.cancelled = true
@@ -173,7 +174,7 @@ func (m *Model) View() string {
 		msg := st.Error.Render(ui.Printable("cannot open "+m.opener.Name)) + "\n" + ui.Fit(errText(m.err), m.sh.Width-2) + "\n\n" + st.Dim.Render("press q to quit")
 		return lipgloss.Place(m.sh.Width, m.sh.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
-	return m.browser.Render()
+	return m.gantt.Render()
 }
 
 func errText(err error) string {
@@ -189,9 +190,9 @@ func errText(err error) string {
 // close cancels everything still running and closes the trace (after the
 // program ends).
 func (m *Model) close() error {
-	if m.browser != nil {
+	if m.gantt != nil {
 		m.views.CloseAll()
-		m.browser.Close()
+		m.gantt.Close()
 	}
 	m.opening.Stop()
 	m.cancel()

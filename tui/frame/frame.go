@@ -92,7 +92,7 @@ type FrameRow struct {
 // goroutine shares nothing mutable with the UI.
 type FrameRequest struct {
 	Seq    uint64
-	Pane   int // the view (Control Flow, Resources) it was asked for
+	Pane   int // the pane (Control Flow, Resources) it was asked for
 	Hist   core.History
 	Window Window
 	Rows   []FrameRow
@@ -108,7 +108,7 @@ type FrameRequest struct {
 	// Summary: draw the rows the history's summaries serve from them
 	// (framesummary.go), when it keeps any.
 	Summary bool
-	// Prev, when set, is the frame shown, asked for the same view, rows,
+	// Prev, when set, is the frame shown, asked for the same window, rows,
 	// runs and cursor: only the details line's keys are read (framereuse.go).
 	Prev *Frame
 	Now  func() time.Time
@@ -142,7 +142,7 @@ type Frame struct {
 	runKeys   []RunKey
 	cursor    core.Time
 	Scratch   *FrameScratch
-	Cells     []cell // len(keys) * view.Cols, row-major
+	Cells     []cell // len(keys) * window.Cols, row-major
 	AtCursor  map[core.Key]core.Interval
 	Woke      core.Interval // Waker that ended the selected thread's wait at the cursor
 	Woken     bool          // woke is set
@@ -178,7 +178,7 @@ type FrameBuilder struct {
 	// Summary frames (framesummary.go).
 	served       []bool    // per row: drawn from summaries (framesummary.go)
 	sumCells     []sumCell // per cell of the served rows
-	sumIntervals float64   // intervals of the served rows in the view, from their summaries
+	sumIntervals float64   // intervals of the served rows in the window, from their summaries
 }
 
 // RunFrame answers one request.
@@ -366,7 +366,7 @@ func (b *FrameBuilder) sampleTimes() []core.Time {
 // row needs sampling (all drawn from summaries): the start of every
 // minRunCols-th column, and the cursor. A run worth a label covers
 // minRunCols whole columns, so it holds one of those starts. On
-// gen --threads 200000's Resources view the runs' query read 1 617 nodes
+// gen --threads 200000's Resources pane the runs' query read 1 617 nodes
 // at sampleTimes' 653 instants.
 func (b *FrameBuilder) RunTimes() []core.Time {
 	times := make([]core.Time, 0, b.Cols/MinRunCols+2)

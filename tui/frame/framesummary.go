@@ -67,7 +67,7 @@ func (b *FrameBuilder) summarise(ctx context.Context, sz core.Summarizer) (int, 
 	return len(served), nil
 }
 
-// summaryBusy reports whether the served rows' intervals in the view,
+// summaryBusy reports whether the served rows' intervals in the window,
 // counted by their summaries, make the frame busy by the rule of frame.go
 // (more than summaryFrom per cell, more than summaryMinIntervals in all).
 func (b *FrameBuilder) summaryBusy(served int) bool {
@@ -96,7 +96,7 @@ func (b *FrameBuilder) addRun2D(key core.Key, run core.SummaryRun) bool {
 		perBucket++
 	}
 	if run.Start <= v.T0 {
-		b.sumIntervals++ // the row's interval at the view's start
+		b.sumIntervals++ // the row's interval at the window's start
 	}
 	b.sumIntervals += float64((re>>k)-(rs>>k)+1) * perBucket
 	for c := b.colOf(rs); c < b.Cols && b.Starts[c] <= re; c++ {

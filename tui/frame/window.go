@@ -69,7 +69,7 @@ func (v Window) ColWidth() core.Time {
 // the whole trace if it is shorter).
 func (v Window) MinSpan() core.Time { return min(max(core.Time(v.Cols), 1), v.TraceSpan()) }
 
-// WithRange returns the view showing [t0, t0+span-1], the span clamped to
+// WithRange returns the window showing [t0, t0+span-1], the span clamped to
 // [minSpan, trace span] and the range moved inside the trace bounds.
 func (v Window) WithRange(t0, span core.Time) Window {
 	span = max(span, v.MinSpan())
@@ -82,10 +82,10 @@ func (v Window) WithRange(t0, span core.Time) Window {
 	return v
 }
 
-// Whole returns the view of the whole trace.
+// Whole returns the window of the whole trace.
 func (v Window) Whole() Window { return v.WithRange(v.Start, v.TraceSpan()) }
 
-// Zoom returns the view scaled by factor (< 1 zooms in) keeping anchor at
+// Zoom returns the window scaled by factor (< 1 zooms in) keeping anchor at
 // the same place on screen.
 func (v Window) Zoom(anchor core.Time, factor float64) Window {
 	span := v.Span()
@@ -98,10 +98,10 @@ func (v Window) Zoom(anchor core.Time, factor float64) Window {
 	return v.WithRange(anchor-core.Time(frac*float64(newSpan)), newSpan)
 }
 
-// Pan returns the view moved by d nanoseconds (clamped to the trace).
+// Pan returns the window moved by d nanoseconds (clamped to the trace).
 func (v Window) Pan(d core.Time) Window { return v.WithRange(v.T0+d, v.Span()) }
 
-// Showing returns the view moved the least so that t is visible.
+// Showing returns the window moved the least so that t is visible.
 func (v Window) Showing(t core.Time) Window {
 	switch {
 	case t < v.T0:
@@ -112,8 +112,8 @@ func (v Window) Showing(t core.Time) Window {
 	return v
 }
 
-// CentredOn returns the view of the same span centred on t.
+// CentredOn returns the window of the same span centred on t.
 func (v Window) CentredOn(t core.Time) Window { return v.WithRange(t-v.Span()/2, v.Span()) }
 
-// ZoomFactor is how many times narrower the view is than the trace.
+// ZoomFactor is how many times narrower the window is than the trace.
 func (v Window) ZoomFactor() float64 { return float64(v.TraceSpan()) / float64(v.Span()) }

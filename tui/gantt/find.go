@@ -23,7 +23,7 @@ import (
 // findMsg is the answer of a find.
 type findMsg struct {
 	seq       uint64
-	tree      *frame.RowTree // the rows searched: dropped if the view changed since
+	tree      *frame.RowTree // the rows searched: dropped if the pane changed since
 	re        *regexp.Regexp
 	n         int32 // the row found, -1 for none
 	at, total int   // its position among the matches (from 1), how many match
@@ -53,7 +53,7 @@ func (b *Gantt) found(m findMsg) tea.Cmd {
 	}
 	b.finds.Finish()
 	switch {
-	case m.tree != b.tree(): // another view is shown: the match is not among its rows
+	case m.tree != b.tree(): // another pane is shown: the match is not among its rows
 		return nil
 	case errors.Is(m.err, context.Canceled):
 		return nil

@@ -13,7 +13,7 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// rowView is one view of the rows: threads (Control Flow) or CPUs
+// pane is one arrangement of the rows: threads (Control Flow) or CPUs
 // (Resources).
 type pane struct {
 	title string
@@ -50,11 +50,11 @@ type Gantt struct {
 	views  *ui.Stack // the stack the Gantt is the bottom of (the root's): its chrome draws the top view
 	opened ui.View   // a view a key opened, pushed by the Step of this Update
 
-	frame    *frame.Frame        // last frame shown (may be for an older view)
+	frame    *frame.Frame        // last frame shown (may be for an older window)
 	frames   ui.Job              // frame queries
 	finds    ui.Job              // row finds (find.go)
 	inflight bool                // a frame query is running
-	dirty    bool                // the view changed while it ran: ask again when it ends
+	dirty    bool                // the window or rows changed while it ran: ask again when it ends
 	scratch  *frame.FrameScratch // lent to the running query, returned with its frame
 
 	changes ui.Job // [ and ] queries
@@ -105,7 +105,7 @@ func New(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.T
 		ovBudget: model.DefaultBudget,
 		panes:    []pane{frame.PaneControlFlow: {title: "Control Flow"}, frame.PaneResources: {title: "Resources"}}}
 	start, end := b.hist.Bounds()
-	end = max(end, start) // an empty history still gets a one-instant view
+	end = max(end, start) // an empty history still gets a one-instant window
 	b.win = frame.Window{Start: start, End: end, Cols: 1}.Whole()
 	b.names = frame.NewFrameNames(tr)
 	b.cursor = start
@@ -125,7 +125,7 @@ func (b *Gantt) Init() tea.Cmd {
 	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End))
 }
 
-// tree is the current view's rows (never nil once loaded).
+// tree is the shown pane's rows (never nil once loaded).
 func (b *Gantt) tree() *frame.RowTree { return b.panes[b.pane].tree }
 
 // Update handles a key no view above used, or a message (the Gantt's
@@ -269,8 +269,8 @@ func (b *Gantt) changed(cursorMoved bool) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// requestFrame starts a frame query, or marks the view dirty when one is
-// running (at most one query at a time; the newest view is asked as soon
+// requestFrame starts a frame query, or marks the screen dirty when one is
+// running (at most one query at a time; the newest window is asked as soon
 // as it ends, so holding a key never queues stale work).
 func (b *Gantt) requestFrame() tea.Cmd {
 	if b.inflight {
@@ -344,7 +344,7 @@ func (b *Gantt) detailKeys() []core.Key {
 }
 
 // gotFrame shows a frame unless an even newer one is shown, and asks
-// again if the view changed meanwhile.
+// again if the window changed meanwhile.
 func (b *Gantt) gotFrame(f *frame.Frame) tea.Cmd {
 	if !b.frames.Current(f.Seq) {
 		return nil // not the query in flight
@@ -371,7 +371,7 @@ func (b *Gantt) gotFrame(f *frame.Frame) tea.Cmd {
 func (b *Gantt) setNote(k noteKind, s string) { b.note, b.noteIs = s, k }
 
 // relTime prints t as an offset from the trace start, precise to a
-// column of the view.
+// column of the window.
 func (b *Gantt) RelTime(t core.Time) string { return b.sh.RelTime(b.win.Start, t, b.win.ColWidth()) }
 
 // frameMsg carries a frame to the UI.

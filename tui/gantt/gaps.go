@@ -12,7 +12,7 @@ import (
 
 // Traces far apart in time. A trace directory can hold traces recorded
 // days apart (the cyg-profile sample: two traces 5.9 days apart): the
-// whole range is then an empty view with two slivers at its ends. At open
+// whole range is then an empty window with two slivers at its ends. At open
 // the browser looks for an empty gap (no event) of at least a minute
 // holding at least 90% of the range: traces far apart, not a pause in one
 // recording (nor the states a Pajé trace defines beyond its events). It

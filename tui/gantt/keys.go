@@ -65,7 +65,7 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.pane, b.frame = v, nil
-		b.ovCache = [2]*model.Result{} // the overviews were of the other view's rows
+		b.ovCache = [2]*model.Result{} // the overviews were of the other pane's rows
 		return b.changed(false)
 	case key.Matches(msg, km.ToggleTable):
 		b.showTable = !b.showTable
@@ -128,7 +128,7 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		b.win = b.win.WithRange(b.selStart, b.selEnd-b.selStart+1)
-		// The selection now spans the whole view: drawn, it would hide
+		// The selection now spans the whole window: drawn, it would hide
 		// every state under its colour, so it is done with.
 		b.hasSel, b.selecting = false, false
 		return b.moveCursor(min(max(b.cursor, b.win.T0), b.win.T1), false)

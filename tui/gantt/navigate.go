@@ -15,7 +15,7 @@ import (
 // row search and the prompts' actions.
 
 // moveCursor puts the cursor at t (clamped to the trace), scrolls the
-// view if needed (centring when it jumped out of view), and scrolls the
+// view if needed (centring when it jumped out of the window), and scrolls the
 // table to it.
 func (b *Gantt) moveCursor(t core.Time, jump bool) tea.Cmd {
 	t = min(max(t, b.win.Start), b.win.End)

@@ -15,7 +15,7 @@ import (
 
 // eventTable is the virtual event table: only the rows on screen are
 // read (one EventTable.Rows call per screen), and a filter is a growing
-// list of matching ranks that the table shows through a remapping (view
+// list of matching ranks that the table shows through a remapping (line
 // index -> rank), never a copy of rows.
 type eventTable struct {
 	sh      *ui.Shared
@@ -25,7 +25,7 @@ type eventTable struct {
 	total   int64
 	height  int // event lines on screen
 
-	top, sel int64             // view indexes (filtered space when a filter is on)
+	top, sel int64             // line indexes (filtered space when a filter is on)
 	col      frame.EventColumn // focused column (what f edits)
 	start    core.Time         // the trace start, origin of the +offset times
 	hoff     int               // cells of Contents scrolled off to the left
@@ -37,7 +37,7 @@ type eventTable struct {
 	fetchErr  error
 	pattern   [frame.NumColumns]string // the filter's text, per column
 	filter    frame.Filter
-	filterOn  bool    // filter is not empty: the view is matches
+	filterOn  bool    // filter is not empty: the lines are matches
 	matches   []int64 // ranks matched so far, ascending
 	scanDone  int64
 	scanTotal int64
@@ -84,7 +84,7 @@ func (t *eventTable) len() int64 {
 	return t.total
 }
 
-// rankOf maps a view index to an event rank.
+// rankOf maps a line index to an event rank.
 func (t *eventTable) rankOf(i int64) int64 {
 	if t.filterOn {
 		return t.matches[i]
@@ -103,7 +103,7 @@ func (t *eventTable) move(d int64) {
 	t.scroll()
 }
 
-// moveTo selects view index i and shows it.
+// moveTo selects line index i and shows it.
 func (t *eventTable) moveTo(i int64) { t.sel = 0; t.move(i) }
 
 func (t *eventTable) scroll() {
@@ -208,7 +208,7 @@ func (t *eventTable) setPattern(col frame.EventColumn, text string) error {
 }
 
 // startFilter cancels a running scan and starts one for the current
-// filter (or clears the filtered view).
+// filter (or clears the filtered lines).
 func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd {
 	t.scan.Stop()
 	t.keepAt, t.anchor = true, anchor
