@@ -126,9 +126,9 @@ type Screen struct {
 // StatsMsg is one report of a running computation.
 type Msg struct {
 	Seq   uint64
-	Table int // statsStates, statsSyscalls (with the analyses) or statsEvents
+	Table int // States, Syscalls (with the analyses) or Events
 	Lines [NumTables][]Line
-	done  int64 // events counted so far (statsEvents progress)
+	done  int64 // events counted so far (Events progress)
 	total int64
 	Last  bool // the part is over (err says how)
 	err   error
@@ -141,7 +141,7 @@ type Request struct {
 	Hist     core.History
 	events   frame.EventTable
 	From, To core.Time
-	Rows     *pstree.Rows // the view's rows: the status attributes of all of them
+	Rows     *pstree.Rows // the pane's rows: the status attributes of all of them
 	sel      []core.Key   // the selected row's (and its threads')
 	Domain   frame.ValueDomain
 }
