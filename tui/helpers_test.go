@@ -73,13 +73,4 @@ func (hs *harness) keys(names ...string) {
 	}
 }
 
-// typeText types a string character by character.
-func (hs *harness) typeText(s string) {
-	for _, r := range s {
-		hs.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-}
-
 func (hs *harness) view() string { return hs.m.View() }
-
-func lipglossWidth(s string) int { return lipgloss.Width(s) }
