@@ -72,6 +72,7 @@ const (
 	ModeSummary // some rows from the history's summaries (framesummary.go)
 )
 
+// String names the mode, as the status line prints it.
 func (m QueryMode) String() string {
 	switch m {
 	case ModeExact:
@@ -364,8 +365,8 @@ func (b *FrameBuilder) sampleTimes() []core.Time {
 
 // RunTimes are the instants that find every run worth a label when no
 // row needs sampling (all drawn from summaries): the start of every
-// minRunCols-th column, and the cursor. A run worth a label covers
-// minRunCols whole columns, so it holds one of those starts. On
+// MinRunCols-th column, and the cursor. A run worth a label covers
+// MinRunCols whole columns, so it holds one of those starts. On
 // gen --threads 200000's Resources pane the runs' query read 1 617 nodes
 // at sampleTimes' 653 instants.
 func (b *FrameBuilder) RunTimes() []core.Time {

@@ -239,6 +239,7 @@ func (t *eventTable) startFilter(ctx context.Context, anchor core.Time) tea.Cmd 
 	})
 }
 
+// On returns the report carrying the channel it came from (ui.WaitReport).
 func (m filterMsg) On(ch <-chan filterMsg) filterMsg { m.ch = ch; return m }
 
 // gotFilter applies one report and returns the command waiting for the

@@ -40,8 +40,10 @@ type PromptDoneMsg struct {
 	Text string
 }
 
+// NewPrompt returns a closed prompt.
 func NewPrompt(sh *Shared) Prompt { return Prompt{sh: sh} }
 
+// Active reports whether the prompt is open.
 func (p *Prompt) Active() bool { return p.kind != promptNone }
 
 // Value is the text typed.

@@ -37,6 +37,8 @@ func (sh *Shared) Quits(k tea.KeyMsg) bool {
 	return k.Type == tea.KeyCtrlC || key.Matches(k, sh.Keys.Quit)
 }
 
+// TooSmall reports whether the terminal is smaller than the browser
+// can use.
 func (sh *Shared) TooSmall() bool { return sh.Width < minWidth || sh.Height < minHeight }
 
 // ScreenLayout is where each part of the browser goes.
@@ -81,7 +83,7 @@ func (sh *Shared) RelTime(start, t, res core.Time) string {
 
 // TickLabel is a ruler tick's label, a step after the previous one: the
 // offset without its "+" (every tick is one) or the absolute seconds, as
-// relTime reads them.
+// RelTime reads them.
 func (sh *Shared) TickLabel(start, t, step core.Time) string {
 	return strings.TrimPrefix(sh.RelTime(start, t, step), "+")
 }

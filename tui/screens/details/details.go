@@ -46,6 +46,7 @@ type detailsMsg struct {
 	ch  <-chan detailsMsg
 }
 
+// On returns the report carrying the channel it came from (ui.WaitReport).
 func (m detailsMsg) On(ch <-chan detailsMsg) detailsMsg { m.ch = ch; return m }
 
 // New opens the details pane of the event (nil: none selected)

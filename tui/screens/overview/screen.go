@@ -40,6 +40,7 @@ type Screen struct {
 	draw     *ovDrawing    // cells of res.parts[cur] at the current size
 }
 
+// On returns the report carrying the channel it came from (ui.WaitReport).
 func (m ovMsg) On(ch <-chan ovMsg) ovMsg { m.ch = ch; return m }
 
 // Close cancels a running computation.

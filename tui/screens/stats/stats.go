@@ -224,6 +224,7 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 // Close cancels a running computation.
 func (s *Screen) Close() { s.Job.Stop() }
 
+// On returns the report carrying the channel it came from (ui.WaitReport).
 func (m Msg) On(ch <-chan Msg) Msg { m.ch = ch; return m }
 
 // Update handles a key or a report.

@@ -78,7 +78,7 @@ func (d *Driver) Send(msg tea.Msg) {
 	d.Run(cmd)
 }
 
-// keyMsg is the key named n: a single character, or a name such as
+// Key is the key named n: a single character, or a name such as
 // "enter", "tab", "pgdown", "left", "esc", "space", "ctrl+c".
 func Key(n string) tea.KeyMsg {
 	named := map[string]tea.KeyType{
