@@ -1,4 +1,4 @@
-package gantt
+package frame_test
 
 import (
 	"context"
