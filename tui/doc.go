@@ -85,9 +85,11 @@
 // # Tests
 //
 // Golden screens of the demo fixture (package frametest) in
-// testdata/TestGoldenScreens are regenerated with `go test ./tui -run Golden -update`. The end-to-end
-// test drives the built binary in tmux on a shared kernel trace; it skips
-// until main.go opens the browser. BenchmarkKeypressToFrame (package gantt) measures
-// keypress to new frame on a generated 50 k-thread trace, and
-// BenchmarkOverview50k the overview's time to first screen and to a new p.
+// testdata/TestGoldenScreens are regenerated with
+// `go test ./tui -run Golden -update`. The end-to-end tests drive the
+// built binary in tmux on a shared kernel trace. The Gantt's Update
+// tests run in package gantt under a test root that routes as the Model
+// does; BenchmarkKeypressToFrame there measures keypress to new frame on
+// a generated 50 k-thread trace, and BenchmarkOverview50k the overview's
+// time to first screen and to a new p.
 package tui

@@ -30,7 +30,7 @@ import (
 // an ideal index; swap newBigHistory for the R-SHT of `tracetui gen
 // --threads 50000` to measure the real thing.
 //
-//	go test ./tui -run '^$' -bench KeypressToFrame -benchtime 400x
+//	go test ./tui/gantt -run '^$' -bench KeypressToFrame -benchtime 400x
 
 const (
 	bigThreads    = 50_000
@@ -259,7 +259,7 @@ func BenchmarkOpenProcessTree50k(b *testing.B) {
 // Swap newBigHistory for the R-SHT of `tracetui gen --threads 50000` to
 // measure the real thing.
 //
-//	go test ./tui -run '^$' -bench Overview50k -benchtime 5x
+//	go test ./tui/gantt -run '^$' -bench Overview50k -benchtime 5x
 func BenchmarkOverview50k(b *testing.B) {
 	for _, bt := range benchTraces {
 		b.Run(bt.name, func(b *testing.B) { benchOverview(b, bt.open(b)) })

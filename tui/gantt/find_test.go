@@ -109,7 +109,7 @@ func TestRowMatcherShortcuts(t *testing.T) {
 // and the same regex tried on every row's label and tid as every find did
 // before the shortcuts ("every-row").
 //
-//	go test ./tui -run '^$' -bench FindRow -benchtime 10x
+//	go test ./tui/gantt -run '^$' -bench FindRow -benchtime 10x
 func BenchmarkFindRow(b *testing.B) {
 	const n = 1 << 20
 	rows := make([]pstree.Row, n)

@@ -21,26 +21,29 @@ import (
 	"github.com/tracetui/tracetui/tui/screens/overview"
 )
 
-// Busy traces for the overviews: the real `go build` captures of
-// /work/rec (ftrace text, 425 k and 1.29 M events, 1 178 threads), indexed
-// once into gentest.Dir() and kept there like the generated benchmark
-// traces. They are not in the repository (136 MB): tests and benchmarks
-// on them skip when the directory is absent, as on CI.
-
-// recDir holds the real kernel recordings made on the development machine.
-const recDir = "/work/rec"
+// Busy traces for the overviews: real `go build` captures (ftrace text,
+// 425 k and 1.29 M events, 1 178 threads) in the directory named by
+// $TRACETUI_REC, indexed once into gentest.Dir() and kept there like the
+// generated benchmark traces. They are not in the repository (136 MB):
+// tests and benchmarks on them skip when the variable is unset or the
+// file absent, as on CI.
 
 var recTraces struct {
 	mu     sync.Mutex
 	opened map[string]*trace.Trace
 }
 
-// recTrace opens /work/rec/NAME.txt (indexing it on first use), or skips.
+// recTrace opens $TRACETUI_REC/NAME.txt (indexing it on first use), or
+// skips.
 func recTrace(tb testing.TB, name string) frame.Trace {
 	tb.Helper()
-	path := filepath.Join(recDir, name+".txt")
+	dir := os.Getenv("TRACETUI_REC")
+	if dir == "" {
+		tb.Skipf("set TRACETUI_REC to the directory of the go build captures (%s.txt, not in the repository)", name)
+	}
+	path := filepath.Join(dir, name+".txt")
 	if _, err := os.Stat(path); err != nil {
-		tb.Skipf("%s absent (a capture of the development machine, not in the repository): %v", path, err)
+		tb.Skipf("%s absent (a capture not in the repository): %v", path, err)
 	}
 	recTraces.mu.Lock()
 	defer recTraces.mu.Unlock()
@@ -66,7 +69,7 @@ func recTrace(tb testing.TB, name string) frame.Trace {
 // generated 50 k threads): the generated dense one (1 200 threads, no
 // file needed) and the real `go build` captures.
 //
-//	go test ./tui -run '^$' -bench OverviewBusy -benchtime 5x
+//	TRACETUI_REC=dir go test ./tui/gantt -run '^$' -bench OverviewBusy -benchtime 5x
 func BenchmarkOverviewBusy(b *testing.B) {
 	b.Run("trace=dense", func(b *testing.B) { benchOverview(b, newDenseTrace(300, 4)) })
 	for _, name := range []string{"build", "bigbuild"} {

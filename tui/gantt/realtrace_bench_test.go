@@ -51,7 +51,7 @@ var benchTraces = []struct {
 // gap: one density of gapBins bins from the event index, no decoding; its
 // peer is the density strip's own read at 200 columns.
 //
-//	go test ./tui -run '^$' -bench EventsPartSearch
+//	go test ./tui/gantt -run '^$' -bench EventsPartSearch
 func BenchmarkEventsPartSearch(b *testing.B) {
 	tr := realBigTrace(b)
 	start, end := tr.History().Bounds()

@@ -14,7 +14,7 @@ import (
 // row, target <= 200 ms), "all" every table drawn (the analyses and the
 // event counts too).
 //
-//	go test ./tui -run '^$' -bench StatsFirstTable -benchtime 5x
+//	go test ./tui/gantt -run '^$' -bench StatsFirstTable -benchtime 5x
 func BenchmarkStatsFirstTable(b *testing.B) {
 	traces := append([]struct {
 		name string
