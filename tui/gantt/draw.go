@@ -14,7 +14,8 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// render draws the browser.
+// Render draws the whole screen: the chrome (density strip, ruler, status
+// and help lines) around the body of the stack's top view.
 func (b *Gantt) Render() string {
 	st := b.sh.Styles
 	if b.loadErr != nil {

@@ -11,10 +11,11 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// The main screen's keys: the root's (prompt, quit, help), then the base's
-// when no view used them, by focus (Gantt or table).
+// The Gantt's keys: those no view above it used (the stack's rule; the
+// quit and help keys are the stack's), by focus (Gantt or table).
 
-// close cancels all background work (on quit and when the program ends).
+// closeJobs cancels all background work (on quit and when the program
+// ends).
 func (b *Gantt) closeJobs() {
 	b.table.stop()
 	b.frames.Stop()
@@ -24,7 +25,7 @@ func (b *Gantt) closeJobs() {
 	b.density.job.Stop()
 }
 
-// baseKey handles a key that no view used.
+// baseKey handles a key that no view above the Gantt used.
 func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.Keys
 	if msg.Type == tea.KeyEsc {
