@@ -14,6 +14,9 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // FrameStep is one key of the frames benchmark: the key, the time from the
@@ -42,7 +45,7 @@ const maxZoomSteps = 64
 // largest process, a find, and the switch to Resources and back. It
 // returns one step per key, the first frame first. The trace is closed
 // when it returns.
-func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep, error) {
+func BenchFrames(ctx context.Context, tr frame.Trace, opts BenchOptions) ([]FrameStep, error) {
 	if opts.Width <= 0 || opts.Height <= 0 {
 		opts.Width, opts.Height = 200, 60
 	}
@@ -50,19 +53,19 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 	ct.hist = countingHistory{History: tr.History(), nodes: &ct.nodes}
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
-	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+	m := New(ctx, Opener{Name: tr.Name(), Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return ct, nil
-	}}, Settings{Styles: NewStyles(r, false), Keys: keymap.Default()})
-	d := &driver{m: m, concurrent: true}
-	bs := &benchScript{d: d, nodes: &ct.nodes}
+	}}, Settings{Styles: ui.NewStyles(r, false), Keys: keymap.Default()})
+	d := &headless.Driver{M: m, Concurrent: true}
+	bs := &benchScript{d: d, m: m, nodes: &ct.nodes}
 	bs.step("open", func() {
-		d.send(tea.WindowSizeMsg{Width: opts.Width, Height: opts.Height})
-		d.run(m.Init())
+		d.Send(tea.WindowSizeMsg{Width: opts.Width, Height: opts.Height})
+		d.Run(m.Init())
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, errors.Join(err, m.close())
 	}
-	if m.browser == nil || m.browser.tree() == nil {
+	if m.gantt == nil || m.gantt.Tree() == nil {
 		cause := m.Err()
 		if cause == nil {
 			cause = errors.New("no rows to show")
@@ -81,7 +84,8 @@ func BenchFrames(ctx context.Context, tr Trace, opts BenchOptions) ([]FrameStep,
 
 // benchScript records the steps of BenchFrames.
 type benchScript struct {
-	d     *driver
+	d     *headless.Driver
+	m     *Model
 	nodes *atomic.Int64
 	steps []FrameStep
 }
@@ -91,22 +95,22 @@ func (bs *benchScript) step(name string, fn func()) {
 	n0 := bs.nodes.Load()
 	t0 := time.Now()
 	fn()
-	bs.d.m.View()
+	bs.d.M.View()
 	bs.steps = append(bs.steps, FrameStep{Key: name, MS: float64(time.Since(t0).Microseconds()) / 1000, Nodes: int(bs.nodes.Load() - n0)})
 }
 
 // keys times each key as one step.
 func (bs *benchScript) keys(names ...string) {
 	for _, k := range names {
-		bs.step(k, func() { bs.d.send(keyMsg(k)) })
+		bs.step(k, func() { bs.d.Send(headless.Key(k)) })
 	}
 }
 
 func (bs *benchScript) script(ctx context.Context) {
-	b := bs.d.m.browser
+	b := bs.m.gantt
 	bs.keys("j", "j", "j", "k", "pgdown", "pgdown", "pgup", "G", "g")
 	zooms := 0
-	for ; zooms < maxZoomSteps && b.tv.Span() > b.tv.minSpan() && ctx.Err() == nil; zooms++ {
+	for ; zooms < maxZoomSteps && b.Window().Span() > b.Window().MinSpan() && ctx.Err() == nil; zooms++ {
 		bs.keys("w")
 	}
 	bs.keys("d", "d", "a", "a")
@@ -114,11 +118,11 @@ func (bs *benchScript) script(ctx context.Context) {
 		bs.keys("s")
 	}
 	bs.keys("d", "a")
-	if n := largestProcess(b.tree()); n >= 0 {
-		b.tree().selectNode(n) // setup, not a user key: the script's cursor
+	if n := largestProcess(b.Tree()); n >= 0 {
+		b.Tree().SelectNode(n) // setup, not a user key: the script's cursor
 		bs.keys("enter", "enter")
 		bs.keys("/")
-		for _, r := range b.tree().node(n).label {
+		for _, r := range b.Tree().Node(n).Label {
 			bs.keys(string(r))
 		}
 		bs.keys("enter", "esc")
@@ -128,10 +132,10 @@ func (bs *benchScript) script(ctx context.Context) {
 
 // largestProcess returns the node with the most children (-1 if none has
 // any).
-func largestProcess(t *rowTree) int32 {
+func largestProcess(t *frame.RowTree) int32 {
 	best, most := int32(-1), 0
-	kids := make([]int, t.len())
-	t.rows.ScanRecords(0, int32(t.len()), func(i int32, r pstree.RowInfo) bool {
+	kids := make([]int, t.Len())
+	t.Rows.ScanRecords(0, int32(t.Len()), func(i int32, r pstree.RowInfo) bool {
 		if r.Parent >= 0 {
 			if kids[r.Parent]++; kids[r.Parent] > most || (kids[r.Parent] == most && r.Parent < best) {
 				best, most = r.Parent, kids[r.Parent]
@@ -142,103 +146,10 @@ func largestProcess(t *rowTree) int32 {
 	return best
 }
 
-// driver runs a Model without a terminal: every command runs
-// synchronously on the caller's goroutine, in order, until none is left
-// (tests: the same messages in the same order every run); or, when
-// concurrent, each command on a goroutine of its own as Bubble Tea runs
-// them, their messages delivered to Update on the caller's goroutine as
-// they arrive, until none is left (`bench frames`: the time the user
-// waits, the frame's query and the event table's page overlapping on the
-// two cores as they do on the screen).
-type driver struct {
-	m          *Model
-	quit       bool
-	concurrent bool
-}
-
-// run executes cmd and everything it leads to.
-func (d *driver) run(cmd tea.Cmd) {
-	if d.concurrent {
-		d.runConcurrent(cmd)
-		return
-	}
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tea.QuitMsg:
-			d.quit = true
-		default:
-			_, next := d.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
-
-// runConcurrent executes cmd and everything it leads to, each command on
-// its own goroutine.
-func (d *driver) runConcurrent(cmd tea.Cmd) {
-	msgs := make(chan tea.Msg)
-	pending := 0
-	start := func(c tea.Cmd) {
-		if c != nil {
-			pending++
-			go func() { msgs <- c() }()
-		}
-	}
-	start(cmd)
-	for pending > 0 {
-		msg := <-msgs
-		pending--
-		switch msg := msg.(type) {
-		case nil:
-		case tea.BatchMsg:
-			for _, c := range msg {
-				start(c)
-			}
-		case tea.QuitMsg:
-			d.quit = true
-		default:
-			_, next := d.m.Update(msg)
-			start(next)
-		}
-	}
-}
-
-// send delivers one message and runs what follows.
-func (d *driver) send(msg tea.Msg) {
-	_, cmd := d.m.Update(msg)
-	d.run(cmd)
-}
-
-// keyMsg is the key named n: a single character, or a name such as
-// "enter", "tab", "pgdown", "left", "esc", "space", "ctrl+c".
-func keyMsg(n string) tea.KeyMsg {
-	named := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "tab": tea.KeyTab, "esc": tea.KeyEsc, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
-		"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight, "home": tea.KeyHome,
-		"end": tea.KeyEnd, "space": tea.KeySpace, "ctrl+c": tea.KeyCtrlC, "backspace": tea.KeyBackspace,
-	}
-	if kt, ok := named[n]; ok {
-		if kt == tea.KeySpace {
-			return tea.KeyMsg{Type: kt, Runes: []rune{' '}}
-		}
-		return tea.KeyMsg{Type: kt}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(n)}
-}
-
 // countingTrace is a trace whose history counts the nodes its queries
 // read, for the benchmark's per-step figure.
 type countingTrace struct {
-	Trace
+	frame.Trace
 	hist  countingHistory
 	nodes atomic.Int64
 }
@@ -246,7 +157,7 @@ type countingTrace struct {
 func (t *countingTrace) History() core.History { return t.hist }
 
 // ProcessTable passes on the wrapped trace's stored process tree.
-func (t *countingTrace) ControlFlowRows() *pstree.Rows { return storedRows(t.Trace) }
+func (t *countingTrace) ControlFlowRows() *pstree.Rows { return frame.StoredRows(t.Trace) }
 
 // countingHistory adds every query's NodesRead to nodes (queries run on
 // command goroutines, hence atomic).

@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestBenchFrames replays the navigation script on the demo fixture:
@@ -10,7 +12,7 @@ import (
 // per column and comes back, the largest process is expanded and
 // collapsed, and the frames read the history.
 func TestBenchFrames(t *testing.T) {
-	steps, err := BenchFrames(context.Background(), newDemoTrace(), BenchOptions{Width: 120, Height: 40})
+	steps, err := BenchFrames(context.Background(), frametest.NewDemoTrace(), BenchOptions{Width: 120, Height: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestBenchFrames(t *testing.T) {
 func TestBenchFramesCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := BenchFrames(ctx, newDemoTrace(), BenchOptions{}); err == nil {
+	if _, err := BenchFrames(ctx, frametest.NewDemoTrace(), BenchOptions{}); err == nil {
 		t.Error("cancelled benchmark: no error")
 	}
 }

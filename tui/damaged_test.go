@@ -10,6 +10,7 @@ import (
 	"github.com/tracetui/tracetui/history/historytest"
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestBrowserOnDamagedIndex: the browser's first query meets a damaged
@@ -35,7 +36,7 @@ func TestBrowserOnDamagedIndex(t *testing.T) {
 	// The process tree is stored with the index, so the first frame's
 	// query meets the damage and says so on the status line: wide enough
 	// for the temporary directory's long path.
-	hs := newHarness(t, ingestTrace{it}, 320, 30, true)
+	hs := newHarness(t, frametest.IngestTrace{Trace: it}, 320, 30, true)
 	if v := hs.view(); !strings.Contains(v, "the index is damaged") || !strings.Contains(v, "open the trace again") {
 		t.Errorf("browser on a damaged index:\n%s", v)
 	}

@@ -10,7 +10,7 @@
 //
 //	err := tui.Run(ctx, tui.Opener{Name: name, Indexed: ok, Open: open}, tui.Options{ASCII: ascii})
 //
-// The browser consumes three small interfaces, implemented by the index
+// The browser consumes three small interfaces (defined in package frame), implemented by the index
 // pipeline: [Trace] (name, info, history, events), [EventTable] (events by
 // rank, first event at a time, a cancellable background filter that
 // reports matching ranks in batches, event density per column, event
@@ -18,56 +18,78 @@
 //
 // # Structure
 //
-// A root [Model] shows the indexing screen (indexing.go) while the trace
-// opens, then routes messages to the browser (browser.go), whose parts
-// share one context (size, [Styles], key map): the row trees (rows.go), the
-// time view (timeview.go), frames (frame.go), the event table (table.go),
-// the prompt (prompt.go) and the drawing (view.go, tableview.go). Screens
-// and overlays (statistics, overviews, help, legend) are views
-// (component.go): a small interface (Update, View into an area, Help,
-// Close) on a stack above the main screen; a key goes to the top view,
-// which uses it or passes it down, and other messages go to every view.
-// Slow work runs only in tea.Cmd closures over copied values, through one
-// helper (job.go): a sequence tag per run, the superseded run cancelled,
-// stale results dropped, progress re-armed through a channel. At most one
-// frame query runs at a time: a view change during a query marks the view
-// dirty and the newest view is asked as soon as the query ends, so holding
-// a key never queues stale work and typing never waits for a query.
+// The folders are the layers (each doc.go says what it may import):
+//
+//	tui                  the program: the root [Model] (the indexing screen
+//	                     while the trace opens, then the stack of views
+//	                     with the Gantt at its bottom), [Run], BenchFrames
+//	tui/gantt            the main screen as a view: panes, navigation,
+//	                     marks, finds, waker jumps, flows, ruler, density
+//	                     strip, event table, details line; it draws the
+//	                     chrome around the top view
+//	tui/screens/<name>   one view each (help, details, flame, critical,
+//	                     stats, overview with its model): keys, messages,
+//	                     drawing, help line; they import ui and frame,
+//	                     never each other nor gantt
+//	tui/ui               the kit every view imports: View, Step, Area,
+//	                     the Stack and its routing rule, Shared, Styles,
+//	                     Job, text fitting, the prompt and the legend
+//	                     overlay; it imports no view (ui/headless runs a
+//	                     model without a terminal)
+//	tui/frame            what the Gantt draws, without Bubble Tea: the
+//	                     trace interfaces, row trees, the time window,
+//	                     frames (one 2D query per screen) and their cells
+//	                     (frame/frametest: the tests' fixtures)
+//
+// Package tui imports gantt, the help screen (which the help key opens
+// over any view), ui and frame.
+//
+// Routing has one rule (ui.Stack): a key goes to the top view, which uses
+// it or passes it down, to the Gantt at the bottom; any other message goes
+// to every view, each keeping only the reports of its own jobs. The root
+// handles only the quit and help keys before the rule; the prompt and a
+// pending mark are modal views on top of the stack. The Gantt opens a
+// screen by copying what it needs (gantt/open_screens.go) into the screen's
+// New and returning it in its Step. Slow work runs only in tea.Cmd
+// closures over copied values, through one helper (ui.Job): a sequence tag
+// per run, the superseded run cancelled, stale results dropped, progress
+// re-armed through a channel. At most one frame query runs at a time: a
+// change of the window during a query marks it dirty and the newest
+// window is asked as soon as the query ends, so holding a key never
+// queues stale work and typing never waits for a query.
+//
+// Words: a view is a screen or overlay on the stack; the window is the
+// time range on screen (frame.Window); a pane is Control Flow (threads)
+// or Resources (CPUs); drawing is View and Render.
 //
 // # Overview and statistics
 //
-// A density strip (density.go) tops every screen: events per column of
-// the whole trace from EventTable.Density, the visible range bracketed.
-// S opens the statistics (stats.go: time per state of the selected row
-// and of all rows from 2D queries, system calls from their attributes,
-// event counts from EventTable.CountByType; sortable tables). o and O
-// open the aggregated overview (the screen and drawing in overview_*.go,
-// the model and plan in package overview, the algorithms in package
-// aggregate): the visible range cut into |T| slices, the rows' state times
-// streamed into a temporal accumulator or into the leaves of the row
-// hierarchy, the significant partitions drawn in Ocelotl's mode view.
-// Both compute off the UI goroutine with a sequence number and a
-// cancellable context; the overview's cost is estimated first and |T|
-// reduced over budget (overview.PlanOf).
+// A density strip (gantt/density.go) tops every screen: events per column of
+// the whole trace from EventTable.Density, the window bracketed. S opens
+// the statistics (package screens/stats), o and O the aggregated overview
+// (package screens/overview, its model below it, the algorithms in
+// package aggregate): the window cut into |T| slices, the rows' state
+// times streamed into a temporal accumulator or into the leaves of the
+// row hierarchy, the significant partitions drawn in Ocelotl's mode view.
+// Both compute off the UI goroutine through a ui.Job; the overview's
+// cost is estimated first and |T| reduced over budget.
 //
 // # Frames
 //
-// Every frame is one 2D query of the visible rows' attributes (plus the
-// few the details line reads) over the visible range at column resolution,
-// either exact (Query2D) or sampled (Query2DTimes at four instants per
-// column), chosen from the density measured by earlier frames; see frame.go
-// for the choice and its error bound. A dense frame draws the thread, CPU
-// and IRQ rows from the index's level-of-detail summaries instead, no
-// interval read (framesummary.go, its bounds there). Cells are drawn with precomputed pens,
-// runs of equal cells written once, so a 200x60 frame costs a few hundred
-// microseconds to draw.
+// See package frame: every frame is one 2D query of the visible rows over
+// the window at column resolution, exact or sampled, or drawn from the
+// index's level-of-detail summaries when dense. Cells are drawn with
+// precomputed pens, runs of equal cells written once, so a 200x60 frame
+// costs a few hundred microseconds to draw.
 //
 // # Tests
 //
-// Golden screens of the demo fixture (testdata/TestGoldenScreens) are
-// regenerated with `go test ./tui -run Golden -update`. The end-to-end
-// test drives the built binary in tmux on a shared kernel trace; it skips
-// until main.go opens the browser. BenchmarkKeypressToFrame measures
-// keypress to new frame on a generated 50 k-thread trace, and
-// BenchmarkOverview50k the overview's time to first screen and to a new p.
+// Golden screens of the demo fixture (package frametest) in
+// testdata/TestGoldenScreens are regenerated with
+// `go test ./tui -run Golden -update`. The end-to-end tests drive the
+// built binary in tmux on a shared kernel trace. The Gantt's Update
+// tests run in package gantt under a test root that routes as the Model
+// does; BenchmarkKeypressToFrame there measures keypress to new frame on
+// a generated 50 k-thread trace, and BenchmarkOverview50k the overview's
+// time to first screen and to a new p.
 package tui

@@ -7,6 +7,8 @@ import (
 
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestGoldenCallTree shows the call tree (icicle and table) of clang's
@@ -59,12 +61,12 @@ func TestGoldenTracks(t *testing.T) {
 
 // openSample opens a trace of testdata (path relative to it) through the
 // real pipeline, closed when the test ends.
-func openSample(t *testing.T, rel string) Trace {
+func openSample(t *testing.T, rel string) frame.Trace {
 	t.Helper()
 	it, err := trace.Open(context.Background(), filepath.Join("..", "testdata", rel), index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { it.Close() })
-	return ingestTrace{it}
+	return frametest.IngestTrace{Trace: it}
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/states/callstack"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // BenchmarkFrameCallStackRows measures a frame of 16 call-stack rows of a
@@ -48,7 +50,7 @@ func BenchmarkFrameCallStackRows(b *testing.B) {
 	if err := m.Close(core.Time(10 * calls)); err != nil {
 		b.Fatal(err)
 	}
-	h := newIndexedHistory(m)
+	h := frametest.NewIndexedHistory(m)
 	listing := filepath.Join(b.TempDir(), "nm.txt")
 	if err := os.WriteFile(listing, []byte(nm.String()), 0o600); err != nil {
 		b.Fatal(err)
@@ -57,35 +59,35 @@ func BenchmarkFrameCallStackRows(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rows := make([]frameRow, depths)
-	runs := make([]runKey, depths) // the calls wide enough for their names, as the browser asks
+	rows := make([]frame.FrameRow, depths)
+	runs := make([]frame.RunKey, depths) // the calls wide enough for their names, as the browser asks
 	for d, k := range keys {
-		rows[d] = frameRow{key: k, domain: domainFrame}
-		runs[d] = runKey{row: d, key: k}
+		rows[d] = frame.FrameRow{Key: k, Domain: frame.DomainFrame}
+		runs[d] = frame.RunKey{Row: d, Key: k}
 	}
 	start, end := h.Bounds()
-	whole := timeView{Start: start, End: end, Cols: 200}.whole()
+	whole := frame.Window{Start: start, End: end, Cols: 200}.Whole()
 	for _, c := range []struct {
 		name  string
-		names *frameNames
+		names *frame.FrameNames
 	}{
 		{"names=none", nil},
-		{"names=symbols", &frameNames{at: at, cache: map[frameID]frameEntry{}, label: func(_ core.Key, v core.Value) string {
+		{"names=symbols", &frame.FrameNames{At: at, Cache: map[frame.FrameID]frame.FrameEntry{}, Label: func(_ core.Key, v core.Value) string {
 			return r.Label("", v)
 		}}},
 	} {
 		for _, v := range []struct {
 			name string
-			view timeView
+			view frame.Window
 		}{
 			{"view=whole", whole},
-			{"view=calls", whole.withRange(start+1_000_000, 3200)}, // 20 calls per row, 8 columns each: named
+			{"view=calls", whole.WithRange(start+1_000_000, 3200)}, // 20 calls per row, 8 columns each: named
 		} {
 			b.Run(v.name+"/"+c.name, func(b *testing.B) {
-				req := frameRequest{now: time.Now, hist: h, view: v.view, rows: rows, runs: runs, names: c.names}
+				req := frame.FrameRequest{Now: time.Now, Hist: h, Window: v.view, Rows: rows, Runs: runs, Names: c.names}
 				for b.Loop() {
-					if f := runFrame(context.Background(), req); f.err != nil {
-						b.Fatal(f.err)
+					if f := frame.RunFrame(context.Background(), req); f.Err != nil {
+						b.Fatal(f.Err)
 					}
 				}
 			})

@@ -13,6 +13,9 @@ import (
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // Golden screens: the browser runs in a real Bubble Tea program (teatest)
@@ -128,7 +131,7 @@ func goldenCases() []goldenCase {
 }
 
 func TestGoldenScreens(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}
@@ -150,7 +153,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { it.Close() })
-	tr := ingestTrace{it}
+	tr := frametest.IngestTrace{Trace: it}
 	for _, c := range []goldenCase{
 		{name: "controlflow_80x24", w: 80, h: 24},
 		{name: "controlflow_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "w", "w", "l", "l"}},
@@ -168,14 +171,14 @@ func TestGoldenScreensDemo(t *testing.T) {
 }
 
 // runGolden drives one golden screen of tr and compares it.
-func runGolden(t *testing.T, tr Trace, c goldenCase) {
+func runGolden(t *testing.T, tr frame.Trace, c goldenCase) {
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	// The trace opens once the size is known, so the frames asked
 	// (and so the query modes) are the same on every run.
 	sized := make(chan struct{})
 	opener := openerOf(tr)
 	open := opener.Open
-	opener.Open = func(ctx context.Context, p func(int64, int64)) (Trace, error) {
+	opener.Open = func(ctx context.Context, p func(int64, int64)) (frame.Trace, error) {
 		<-sized
 		return open(ctx, p)
 	}
@@ -197,7 +200,7 @@ func runGolden(t *testing.T, tr Trace, c goldenCase) {
 	close(sized)
 	wait()
 	for _, k := range c.keys {
-		s.send(tm, keyMsg(k))
+		s.send(tm, headless.Key(k))
 		wait()
 	}
 	if err := tm.Quit(); err != nil {
@@ -210,12 +213,12 @@ func runGolden(t *testing.T, tr Trace, c goldenCase) {
 // TestIndexingScreen shows the progress bar and estimate while the index
 // is built, and q cancels the build.
 func TestIndexingScreen(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	began := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var calls atomic.Int64
 	clock := func() time.Time { return began.Add(time.Duration(calls.Add(1)-1) * 10 * time.Second) }
 	reported := make(chan struct{})
-	opener := Opener{Name: "big-trace", Open: func(ctx context.Context, progress func(int64, int64)) (Trace, error) {
+	opener := Opener{Name: "big-trace", Open: func(ctx context.Context, progress func(int64, int64)) (frame.Trace, error) {
 		progress(400<<20, 1000<<20)
 		close(reported)
 		<-ctx.Done() // a long build, until cancelled
@@ -228,7 +231,7 @@ func TestIndexingScreen(t *testing.T) {
 		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(time.Millisecond))
 	screen := m.indexing.view() // the UI goroutine is idle: the open blocks
 	golden.RequireEqual(t, []byte(screen))
-	tm.Send(keyMsg("q"))
+	tm.Send(headless.Key("q"))
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
 	if final.Err() != context.Canceled {
 		t.Errorf("Err() = %v after cancelling, want context.Canceled", final.Err())
@@ -237,18 +240,18 @@ func TestIndexingScreen(t *testing.T) {
 
 // TestOpenFailure shows why the trace could not be opened.
 func TestOpenFailure(t *testing.T) {
-	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (Trace, error) {
+	opener := Opener{Name: "broken", Indexed: true, Open: func(context.Context, func(int64, int64)) (frame.Trace, error) {
 		return nil, errString("metadata: unexpected token at line 3")
 	}}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(true), Keys: keymap.Default()})
-	hs := &harness{driver: &driver{m: m}, t: t}
-	hs.send(tea.WindowSizeMsg{Width: 80, Height: 24})
-	hs.run(m.Init())
+	hs := &harness{Driver: &headless.Driver{M: m}, m: m, t: t}
+	hs.Send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	hs.Run(m.Init())
 	if v := hs.view(); !bytes.Contains([]byte(v), []byte("cannot open broken")) || !bytes.Contains([]byte(v), []byte("unexpected token")) {
 		t.Errorf("failure screen:\n%s", v)
 	}
 	hs.keys("q")
-	if !hs.quit || m.Err() == nil {
+	if !hs.Quit || m.Err() == nil {
 		t.Error("q must quit and Err must return the open error")
 	}
 }

@@ -10,15 +10,18 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
+	"github.com/tracetui/tracetui/tui/ui/headless"
 )
 
 // testStyles pins the colour profile, so screens do not depend on the
 // terminal running the tests.
-func testStyles(ascii bool) *Styles {
+func testStyles(ascii bool) *ui.Styles {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
 	r.SetHasDarkBackground(true)
-	return NewStyles(r, ascii)
+	return ui.NewStyles(r, ascii)
 }
 
 // fixedClock is a clock that only moves when told.
@@ -27,19 +30,20 @@ type fixedClock struct{ t time.Time }
 func (c *fixedClock) now() time.Time { return c.t }
 
 // openerOf opens an already built trace.
-func openerOf(tr Trace) Opener {
-	return Opener{Name: tr.Name(), Indexed: true, Open: func(ctx context.Context, _ func(int64, int64)) (Trace, error) {
+func openerOf(tr frame.Trace) Opener {
+	return Opener{Name: tr.Name(), Indexed: true, Open: func(ctx context.Context, _ func(int64, int64)) (frame.Trace, error) {
 		return tr, nil
 	}}
 }
 
 // harness drives a Model headlessly (see driver) for a test.
 type harness struct {
-	*driver
+	*headless.Driver
+	m *Model
 	t testing.TB
 }
 
-func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
+func newHarness(t testing.TB, tr frame.Trace, w, h int, ascii bool) *harness {
 	t.Helper()
 	clock := &fixedClock{time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	return newHarnessClock(t, tr, w, h, ascii, clock.now)
@@ -47,17 +51,17 @@ func newHarness(t testing.TB, tr Trace, w, h int, ascii bool) *harness {
 
 // newHarnessClock is newHarness with a clock (time.Now for benchmarks, so
 // query times are measured).
-func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() time.Time) *harness {
+func newHarnessClock(t testing.TB, tr frame.Trace, w, h int, ascii bool, clock func() time.Time) *harness {
 	t.Helper()
 	m := New(context.Background(), openerOf(tr), Settings{Styles: testStyles(ascii), Keys: keymap.Default(), Clock: clock})
-	hs := &harness{driver: &driver{m: m}, t: t}
+	hs := &harness{Driver: &headless.Driver{M: m}, m: m, t: t}
 	t.Cleanup(func() {
 		if err := m.close(); err != nil {
 			t.Error(err)
 		}
 	})
-	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
-	hs.run(m.Init())
+	hs.Send(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.Run(m.Init())
 	return hs
 }
 
@@ -65,34 +69,8 @@ func newHarnessClock(t testing.TB, tr Trace, w, h int, ascii bool, clock func() 
 // "pgdown", "left", "esc", "space", "ctrl+c".
 func (hs *harness) keys(names ...string) {
 	for _, n := range names {
-		hs.send(keyMsg(n))
+		hs.Send(headless.Key(n))
 	}
 }
-
-// typeText types a string character by character.
-func (hs *harness) typeText(s string) {
-	for _, r := range s {
-		hs.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-}
-
-func (hs *harness) b() *browser { return hs.m.browser }
 
 func (hs *harness) view() string { return hs.m.View() }
-
-func lipglossWidth(s string) int { return lipgloss.Width(s) }
-
-// topView returns the open view of type V nearest the top of the stack
-// (nil when none is open).
-func topView[V view](b *browser) V {
-	var zero V
-	for i := len(b.stack) - 1; i >= 0; i-- {
-		if v, ok := b.stack[i].(V); ok {
-			return v
-		}
-	}
-	return zero
-}
-
-// ov is the open overview screen (nil when none is).
-func (hs *harness) ov() *overviewScreen { return topView[*overviewScreen](hs.b()) }

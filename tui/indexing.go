@@ -7,12 +7,13 @@ import (
 
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // indexing is the screen shown while Opener.Open builds the index: a
 // progress bar with the rate-based estimate of the time left.
 type indexing struct {
-	sh          *shared
+	sh          *ui.Shared
 	name        string
 	build       bool // an index is being built (else: just opening)
 	done, total int64
@@ -29,12 +30,12 @@ type progressMsg struct {
 	ch          <-chan progressMsg
 }
 
-func (m progressMsg) on(ch <-chan progressMsg) progressMsg { m.ch = ch; return m }
+func (m progressMsg) On(ch <-chan progressMsg) progressMsg { m.ch = ch; return m }
 
-func newIndexing(sh *shared, o Opener, now time.Time) indexing {
-	bar := progress.New(progress.WithSolidFill("#5f87d7"), progress.WithColorProfile(sh.styles.Renderer.ColorProfile()),
+func newIndexing(sh *ui.Shared, o Opener, now time.Time) indexing {
+	bar := progress.New(progress.WithSolidFill("#5f87d7"), progress.WithColorProfile(sh.Styles.Renderer.ColorProfile()),
 		progress.WithoutPercentage())
-	if sh.styles.ASCII {
+	if sh.Styles.ASCII {
 		bar.Full, bar.Empty = '#', '.'
 	}
 	return indexing{sh: sh, name: o.Name, build: !o.Indexed, began: now, now: now, bar: bar}
@@ -55,14 +56,14 @@ func (x *indexing) estimate() string {
 }
 
 func (x *indexing) view() string {
-	st := x.sh.styles
-	w := min(x.sh.width-4, 72)
+	st := x.sh.Styles
+	w := min(x.sh.Width-4, 72)
 	var lines []string
 	if !x.build {
-		lines = append(lines, st.Title.Render(trunc("Opening "+x.name+"…", w)))
+		lines = append(lines, st.Title.Render(ui.Trunc("Opening "+x.name+"…", w)))
 	} else {
-		lines = append(lines, st.Title.Render(trunc("Indexing "+x.name, w)), "",
-			st.Dim.Render(fit("The state index is built once; later opens take milliseconds.", w)), "")
+		lines = append(lines, st.Title.Render(ui.Trunc("Indexing "+x.name, w)), "",
+			st.Dim.Render(ui.Fit("The state index is built once; later opens take milliseconds.", w)), "")
 		frac := 0.0
 		if x.total > 0 {
 			frac = min(float64(x.done)/float64(x.total), 1)
@@ -79,7 +80,7 @@ func (x *indexing) view() string {
 	if x.cancelled {
 		lines[len(lines)-1] = st.Warning.Render("cancelling…")
 	}
-	return lipgloss.Place(x.sh.width, x.sh.height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"),
+	return lipgloss.Place(x.sh.Width, x.sh.Height, lipgloss.Center, lipgloss.Center, strings.Join(lines, "\n"),
 		lipgloss.WithWhitespaceChars(" "))
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // demoEnv makes the test binary run the browser on the demo fixture
@@ -16,7 +18,7 @@ const demoEnv = "TRACETUI_TEST_RUN_DEMO"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(demoEnv) == "1" {
-		tr := newDemoTrace()
+		tr := frametest.NewDemoTrace()
 		opener := openerOf(tr)
 		if os.Getenv(demoEnv+"_INDEX") == "1" { // show the indexing screen first
 			opener = slowOpener(tr)
@@ -32,8 +34,8 @@ func TestMain(m *testing.M) {
 
 // slowOpener reports progress until the test presses a key... it reports
 // half, then waits to be cancelled.
-func slowOpener(tr Trace) Opener {
-	return Opener{Name: "demo", Open: func(ctx context.Context, progress func(int64, int64)) (Trace, error) {
+func slowOpener(tr frame.Trace) Opener {
+	return Opener{Name: "demo", Open: func(ctx context.Context, progress func(int64, int64)) (frame.Trace, error) {
 		progress(50, 100)
 		<-ctx.Done()
 		return nil, ctx.Err()

@@ -10,6 +10,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/gantt"
+	"github.com/tracetui/tracetui/tui/screens/help"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // screen is which screen the root model shows.
@@ -22,18 +26,20 @@ const (
 )
 
 // Model is the root Bubble Tea model: it opens the trace (showing the
-// indexing screen), then routes messages to the browser. Components share
-// the terminal size, styles and key bindings through one context.
+// indexing screen), then routes every message to the stack of views whose
+// bottom is the Gantt (ui.Stack's rule). The views share the terminal
+// size, styles and key bindings through one ui.Shared.
 type Model struct {
-	sh       *shared
+	sh       *ui.Shared
 	opener   Opener
 	ctx      context.Context
 	cancel   context.CancelFunc
 	screen   screen
 	indexing indexing
-	opening  job // Opener.Open
-	browser  *browser
-	trace    Trace // the opened trace, closed with the model
+	opening  ui.Job       // Opener.Open
+	gantt    *gantt.Gantt // the main screen, the bottom of views
+	views    *ui.Stack
+	trace    frame.Trace // the opened trace, closed with the model
 	err      error
 	clock    func() time.Time
 }
@@ -41,7 +47,7 @@ type Model struct {
 // Settings configure a Model.
 type Settings struct {
 	// Styles to draw with; nil: NewStyles(lipgloss.DefaultRenderer(), false).
-	Styles *Styles
+	Styles *ui.Styles
 	// Keys are the bindings; the zero KeyMap means keymap.Default().
 	Keys keymap.KeyMap
 	// Clock returns the time for the indexing estimate and the query
@@ -56,7 +62,7 @@ type Settings struct {
 // index build; cancelling it stops them.
 func New(ctx context.Context, o Opener, s Settings) *Model {
 	if s.Styles == nil {
-		s.Styles = NewStyles(lipgloss.DefaultRenderer(), false)
+		s.Styles = ui.NewStyles(lipgloss.DefaultRenderer(), false)
 	}
 	if len(s.Keys.Quit.Keys()) == 0 && len(s.Keys.Up.Keys()) == 0 {
 		s.Keys = keymap.Default()
@@ -65,7 +71,7 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 		s.Clock = time.Now
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	sh := &shared{width: 80, height: 24, styles: s.Styles, keys: s.Keys, clipboard: s.Clipboard}
+	sh := &ui.Shared{Width: 80, Height: 24, Styles: s.Styles, Keys: s.Keys, Clipboard: s.Clipboard}
 	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,
 		indexing: newIndexing(sh, o, s.Clock())}
 }
@@ -76,15 +82,15 @@ func (m *Model) Err() error { return m.err }
 
 // openedMsg ends the opening.
 type openedMsg struct {
-	trace Trace
+	trace frame.Trace
 	err   error
 }
 
 // Init starts opening the trace, reporting progress through a channel
-// that a command listens on (the job re-arm pattern, see job).
+// that a command listens on (the re-arm pattern of ui.Job).
 func (m *Model) Init() tea.Cmd {
 	ch := make(chan progressMsg, 1)
-	ctx, _ := m.opening.start(m.ctx)
+	ctx, _ := m.opening.Start(m.ctx)
 	open, clock := m.opener.Open, m.clock
 	openCmd := func() tea.Msg {
 		tr, err := open(ctx, func(done, total int64) {
@@ -96,43 +102,41 @@ func (m *Model) Init() tea.Cmd {
 		close(ch)
 		return openedMsg{tr, err}
 	}
-	return tea.Batch(openCmd, waitReport(ch))
+	return tea.Batch(openCmd, ui.WaitReport(ch))
 }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes && len(k.Runes) > 1 && !k.Paste {
-		// Keys typed faster than the terminal is read arrive as one
-		// message (":+1ms" over a slow link): handle them one by one.
-		cmds := make([]tea.Cmd, 0, len(k.Runes))
-		for _, r := range k.Runes {
-			_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt})
+	if keys, ok := ui.SplitKeys(msg); ok {
+		cmds := make([]tea.Cmd, 0, len(keys))
+		for _, k := range keys {
+			_, cmd := m.Update(k)
 			cmds = append(cmds, cmd)
 		}
 		return m, tea.Batch(cmds...)
 	}
 	if ws, ok := msg.(tea.WindowSizeMsg); ok {
-		m.sh.width, m.sh.height = ws.Width, ws.Height
+		m.sh.Width, m.sh.Height = ws.Width, ws.Height
 	}
 	switch m.screen {
 	case screenOpening:
 		return m, m.updateOpening(msg)
 	case screenFailed:
-		if k, ok := msg.(tea.KeyMsg); ok && (m.sh.quits(k) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
+		if k, ok := msg.(tea.KeyMsg); ok && (m.sh.Quits(k) || k.Type == tea.KeyEsc || k.Type == tea.KeyEnter) {
 			return m, tea.Quit
 		}
 		return m, nil
 	}
-	return m, m.browser.update(msg)
+	return m, m.views.Route(msg)
 }
 
 func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case progressMsg:
 		m.indexing.update(msg)
-		return waitReport(msg.ch)
+		return ui.WaitReport(msg.ch)
 	case openedMsg:
-		m.opening.finish()
+		m.opening.Finish()
 		m.trace = msg.trace
 		if m.indexing.cancelled {
 			m.err = context.Canceled
@@ -144,12 +148,14 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.screen = screenBrowser
-		m.browser = newBrowser(m.ctx, m.sh, msg.trace, m.clock)
-		return m.browser.init()
+		m.gantt = gantt.New(m.ctx, m.sh, msg.trace, m.clock)
+		m.views = ui.NewStack(m.sh, m.gantt, func() ui.View { return help.New(m.sh) })
+		m.gantt.SetViews(m.views)
+		return m.gantt.Init()
 	case tea.KeyMsg:
-		if m.sh.quits(msg) || msg.Type == tea.KeyEsc {
+		if m.sh.Quits(msg) || msg.Type == tea.KeyEsc {
 			m.indexing.cancelled = true
-			m.opening.stop() // Open returns ctx.Err(); openedMsg then quits
+			m.opening.Stop() // Open returns ctx.Err(); openedMsg then quits
 		}
 	}
 	return nil
@@ -157,19 +163,18 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 
 // View implements tea.Model.
 func (m *Model) View() string {
-	st := m.sh.styles
-	if m.sh.tooSmall() {
-		msg := st.Warning.Render("terminal too small") + "\n" + st.Dim.Render("need at least 40x10")
-		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
+	st := m.sh.Styles
+	if m.sh.TooSmall() {
+		return m.sh.TooSmallScreen()
 	}
 	switch m.screen {
 	case screenOpening:
 		return m.indexing.view()
 	case screenFailed:
-		msg := st.Error.Render(printable("cannot open "+m.opener.Name)) + "\n" + fit(errText(m.err), m.sh.width-2) + "\n\n" + st.Dim.Render("press q to quit")
-		return lipgloss.Place(m.sh.width, m.sh.height, lipgloss.Center, lipgloss.Center, msg)
+		msg := st.Error.Render(ui.Printable("cannot open "+m.opener.Name)) + "\n" + ui.Fit(errText(m.err), m.sh.Width-2) + "\n\n" + st.Dim.Render("press q to quit")
+		return lipgloss.Place(m.sh.Width, m.sh.Height, lipgloss.Center, lipgloss.Center, msg)
 	}
-	return m.browser.render()
+	return m.gantt.Render()
 }
 
 func errText(err error) string {
@@ -185,10 +190,11 @@ func errText(err error) string {
 // close cancels everything still running and closes the trace (after the
 // program ends).
 func (m *Model) close() error {
-	if m.browser != nil {
-		m.browser.close()
+	if m.gantt != nil {
+		m.views.CloseAll()
+		m.gantt.Close()
 	}
-	m.opening.stop()
+	m.opening.Stop()
 	m.cancel()
 	if m.trace == nil {
 		return nil

@@ -1,17 +1,21 @@
 package tui
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame/frametest"
+)
 
 // TestTraceClosedOnExit: the trace the browser opened is closed once when
 // it exits, after quit, however often the model is closed.
 func TestTraceClosedOnExit(t *testing.T) {
-	tr := newDemoTrace()
+	tr := frametest.NewDemoTrace()
 	hs := newHarness(t, tr, 80, 24, true)
 	hs.keys("S", "q")
-	if !hs.quit {
+	if !hs.Quit {
 		t.Fatal("q did not quit")
 	}
-	if n := tr.closed.Load(); n != 0 {
+	if n := tr.Closed.Load(); n != 0 {
 		t.Fatalf("the trace was closed %d times before the program ended", n)
 	}
 	for range 2 {
@@ -19,10 +23,10 @@ func TestTraceClosedOnExit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := tr.closed.Load(); n != 1 {
+	if n := tr.Closed.Load(); n != 1 {
 		t.Errorf("the trace was closed %d times, want 1", n)
 	}
-	if len(hs.b().stack) != 0 {
-		t.Errorf("%d views still open after quit", len(hs.b().stack))
+	if hs.m.views.Len() != 1 {
+		t.Errorf("%d views still open after quit", hs.m.views.Len()-1)
 	}
 }

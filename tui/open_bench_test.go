@@ -8,6 +8,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
 )
 
 // BenchmarkOpenControlFlow is the browser's open path on an existing
@@ -52,10 +53,10 @@ func BenchmarkOpenControlFlow(b *testing.B) {
 			if !stored {
 				rows = nil
 			}
-			t, err := buildControlFlow(ctx, tr.History(), rows)
-			t.node(t.visibleRow(0)) // the first row read
-			if err != nil || t.len() == 0 {
-				b.Fatalf("%v, %d rows", err, t.len())
+			t, err := frame.BuildControlFlow(ctx, tr.History(), rows)
+			t.Node(t.VisibleRow(0)) // the first row read
+			if err != nil || t.Len() == 0 {
+				b.Fatalf("%v, %d rows", err, t.Len())
 			}
 		}
 		// The machine is shared: CPU time is steadier than wall time.

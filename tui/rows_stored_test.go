@@ -13,6 +13,8 @@ import (
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // checkStoredTree opens path and fails unless the Control Flow tree built
@@ -33,11 +35,11 @@ func checkStoredTree(t *testing.T, path string) {
 	if got, want := rows.Attributes(), tr.History().Attributes().Len(); got != want {
 		t.Fatalf("%s: the stored rows describe %d attributes, the index has %d: they would never be used", path, got, want)
 	}
-	stored, err := buildControlFlow(ctx, tr.History(), rows)
+	stored, err := frame.BuildControlFlow(ctx, tr.History(), rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	queried, err := buildControlFlow(ctx, tr.History(), nil)
+	queried, err := frame.BuildControlFlow(ctx, tr.History(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +50,11 @@ func checkStoredTree(t *testing.T, path string) {
 
 // rowLabels lists a tree's rows in depth-first order: depth, label and
 // the rest of the row.
-func rowLabels(rt *rowTree) []string {
+func rowLabels(rt *frame.RowTree) []string {
 	var out []string
-	for i := range int32(rt.len()) {
-		n := rt.node(i)
-		out = append(out, fmt.Sprintf("%d:%s tid=%q kind=%d key=%d thread=%d parent=%d end=%d expanded=%v", n.depth, n.label, n.tid, n.kind, n.key, n.thread, n.parent, n.end, n.expanded))
+	for i := range int32(rt.Len()) {
+		n := rt.Node(i)
+		out = append(out, fmt.Sprintf("%d:%s tid=%q kind=%d key=%d thread=%d parent=%d end=%d expanded=%v", n.Depth, n.Label, n.Tid, n.Kind, n.Key, n.Thread, n.Parent, n.End, n.Expanded))
 	}
 	return out
 }
@@ -91,13 +93,13 @@ func TestStoredTreeOnGenerated(t *testing.T) {
 // history's attribute tree (another index's) are ignored for the query.
 func TestStoredTreeNotFitting(t *testing.T) {
 	ctx := context.Background()
-	h := newDemoTrace().hist
-	want, err := buildControlFlow(ctx, h, nil)
+	h := frametest.NewDemoTrace().Hist
+	want, err := frame.BuildControlFlow(ctx, h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := inMemoryRows(pstree.EncodeRows([]pstree.Row{{Label: "stranger 1", TIDLen: 1, Key: 1 << 30, Thread: 1 << 30, Parent: -1}}, 1<<30))
-	got, err := buildControlFlow(ctx, h, other)
+	other := frame.InMemoryRows(pstree.EncodeRows([]pstree.Row{{Label: "stranger 1", TIDLen: 1, Key: 1 << 30, Thread: 1 << 30, Parent: -1}}, 1<<30))
+	got, err := frame.BuildControlFlow(ctx, h, other)
 	if err != nil {
 		t.Fatal(err)
 	}

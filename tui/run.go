@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // Options are the browser's command-line settings.
@@ -54,7 +56,7 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 		return err
 	}
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
-	styles := NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
+	styles := ui.NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
 	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	_, err := p.Run()
@@ -82,4 +84,21 @@ func needTerminal(in io.Reader, out io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// Opener opens a trace for the browser. When Indexed is false the browser
+// shows the indexing screen (a progress bar with an estimate, q to cancel)
+// while Open runs; when true it goes straight to the browser.
+type Opener struct {
+	// Name is shown on the indexing screen before the trace is open.
+	Name string
+	// Indexed reports that an up-to-date index exists, so Open is quick.
+	Indexed bool
+	// Open opens the trace, building its index if needed and reporting the
+	// build's progress as bytes of the trace read so far and in all (the
+	// screen prints them as sizes and estimates the time left from the
+	// rate). It must
+	// return promptly with ctx.Err() once ctx is cancelled (q on the
+	// indexing screen), leaving no index file that opens as valid.
+	Open func(ctx context.Context, progress func(done, total int64)) (frame.Trace, error)
 }

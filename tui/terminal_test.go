@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
 // TestRunNeedsATerminal: with a file as input (a script, </dev/null),
@@ -20,7 +21,7 @@ func TestRunNeedsATerminal(t *testing.T) {
 	}
 	defer f.Close()
 	km := keymap.Default()
-	err = Run(context.Background(), openerOf(newDemoTrace()), Options{Input: f, Output: f, Keys: &km})
+	err = Run(context.Background(), openerOf(frametest.NewDemoTrace()), Options{Input: f, Output: f, Keys: &km})
 	if !errors.Is(err, ErrNoTerminal) {
 		t.Errorf("Run on a file = %v, want ErrNoTerminal", err)
 	}

@@ -1,0 +1,20 @@
+// Package gantt is the browser's main screen as a view: the bottom of the
+// stack of views (ui.Stack), which draws the chrome every screen shares
+// (density strip, ruler, status and help lines) around the top view's
+// body. Its own body is the Gantt of the pane (Control Flow: threads;
+// Resources: CPUs) over the window, the details line and the event table.
+//
+// It holds the navigation (cursor, selection, zoom and pan, state
+// changes), the named marks (a modal view for the letter), row finds,
+// waker jumps, flows, the ruler and the density strip, the event table
+// with its filters, the prompt (a modal ui.PromptView over it), and
+// opening the screens: it copies what a screen needs (open_screens.go)
+// into that screen's New and returns it in its Step.
+//
+// Every query runs in a tea.Cmd over copied values through a ui.Job; at
+// most one frame query runs at a time (a change during a query marks the
+// window dirty; the newest one is asked when the query ends).
+//
+// It imports ui, frame, the screens (tui/screens/...), core, keymap and
+// ingest/query/critpath; never package tui (the root, which imports it).
+package gantt

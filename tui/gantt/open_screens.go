@@ -1,0 +1,154 @@
+package gantt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/query/critpath"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/critical"
+	"github.com/tracetui/tracetui/tui/screens/details"
+	"github.com/tracetui/tracetui/tui/screens/flame"
+	"github.com/tracetui/tracetui/tui/screens/overview"
+	"github.com/tracetui/tracetui/tui/screens/stats"
+	"github.com/tracetui/tracetui/tui/ui"
+)
+
+// Opening the screens: the main screen copies what a screen needs (the
+// window, the selection, the selected row) and pushes it on the stack.
+
+// openDetails opens the details pane of the selected event and of the
+// selected row at the cursor.
+func (b *Gantt) openDetails() tea.Cmd {
+	var event *core.EventRow
+	if r, ok := b.table.cache[b.table.rankOf(b.table.sel)]; ok && b.table.sel < b.table.len() {
+		event = &r
+	}
+	var n *frame.Node
+	t := b.tree()
+	if sel := t.Selected(); sel >= 0 {
+		n = new(t.Node(sel))
+	}
+	d, cmd := details.New(b.ctx, b.sh, b.names, b.hist, b.win, b.cursor, event, n)
+	b.opened = d
+	return cmd
+}
+
+// openCallTree aggregates the call stacks of the selected row over the
+// selection (else the visible range) and opens the screen.
+func (b *Gantt) openCallTree() tea.Cmd {
+	r := flame.Request{Hist: b.hist, Label: b.names.Name, Start: b.win.Start, From: b.win.T0, To: b.win.T1, Pane: b.pane, Node: -1}
+	span := "visible range"
+	if b.hasSel {
+		r.From, r.To, span = b.selStart, b.selEnd, "selection"
+	}
+	row := "all threads"
+	t := b.tree()
+	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
+		n := new(t.Node(sel))
+		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
+			r.Threads = []core.Key{}
+			row = n.Label
+			var add func(i int32)
+			add = func(i int32) {
+				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
+					r.Threads = append(r.Threads, th)
+				}
+				if t.Node(i).Kind == frame.KindProcess {
+					for _, c := range t.Children(i) {
+						add(c)
+					}
+				}
+			}
+			if n.Kind == frame.KindCallStack {
+				r.Threads = append(r.Threads, n.Thread)
+			} else {
+				add(sel)
+			}
+			r.Node = sel
+		}
+	}
+	r.What = row + " over the " + span
+	v, cmd := flame.New(b.ctx, b.sh, r)
+	b.opened = v
+	return cmd
+}
+
+// openCritPath opens the critical path of the selected Control Flow thread.
+func (b *Gantt) openCritPath() tea.Cmd {
+	t := b.tree()
+	sel := -1
+	if b.pane == frame.PaneControlFlow {
+		sel = int(t.Selected())
+	}
+	if sel < 0 || t.Node(int32(sel)).Tid == "" {
+		b.setNote(noteInfo, "select a thread in Control Flow first")
+		return nil
+	}
+	n := new(t.Node(int32(sel)))
+	w := critpath.Worker{CPU: -1}
+	if c, ok := strings.CutPrefix(n.Tid, "0_"); ok {
+		cpu, _ := strconv.Atoi(c)
+		w.CPU = int32(cpu)
+	} else if tid, err := strconv.Atoi(n.Tid); err == nil {
+		w.TID = int32(tid)
+	}
+	from, to, what := b.win.T0, b.win.T1+1, "visible range"
+	if b.hasSel {
+		from, to, what = b.selStart, b.selEnd+1, "selection"
+	}
+	title := fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.RelTime(from), b.RelTime(to))
+	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, title)
+	b.opened = v
+	return cmd
+}
+
+// goToWorker selects a thread's Control Flow row and moves the cursor to t.
+func (b *Gantt) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
+	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
+		b.tree().SelectNode(n)
+	}
+	return b.moveCursor(t, true)
+}
+
+// openStats opens the statistics of the selection (or the visible
+// range) and starts computing them.
+func (b *Gantt) openStats() tea.Cmd {
+	in := stats.Input{Hist: b.hist, Events: b.trace.Events(), Start: b.win.Start, Pane: b.pane, Tree: b.tree(),
+		Threads: b.panes[frame.PaneControlFlow].tree}
+	in.From, in.To, in.What = b.win.T0, b.win.T1, "visible range"
+	if b.hasSel {
+		in.From, in.To, in.What = b.selStart, b.selEnd, "selection"
+	}
+	s, cmd := stats.New(b.ctx, b.sh, in)
+	b.opened = s
+	return cmd
+}
+
+// openOverview opens (or reuses) the overview of the visible range.
+func (b *Gantt) openOverview(spatial bool) tea.Cmd {
+	l := b.sh.Layout(b.showTable, b.tableLines)
+	ov, cmd, ok := overview.New(b.ctx, b.sh, overview.Input{Window: &b.win, Tree: b.tree(), Cache: &b.ovCache, Spatial: spatial,
+		Pane: b.pane, Hist: b.hist, GanttW: l.GanttW, Budget: b.ovBudget, Now: b.clock})
+	if !ok {
+		b.setNote(noteInfo, "no rows to aggregate in this view")
+		return nil
+	}
+	b.opened = ov
+	return cmd
+}
+
+// zoomTo applies a zoomMsg.
+func (b *Gantt) zoomTo(z ui.ZoomMsg) tea.Cmd {
+	if z.Node >= 0 && z.Pane == b.pane {
+		t := b.tree()
+		t.SelectNode(z.Node)
+		t.Top = t.Sel
+	}
+	b.win = b.win.WithRange(z.T0, z.T1-z.T0+1)
+	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
+	return b.moveCursor(z.T0, false)
+}

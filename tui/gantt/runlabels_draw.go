@@ -1,0 +1,54 @@
+package gantt
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
+)
+
+// labelRuns writes the names of the row's thread runs into its cells.
+// The cursor's column keeps its mark.
+func (b *Gantt) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
+	for _, r := range runs {
+		text := b.runLabel(r, r.C1-r.C0+1-2)
+		for i, ch := range text {
+			if c := &cells[r.C0+1+i]; c.variant != ui.VariantCursor {
+				c.text = ch
+			}
+		}
+	}
+}
+
+// threadNamed is the Control Flow label ("name tid") of the thread whose
+// attribute is Threads/<attr> ([core.ThreadName]), or attr when the
+// Control Flow rows are not read yet or lack it.
+func (b *Gantt) threadNamed(attr string) string {
+	if cf := b.panes[frame.PaneControlFlow].tree; cf != nil {
+		if i, ok := cf.ByTID(attr); ok {
+			return cf.Node(i).Label
+		}
+	}
+	return attr
+}
+
+// runLabel is, for a call, its function; for a thread run, the longest
+// of "name tid", "name" and "tid" (the Control Flow row's name: the
+// thread's last Exec_name) that fits in w cells, as runes one cell wide
+// each; nil when none fits.
+func (b *Gantt) runLabel(r frame.ThreadRun, w int) []rune {
+	candidates := []string{r.Frame}
+	if r.Frame == "" {
+		id := strconv.FormatInt(r.Tid, 10)
+		label := b.threadNamed(id)
+		candidates = []string{label, strings.TrimSuffix(label, " "+id), id}
+	}
+	for _, s := range candidates {
+		s = ui.Printable(s)
+		if len([]rune(s)) <= w && frame.Cells(s) == len([]rune(s)) {
+			return []rune(s)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,50 @@
+package gantt
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame/frametest"
+)
+
+// TestResourcesNamesThreadsInRuns: zoomed in on the demo trace's CPU 1,
+// its runs carry the names of the threads (as the Control Flow rows name
+// them) where they fit, in ASCII too, and the details line names the
+// thread running at the cursor.
+func TestResourcesNamesThreadsInRuns(t *testing.T) {
+	hs := newHarness(t, frametest.NewDemoTrace(), 120, 30, true)
+	hs.press("resources")
+	hs.selectRow("CPU 1")
+	for range 4 {
+		hs.press("zoom_in")
+	}
+	b := hs.b()
+	var cpu1 string
+	for _, l := range strings.Split(hs.view(), "\n") {
+		if strings.Contains(l, "CPU 1 ") && !strings.Contains(l, " · ") {
+			cpu1 = l
+		}
+	}
+	named := 0
+	for _, r := range b.frame.Runs[slices.Index(b.frame.Keys, b.tree().Node(b.tree().Selected()).Key)] {
+		label := string(b.runLabel(r, r.C1-r.C0-1))
+		if label == "" {
+			continue
+		}
+		named++
+		if !strings.Contains(cpu1, label) {
+			t.Errorf("run of %d (columns %d..%d) not labelled %q:\n%s", r.Tid, r.C0, r.C1, label, cpu1)
+		}
+	}
+	if named == 0 {
+		t.Fatalf("no run named on CPU 1:\n%s", hs.view())
+	}
+	if d := b.detailsText(); !strings.Contains(d, "running swapper/1 0_1") {
+		t.Errorf("details line %q does not name the idle thread", d)
+	}
+	hs.goTo("+1ms")
+	if d := b.detailsText(); !strings.Contains(d, "running Web Content 2001") {
+		t.Errorf("details line %q does not name the running thread", d)
+	}
+}
