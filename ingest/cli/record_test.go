@@ -505,3 +505,101 @@ func TestRecordLostEvents(t *testing.T) {
 		t.Error("trace-cmd report shows no dropped events")
 	}
 }
+
+// threadsProgram starts threads that each end with their goroutine
+// (locked, never unlocked) and prints its pid and their tids.
+const threadsProgram = `package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+)
+
+func main() {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var tids []int
+	runtime.LockOSThread() // the main goroutine keeps the main thread
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runtime.LockOSThread()
+			mu.Lock()
+			tids = append(tids, syscall.Gettid())
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	fmt.Print(os.Getpid())
+	for _, t := range tids {
+		fmt.Print(" ", t)
+	}
+	fmt.Println()
+}
+`
+
+// TestRecordThreads records a Go program whose threads end before it:
+// each thread is in the index from its fork (clone, by any thread of the
+// program) on, and no longer
+// runs at the end of the trace; its exit is in the trace.
+func TestRecordThreads(t *testing.T) {
+	needRecording(t)
+	dir := t.TempDir()
+	for name, text := range map[string]string{"main.go": threadsProgram, "go.mod": "module threads\n\ngo 1.21\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build := exec.Command("go", "build", "-o", "threads", ".")
+	build.Dir = dir
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	out := filepath.Join(dir, "threads.dat")
+	code, stdout, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--", filepath.Join(dir, "threads")))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ids := strings.Fields(stdout)
+	if len(ids) != 4 {
+		t.Fatalf("CMD printed %q: want its pid and 3 tids", stdout)
+	}
+	report := sameReport(t, out)
+	index := filepath.Join(dir, "threads.idx")
+	threads := 0
+	for _, tid := range ids[1:] {
+		if tid == ids[0] {
+			continue // a goroutine that ran on the main thread
+		}
+		threads++
+		fork := reportTime(t, report, `sched_process_fork: +comm=\S+ pid=\d+ child_comm=\S+ child_pid=`+tid+`\b`)
+		reportTime(t, report, `sched_process_exit: +comm=\S+ pid=`+tid+" ")
+		q := queryJSON(t, out, index, "Threads/"+tid)
+		if len(q.Attributes) != 1 {
+			t.Fatalf("thread %s is not in the index", tid)
+		}
+		ivs := q.Attributes[0].Intervals
+		first := -1
+		for i, iv := range ivs {
+			if iv.Value != nil {
+				first = i
+				break
+			}
+		}
+		if first < 0 || ivs[first].Start < fork-1000 || ivs[first].Start > fork+1000 { // the report rounds to the µs
+			t.Errorf("thread %s: first state at %+v, want at its fork %d", tid, ivs[max(first, 0)], fork)
+		}
+		switch v := ivs[len(ivs)-1].Value; v {
+		case nil, float64(1), float64(6):
+		default:
+			t.Errorf("thread %s: status %v at the end of the trace, after its exit", tid, v)
+		}
+	}
+	if threads < 2 {
+		t.Fatalf("only %d threads other than the main one", threads)
+	}
+}
