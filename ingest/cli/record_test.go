@@ -49,11 +49,13 @@ func needRecording(t *testing.T) string {
 		t.Skipf("tracefs is not writable (creating an instance: %v)", err)
 	}
 	os.Remove(probe)
+	recordRoot = fs.Root
 	return fs.Root
 }
 
 // tracefsState is what record must leave as it found: the top level's
-// settings and per-CPU buffer sizes, and the instances record makes.
+// settings and per-CPU buffer sizes. Its instance is checked apart
+// ([instanceLeft]): others, recording at the same time, have theirs.
 func tracefsState(t *testing.T, root string) string {
 	t.Helper()
 	var b strings.Builder
@@ -67,16 +69,24 @@ func tracefsState(t *testing.T, root string) string {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		fmt.Fprintf(&b, "%s: %q %v\n", f, data, err)
 	}
-	// Other helpers may add their own instances meanwhile: only
-	// tracetui-* ones are record's.
-	ents, _ := os.ReadDir(filepath.Join(root, "instances"))
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "tracetui-") {
-			fmt.Fprintf(&b, "instance %s\n", e.Name())
-		}
-	}
 	return b.String()
 }
+
+// instanceLeft fails the test if the finished recording cmd left its
+// instance (instances/tracetui-<its pid>).
+func instanceLeft(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if cmd.Process == nil || recordRoot == "" {
+		return
+	}
+	name := fmt.Sprintf("tracetui-%d", cmd.Process.Pid)
+	if _, err := os.Stat(filepath.Join(recordRoot, "instances", name)); err == nil {
+		t.Errorf("the recording left its tracefs instance %s", name)
+	}
+}
+
+// recordRoot is the tracefs root needRecording found.
+var recordRoot string
 
 // recordCmd returns the command running the built tracetui with args.
 func recordCmd(t *testing.T, args ...string) *exec.Cmd {
@@ -91,6 +101,7 @@ func run(t *testing.T, cmd *exec.Cmd) (int, string, string) {
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
+	instanceLeft(t, cmd)
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), o.String(), e.String()
 	} else if err != nil {
@@ -165,10 +176,16 @@ func TestRecordCommand(t *testing.T) {
 	if err != nil {
 		t.Fatalf("CMD's stdout %q: not its pid", stdout)
 	}
-	// The two /bin/true children: their exec, from the report.
-	execs := regexp.MustCompile(`sched_process_exec: +filename=\S*/true pid=(\d+)`).FindAllStringSubmatch(report, -1)
+	// The two /bin/true children of CMD: their exec, from the report
+	// (the recording holds the whole system's events).
+	var execs [][]string
+	for _, m := range regexp.MustCompile(`sched_process_exec: +filename=\S*/true pid=(\d+)`).FindAllStringSubmatch(report, -1) {
+		if regexp.MustCompile(`sched_process_fork: +comm=\S+ pid=` + strconv.Itoa(shPID) + ` child_comm=\S+ child_pid=` + m[1] + `\b`).MatchString(report) {
+			execs = append(execs, m)
+		}
+	}
 	if len(execs) != 2 {
-		t.Fatalf("%d execs of true in the trace, want 2", len(execs))
+		t.Fatalf("%d execs of true by children of CMD (%d) in the trace, want 2", len(execs), shPID)
 	}
 	index := filepath.Join(t.TempDir(), "sh.idx")
 	for _, m := range execs {
@@ -312,6 +329,7 @@ func TestRecordInterrupt(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	err = cmd.Wait()
+	instanceLeft(t, cmd)
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
