@@ -621,3 +621,37 @@ func TestRecordThreads(t *testing.T) {
 		t.Fatalf("only %d threads other than the main one", threads)
 	}
 }
+
+// TestRecordAfterKill: a recording killed by SIGKILL leaves its instance
+// (nothing can remove it then); the next recording removes it.
+func TestRecordAfterKill(t *testing.T) {
+	root := needRecording(t)
+	dir := t.TempDir()
+	cmd := recordCmd(t, "record", "-o", filepath.Join(dir, "killed.dat"), "--no-open", "--", "sh", "-c", "echo $$; exec sleep 60")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	cmd.Process.Kill()
+	cmd.Wait()
+	if pid, perr := strconv.Atoi(strings.TrimSpace(line)); perr == nil {
+		syscall.Kill(pid, syscall.SIGKILL) // CMD, orphaned
+	} else {
+		t.Fatalf("CMD's first line %q, %v", line, err)
+	}
+	left := filepath.Join(root, "instances", fmt.Sprintf("tracetui-%d", cmd.Process.Pid))
+	if _, err := os.Stat(left); err != nil {
+		t.Fatalf("the killed recording's instance: %v", err)
+	}
+	code, _, stderr := run(t, recordCmd(t, "record", "-o", filepath.Join(dir, "next.dat"), "--no-open", "--", "true"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(left); err == nil {
+		t.Errorf("%s is still there after the next recording", left)
+	}
+}
