@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tracetui/tracetui/ingest/record"
-	"github.com/tracetui/tracetui/ingest/tracedat"
 	"golang.org/x/sys/unix"
 )
 
@@ -153,12 +152,7 @@ func exitStatus(err error) int {
 // summarize describes a recording: its path, events, and the lost
 // events with the buffer size to raise.
 func summarize(res *record.Result) string {
-	events := "? events"
-	if src, err := tracedat.Open(res.Path, tracedat.Options{}); err == nil {
-		events = fmt.Sprintf("%d events", src.Events())
-		src.Close()
-	}
-	s := fmt.Sprintf("%s: %s, %d pages, %d bytes", res.Path, events, res.Pages, res.Bytes)
+	s := fmt.Sprintf("%s: %d events, %d pages, %d bytes", res.Path, res.Events, res.Pages, res.Bytes)
 	switch {
 	case res.Lost > 0:
 		s += fmt.Sprintf("; %d events lost: record with --buffer-kb above %d", res.Lost, res.BufferKB)

@@ -168,6 +168,12 @@ func TestRecordCommand(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 	report := sameReport(t, out)
+	// The summary's count (the CPUs' stats) is what the file holds.
+	if m := regexp.MustCompile(`: (\d+) events, `).FindStringSubmatch(stderr); m == nil {
+		t.Errorf("stderr %q: no event count", stderr)
+	} else if n := strings.Count(report, "\n") - 1; m[1] != strconv.Itoa(n) { // the "cpus=2" line
+		t.Errorf("summary: %s events, trace-cmd report prints %d", m[1], n)
+	}
 
 	shPID, err := strconv.Atoi(strings.TrimSpace(stdout))
 	if err != nil {
