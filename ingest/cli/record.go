@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"syscall"
 	"time"
 
@@ -38,6 +39,9 @@ func runRecord(e *Env, args []string) error {
 	allCPUs := fs.Bool("all-cpus", false, "also drain the buffers of offline (possible) CPUs")
 	noOpen := fs.Bool("no-open", false, "do not open the browser on the trace")
 	if err := Parse(fs, args, 0, -1); err != nil {
+		if errors.As(err, new(usageError)) && !slices.Contains(args, "--") {
+			return Usagef("%v (put CMD and its flags after --)", err)
+		}
 		return err
 	}
 	argv := fs.Args()
