@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -116,9 +117,12 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBe
 	defer close(returned) // before the contexts' stop, which cancels them
 	go forceExit(ctx, &e.selfStop, returned, stderr, name)
 	err := runCmd(e, rest)
+	var status ExitStatus
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &status):
+		return int(status)
 	case errors.Is(err, context.Canceled):
 		// Ctrl-C, SIGTERM or q while indexing: the shell's status for an
 		// interrupted command, and a word instead of "context canceled".
@@ -179,3 +183,10 @@ func forceExit(ctx context.Context, selfStop *atomic.Bool, returned <-chan struc
 	case <-returned:
 	}
 }
+
+// ExitStatus is an error that makes Run exit with that status and say
+// nothing: a command that runs another passes its status on (record
+// exits as CMD did).
+type ExitStatus int
+
+func (s ExitStatus) Error() string { return "exit status " + strconv.Itoa(int(s)) }

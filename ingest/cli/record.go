@@ -8,17 +8,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"syscall"
 	"time"
 
 	"github.com/tracetui/tracetui/ingest/record"
-	"github.com/tracetui/tracetui/ingest/tracedat"
 	"golang.org/x/sys/unix"
 )
-
-// exit ends the process with CMD's status once the recording is written
-// (Run maps errors to 0, 1, 2 and 130 only).
-var exit = os.Exit
 
 // runRecord records a kernel trace of a command (or of the system, for
 // --duration or until Ctrl-C) into a trace.dat.
@@ -33,6 +29,9 @@ func runRecord(e *Env, args []string) error {
 	allCPUs := fs.Bool("all-cpus", false, "also drain the buffers of offline (possible) CPUs")
 	noOpen := fs.Bool("no-open", false, "do not open the browser on the trace")
 	if err := Parse(fs, args, 0, -1); err != nil {
+		if errors.As(err, new(usageError)) && !slices.Contains(args, "--") {
+			return Usagef("%v (put CMD and its flags after --)", err)
+		}
 		return err
 	}
 	argv := fs.Args()
@@ -111,7 +110,7 @@ func runRecord(e *Env, args []string) error {
 		}
 	}
 	if status != 0 {
-		exit(status)
+		return ExitStatus(status) // CMD's, once the recording is written
 	}
 	return nil
 }
@@ -148,12 +147,7 @@ func exitStatus(err error) int {
 // summarize describes a recording: its path, events, and the lost
 // events with the buffer size to raise.
 func summarize(res *record.Result) string {
-	events := "? events"
-	if src, err := tracedat.Open(res.Path, tracedat.Options{}); err == nil {
-		events = fmt.Sprintf("%d events", src.Events())
-		src.Close()
-	}
-	s := fmt.Sprintf("%s: %s, %d pages, %d bytes", res.Path, events, res.Pages, res.Bytes)
+	s := fmt.Sprintf("%s: %d events, %d pages, %d bytes", res.Path, res.Events, res.Pages, res.Bytes)
 	switch {
 	case res.Lost > 0:
 		s += fmt.Sprintf("; %d events lost: record with --buffer-kb above %d", res.Lost, res.BufferKB)

@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,9 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/record"
@@ -23,11 +20,6 @@ import (
 // `tracetui record` end to end, on this machine's kernel: each test
 // records a command in the test itself, then checks the file with
 // trace-cmd report, the index, and tracefs as it was before.
-
-func init() {
-	// The help tests (cli_test.go) cover record too.
-	synopses["record"] = "record [-o FILE] [-f] [-e EVENTS] [--duration D] [--buffer-kb N] [--all-cpus] [--no-open] [-- CMD ARGS...]"
-}
 
 // needRecording skips the test unless tracefs is writable here (root,
 // tracefs mounted or mountable) and trace-cmd is installed; it returns
@@ -50,11 +42,13 @@ func needRecording(t *testing.T) string {
 		t.Skipf("tracefs is not writable (creating an instance: %v)", err)
 	}
 	os.Remove(probe)
+	recordRoot = fs.Root
 	return fs.Root
 }
 
 // tracefsState is what record must leave as it found: the top level's
-// settings and per-CPU buffer sizes, and the instances record makes.
+// settings and per-CPU buffer sizes. Its instance is checked apart
+// ([instanceLeft]): others, recording at the same time, have theirs.
 func tracefsState(t *testing.T, root string) string {
 	t.Helper()
 	var b strings.Builder
@@ -68,20 +62,24 @@ func tracefsState(t *testing.T, root string) string {
 		data, err := os.ReadFile(filepath.Join(root, f))
 		fmt.Fprintf(&b, "%s: %q %v\n", f, data, err)
 	}
-	// Only tracetui-* instances are record's; one whose process is alive
-	// belongs to another recording running meanwhile (a developer's, or
-	// another test run's), not to the one under test, which has exited
-	// when this is read after it: a leaked instance names a dead pid.
-	ents, _ := os.ReadDir(filepath.Join(root, "instances"))
-	for _, e := range ents {
-		pid, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "tracetui-"))
-		if !strings.HasPrefix(e.Name(), "tracetui-") || err == nil && syscall.Kill(pid, 0) == nil {
-			continue
-		}
-		fmt.Fprintf(&b, "instance %s\n", e.Name())
-	}
 	return b.String()
 }
+
+// instanceLeft fails the test if the finished recording cmd left its
+// instance (instances/tracetui-<its pid>).
+func instanceLeft(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	if cmd.Process == nil || recordRoot == "" {
+		return
+	}
+	name := fmt.Sprintf("tracetui-%d", cmd.Process.Pid)
+	if _, err := os.Stat(filepath.Join(recordRoot, "instances", name)); err == nil {
+		t.Errorf("the recording left its tracefs instance %s", name)
+	}
+}
+
+// recordRoot is the tracefs root needRecording found.
+var recordRoot string
 
 // recordCmd returns the command running the built tracetui with args.
 func recordCmd(t *testing.T, args ...string) *exec.Cmd {
@@ -96,6 +94,7 @@ func run(t *testing.T, cmd *exec.Cmd) (int, string, string) {
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
+	instanceLeft(t, cmd)
 	if ee, ok := err.(*exec.ExitError); ok {
 		return ee.ExitCode(), o.String(), e.String()
 	} else if err != nil {
@@ -165,15 +164,27 @@ func TestRecordCommand(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 	report := sameReport(t, out)
+	// The summary's count (the CPUs' stats) is what the file holds.
+	if m := regexp.MustCompile(`: (\d+) events, `).FindStringSubmatch(stderr); m == nil {
+		t.Errorf("stderr %q: no event count", stderr)
+	} else if n := strings.Count(report, "\n") - 1; m[1] != strconv.Itoa(n) { // the "cpus=2" line
+		t.Errorf("summary: %s events, trace-cmd report prints %d", m[1], n)
+	}
 
 	shPID, err := strconv.Atoi(strings.TrimSpace(stdout))
 	if err != nil {
 		t.Fatalf("CMD's stdout %q: not its pid", stdout)
 	}
-	// The two /bin/true children: their exec, from the report.
-	execs := regexp.MustCompile(`sched_process_exec: +filename=\S*/true pid=(\d+)`).FindAllStringSubmatch(report, -1)
+	// The two /bin/true children of CMD: their exec, from the report
+	// (the recording holds the whole system's events).
+	var execs [][]string
+	for _, m := range regexp.MustCompile(`sched_process_exec: +filename=\S*/true pid=(\d+)`).FindAllStringSubmatch(report, -1) {
+		if regexp.MustCompile(`sched_process_fork: +comm=\S+ pid=` + strconv.Itoa(shPID) + ` child_comm=\S+ child_pid=` + m[1] + `\b`).MatchString(report) {
+			execs = append(execs, m)
+		}
+	}
 	if len(execs) != 2 {
-		t.Fatalf("%d execs of true in the trace, want 2", len(execs))
+		t.Fatalf("%d execs of true by children of CMD (%d) in the trace, want 2", len(execs), shPID)
 	}
 	index := filepath.Join(t.TempDir(), "sh.idx")
 	for _, m := range execs {
@@ -290,223 +301,4 @@ func (q query) last(path string) (any, int64) {
 		}
 	}
 	return nil, 0
-}
-
-// TestRecordInterrupt sends SIGINT to tracetui record (not to CMD) in the
-// middle of a recording: the trace so far is written and valid, CMD gets
-// the signal, and record exits with CMD's status (130).
-func TestRecordInterrupt(t *testing.T) {
-	root := needRecording(t)
-	before := tracefsState(t, root)
-	out := filepath.Join(t.TempDir(), "int.dat")
-	cmd := recordCmd(t, "record", "-o", out, "--no-open", "--", "sh", "-c", "/bin/true; echo started; exec sleep 60")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// CMD runs once recording started: its first line says it does.
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "started\n" {
-		cmd.Process.Kill()
-		t.Fatalf("CMD's first line %q, %v", line, err)
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err = cmd.Wait()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	}
-	if code != 130 {
-		t.Errorf("exit %d (%v), want 130 (sleep killed by SIGINT); stderr: %s", code, err, stderr.String())
-	}
-	if after := tracefsState(t, root); after != before {
-		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
-	}
-	report := sameReport(t, out)
-	if !regexp.MustCompile(`sched_process_exec: +filename=\S*/true`).MatchString(report) {
-		t.Error("the exec of true, before the interrupt, is not in the trace")
-	}
-}
-
-// TestRecordRefusesOverwrite: an existing output is left alone without
-// -f (nothing is recorded), and replaced with it.
-func TestRecordRefusesOverwrite(t *testing.T) {
-	root := needRecording(t)
-	before := tracefsState(t, root)
-	out := filepath.Join(t.TempDir(), "exists.dat")
-	if err := os.WriteFile(out, []byte("keep me"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--", "true"))
-	if code != 1 || !strings.Contains(stderr, "exists") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-		t.Errorf("exit %d, stderr %q: want 1 and one line saying the file exists", code, stderr)
-	}
-	if b, _ := os.ReadFile(out); string(b) != "keep me" {
-		t.Errorf("the existing file was changed")
-	}
-	code, _, stderr = run(t, recordCmd(t, "record", "-f", "-o", out, "--no-open", "--", "true"))
-	if code != 0 {
-		t.Fatalf("-f: exit %d: %s", code, stderr)
-	}
-	if b, _ := os.ReadFile(out); !bytes.HasPrefix(b, []byte("\x17\x08\x44tracing7\x00")) {
-		t.Errorf("-f: the file is not a trace.dat version 7")
-	}
-	if after := tracefsState(t, root); after != before {
-		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
-	}
-}
-
-// TestRecordErrors: an event the kernel lacks and a user other than root
-// get one line saying what to do; tracefs is left as it was, no file.
-func TestRecordErrors(t *testing.T) {
-	root := needRecording(t)
-	before := tracefsState(t, root)
-	dir := t.TempDir()
-	out := filepath.Join(dir, "none.dat")
-	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "-e", "nosuchgroup", "--no-open", "--", "true"))
-	if code != 1 || !strings.Contains(stderr, `"nosuchgroup"`) || !strings.Contains(stderr, "no such event") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-		t.Errorf("-e nosuchgroup: exit %d, stderr %q", code, stderr)
-	}
-	code, _, stderr = run(t, recordCmd(t, "record", "-o", out, "-e", "-sched,sched:nosuchevent", "--no-open", "--", "true"))
-	if code != 1 || !strings.Contains(stderr, `"sched:nosuchevent"`) {
-		t.Errorf("-e sched:nosuchevent: exit %d, stderr %q", code, stderr)
-	}
-
-	// As nobody: the binary's directory must be reachable.
-	os.Chmod(filepath.Dir(coretest.Binary(t)), 0o755)
-	os.Chmod(dir, 0o777)
-	cmd := recordCmd(t, "record", "-o", out, "--no-open", "--", "true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	code, _, stderr = run(t, cmd)
-	if code != 1 || !strings.Contains(stderr, "needs root") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-		t.Errorf("as nobody: exit %d, stderr %q: want 1 and one line saying root is needed", code, stderr)
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Errorf("%s written by a failed recording", out)
-	}
-	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
-		t.Errorf("temporary files left: %v", left)
-	}
-	if after := tracefsState(t, root); after != before {
-		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
-	}
-}
-
-// TestRecordFullDisk records into a 64 KB tmpfs: the write error is one
-// line, no file is left under the output's name nor any temporary file,
-// and tracefs is as before.
-func TestRecordFullDisk(t *testing.T) {
-	root := needRecording(t)
-	before := tracefsState(t, root)
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a small tmpfs to fill: %v", err)
-	}
-	defer syscall.Unmount(dir, 0)
-	out := filepath.Join(dir, "full.dat")
-	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--", "sh", "-c", "ls -R /usr/lib > /dev/null"))
-	if code != 1 || !strings.Contains(stderr, "no space left") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-		t.Errorf("exit %d, stderr %q: want 1 and one line saying the disk is full", code, stderr)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) > 0 {
-		t.Errorf("files left in the full directory: %v", ents)
-	}
-	if after := tracefsState(t, root); after != before {
-		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
-	}
-}
-
-// TestRecordOpensBrowserInTmux: `tracetui record -- sh -c ...` on a
-// terminal opens the browser on the new trace (in a tmux server of the
-// test's own; the screen is polled until what is expected shows or a
-// deadline passes).
-func TestRecordOpensBrowserInTmux(t *testing.T) {
-	needRecording(t)
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux is not installed (Debian package tmux)")
-	}
-	recordCmd(t) // builds the binary
-	dir := t.TempDir()
-	out := filepath.Join(dir, "tmux.dat")
-	socket := fmt.Sprintf("tracetui-record-%d", os.Getpid())
-	tm := func(args ...string) string {
-		c := exec.Command(tmux, append([]string{"-L", socket}, args...)...)
-		c.Env = append(os.Environ(), "TMUX=")
-		b, err := c.CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, b)
-		}
-		return string(b)
-	}
-	shell := fmt.Sprintf("%q record -o %q -- sh -c 'echo recorded; exit 3'; echo \"[exit $?]\"; sleep 600", coretest.Binary(t), out)
-	tm("-f", "/dev/null", "new-session", "-d", "-s", "rec", "-x", "100", "-y", "30",
-		"-e", "XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "-e", "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
-		"-e", "TERM=xterm-256color", shell)
-	t.Cleanup(func() { exec.Command(tmux, "-L", socket, "kill-server").Run() })
-	waitFor := func(deadline time.Duration, wants ...string) string {
-		t.Helper()
-		end := time.Now().Add(deadline)
-		var screen string
-		for time.Now().Before(end) {
-			screen = tm("capture-pane", "-p", "-J", "-t", "rec")
-			for _, w := range wants {
-				if strings.Contains(screen, w) {
-					return w
-				}
-			}
-			time.Sleep(20 * time.Millisecond) // poll interval, not synchronisation
-		}
-		t.Fatalf("none of %q on screen after %s; screen:\n%s", wants, deadline, screen)
-		return ""
-	}
-	if waitFor(60*time.Second, "Control Flow", "[exit") != "Control Flow" {
-		t.Fatalf("the browser did not open:\n%s", tm("capture-pane", "-p", "-J", "-t", "rec"))
-	}
-	waitFor(10*time.Second, "tmux.dat") // the status line names the new trace
-	tm("send-keys", "-t", "rec", "q")
-	waitFor(10*time.Second, "[exit 3]") // CMD's status, after the browser
-}
-
-// TestRecordDuration records the system, with no CMD, for --duration.
-func TestRecordDuration(t *testing.T) {
-	root := needRecording(t)
-	before := tracefsState(t, root)
-	out := filepath.Join(t.TempDir(), "system.dat")
-	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--duration", "300ms", "-e", "-raw_syscalls"))
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	report := sameReport(t, out)
-	if strings.Contains(report, " sys_enter: ") {
-		t.Error("-e -raw_syscalls: sys_enter recorded")
-	}
-	if after := tracefsState(t, root); after != before {
-		t.Errorf("tracefs changed:\nbefore %s\nafter  %s", before, after)
-	}
-}
-
-// TestRecordLostEvents overflows an 8 KB buffer with a million system
-// calls: the summary counts the lost events and names the buffer size to
-// raise, and the pages' lost-event marks read the same with trace-cmd
-// report ("CPU:N [M EVENTS DROPPED]") and tracetui dump.
-func TestRecordLostEvents(t *testing.T) {
-	needRecording(t)
-	out := filepath.Join(t.TempDir(), "lost.dat")
-	code, _, stderr := run(t, recordCmd(t, "record", "-o", out, "--no-open", "--buffer-kb", "8", "--",
-		"dd", "if=/dev/zero", "of=/dev/null", "bs=1", "count=500000"))
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	if !regexp.MustCompile(`; [1-9]\d* events lost: record with --buffer-kb above 8 `).MatchString(stderr) {
-		t.Errorf("stderr %q: no count of lost events with the buffer size to raise", stderr)
-	}
-	if report := sameReport(t, out); !strings.Contains(report, "EVENTS DROPPED]") {
-		t.Error("trace-cmd report shows no dropped events")
-	}
 }

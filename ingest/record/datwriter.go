@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
-	"fmt"
-	"io"
 	"os"
 
 	"github.com/klauspost/compress/zstd"
@@ -28,8 +26,8 @@ type Meta struct {
 	CPUCount    int
 	Version     string
 	CPUStats    []string // per_cpu/cpuN/stats of each CPU written, in order
-	// Compress compresses the metadata sections with zstd (the pages stay
-	// as they are: they are copied, not transformed).
+	// Compress compresses the metadata sections with zstd, and the
+	// pages too, by chunks of chunkPages pages.
 	Compress bool
 }
 
@@ -195,41 +193,10 @@ func writeDat(f *os.File, m *Meta, cpus []cpuPages) error {
 		}{s.id, d.section(s.id, data)})
 	}
 
-	// The buffer section: its header, padding to a page boundary, then
-	// the pages of each CPU in turn. Its size counts padding and pages.
 	bufferAt := d.off
-	dataStart := (bufferAt + 16 + int64(m.PageSize) - 1) / int64(m.PageSize) * int64(m.PageSize)
-	total := dataStart - (bufferAt + 16)
-	for _, c := range cpus {
-		total += c.size
-	}
-	d.u16(tracedat.OptBuffer)
-	d.u16(0)
-	d.u32(0)
-	d.u64(uint64(total))
-	d.bytes(make([]byte, dataStart-d.off))
-	if d.err == nil {
-		d.err = d.w.Flush() // the pages go straight to the file
-	}
-	offsets := make([]int64, len(cpus))
-	for i, c := range cpus {
-		offsets[i] = d.off
-		if d.err != nil {
-			break
-		}
-		// copy_file_range(2) where the file system has it: no copy
-		// through user space (nor any, with reflinks).
-		if _, err := c.file.Seek(0, io.SeekStart); err != nil {
-			return fmt.Errorf("CPU %d pages: %w", c.cpu, err)
-		}
-		n, err := f.ReadFrom(io.LimitReader(c.file, c.size))
-		d.off += n
-		if err == nil && n != c.size {
-			err = fmt.Errorf("CPU %d pages: %d bytes of %d", c.cpu, n, c.size)
-		}
-		if err != nil {
-			return err
-		}
+	offsets, sizes, err := d.buffer(m, cpus)
+	if err != nil {
+		return err
 	}
 
 	// The options section.
@@ -255,7 +222,7 @@ func writeDat(f *os.File, m *Meta, cpus []cpuPages) error {
 	for i, c := range cpus {
 		bo.u32(uint32(c.cpu))
 		bo.u64(uint64(offsets[i]))
-		bo.u64(uint64(c.size))
+		bo.u64(uint64(sizes[i]))
 	}
 	ob.option(tracedat.OptBuffer, bo.Bytes())
 	ob.option(tracedat.OptDone, le.AppendUint64(nil, 0))
@@ -271,6 +238,6 @@ func writeDat(f *os.File, m *Meta, cpus []cpuPages) error {
 	if err := d.w.Flush(); err != nil {
 		return err
 	}
-	_, err := f.WriteAt(le.AppendUint64(nil, uint64(optionsAt)), firstOptions)
+	_, err = f.WriteAt(le.AppendUint64(nil, uint64(optionsAt)), firstOptions)
 	return err
 }

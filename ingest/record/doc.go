@@ -37,10 +37,13 @@
 //	  19 kallsyms: <u32 n> /proc/kallsyms
 //	  20 printk formats: <u32 n> printk_formats
 //	  21 saved cmdlines: <u64 n> "pid comm\n" lines
-//	   3 buffer (never compressed): zeros up to a page boundary, then
-//	     each CPU's pages as trace_pipe_raw gave them (page header:
-//	     <u64 timestamp> <u64 commit: size | 1<<31 lost events before
-//	     | 1<<30 their count stored after the data>, then the events)
+//	   3 buffer: zeros up to a page boundary, then each CPU's pages as
+//	     trace_pipe_raw gave them (page header: <u64 timestamp> <u64
+//	     commit: size | 1<<31 lost events before | 1<<30 their count
+//	     stored after the data>, then the events); compressed, each
+//	     CPU's data is <u32 chunks> then per chunk of 10 pages <u32
+//	     compressed size> <u32 size> <zstd frame>, and the BUFFER
+//	     option's size for the CPU counts the chunks, not the count
 //	   0 options (never compressed): (<u16 id> <u32 n> data)...:
 //	     16-21 <u64 offset of the section>, TRACECLOCK trace_clock,
 //	     UNAME, CPUCOUNT <u32>, VERSION, CPUSTAT per CPU ("CPU: N\n"

@@ -14,10 +14,11 @@ import (
 // recording stopped (so that the names of the threads seen are known):
 // headers and formats from the instance, kallsyms, printk formats, the
 // saved command lines (the kernel's, completed from /proc), the clock and
-// uname; and each CPU's stats with the events the kernel lost.
-func (r *Recorder) collectMeta() (*Meta, []string, int64) {
+// uname; and each CPU's stats with the events the kernel lost and those
+// read (all the events recorded, once the buffers are empty).
+func (r *Recorder) collectMeta() (m *Meta, stats []string, lost, events int64) {
 	in, fs := r.in, r.fs
-	m := &Meta{PageSize: r.pageSize, Version: r.opts.Version, Compress: true}
+	m = &Meta{PageSize: r.pageSize, Version: r.opts.Version, Compress: true}
 	m.HeaderPage, _ = fs.readFile("events/header_page")
 	m.HeaderEvent, _ = fs.readFile("events/header_event")
 	m.Ftrace = ftraceFormats(in.path("events"))
@@ -32,8 +33,6 @@ func (r *Recorder) collectMeta() (*Meta, []string, int64) {
 	m.Uname = uname()
 	all, _, _ := in.cpus()
 	m.CPUCount = len(all)
-	var stats []string
-	var lost int64
 	for _, cpu := range r.cpus {
 		st, err := in.read(fmt.Sprintf("per_cpu/cpu%d/stats", cpu))
 		if err != nil {
@@ -41,8 +40,9 @@ func (r *Recorder) collectMeta() (*Meta, []string, int64) {
 		}
 		stats = append(stats, fmt.Sprintf("CPU: %d\n%s", cpu, st))
 		lost += statField(st, "overrun") + statField(st, "dropped events")
+		events += statField(st, "read events")
 	}
-	return m, stats, lost
+	return m, stats, lost, events
 }
 
 // statField returns a number of a per_cpu stats file ("overrun: 12").

@@ -56,9 +56,10 @@ func (r *Recorder) Failed() <-chan struct{} { return r.failed }
 
 // Result describes a written recording.
 type Result struct {
-	Path  string
-	Pages int64 // ring-buffer pages written
-	Bytes int64 // size of the file
+	Path   string
+	Pages  int64 // ring-buffer pages written
+	Events int64 // events recorded (the CPUs' "read events")
+	Bytes  int64 // size of the file
 	// Lost is the number of events the kernel dropped (its per-CPU
 	// overrun and dropped counts); LostPages the pages that say events
 	// were lost before them.
@@ -204,8 +205,8 @@ func (r *Recorder) Stop() (*Result, error) {
 		res.LostPages += d.lostPages
 		cpus = append(cpus, cpuPages{cpu: d.cpu, file: r.tmps[i], size: d.size})
 	}
-	meta, stats, lost := r.collectMeta()
-	res.Lost = lost
+	meta, stats, lost, events := r.collectMeta()
+	res.Lost, res.Events = lost, events
 	meta.CPUStats = stats
 	r.release() // tracefs as it was before the files are written
 	defer r.removeTemps()
