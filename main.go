@@ -26,12 +26,13 @@ func main() {
 
 // runBrowse opens the browser on a trace (no trace: the demo trace).
 func runBrowse(e *cli.Env, args []string) error {
-	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [TRACE]")
+	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [--focus TID] [TRACE]")
 	indexFile := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
 	arch := cli.ArchFlag(fs)
 	symbols := fs.String("symbols", "", "name call-stack addresses from the nm listing `FILE`")
+	focus := fs.Int("focus", 0, "select the Control Flow row of thread or process `TID` at open, first on screen")
 	if err := cli.Parse(fs, args, 0, 1); err != nil {
 		return err
 	}
@@ -68,7 +69,7 @@ func runBrowse(e *cli.Env, args []string) error {
 			return browserTrace{t, label}, nil
 		},
 	}
-	return tui.Run(ctx, opener, tui.Options{ASCII: *ascii}) // cancelled indexing: exit 130
+	return tui.Run(ctx, opener, tui.Options{ASCII: *ascii, FocusTID: *focus}) // cancelled indexing: exit 130
 }
 
 // benchFrames replays the browser's navigation script on t (`tracetui

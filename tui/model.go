@@ -42,6 +42,7 @@ type Model struct {
 	trace    frame.Trace // the opened trace, closed with the model
 	err      error
 	clock    func() time.Time
+	focus    int // Settings.FocusTID
 }
 
 // Settings configure a Model.
@@ -56,6 +57,8 @@ type Settings struct {
 	// Clipboard receives the copy key's OSC 52 sequences: the terminal
 	// the program draws on; nil: copying says it is unavailable.
 	Clipboard io.Writer
+	// FocusTID: see Options.FocusTID.
+	FocusTID int
 }
 
 // New returns the root model for a trace. ctx bounds every query and the
@@ -72,7 +75,7 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	sh := &ui.Shared{Width: 80, Height: 24, Styles: s.Styles, Keys: s.Keys, Clipboard: s.Clipboard}
-	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock,
+	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock, focus: s.FocusTID,
 		indexing: newIndexing(sh, o, s.Clock())}
 }
 
@@ -149,6 +152,9 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		}
 		m.screen = screenBrowser
 		m.gantt = gantt.New(m.ctx, m.sh, msg.trace, m.clock)
+		if m.focus != 0 {
+			m.gantt.Focus(m.focus)
+		}
 		m.views = ui.NewStack(m.sh, m.gantt, func() ui.View { return help.New(m.sh) })
 		m.gantt.SetViews(m.views)
 		return m.gantt.Init()

@@ -27,6 +27,10 @@ type Options struct {
 	// Input and Output default to the terminal (stdin, stdout).
 	Input  io.Reader
 	Output io.Writer
+	// FocusTID, if not 0, is the thread (or process) whose Control Flow
+	// row is selected and shown first at open: the command that
+	// `tracetui record` ran.
+	FocusTID int
 }
 
 // Run shows the browser full-screen until the user quits. It opens the
@@ -57,7 +61,7 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 	}
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	styles := ui.NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
-	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out})
+	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out, FocusTID: opts.FocusTID})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	_, err := p.Run()
 	closeErr := m.close()

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -105,7 +106,11 @@ func runRecord(e *Env, args []string) error {
 	status := exitStatus(waitErr)
 	if e.browse != nil && !*noOpen && isTerminal(e.Stdout) {
 		signal.Stop(sigs)
-		if err := e.Browse([]string{res.Path}); err != nil {
+		args := []string{res.Path}
+		if cmd != nil { // CMD's process first in Control Flow
+			args = []string{"--focus", strconv.Itoa(cmd.Process.Pid), res.Path}
+		}
+		if err := e.Browse(args); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
@@ -39,7 +40,9 @@ func (b *Gantt) findNext(back bool) tea.Cmd {
 	t, re := b.tree(), b.findRe
 	ctx, seq := b.finds.Start(b.ctx)
 	m, start := newRowMatcher(re), max(t.Selected(), 0)
-	b.setNote(noteInfo, fmt.Sprintf("/%s/: searching %d rows", re, t.Len()))
+	if !b.focusing {
+		b.setNote(noteInfo, fmt.Sprintf("/%s/: searching %d rows", re, t.Len()))
+	}
 	return func() tea.Msg {
 		n, at, total, err := findRow(ctx, t.Rows, m, start, back)
 		return findMsg{seq: seq, tree: t, re: re, n: n, at: at, total: total, err: err}
@@ -52,6 +55,10 @@ func (b *Gantt) found(m findMsg) tea.Cmd {
 		return nil
 	}
 	b.finds.Finish()
+	focus := b.focusing
+	if focus { // Focus's find: no note, nothing left to repeat
+		b.focusing, b.findRe = false, nil
+	}
 	switch {
 	case m.tree != b.tree(): // another pane is shown: the match is not among its rows
 		return nil
@@ -60,12 +67,18 @@ func (b *Gantt) found(m findMsg) tea.Cmd {
 	case m.err != nil:
 		b.setNote(noteError, fmt.Sprintf("finding /%s/: %v", m.re, m.err))
 		return nil
+	case m.n < 0 && focus:
+		return nil
 	case m.n < 0:
 		b.setNote(noteInfo, fmt.Sprintf("no row matches /%s/", m.re))
 		return nil
 	}
 	t := m.tree
 	t.SelectNode(m.n)
+	if focus { // the row first
+		t.Top = t.Sel
+		return b.changed(false)
+	}
 	// The found row in the middle of the Gantt, not on its last line.
 	l := b.sh.Layout(b.showTable, b.tableLines)
 	t.Top = t.Sel - l.GanttRows/2
@@ -167,4 +180,12 @@ func (m rowMatcher) matches(r pstree.RowInfo, label []byte) bool {
 	}
 	k := r.TIDLen()
 	return m.tidToo && k > 0 && k <= len(label) && m.re.Match(label[len(label)-k:])
+}
+
+// Focus selects the row of thread (or process) tid once the Control Flow
+// rows are read, and shows it first: a find of the tid alone, whose match
+// goes to the top of the Gantt instead of its middle.
+func (b *Gantt) Focus(tid int) {
+	b.findRe = regexp.MustCompile("^" + strconv.Itoa(tid) + "$")
+	b.focusing = true
 }

@@ -69,8 +69,10 @@ type Gantt struct {
 	table  *eventTable
 	prompt ui.Prompt
 	findRe *regexp.Regexp
-	note   string // one-line message (errors, "no match"), cleared by the next key
-	noteIs noteKind
+	// focusing: the find in flight is Focus's
+	focusing bool
+	note     string // one-line message (errors, "no match"), cleared by the next key
+	noteIs   noteKind
 
 	helpW     int    // width helpText was rendered for
 	helpText  string // the short help line
@@ -204,6 +206,9 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		b.panes[frame.PaneControlFlow].tree = msg.tree
+		if b.focusing {
+			return tea.Batch(b.changed(false), b.findNext(false))
+		}
 		return b.changed(false)
 	case frameMsg:
 		return b.gotFrame(msg.f)

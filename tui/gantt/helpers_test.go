@@ -45,11 +45,15 @@ type testRoot struct {
 	clock func() time.Time
 	g     *Gantt
 	views *ui.Stack
+	focus int // Focus at open, as tui.Options.FocusTID
 }
 
 // Init opens the Gantt on the trace, as the root does once it is open.
 func (r *testRoot) Init() tea.Cmd {
 	r.g = New(r.ctx, r.sh, r.tr, r.clock)
+	if r.focus != 0 {
+		r.g.Focus(r.focus)
+	}
 	r.views = ui.NewStack(r.sh, r.g, func() ui.View { return help.New(r.sh) })
 	r.g.SetViews(r.views)
 	return r.g.Init()
