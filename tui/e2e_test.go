@@ -137,17 +137,21 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.send("w")
 	s.waitFor(5*time.Second, "×2")
 
+	// Each step waits for what only the key's effect shows, not for
+	// text the typed prompt or the filter already put on screen: the
+	// find's note, the filter's count, the cursor's new time (the table's
+	// selected sched_switch, the first after the cursor, at +11.511 ms).
 	s.send("/")
 	s.text("swapper")
 	s.send("Enter")
-	s.waitFor(5*time.Second, "swapper")
+	s.waitFor(5*time.Second, "/swapper/: match 1 of")
 
 	s.send("f")
 	s.text("sched_switch")
 	s.send("Enter")
-	s.waitFor(20*time.Second, "match")
+	s.waitFor(20*time.Second, "1052/31556 match")
 	s.send("Enter") // go to the event: cursor moves
-	s.waitFor(5*time.Second, "sched_switch")
+	s.waitFor(5*time.Second, "cur +11.511ms")
 
 	s.send("P") // the critical path of the selected thread
 	s.waitFor(20*time.Second, "segments on")
