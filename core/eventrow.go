@@ -38,6 +38,10 @@ type EventRow struct {
 	TID      string // thread id ("" when unknown): the Control Flow row's tid
 	Process  string // process (exec) name, "" when unknown
 	Contents string // the fields, as `tracetui dump` prints them
+	// ClassAttributes and TraceAttributes are the user attributes of the
+	// event's class and of its trace (CTF 2: JSON, by namespace, e.g.
+	// LTTng's "lttng.org,2009"); "" when the format has none.
+	ClassAttributes, TraceAttributes string
 }
 
 // Text returns the row's text in a column: what filters match and what

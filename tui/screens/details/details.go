@@ -193,6 +193,13 @@ func (d *Screen) lines(w int) []string {
 			}
 			field(name, value)
 		}
+		// CTF 2's user attributes (LTTng's: tracer, hostname, domain...)
+		if e.ClassAttributes != "" {
+			field("event attrs", e.ClassAttributes)
+		}
+		if e.TraceAttributes != "" {
+			field("trace attrs", e.TraceAttributes)
+		}
 	} else {
 		out = append(out, st.Dim.Render("no event selected in the table"))
 	}

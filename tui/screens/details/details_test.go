@@ -1,0 +1,42 @@
+package details
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/keymap"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/ui"
+)
+
+// TestUserAttributesShown: an event's CTF 2 user attributes (LTTng's
+// context under "lttng.org,2009") are lines of the details pane, and an
+// event without any shows no such line.
+func TestUserAttributesShown(t *testing.T) {
+	sh := &ui.Shared{Width: 120, Height: 40, Styles: ui.NewStyles(lipgloss.NewRenderer(io.Discard), true), Keys: keymap.Default()}
+	h := core.NewMemHistory(0)
+	win := frame.Window{Start: 0, End: 100, Cols: 100}
+	for _, c := range []struct {
+		row  core.EventRow
+		want []string
+	}{
+		{core.EventRow{Event: "ev", Contents: "{ x = 1 }", ClassAttributes: `{"lttng.org,2009":{"log-level":"warning"}}`, TraceAttributes: `{"lttng.org,2009":{"x":1}}`},
+			[]string{"event attrs", `"log-level":"warning"`, "trace attrs"}},
+		{core.EventRow{Event: "ev", Contents: "{ x = 1 }"}, nil},
+	} {
+		d, _ := New(context.Background(), sh, nil, h, win, 0, &c.row, nil)
+		text := strings.Join(d.View(ui.Area{Width: 120, Height: 40}), "\n")
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("details of %+v lack %q:\n%s", c.row, w, text)
+			}
+		}
+		if c.want == nil && strings.Contains(text, "attrs") {
+			t.Errorf("details of an event without user attributes show some:\n%s", text)
+		}
+	}
+}
