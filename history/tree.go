@@ -330,3 +330,7 @@ func (t *Tree) unchanged() error {
 	}
 	return fmt.Errorf("history: %s: %w: the index file changed while it was open (%s): it was truncated or rewritten by another program", t.path, ErrCorrupt, why)
 }
+
+// IntervalCount is how many intervals the index holds: what a reader of
+// every state of the trace has to hold or stream.
+func (t *Tree) IntervalCount() int64 { return int64(t.hdr.intervals) }

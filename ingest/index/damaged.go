@@ -78,6 +78,9 @@ func (g guardedHistory) Attributes() *core.AttributeTree { return g.tree.Attribu
 
 func (g guardedHistory) Bounds() (start, end core.Time) { return g.tree.Bounds() }
 
+// IntervalCount tells readers of every state how many intervals there are.
+func (g guardedHistory) IntervalCount() int64 { return g.tree.IntervalCount() }
+
 func (g guardedHistory) Single(ctx context.Context, key core.Key, t core.Time) (core.Interval, core.QueryStats, error) {
 	iv, st, err := g.tree.Single(ctx, key, t)
 	return iv, st, g.d.check(err)

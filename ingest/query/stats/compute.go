@@ -21,6 +21,11 @@ type Options struct {
 	// Parts selects the analyses to run (and the attributes to read); 0
 	// means all.
 	Parts Part
+	// BatchThreads is how many threads' states are read at once: the
+	// memory of a Compute is that of one batch, whatever the trace's
+	// length. 0 chooses it from the history's size (all at once below
+	// a few million intervals); tests lower it.
+	BatchThreads int
 }
 
 // Part is a set of analyses.
@@ -73,6 +78,24 @@ type query struct {
 	byTID    map[int32]*threadKeys
 	cpus     []cpuKeys
 	irqNames map[int64]core.Key // IRQ_names/<irq>
+	// early holds the threads' states up to the last CPU's first switch
+	// (readFirstStates), for unseenRun: the batches' rows come later.
+	early map[core.Key][]core.Interval
+}
+
+// accumulators are what the analyses sum over the batches of threads.
+type accumulators struct {
+	usageAt   map[int32]int // tid -> its row in CPUUsage.Threads
+	calls     map[string]*callStats
+	slowCalls worst
+	slowSched worst
+	procs     map[int32]*LatencyRow
+	firstSw   map[core.Time]bool
+}
+
+func newAccumulators(top int) *accumulators {
+	return &accumulators{usageAt: map[int32]int{}, calls: map[string]*callStats{}, slowCalls: worst{n: top},
+		slowSched: worst{n: top}, procs: map[int32]*LatencyRow{}}
 }
 
 // Compute runs every analysis over h in o's range. It reads the history
@@ -96,28 +119,115 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	if o.Parts == 0 {
 		o.Parts = AllParts
 	}
+	// The threads' states (status, system calls, errors, priorities) are
+	// most of a trace's intervals: they are read a batch of threads at a
+	// time; the rest (names, CPUs, interrupts) at once.
 	keys := q.findKeys(h.Attributes(), o.Parts)
-	rows, _, err := history.Rows(ctx, h, keys, q.from, q.to-1)
-	if err != nil {
-		return nil, fmt.Errorf("analyses: reading the state history: %w", err)
+	perThread := map[core.Key]bool{}
+	for _, th := range q.threads {
+		for _, k := range th.stateKeys() {
+			perThread[k] = true
+		}
 	}
-	q.rows = make(map[core.Key][]core.Interval, len(keys))
+	var shared []core.Key
+	for _, k := range keys {
+		if !perThread[k] {
+			shared = append(shared, k)
+		}
+	}
+	q.rows = make(map[core.Key][]core.Interval, len(shared))
+	if err := q.read(ctx, h, shared, q.from, q.to-1); err != nil {
+		return nil, err
+	}
+	a := newAccumulators(q.top)
+	if o.Parts&PartCPU != 0 {
+		if err := q.readFirstStates(ctx, h); err != nil {
+			return nil, err
+		}
+		q.cpuUsage(rep, a)
+	}
+	for _, batch := range q.batches(h, o.BatchThreads) {
+		var ks []core.Key
+		for _, th := range batch {
+			ks = append(ks, th.stateKeys()...)
+		}
+		if err := q.read(ctx, h, ks, q.from, q.to-1); err != nil {
+			return nil, err
+		}
+		if o.Parts&PartCPU != 0 {
+			q.prioBatch(rep, a, batch)
+		}
+		if o.Parts&PartSyscalls != 0 {
+			q.syscallBatch(rep, a, batch)
+		}
+		if o.Parts&PartSched != 0 {
+			q.schedBatch(rep, a, batch)
+		}
+		for _, k := range ks { // the batch's rows are garbage now
+			delete(q.rows, k)
+		}
+	}
+	if o.Parts&PartSyscalls != 0 {
+		q.syscallFinish(rep, a)
+	}
+	if o.Parts&PartSched != 0 {
+		q.schedFinish(rep, a)
+	}
+	if o.Parts&PartIRQs != 0 {
+		q.interrupts(rep)
+	}
+	return rep, ctx.Err()
+}
+
+// stateKeys are a thread's attributes that change all through the trace.
+func (th *threadKeys) stateKeys() []core.Key {
+	var out []core.Key
+	for _, k := range []core.Key{th.status, th.sys, th.sysErr, th.prio} {
+		if k >= 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// read adds the rows of keys over [t0, t1] to q.rows.
+func (q *query) read(ctx context.Context, h core.History, keys []core.Key, t0, t1 core.Time) error {
+	if len(keys) == 0 {
+		return nil
+	}
+	rows, _, err := history.Rows(ctx, h, keys, t0, t1)
+	if err != nil {
+		return fmt.Errorf("analyses: reading the state history: %w", err)
+	}
 	for i, k := range keys {
 		q.rows[k] = rows[i]
 	}
-	steps := []struct {
-		part Part
-		run  func(*Report)
-	}{{PartCPU, q.cpuUsage}, {PartSyscalls, q.syscalls}, {PartSched, q.schedLatency}, {PartIRQs, q.interrupts}}
-	for _, step := range steps {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	return nil
+}
+
+// batchIntervals is about how many intervals a batch of threads holds
+// (40 bytes each in memory, twice while sorted): 64 MB at most.
+const batchIntervals = 1 << 20
+
+// intervalCounter is a history that knows how many intervals it holds
+// (an index does).
+type intervalCounter interface{ IntervalCount() int64 }
+
+// batches cuts the threads into batches of about batchIntervals
+// intervals, from the history's count, or of n threads when n > 0.
+func (q *query) batches(h core.History, n int) [][]threadKeys {
+	if n <= 0 {
+		n = len(q.threads)
+		if ic, ok := h.(intervalCounter); ok && ic.IntervalCount() > batchIntervals {
+			n = int(int64(len(q.threads)) * batchIntervals / ic.IntervalCount())
 		}
-		if o.Parts&step.part != 0 {
-			step.run(rep)
-		}
+		n = max(n, 256)
 	}
-	return rep, nil
+	var out [][]threadKeys
+	for lo := 0; lo < len(q.threads); lo += n {
+		out = append(out, q.threads[lo:min(lo+n, len(q.threads))])
+	}
+	return out
 }
 
 // findKeys lists the attributes the parts read.

@@ -2,9 +2,12 @@ package stats
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/history"
 )
 
 // run is one stretch of a thread on a CPU.
@@ -15,7 +18,7 @@ type run struct {
 
 // cpuUsage charges each CPU's Current_thread intervals to their thread
 // (tid 0, the idle thread, to nobody).
-func (q *query) cpuUsage(rep *Report) {
+func (q *query) cpuUsage(rep *Report, a *accumulators) {
 	span := float64(q.to - q.from)
 	pct := func(ns int64) float64 { return float64(ns) * 100 / span }
 	byTID := map[int32]*ThreadUsage{}
@@ -68,8 +71,7 @@ func (q *query) cpuUsage(rep *Report) {
 				u.Migrations++
 			}
 		}
-		u.Prios = q.prios(tid)
-		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, *u)
+		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, *u) // Prios by prioBatch
 		p := procs[u.PID]
 		if p == nil {
 			p = &ProcessUsage{PID: u.PID, Comm: q.comm(u.PID)}
@@ -92,6 +94,54 @@ func (q *query) cpuUsage(rep *Report) {
 	slices.SortFunc(rep.CPUUsage.Processes, func(a, b ProcessUsage) int {
 		return cmp.Or(cmp.Compare(b.NS, a.NS), cmp.Compare(a.PID, b.PID))
 	})
+	for i, u := range rep.CPUUsage.Threads {
+		a.usageAt[u.TID] = i
+	}
+}
+
+// prioBatch gives the threads of a batch that used a CPU their
+// priorities, from the batch's rows.
+func (q *query) prioBatch(rep *Report, a *accumulators, batch []threadKeys) {
+	for _, th := range batch {
+		if i, ok := a.usageAt[th.tid]; ok {
+			rep.CPUUsage.Threads[i].Prios = q.prios(th.tid)
+		}
+	}
+}
+
+// readFirstStates reads every thread's status from the range's start to
+// the last CPU's first switch: what unseenRun compares.
+func (q *query) readFirstStates(ctx context.Context, h core.History) error {
+	last := core.Time(-1)
+	for _, c := range q.cpus {
+		if c.cur < 0 {
+			continue
+		}
+		if r := q.rows[c.cur]; len(r) >= 2 && r[0].Value.IsNull() && !r[1].Value.IsNull() {
+			last = max(last, r[1].Start)
+		}
+	}
+	q.early = map[core.Key][]core.Interval{}
+	if last < q.from {
+		return nil
+	}
+	var keys []core.Key
+	for _, th := range q.threads {
+		if th.status >= 0 {
+			keys = append(keys, th.status)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	rows, _, err := history.Rows(ctx, h, keys, q.from, last)
+	if err != nil {
+		return fmt.Errorf("analyses: reading the state history: %w", err)
+	}
+	for i, k := range keys {
+		q.early[k] = rows[i]
+	}
+	return nil
 }
 
 // prios lists the distinct priorities a thread had in the range.
@@ -126,7 +176,7 @@ func (q *query) unseenRun(c cpuKeys) (tid int32, iv core.Interval, ok bool) {
 	found := 0
 	for i := range q.threads {
 		th := &q.threads[i]
-		rows := q.rows[th.status]
+		rows := q.early[th.status]
 		for j := 1; j < len(rows); j++ {
 			if rows[j].Start > at {
 				break

@@ -7,14 +7,17 @@ import (
 	"github.com/tracetui/tracetui/core"
 )
 
-// schedLatency measures wake-up to switch-in: a wait-for-CPU interval
-// entered from anything but running, ended by running.
-func (q *query) schedLatency(rep *Report) {
-	slow := worst{n: q.top}
-	procs := map[int32]*LatencyRow{}
-	firstSwitch := q.firstSwitches()
-	for i := range q.threads {
-		th := &q.threads[i]
+// schedBatch measures wake-up to switch-in, for the threads of a batch:
+// a wait-for-CPU interval entered from anything but running, ended by
+// running.
+func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
+	slow, procs := &a.slowSched, a.procs
+	if a.firstSw == nil {
+		a.firstSw = q.firstSwitches()
+	}
+	firstSwitch := a.firstSw
+	for i := range batch {
+		th := &batch[i]
 		r := q.rows[th.status]
 		var s Stats
 		for j := 1; j+1 < len(r); j++ {
@@ -43,13 +46,17 @@ func (q *query) schedLatency(rep *Report) {
 		}
 		p.Merge(&row.Stats)
 	}
-	for _, p := range procs {
+}
+
+// schedFinish lists the latencies summed over every batch.
+func (q *query) schedFinish(rep *Report, a *accumulators) {
+	for _, p := range a.procs {
 		rep.ProcessLatency = append(rep.ProcessLatency, *p)
 	}
 	byMax := func(a, b LatencyRow) int { return cmp.Or(cmp.Compare(b.MaxNS, a.MaxNS), cmp.Compare(a.TID, b.TID)) }
 	slices.SortFunc(rep.SchedLatency, byMax)
 	slices.SortFunc(rep.ProcessLatency, byMax)
-	rep.Slowest.SchedLatency = slow.list
+	rep.Slowest.SchedLatency = a.slowSched.list
 }
 
 // status reads a thread status value (-1 for null).

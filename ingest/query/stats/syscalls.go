@@ -12,12 +12,12 @@ import (
 // duration: the thread ends inside them.
 var neverReturn = map[string]bool{"exit": true, "exit_group": true}
 
-// syscalls counts each thread's complete System_call intervals.
-func (q *query) syscalls(rep *Report) {
-	all := map[string]*callStats{}
-	slow := worst{n: q.top}
-	for i := range q.threads {
-		th := &q.threads[i]
+// syscallBatch counts each thread's complete System_call intervals, for
+// the threads of a batch.
+func (q *query) syscallBatch(rep *Report, a *accumulators, batch []threadKeys) {
+	all, slow := a.calls, &a.slowCalls
+	for i := range batch {
+		th := &batch[i]
 		if th.sys < 0 {
 			continue
 		}
@@ -54,9 +54,13 @@ func (q *query) syscalls(rep *Report) {
 			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: q.comm(th.tid), Syscalls: syscallRows(mine)})
 		}
 	}
-	rep.Syscalls = syscallRows(all)
+}
+
+// syscallFinish lists the calls summed over every batch.
+func (q *query) syscallFinish(rep *Report, a *accumulators) {
+	rep.Syscalls = syscallRows(a.calls)
 	slices.SortFunc(rep.ThreadSyscalls, func(a, b ThreadSyscalls) int { return cmp.Compare(a.TID, b.TID) })
-	rep.Slowest.Syscalls = slow.list
+	rep.Slowest.Syscalls = a.slowCalls.list
 }
 
 // callStats is a system call's durations and outcomes.
