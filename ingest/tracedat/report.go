@@ -2,6 +2,7 @@ package tracedat
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -52,6 +53,7 @@ func (s *Source) Report(w io.Writer, limit int64) (last core.Time, all bool, err
 		}
 		line = s.AppendLine(line, int64(ev.Time))
 		line = append(line, '\n')
+		s.learnComms(ev)
 		if _, err := bw.Write(line); err != nil {
 			return last, false, err
 		}
@@ -185,4 +187,36 @@ func appendRawFields(dst []byte, ef *eventFormat, r *record) []byte {
 		dst = strconv.AppendInt(dst, v, 10)
 	}
 	return dst
+}
+
+// commFields are the (comm, pid) field pairs of the events whose printing
+// teaches libtraceevent a task's name (its sched_switch and sched_wakeup
+// plugins register the comms they print for pids the saved cmdlines do
+// not name): trace-cmd report names such a task from that event on.
+var commFields = map[string][][2]string{
+	"sched_switch":     {{"prev_comm", "prev_pid"}, {"next_comm", "next_pid"}},
+	"sched_wakeup":     {{"comm", "pid"}},
+	"sched_wakeup_new": {{"comm", "pid"}},
+}
+
+// learnComms does what those plugins do after ev is printed: it names
+// the pids ev shows that no cmdline names yet.
+func (s *Source) learnComms(ev *core.Event) {
+	pairs, ok := commFields[ev.Class.Name]
+	if !ok {
+		return
+	}
+	for _, p := range pairs {
+		c, id := ev.Field(ev.Class.FieldIndex(p[0])), ev.Field(ev.Class.FieldIndex(p[1]))
+		pid, ok := id.AsInt()
+		if !ok || c.Kind != core.FieldString || pid <= 0 {
+			continue
+		}
+		if _, known := s.comms[int32(pid)]; !known {
+			if s.comms == nil {
+				s.comms = map[int32][]byte{}
+			}
+			s.comms[int32(pid)] = bytes.Clone(c.Bytes)
+		}
+	}
 }
