@@ -46,6 +46,7 @@ type dec struct {
 
 type loopFrame struct {
 	left  uint64
+	pos   int64 // where the current iteration started
 	start int32
 }
 
@@ -317,7 +318,7 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		if sp == len(d.loops) {
 			return pos, pc, sp, d.stop(pos, d.fail(pos, "arrays nested too deep"))
 		}
-		d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
+		d.loops[sp] = loopFrame{left: count, pos: pos, start: int32(pc + 1)}
 		sp++
 	case opWide:
 		pos = alignUp(pos, int64(o.align))
@@ -357,7 +358,11 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 	case opLoopEnd:
 		top := &d.loops[sp-1]
 		top.left--
-		if top.left > 0 {
+		// An iteration that read nothing changed no value: the ones left
+		// would do the same (issue 32: 2^20 empty elements in each of 2^20
+		// took 2^40 iterations).
+		if top.left > 0 && pos != top.pos {
+			top.pos = pos
 			pc = int(top.start) - 1
 		} else {
 			sp--
