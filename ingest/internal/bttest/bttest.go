@@ -6,6 +6,7 @@ package bttest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os/exec"
 	"sort"
 	"strings"
@@ -208,4 +209,38 @@ func staleEquivalent(bt, ours string, seen map[string]bool) bool {
 		i, j = k+1, j+1
 	}
 	return i == len(bt) && j == len(ours)
+}
+
+// RunUnmuxed runs babeltrace2 on a trace of one data stream file with its
+// source connected to the text sink directly, without the muxer that
+// `babeltrace2 TRACE` puts between them: the muxer refuses a packet that
+// begins before the previous one ends (it aborts LTTng's hello-lost after
+// 38 events), the source and the sink do not. The output is that of
+// --clock-seconds --no-delta. It skips the test when babeltrace2 is not
+// installed.
+func RunUnmuxed(t testing.TB, trace string) (stdout, stderr string, code int) {
+	t.Helper()
+	bin := coretest.NeedCommand(t, "babeltrace2", "babeltrace2")
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	inputs, err := json.Marshal([]string{trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, bin, "run",
+		"--component=src:src.ctf.fs", "--params=inputs="+string(inputs),
+		"--component=sink:sink.text.pretty", "--params=clock-seconds=true,no-delta=true",
+		"--connect=src:sink")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		return o.String(), e.String(), Hang
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("babeltrace2: %v", err)
+	}
+	return o.String(), e.String(), code
 }
