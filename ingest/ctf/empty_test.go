@@ -141,6 +141,21 @@ func TestWriteEmptyElements(t *testing.T) {
 	}
 }
 
+// TestEmptyElementsCommitted checks the printing of the trace:
+// as babeltrace2 up to the budget, then the mark.
+func TestEmptyElementsCommitted(t *testing.T) {
+	got := printAll(t, filepath.Join("testdata", "empty-elements"))
+	const head = "{ cpu_id = 0 }, { n = 4294967295, s = [ [0] = { z = [ ] }, [1] = { z = [ ] }, "
+	const tail = ", [46073] = { z = [ ] }, ... [46074..4294967294] alike ] }"
+	if len(got) != 2 || !strings.HasPrefix(got[0], head) || !strings.HasSuffix(got[0], tail) ||
+		strings.Count(got[0], "{ z = [ ] }") != 46074 || len(got[0]) > maxRepeatText+200 {
+		t.Errorf("first event: %d events, %d bytes", len(got), len(got[0]))
+	}
+	if want := "{ cpu_id = 0 }, { n = 3, s = [ [0] = { z = [ ] }, [1] = { z = [ ] }, [2] = { z = [ ] } ] }"; len(got) < 2 || got[1] != want {
+		t.Errorf("second event: %q, want %q", got[1:], want)
+	}
+}
+
 // TestEmptyElements prints every event of each hostile trace as dump
 // does, and bounds the output, the memory allocated and the time.
 func TestEmptyElements(t *testing.T) {
