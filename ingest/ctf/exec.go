@@ -20,10 +20,6 @@ var errRefill = errors.New("ctf: window exhausted")
 // compiler refuses deeper ones).
 const maxLoopDepth = 64
 
-// maxEmptyElems bounds the length of arrays whose elements can take no
-// space: their length cannot be checked against the packet size.
-const maxEmptyElems = 1 << 20
-
 // dec is the decoding state of one stream: the loaded bytes of the
 // current packet, the position, and the values read so far.
 type dec struct {
@@ -308,11 +304,10 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		if count == 0 {
 			return pos, int(o.jump) - 1, sp, nil
 		}
-		if o.minBits == 0 {
-			if count > maxEmptyElems {
-				return pos, pc, sp, d.stop(pos, d.fail(pos, "array or sequence of %d elements that may be empty is too long", count))
-			}
-		} else if pos > d.content || count > uint64(d.content-pos)/o.minBits {
+		// Elements that may take no space cannot have their count checked
+		// against the packet; the loop ends at the first that reads
+		// nothing (opLoopEnd), so it runs once per element read at most.
+		if o.minBits > 0 && (pos > d.content || count > uint64(d.content-pos)/o.minBits) {
 			return pos, pc, sp, d.stop(pos, d.fail(pos, "an array or sequence of %d elements at bit %d goes past the end of the packet content (%d bits)", count, pos, d.content))
 		}
 		if sp == len(d.loops) {
