@@ -62,9 +62,21 @@ func dump(dir string) (out string, warnings []string, err error) {
 
 // TestConformance reads every conformance trace: the valid ones must
 // print what babeltrace2 printed (NAME.golden) with the same warnings, the
-// invalid ones must fail with a one-line error.
+// invalid ones must fail with a one-line error that says why, the reason
+// pinned per case in refusals.
 func TestConformance(t *testing.T) {
 	root, cases := readManifest(t)
+	invalid := map[string]bool{}
+	for _, c := range cases {
+		if c.kind == "invalid" {
+			invalid[c.name] = true
+		}
+	}
+	for name := range refusals {
+		if !invalid[name] {
+			t.Errorf("refusals: %q is not an invalid case of the MANIFEST", name)
+		}
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(root, c.name)
@@ -90,10 +102,17 @@ func TestConformance(t *testing.T) {
 				if err == nil {
 					t.Fatalf("%s: accepted (babeltrace2 exit status %s)", c.about, c.btStatus)
 				}
-				if msg := err.Error(); strings.Contains(msg, "\n") || msg == "" {
+				msg := err.Error()
+				if strings.Contains(msg, "\n") || msg == "" {
 					t.Errorf("error is not one line: %q", msg)
 				}
-				t.Logf("%s: %v", c.about, err)
+				why, ok := refusals[c.name]
+				if !ok {
+					t.Fatalf("%s: no pinned reason in refusals (conformance_reasons_test.go); refused with: %v", c.about, err)
+				}
+				if !strings.Contains(msg, filepath.Base(dir)+"/"+why) {
+					t.Errorf("%s: refused for another reason:\n got: %s\nwant: .../%s/%s", c.about, msg, filepath.Base(dir), why)
+				}
 			default:
 				t.Fatalf("MANIFEST: unknown kind %q", c.kind)
 			}

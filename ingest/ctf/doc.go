@@ -21,12 +21,16 @@
 //   - the stream decoder (exec.go; wide.go for integers over 64 bits):
 //     runs the programs over a window of the current packet, reconstructs
 //     N-bit timestamps (CTF section 8) and fills a reused [core.Event];
-//     every length is checked against the packet before it is used;
+//     every length is checked against the packet before it is used, and
+//     a loop ends at the first element that reads nothing (the rest would
+//     be the same), so arrays of empty elements cost nothing;
 //   - the merge (reader.go): a min-heap of streams keyed by their next
 //     event's time, ties by stream index, so the order is deterministic
 //     and [Reader.Checkpoint] / [Reader.Seek] resume it exactly;
 //   - formatting (format.go): [Reader.AppendContents] prints an event as
-//     babeltrace2 2.0's text sink does, only when asked.
+//     babeltrace2 2.0's text sink does, only when asked; the elements of
+//     an array after one that reads nothing are copies of its text, 1 MB
+//     of them per event at most, then one mark for the rest.
 //
 // [Open] takes a trace directory, or a directory searched recursively for
 // trace directories, which are merged into one timeline.

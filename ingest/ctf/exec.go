@@ -20,10 +20,6 @@ var errRefill = errors.New("ctf: window exhausted")
 // compiler refuses deeper ones).
 const maxLoopDepth = 64
 
-// maxEmptyElems bounds the length of arrays whose elements can take no
-// space: their length cannot be checked against the packet size.
-const maxEmptyElems = 1 << 20
-
 // dec is the decoding state of one stream: the loaded bytes of the
 // current packet, the position, and the values read so far.
 type dec struct {
@@ -46,6 +42,7 @@ type dec struct {
 
 type loopFrame struct {
 	left  uint64
+	pos   int64 // where the current iteration started
 	start int32
 }
 
@@ -307,17 +304,16 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 		if count == 0 {
 			return pos, int(o.jump) - 1, sp, nil
 		}
-		if o.minBits == 0 {
-			if count > maxEmptyElems {
-				return pos, pc, sp, d.stop(pos, d.fail(pos, "array or sequence of %d elements that may be empty is too long", count))
-			}
-		} else if pos > d.content || count > uint64(d.content-pos)/o.minBits {
+		// Elements that may take no space cannot have their count checked
+		// against the packet; the loop ends at the first that reads
+		// nothing (opLoopEnd), so it runs once per element read at most.
+		if o.minBits > 0 && (pos > d.content || count > uint64(d.content-pos)/o.minBits) {
 			return pos, pc, sp, d.stop(pos, d.fail(pos, "an array or sequence of %d elements at bit %d goes past the end of the packet content (%d bits)", count, pos, d.content))
 		}
 		if sp == len(d.loops) {
 			return pos, pc, sp, d.stop(pos, d.fail(pos, "arrays nested too deep"))
 		}
-		d.loops[sp] = loopFrame{left: count, start: int32(pc + 1)}
+		d.loops[sp] = loopFrame{left: count, pos: pos, start: int32(pc + 1)}
 		sp++
 	case opWide:
 		pos = alignUp(pos, int64(o.align))
@@ -357,7 +353,11 @@ func (d *dec) other(p program, pc, sp int, pos int64) (int64, int, int, error) {
 	case opLoopEnd:
 		top := &d.loops[sp-1]
 		top.left--
-		if top.left > 0 {
+		// An iteration that read nothing changed no value: the ones left
+		// would do the same (issue 32: 2^20 empty elements in each of 2^20
+		// took 2^40 iterations).
+		if top.left > 0 && pos != top.pos {
+			top.pos = pos
 			pc = int(top.start) - 1
 		} else {
 			sp--

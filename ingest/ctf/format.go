@@ -47,7 +47,7 @@ func (r *Reader) AppendContents(dst []byte, ev *core.Event) []byte {
 		first = false
 		dst = p.structure(dst, n, true)
 	}
-	p := printer{slots: s.d.slots}
+	p := printer{slots: s.d.slots, spare: maxRepeatText}
 	p.data, p.base, p.pos, p.limit = s.hdrBuf, 0, s.pktCtxPos, int64(len(s.hdrBuf))*8
 	scope(sp.pktCtx, &p)
 	p.data, p.base, p.limit = s.d.data, s.d.base, s.d.limit
@@ -67,7 +67,13 @@ type printer struct {
 	limit int64
 	pos   int64
 	slots []uint64
+	spare int // bytes of repeated element text left to print (see array)
 }
+
+// maxRepeatText bounds the text an event may print for array elements
+// that take no space (see printer.array): a few bytes of trace may declare
+// billions of them.
+const maxRepeatText = 1 << 20
 
 // bits reads an n-bit value at the aligned current position, or returns
 // false past the end (which a decoded event never reaches).
@@ -273,10 +279,45 @@ func (p *printer) array(dst []byte, n *node, emit bool) []byte {
 			dst = strconv.AppendUint(dst, i, 10)
 			dst = append(dst, "] = "...)
 		}
+		at, start := p.pos, len(dst)
 		dst = p.field(dst, n.elem, emit)
+		if p.pos == at && i+1 < count {
+			// The element read nothing, so it changed no value: every
+			// element after it prints the same text without reading.
+			if emit {
+				dst = p.repeat(dst, start, i+1, count)
+			}
+			break
+		}
 	}
 	if emit {
 		dst = append(dst, " ]"...)
+	}
+	return dst
+}
+
+// repeat appends elements from to count-1 of an array whose elements all
+// print as dst[start:], from the event's budget of repeated text; past it, one
+// mark, ", ... [from..count-1] alike", stands for the rest. The time and
+// the text are bounded by the budget, never by count.
+func (p *printer) repeat(dst []byte, start int, from, count uint64) []byte {
+	var num [20]byte
+	size := len(dst) - start
+	for i := from; i < count; i++ {
+		idx := strconv.AppendUint(num[:0], i, 10)
+		need := size + len(idx) + len(", [] = ")
+		if need > p.spare {
+			dst = append(dst, ", ... ["...)
+			dst = append(dst, idx...)
+			dst = append(dst, ".."...)
+			dst = strconv.AppendUint(dst, count-1, 10)
+			return append(dst, "] alike"...)
+		}
+		p.spare -= need
+		dst = append(dst, ", ["...)
+		dst = append(dst, idx...)
+		dst = append(dst, "] = "...)
+		dst = append(dst, dst[start:start+size]...)
 	}
 	return dst
 }

@@ -27,5 +27,5 @@ func Tool21(t testing.TB) string {
 // Run21 is [Run] with babeltrace2 2.1 (CTF 2 and CTF 1.8), run with TZ=UTC.
 func Run21(t testing.TB, trace string) (stdout, stderr string, code int) {
 	t.Helper()
-	return run(t, Tool21(t), trace, "TZ=UTC")
+	return run(t, Tool21(t), []string{"--clock-seconds", "--no-delta", trace}, "TZ=UTC")
 }

@@ -6,6 +6,7 @@ package bttest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"sort"
@@ -21,16 +22,16 @@ import (
 // when babeltrace2 is not installed.
 func Run(t testing.TB, trace string) (stdout, stderr string, code int) {
 	t.Helper()
-	return run(t, coretest.NeedCommand(t, "babeltrace2", "babeltrace2"), trace)
+	return run(t, coretest.NeedCommand(t, "babeltrace2", "babeltrace2"), []string{"--clock-seconds", "--no-delta", trace})
 }
 
 // run runs the babeltrace2 at bin on trace, bounded by Timeout, with
 // env added to the environment.
-func run(t testing.TB, bin, trace string, env ...string) (stdout, stderr string, code int) {
+func run(t testing.TB, bin string, args []string, env ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--clock-seconds", "--no-delta", trace)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -217,4 +218,24 @@ func staleEquivalent(bt, ours string, seen map[string]bool) bool {
 		i, j = k+1, j+1
 	}
 	return i == len(bt) && j == len(ours)
+}
+
+// RunUnmuxed runs babeltrace2 on a trace of one data stream file with its
+// source connected to the text sink directly, without the muxer that
+// `babeltrace2 TRACE` puts between them: the muxer refuses a packet that
+// begins before the previous one ends (it aborts LTTng's hello-lost after
+// 38 events), the source and the sink do not. The output is that of
+// --clock-seconds --no-delta. It skips the test when babeltrace2 is not
+// installed.
+func RunUnmuxed(t testing.TB, trace string) (stdout, stderr string, code int) {
+	t.Helper()
+	bin := coretest.NeedCommand(t, "babeltrace2", "babeltrace2")
+	inputs, err := json.Marshal([]string{trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run(t, bin, []string{"run",
+		"--component=src:src.ctf.fs", "--params=inputs=" + string(inputs),
+		"--component=sink:sink.text.pretty", "--params=clock-seconds=true,no-delta=true",
+		"--connect=src:sink"})
 }
