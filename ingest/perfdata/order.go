@@ -1,0 +1,213 @@
+package perfdata
+
+import (
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// The records of a perf.data file are in the order perf read its CPUs'
+// ring buffers: time-ordered per buffer, not across them. perf record
+// writes a FINISHED_ROUND after each pass over the buffers, and nothing
+// after a round marker is older than what came before the previous one.
+// Like perf, the reader queues timed records and, at each round marker,
+// delivers the queued ones up to the largest time queued before the
+// previous marker (equal times in file order); records without a time (or
+// at time 0: perf's synthesized start-up records) are delivered as read.
+// A record older than one already delivered (which perf would deliver at
+// the next round, out of order) is delivered as read, counted in a
+// warning, so times never go back.
+
+// queued is a record waiting in the queue, its bytes copied.
+type queued struct {
+	t    uint64
+	at   pos
+	typ  uint32
+	misc uint16
+	data []byte
+	done bool
+}
+
+func (q *queued) less(o *queued) bool {
+	return q.t < o.t || q.t == o.t && q.at.less(o.at)
+}
+
+type recHeap []*queued
+
+func (h recHeap) Len() int           { return len(h) }
+func (h recHeap) Less(i, j int) bool { return h[i].less(h[j]) }
+func (h recHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *recHeap) Push(x any)        { *h = append(*h, x.(*queued)) }
+func (h *recHeap) Pop() any {
+	old := *h
+	q := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return q
+}
+
+// orderState is what a checkpoint keeps of the queue: the queue itself
+// is the timed records read since replay (the earliest queued record)
+// whose key is above lastKey.
+type orderState struct {
+	replay    pos    // the first record to read again on Seek
+	lastRead  pos    // the last record read
+	lastT     uint64 // key of the last record delivered from the queue
+	lastAt    pos
+	hasLast   bool
+	flushing  bool   // delivering the queued records up to limit
+	limit     uint64 // the current round's limit
+	nextFlush uint64 // the next round's limit (perf's next_flush)
+	maxT      uint64 // the largest time queued (perf's max_timestamp)
+	time      uint64 // the last time delivered (events' times never go back)
+	started   bool   // a record was read
+	eof       bool   // the stream is exhausted: the queue is delivered whole
+}
+
+// queue orders records as described above.
+type queue struct {
+	h       recHeap
+	fifo    []*queued // queued records in file order, delivered ones trimmed from the front
+	st      orderState
+	late    int64 // records delivered as read because older than the queue's last delivery
+	free    [][]byte
+	scratch queued
+}
+
+// push queues a timed record (copying its bytes), or returns false when it
+// must be delivered as read.
+func (q *queue) push(rec record, t uint64) bool {
+	if t == 0 || t == ^uint64(0) {
+		return false
+	}
+	if q.st.hasLast && (t < q.st.lastT || t == q.st.lastT && rec.at.less(q.st.lastAt)) {
+		q.late++
+		return false
+	}
+	var buf []byte
+	if n := len(q.free); n > 0 {
+		buf, q.free = q.free[n-1][:0], q.free[:n-1]
+	}
+	e := &queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: append(buf, rec.data...)}
+	if len(q.h) == 0 {
+		q.st.maxT = t
+	} else {
+		q.st.maxT = max(q.st.maxT, t)
+	}
+	heap.Push(&q.h, e)
+	q.fifo = append(q.fifo, e)
+	return true
+}
+
+// round handles a FINISHED_ROUND.
+func (q *queue) round() {
+	if len(q.h) == 0 {
+		return
+	}
+	q.st.flushing, q.st.limit = true, q.st.nextFlush
+	q.st.nextFlush = q.st.maxT
+}
+
+// pop returns the next record to deliver from the queue, nil when the
+// queue has none to deliver now (more must be read).
+func (q *queue) pop() *queued {
+	if len(q.h) == 0 {
+		q.st.flushing = false
+		return nil
+	}
+	top := q.h[0]
+	if !q.st.eof && (!q.st.flushing || q.st.limit == 0 || top.t > q.st.limit) {
+		q.st.flushing = false
+		return nil
+	}
+	heap.Pop(&q.h)
+	top.done = true
+	q.st.lastT, q.st.lastAt, q.st.hasLast = top.t, top.at, true
+	k := 0
+	for k < len(q.fifo) && q.fifo[k].done {
+		k++
+	}
+	if k > 0 {
+		q.fifo = q.fifo[k:]
+	}
+	return top
+}
+
+// release gives a delivered record's buffer back for reuse.
+func (q *queue) release(e *queued) {
+	if cap(e.data) <= 64<<10 && len(q.free) < 4096 {
+		q.free = append(q.free, e.data)
+	}
+	e.data = nil
+}
+
+// checkpoint appends the queue's state.
+func (q *queue) checkpoint(dst []byte) []byte {
+	st := q.st
+	st.replay = st.lastRead
+	if len(q.fifo) > 0 {
+		st.replay = q.fifo[0].at
+	}
+	le := binary.LittleEndian
+	flags := byte(0)
+	for i, b := range []bool{st.hasLast, st.flushing, st.started, st.eof} {
+		if b {
+			flags |= 1 << i
+		}
+	}
+	dst = append(dst, flags)
+	for _, p := range []pos{st.replay, st.lastRead, st.lastAt} {
+		dst = le.AppendUint64(dst, uint64(p.off))
+		dst = le.AppendUint32(dst, uint32(p.inner))
+	}
+	for _, v := range []uint64{st.lastT, st.limit, st.nextFlush, st.maxT, st.time} {
+		dst = le.AppendUint64(dst, v)
+	}
+	return dst
+}
+
+const checkpointLen = 1 + 3*12 + 5*8
+
+// ErrBadCheckpoint is wrapped by Seek errors for checkpoints this trace
+// did not produce.
+var ErrBadCheckpoint = errors.New("bad checkpoint")
+
+// decodeCheckpoint reads a state written by checkpoint.
+func decodeCheckpoint(b []byte) (orderState, error) {
+	var st orderState
+	if len(b) != checkpointLen {
+		return st, fmt.Errorf("%w: %d bytes", ErrBadCheckpoint, len(b))
+	}
+	le := binary.LittleEndian
+	flags := b[0]
+	st.hasLast, st.flushing, st.started, st.eof = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
+	b = b[1:]
+	ps := make([]pos, 3)
+	for i := range ps {
+		ps[i] = pos{off: int64(le.Uint64(b)), inner: int32(le.Uint32(b[8:]))}
+		b = b[12:]
+	}
+	st.replay, st.lastRead, st.lastAt = ps[0], ps[1], ps[2]
+	vs := make([]uint64, 5)
+	for i := range vs {
+		vs[i] = le.Uint64(b)
+		b = b[8:]
+	}
+	st.lastT, st.limit, st.nextFlush, st.maxT, st.time = vs[0], vs[1], vs[2], vs[3], vs[4]
+	return st, nil
+}
+
+// reset empties the queue.
+func (q *queue) reset() {
+	q.h = q.h[:0]
+	q.fifo = q.fifo[:0]
+	q.st = orderState{}
+}
+
+// pushReplay queues a record read again by Seek (the state is set after).
+func (q *queue) pushReplay(rec record, t uint64) {
+	e := &queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: append([]byte(nil), rec.data...)}
+	heap.Push(&q.h, e)
+	q.fifo = append(q.fifo, e)
+}
