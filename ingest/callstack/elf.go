@@ -93,3 +93,13 @@ func (s *Symbols) set(all []symbol) {
 		s.names = append(s.names, x.name)
 	}
 }
+
+// ELFSymbols loads the function symbols of the ELF file at path as
+// elfSymbols does (from its separate debug file through debugLink when
+// installed, else its symbol table, else its dynamic symbols), for the
+// readers whose traces name their binaries (perf.data's mmaps). The
+// addresses are the file's virtual addresses; load is the virtual address
+// of its first loadable segment.
+func ELFSymbols(path, debugLink string) (syms *Symbols, load uint64, err error) {
+	return elfSymbols(path, debugLink)
+}
