@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // debugDir is where distributions install separate debug files
@@ -67,15 +68,48 @@ func readELFSymbols(path string) (*Symbols, uint64, error) {
 		return nil, 0, fmt.Errorf("reading symbols of %s: %w", path, err)
 	}
 	s := &Symbols{}
-	var all []symbol
-	for _, sym := range list {
+	// One name per address: of aliases (write, __write, __libc_write...),
+	// the one perf shows.
+	best := map[uint64]int{}
+	for k, sym := range list {
 		t := elf.ST_TYPE(sym.Info)
 		if (t == elf.STT_FUNC || t == elf.STT_GNU_IFUNC) && sym.Value != 0 && sym.Section != elf.SHN_UNDEF {
-			all = append(all, symbol{sym.Value, sym.Name})
+			if i, ok := best[sym.Value]; !ok || betterAlias(sym, list[i]) {
+				best[sym.Value] = k
+			}
 		}
+	}
+	all := make([]symbol, 0, len(best))
+	for addr, k := range best {
+		all = append(all, symbol{addr, list[k].Name})
 	}
 	s.set(all)
 	return s, load, nil
+}
+
+// betterAlias reports whether a should name an address rather than b, as
+// perf chooses between aliases: a sized symbol, then not weak, then
+// global, then fewer leading underscores, then the longer name.
+func betterAlias(a, b elf.Symbol) bool {
+	if (a.Size > 0) != (b.Size > 0) {
+		return a.Size > 0
+	}
+	aw, bw := elf.ST_BIND(a.Info) == elf.STB_WEAK, elf.ST_BIND(b.Info) == elf.STB_WEAK
+	if aw != bw {
+		return !aw
+	}
+	ag, bg := elf.ST_BIND(a.Info) == elf.STB_GLOBAL, elf.ST_BIND(b.Info) == elf.STB_GLOBAL
+	if ag != bg {
+		return ag
+	}
+	au, bu := len(a.Name)-len(strings.TrimLeft(a.Name, "_")), len(b.Name)-len(strings.TrimLeft(b.Name, "_"))
+	if au != bu {
+		return au < bu
+	}
+	if len(a.Name) != len(b.Name) {
+		return len(a.Name) > len(b.Name)
+	}
+	return false // perf keeps the first
 }
 
 // symbol is one named code address.

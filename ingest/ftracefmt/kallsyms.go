@@ -109,3 +109,14 @@ func (s *Symbols) First() (uint64, bool) {
 
 // Len returns the number of symbols.
 func (s *Symbols) Len() int { return len(s.addrs) }
+
+// Address returns the address of the named symbol (the first one of that
+// name), false when there is none.
+func (s *Symbols) Address(name string) (uint64, bool) {
+	for i, n := range s.names {
+		if n == name {
+			return s.addrs[i], true
+		}
+	}
+	return 0, false
+}

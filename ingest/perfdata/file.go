@@ -30,6 +30,7 @@ type file struct {
 
 	comms   map[int32][]commAt // by tid, in delivery order
 	idIndex map[uint64]idEntry // ID_INDEX: the CPU and thread of each ID
+	space   addrSpace
 }
 
 // commAt is a thread's name from a point on (a COMM record, or the

@@ -130,8 +130,27 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, err
 		switch rec.typ {
 		case recComm:
 			changes = append(changes, commChange{t: s.time, at: rec.at, tid: int32(f.order.Uint32(body[4:])), comm: cstr(body[8:])})
+			if rec.misc&miscCommExec != 0 {
+				p := f.space.proc(int32(f.order.Uint32(body)))
+				p.execs = append(p.execs, commAt{t: s.time, at: rec.at})
+			}
 		case recFork:
 			changes = append(changes, commChange{t: s.time, at: rec.at, tid: int32(f.order.Uint32(body[8:])), parent: int32(f.order.Uint32(body[12:])), fork: true})
+			if pid, ppid := int32(f.order.Uint32(body)), int32(f.order.Uint32(body[4:])); pid != ppid {
+				p := f.space.proc(pid)
+				p.parent, p.forkT, p.forkAt, p.hasFork = ppid, s.time, rec.at, true
+			}
+		case recMMAP, recMMAP2:
+			if rec.misc&miscMmapData == 0 {
+				name := body[32:]
+				if rec.typ == recMMAP2 {
+					name = body[64:]
+				}
+				start, n := f.order.Uint64(body[8:]), f.order.Uint64(body[16:])
+				if start+n >= start {
+					f.space.addMap(int32(f.order.Uint32(body)), mapping{t: s.time, at: rec.at, start: start, end: start + n, pgoff: f.order.Uint64(body[24:]), name: cstr(name)})
+				}
+			}
 		case recLost:
 			sc.lost += int64(f.order.Uint64(body[8:]))
 		case recLostSamples:
@@ -142,6 +161,7 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, err
 		return nil, err
 	}
 	f.replayComms(changes)
+	f.space.sort()
 	return sc, nil
 }
 

@@ -115,7 +115,7 @@ func (s *Source) AppendLine(dst []byte) []byte {
 	}
 	if !chain {
 		dst = append(dst, ' ')
-		dst = s.appendFrame(dst, sm.ip, s.cur.misc&miscCPUModeMask, true)
+		dst = s.appendFrame(dst, sm.ip, s.cur.misc&miscCPUModeMask)
 		return append(dst, '\n')
 	}
 	dst = append(dst, '\n')
@@ -148,7 +148,7 @@ func (s *Source) appendBody(dst []byte) []byte {
 			return s.appendTracepoint(dst)
 		}
 		if s.curS.hasIP {
-			return s.appendFrame(dst, s.curS.ip, s.cur.misc&miscCPUModeMask, true)
+			return s.appendFrame(dst, s.curS.ip, s.cur.misc&miscCPUModeMask)
 		}
 		return dst
 	}

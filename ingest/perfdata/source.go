@@ -49,6 +49,7 @@ type Source struct {
 	printer ftracefmt.Printer
 	reads   int
 	width   int // the longest event name
+	syms    *symbolizer
 	curQ    *queued // the queued record delivered last, released on the next call
 }
 
