@@ -15,10 +15,9 @@ type mapping struct {
 }
 
 // process is what the first pass learned of a process's address space:
-// its mappings in delivery order, its execs and its parent.
+// its mappings in delivery order and its parent.
 type process struct {
 	maps    []mapping
-	execs   []commAt // the exec COMMs (their comm unused)
 	parent  int32
 	forkT   uint64
 	forkAt  pos
@@ -66,41 +65,29 @@ func keyLess(t1 uint64, a1 pos, t2 uint64, a2 pos) bool {
 func (as *addrSpace) sort() {
 	for _, p := range as.procs {
 		sort.SliceStable(p.maps, func(i, j int) bool { return keyLess(p.maps[i].t, p.maps[i].at, p.maps[j].t, p.maps[j].at) })
-		sort.SliceStable(p.execs, func(i, j int) bool { return keyLess(p.execs[i].t, p.execs[i].at, p.execs[j].t, p.execs[j].at) })
 	}
 	sort.SliceStable(as.kernel, func(i, j int) bool { return keyLess(as.kernel[i].t, as.kernel[i].at, as.kernel[j].t, as.kernel[j].at) })
 }
 
 // find returns the mapping of addr in process pid at (t, at): the latest
-// one made before then and after the process's last exec, else (for a
-// process forked during the trace, before its exec) the parent's then.
+// one made before then, else (for a process forked during the trace) the
+// parent's at the fork, as perf copies the parent's maps to the child. An
+// exec does not drop the maps (perf keeps them: a sample in execve after
+// the exec's COMM still has the old image's user frames); the new image's
+// mappings replace those they overlap.
 func (as *addrSpace) find(pid int32, addr, t uint64, at pos) *mapping {
 	for depth := 0; depth < 16; depth++ {
 		p := as.procs[pid]
 		if p == nil {
 			return nil
 		}
-		var since uint64
-		var sinceAt pos
-		execed := false
-		for i := len(p.execs) - 1; i >= 0; i-- {
-			e := p.execs[i]
-			if keyLess(e.t, e.at, t, at) {
-				since, sinceAt, execed = e.t, e.at, true
-				break
-			}
-		}
 		n := sort.Search(len(p.maps), func(i int) bool { return !keyLess(p.maps[i].t, p.maps[i].at, t, at) })
 		for i := n - 1; i >= 0; i-- {
-			m := &p.maps[i]
-			if execed && keyLess(m.t, m.at, since, sinceAt) {
-				break
-			}
-			if addr >= m.start && addr < m.end {
+			if m := &p.maps[i]; addr >= m.start && addr < m.end {
 				return m
 			}
 		}
-		if execed || !p.hasFork || !keyLess(p.forkT, p.forkAt, t, at) {
+		if !p.hasFork || !keyLess(p.forkT, p.forkAt, t, at) {
 			return nil
 		}
 		pid, t, at = p.parent, p.forkT, p.forkAt

@@ -130,10 +130,6 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, err
 		switch rec.typ {
 		case recComm:
 			changes = append(changes, commChange{t: s.time, at: rec.at, tid: int32(f.order.Uint32(body[4:])), comm: cstr(body[8:])})
-			if rec.misc&miscCommExec != 0 {
-				p := f.space.proc(int32(f.order.Uint32(body)))
-				p.execs = append(p.execs, commAt{t: s.time, at: rec.at})
-			}
 		case recFork:
 			changes = append(changes, commChange{t: s.time, at: rec.at, tid: int32(f.order.Uint32(body[8:])), parent: int32(f.order.Uint32(body[12:])), fork: true})
 			if pid, ppid := int32(f.order.Uint32(body)), int32(f.order.Uint32(body[4:])); pid != ppid {
