@@ -2,6 +2,7 @@ package perfdata
 
 import (
 	"fmt"
+	"math"
 	"io"
 
 	"github.com/tracetui/tracetui/core"
@@ -83,7 +84,7 @@ func (s *Source) timeOf(rec record) (uint64, bool, error) {
 		if off+8 > len(rec.data) {
 			return 0, false, corrupt(rec.at.off, "a sample of %d bytes without its time", len(rec.data))
 		}
-		return s.f.order.Uint64(rec.data[off:]), true, nil
+		return checkTime(s.f.order.Uint64(rec.data[off:])), true, nil
 	}
 	if a == nil || !a.sampleIDAll() || a.sampleType&sampleTime == 0 {
 		return ^uint64(0), true, nil
@@ -96,7 +97,16 @@ func (s *Source) timeOf(rec record) (uint64, bool, error) {
 	if off < 8 || off+8 > len(rec.data) {
 		return 0, false, corrupt(rec.at.off, "a record of %d bytes for a sample_id trailer of %d", len(rec.data), n)
 	}
-	return s.f.order.Uint64(rec.data[off:]), true, nil
+	return checkTime(s.f.order.Uint64(rec.data[off:])), true, nil
+}
+
+// checkTime returns t, or ^0 (no time) for a time past what core.Time
+// holds (a damaged record).
+func checkTime(t uint64) uint64 {
+	if t > math.MaxInt64 {
+		return ^uint64(0)
+	}
+	return t
 }
 
 // deliver decodes a record into the event Next returns.
@@ -135,7 +145,13 @@ func (s *Source) deliver(rec record, t uint64) (*core.Event, error) {
 	}
 	s.curCl = cl
 	sm := &s.curS
-	s.ev = core.Event{Time: core.Time(s.q.st.time), CPU: cpuOf(sm), Class: &cl.class}
+	// Time 0 (perf's synthesized start-up records) and records without a
+	// time take the last time delivered, or the trace's start.
+	tm := s.q.st.time
+	if s.sc.start <= s.sc.end {
+		tm = max(tm, s.sc.start)
+	}
+	s.ev = core.Event{Time: core.Time(tm), CPU: cpuOf(sm), Class: &cl.class}
 	if s.ev.CPU >= 0 {
 		s.ev.Stream = s.ev.CPU
 	}

@@ -2,6 +2,7 @@ package perfdata
 
 import (
 	"context"
+	"math"
 	"fmt"
 	"io"
 	"sort"
@@ -124,7 +125,7 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, err
 			sc.sideband[rec.typ] = true
 			sc.events++
 		}
-		if s.hasTime && s.time != 0 {
+		if s.hasTime && s.time != 0 && s.time <= math.MaxInt64 {
 			sc.start, sc.end = min(sc.start, s.time), max(sc.end, s.time)
 		}
 		switch rec.typ {
