@@ -2,8 +2,8 @@ package perfdata
 
 import (
 	"fmt"
-	"math"
 	"io"
+	"math"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/ftracefmt"

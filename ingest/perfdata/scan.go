@@ -2,9 +2,9 @@ package perfdata
 
 import (
 	"context"
-	"math"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 
 	"github.com/tracetui/tracetui/core"
