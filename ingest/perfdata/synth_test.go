@@ -128,7 +128,7 @@ func (w *synth) records() {
 	}
 	sample := func(t uint64, cpu uint32, prev, next uint32, prevComm string, state uint64) {
 		hdr(recSample, miscKernel, 8+8*6+4+44+4)
-		w.u64(1)                 // identifier: the tracepoint
+		w.u64(1)                  // identifier: the tracepoint
 		w.u64(0xffffffff81000010) // ip
 		w.u32(prev)
 		w.u32(prev)
