@@ -71,6 +71,7 @@ type queue struct {
 	fifo    []*queued // queued records in file order, delivered ones trimmed from the front
 	st      orderState
 	late    int64 // records delivered as read because older than the queue's last delivery
+	bytes   int   // bytes of the records queued
 	free    [][]byte
 	scratch queued
 }
@@ -97,7 +98,24 @@ func (q *queue) push(rec record, t uint64) bool {
 	}
 	heap.Push(&q.h, e)
 	q.fifo = append(q.fifo, e)
+	q.bytes += len(e.data)
+	if q.bytes > maxQueueBytes && !q.st.flushing {
+		q.half()
+	}
 	return true
+}
+
+// maxQueueBytes bounds the queue: a file without round markers (or with
+// rounds larger than this) is delivered half a queue at a time, as perf
+// does when its queue is full.
+var maxQueueBytes = 64 << 20
+
+// half delivers the queued records up to the middle of their time span
+// (perf's HALF flush, whose limit stays the next round's).
+func (q *queue) half() {
+	first := q.h[0].t
+	mid := first + (q.st.maxT-first)/2
+	q.st.flushing, q.st.limit, q.st.nextFlush = true, mid, mid
 }
 
 // round handles a FINISHED_ROUND.
@@ -122,6 +140,7 @@ func (q *queue) pop() *queued {
 		return nil
 	}
 	heap.Pop(&q.h)
+	q.bytes -= len(top.data)
 	top.done = true
 	q.st.lastT, q.st.lastAt, q.st.hasLast = top.t, top.at, true
 	k := 0
@@ -203,6 +222,7 @@ func (q *queue) reset() {
 	q.h = q.h[:0]
 	q.fifo = q.fifo[:0]
 	q.st = orderState{}
+	q.bytes = 0
 }
 
 // pushReplay queues a record read again by Seek (the state is set after).
@@ -210,4 +230,5 @@ func (q *queue) pushReplay(rec record, t uint64) {
 	e := &queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: append([]byte(nil), rec.data...)}
 	heap.Push(&q.h, e)
 	q.fifo = append(q.fifo, e)
+	q.bytes += len(e.data)
 }

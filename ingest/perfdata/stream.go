@@ -57,7 +57,7 @@ const (
 	recSimpleperfFirst  = 32768
 	maxDecompressed     = 1 << 30 // a whole file's decompressed records
 	maxZstdWindow       = 64 << 20
-	maxCompressedRecord = 64 << 20 // one compressed record's output
+	maxCompressedRecord = 16 << 20 // one compressed record's output
 )
 
 // pos is where a record is: the file offset of the record in the data,

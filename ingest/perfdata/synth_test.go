@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/internal/lines/sourcetest"
 )
 
@@ -359,4 +360,20 @@ func TestSynthOrders(t *testing.T) {
 		}
 	}
 	var _ core.Time
+}
+
+// TestHalfFlush: with a queue bound below the rounds' size, records are
+// delivered half a queue at a time; times still never go back and seeking
+// to checkpoints replays the same events.
+func TestHalfFlush(t *testing.T) {
+	defer func(n int) { maxQueueBytes = n }(maxQueueBytes)
+	maxQueueBytes = 300
+	path := filepath.Join(t.TempDir(), "perf.data")
+	if err := os.WriteFile(path, synthFile(false, false), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compareLines(t, "half flush", script(t, path), synthWant)
+	for _, p := range []string{path, "testdata/threads.data"} {
+		sourcetest.SeekProperty(t, coretest.Rand(t), func() (core.Source, error) { return Open(p, Options{}) }, 30)
+	}
 }
