@@ -22,6 +22,12 @@ const debugDir = "/usr/lib/debug"
 // addresses; load is the virtual address of its first loadable segment,
 // which the statedump's base address corresponds to.
 func elfSymbols(path, debugLink string) (syms *Symbols, load uint64, err error) {
+	return loadELF(path, debugLink, false)
+}
+
+// loadELF is elfSymbols; perf also keeps each symbol's size (its end) and
+// the labels (untyped symbols of a section: _start), as perf does.
+func loadELF(path, debugLink string, perf bool) (syms *Symbols, load uint64, err error) {
 	var candidates []string
 	if debugLink != "" && filepath.Base(debugLink) == debugLink {
 		dir := filepath.Dir(path)
@@ -33,7 +39,7 @@ func elfSymbols(path, debugLink string) (syms *Symbols, load uint64, err error) 
 	candidates = append(candidates, path)
 	err = fmt.Errorf("binary %s: %w", path, os.ErrNotExist)
 	for _, c := range candidates {
-		s, l, e := readELFSymbols(c)
+		s, l, e := readELF(c, perf)
 		switch {
 		case e == nil && s.Len() > 0:
 			return s, l, nil
@@ -47,7 +53,11 @@ func elfSymbols(path, debugLink string) (syms *Symbols, load uint64, err error) 
 }
 
 // readELFSymbols reads one ELF file's function symbols.
-func readELFSymbols(path string) (*Symbols, uint64, error) {
+func readELFSymbols(path string) (*Symbols, uint64, error) { return readELF(path, false) }
+
+// readELF reads one ELF file's function symbols (perf: with their sizes,
+// and the labels).
+func readELF(path string, perf bool) (*Symbols, uint64, error) {
 	f, err := elf.Open(path)
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading symbols of %s: %w", path, err)
@@ -73,7 +83,8 @@ func readELFSymbols(path string) (*Symbols, uint64, error) {
 	best := map[uint64]int{}
 	for k, sym := range list {
 		t := elf.ST_TYPE(sym.Info)
-		if (t == elf.STT_FUNC || t == elf.STT_GNU_IFUNC) && sym.Value != 0 && sym.Section != elf.SHN_UNDEF {
+		label := perf && t == elf.STT_NOTYPE && sym.Name != "" && sym.Section != elf.SHN_ABS && sym.Section < elf.SHN_LORESERVE
+		if (t == elf.STT_FUNC || t == elf.STT_GNU_IFUNC || label) && sym.Value != 0 && sym.Section != elf.SHN_UNDEF {
 			if i, ok := best[sym.Value]; !ok || betterAlias(sym, list[i]) {
 				best[sym.Value] = k
 			}
@@ -81,9 +92,12 @@ func readELFSymbols(path string) (*Symbols, uint64, error) {
 	}
 	all := make([]symbol, 0, len(best))
 	for addr, k := range best {
-		all = append(all, symbol{addr, list[k].Name})
+		all = append(all, symbol{addr: addr, name: list[k].Name, size: list[k].Size})
 	}
 	s.set(all)
+	if perf {
+		s.setEnds(all)
+	}
 	return s, load, nil
 }
 
@@ -112,10 +126,11 @@ func betterAlias(a, b elf.Symbol) bool {
 	return false // perf keeps the first
 }
 
-// symbol is one named code address.
+// symbol is one named code address (its size, 0 when unknown).
 type symbol struct {
 	addr uint64
 	name string
+	size uint64
 }
 
 // set fills s from symbols in any order.
@@ -128,12 +143,45 @@ func (s *Symbols) set(all []symbol) {
 	}
 }
 
-// ELFSymbols loads the function symbols of the ELF file at path as
-// elfSymbols does (from its separate debug file through debugLink when
-// installed, else its symbol table, else its dynamic symbols), for the
-// readers whose traces name their binaries (perf.data's mmaps). The
-// addresses are the file's virtual addresses; load is the virtual address
-// of its first loadable segment.
+// ELFSymbols loads the symbols of the ELF file at path as perf does, for
+// the readers whose traces name their binaries (perf.data's mmaps): as
+// elfSymbols (from its separate debug file through debugLink when
+// installed, else its symbol table, else its dynamic symbols), with the
+// labels (untyped symbols: _start) and each symbol's size, so that
+// [Symbols.LookupSized] finds no symbol past a symbol's end. The addresses
+// are the file's virtual addresses; load is the virtual address of its
+// first loadable segment.
 func ELFSymbols(path, debugLink string) (syms *Symbols, load uint64, err error) {
-	return elfSymbols(path, debugLink)
+	return loadELF(path, debugLink, true)
+}
+
+// setEnds records the symbols' ends, after set: a sized symbol ends at its
+// size, an unsized one where the next begins (perf's fixup).
+func (s *Symbols) setEnds(all []symbol) {
+	size := make(map[uint64]uint64, len(all))
+	for _, x := range all {
+		size[x.addr] = x.size
+	}
+	s.ends = make([]uint64, len(s.addrs))
+	for i, a := range s.addrs {
+		if n := size[a]; n > 0 {
+			s.ends[i] = a + n
+		} else if i+1 < len(s.addrs) {
+			s.ends[i] = s.addrs[i+1]
+		}
+	}
+}
+
+// LookupSized is Lookup, except that an address past its symbol's end
+// (for symbols whose ends are known: [ELFSymbols]) has no symbol, as perf
+// has it.
+func (s *Symbols) LookupSized(addr uint64) (name string, offset uint64, ok bool) {
+	i := sort.Search(len(s.addrs), func(i int) bool { return s.addrs[i] > addr }) - 1
+	if i < 0 {
+		return "", 0, false
+	}
+	if s.ends != nil && s.ends[i] != 0 && addr >= s.ends[i] {
+		return "", 0, false
+	}
+	return s.Lookup(addr)
 }

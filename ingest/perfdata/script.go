@@ -20,7 +20,8 @@ import (
 // format's rendering; other samples print their period before the event
 // name and then their IP as " %16x sym+off (dso)" or, with call chains,
 // the comm unpadded and one "\t%16x sym+off (dso)" line per frame and an
-// empty line. Side-band records (COMM, MMAP...) are not printed, as perf
+// empty line (tracepoints recorded with call chains print them so too,
+// after their body). Side-band records (COMM, MMAP...) are not printed, as perf
 // script does not by default. It stops after limit samples when limit > 0
 // and returns the time of the last event printed and whether every event
 // was.
@@ -59,7 +60,7 @@ func (s *Source) AppendLine(dst []byte) []byte {
 	sm := &s.curS
 	a := sm.attr
 	tracepoint := s.curCl.format != nil
-	chain := !tracepoint && sm.hasCallchain && sm.hasIP
+	chain := sm.hasCallchain && (tracepoint || sm.hasIP)
 	comm := s.f.comm(sm.tid, s.curTime(), s.cur.at)
 	if comm == "" {
 		if sm.tid == 0 {
@@ -108,7 +109,12 @@ func (s *Source) AppendLine(dst []byte) []byte {
 	dst = append(dst, ": "...)
 	if tracepoint {
 		dst = s.appendTracepoint(dst)
-		return append(dst, '\n')
+		dst = append(dst, '\n')
+		if chain {
+			dst = s.appendCallchain(dst)
+			dst = append(dst, '\n')
+		}
+		return dst
 	}
 	if !sm.hasIP {
 		return append(dst, '\n')

@@ -136,6 +136,10 @@ func TestScriptRecorded(t *testing.T) {
 		{"perf sched record", []string{"sched", "record", "-o", "perf.data", "--", "sleep", "0.2"}},
 		{"compressed", []string{"record", "-z", "-e", "sched:sched_switch,sched:sched_waking", "-a", "-o", "perf.data", "--", "sleep", "0.2"}},
 		{"syscalls and irqs", []string{"record", "-e", "raw_syscalls:sys_enter,raw_syscalls:sys_exit,irq:*,timer:hrtimer_start", "-a", "-o", "perf.data", "--", "sleep", "0.05"}},
+		{"switch events", []string{"record", "-e", "cpu-clock", "-a", "--switch-events", "-o", "perf.data", "--", "sleep", "0.1"}},
+		{"monotonic clock", []string{"record", "-k", "CLOCK_MONOTONIC", "-e", "sched:sched_switch", "-a", "-o", "perf.data", "--", "sleep", "0.05"}},
+		{"system-wide call chains", []string{"record", "-e", "cpu-clock", "-F", "499", "-a", "-g", "-o", "perf.data", "--", "sleep", "0.3"}},
+		{"tracepoint call chains", []string{"record", "-e", "sched:sched_switch", "-g", "-o", "perf.data", "--", "sh", "-c", "sleep 0.01; ls / >/dev/null"}},
 	}
 	perf := perfTool(t)
 	for _, c := range cases {

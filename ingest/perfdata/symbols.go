@@ -2,6 +2,7 @@ package perfdata
 
 import (
 	"bytes"
+	"errors"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -182,14 +183,21 @@ func (s *Source) elf(path string) *elfSyms {
 
 // elfCandidates are the files that may hold a mapped file's symbols, in
 // perf's order: the distribution's debug file for its build ID, perf's
-// build-ID cache entry, then the path itself when its build ID matches the
-// recorded one (or none was recorded).
+// build-ID cache entries (~/.debug/.build-id/xx/rest/elf,
+// ~/.debug/<path>/<id>/elf, ~/.debug/[vdso]/<id>/vdso), then the path
+// itself when its build ID matches the recorded one (or none was
+// recorded).
 func (s *Source) elfCandidates(path string) []string {
-	if !filepath.IsAbs(path) || strings.HasPrefix(path, "[") {
+	vdso := path == "[vdso]"
+	if !vdso && (!filepath.IsAbs(path) || strings.HasPrefix(path, "[")) {
 		return nil
 	}
 	id, recorded := s.symbols().buildIDs[path]
-	got, err := fileBuildID(path)
+	var got []byte
+	var err error = errNotRead
+	if !vdso {
+		got, err = fileBuildID(path)
+	}
 	if !recorded && err == nil {
 		id = got
 	}
@@ -199,13 +207,20 @@ func (s *Source) elfCandidates(path string) []string {
 		out = append(out, filepath.Join("/usr/lib/debug/.build-id", h[:2], h[2:]+".debug"))
 		if home, err := os.UserHomeDir(); err == nil {
 			out = append(out, filepath.Join(home, ".debug", ".build-id", h[:2], h[2:], "elf"))
+			if vdso {
+				out = append(out, filepath.Join(home, ".debug", "[vdso]", h, "vdso"))
+			} else {
+				out = append(out, filepath.Join(home, ".debug", path, h, "elf"))
+			}
 		}
 	}
-	if !recorded || err == nil && bytes.Equal(got, id) {
+	if !vdso && (!recorded || err == nil && bytes.Equal(got, id)) {
 		out = append(out, path)
 	}
 	return out
 }
+
+var errNotRead = errors.New("not read")
 
 // frame is one resolved address.
 type frame struct {
@@ -243,7 +258,7 @@ func (s *Source) resolve(ip uint64, kernel bool) frame {
 	fileOff := ip - m.start + m.pgoff
 	fr.addr = fileOff
 	if e := s.elf(m.name); e != nil {
-		if name, off, ok := e.syms.Lookup(fileOff + e.load); ok {
+		if name, off, ok := e.syms.LookupSized(fileOff + e.load); ok {
 			fr.sym, fr.off, fr.hasS = name, off, true
 		}
 	}
