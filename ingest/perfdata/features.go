@@ -60,6 +60,8 @@ type Meta struct {
 	LastSample      uint64
 	Compressed      bool // COMPRESSED: the data holds zstd records
 	BuildIDs        []BuildID
+	CPUs            []int     // CPU_MAP: the CPUs recorded, nil when absent
+	TimeConv        *TimeConv // TIME_CONV, nil when absent
 	names           map[uint64]string // EVENT_DESC: event name by ID
 	tracing         []byte            // TRACING_DATA's blob
 }
@@ -163,4 +165,79 @@ func (m *Meta) parseBuildIDs(c *cursor) {
 			m.BuildIDs = append(m.BuildIDs, BuildID{PID: pid, Mode: misc & 7, ID: id[:n:n], Path: path})
 		}
 	}
+}
+
+// TimeConv is a TIME_CONV record: how perf converts TSC values of AUX data
+// to its time, time_zero + (cycles * mult) >> shift.
+type TimeConv struct {
+	Shift, Mult, Zero uint64
+	Cycles, Mask      uint64 // when the record is long enough
+	UserTimeZero      bool
+	UserTimeShort     bool
+}
+
+// maxCPUs bounds a CPU_MAP.
+const maxCPUs = 1 << 16
+
+// parseCPUMap reads a CPU_MAP body (packed): u16 type; 0: u16 nr, nr u16
+// CPUs; 1: a mask (u16 nr words, u16 long size 4 or 8, a u32 pad before
+// 8-byte words, the words); 2: u8 any CPU, u8 pad, u16 start, u16 end.
+func parseCPUMap(b []byte, order binary.ByteOrder) ([]int, error) {
+	c := &cursor{b: b, order: order, what: "CPU_MAP"}
+	var cpus []int
+	switch typ := c.u16(); typ {
+	case 0:
+		n := c.count(uint64(c.u16()), 2)
+		for i := 0; i < n && c.err == nil; i++ {
+			cpus = append(cpus, int(c.u16()))
+		}
+	case 1:
+		n := int(c.u16())
+		long := int(c.u16())
+		if long != 4 && long != 8 {
+			c.fail("mask words of %d bytes", long)
+			break
+		}
+		if long == 8 {
+			c.take(4) // u32 pad (the record is packed: the words are unaligned)
+		}
+		n = c.count(uint64(n), long)
+		for w := 0; w < n && c.err == nil; w++ {
+			var v uint64
+			if long == 8 {
+				v = c.u64()
+			} else {
+				v = uint64(c.u32())
+			}
+			for bit := 0; bit < long*8; bit++ {
+				if v&(1<<bit) != 0 && len(cpus) < maxCPUs {
+					cpus = append(cpus, w*long*8+bit)
+				}
+			}
+		}
+	case 2:
+		c.take(2)
+		start, end := int(c.u16()), int(c.u16())
+		if c.err == nil && (end < start || end-start >= maxCPUs) {
+			c.fail("CPU range %d-%d", start, end)
+		}
+		for cpu := start; c.err == nil && cpu <= end; cpu++ {
+			cpus = append(cpus, cpu)
+		}
+	default:
+		c.fail("map type %d", typ)
+	}
+	return cpus, c.err
+}
+
+// parseTimeConv reads a TIME_CONV body: u64 shift, mult, zero, then when
+// the record is long enough u64 cycles, mask and two u8 flags.
+func parseTimeConv(b []byte, order binary.ByteOrder) (*TimeConv, error) {
+	c := &cursor{b: b, order: order, what: "TIME_CONV"}
+	tc := &TimeConv{Shift: c.u64(), Mult: c.u64(), Zero: c.u64()}
+	if c.left() >= 18 {
+		tc.Cycles, tc.Mask = c.u64(), c.u64()
+		tc.UserTimeZero, tc.UserTimeShort = c.u8() != 0, c.u8() != 0
+	}
+	return tc, c.err
 }

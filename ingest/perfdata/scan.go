@@ -75,6 +75,22 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, err
 				f.addComm(pid, 0, rec.at, cstr(c.take(16)))
 			}
 			continue
+		case recCPUMap:
+			cpus, err := parseCPUMap(rec.data[8:], f.order)
+			if err != nil {
+				warn(core.Warning{Stream: -1, Kind: "cpu-map", Message: fmt.Sprintf("%s: CPU_MAP at offset %d skipped: %v", f.path, rec.at.off, err)})
+			} else {
+				f.meta.CPUs = cpus
+			}
+			continue
+		case recTimeConv:
+			tc, err := parseTimeConv(rec.data[8:], f.order)
+			if err != nil {
+				warn(core.Warning{Stream: -1, Kind: "time-conv", Message: fmt.Sprintf("%s: TIME_CONV at offset %d skipped: %v", f.path, rec.at.off, err)})
+			} else {
+				f.meta.TimeConv = tc
+			}
+			continue
 		case recIDIndex:
 			c := &cursor{b: rec.data[8:], order: f.order, what: "ID_INDEX"}
 			k := c.count(c.u64(), 32)

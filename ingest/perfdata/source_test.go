@@ -1,6 +1,8 @@
 package perfdata
 
 import (
+	"encoding/binary"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -109,3 +111,40 @@ func TestKernelAnalysis(t *testing.T) {
 type noWarnings struct{ *kernel.Analysis }
 
 func (noWarnings) Warnings() []core.Warning { return nil }
+
+// TestCPUMap: the recordings' CPU_MAP lists the CPUs perf read (all of
+// them for -a: as many as NRCPUS says are online).
+func TestCPUMap(t *testing.T) {
+	src, err := Open("testdata/zstd.data", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	m := src.Meta()
+	if len(m.CPUs) == 0 || len(m.CPUs) != m.CPUsOnline {
+		t.Fatalf("CPU_MAP %v, %d CPUs online", m.CPUs, m.CPUsOnline)
+	}
+	for i, c := range m.CPUs {
+		if c != i {
+			t.Fatalf("CPU_MAP %v", m.CPUs)
+		}
+	}
+}
+
+// TestParseCPUMap decodes the three CPU_MAP encodings and refuses bad ones.
+func TestParseCPUMap(t *testing.T) {
+	le := binary.LittleEndian
+	list := le.AppendUint16(le.AppendUint16(le.AppendUint16(le.AppendUint16(nil, 0), 2), 1), 3)
+	mask := le.AppendUint64(le.AppendUint32(le.AppendUint16(le.AppendUint16(le.AppendUint16(nil, 1), 1), 8), 0), 0b1010)
+	rng := le.AppendUint16(le.AppendUint16(append(le.AppendUint16(nil, 2), 0, 0), 4), 6)
+	for _, c := range []struct {
+		b    []byte
+		want string
+		ok   bool
+	}{{list, "[1 3]", true}, {mask, "[1 3]", true}, {rng, "[4 5 6]", true}, {list[:5], "", false}, {le.AppendUint16(nil, 9), "", false}} {
+		got, err := parseCPUMap(c.b, le)
+		if (err == nil) != c.ok || c.ok && fmt.Sprint(got) != c.want {
+			t.Errorf("%x: %v %v, want %s", c.b, got, err, c.want)
+		}
+	}
+}

@@ -2,9 +2,9 @@ package perfdata
 
 import (
 	"bytes"
-	"errors"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
