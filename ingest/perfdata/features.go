@@ -60,8 +60,8 @@ type Meta struct {
 	LastSample      uint64
 	Compressed      bool // COMPRESSED: the data holds zstd records
 	BuildIDs        []BuildID
-	CPUs            []int     // CPU_MAP: the CPUs recorded, nil when absent
-	TimeConv        *TimeConv // TIME_CONV, nil when absent
+	CPUs            []int             // CPU_MAP: the CPUs recorded, nil when absent
+	TimeConv        *TimeConv         // TIME_CONV, nil when absent
 	names           map[uint64]string // EVENT_DESC: event name by ID
 	tracing         []byte            // TRACING_DATA's blob
 }

@@ -12,6 +12,7 @@ type mapping struct {
 	start, end uint64
 	pgoff      uint64
 	name       string
+	jit        bool // anonymous memory: name is the process's JIT map
 }
 
 // process is what the first pass learned of a process's address space:
@@ -50,6 +51,9 @@ func (as *addrSpace) addMap(pid int32, m mapping) {
 	if pid == -1 {
 		as.kernel = append(as.kernel, m)
 		return
+	}
+	if isAnon(m.name) {
+		m.name, m.jit = jitMapPath(pid), true
 	}
 	p := as.proc(pid)
 	if len(p.maps) < maxIDs {

@@ -191,3 +191,49 @@ func TestScriptRecordedProfile(t *testing.T) {
 		compareLines(t, strings.Join(args, " "), script(t, path), string(out))
 	}
 }
+
+// jitProgram runs a loop from anonymous executable memory and writes the
+// JIT map perf reads (/tmp/perf-<pid>.map), its pid in the file "pid".
+const jitProgram = `import ctypes, mmap, os
+code = bytes([0xB9, 0x00, 0x00, 0x00, 0x10, 0xFF, 0xC9, 0x75, 0xFC, 0xC3])
+m = mmap.mmap(-1, 4096, prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+m.write(code)
+addr = ctypes.addressof(ctypes.c_char.from_buffer(m))
+open("pid", "w").write(str(os.getpid()))
+with open("/tmp/perf-%d.map" % os.getpid(), "w") as f:
+    f.write("%x %x jit_spin\n" % (addr, len(code)))
+ctypes.CFUNCTYPE(None)(addr)()
+`
+
+// TestScriptRecordedJIT profiles code run from anonymous memory whose
+// runtime wrote a JIT map, and compares the dump with perf script's:
+// "jit_spin+0x7 (/tmp/perf-<pid>.map)".
+func TestScriptRecordedJIT(t *testing.T) {
+	perf := perfTool(t)
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: no program to run from anonymous memory")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "jit.py"), []byte(jitProgram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(perf, "record", "-e", "cpu-clock", "-F", "999", "-o", "perf.data", "--", py, "jit.py")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if pid, perr := os.ReadFile(filepath.Join(dir, "pid")); perr == nil {
+		defer os.Remove("/tmp/perf-" + strings.TrimSpace(string(pid)) + ".map")
+	}
+	if err != nil {
+		t.Skipf("perf cannot record here: %v\n%s", err, out)
+	}
+	path := filepath.Join(dir, "perf.data")
+	want, err := exec.Command(perf, "script", "-i", path).Output()
+	if err != nil {
+		t.Fatalf("perf script: %v", err)
+	}
+	if !strings.Contains(string(want), "jit_spin+0x") {
+		t.Fatalf("perf script names no JIT function:\n%s", want)
+	}
+	compareLines(t, "jit", script(t, path), string(want))
+}

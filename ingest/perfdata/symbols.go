@@ -34,6 +34,7 @@ type symbolizer struct {
 	kernelDone bool
 	delta      uint64 // running _text - recorded _text
 	elfs       map[string]*elfSyms
+	jits       map[string]*jitSyms
 	buildIDs   map[string][]byte // by path, from the BUILD_ID feature
 	warned     bool
 }
@@ -255,6 +256,15 @@ func (s *Source) resolve(ip uint64, kernel bool) frame {
 		return fr
 	}
 	fr.dso = dsoName(m)
+	if m.jit {
+		// perf reads the process's JIT map; addresses stay as they are.
+		if j := s.jit(m.name); j != nil {
+			if name, off, ok := j.lookup(ip); ok {
+				fr.sym, fr.off, fr.hasS = name, off, true
+			}
+		}
+		return fr
+	}
 	fileOff := ip - m.start + m.pgoff
 	fr.addr = fileOff
 	if e := s.elf(m.name); e != nil {
