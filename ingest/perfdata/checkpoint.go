@@ -74,6 +74,6 @@ func (s *Source) Seek(cp []byte) error {
 			return fmt.Errorf("%w: no record at the checkpoint's position", ErrBadCheckpoint)
 		}
 	}
-	s.q.st = st
+	s.q.restore(st)
 	return nil
 }

@@ -34,7 +34,7 @@ func (s *Source) Next() (*core.Event, error) {
 		}
 		rec, err := s.st.next()
 		if err == io.EOF {
-			s.q.st.eof = true
+			s.q.finish()
 			continue
 		}
 		if err != nil {

@@ -1,10 +1,10 @@
 package perfdata
 
 import (
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // The records of a perf.data file are in the order perf read its CPUs'
@@ -33,18 +33,15 @@ func (q *queued) less(o *queued) bool {
 	return q.t < o.t || q.t == o.t && q.at.less(o.at)
 }
 
-type recHeap []*queued
-
-func (h recHeap) Len() int           { return len(h) }
-func (h recHeap) Less(i, j int) bool { return h[i].less(h[j]) }
-func (h recHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *recHeap) Push(x any)        { *h = append(*h, x.(*queued)) }
-func (h *recHeap) Pop() any {
-	old := *h
-	q := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	return q
+// sortKey orders queued records by time, then file order.
+func sortKey(a, b *queued) int {
+	switch {
+	case a.less(b):
+		return -1
+	case b.less(a):
+		return 1
+	}
+	return 0
 }
 
 // orderState is what a checkpoint keeps of the queue: the queue itself
@@ -65,9 +62,12 @@ type orderState struct {
 	eof       bool   // the stream is exhausted: the queue is delivered whole
 }
 
-// queue orders records as described above.
+// queue orders records as described above: the records waiting, in file
+// order, and the batch a round delivers, sorted.
 type queue struct {
-	h       recHeap
+	rest    []*queued // waiting for a later round, in file order
+	batch   []*queued // this round's, sorted; batch[bi:] not delivered yet
+	bi      int
 	fifo    []*queued // queued records in file order, delivered ones trimmed from the front
 	st      orderState
 	late    int64 // records delivered as read because older than the queue's last delivery
@@ -91,12 +91,12 @@ func (q *queue) push(rec record, t uint64) bool {
 		buf, q.free = q.free[n-1][:0], q.free[:n-1]
 	}
 	e := &queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: append(buf, rec.data...)}
-	if len(q.h) == 0 {
+	if q.empty() {
 		q.st.maxT = t
 	} else {
 		q.st.maxT = max(q.st.maxT, t)
 	}
-	heap.Push(&q.h, e)
+	q.rest = append(q.rest, e)
 	q.fifo = append(q.fifo, e)
 	q.bytes += len(e.data)
 	if q.bytes > maxQueueBytes && !q.st.flushing {
@@ -113,33 +113,61 @@ var maxQueueBytes = 64 << 20
 // half delivers the queued records up to the middle of their time span
 // (perf's HALF flush, whose limit stays the next round's).
 func (q *queue) half() {
-	first := q.h[0].t
+	first := q.rest[0].t
+	for _, e := range q.rest {
+		first = min(first, e.t)
+	}
 	mid := first + (q.st.maxT-first)/2
 	q.st.flushing, q.st.limit, q.st.nextFlush = true, mid, mid
+	q.fill()
+}
+
+// empty reports whether no record waits.
+func (q *queue) empty() bool { return len(q.rest) == 0 && q.bi == len(q.batch) }
+
+// fill moves the waiting records the round delivers (all of them at the
+// end of the data) to the batch, sorted.
+func (q *queue) fill() {
+	q.batch, q.bi = q.batch[:0], 0
+	keep := q.rest[:0]
+	for _, e := range q.rest {
+		if q.st.eof || q.st.limit != 0 && e.t <= q.st.limit {
+			q.batch = append(q.batch, e)
+		} else {
+			keep = append(keep, e)
+		}
+	}
+	clear(q.rest[len(keep):])
+	q.rest = keep
+	slices.SortFunc(q.batch, sortKey)
 }
 
 // round handles a FINISHED_ROUND.
 func (q *queue) round() {
-	if len(q.h) == 0 {
+	if q.empty() {
 		return
 	}
 	q.st.flushing, q.st.limit = true, q.st.nextFlush
 	q.st.nextFlush = q.st.maxT
+	q.fill()
+}
+
+// finish delivers every record left, at the end of the data.
+func (q *queue) finish() {
+	q.st.eof = true
+	q.fill()
 }
 
 // pop returns the next record to deliver from the queue, nil when the
 // queue has none to deliver now (more must be read).
 func (q *queue) pop() *queued {
-	if len(q.h) == 0 {
+	if q.bi == len(q.batch) {
 		q.st.flushing = false
 		return nil
 	}
-	top := q.h[0]
-	if !q.st.eof && (!q.st.flushing || q.st.limit == 0 || top.t > q.st.limit) {
-		q.st.flushing = false
-		return nil
-	}
-	heap.Pop(&q.h)
+	top := q.batch[q.bi]
+	q.batch[q.bi] = nil
+	q.bi++
 	q.bytes -= len(top.data)
 	top.done = true
 	q.st.lastT, q.st.lastAt, q.st.hasLast = top.t, top.at, true
@@ -148,6 +176,7 @@ func (q *queue) pop() *queued {
 		k++
 	}
 	if k > 0 {
+		clear(q.fifo[:k])
 		q.fifo = q.fifo[k:]
 	}
 	return top
@@ -219,7 +248,7 @@ func decodeCheckpoint(b []byte) (orderState, error) {
 
 // reset empties the queue.
 func (q *queue) reset() {
-	q.h = q.h[:0]
+	q.rest, q.batch, q.bi = q.rest[:0], q.batch[:0], 0
 	q.fifo = q.fifo[:0]
 	q.st = orderState{}
 	q.bytes = 0
@@ -228,7 +257,16 @@ func (q *queue) reset() {
 // pushReplay queues a record read again by Seek (the state is set after).
 func (q *queue) pushReplay(rec record, t uint64) {
 	e := &queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: append([]byte(nil), rec.data...)}
-	heap.Push(&q.h, e)
+	q.rest = append(q.rest, e)
 	q.fifo = append(q.fifo, e)
 	q.bytes += len(e.data)
+}
+
+// restore sets the state of a checkpoint after its records were queued
+// again: the round being delivered then is delivered on.
+func (q *queue) restore(st orderState) {
+	q.st = st
+	if st.flushing || st.eof {
+		q.fill()
+	}
 }
