@@ -141,7 +141,7 @@ func (f *file) attrOf(typ uint32, data []byte) (*attr, error) {
 		return nil, nil
 	default:
 		p := len(data) - f.ids.trailer
-		if p < 8 {
+		if p < 8 || p+8 > len(data) {
 			return nil, fmt.Errorf("%w: a record of type %d and %d bytes without its event ID", ErrCorrupt, typ, len(data))
 		}
 		id = f.order.Uint64(data[p:])

@@ -52,6 +52,18 @@ func fuzzBody(t *testing.T, path string) {
 	var out bytes.Buffer
 	src.Seek([]byte{checkpointVersion})
 	src.Report(&out, 1<<12)
+	// The same file with its own state, and with damaged states.
+	st := src.IndexState()
+	for _, state := range [][]byte{st, st[:len(st)/2], append(st[:len(st)-5:len(st)-5], 1, 2, 3, 4, 5)} {
+		if ix, err := Open(path, Options{Indexed: true, State: state}); err == nil {
+			for i := 0; i < 64; i++ {
+				if _, err := ix.Next(); err != nil {
+					break
+				}
+			}
+			ix.Close()
+		}
+	}
 	fresh, err := Open(path, Options{})
 	if err != nil {
 		t.Fatalf("second Open: %v", err)

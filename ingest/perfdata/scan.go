@@ -38,7 +38,7 @@ type commChange struct {
 // data the stream starts with; then thread names (THREAD_MAP, COMM,
 // FORK), ID_INDEX, lost records, skipped record types, the time range
 // and which events have samples.
-func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, error) {
+func (f *file) scan(ctx context.Context, warn func(core.Warning), headerOnly bool) (*scanned, error) {
 	sc := &scanned{used: map[int]bool{}, sideband: map[uint32]bool{}, skipped: map[uint32]int64{}, start: ^uint64(0)}
 	st := newStream(f.r, f.order, f.start, f.end)
 	defer st.close()
@@ -108,6 +108,9 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning)) (*scanned, err
 		}
 		if err := f.finishAttrs(); err != nil {
 			return nil, err
+		}
+		if headerOnly {
+			return sc, nil
 		}
 		a, err := f.attrOf(rec.typ, rec.data)
 		if err != nil {

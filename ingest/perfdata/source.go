@@ -16,6 +16,13 @@ import (
 type Options struct {
 	// Context, if set, cancels the first pass and later reading.
 	Context context.Context
+	// Indexed with State, the trace's [Source.IndexState] kept in its
+	// index, skips the first pass (a pipe-mode file is read up to its
+	// first event, for its attrs and features): for a reader positioned
+	// only with Seek on that index's checkpoints. A state that does not
+	// decode, or another file's, is ignored (the pass is made).
+	Indexed bool
+	State   []byte
 }
 
 const maxWarnings = 100
@@ -138,8 +145,21 @@ func newSource(path string, r io.ReaderAt, size int64, opts Options) (*Source, e
 			s.warn(core.Warning{Stream: -1, Kind: "tracing-data", Message: fmt.Sprintf("%s: tracing data unreadable (tracepoints print as raw fields): %v", path, err)})
 		}
 	}
-	sc, err := f.scan(opts.Context, s.warn)
-	if err != nil {
+	var sc *scanned
+	if opts.Indexed && opts.State != nil {
+		if h.pipe {
+			_, err = f.scan(opts.Context, s.warn, true)
+		}
+		if err == nil {
+			err = f.finishAttrs()
+		}
+		if err == nil {
+			sc, err = f.loadState(opts.State)
+		}
+		if err != nil { // read it all again, without the state
+			return newSource(path, r, size, Options{Context: opts.Context})
+		}
+	} else if sc, err = f.scan(opts.Context, s.warn, false); err != nil {
 		return nil, err
 	}
 	if f.meta.Compressed && len(f.attrs) == 0 {
