@@ -23,7 +23,8 @@ func (s *Source) Checkpoint(dst []byte) []byte {
 // Seek implements core.Source: it reads again the records from the
 // earliest one still queued at the checkpoint to the last one read then,
 // queueing those not delivered yet (a compressed file's records are
-// decompressed again from the data's start).
+// decompressed again from the data's start, unless the checkpoint is
+// ahead of the reader: the event table pages forward).
 func (s *Source) Seek(cp []byte) error {
 	if len(cp) < 1 || cp[0] != checkpointVersion {
 		return fmt.Errorf("%w: version", ErrBadCheckpoint)
@@ -37,16 +38,24 @@ func (s *Source) Seek(cp []byte) error {
 		s.curQ = nil
 	}
 	s.q.reset()
-	s.st.reset(s.f.start)
 	if !st.started {
+		s.st.reset(s.f.start)
+		s.streamRead = false
 		return nil
 	}
 	if st.replay.off < s.f.start || st.replay.off >= s.f.end || st.lastRead.off < s.f.start || st.lastRead.off >= s.f.end || st.lastRead.less(st.replay) {
 		return fmt.Errorf("%w: positions outside the data", ErrBadCheckpoint)
 	}
-	if st.replay.inner < 0 {
+	switch {
+	case st.replay.inner < 0 && !s.f.meta.Compressed:
 		s.st.reset(st.replay.off)
+	case s.streamRead && s.streamAt.less(st.replay):
+		// Inside zstd data, whose one stream decodes from its start
+		// only: forward, read on from where the stream is.
+	default:
+		s.st.reset(s.f.start)
 	}
+	s.streamRead = false
 	for {
 		rec, err := s.st.next()
 		if err == io.EOF {
@@ -55,6 +64,7 @@ func (s *Source) Seek(cp []byte) error {
 		if err != nil {
 			return err
 		}
+		s.streamAt, s.streamRead = rec.at, true
 		if rec.at.less(st.replay) {
 			continue
 		}

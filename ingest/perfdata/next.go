@@ -35,11 +35,13 @@ func (s *Source) Next() (*core.Event, error) {
 		rec, err := s.st.next()
 		if err == io.EOF {
 			s.q.finish()
+			s.streamRead = false
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
+		s.streamAt, s.streamRead = rec.at, true
 		s.q.st.lastRead, s.q.st.started = rec.at, true
 		if rec.typ == recFinishedRound {
 			s.q.round()

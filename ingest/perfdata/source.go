@@ -56,8 +56,12 @@ type Source struct {
 	printer ftracefmt.Printer
 	reads   int
 	width   int // the longest event name
-	syms    *symbolizer
-	curQ    *queued // the queued record delivered last, released on the next call
+	// streamAt is the position of the record the stream returned last
+	// (when streamRead): a Seek ahead of it in zstd data reads on.
+	streamAt   pos
+	streamRead bool
+	syms       *symbolizer
+	curQ       *queued // the queued record delivered last, released on the next call
 }
 
 // Detect reports whether the file at path is a perf.data, by its magic.
@@ -262,7 +266,7 @@ func (s *Source) Progress() (done, total int64) {
 func (s *Source) Warnings() []core.Warning {
 	out := append([]core.Warning(nil), s.warnings...)
 	if s.q.late > 0 {
-		out = append(out, core.Warning{Stream: -1, Count: s.q.late, Kind: "out-of-order",
+		out = append(out, core.Warning{Stream: -1, Count: s.q.late, Kind: "time-order",
 			Message: fmt.Sprintf("%s: %d records older than records delivered before them (perf delivers them late too)", s.f.path, s.q.late)})
 	}
 	if s.dropped > 0 {
