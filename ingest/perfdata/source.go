@@ -56,6 +56,7 @@ type Source struct {
 	printer ftracefmt.Printer
 	reads   int
 	width   int // the longest event name
+	frames  []Frame
 	// streamAt is the position of the record the stream returned last
 	// (when streamRead): a Seek ahead of it in zstd data reads on.
 	streamAt   pos

@@ -339,24 +339,10 @@ const maxStack = 127
 // appendCallchain appends the call chain lines of the current sample,
 // "\t<frame>\n" each.
 func (s *Source) appendCallchain(dst []byte) []byte {
-	kernel := s.cur.misc&miscCPUModeMask == miscKernel
-	n := 0
-	for _, ip := range s.curS.callchain {
-		if ip >= contextMax {
-			switch ip {
-			case contextKernel, contextGuestKernel:
-				kernel = true
-			case contextUser, contextGuestUser:
-				kernel = false
-			}
-			continue
-		}
-		if n >= maxStack {
-			break
-		}
-		n++
+	s.frames = s.Frames(s.frames[:0])
+	for _, f := range s.frames {
 		dst = append(dst, '\t')
-		dst = appendResolved(dst, s.resolve(ip, kernel))
+		dst = appendResolved(dst, frame{addr: f.Addr, sym: f.Symbol, off: f.Offset, dso: f.DSO, hasS: f.Symbol != ""})
 		dst = append(dst, '\n')
 	}
 	return dst
