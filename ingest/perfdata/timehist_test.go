@@ -110,3 +110,53 @@ func TestTimehistRuntime(t *testing.T) {
 		t.Fatalf("perf sched timehist compared %d recordings", compared)
 	}
 }
+
+var latencyRow = regexp.MustCompile(`^\s*(.*):(\d+)\s+\|\s+(\d+\.\d{3}) ms \|\s+(\d+) \|`)
+
+// TestLatencyRuntime: per task, the sum of sched_stat_runtime's runtime
+// fields equals the Runtime column of `perf sched latency -p` on a perf
+// sched record file made in the test (every task it lists).
+func TestLatencyRuntime(t *testing.T) {
+	perf := perfTool(t)
+	path := recordPerf(t, "sched", "record", "-o", "perf.data", "--", "sh", "-c", "for i in 1 2 3 4 5 6 7 8; do ls / >/dev/null; done")
+	out, err := exec.Command(perf, "sched", "latency", "-p", "-i", path).Output()
+	if err != nil {
+		t.Fatalf("perf sched latency: %v", err)
+	}
+	want := map[int64]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := latencyRow.FindStringSubmatch(line); m != nil {
+			pid, _ := strconv.ParseInt(m[2], 10, 64)
+			want[pid] = m[3]
+		}
+	}
+	if len(want) == 0 {
+		t.Fatalf("no task in perf sched latency's output:\n%s", out)
+	}
+	src, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	runtime := map[int64]int64{}
+	for {
+		ev, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Class.Name == "sched_stat_runtime" {
+			runtime[ev.Field(ev.Class.FieldIndex("pid")).Int] += ev.Field(ev.Class.FieldIndex("runtime")).Int
+		}
+	}
+	bad := 0
+	for pid, w := range want {
+		if got := fmt.Sprintf("%.3f", float64(runtime[pid])/1e6); got != w && bad < 5 {
+			t.Errorf("task %d: runtime %s ms, perf sched latency %s ms", pid, got, w)
+			bad++
+		}
+	}
+	t.Logf("%d tasks compared", len(want))
+}
