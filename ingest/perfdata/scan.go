@@ -112,6 +112,12 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning), headerOnly boo
 		if headerOnly {
 			return sc, nil
 		}
+		if rec.typ != recSample && !sidebandType(rec.typ) {
+			// Not read (AUX, KSYMBOL..., unknown types): stepped over by
+			// size, trailer unread.
+			sc.skipped[rec.typ]++
+			continue
+		}
 		a, err := f.attrOf(rec.typ, rec.data)
 		if err != nil {
 			return nil, err
@@ -133,10 +139,6 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning), headerOnly boo
 			body, err = parseTrailer(a, rec.data[8:], c, &s)
 			if err != nil {
 				return nil, fmt.Errorf("record of type %d at offset %d: %w", rec.typ, rec.at.off, err)
-			}
-			if !sidebandType(rec.typ) {
-				sc.skipped[rec.typ]++
-				continue
 			}
 			if minBody := sidebandMin[rec.typ]; len(body) < minBody {
 				return nil, fmt.Errorf("%w: record of type %d at offset %d: %d bytes, less than %d", ErrCorrupt, rec.typ, rec.at.off, len(body)+8, minBody+8)

@@ -35,8 +35,9 @@ print fmt: "prev_comm=%s prev_pid=%d prev_state=%ld ==> next_pid=%d", REC->prev_
 `
 
 type synth struct {
-	o binary.AppendByteOrder
-	b []byte
+	o     binary.AppendByteOrder
+	b     []byte
+	extra []byte // appended to the records (little-endian tests only)
 }
 
 func (w *synth) u16(v uint16) { w.b = w.o.AppendUint16(w.b, v) }
@@ -183,18 +184,22 @@ func (w *synth) records() {
 	w.u64(3)
 	w.u64(17)
 	trailer(0, 0, 2400, 1, 3)
+	w.b = append(w.b, w.extra...)
 	round()
 }
 
 // synthFile returns the hand-made recording in the given byte order, in
 // file mode or pipe mode.
-func synthFile(big, pipe bool) []byte {
+func synthFile(big, pipe bool) []byte { return synthFileWith(big, pipe, nil) }
+
+// synthFileWith is synthFile with extra bytes after the last records.
+func synthFileWith(big, pipe bool, extra []byte) []byte {
 	var o binary.AppendByteOrder = binary.LittleEndian
 	if big {
 		o = binary.BigEndian
 	}
 	tracing := synthTracing(o, big)
-	w := &synth{o: o}
+	w := &synth{o: o, extra: extra}
 	w.b = append(w.b, Magic...)
 	if big {
 		copy(w.b, "2ELIFREP")
