@@ -16,13 +16,18 @@ type mapping struct {
 }
 
 // process is what the first pass learned of a process's address space:
-// its mappings in delivery order and its parent.
+// its mappings and the forks that made a process of its pid (a pid is
+// reused), both in delivery order.
 type process struct {
-	maps    []mapping
-	parent  int32
-	forkT   uint64
-	forkAt  pos
-	hasFork bool
+	maps  []mapping
+	forks []forkAt
+}
+
+// forkAt is a FORK that made a new process.
+type forkAt struct {
+	t      uint64
+	at     pos
+	parent int32
 }
 
 // addrSpace is every process's mappings and the kernel's.
@@ -69,32 +74,43 @@ func keyLess(t1 uint64, a1 pos, t2 uint64, a2 pos) bool {
 func (as *addrSpace) sort() {
 	for _, p := range as.procs {
 		sort.SliceStable(p.maps, func(i, j int) bool { return keyLess(p.maps[i].t, p.maps[i].at, p.maps[j].t, p.maps[j].at) })
+		sort.SliceStable(p.forks, func(i, j int) bool { return keyLess(p.forks[i].t, p.forks[i].at, p.forks[j].t, p.forks[j].at) })
 	}
 	sort.SliceStable(as.kernel, func(i, j int) bool { return keyLess(as.kernel[i].t, as.kernel[i].at, as.kernel[j].t, as.kernel[j].at) })
 }
 
 // find returns the mapping of addr in process pid at (t, at): the latest
-// one made before then, else (for a process forked during the trace) the
-// parent's at the fork, as perf copies the parent's maps to the child. An
-// exec does not drop the maps (perf keeps them: a sample in execve after
-// the exec's COMM still has the old image's user frames); the new image's
-// mappings replace those they overlap.
+// one made before then and since the FORK that made the process (a pid
+// is reused: perf drops the old process then), else the parent's at that
+// fork, as perf copies the parent's maps to the child. An exec does not
+// drop the maps (perf keeps them: a sample in execve after the exec's
+// COMM still has the old image's user frames); the new image's mappings
+// replace those they overlap.
 func (as *addrSpace) find(pid int32, addr, t uint64, at pos) *mapping {
 	for depth := 0; depth < 16; depth++ {
 		p := as.procs[pid]
 		if p == nil {
 			return nil
 		}
+		var fork *forkAt
+		k := sort.Search(len(p.forks), func(i int) bool { return !keyLess(p.forks[i].t, p.forks[i].at, t, at) })
+		if k > 0 {
+			fork = &p.forks[k-1]
+		}
 		n := sort.Search(len(p.maps), func(i int) bool { return !keyLess(p.maps[i].t, p.maps[i].at, t, at) })
 		for i := n - 1; i >= 0; i-- {
-			if m := &p.maps[i]; addr >= m.start && addr < m.end {
+			m := &p.maps[i]
+			if fork != nil && keyLess(m.t, m.at, fork.t, fork.at) {
+				break
+			}
+			if addr >= m.start && addr < m.end {
 				return m
 			}
 		}
-		if !p.hasFork || !keyLess(p.forkT, p.forkAt, t, at) {
+		if fork == nil {
 			return nil
 		}
-		pid, t, at = p.parent, p.forkT, p.forkAt
+		pid, t, at = fork.parent, fork.t, fork.at
 	}
 	return nil
 }

@@ -156,7 +156,9 @@ func (f *file) scan(ctx context.Context, warn func(core.Warning), headerOnly boo
 			changes = append(changes, commChange{t: s.time, at: rec.at, tid: int32(f.order.Uint32(body[8:])), parent: int32(f.order.Uint32(body[12:])), fork: true})
 			if pid, ppid := int32(f.order.Uint32(body)), int32(f.order.Uint32(body[4:])); pid != ppid {
 				p := f.space.proc(pid)
-				p.parent, p.forkT, p.forkAt, p.hasFork = ppid, s.time, rec.at, true
+				if len(p.forks) < maxIDs {
+					p.forks = append(p.forks, forkAt{t: s.time, at: rec.at, parent: ppid})
+				}
 			}
 		case recMMAP, recMMAP2:
 			if rec.misc&miscMmapData == 0 {

@@ -19,7 +19,7 @@ import (
 //	u32 n, n × u32 side-band record types seen
 //	u32 n, n × {u32 type, u64 count} records skipped
 //	u32 n, n × {i32 tid, u32 m, m × {u64 t, pos, str comm}} thread names
-//	u32 n, n × {i32 pid, i32 parent, u64 fork t, pos, u8 forked, u32 m, m × mapping} processes
+//	u32 n, n × {i32 pid, u32 f, f × {u64 t, pos, i32 parent} forks, u32 m, m × mapping} processes
 //	u32 m, m × mapping                             the kernel's mappings
 //	u32 n, n × u32 CPUs (CPU_MAP)
 //	u32 CRC-32 of the above
@@ -29,7 +29,7 @@ import (
 // is still read up to its first event for its attrs and features.
 
 // StateVersion is the version of [Source.IndexState]'s encoding.
-const StateVersion = 1
+const StateVersion = 2
 
 const stateMagic = "PDST"
 
@@ -119,13 +119,11 @@ func (s *Source) IndexState() []byte {
 	for _, pid := range pids {
 		p := f.space.procs[int32(pid)]
 		w.u32(uint32(int32(pid)))
-		w.u32(uint32(p.parent))
-		w.u64(p.forkT)
-		w.pos(p.forkAt)
-		if p.hasFork {
-			w.u8(1)
-		} else {
-			w.u8(0)
+		w.u32(uint32(len(p.forks)))
+		for _, fk := range p.forks {
+			w.u64(fk.t)
+			w.pos(fk.at)
+			w.u32(uint32(fk.parent))
 		}
 		w.u32(uint32(len(p.maps)))
 		for i := range p.maps {
@@ -209,10 +207,14 @@ func (f *file) loadState(b []byte) (*scanned, error) {
 		f.comms[tid] = cs
 	}
 	f.space = addrSpace{procs: map[int32]*process{}}
-	n = c.count(uint64(c.u32()), 29)
+	n = c.count(uint64(c.u32()), 12)
 	for i := 0; i < n && c.err == nil; i++ {
 		pid := int32(c.u32())
-		p := &process{parent: int32(c.u32()), forkT: c.u64(), forkAt: r.pos(), hasFork: c.u8() == 1}
+		p := &process{}
+		nf := c.count(uint64(c.u32()), 24)
+		for j := 0; j < nf && c.err == nil; j++ {
+			p.forks = append(p.forks, forkAt{t: c.u64(), at: r.pos(), parent: int32(c.u32())})
+		}
 		m := c.count(uint64(c.u32()), 57)
 		p.maps = make([]mapping, 0, m)
 		for j := 0; j < m && c.err == nil; j++ {
