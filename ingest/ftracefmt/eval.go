@@ -127,7 +127,7 @@ func (r *Record) Text(fd *Field) []byte {
 }
 
 // eval evaluates x over the record; false when it cannot (an unknown name).
-func eval(x *expr, r *Record) (value, bool) {
+func (p *Printer) eval(x *expr, r *Record) (value, bool) {
 	switch x.op {
 	case "str":
 		return value{s: x.lit, isStr: true}, true
@@ -159,26 +159,28 @@ func eval(x *expr, r *Record) (value, bool) {
 		if !ok {
 			return value{}, false
 		}
-		return value{s: printFlags(v, x.str, x.pairs), isStr: true}, true
+		start := len(p.scratch)
+		p.scratch = appendFlags(p.scratch, v, x.str, x.pairs)
+		return value{s: p.scratch[start:len(p.scratch):len(p.scratch)], isStr: true}, true
 	case "cond":
 		c, ok := evalInt(x.args[0], r)
 		if !ok {
 			return value{}, false
 		}
 		if c != 0 {
-			return eval(x.args[1], r)
+			return p.eval(x.args[1], r)
 		}
-		return eval(x.args[2], r)
+		return p.eval(x.args[2], r)
 	}
 	v, ok := evalInt(x, r)
 	return value{i: v}, ok
 }
 
-// printFlags prints the labels of the bits set in v, libtraceevent's way:
-// each pair whose bits are all set is printed and its bits cleared; what
-// is left is printed in hex.
-func printFlags(v int64, delim string, pairs []symPair) []byte {
-	var out []byte
+// appendFlags appends the labels of the bits set in v, libtraceevent's
+// way: each pair whose bits are all set is printed and its bits cleared;
+// what is left is printed in hex.
+func appendFlags(out []byte, v int64, delim string, pairs []symPair) []byte {
+	start := len(out)
 	u := uint64(v)
 	for _, p := range pairs {
 		if !p.ok {
@@ -188,7 +190,7 @@ func printFlags(v int64, delim string, pairs []symPair) []byte {
 		if pv == 0 && u != 0 || u&pv != pv {
 			continue
 		}
-		if len(out) > 0 {
+		if len(out) > start {
 			out = append(out, delim...)
 		}
 		out = append(out, p.label...)
@@ -198,7 +200,7 @@ func printFlags(v int64, delim string, pairs []symPair) []byte {
 		}
 	}
 	if u != 0 {
-		if len(out) > 0 {
+		if len(out) > start {
 			out = append(out, delim...)
 		}
 		out = strconv.AppendUint(append(out, "0x"...), u, 16)
@@ -377,6 +379,7 @@ func compileFormat(format string) []segment {
 // appendPrintf prints args with a compiled C printf format, as
 // libtraceevent does (%p in hex with 0x, %ps/%pS as kernel symbols).
 func (p *Printer) appendPrintf(dst []byte, segs []segment, args []*expr, r *Record) []byte {
+	p.scratch = p.scratch[:0]
 	ai := 0
 	for i := range segs {
 		seg := &segs[i]
@@ -384,7 +387,7 @@ func (p *Printer) appendPrintf(dst []byte, segs []segment, args []*expr, r *Reco
 		if !seg.conv || ai >= len(args) {
 			continue
 		}
-		v, ok := eval(args[ai], r)
+		v, ok := p.eval(args[ai], r)
 		ai++
 		if !ok {
 			dst = append(dst, "[FAILED TO PARSE]"...)

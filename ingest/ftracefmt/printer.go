@@ -11,8 +11,9 @@ type Symbolizer func(addr uint64) (name string, start uint64, ok bool)
 // Printer serves one goroutine.
 type Printer struct {
 	// Lookup resolves kernel addresses; nil: none resolve.
-	Lookup Symbolizer
-	num    [24]byte // digits being printed
+	Lookup  Symbolizer
+	num     [24]byte // digits being printed
+	scratch []byte   // __print_flags' text, reused per event
 }
 
 func (p *Printer) lookup(addr uint64) (string, uint64, bool) {

@@ -14,19 +14,22 @@ import (
 // attrs, features, tracepoint formats, and what the first pass learned
 // (thread names over time, the event classes).
 type file struct {
-	path    string
-	r       io.ReaderAt
-	size    int64
-	hdr     *header
-	order   binary.ByteOrder
-	attrs   []*attr
-	byID    map[uint64]*attr
-	ids     idPositions
-	idsSet  bool
-	meta    Meta
-	tracing *tracing
-	start   int64 // the records' bounds
-	end     int64
+	path     string
+	r        io.ReaderAt
+	size     int64
+	hdr      *header
+	order    binary.ByteOrder
+	attrs    []*attr
+	byID     map[uint64]*attr
+	lastID   uint64 // the last ID looked up, and its attr
+	lastAttr *attr
+	fewIDs   []idAttr // byID as a slice, when it is small
+	ids      idPositions
+	idsSet   bool
+	meta     Meta
+	tracing  *tracing
+	start    int64 // the records' bounds
+	end      int64
 
 	comms   map[int32][]commAt // by tid, in delivery order
 	idIndex map[uint64]idEntry // ID_INDEX: the CPU and thread of each ID
@@ -91,7 +94,17 @@ func (f *file) finishAttrs() error {
 	for _, a := range f.attrs {
 		a.name = f.eventName(a)
 	}
+	if len(f.byID) <= 32 {
+		for id, a := range f.byID {
+			f.fewIDs = append(f.fewIDs, idAttr{id, a})
+		}
+	}
 	return nil
+}
+
+type idAttr struct {
+	id uint64
+	a  *attr
 }
 
 // eventName is the event's name as perf prints it: EVENT_DESC's name, else
@@ -149,7 +162,24 @@ func (f *file) attrOf(typ uint32, data []byte) (*attr, error) {
 	if id == 0 {
 		return f.attrs[0], nil // perf's synthesized records: the first event, as perf takes it
 	}
-	a, ok := f.byID[id]
+	if id == f.lastID && f.lastAttr != nil {
+		return f.lastAttr, nil
+	}
+	var a *attr
+	ok := false
+	if f.fewIDs != nil { // a few IDs (one per event and CPU): a scan beats the map
+		for i := range f.fewIDs {
+			if f.fewIDs[i].id == id {
+				a, ok = f.fewIDs[i].a, true
+				break
+			}
+		}
+	} else {
+		a, ok = f.byID[id]
+	}
+	if ok {
+		f.lastID, f.lastAttr = id, a
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: event ID %d belongs to no event attribute", ErrCorrupt, id)
 	}

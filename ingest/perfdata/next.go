@@ -173,7 +173,9 @@ func (s *Source) deliver(rec record, t uint64) (*core.Event, error) {
 	}
 	switch {
 	case rec.typ == recSample && cl.format != nil:
-		s.decodeTracepoint(cl.format, fs)
+		if !s.noFields {
+			s.decodeTracepoint(cl.format, fs)
+		}
 	case rec.typ == recSample:
 		f := fs[core.NumThreadContext:]
 		if sm.hasIP {

@@ -65,14 +65,17 @@ type orderState struct {
 // queue orders records as described above: the records waiting, in file
 // order, and the batch a round delivers, sorted.
 type queue struct {
-	rest    []*queued // waiting for a later round, in file order
-	batch   []*queued // this round's, sorted; batch[bi:] not delivered yet
-	bi      int
-	fifo    []*queued // queued records in file order, delivered ones trimmed from the front
-	st      orderState
-	late    int64 // records delivered as read because older than the queue's last delivery
-	bytes   int   // bytes of the records queued
-	free    [][]byte
+	rest  []*queued // waiting for a later round, in file order
+	batch []*queued // this round's, sorted; batch[bi:] not delivered yet
+	bi    int
+	fifo  []*queued // queued records in file order, delivered ones trimmed from the front
+	st    orderState
+	late  int64    // records delivered as read because older than the queue's last delivery
+	bytes int      // bytes of the records queued
+	slab  []queued // queued records are allocated from slabs
+	arena []byte   // and their bytes from arenas (a record's bytes stay
+	// valid while a batch holds it: an arena is never written again once
+	// full, and the GC frees it with its last record)
 	scratch queued
 }
 
@@ -86,11 +89,8 @@ func (q *queue) push(rec record, t uint64) bool {
 		q.late++
 		return false
 	}
-	var buf []byte
-	if n := len(q.free); n > 0 {
-		buf, q.free = q.free[n-1][:0], q.free[:n-1]
-	}
-	e := &queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: append(buf, rec.data...)}
+	e := q.alloc()
+	*e = queued{t: t, at: rec.at, typ: rec.typ, misc: rec.misc, data: q.copyBytes(rec.data)}
 	if q.empty() {
 		q.st.maxT = t
 	} else {
@@ -182,12 +182,30 @@ func (q *queue) pop() *queued {
 	return top
 }
 
-// release gives a delivered record's buffer back for reuse.
-func (q *queue) release(e *queued) {
-	if cap(e.data) <= 64<<10 && len(q.free) < 4096 {
-		q.free = append(q.free, e.data)
+// release drops a delivered record's bytes.
+func (q *queue) release(e *queued) { e.data = nil }
+
+// alloc returns a queued record from the current slab.
+func (q *queue) alloc() *queued {
+	if len(q.slab) == 0 {
+		q.slab = make([]queued, 1024)
 	}
-	e.data = nil
+	e := &q.slab[0]
+	q.slab = q.slab[1:]
+	return e
+}
+
+// copyBytes copies a record's bytes into the current arena.
+func (q *queue) copyBytes(b []byte) []byte {
+	if len(b) > 16<<10 {
+		return append([]byte(nil), b...)
+	}
+	if cap(q.arena)-len(q.arena) < len(b) {
+		q.arena = make([]byte, 0, 256<<10)
+	}
+	start := len(q.arena)
+	q.arena = append(q.arena, b...)
+	return q.arena[start:len(q.arena):len(q.arena)]
 }
 
 // checkpoint appends the queue's state.

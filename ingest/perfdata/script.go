@@ -28,6 +28,10 @@ import (
 func (s *Source) Report(w io.Writer, limit int64) (last core.Time, all bool, err error) {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	line := make([]byte, 0, 4096)
+	// The text is made from the records: the events' payload fields are
+	// not decoded.
+	s.noFields = true
+	defer func() { s.noFields = false }()
 	for n := int64(0); limit <= 0 || n < limit; {
 		ev, err := s.Next()
 		if errors.Is(err, io.EOF) {
@@ -93,12 +97,13 @@ func (s *Source) AppendLine(dst []byte) []byte {
 		var tb [32]byte
 		t := strconv.AppendUint(tb[:0], sm.time/1e9, 10)
 		t = append(t, '.')
-		us := strconv.AppendUint(nil, sm.time%1e9/1e3, 10)
+		var ub [8]byte
+		us := strconv.AppendUint(ub[:0], sm.time%1e9/1e3, 10)
 		for i := len(us); i < 6; i++ {
 			t = append(t, '0')
 		}
 		t = append(t, us...)
-		dst = padLeft(dst, string(t), 12)
+		dst = padLeftBytes(dst, t, 12)
 		dst = append(dst, ": "...)
 	}
 	if !tracepoint && sm.hasPeriod {
@@ -181,7 +186,14 @@ func padLeft(dst []byte, v string, width int) []byte {
 	return append(dst, v...)
 }
 
+func padLeftBytes(dst, v []byte, width int) []byte {
+	for i := len(v); i < width; i++ {
+		dst = append(dst, ' ')
+	}
+	return append(dst, v...)
+}
+
 func padLeftNum(dst []byte, v int64, width int) []byte {
 	var b [24]byte
-	return padLeft(dst, string(strconv.AppendInt(b[:0], v, 10)), width)
+	return padLeftBytes(dst, strconv.AppendInt(b[:0], v, 10), width)
 }

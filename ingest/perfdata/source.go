@@ -57,6 +57,9 @@ type Source struct {
 	reads   int
 	width   int // the longest event name
 	frames  []Frame
+	// noFields: Next leaves tracepoints' payload fields absent (the
+	// dump prints from the records).
+	noFields bool
 	// streamAt is the position of the record the stream returned last
 	// (when streamRead): a Seek ahead of it in zstd data reads on.
 	streamAt   pos

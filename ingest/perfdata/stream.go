@@ -267,6 +267,7 @@ type feeder struct {
 	buf []byte
 }
 
+// Read implements io.Reader for the zstd decoder.
 func (f *feeder) Read(p []byte) (int, error) {
 	if len(f.buf) == 0 {
 		if err := f.s.pullCompressed(); err != nil {
