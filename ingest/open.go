@@ -12,6 +12,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines"
 	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 	"github.com/tracetui/tracetui/ingest/paje"
+	"github.com/tracetui/tracetui/ingest/perfdata"
 	"github.com/tracetui/tracetui/ingest/tracedat"
 )
 
@@ -78,6 +79,9 @@ func formats() []Format {
 		}, Analyses: func(sink core.StateSink) []Analysis { return []Analysis{chrome.NewAnalysis(sink)} }},
 		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed, State: env.State}))
+		}},
+		{Name: "perfdata", Detect: detected(perfdata.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(perfdata.Open(path, perfdata.Options{Context: env.Context, Indexed: env.Indexed, State: env.State}))
 		}},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context, Indexed: env.Indexed}))
