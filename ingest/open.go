@@ -13,6 +13,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/internal/lines"
 	"github.com/tracetui/tracetui/ingest/internal/tracefile"
 	"github.com/tracetui/tracetui/ingest/paje"
+	"github.com/tracetui/tracetui/ingest/perfdata"
 	"github.com/tracetui/tracetui/ingest/tracedat"
 )
 
@@ -81,6 +82,9 @@ func formats() []Format {
 		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed, State: env.State}))
 		}, Version: tracedat.StateVersion},
+		{Name: "perfdata", Detect: detected(perfdata.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
+			return nonNil(perfdata.Open(path, perfdata.Options{Context: env.Context, Indexed: env.Indexed, State: env.State}))
+		}, Version: perfdata.Version},
 		{Name: "ftrace", Detect: detected(ftrace.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(ftrace.Open(path, ftrace.Options{Context: env.Context, Indexed: env.Indexed}))
 		}, Version: 1},

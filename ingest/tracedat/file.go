@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
 
 // Magic starts every trace.dat file.
@@ -44,7 +45,7 @@ type file struct {
 	compress                string // "" or "none": uncompressed
 	header                  pageHeader
 	headerPage, headerEvent []byte // header_page and header_event as recorded
-	formats                 []*eventFormat
+	formats                 []*ftracefmt.Format
 	kallsyms                []byte
 	printk                  []byte
 	cmdlines                []byte

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
 
 // Report writes the events of s as `trace-cmd report` prints them: a
@@ -93,10 +94,10 @@ func (s *Source) AppendLine(dst []byte, t int64) []byte {
 	if cl == nil {
 		return dst
 	}
-	r := &record{f: s.f, data: data}
+	r := &ftracefmt.Record{Order: s.f.order, Data: data}
 	pid := int64(0)
-	if fd := cl.format.field("common_pid"); fd != nil {
-		pid, _ = r.fieldInt(fd, 0)
+	if fd := cl.format.Field("common_pid"); fd != nil {
+		pid, _ = r.Int(fd, 0)
 	}
 	dst = padLeft(dst, s.comm(int32(pid)), 16)
 	dst = append(dst, '-')
@@ -123,7 +124,7 @@ func (s *Source) AppendLine(dst []byte, t int64) []byte {
 	dst = append(dst, frac...)
 	dst = append(dst, ": "...)
 	n = len(dst)
-	dst = append(dst, cl.format.name...)
+	dst = append(dst, cl.format.Name...)
 	dst = append(dst, ':')
 	for len(dst)-n < 21 {
 		dst = append(dst, ' ')
@@ -152,39 +153,14 @@ func padLeft(dst, b []byte, width int) []byte {
 	return append(dst, b...)
 }
 
-// appendBody appends an event's body: a plugin's output for the events
-// libtraceevent has plugins for, else its print format.
-func (s *Source) appendBody(dst []byte, ef *eventFormat, data []byte) []byte {
-	r := &record{f: s.f, data: data}
-	dst, done := s.appendPlugin(dst, ef, r) // a plugin's whole body, or a prefix
-	if done {
-		return dst
-	}
-	if !ef.parsed {
-		ef.print, ef.parsed = parsePrintFormat(ef), true
-	}
-	if ef.print == nil {
-		return appendRawFields(dst, ef, r)
-	}
-	return s.appendPrintf(dst, ef.print.segs, ef.print.args, r)
+// appendBody appends an event's body as trace-cmd prints it.
+func (s *Source) appendBody(dst []byte, ef *ftracefmt.Format, data []byte) []byte {
+	return s.printer.AppendBody(dst, ef, &ftracefmt.Record{Order: s.f.order, Data: data})
 }
 
-// appendRawFields prints "name=value" per field, for events whose print
-// format cannot be read.
-func appendRawFields(dst []byte, ef *eventFormat, r *record) []byte {
-	for i := range ef.fields {
-		fd := &ef.fields[i]
-		if i > 0 {
-			dst = append(dst, ' ')
-		}
-		dst = append(dst, fd.name...)
-		dst = append(dst, '=')
-		if fd.str {
-			dst = append(dst, r.text(fd)...)
-			continue
-		}
-		v, _ := r.fieldInt(fd, 0)
-		dst = strconv.AppendInt(dst, v, 10)
+func appendRepeat(dst []byte, c byte, n int) []byte {
+	for ; n > 0; n-- {
+		dst = append(dst, c)
 	}
 	return dst
 }

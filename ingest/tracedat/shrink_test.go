@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
 
 // TestShrink writes a small version 6 copy of a recording for testdata,
@@ -186,24 +187,24 @@ func appendFlyrecord(b []byte, o binary.AppendByteOrder, pageSize int, cpus []cp
 // systems, then each one's name, count of formats and formats.
 func appendEventSystems(b []byte, o binary.AppendByteOrder, src *Source) []byte {
 	var systems []string
-	bySystem := map[string][]*eventFormat{}
+	bySystem := map[string][]*ftracefmt.Format{}
 	for _, cl := range src.order {
 		ef := cl.format
-		if ef.system == "ftrace" {
+		if ef.System == "ftrace" {
 			continue
 		}
-		if bySystem[ef.system] == nil {
-			systems = append(systems, ef.system)
+		if bySystem[ef.System] == nil {
+			systems = append(systems, ef.System)
 		}
-		bySystem[ef.system] = append(bySystem[ef.system], ef)
+		bySystem[ef.System] = append(bySystem[ef.System], ef)
 	}
 	b = o.AppendUint32(b, uint32(len(systems)))
 	for _, sys := range systems {
 		b = append(append(b, sys...), 0)
 		b = o.AppendUint32(b, uint32(len(bySystem[sys])))
 		for _, ef := range bySystem[sys] {
-			b = o.AppendUint64(b, uint64(len(ef.text)))
-			b = append(b, ef.text...)
+			b = o.AppendUint64(b, uint64(len(ef.Text)))
+			b = append(b, ef.Text...)
 		}
 	}
 	return b

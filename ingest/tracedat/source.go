@@ -1,15 +1,14 @@
 package tracedat
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
 
 // Options tunes [Open].
@@ -39,7 +38,7 @@ var ErrBadCheckpoint = errors.New("bad checkpoint")
 // class is an event class with its format.
 type class struct {
 	class  core.EventClass
-	format *eventFormat
+	format *ftracefmt.Format
 }
 
 // Source reads a trace.dat file as a [core.Source]: the records of every
@@ -48,11 +47,11 @@ type Source struct {
 	path    string
 	f       *file
 	cpus    []*cpuReader
-	byID    map[int]*eventFormat
+	byID    map[int]*ftracefmt.Format
 	classes map[int]*class // by event id, the events the data holds
 	order   []*class       // in order of first appearance
 	comms   map[int32][]byte
-	syms    *symbols
+	syms    *ftracefmt.Symbols
 	state   *indexState // opened Indexed with a state: its formats and symbols
 	closer  io.Closer   // the file, read as needed
 	// symValues collects the values that may be kernel addresses, for
@@ -74,6 +73,7 @@ type Source struct {
 	fields  []core.Field
 	scratch []byte   // array fields' text
 	num     [24]byte // digits being printed
+	printer ftracefmt.Printer
 	cur     *cpuReader
 }
 
@@ -133,19 +133,20 @@ func newSource(path string, d *fileData, opts Options) (*Source, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Source{path: path, f: f, byID: map[int]*eventFormat{}, classes: map[int]*class{}, total: d.size, lazy: indexed, state: st}
+	s := &Source{path: path, f: f, byID: map[int]*ftracefmt.Format{}, classes: map[int]*class{}, total: d.size, lazy: indexed, state: st}
+	s.printer.Lookup = s.lookupSymbol
 	if s.state == nil { // else formats are parsed from the state as events need them
 		if err := f.loadSections(OptFtraceEvents, OptEventFormats); err != nil {
 			return nil, err
 		}
 		for _, ev := range f.formats {
-			s.byID[ev.id] = ev
+			s.byID[ev.ID] = ev
 		}
 	}
 	if !indexed {
 		s.symValues = map[uint64]struct{}{}
 	}
-	s.comms = parseCmdlines(f.cmdlines)
+	s.comms = ftracefmt.ParseCmdlines(f.cmdlines)
 	for bi := range f.buffers {
 		buf := &f.buffers[bi]
 		for ci := range buf.cpus {
@@ -275,8 +276,8 @@ func (s *Source) classOf(data []byte) *class {
 		return nil
 	}
 	cl := &class{format: ef}
-	cl.class = core.EventClass{ID: len(s.order), Name: ef.name, Fields: core.ThreadContextFields()}
-	for _, fd := range ef.fields {
+	cl.class = core.EventClass{ID: len(s.order), Name: ef.Name, Fields: core.ThreadContextFields()}
+	for _, fd := range ef.Fields {
 		cl.class.Fields = append(cl.class.Fields, fieldName(ef, &fd))
 	}
 	s.classes[id] = cl
@@ -287,11 +288,11 @@ func (s *Source) classOf(data []byte) *class {
 // fieldName is a field's name in the class: the kernel's, except the raw
 // syscall events' number, "NR" as the ftrace text reader (and the ftrace
 // kernel layout) names it from the printed line.
-func fieldName(ef *eventFormat, fd *fieldDef) string {
-	if ef.system == "raw_syscalls" && fd.name == "id" {
+func fieldName(ef *ftracefmt.Format, fd *ftracefmt.Field) string {
+	if ef.System == "raw_syscalls" && fd.Name == "id" {
 		return "NR"
 	}
-	return fd.name
+	return fd.Name
 }
 
 // Info implements core.Source.
@@ -417,22 +418,3 @@ func (s *Source) Close() error {
 
 // checkpointMagic starts every trace.dat checkpoint.
 const checkpointMagic = "td1"
-
-// parseCmdlines reads saved_cmdlines ("pid comm" lines). The names are
-// slices of b, which nothing writes after the file is read (no copy per
-// task: the event table's reader parses it when it opens).
-func parseCmdlines(b []byte) map[int32][]byte {
-	m := make(map[int32][]byte, bytes.Count(b, []byte("\n"))+1)
-	for len(b) > 0 {
-		var line []byte
-		line, b = cutLine(b)
-		pid, comm, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
-		if !ok {
-			continue
-		}
-		if n, err := strconv.ParseInt(string(pid), 10, 32); err == nil {
-			m[int32(n)] = comm[:len(comm):len(comm)]
-		}
-	}
-	return m
-}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+
+	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
 
 // StateVersion is the version of [Source.IndexState]'s encoding, part of
@@ -67,13 +69,13 @@ func (s *Source) IndexState() []byte {
 	out := []byte(stateMagic)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(s.order)))
 	for _, cl := range s.order {
-		out = appendBytes(out, []byte(cl.format.system))
-		out = appendBytes(out, cl.format.text)
+		out = appendBytes(out, []byte(cl.format.System))
+		out = appendBytes(out, cl.format.Text)
 	}
 	syms := s.symbols()
 	first := ^uint64(0)
-	if len(syms.addrs) > 0 {
-		first = syms.addrs[0]
+	if a, ok := syms.First(); ok {
+		first = a
 	}
 	out = binary.LittleEndian.AppendUint64(out, first)
 	values := make([]uint64, 0, len(s.symValues))
@@ -85,7 +87,7 @@ func (s *Source) IndexState() []byte {
 	slices.Sort(values)
 	out = binary.LittleEndian.AppendUint32(out, uint32(len(values)))
 	for _, v := range values {
-		name, start, _ := syms.lookup(v)
+		name, start, _ := syms.Lookup(v)
 		out = binary.LittleEndian.AppendUint64(out, v)
 		out = binary.LittleEndian.AppendUint64(out, start)
 		out = appendBytes(out, []byte(name))
@@ -147,7 +149,7 @@ func decodeState(b []byte) (*indexState, error) {
 	for i := uint32(0); i < n && r.err == nil; i++ {
 		system := string(r.take(uint64(r.u32())))
 		text := r.take(uint64(r.u32()))
-		if id, ok := formatID(text); ok && r.err == nil {
+		if id, ok := ftracefmt.FormatID(text); ok && r.err == nil {
 			st.formats[id] = stateFormat{system: system, text: text}
 		}
 	}
@@ -184,13 +186,13 @@ type stateFormat struct {
 
 // format parses the format of event id, nil when the state has none (or
 // it names no event).
-func (st *indexState) format(id int) *eventFormat {
+func (st *indexState) format(id int) *ftracefmt.Format {
 	sf, ok := st.formats[id]
 	if !ok {
 		return nil
 	}
-	ef := parseFormat(sf.text, sf.system)
-	if ef == nil || ef.id != id {
+	ef := ftracefmt.Parse(sf.text, sf.system)
+	if ef == nil || ef.ID != id {
 		return nil
 	}
 	return ef
@@ -235,8 +237,8 @@ func (st *indexState) lookup(addr uint64) (name string, start uint64, ok, found 
 
 // collectSymbolValue notes a field's value for the index state when it
 // may be a kernel address (the high bit of a 64-bit value set).
-func (s *Source) collectSymbolValue(fd *fieldDef, v int64) {
-	if s.symValues == nil || fd.size != 8 || v >= 0 || len(s.symValues) >= maxSymbolValues {
+func (s *Source) collectSymbolValue(fd *ftracefmt.Field, v int64) {
+	if s.symValues == nil || fd.Size != 8 || v >= 0 || len(s.symValues) >= maxSymbolValues {
 		return
 	}
 	s.symValues[uint64(v)] = struct{}{}

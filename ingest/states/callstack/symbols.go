@@ -17,6 +17,7 @@ import (
 type Symbols struct {
 	addrs []uint64 // sorted
 	names []string
+	ends  []uint64 // each symbol's end, 0 when unknown; nil: none known
 }
 
 // maxSymbolLine bounds one line of a symbol file (C++ names get long).
@@ -38,7 +39,7 @@ func ReadSymbols(r io.Reader) (*Symbols, error) {
 		if err != nil {
 			continue
 		}
-		syms = append(syms, symbol{addr, strings.Join(f[2:], " ")})
+		syms = append(syms, symbol{addr: addr, name: strings.Join(f[2:], " ")})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading symbols: %w", err)

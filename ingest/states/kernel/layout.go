@@ -232,14 +232,15 @@ var (
 
 // Detect returns the layout of a Linux kernel trace, or nil when the
 // trace is not one (no scheduling, syscall or interrupt event). info.Format
-// "ftrace" or "tracedat" (trace-cmd's binary file, whose reader names the
-// events and fields as the ftrace text reader does) selects the ftrace
+// "ftrace", "tracedat" (trace-cmd's binary file, whose reader names the
+// events and fields as the ftrace text reader does) or "perfdata" (perf
+// record's file, whose tracepoints are named so too) selects the ftrace
 // layout even before any class is known;
 // otherwise the class names decide: subsystem-prefixed names are perf,
 // syscall_entry_* / irq_softirq_* / sched_waking are LTTng 2.7+,
 // sys_* / exit_syscall / softirq_* are LTTng 2.0-2.6.
 func Detect(info core.SourceInfo, classes []*core.EventClass) *Layout {
-	if info.Format == "ftrace" || info.Format == "tracedat" {
+	if info.Format == "ftrace" || info.Format == "tracedat" || info.Format == "perfdata" {
 		return LayoutFtrace
 	}
 	var perf, l27, l20, sched bool

@@ -1,7 +1,8 @@
-package tracedat
+package ftracefmt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 )
 
@@ -13,8 +14,8 @@ type printFormat struct {
 
 // parsePrintFormat parses an event's print format; nil when it does not
 // parse (the event is then printed field by field).
-func parsePrintFormat(ev *eventFormat) *printFormat {
-	toks, err := tokenize(ev.printFmt)
+func parsePrintFormat(ev *Format) *printFormat {
+	toks, err := tokenize(ev.PrintFmt)
 	if err != nil || len(toks) == 0 || toks[0].kind != 's' {
 		return nil
 	}
@@ -30,10 +31,11 @@ func parsePrintFormat(ev *eventFormat) *printFormat {
 	return pf
 }
 
-// record is what expressions are evaluated over.
-type record struct {
-	f    *file
-	data []byte
+// Record is an event's raw bytes (from common_type on), what fields are
+// read from and expressions evaluated over.
+type Record struct {
+	Order binary.ByteOrder // the recording machine's byte order
+	Data  []byte
 }
 
 // value is an evaluated expression: an integer or a string.
@@ -45,31 +47,31 @@ type value struct {
 
 // fieldInt reads an integer field (sign-extended when signed); element i
 // of an array.
-func (r *record) fieldInt(fd *fieldDef, i int64) (int64, bool) {
-	size := fd.size
-	off := int64(fd.offset)
-	if fd.array || fd.dataLoc {
-		size = fd.elemSize
-		if fd.dataLoc {
-			b := r.dynamic(fd)
+func (r *Record) Int(fd *Field, i int64) (int64, bool) {
+	size := fd.Size
+	off := int64(fd.Offset)
+	if fd.Array || fd.DataLoc {
+		size = fd.ElemSize
+		if fd.DataLoc {
+			b := r.Dynamic(fd)
 			if i < 0 || (i+1)*int64(size) > int64(len(b)) {
 				return 0, false
 			}
-			return readInt(r.f, b[i*int64(size):], size, fd.signed), true
+			return readInt(r.Order, b[i*int64(size):], size, fd.Signed), true
 		}
-		if i < 0 || (i+1)*int64(size) > int64(fd.size) {
+		if i < 0 || (i+1)*int64(size) > int64(fd.Size) {
 			return 0, false
 		}
 		off += i * int64(size)
 	}
-	if off < 0 || off+int64(size) > int64(len(r.data)) {
+	if off < 0 || off+int64(size) > int64(len(r.Data)) {
 		return 0, false
 	}
-	return readInt(r.f, r.data[off:], size, fd.signed), true
+	return readInt(r.Order, r.Data[off:], size, fd.Signed), true
 }
 
 // readInt reads a size-byte integer.
-func readInt(f *file, b []byte, size int, signed bool) int64 {
+func readInt(o binary.ByteOrder, b []byte, size int, signed bool) int64 {
 	switch size {
 	case 1:
 		if signed {
@@ -77,46 +79,46 @@ func readInt(f *file, b []byte, size int, signed bool) int64 {
 		}
 		return int64(b[0])
 	case 2:
-		v := f.order.Uint16(b)
+		v := o.Uint16(b)
 		if signed {
 			return int64(int16(v))
 		}
 		return int64(v)
 	case 4:
-		v := f.order.Uint32(b)
+		v := o.Uint32(b)
 		if signed {
 			return int64(int32(v))
 		}
 		return int64(v)
 	case 8:
-		return int64(f.order.Uint64(b))
+		return int64(o.Uint64(b))
 	}
 	return 0
 }
 
 // dynamic returns the bytes of a __data_loc or __rel_loc field.
-func (r *record) dynamic(fd *fieldDef) []byte {
-	if fd.offset+4 > len(r.data) || fd.size < 4 {
+func (r *Record) Dynamic(fd *Field) []byte {
+	if fd.Offset+4 > len(r.Data) || fd.Size < 4 {
 		return nil
 	}
-	loc := r.f.order.Uint32(r.data[fd.offset:])
+	loc := r.Order.Uint32(r.Data[fd.Offset:])
 	off, n := int(loc&0xffff), int(loc>>16)
-	if fd.relLoc {
-		off += fd.offset + fd.size
+	if fd.RelLoc {
+		off += fd.Offset + fd.Size
 	}
-	if off+n > len(r.data) {
+	if off+n > len(r.Data) {
 		return nil
 	}
-	return r.data[off : off+n]
+	return r.Data[off : off+n]
 }
 
 // text returns a char array or __data_loc string, up to its NUL.
-func (r *record) text(fd *fieldDef) []byte {
+func (r *Record) Text(fd *Field) []byte {
 	var b []byte
-	if fd.dataLoc {
-		b = r.dynamic(fd)
-	} else if fd.offset+fd.size <= len(r.data) {
-		b = r.data[fd.offset : fd.offset+fd.size]
+	if fd.DataLoc {
+		b = r.Dynamic(fd)
+	} else if fd.Offset+fd.Size <= len(r.Data) {
+		b = r.Data[fd.Offset : fd.Offset+fd.Size]
 	}
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		b = b[:i]
@@ -125,22 +127,22 @@ func (r *record) text(fd *fieldDef) []byte {
 }
 
 // eval evaluates x over the record; false when it cannot (an unknown name).
-func eval(x *expr, r *record) (value, bool) {
+func (p *Printer) eval(x *expr, r *Record) (value, bool) {
 	switch x.op {
 	case "str":
 		return value{s: x.lit, isStr: true}, true
 	case "field":
-		if x.field.str && x.index == nil {
+		if x.field.Str && x.index == nil {
 			if r == nil {
 				return value{}, false
 			}
-			return value{s: r.text(x.field), isStr: true}, true
+			return value{s: r.Text(x.field), isStr: true}, true
 		}
 	case "getstr":
 		if r == nil {
 			return value{}, false
 		}
-		return value{s: r.text(x.field), isStr: true}, true
+		return value{s: r.Text(x.field), isStr: true}, true
 	case "sym":
 		v, ok := evalInt(x.args[0], r)
 		if !ok {
@@ -157,26 +159,28 @@ func eval(x *expr, r *record) (value, bool) {
 		if !ok {
 			return value{}, false
 		}
-		return value{s: printFlags(v, x.str, x.pairs), isStr: true}, true
+		start := len(p.scratch)
+		p.scratch = appendFlags(p.scratch, v, x.str, x.pairs)
+		return value{s: p.scratch[start:len(p.scratch):len(p.scratch)], isStr: true}, true
 	case "cond":
 		c, ok := evalInt(x.args[0], r)
 		if !ok {
 			return value{}, false
 		}
 		if c != 0 {
-			return eval(x.args[1], r)
+			return p.eval(x.args[1], r)
 		}
-		return eval(x.args[2], r)
+		return p.eval(x.args[2], r)
 	}
 	v, ok := evalInt(x, r)
 	return value{i: v}, ok
 }
 
-// printFlags prints the labels of the bits set in v, libtraceevent's way:
-// each pair whose bits are all set is printed and its bits cleared; what
-// is left is printed in hex.
-func printFlags(v int64, delim string, pairs []symPair) []byte {
-	var out []byte
+// appendFlags appends the labels of the bits set in v, libtraceevent's
+// way: each pair whose bits are all set is printed and its bits cleared;
+// what is left is printed in hex.
+func appendFlags(out []byte, v int64, delim string, pairs []symPair) []byte {
+	start := len(out)
 	u := uint64(v)
 	for _, p := range pairs {
 		if !p.ok {
@@ -186,7 +190,7 @@ func printFlags(v int64, delim string, pairs []symPair) []byte {
 		if pv == 0 && u != 0 || u&pv != pv {
 			continue
 		}
-		if len(out) > 0 {
+		if len(out) > start {
 			out = append(out, delim...)
 		}
 		out = append(out, p.label...)
@@ -196,7 +200,7 @@ func printFlags(v int64, delim string, pairs []symPair) []byte {
 		}
 	}
 	if u != 0 {
-		if len(out) > 0 {
+		if len(out) > start {
 			out = append(out, delim...)
 		}
 		out = strconv.AppendUint(append(out, "0x"...), u, 16)
@@ -205,7 +209,7 @@ func printFlags(v int64, delim string, pairs []symPair) []byte {
 }
 
 // evalInt evaluates x as an integer.
-func evalInt(x *expr, r *record) (int64, bool) {
+func evalInt(x *expr, r *Record) (int64, bool) {
 	switch x.op {
 	case "num":
 		return x.num, true
@@ -220,7 +224,7 @@ func evalInt(x *expr, r *record) (int64, bool) {
 				return 0, false
 			}
 		}
-		return r.fieldInt(x.field, i)
+		return r.Int(x.field, i)
 	case "cast":
 		v, ok := evalInt(x.args[0], r)
 		if !ok {
@@ -374,7 +378,8 @@ func compileFormat(format string) []segment {
 
 // appendPrintf prints args with a compiled C printf format, as
 // libtraceevent does (%p in hex with 0x, %ps/%pS as kernel symbols).
-func (s *Source) appendPrintf(dst []byte, segs []segment, args []*expr, r *record) []byte {
+func (p *Printer) appendPrintf(dst []byte, segs []segment, args []*expr, r *Record) []byte {
+	p.scratch = p.scratch[:0]
 	ai := 0
 	for i := range segs {
 		seg := &segs[i]
@@ -382,13 +387,13 @@ func (s *Source) appendPrintf(dst []byte, segs []segment, args []*expr, r *recor
 		if !seg.conv || ai >= len(args) {
 			continue
 		}
-		v, ok := eval(args[ai], r)
+		v, ok := p.eval(args[ai], r)
 		ai++
 		if !ok {
 			dst = append(dst, "[FAILED TO PARSE]"...)
 			continue
 		}
-		dst = s.appendConv(dst, seg.spec, v)
+		dst = p.appendConv(dst, seg.spec, v)
 	}
 	return dst
 }

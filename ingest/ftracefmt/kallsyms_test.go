@@ -1,4 +1,4 @@
-package tracedat
+package ftracefmt
 
 import (
 	"fmt"
@@ -61,7 +61,7 @@ func TestParseKallsyms(t *testing.T) {
 			}
 		}
 		sort.SliceStable(want, func(i, j int) bool { return want[i].addr < want[j].addr })
-		s := parseKallsyms([]byte(b.String()))
+		s := ParseKallsyms([]byte(b.String()))
 		if len(s.addrs) != len(want) || len(s.names) != len(want) {
 			t.Fatalf("%d symbols, want %d", len(s.addrs), len(want))
 		}

@@ -1,4 +1,4 @@
-package tracedat
+package ftracefmt
 
 import (
 	"bytes"
@@ -74,7 +74,7 @@ conv:
 }
 
 // appendConv prints one value.
-func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
+func (p *Printer) appendConv(dst []byte, sp spec, v value) []byte {
 	var body []byte
 	switch sp.conv {
 	case 's':
@@ -95,7 +95,7 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 	case 'p':
 		switch sp.ext {
 		case 's', 'S', 'f', 'F', 'B':
-			if name, addr, ok := s.lookupSymbol(uint64(v.i)); ok {
+			if name, addr, ok := p.lookup(uint64(v.i)); ok {
 				body = append(body, name...)
 				if sp.ext == 'S' || sp.ext == 'F' || sp.ext == 'B' {
 					body = strconv.AppendUint(append(body, "+0x"...), uint64(v.i)-addr, 16)
@@ -113,7 +113,7 @@ func (s *Source) appendConv(dst []byte, sp spec, v value) []byte {
 		return pad(dst, v.s, sp)
 	}
 	x := truncate(v.i, sp.size, sp.conv == 'd' || sp.conv == 'i')
-	digits := s.num[:0]
+	digits := p.num[:0]
 	var sign string
 	switch sp.conv {
 	case 'd', 'i':

@@ -1,4 +1,4 @@
-package tracedat
+package ftracefmt
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 // The print formats of the kernel's format files are a printf string and
 // C expressions over the record's fields (REC->x), with the helpers
 // __get_str, __print_symbolic, __print_flags... This file parses the
-// expressions; printfmt.go evaluates and prints them, as libtraceevent
+// expressions; eval.go evaluates and printf.go prints them, as libtraceevent
 // does for `trace-cmd report`.
 
 // token is one lexical token of a print format.
@@ -88,7 +88,7 @@ type expr struct {
 	num   int64
 	str   string
 	lit   []byte // a string literal's bytes
-	field *fieldDef
+	field *Field
 	index *expr // REC->x[i]
 	args  []*expr
 	pairs []symPair
@@ -107,7 +107,7 @@ type symPair struct {
 type parser struct {
 	toks  []token
 	pos   int
-	ev    *eventFormat
+	ev    *Format
 	depth int
 	err   error
 }
@@ -279,7 +279,7 @@ func (p *parser) parsePrimary() *expr {
 		case "REC":
 			p.expect("->")
 			name := p.next().text
-			if fd := p.ev.field(name); fd != nil {
+			if fd := p.ev.Field(name); fd != nil {
 				return &expr{op: "field", field: fd}
 			}
 			return &expr{op: "unknown", str: name}
@@ -287,7 +287,7 @@ func (p *parser) parsePrimary() *expr {
 			p.expect("(")
 			name := p.next().text
 			p.expect(")")
-			if fd := p.ev.field(name); fd != nil {
+			if fd := p.ev.Field(name); fd != nil {
 				return &expr{op: "getstr", field: fd}
 			}
 			return &expr{op: "unknown"}
@@ -358,15 +358,15 @@ func parseCNumber(s string) (int64, error) {
 }
 
 // field returns the field named name, common fields included.
-func (ev *eventFormat) field(name string) *fieldDef {
-	for i := range ev.fields {
-		if ev.fields[i].name == name {
-			return &ev.fields[i]
+func (ev *Format) Field(name string) *Field {
+	for i := range ev.Fields {
+		if ev.Fields[i].Name == name {
+			return &ev.Fields[i]
 		}
 	}
-	for i := range ev.common {
-		if ev.common[i].name == name {
-			return &ev.common[i]
+	for i := range ev.Common {
+		if ev.Common[i].Name == name {
+			return &ev.Common[i]
 		}
 	}
 	return nil

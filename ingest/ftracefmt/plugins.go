@@ -1,25 +1,25 @@
-package tracedat
+package ftracefmt
 
 import "strconv"
 
 // appendPlugin prints the events that libtraceevent's plugins print
 // instead of their print format (plugin_sched_switch.c, plugin_hrtimer.c).
-func (s *Source) appendPlugin(dst []byte, ef *eventFormat, r *record) ([]byte, bool) {
-	if ef.system == "kmem" {
-		return s.appendKmemCallSite(dst, ef, r), false
+func (p *Printer) appendPlugin(dst []byte, ef *Format, r *Record) ([]byte, bool) {
+	if ef.System == "kmem" {
+		return p.appendKmemCallSite(dst, ef, r), false
 	}
-	if ef.system != "sched" && ef.system != "timer" {
+	if ef.System != "sched" && ef.System != "timer" {
 		return dst, false
 	}
 	num := func(name string) (int64, bool) {
-		if fd := ef.field(name); fd != nil {
-			return r.fieldInt(fd, 0)
+		if fd := ef.Field(name); fd != nil {
+			return r.Int(fd, 0)
 		}
 		return 0, false
 	}
 	text := func(name string) []byte {
-		if fd := ef.field(name); fd != nil {
-			return r.text(fd)
+		if fd := ef.Field(name); fd != nil {
+			return r.Text(fd)
 		}
 		return nil
 	}
@@ -33,7 +33,7 @@ func (s *Source) appendPlugin(dst []byte, ef *eventFormat, r *record) ([]byte, b
 		dst = strconv.AppendInt(dst, v, 10)
 		return append(dst, ']')
 	}
-	switch ef.name {
+	switch ef.Name {
 	case "sched_switch":
 		dst = commPidPrio(dst, "prev_comm", "prev_pid", "prev_prio")
 		dst = append(dst, ' ')
@@ -55,20 +55,20 @@ func (s *Source) appendPlugin(dst []byte, ef *eventFormat, r *record) ([]byte, b
 		dst = append(dst, "hrtimer="...)
 		v, _ := num("hrtimer")
 		dst = strconv.AppendUint(append(dst, "0x"...), uint64(v), 16)
-		if ef.name == "hrtimer_expire_entry" {
+		if ef.Name == "hrtimer_expire_entry" {
 			v, _ = num("now")
 			dst = strconv.AppendUint(append(dst, " now="...), uint64(v), 10)
 		}
 		fn, _ := num("function")
 		dst = append(dst, " function="...)
-		if name, addr, ok := s.lookupSymbol(uint64(fn)); ok {
+		if name, addr, ok := p.lookup(uint64(fn)); ok {
 			// libtraceevent prints the symbol's address minus the value.
 			dst = append(dst, name...)
 			dst = strconv.AppendUint(append(dst, "/0x"...), addr-uint64(fn), 16)
 		} else {
 			dst = appendZeroPad(append(dst, "0x"...), fn, 8)
 		}
-		if ef.name == "hrtimer_start" {
+		if ef.Name == "hrtimer_start" {
 			v, _ = num("expires")
 			dst = strconv.AppendUint(append(dst, " expires="...), uint64(v), 10)
 			v, _ = num("softexpires")
@@ -110,21 +110,21 @@ func appendZeroPad(dst []byte, v int64, width int) []byte {
 
 // appendKmemCallSite prints the kmem plugin's "(function+0xoffset) " before
 // the allocation events' own print format (plugin_kmem.c).
-func (s *Source) appendKmemCallSite(dst []byte, ef *eventFormat, r *record) []byte {
-	switch ef.name {
+func (p *Printer) appendKmemCallSite(dst []byte, ef *Format, r *Record) []byte {
+	switch ef.Name {
 	case "kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node", "kmem_cache_free":
 	default:
 		return dst
 	}
-	fd := ef.field("call_site")
+	fd := ef.Field("call_site")
 	if fd == nil {
 		return dst
 	}
-	v, ok := r.fieldInt(fd, 0)
+	v, ok := r.Int(fd, 0)
 	if !ok {
 		return dst
 	}
-	name, addr, ok := s.lookupSymbol(uint64(v))
+	name, addr, ok := p.lookup(uint64(v))
 	if !ok {
 		return dst
 	}
