@@ -101,17 +101,26 @@ func (b *Gantt) openCritPath() tea.Cmd {
 		from, to, what = b.selStart, b.selEnd+1, "selection"
 	}
 	title := fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.RelTime(from), b.RelTime(to))
-	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, title)
+	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, b.win.Start, title)
 	b.opened = v
 	return cmd
 }
 
-// goToWorker selects a thread's Control Flow row and moves the cursor to t.
-func (b *Gantt) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
+// GoToSegment selects a thread's Control Flow row and the span [from,
+// to) (a critical-path segment), framing it whole when it is not on
+// screen, the cursor at its start.
+func (b *Gantt) GoToSegment(w critpath.Worker, from, to core.Time) tea.Cmd {
 	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
 		b.tree().SelectNode(n)
 	}
-	return b.moveCursor(t, true)
+	last := max(to-1, from)
+	b.hasSel, b.selecting, b.selStart, b.selEnd = true, false, from, last
+	if from < b.win.T0 || last > b.win.T1 {
+		span := last - from + 1
+		margin := span/8 + 1
+		b.win = b.win.WithRange(max(from-margin, b.win.Start), span+2*margin)
+	}
+	return b.moveCursor(from, true)
 }
 
 // openStats opens the statistics of the selection (or the visible
