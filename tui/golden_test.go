@@ -162,7 +162,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 		{name: "stats_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S"}},
 		// The system calls with their top line's histogram; the N slowest.
 		{name: "stats_syscalls_100x30", w: 100, h: 30, keys: []string{"S", "tab", "tab"}},
-		{name: "stats_slowest_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}},
+		{name: "stats_slowest_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}},
 		{name: "overview_temporal_100x30", w: 100, h: 30, keys: []string{"o"}},
 		{name: "critpath_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "P"}},
 	} {

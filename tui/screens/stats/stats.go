@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -34,8 +35,10 @@ const (
 	// The analyses (ingest/query/stats) of the range, one table at a time
 	// in the whole panel: tab reaches them after the three above.
 	Threads
+	Processes
 	CPUs
 	Latency
+	ProcLatency
 	IRQs
 	Slowest
 	NumTables
@@ -74,10 +77,13 @@ type Line struct {
 	// hist is the log2 histogram of the durations (querystats.Stats), nil
 	// for lines without one.
 	hist []int64
+	// unnamed: the line's thread is to be named from Control Flow's rows.
+	unnamed bool
 }
 
 // statsTable is one table with its sort order and scroll position.
 type statsTable struct {
+	Title   string // what the table is, above its header
 	Cols    []statsCol
 	Lines   []Line
 	SortCol int
@@ -117,6 +123,7 @@ type Screen struct {
 	To      core.Time
 	what    string // "selection" or "visible range"
 	row     string // the selected row's label
+	kind    string // what the all-rows column sums: threads or CPUs
 	Tables  [NumTables]statsTable
 	Focus   int
 	Running int            // parts still computing
@@ -125,14 +132,15 @@ type Screen struct {
 
 // StatsMsg is one report of a running computation.
 type Msg struct {
-	Seq   uint64
-	Table int // States, Syscalls (with the analyses) or Events
-	Lines [NumTables][]Line
-	done  int64 // events counted so far (Events progress)
-	total int64
-	Last  bool // the part is over (err says how)
-	err   error
-	ch    <-chan Msg
+	Seq    uint64
+	Table  int // States, Syscalls (with the analyses) or Events
+	Lines  [NumTables][]Line
+	done   int64 // events counted so far (Events progress)
+	total  int64
+	Last   bool // the part is over (err says how)
+	leaves int  // the rows the all-rows column sums (States)
+	err    error
+	ch     <-chan Msg
 }
 
 // StatsRequest is a copy of what the computation reads.
@@ -146,23 +154,40 @@ type Request struct {
 	Domain   frame.ValueDomain
 }
 
-// newStats returns the tables with their columns, sorted by time or count.
-func newStats(row string) [NumTables]statsTable {
+// statesTitle is the state table's title: the all-rows column sums
+// leaves rows of a kind ("threads", "CPUs"), -1 before they are counted.
+func statesTitle(row string, leaves int, kind string) string {
+	n := "all"
+	if leaves >= 0 {
+		n = fmt.Sprintf("all %d", leaves)
+	}
+	return fmt.Sprintf("Time per state of %s; of %s %s summed (may exceed the range)", row, n, kind)
+}
+
+// newStats returns the tables with their titles and columns, sorted by
+// time or count; kind is what the all-rows column sums ("threads",
+// "CPUs").
+func newStats(row, kind string) [NumTables]statsTable {
 	return [NumTables]statsTable{
-		States: {Cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
-			{"All rows", colDuration, 3}, {"%", colPercent, 3}}, SortCol: 3},
-		Events: {Cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, SortCol: 1},
-		Syscalls: {Cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
-			{"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, SortCol: 2},
-		Threads: {Cols: []statsCol{{"Thread (CPU usage)", colName, 0}, {"On CPU", colDuration, 1}, {"% range", colPercent, 2},
-			{"Migrations", colCount, 3}}, SortCol: 1},
-		CPUs: {Cols: []statsCol{{"CPU (usage)", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, SortCol: 1},
-		Latency: {Cols: []statsCol{{"Thread (wake-up latency)", colName, 0}, {"Wake-ups", colCount, 1},
+		States: {Title: statesTitle(row, -1, kind),
+			Cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
+				{"All", colDuration, 3}, {"%", colPercent, 3}}, SortCol: 3},
+		Events: {Title: "Events by type", Cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, SortCol: 1},
+		Syscalls: {Title: "System calls (complete calls; enter: the slowest)", Cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1},
+			{"Total time", colDuration, 2}, {"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, SortCol: 2},
+		Threads: {Title: "CPU usage per thread (enter: the thread)", Cols: []statsCol{{"Thread [tid]", colName, 0}, {"On CPU", colDuration, 1},
+			{"% range", colPercent, 2}, {"Migrations", colCount, 3}}, SortCol: 1},
+		Processes: {Title: "CPU usage per process (its threads summed)", Cols: []statsCol{{"Process [pid]", colName, 0}, {"On CPU", colDuration, 1},
+			{"% range", colPercent, 2}, {"Threads", colCount, 3}}, SortCol: 1},
+		CPUs: {Title: "CPU usage per CPU", Cols: []statsCol{{"CPU", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, SortCol: 1},
+		Latency: {Title: "Wake-up latency per thread (enter: its worst)", Cols: []statsCol{{"Thread [tid] woken", colName, 0}, {"Wake-ups", colCount, 1},
 			{"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 3},
-		IRQs: {Cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
+		ProcLatency: {Title: "Wake-up latency per process (its threads together)", Cols: []statsCol{{"Process [pid] woken", colName, 0},
+			{"Wake-ups", colCount, 1}, {"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 3},
+		IRQs: {Title: "Interrupts: time in each handler", Cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
 			{"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 4},
-		Slowest: {Cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0}, {"Duration", colDuration, 1},
-			{"At", colDuration, 2}}, SortCol: 1},
+		Slowest: {Title: "The slowest occurrences (enter: show it whole)", Cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0},
+			{"Duration", colDuration, 1}, {"At", colDuration, 2}}, SortCol: 1},
 	}
 }
 
@@ -193,11 +218,14 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 		n := new(t.Node(sel))
 		s.row = n.Label
 		var add func(i int32)
+		// A process row is its leader thread (or a name alone, without
+		// status): its threads are its children; a CPU's IRQ rows are
+		// already in its status.
 		add = func(i int32) {
 			if k := t.Node(i).Key; k >= 0 && t.Node(i).Kind != frame.KindCallStack {
 				req.sel = append(req.sel, k)
 			}
-			if t.Node(i).Kind == frame.KindProcess { // a CPU's IRQ rows are already in its status
+			if t.Node(i).Kind == frame.KindProcess {
 				for _, c := range t.Children(i) {
 					add(c)
 				}
@@ -209,7 +237,12 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 		}
 	}
 	req.Rows = t.Rows // read by the computation, not here: millions of rows
-	s.Tables = newStats(s.row)
+	kind := "threads"
+	if req.Domain == frame.DomainCPU {
+		kind = "CPUs"
+	}
+	s.kind = kind
+	s.Tables = newStats(s.row, kind)
 	s.Tables[States].status = "computing…"
 	for t := Syscalls; t < NumTables; t++ {
 		s.Tables[t].status = "computing…"
@@ -261,8 +294,12 @@ func (s *Screen) gotStats(m Msg) tea.Cmd {
 		s.Tables[Events].Sort()
 	default:
 		for t := range NumTables {
+			if m.Table == States {
+				s.Tables[States].Title = statesTitle(s.row, m.leaves, s.kind)
+			}
 			if t != Events && (t == States) == (m.Table == States) {
 				s.Tables[t].Lines, s.Tables[t].status = m.Lines[t], ""
+				s.nameThreads(s.Tables[t].Lines)
 				s.Tables[t].Sort()
 			}
 		}
@@ -293,7 +330,7 @@ func runStats(ctx context.Context, req Request, ch chan<- Msg) {
 		defer wg.Done()
 		var m Msg
 		m.Table = States
-		if m.err = StateStats(ctx, req, &m.Lines); m.err != nil {
+		if m.leaves, m.err = stateStats(ctx, req, &m.Lines); m.err != nil {
 			m.Last = true
 			send(m)
 			return
@@ -329,7 +366,8 @@ func runStats(ctx context.Context, req Request, ch chan<- Msg) {
 }
 
 // statusKeys returns the status attributes of rows: those of its
-// threads, processes and CPUs.
+// threads (a process row is its leader thread: no key is counted twice)
+// and CPUs.
 func statusKeys(rows *pstree.Rows) []core.Key {
 	var keys []core.Key
 	rows.ScanRecords(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo) bool {
@@ -341,22 +379,39 @@ func statusKeys(rows *pstree.Rows) []core.Key {
 	return keys
 }
 
+// IdleState is the state line of the time the CPUs' idle threads
+// (0_<cpu>) "run": the CPU is idle, no thread runs.
+const IdleState = "idle (a CPU's idle thread)"
+
 // StateStats reads the time per state.
 func StateStats(ctx context.Context, req Request, out *[NumTables][]Line) error {
+	_, err := stateStats(ctx, req, out)
+	return err
+}
+
+// stateStats reads the time per state and returns how many rows the
+// all-rows column sums.
+func stateStats(ctx context.Context, req Request, out *[NumTables][]Line) (int, error) {
 	at := req.Hist.Attributes()
 	inAll := make([]bool, at.Len())
 	inSel := make([]bool, at.Len())
+	// The idle threads (0_<cpu>) run when their CPU has nothing to do:
+	// that time is idle, not running (Control Flow only).
+	isIdle := make([]bool, at.Len())
 	all := statusKeys(req.Rows)
 	keys := make([]core.Key, 0, len(all)+len(req.sel))
 	for _, k := range all {
+		isIdle[k] = req.Domain == frame.DomainThread && strings.HasPrefix(at.Name(k), "0_")
 		inAll[k] = true
 		keys = append(keys, k)
 	}
 	for _, k := range req.sel {
+		isIdle[k] = req.Domain == frame.DomainThread && strings.HasPrefix(at.Name(k), "0_")
 		inSel[k] = true
 		keys = append(keys, k)
 	}
 	type stateTime struct{ sel, all core.Time }
+	var idle stateTime
 	byValue := map[core.Value]*stateTime{}
 	var small [64]*stateTime // kernel statuses without a map access
 	clip := func(iv core.Interval) core.Time { return min(iv.End, req.To) - max(iv.Start, req.From) + 1 }
@@ -379,6 +434,9 @@ func StateStats(ctx context.Context, req Request, out *[NumTables][]Line) error 
 				small[n] = st
 			}
 		}
+		if isIdle[iv.Key] && n >= int64(core.ThreadRunUser) && n <= int64(core.ThreadInterrupted) {
+			st = &idle // a CPU's idle thread "running": the CPU is idle
+		}
 		d := clip(iv)
 		if inAll[iv.Key] {
 			st.all += d
@@ -389,9 +447,9 @@ func StateStats(ctx context.Context, req Request, out *[NumTables][]Line) error 
 		return true
 	})
 	if err != nil {
-		return fmt.Errorf("reading the states: %w", err)
+		return 0, fmt.Errorf("reading the states: %w", err)
 	}
-	var selTotal, allTotal core.Time
+	selTotal, allTotal := idle.sel, idle.all
 	for _, st := range byValue {
 		selTotal += st.sel
 		allTotal += st.all
@@ -402,9 +460,14 @@ func StateStats(ctx context.Context, req Request, out *[NumTables][]Line) error 
 			Vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
 	}
 
+	if idle.all > 0 || idle.sel > 0 {
+		p := frame.PaintOf(frame.DomainCPU, core.Int32(int32(core.CPUIdle)))
+		out[States] = append(out[States], Line{Name: IdleState, paint: &p,
+			Vals: []float64{0, float64(idle.sel), percent(idle.sel, selTotal), float64(idle.all), percent(idle.all, allTotal)}})
+	}
 	// complete calls only (ingest/query/stats): a forked child's inherited
 	// clone and exit/exit_group, which never return, are not calls
-	return nil
+	return len(all), nil
 }
 
 // eventLines turns counts per event name into table lines.
