@@ -90,7 +90,7 @@ func analysisLines(rep *querystats.Report, out *[NumTables][]Line) {
 			name := f.kind + " " + o.Name
 			unnamed := o.TID >= 0 && comm[o.TID] == ""
 			if own, ok := strings.CutSuffix(o.Name, fmt.Sprintf(" (%d)", o.TID)); ok && o.TID >= 0 {
-				name, unnamed = f.kind + " of " + threadName(own, o.TID), false // a wake-up names its thread
+				name, unnamed = f.kind+" of "+threadName(own, o.TID), false // a wake-up names its thread
 			} else if o.TID >= 0 && !unnamed {
 				name += ", " + threadName(comm[o.TID], o.TID)
 			}
