@@ -98,6 +98,9 @@ func goldenCases() []goldenCase {
 		{name: "zoomed_selection_100x30", w: 100, h: 30, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "zoomed_selection_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "w", "w"}},
+		// Resources at the coarsest zoom in plain text: idle and busy
+		// columns told apart by their longest state's glyph (issue 30).
+		{name: "resources_whole_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"2"}},
 		{name: "resources_names_120x30_ascii", w: 120, h: 30, ascii: true, keys: []string{"2", "w", "w", "w", "w"}},
 		{name: "legend_80x24", w: 80, h: 24, keys: []string{"c"}},
 		{name: "help_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?"}},

@@ -652,7 +652,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"legend": func(t *testing.T, hs *harness) {
 		hs.press("legend")
-		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "changed more than once") {
+		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "(zoom in)") {
 			t.Errorf("no legend:\n%s", v)
 		}
 		hs.press("legend")

@@ -235,8 +235,11 @@ func (b *Gantt) overlayLegend(lines []string, l ui.ScreenLayout) {
 	for _, e := range frame.KernelLegend(d) {
 		rows = append(rows, st.Swatch(e.Paint)+" "+e.Name)
 	}
-	multi := st.Pens[frame.PalRunUser][ui.VariantMulti]
-	rows = append(rows, multi.Prefix+multi.Glyph+multi.Glyph+multi.Suffix+" changed more than once (zoom in)")
+	if multi := st.Pens[frame.PalRunUser][ui.VariantMulti]; st.ASCII {
+		rows = append(rows, "a column shows its longest state (zoom in)")
+	} else {
+		rows = append(rows, multi.Prefix+multi.Glyph+multi.Glyph+multi.Suffix+" changed more than once (zoom in)")
+	}
 	rows = append(rows, st.Dim.Render("strings: a colour per value"))
 	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
 	prefixW := l.TreeW + 1
