@@ -66,9 +66,9 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(5*time.Second, "ParseClass")
 		s.send("h")
 		s.waitFor(5*time.Second, "+ Frontend")
-		s.send("Enter") // zoom Control Flow to Frontend's longest call
-		s.waitFor(5*time.Second, "zoomed to the longest call of Frontend (3ms)")
-		s.waitFor(5*time.Second, "+1ms-+4ms")
+		s.send("Enter") // select and frame Frontend's longest call in Control Flow
+		s.waitFor(5*time.Second, "selected the longest call of Frontend (3ms) +1ms-+4ms")
+		s.waitFor(5*time.Second, "sel 3ms")
 		quit(s)
 	})
 

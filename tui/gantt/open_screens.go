@@ -157,6 +157,14 @@ func (b *Gantt) zoomTo(z ui.ZoomMsg) tea.Cmd {
 		t.SelectNode(z.Node)
 		t.Top = t.Sel
 	}
+	if z.Select {
+		span := z.T1 - z.T0 + 1
+		margin := span/8 + 1
+		b.hasSel, b.selecting, b.selStart, b.selEnd = true, false, z.T0, z.T1
+		b.win = b.win.WithRange(max(z.T0-margin, b.win.Start), span+2*margin)
+		b.setNote(noteInfo, "selected "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1)+" ("+core.FormatDuration(span)+")")
+		return b.moveCursor(z.T0, false)
+	}
 	b.win = b.win.WithRange(z.T0, z.T1-z.T0+1)
 	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
 	return b.moveCursor(z.T0, false)

@@ -137,6 +137,10 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	if b.win.T0 > core.Time(o.StartNS) || b.win.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
 		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.win.T0, b.win.T1, b.cursor, o.StartNS, o.DurationNS)
 	}
+	// The occurrence is selected whole, entry to exit (issue 30 item 4).
+	if !b.hasSel || b.selStart != core.Time(o.StartNS) || b.selEnd != core.Time(o.StartNS+o.DurationNS-1) {
+		t.Errorf("selection %v [%d, %d], want the occurrence [%d, %d)", b.hasSel, b.selStart, b.selEnd, o.StartNS, o.StartNS+o.DurationNS)
+	}
 	n := b.tree().Node(b.tree().Selected())
 	if want := core.ThreadName(int64(o.TID), o.CPU); n.Tid != want {
 		t.Errorf("selected row %q (%s), want the thread %s", n.Label, n.Tid, want)

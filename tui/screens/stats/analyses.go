@@ -129,15 +129,20 @@ func durationVals(s *querystats.Stats) []float64 {
 }
 
 // showOccurrence closes the screen and shows the occurrence of the
-// selected line of the focused table in Control Flow: its thread selected,
-// the Gantt zoomed to it, the cursor at its start.
+// selected line of the focused table in Control Flow: its thread's row
+// selected, the occurrence selected whole (entry to exit) and framed,
+// the cursor at its start.
 func (s *Screen) showOccurrence() ui.Step {
 	t := &s.Tables[s.Focus]
 	if t.Cur >= len(t.Lines) || t.Lines[t.Cur].Occ == nil {
 		return ui.Step{Note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
 	}
 	o := t.Lines[t.Cur].Occ
-	z := ui.ZoomMsg{Pane: frame.PaneControlFlow, Node: -1, T0: core.Time(o.StartNS), T1: core.Time(o.StartNS + max(o.DurationNS, 1))}
+	z := ui.ZoomMsg{Pane: frame.PaneControlFlow, Node: -1, T0: core.Time(o.StartNS), T1: core.Time(o.StartNS + max(o.DurationNS, 1) - 1),
+		What: t.Lines[t.Cur].Name}
+	// One occurrence (a call, a wake-up, a handler) is selected whole;
+	// a thread over the whole range is only shown.
+	z.Select = z.T0 > s.From || z.T1 < s.To
 	if n, ok := s.threads.ByTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
 		z.Node = n
 	}
