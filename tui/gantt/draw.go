@@ -174,6 +174,10 @@ func (b *Gantt) writeCells(sb *strings.Builder, cells []drawCell) {
 			if st.ASCII {
 				g = levelASCII[c.level-1]
 			}
+		case c.text != 0 && c.variant == ui.VariantCursor:
+			// The cursor on a label: the letter in reverse video, so
+			// neither hides the other ("co|pile" read as "compile").
+			p, g = st.Pens[c.colour][0], st.Reverse.Render(string(c.text))
 		case c.text != 0:
 			g = string(c.text)
 		case g == "": // ASCII solid: the state's own glyph
