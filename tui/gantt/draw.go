@@ -255,6 +255,30 @@ func (b *Gantt) overlayLegend(lines []string, l ui.ScreenLayout) {
 	}
 }
 
+// stateWords names the state v of row n: as the legend does, except
+// that a kernel thread (kthreadd, its children, a CPU's idle thread)
+// never runs in user mode, which the analysis says of every thread
+// running outside a system call.
+func (b *Gantt) stateWords(n *frame.Node, v core.Value) string {
+	words := b.names.Describe(n.Key, n.Kind.Domain(), v)
+	if n.Kind.Domain() != frame.DomainThread || v.Kind() != core.KindInt32 || core.ThreadStatus(v.Int()) != core.ThreadRunUser || n.Thread < 0 {
+		return words
+	}
+	if strings.HasPrefix(n.Tid, "0_") {
+		return "idle (the CPU's idle thread)"
+	}
+	ppid := core.Value{}
+	if k, ok := b.hist.Attributes().Child(n.Thread, core.AttrPPID); ok && b.frame != nil {
+		if iv, ok := b.frame.AtCursor[k]; ok && iv.Contains(b.cursor) {
+			ppid = iv.Value
+		}
+	}
+	if n.Tid == "2" || (!ppid.IsNull() && ppid.Int() == 2) {
+		return "running (kernel thread)"
+	}
+	return words
+}
+
 // detailsText describes the selected row at the cursor.
 func (b *Gantt) detailsText() string {
 	t := b.tree()
@@ -270,7 +294,7 @@ func (b *Gantt) detailsText() string {
 	}
 	if n.Key >= 0 {
 		if iv, ok := f.AtCursor[n.Key]; ok && iv.Contains(b.cursor) {
-			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.Describe(n.Key, n.Kind.Domain(), iv.Value),
+			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.stateWords(n, iv.Value),
 				b.sh.RelTime(b.win.Start, iv.Start, frame.IntervalRes(iv, b.win.ColWidth())),
 				b.sh.RelTime(b.win.Start, iv.End, frame.IntervalRes(iv, b.win.ColWidth())), core.FormatDuration(iv.Duration())))
 		} else {
