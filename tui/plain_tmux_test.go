@@ -59,7 +59,7 @@ func TestPlainTextInTmux(t *testing.T) {
 			s.waitFor(5*time.Second, "Keys by focus")
 			check("help")
 			s.send("G")
-			s.waitFor(5*time.Second, "time it took.")
+			s.waitFor(5*time.Second, "gain and loss of")
 			check("help, end")
 			s.send("Escape")
 			s.waitGone(5*time.Second, "Keys by focus")

@@ -601,7 +601,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if ov == nil || ov.Spatial || ov.Res == nil || len(ov.Res.Parts) < 3 {
 			t.Fatalf("overview %v", ov)
 		}
-		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
+		if v := hs.view(); !strings.Contains(v, "Temporal overview | detail ") || !strings.Contains(v, "all 12 rows") {
 			t.Errorf("overview screen:\n%s", v)
 		}
 		cur := ov.Cur

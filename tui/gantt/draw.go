@@ -340,6 +340,18 @@ func (b *Gantt) detailsText() string {
 	return strings.Join(parts, " · ")
 }
 
+// zoomText is the zoom factor as the status line says it: "×2.5",
+// "×16.4k", "×3.2M" (never "×1.64e+04").
+func zoomText(f float64) string {
+	switch {
+	case f >= 1e6:
+		return "×" + strconv.FormatFloat(f/1e6, 'g', 3, 64) + "M"
+	case f >= 1e3:
+		return "×" + strconv.FormatFloat(f/1e3, 'g', 3, 64) + "k"
+	}
+	return "×" + strconv.FormatFloat(f, 'g', 3, 64)
+}
+
 // statusLine: trace, range, zoom, cursor, selection, query time, warnings.
 func (b *Gantt) statusLine() string {
 	st := b.sh.Styles
@@ -347,7 +359,7 @@ func (b *Gantt) statusLine() string {
 	parts := []string{
 		b.trace.Name(),
 		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),
-		"×" + strconv.FormatFloat(v.ZoomFactor(), 'g', 3, 64),
+		zoomText(v.ZoomFactor()),
 		"cur " + b.RelTime(b.cursor),
 	}
 	if b.hasSel {

@@ -43,3 +43,13 @@ func TestKernelThreadsNeverRunUserMode(t *testing.T) {
 		}
 	}
 }
+
+// TestZoomText: the status line's zoom factor never reads in exponent
+// notation.
+func TestZoomText(t *testing.T) {
+	for f, want := range map[float64]string{1: "×1", 2.5: "×2.5", 999: "×999", 16400: "×16.4k", 1.64e4 + 3: "×16.4k", 3.2e6: "×3.2M"} {
+		if got := zoomText(f); got != want {
+			t.Errorf("zoomText(%g) = %q, want %q", f, got, want)
+		}
+	}
+}

@@ -180,7 +180,7 @@ func screenNotes(st *ui.Styles) []string {
 		hatch + "  overview: several parts share the cell, too small to draw (never a state): press w for a finer p or enter to zoom.",
 		first + "  overview: the first column of a part; its shade says how much of the part its dominant state fills.",
 		"Overview labels: \"asm 18386 (7)\" sums a process's 7 rows; \"asm 18386 +1\" sums a group of processes, this one and 1 more; a trailing \"(+6)\" says 6 more rows or groups share the screen line.",
-		"Overview title: p (its rank among the p worth showing), gain and loss (the information the parts keep and lose), the number of parts, |T| the time slices, the groups when rows were summed, the time it took.",
+		"Overview title: the detail level (w finer, s coarser: the levels worth showing), the parts and the time slices, the groups when rows were summed, the time it took, then the measures: p, and the gain and loss of information of the parts.",
 	}
 }
 
