@@ -107,19 +107,17 @@ func (b *Gantt) openCritPath() tea.Cmd {
 }
 
 // GoToSegment selects a thread's Control Flow row and the span [from,
-// to) (a critical-path segment), framing it whole when it is not on
-// screen, the cursor at its start.
+// to) (a critical-path segment), framed whole with an eighth of context
+// on each side, the cursor at its start.
 func (b *Gantt) GoToSegment(w critpath.Worker, from, to core.Time) tea.Cmd {
 	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
 		b.tree().SelectNode(n)
 	}
 	last := max(to-1, from)
 	b.hasSel, b.selecting, b.selStart, b.selEnd = true, false, from, last
-	if from < b.win.T0 || last > b.win.T1 {
-		span := last - from + 1
-		margin := span/8 + 1
-		b.win = b.win.WithRange(max(from-margin, b.win.Start), span+2*margin)
-	}
+	span := last - from + 1
+	margin := span/8 + 1
+	b.win = b.win.WithRange(max(from-margin, b.win.Start), span+2*margin)
 	return b.moveCursor(from, true)
 }
 

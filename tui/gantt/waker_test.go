@@ -101,6 +101,9 @@ func init() {
 		if !b.hasSel || b.selStart != s.Start || b.selEnd != s.End-1 || b.win.T0 > s.Start || b.win.T1 < s.End-1 {
 			t.Errorf("segment [%d, %d) not selected and framed: sel %v [%d, %d], window [%d, %d]", s.Start, s.End, b.hasSel, b.selStart, b.selEnd, b.win.T0, b.win.T1)
 		}
+		if b.win.Span() > max(2*(s.End-s.Start), 2*b.win.MinSpan()) {
+			t.Errorf("segment of %d ns shown in a window of %d ns: not framed", s.End-s.Start, b.win.Span())
+		}
 		if !strings.Contains(hs.view(), "back to the critical path") {
 			t.Error("the help line does not say how to come back")
 		}
