@@ -158,6 +158,11 @@ func TestEndToEndInTmux(t *testing.T) {
 
 	s.send("P") // the critical path of the selected thread
 	s.waitFor(20*time.Second, "segments on")
+	s.send("Enter") // the segment in Control Flow, selected; B comes back
+	s.waitFor(5*time.Second, "B or esc comes back to the critical path")
+	s.waitGone(5*time.Second, "segments on")
+	s.send("B")
+	s.waitFor(5*time.Second, "segments on")
 	s.send("Escape")
 	s.waitGone(5*time.Second, "Critical path of")
 
