@@ -162,10 +162,15 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.PageDown).hintAs(2, "page"), use(&k.PageUp).hint(2), use(&k.Top).does("top"),
 			use(&k.Details).does("close").hint(3), esc.hint(3),
 		}},
-		{Name: FocusCritPath, Intro: "what the selected thread waited for, segment by segment", Uses: []Use{
-			use(&k.Up).does("segment up").hintAs(1, "segment"), use(&k.Down).does("segment down").hint(1),
-			use(&k.Toggle).does("go to the segment in Control Flow").hintAs(2, "go to segment"),
-			esc.hint(3),
+		{Name: FocusCritPath, Intro: "what the selected thread waited for: segments, time per thread and per state", Uses: []Use{
+			use(&k.Up).does("line up").hintAs(1, "move"), use(&k.Down).does("line down").hint(1),
+			use(&k.PageUp), use(&k.PageDown), use(&k.Top).does("first line"), use(&k.Bottom).does("last line"),
+			use(&k.Focus).does("next table: segments, threads, states").hintAs(2, "tables"),
+			use(&k.Toggle).does("segment: show it in Control Flow; thread or state: list its segments").hintAs(3, "go to/list"),
+			use(&k.WakerBack).does("back from a segment shown in Control Flow (esc too)"),
+			use(&k.Find).does("find a segment (regex)").hintAs(4, "find"), use(&k.FindNext), use(&k.FindPrev),
+			use(&k.SortNext).does("sort the thread or state table").hintAs(5, "sort"), use(&k.SortReverse).does("reverse the order"),
+			fixed("esc", "all segments again, else close").hint(6),
 		}},
 		{Name: FocusCallTree, Intro: "the call stacks summed over the range (flame graph)", Uses: []Use{
 			use(&k.Up).does("call up").hintAs(1, "move"), use(&k.Down).does("call down").hint(1),

@@ -104,8 +104,8 @@ func Default() KeyMap {
 	return KeyMap{
 		Up:       bind("k/↑", "row up", "k", "up"),
 		Down:     bind("j/↓", "row down", "j", "down"),
-		PageUp:   bind("pgup", "page up", "pgup"),
-		PageDown: bind("pgdn", "page down", "pgdown"),
+		PageUp:   bind("pgup/^u", "page up", "pgup", "ctrl+u", "ctrl+b"),
+		PageDown: bind("pgdn/^d", "page down", "pgdown", "ctrl+d", "ctrl+f"),
 		Top:      bind("g", "first row", "g", "home"),
 		Bottom:   bind("G", "last row", "G", "end"),
 

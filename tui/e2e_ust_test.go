@@ -46,7 +46,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.send("/")
 		s.text(re)
 		s.send("Enter")
-		s.waitFor(5*time.Second, "\n"+row+" · ")
+		s.waitFor(5*time.Second, "\n"+row+" . ")
 	}
 	quit := func(s *tmuxSession) {
 		s.send("q")
@@ -66,9 +66,9 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(5*time.Second, "ParseClass")
 		s.send("h")
 		s.waitFor(5*time.Second, "+ Frontend")
-		s.send("Enter") // zoom Control Flow to Frontend's longest call
-		s.waitFor(5*time.Second, "zoomed to the longest call of Frontend (3ms)")
-		s.waitFor(5*time.Second, "+1ms–+4ms")
+		s.send("Enter") // select and frame Frontend's longest call in Control Flow
+		s.waitFor(5*time.Second, "selected the longest call of Frontend (3ms) +1ms-+4ms")
+		s.waitFor(5*time.Second, "sel 3ms")
 		quit(s)
 	})
 
@@ -83,7 +83,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(5*time.Second, "......@@@@@@")
 		find(s, "heap", "memory/heap")
 		goTo(s, "+30us")
-		s.waitFor(5*time.Second, "memory/heap · 2048 +25us")
+		s.waitFor(5*time.Second, "memory/heap . 2048 +25us")
 		// The flow ipc/post#5: from its last step (8:81 at 45 us) back
 		// to its first (8:80), then forward to its middle step (7:70)
 		// and on to the last.
@@ -92,10 +92,10 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(5*time.Second, "flow in ipc/post#5 from 7:70 at 33000")
 		s.send("e")
 		s.waitFor(5*time.Second, "the flow's first step (from its last): 8:80 at +18us")
-		s.waitFor(5*time.Second, "80 8:80 · Task")
+		s.waitFor(5*time.Second, "80 8:80 . Task")
 		s.send("e")
 		s.waitFor(5*time.Second, "the flow's next step: 7:70 at +33us")
-		s.waitFor(5*time.Second, "70 7:70 · no state +0ns→+50us (50.001us) · exec 70 · flow in ipc/post#5 from 8:80")
+		s.waitFor(5*time.Second, "70 7:70 . no state +0ns>+50us (50.001us) . exec 70 . flow in ipc/post#5 from 8:80")
 		s.send("e")
 		s.waitFor(5*time.Second, "the flow's next step: 8:81 at +45us")
 		quit(s)
@@ -107,12 +107,12 @@ func TestUserSpaceInTmux(t *testing.T) {
 			t.Skipf("no mapping file beside the shared cyg-profile trace: %v", err)
 		}
 		s := open(t, trace)
-		s.waitFor(10*time.Second, "glxgears 16073 · main ") // the thread's outermost frame, by name
+		s.waitFor(10*time.Second, "glxgears 16073 . main ") // the thread's outermost frame, by name
 		s.send("Enter")                                     // its call stack rows
 		s.send("j", "j")
 		s.waitFor(5*time.Second, "*   depth 2")
 		goTo(s, "+170ms")
-		s.waitFor(5*time.Second, "depth 2 · init +139.551ms")
+		s.waitFor(5*time.Second, "depth 2 . init +139.551ms")
 		s.send("k", "k") // the thread: its whole call tree
 		s.send("F")
 		s.waitFor(10*time.Second, "Call tree of glxgears 16073")

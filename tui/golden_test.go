@@ -98,6 +98,9 @@ func goldenCases() []goldenCase {
 		{name: "zoomed_selection_100x30", w: 100, h: 30, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "zoomed_selection_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{":", "+", "2", "m", "s", "enter", "w", "w", "w", "space", "l", "l", "l", "l", "l", "space", "j", "j"}},
 		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "w", "w"}},
+		// Resources at the coarsest zoom in plain text: idle and busy
+		// columns told apart by their longest state's glyph (issue 30).
+		{name: "resources_whole_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"2"}},
 		{name: "resources_names_120x30_ascii", w: 120, h: 30, ascii: true, keys: []string{"2", "w", "w", "w", "w"}},
 		{name: "legend_80x24", w: 80, h: 24, keys: []string{"c"}},
 		{name: "help_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"?"}},
@@ -162,7 +165,7 @@ func TestGoldenScreensDemo(t *testing.T) {
 		{name: "stats_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S"}},
 		// The system calls with their top line's histogram; the N slowest.
 		{name: "stats_syscalls_100x30", w: 100, h: 30, keys: []string{"S", "tab", "tab"}},
-		{name: "stats_slowest_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}},
+		{name: "stats_slowest_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}},
 		{name: "overview_temporal_100x30", w: 100, h: 30, keys: []string{"o"}},
 		{name: "critpath_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "P"}},
 	} {

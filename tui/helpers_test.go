@@ -21,7 +21,9 @@ func testStyles(ascii bool) *ui.Styles {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI256)
 	r.SetHasDarkBackground(true)
-	return ui.NewStyles(r, ascii)
+	st := ui.NewStyles(r, ascii)
+	st.SevenBit = ascii // the goldens named _ascii are --ascii
+	return st
 }
 
 // fixedClock is a clock that only moves when told.

@@ -167,8 +167,12 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// View implements tea.Model.
-func (m *Model) View() string {
+// View implements tea.Model: the screen, in plain text when asked
+// (--ascii, NO_COLOR: ui.Styles.Plain).
+func (m *Model) View() string { return m.sh.Styles.Plain(m.view()) }
+
+// view draws the screen.
+func (m *Model) view() string {
 	st := m.sh.Styles
 	if m.sh.TooSmall() {
 		return m.sh.TooSmallScreen()

@@ -88,10 +88,20 @@ func BuildControlFlow(ctx context.Context, h core.History, stored *pstree.Rows) 
 }
 
 // BuildResources lists CPUs/* with their IRQs/* and Soft_IRQs/* children
-// (collapsed). No query: the rows come from the attribute tree.
+// (collapsed), named: a hard IRQ by its handler (IRQ_names/<irq> at the
+// trace's end, one point query per IRQ number), a soft IRQ by its vector.
 func BuildResources(h core.History) *RowTree {
 	at := h.Attributes()
-	return NewRowTree(InMemoryRows(pstree.Resources(at).Bytes()), at)
+	names := map[string]string{}
+	if g, ok := at.Lookup(core.AttrIRQNames); ok {
+		_, end := h.Bounds()
+		for _, k := range at.Children(g) {
+			if iv, _, err := h.Single(context.Background(), k, end); err == nil && iv.Value.Kind() == core.KindString {
+				names[at.Name(k)] = iv.Value.Str()
+			}
+		}
+	}
+	return NewRowTree(InMemoryRows(pstree.Resources(at, func(irq string) string { return names[irq] }).Bytes()), at)
 }
 
 // InMemoryRows reads rows just encoded.

@@ -601,7 +601,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		if ov == nil || ov.Spatial || ov.Res == nil || len(ov.Res.Parts) < 3 {
 			t.Fatalf("overview %v", ov)
 		}
-		if v := hs.view(); !strings.Contains(v, "Temporal overview | p ") || !strings.Contains(v, "all 12 rows") {
+		if v := hs.view(); !strings.Contains(v, "Temporal overview | detail ") || !strings.Contains(v, "all 12 rows") {
 			t.Errorf("overview screen:\n%s", v)
 		}
 		cur := ov.Cur
@@ -652,7 +652,7 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 	},
 	"legend": func(t *testing.T, hs *harness) {
 		hs.press("legend")
-		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "changed more than once") {
+		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "(zoom in)") {
 			t.Errorf("no legend:\n%s", v)
 		}
 		hs.press("legend")

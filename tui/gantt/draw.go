@@ -174,6 +174,10 @@ func (b *Gantt) writeCells(sb *strings.Builder, cells []drawCell) {
 			if st.ASCII {
 				g = levelASCII[c.level-1]
 			}
+		case c.text != 0 && c.variant == ui.VariantCursor:
+			// The cursor on a label: the letter in reverse video, so
+			// neither hides the other ("co|pile" read as "compile").
+			p, g = st.Pens[c.colour][0], st.Reverse.Render(string(c.text))
 		case c.text != 0:
 			g = string(c.text)
 		case g == "": // ASCII solid: the state's own glyph
@@ -235,8 +239,11 @@ func (b *Gantt) overlayLegend(lines []string, l ui.ScreenLayout) {
 	for _, e := range frame.KernelLegend(d) {
 		rows = append(rows, st.Swatch(e.Paint)+" "+e.Name)
 	}
-	multi := st.Pens[frame.PalRunUser][ui.VariantMulti]
-	rows = append(rows, multi.Prefix+multi.Glyph+multi.Glyph+multi.Suffix+" changed more than once (zoom in)")
+	if multi := st.Pens[frame.PalRunUser][ui.VariantMulti]; st.ASCII {
+		rows = append(rows, "a column shows its longest state (zoom in)")
+	} else {
+		rows = append(rows, multi.Prefix+multi.Glyph+multi.Glyph+multi.Suffix+" changed more than once (zoom in)")
+	}
 	rows = append(rows, st.Dim.Render("strings: a colour per value"))
 	box := strings.Split(st.Box.Render(strings.Join(rows, "\n")), "\n")
 	prefixW := l.TreeW + 1
@@ -246,6 +253,30 @@ func (b *Gantt) overlayLegend(lines []string, l ui.ScreenLayout) {
 		}
 		lines[i] = ui.FitANSI(lines[i], prefixW) + ui.PadStyled(bl, min(lipgloss.Width(bl), l.GanttW))
 	}
+}
+
+// stateWords names the state v of row n: as the legend does, except
+// that a kernel thread (kthreadd, its children, a CPU's idle thread)
+// never runs in user mode, which the analysis says of every thread
+// running outside a system call.
+func (b *Gantt) stateWords(n *frame.Node, v core.Value) string {
+	words := b.names.Describe(n.Key, n.Kind.Domain(), v)
+	if n.Kind.Domain() != frame.DomainThread || v.Kind() != core.KindInt32 || core.ThreadStatus(v.Int()) != core.ThreadRunUser || n.Thread < 0 {
+		return words
+	}
+	if strings.HasPrefix(n.Tid, "0_") {
+		return "idle (the CPU's idle thread)"
+	}
+	ppid := core.Value{}
+	if k, ok := b.hist.Attributes().Child(n.Thread, core.AttrPPID); ok && b.frame != nil {
+		if iv, ok := b.frame.AtCursor[k]; ok && iv.Contains(b.cursor) {
+			ppid = iv.Value
+		}
+	}
+	if n.Tid == "2" || (!ppid.IsNull() && ppid.Int() == 2) {
+		return "running (kernel thread)"
+	}
+	return words
 }
 
 // detailsText describes the selected row at the cursor.
@@ -263,7 +294,7 @@ func (b *Gantt) detailsText() string {
 	}
 	if n.Key >= 0 {
 		if iv, ok := f.AtCursor[n.Key]; ok && iv.Contains(b.cursor) {
-			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.names.Describe(n.Key, n.Kind.Domain(), iv.Value),
+			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.stateWords(n, iv.Value),
 				b.sh.RelTime(b.win.Start, iv.Start, frame.IntervalRes(iv, b.win.ColWidth())),
 				b.sh.RelTime(b.win.Start, iv.End, frame.IntervalRes(iv, b.win.ColWidth())), core.FormatDuration(iv.Duration())))
 		} else {
@@ -309,6 +340,18 @@ func (b *Gantt) detailsText() string {
 	return strings.Join(parts, " · ")
 }
 
+// zoomText is the zoom factor as the status line says it: "×2.5",
+// "×16.4k", "×3.2M" (never "×1.64e+04").
+func zoomText(f float64) string {
+	switch {
+	case f >= 1e6:
+		return "×" + strconv.FormatFloat(f/1e6, 'g', 3, 64) + "M"
+	case f >= 1e3:
+		return "×" + strconv.FormatFloat(f/1e3, 'g', 3, 64) + "k"
+	}
+	return "×" + strconv.FormatFloat(f, 'g', 3, 64)
+}
+
 // statusLine: trace, range, zoom, cursor, selection, query time, warnings.
 func (b *Gantt) statusLine() string {
 	st := b.sh.Styles
@@ -316,7 +359,7 @@ func (b *Gantt) statusLine() string {
 	parts := []string{
 		b.trace.Name(),
 		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),
-		"×" + strconv.FormatFloat(v.ZoomFactor(), 'g', 3, 64),
+		zoomText(v.ZoomFactor()),
 		"cur " + b.RelTime(b.cursor),
 	}
 	if b.hasSel {

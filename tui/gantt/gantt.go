@@ -242,7 +242,9 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		}
 		return b.moveCursor(msg.t, true)
 	case ui.PromptDoneMsg:
-		return b.promptDone(msg)
+		if b.prompt.Active() { // not a prompt of a view above
+			return b.promptDone(msg)
+		}
 	}
 	return nil
 }

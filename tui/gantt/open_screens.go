@@ -101,17 +101,24 @@ func (b *Gantt) openCritPath() tea.Cmd {
 		from, to, what = b.selStart, b.selEnd+1, "selection"
 	}
 	title := fmt.Sprintf("Critical path of %s over the %s %s–%s", n.Label, what, b.RelTime(from), b.RelTime(to))
-	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, title)
+	v, cmd := critical.New(b.ctx, b.sh, b, b.hist, w, from, to, b.win.Start, title)
 	b.opened = v
 	return cmd
 }
 
-// goToWorker selects a thread's Control Flow row and moves the cursor to t.
-func (b *Gantt) GoToWorker(w critpath.Worker, t core.Time) tea.Cmd {
+// GoToSegment selects a thread's Control Flow row and the span [from,
+// to) (a critical-path segment), framed whole with an eighth of context
+// on each side, the cursor at its start.
+func (b *Gantt) GoToSegment(w critpath.Worker, from, to core.Time) tea.Cmd {
 	if n, ok := b.tree().ByTID(frame.WakerAttr(core.Waker{ID: w.TID, CPU: w.CPU})); ok && b.pane == frame.PaneControlFlow {
 		b.tree().SelectNode(n)
 	}
-	return b.moveCursor(t, true)
+	last := max(to-1, from)
+	b.hasSel, b.selecting, b.selStart, b.selEnd = true, false, from, last
+	span := last - from + 1
+	margin := span/8 + 1
+	b.win = b.win.WithRange(max(from-margin, b.win.Start), span+2*margin)
+	return b.moveCursor(from, true)
 }
 
 // openStats opens the statistics of the selection (or the visible
@@ -147,6 +154,14 @@ func (b *Gantt) zoomTo(z ui.ZoomMsg) tea.Cmd {
 		t := b.tree()
 		t.SelectNode(z.Node)
 		t.Top = t.Sel
+	}
+	if z.Select {
+		span := z.T1 - z.T0 + 1
+		margin := span/8 + 1
+		b.hasSel, b.selecting, b.selStart, b.selEnd = true, false, z.T0, z.T1
+		b.win = b.win.WithRange(max(z.T0-margin, b.win.Start), span+2*margin)
+		b.setNote(noteInfo, "selected "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1)+" ("+core.FormatDuration(span)+")")
+		return b.moveCursor(z.T0, false)
 	}
 	b.win = b.win.WithRange(z.T0, z.T1-z.T0+1)
 	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))

@@ -245,9 +245,10 @@ func TestOverviewEnterZooms(t *testing.T) {
 }
 
 // TestOverviewSteps: + and - stop at the ends of the list of p with a
-// message; the p line shows the partition's p, rank, gain and loss.
+// message; the title line shows the partition's rank in words, then its
+// p, gain and loss (wide enough a screen).
 func TestOverviewSteps(t *testing.T) {
-	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
+	hs := newHarness(t, frametest.NewDemoTrace(), 160, 30, true)
 	hs.press("overview")
 	ov := hs.ov()
 	n := len(ov.Res.Parts)
@@ -264,7 +265,7 @@ func TestOverviewSteps(t *testing.T) {
 	if first := ov.Res.Parts[0]; ov.Cur != 0 || first.P != 0 || first.Loss != 0 {
 		t.Errorf("at the finest: partition %d, p %g, loss %g", ov.Cur, first.P, first.Loss)
 	}
-	if v := hs.view(); !strings.Contains(v, "p 0 (1/") || !strings.Contains(v, "loss 0") {
+	if v := hs.view(); !strings.Contains(v, "| detail 1 of ") || !strings.Contains(v, "| p 0 gain 0 loss 0") {
 		t.Errorf("p line:\n%s", v)
 	}
 	for i := 1; i < n; i++ { // the dichotomy's list: increasing p, gain, loss

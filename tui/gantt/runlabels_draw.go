@@ -14,9 +14,7 @@ func (b *Gantt) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
 	for _, r := range runs {
 		text := b.runLabel(r, r.C1-r.C0+1-2)
 		for i, ch := range text {
-			if c := &cells[r.C0+1+i]; c.variant != ui.VariantCursor {
-				c.text = ch
-			}
+			cells[r.C0+1+i].text = ch // on the cursor's column too: writeCells shows both
 		}
 	}
 }

@@ -2,6 +2,7 @@ package gantt
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,11 +29,13 @@ func TestStatsAnalysisTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[int]int{
-		stats.Threads: len(rep.CPUUsage.Threads) + len(rep.CPUUsage.Processes),
-		stats.CPUs:    len(rep.CPUUsage.CPUs),
-		stats.Latency: len(rep.SchedLatency) + len(rep.ProcessLatency),
-		stats.IRQs:    len(rep.IRQs) + len(rep.SoftRaise),
-		stats.Slowest: len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
+		stats.Threads:     len(rep.CPUUsage.Threads),
+		stats.Processes:   len(rep.CPUUsage.Processes),
+		stats.CPUs:        len(rep.CPUUsage.CPUs),
+		stats.Latency:     len(rep.SchedLatency),
+		stats.ProcLatency: len(rep.ProcessLatency),
+		stats.IRQs:        len(rep.IRQs) + len(rep.SoftRaise),
+		stats.Slowest:     len(rep.Slowest.Syscalls) + len(rep.Slowest.SchedLatency) + len(rep.Slowest.IRQs) + len(rep.Slowest.SoftRaise),
 	}
 	if want[stats.Threads] == 0 || want[stats.Slowest] == 0 {
 		t.Fatalf("the demo trace has no CPU usage or slowest list: %+v", want)
@@ -41,16 +44,38 @@ func TestStatsAnalysisTables(t *testing.T) {
 	for _, th := range rep.CPUUsage.Threads {
 		onCPU += th.NS
 	}
+	// Threads and processes in tables of their own, each summing to
+	// the time on CPU.
 	var got, procs float64
 	for _, l := range st.Tables[stats.Threads].Lines {
-		if strings.HasPrefix(l.Name, "process ") {
-			procs += l.Vals[1]
-		} else {
-			got += l.Vals[1]
-		}
+		got += l.Vals[1]
+	}
+	for _, l := range st.Tables[stats.Processes].Lines {
+		procs += l.Vals[1]
 	}
 	if int64(got) != onCPU || int64(procs) != onCPU {
 		t.Errorf("threads on CPU %v ns in all, processes %v, the analysis says %d", got, procs, onCPU)
+	}
+	// Every thread of the slowest list is named with its command.
+	for _, l := range st.Tables[stats.Slowest].Lines {
+		if o := l.Occ; o.TID >= 0 && !strings.Contains(l.Name, fmt.Sprintf(" [%d]", o.TID)) {
+			t.Errorf("slowest line %q: thread %d not named \"command [tid]\"", l.Name, o.TID)
+		}
+	}
+	// Running, summed over all threads, is time on a CPU: at most the
+	// CPUs' busy time (the idle threads' time is idle, not running).
+	var busy int64
+	for _, c := range rep.CPUUsage.CPUs {
+		busy += c.NS
+	}
+	var running float64
+	for _, l := range st.Tables[stats.States].Lines {
+		if strings.HasPrefix(l.Name, "running") || l.Name == "interrupted" {
+			running += l.Vals[3]
+		}
+	}
+	if int64(running) > busy || int64(running) < busy*9/10 {
+		t.Errorf("threads running %v ns in all, CPUs busy %d ns", running, busy)
 	}
 	for i := range stats.NumTables {
 		if i > 0 {
@@ -60,13 +85,19 @@ func TestStatsAnalysisTables(t *testing.T) {
 			t.Fatalf("after %d tabs the focus is on table %d", i, st.Focus)
 		}
 		if n, ok := want[i]; ok && len(st.Tables[i].Lines) != n {
-			t.Errorf("table %q: %d lines, want %d", st.Tables[i].Cols[0].Head, len(st.Tables[i].Lines), n)
+			t.Errorf("table %q: %d lines, want %d", st.Tables[i].Title, len(st.Tables[i].Lines), n)
 		}
+		// Each table shown has its title, the focused one marked (in
+		// --ascii: no colour tells it).
 		v := hs.view()
 		for j := range stats.NumTables {
-			shown := strings.Contains(v, st.Tables[j].Cols[0].Head)
+			title := st.Tables[j].Title[:min(26, len(st.Tables[j].Title))]
+			shown := strings.Contains(v, title)
 			if alone := i >= stats.NumSummaryTables; j == i && !shown || alone && j != i && shown || !alone && j < stats.NumSummaryTables && !shown {
-				t.Errorf("focus %d: table %q shown %v:\n%s", i, st.Tables[j].Cols[0].Head, shown, v)
+				t.Errorf("focus %d: table %q shown %v:\n%s", i, title, shown, v)
+			}
+			if marked := strings.Contains(v, "> "+title); marked != (j == i) {
+				t.Errorf("focus %d: table %q marked %v:\n%s", i, title, marked, v)
 			}
 		}
 	}
@@ -105,6 +136,10 @@ func TestStatsEnterShowsSlowest(t *testing.T) {
 	}
 	if b.win.T0 > core.Time(o.StartNS) || b.win.T1 < core.Time(o.StartNS+o.DurationNS) || b.cursor != core.Time(o.StartNS) {
 		t.Errorf("Gantt [%d, %d] cursor %d; want it on the occurrence at %d for %d ns", b.win.T0, b.win.T1, b.cursor, o.StartNS, o.DurationNS)
+	}
+	// The occurrence is selected whole, entry to exit (issue 30 item 4).
+	if !b.hasSel || b.selStart != core.Time(o.StartNS) || b.selEnd != core.Time(o.StartNS+o.DurationNS-1) {
+		t.Errorf("selection %v [%d, %d], want the occurrence [%d, %d)", b.hasSel, b.selStart, b.selEnd, o.StartNS, o.StartNS+o.DurationNS)
 	}
 	n := b.tree().Node(b.tree().Selected())
 	if want := core.ThreadName(int64(o.TID), o.CPU); n.Tid != want {

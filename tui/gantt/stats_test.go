@@ -37,6 +37,10 @@ func statsWant(tr *frametest.MemTrace, from, to core.Time, sel core.Key) (all, s
 		}
 		d := min(iv.End, to) - max(iv.Start, from) + 1
 		name := frame.DescribeValue(frame.DomainThread, iv.Value)
+		if st := core.ThreadStatus(iv.Value.Int()); isThread[iv.Key] && strings.HasPrefix(at.Name(iv.Key), "0_") &&
+			(st == core.ThreadRunUser || st == core.ThreadRunSyscall || st == core.ThreadInterrupted) {
+			name = stats.IdleState // an idle thread runs while its CPU is idle
+		}
 		if isThread[iv.Key] {
 			all[name] += d
 		}

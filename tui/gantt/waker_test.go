@@ -91,11 +91,25 @@ func init() {
 		}
 		hs.press("toggle")
 		s := v.Path.Segments[i]
-		if topView[*critical.Screen](hs.b()) != nil {
-			t.Fatal("enter did not close the view")
+		if topView[*critical.Screen](hs.b()) != v || !v.Away() {
+			t.Fatal("enter did not keep the view, away")
 		}
-		if got, b := hs.selectedLabel(), hs.b(); !strings.HasSuffix(got, " "+strconv.Itoa(int(s.Worker.TID))) || b.cursor != s.Start {
+		b := hs.b()
+		if got := hs.selectedLabel(); !strings.HasSuffix(got, " "+strconv.Itoa(int(s.Worker.TID))) || b.cursor != s.Start {
 			t.Errorf("on %q at %d, want %d at %d", got, b.cursor, s.Worker.TID, s.Start)
+		}
+		if !b.hasSel || b.selStart != s.Start || b.selEnd != s.End-1 || b.win.T0 > s.Start || b.win.T1 < s.End-1 {
+			t.Errorf("segment [%d, %d) not selected and framed: sel %v [%d, %d], window [%d, %d]", s.Start, s.End, b.hasSel, b.selStart, b.selEnd, b.win.T0, b.win.T1)
+		}
+		if b.win.Span() > max(2*(s.End-s.Start), 2*b.win.MinSpan()) {
+			t.Errorf("segment of %d ns shown in a window of %d ns: not framed", s.End-s.Start, b.win.Span())
+		}
+		if !strings.Contains(hs.view(), "back to the critical path") {
+			t.Error("the help line does not say how to come back")
+		}
+		hs.press("waker_back")
+		if topView[*critical.Screen](hs.b()) != v || v.Away() || !strings.Contains(hs.view(), "Critical path of") {
+			t.Fatal("B did not come back to the same view")
 		}
 	}
 }

@@ -62,6 +62,9 @@ const SelMarker = "*"
 // without colour) states are told apart by glyphs alone.
 type Styles struct {
 	ASCII bool
+	// SevenBit (--ascii): the output is 7-bit only, the trace's own
+	// non-ASCII text included ([Styles.Plain]).
+	SevenBit bool
 
 	Pens [frame.NumPalette][numVariants]Pen
 	// OvPens draw the overview's parts: per colour, intensity level and
@@ -233,9 +236,10 @@ func shade(hex string, f float64) string {
 // around the glyph, so drawing reuses lipgloss's escape sequences.
 func (s *Styles) makePen(colour uint8, v CellVariant) Pen {
 	if s.ASCII {
+		// A column that changed state shows its longest state's glyph,
+		// as colour shows its colour: a mark of its own ('%') made every
+		// busy CPU and every idle one alike at coarse zoom.
 		switch v {
-		case VariantMulti, VariantSelMulti:
-			return Pen{Glyph: "%"}
 		case VariantCursor:
 			return Pen{Glyph: "|"}
 		}

@@ -66,4 +66,8 @@ type ZoomMsg struct {
 	Node   int32 // the row to select (-1: none)
 	T0, T1 core.Time
 	What   string // what is shown, for the note ("the part")
+	// Select: [T0, T1] is one thing (a system call, a wake-up latency,
+	// a call): select it, frame it with some context on both sides, the
+	// cursor at its start.
+	Select bool
 }

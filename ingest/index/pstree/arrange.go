@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -148,8 +149,9 @@ func (a *arranger) addTracks(info []Thread, threadRow []int32) {
 
 // Resources arranges the CPUs of at (CPUs/*) with their IRQs/* and
 // Soft_IRQs/* children (collapsed) into the browser's Resources rows
-// ([Arrange]).
-func Resources(at *core.AttributeTree) *Encoded {
+// ([Arrange]): "IRQ 32 virtio0-input" (irqName gives the handler's name
+// of an IRQ number, "" when unknown; nil: none known), "SoftIRQ 9 RCU".
+func Resources(at *core.AttributeTree, irqName func(irq string) string) *Encoded {
 	var rows []Row
 	if cpus, ok := at.Lookup(core.AttrCPUs); ok {
 		for _, c := range at.Children(cpus) {
@@ -160,14 +162,41 @@ func Resources(at *core.AttributeTree) *Encoded {
 				kind        Kind
 			}{{core.AttrIRQs, "IRQ ", KindIRQ}, {core.AttrSoftIRQs, "SoftIRQ ", KindSoftIRQ}} {
 				if g, ok := at.Child(c, sub.attr); ok {
-					for _, k := range at.Children(g) {
-						rows = append(rows, Row{Label: sub.label + at.Name(k), Kind: sub.kind, Key: int32(k), Thread: -1, Parent: row, Rank: uint8(sub.kind), ByID: true})
+					// By number, given in that order: the name after the
+					// number is no id to sort by.
+					kids := slices.Clone(at.Children(g))
+					slices.SortStableFunc(kids, func(a, b core.Key) int {
+						x, _ := strconv.ParseInt(at.Name(a), 10, 64)
+						y, _ := strconv.ParseInt(at.Name(b), 10, 64)
+						return cmp.Or(cmp.Compare(x, y), cmp.Compare(at.Name(a), at.Name(b)))
+					})
+					for _, k := range kids {
+						rows = append(rows, Row{Label: sub.label + irqLabel(sub.kind, at.Name(k), irqName), Kind: sub.kind, Key: int32(k), Thread: -1,
+							Parent: row, Rank: uint8(sub.kind)})
 					}
 				}
 			}
 		}
 	}
 	return Arrange(rows, at.Len())
+}
+
+// irqLabel is an IRQ row's number and name: a hard IRQ's handler, a soft
+// IRQ's vector.
+func irqLabel(kind Kind, n string, irqName func(string) string) string {
+	name := ""
+	switch {
+	case kind == KindSoftIRQ:
+		if v, err := strconv.ParseInt(n, 10, 32); err == nil && v >= 0 {
+			name = core.SoftIRQName(int32(v))
+		}
+	case irqName != nil:
+		name = irqName(n)
+	}
+	if name == "" || name == n || strings.HasPrefix(name, "vec ") {
+		return n
+	}
+	return n + " " + name
 }
 
 // asyncLanes returns the keys of Processes/*/Async/*/*/*, in key order, as

@@ -2,26 +2,27 @@ package critical
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strings"
+	"regexp"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/query/critpath"
 	"github.com/tracetui/tracetui/keymap"
-	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
 // The critical-path view: for the thread selected in Control Flow, over
 // the selection or else the visible range, who made progress on its
-// behalf (ingest/query/critpath). A Gantt has one row per thread on the path
-// (the selected one first, then by time on the path), cells drawn with
-// the state's glyph and colour and '>' where the path jumps to the row; a
-// legend; a table of segments. Enter moves Control Flow to the selected
-// segment's thread and start.
+// behalf (ingest/query/critpath). A Gantt has one row per thread on the
+// path (the selected one first, then by time on the path), cells drawn
+// with the state's glyph and colour and '>' where the path jumps to the
+// row; a legend; then one of three tables, tab cycling them: the
+// segments (pageable, searchable with '/'), the time on the path per
+// thread and per state (sortable; enter lists that thread's or state's
+// segments). Enter on a segment shows it in Control Flow and keeps this
+// view on the stack, "away": every key goes to the main screen but B and
+// esc, which come back to the view as it was (nothing recomputed).
 
 // critGlyphs are the states' glyphs, by critpath.State, readable without
 // colour.
@@ -34,17 +35,34 @@ type critRow struct {
 	elapsed core.Time
 }
 
+// tab is the table shown under the legend.
+type tab uint8
+
+const (
+	tabSegments tab = iota
+	tabThreads
+	tabStates
+	numTabs
+)
+
 // Screen is the critical-path screen, a view.
 type Screen struct {
 	sh    *ui.Shared
 	host  Host
 	title string
+	start core.Time // the trace's start, times are offsets from it
 	job   ui.Job
 	Path  *critpath.Path
 	Rows  []critRow
 	Err   error
-	sel   int // selected segment
-	top   int // first segment line shown
+
+	tab   tab
+	segs  segList    // the segments listed
+	sums  [2]sumList // per thread, per state
+	page  int        // table lines last drawn (a page)
+	away  bool       // showing a segment in the main screen (B/esc come back)
+	find  ui.Prompt
+	reFor *regexp.Regexp // the last search
 }
 
 // critPathMsg is the computed path.
@@ -54,18 +72,21 @@ type critPathMsg struct {
 	err  error
 }
 
-// Host is the main screen, which names the path's threads, prints
-// its times and goes to a segment.
+// Host is the main screen, which names the path's threads, goes to a
+// segment and draws itself while the view is away.
 type Host interface {
 	ThreadLabel(w core.Waker) string
-	RelTime(t core.Time) string
-	GoToWorker(w critpath.Worker, t core.Time) tea.Cmd
+	// GoToSegment selects w's row and the segment's span [from, to).
+	GoToSegment(w critpath.Worker, from, to core.Time) tea.Cmd
+	View(a ui.Area) []string
+	Help() string
 }
 
 // New opens the critical path of worker w over [from, to) and
-// returns the command computing it; title says whose and over what.
-func New(ctx context.Context, sh *ui.Shared, host Host, h core.History, w critpath.Worker, from, to core.Time, title string) (*Screen, tea.Cmd) {
-	v := &Screen{sh: sh, host: host, title: title}
+// returns the command computing it; title says whose and over what;
+// start is the trace's start.
+func New(ctx context.Context, sh *ui.Shared, host Host, h core.History, w critpath.Worker, from, to, start core.Time, title string) (*Screen, tea.Cmd) {
+	v := &Screen{sh: sh, host: host, title: title, start: start, find: ui.NewPrompt(sh), page: 10}
 	ctx, seq := v.job.Start(ctx)
 	return v, func() tea.Msg {
 		p, err := critpath.Compute(ctx, h, w, from, to, critpath.Options{})
@@ -73,172 +94,143 @@ func New(ctx context.Context, sh *ui.Shared, host Host, h core.History, w critpa
 	}
 }
 
+// Away reports whether the view is showing a segment in the main screen.
+func (v *Screen) Away() bool { return v.away }
+
 // Update handles a key or the result.
 func (v *Screen) Update(msg tea.Msg) ui.Step {
-	km := &v.sh.Keys
 	switch msg := msg.(type) {
 	case critPathMsg:
 		if v.job.Current(msg.seq) {
 			v.job.Finish()
-			v.Path, v.Err = msg.path, msg.err
-			v.Rows = critRows(msg.path, v.host)
+			v.setPath(msg.path, msg.err)
+		}
+	case ui.PromptDoneMsg:
+		if v.find.Active() && msg.Kind == ui.PromptFind {
+			return v.searchDone(msg.Text)
 		}
 	case tea.KeyMsg:
-		n := 0
-		if v.Path != nil {
-			n = len(v.Path.Segments)
+		if v.away {
+			return v.awayKey(msg)
 		}
-		switch {
-		case msg.Type == tea.KeyEsc:
-			return ui.Step{Done: true}
-		case key.Matches(msg, km.Up):
-			v.sel = max(v.sel-1, 0)
-		case key.Matches(msg, km.Down):
-			v.sel = max(min(v.sel+1, n-1), 0)
-		case key.Matches(msg, km.Toggle):
-			if v.sel < n {
-				s := v.Path.Segments[v.sel]
-				return ui.Step{Done: true, Cmd: v.host.GoToWorker(s.Worker, s.Start)}
-			}
-		default:
-			return ui.Step{Pass: true}
-		}
+		return v.key(msg)
 	}
 	return ui.Step{}
 }
 
-// critRows lists the path's threads: the target first, then in the order
-// they appear on the path, with their time on it.
-func critRows(p *critpath.Path, b Host) []critRow {
+// setPath keeps the computed path and builds its lists.
+func (v *Screen) setPath(p *critpath.Path, err error) {
+	v.Path, v.Err = p, err
+	v.Rows = critRows(p, v.host)
 	if p == nil {
-		return nil
+		return
 	}
-	rows := []critRow{{worker: p.Target}}
-	for _, s := range p.Segments {
-		i := slices.IndexFunc(rows, func(r critRow) bool { return r.worker == s.Worker })
-		if i < 0 {
-			rows = append(rows, critRow{worker: s.Worker})
-			i = len(rows) - 1
-		}
-		rows[i].elapsed += s.End - s.Start
-	}
-	for i := range rows {
-		w := rows[i].worker
-		rows[i].label = b.ThreadLabel(core.Waker{Kind: core.WakerThread, ID: w.TID, CPU: w.CPU})
-	}
-	return rows
+	v.segs = allSegments(p)
+	v.sums[0] = threadSums(p, v.Rows)
+	v.sums[1] = stateSums(p)
 }
 
-// Help is the view's help line.
+// awayKey: B and esc come back to the view, the rest goes to the main
+// screen.
+func (v *Screen) awayKey(msg tea.KeyMsg) ui.Step {
+	if msg.Type == tea.KeyEsc || key.Matches(msg, v.sh.Keys.WakerBack) {
+		v.away = false
+		return ui.Step{}
+	}
+	return ui.Step{Pass: true}
+}
+
+// key handles a key while the view is shown.
+func (v *Screen) key(msg tea.KeyMsg) ui.Step {
+	km := &v.sh.Keys
+	if v.Path == nil {
+		if msg.Type == tea.KeyEsc {
+			return ui.Step{Done: true}
+		}
+		return ui.Step{Pass: true}
+	}
+	if d, ok := ui.LineMove(km, msg, int64(max(v.page-1, 1))); ok {
+		v.move(d)
+		return ui.Step{}
+	}
+	switch {
+	case msg.Type == tea.KeyEsc:
+		if v.tab == tabSegments && v.segs.only != "" {
+			v.segs.showAll(v.Path)
+			return ui.Step{}
+		}
+		return ui.Step{Done: true}
+	case key.Matches(msg, km.Focus):
+		v.tab = (v.tab + 1) % numTabs
+	case key.Matches(msg, km.SortNext):
+		if v.tab != tabSegments {
+			v.sums[v.tab-1].sortNext()
+		}
+	case key.Matches(msg, km.SortReverse):
+		if v.tab != tabSegments {
+			v.sums[v.tab-1].reverse()
+		}
+	case key.Matches(msg, km.Find):
+		v.find.Open(ui.PromptFind, "find segment (regex): ", "")
+		return ui.Step{Open: &ui.PromptView{P: &v.find}}
+	case key.Matches(msg, km.FindNext):
+		return v.search(1)
+	case key.Matches(msg, km.FindPrev):
+		return v.search(-1)
+	case key.Matches(msg, km.Toggle):
+		return v.enter()
+	default:
+		return ui.Step{Pass: true}
+	}
+	return ui.Step{}
+}
+
+// move moves the selection of the shown table by d lines.
+func (v *Screen) move(d int64) {
+	if v.tab == tabSegments {
+		v.segs.sel = clampMove(v.segs.sel, d, len(v.segs.idx))
+		return
+	}
+	s := &v.sums[v.tab-1]
+	s.sel = clampMove(s.sel, d, len(s.rows))
+}
+
+// clampMove is sel moved by d inside [0, n).
+func clampMove(sel int, d int64, n int) int {
+	return int(max(min(int64(sel)+d, int64(n)-1), 0))
+}
+
+// enter goes to the selected segment (the view stays, away), or lists
+// the selected thread's or state's segments.
+func (v *Screen) enter() ui.Step {
+	switch v.tab {
+	case tabSegments:
+		s, ok := v.segs.selected(v.Path)
+		if !ok {
+			return ui.Step{}
+		}
+		v.away = true
+		return ui.Step{Cmd: v.host.GoToSegment(s.Worker, s.Start, s.End),
+			Note: "on the segment in Control Flow: " + ui.K(v.sh.Keys.WakerBack) + " or esc comes back to the critical path"}
+	default:
+		s := &v.sums[v.tab-1]
+		if s.sel >= len(s.rows) {
+			return ui.Step{}
+		}
+		v.segs.showOnly(v.Path, s.rows[s.sel])
+		v.tab = tabSegments
+	}
+	return ui.Step{}
+}
+
+// Help is the view's help line (away: the main screen's, after how to
+// come back).
 func (v *Screen) Help() string {
+	if v.away {
+		return ui.K(v.sh.Keys.WakerBack) + "/esc back to the critical path | " + v.host.Help()
+	}
 	return v.sh.Hint(keymap.FocusCritPath)
 }
 
 // Close cancels the computation.
 func (v *Screen) Close() { v.job.Stop() }
-
-// View draws the title, the Gantt, the legend and the segment table.
-func (v *Screen) View(a ui.Area) []string {
-	st := v.sh.Styles
-	lines := []string{st.Title.Render(v.title)}
-	switch {
-	case v.Err != nil:
-		lines = append(lines, st.Error.Render("failed: "+v.Err.Error()))
-	case v.Path == nil:
-		lines = append(lines, st.Dim.Render("computing…"))
-	default:
-		lines = append(lines, v.summary())
-		lines = append(lines, v.gantt(a.Width, max(a.Height/3, 1))...)
-		lines = append(lines, v.legend())
-		lines = append(lines, v.table(a.Width, a.Height-len(lines))...)
-	}
-	for i := range lines {
-		lines[i] = ui.PadStyled(ui.FitANSI(lines[i], a.Width), a.Width)
-	}
-	for len(lines) < a.Height {
-		lines = append(lines, strings.Repeat(" ", a.Width))
-	}
-	return lines[:a.Height]
-}
-
-// summary says how much of the range the path covers and at what cost.
-func (v *Screen) summary() string {
-	p := v.Path
-	s := fmt.Sprintf("%d segments on %d threads, %d edges visited", len(p.Segments), len(v.Rows), p.Work)
-	if p.Truncated {
-		s += " · work bound reached: some waits are unknown"
-	}
-	return v.sh.Styles.Dim.Render(s)
-}
-
-// labelWidth is the width of the Gantt's row labels.
-const critLabelWidth = 24
-
-// gantt draws up to n rows of the path over the range, one column per
-// equal slice of it; a column shows the first segment of the row in it.
-func (v *Screen) gantt(width, n int) []string {
-	p := v.Path
-	cols := max(width-critLabelWidth-1, 1)
-	colStart := func(c int) core.Time { return p.From + core.Time(int64(p.To-p.From)*int64(c)/int64(cols)) }
-	var out []string
-	for _, r := range v.Rows[:min(n, len(v.Rows))] {
-		var b strings.Builder
-		b.WriteString(frame.PadCells(frame.TruncCells(r.label, critLabelWidth, "…"), critLabelWidth) + " ")
-		i := 0 // first segment ending after the column's start
-		for c := range cols {
-			c0, c1 := colStart(c), max(colStart(c+1), colStart(c)+1)
-			for i < len(p.Segments) && p.Segments[i].End <= c0 {
-				i++
-			}
-			g := " "
-			for j := i; j < len(p.Segments) && p.Segments[j].Start < c1; j++ {
-				s := p.Segments[j]
-				if s.Worker != r.worker {
-					continue
-				}
-				g = v.sh.Styles.Crit[s.State].Render(critGlyphs[s.State])
-				if j > 0 && p.Segments[j-1].Worker != s.Worker && s.Start >= c0 {
-					g = v.sh.Styles.Crit[s.State].Render(">") // the path jumps to this row here
-				}
-				break
-			}
-			b.WriteString(g)
-		}
-		out = append(out, b.String())
-	}
-	return out
-}
-
-// legend lists the states' glyphs.
-func (v *Screen) legend() string {
-	parts := []string{"> jump"}
-	for _, s := range critpath.States() {
-		parts = append(parts, v.sh.Styles.Crit[s].Render(critGlyphs[s])+" "+s.String())
-	}
-	return strings.Join(parts, "  ")
-}
-
-// table draws the segment table in n lines, the selected line visible.
-func (v *Screen) table(width, n int) []string {
-	st := v.sh.Styles
-	if n < 2 {
-		return nil
-	}
-	segs := v.Path.Segments
-	out := []string{st.TableHeader.Render(fmt.Sprintf("  %-14s %-12s %-24s %-13s %s", "start", "duration", "thread", "state", "reason"))}
-	rows := n - 1
-	v.top = min(max(v.top, v.sel-rows+1), v.sel)
-	for i := v.top; i < min(v.top+rows, len(segs)); i++ {
-		s := segs[i]
-		label := v.host.ThreadLabel(core.Waker{Kind: core.WakerThread, ID: s.Worker.TID, CPU: s.Worker.CPU})
-		line := fmt.Sprintf("%-14s %-12s %-24s %-13s %s", v.host.RelTime(s.Start), core.FormatDuration(s.End-s.Start),
-			frame.TruncCells(label, 24, "…"), critGlyphs[s.State]+" "+s.State.String(), s.Reason)
-		if i == v.sel {
-			line = st.TableSelected.Render(frame.PadCells("> "+line, width))
-		} else {
-			line = "  " + line
-		}
-		out = append(out, line)
-	}
-	return out
-}

@@ -135,7 +135,7 @@ func (v *Screen) key(msg tea.KeyMsg) ui.Step {
 			return ui.Step{}
 		}
 		n := v.lines[v.cur].n
-		z := ui.ZoomMsg{Pane: v.pane, Node: v.node, T0: n.LongestStart, T1: n.LongestEnd,
+		z := ui.ZoomMsg{Pane: v.pane, Node: v.node, T0: n.LongestStart, T1: n.LongestEnd, Select: true,
 			What: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
 		return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
 	default:

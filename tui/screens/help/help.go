@@ -165,12 +165,14 @@ func keyColumns(st *ui.Styles, uses []keymap.Use, width int) []string {
 // overview words, the marks.
 func screenNotes(st *ui.Styles) []string {
 	multi, sel, hatch, first, cur, delta := "▒", "the selected row is reversed", "╱", "▏", "▼", "B−A"
+	multiNote := multi + "  the row changed state more than once in that column: zoom in to see each state."
 	if st.ASCII {
-		multi, sel, hatch, first, cur, delta = "%", "* marks the selected row and event, [ ] the focused column", "/", "|", "v", "B-A"
+		sel, hatch, first, cur, delta = "* marks the selected row and event, [ ] the focused column", "/", "|", "v", "B-A"
+		multiNote = "A column where the row changed state shows its longest state's glyph: zoom in to see each state."
 	}
 	return []string{
 		"esc  clears the selection, closes a view or the prompt; " + sel + ".",
-		multi + "  the row changed state more than once in that column: zoom in to see each state.",
+		multiNote,
 		"Times read +offset from the trace start, or absolute seconds after T (ruler, status, details); they carry the digits that tell ticks and columns apart.",
 		"Status line: the trace, the visible range, the zoom factor, the cursor, sel the selection's length, " + delta + " the marks' delta, q the time the frame's query took, then exact (every interval read), sampled (4 instants per column: zoom in for exact) or summary (thread, CPU and IRQ rows drawn from the index's per-bucket summaries, no interval read; a mark may also mean changes just outside the column: zoom in for exact).",
 		"Ruler: " + cur + " the cursor, letters the marks (set with m, jump with '), the selection highlighted.",
@@ -178,7 +180,7 @@ func screenNotes(st *ui.Styles) []string {
 		hatch + "  overview: several parts share the cell, too small to draw (never a state): press w for a finer p or enter to zoom.",
 		first + "  overview: the first column of a part; its shade says how much of the part its dominant state fills.",
 		"Overview labels: \"asm 18386 (7)\" sums a process's 7 rows; \"asm 18386 +1\" sums a group of processes, this one and 1 more; a trailing \"(+6)\" says 6 more rows or groups share the screen line.",
-		"Overview title: p (its rank among the p worth showing), gain and loss (the information the parts keep and lose), the number of parts, |T| the time slices, the groups when rows were summed, the time it took.",
+		"Overview title: the detail level (w finer, s coarser: the levels worth showing), the parts and the time slices, the groups when rows were summed, the time it took, then the measures: p, and the gain and loss of information of the parts.",
 	}
 }
 

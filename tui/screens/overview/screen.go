@@ -166,11 +166,11 @@ func (ov *Screen) title() string {
 	parts := []string{kind}
 	if res := ov.Res; res != nil {
 		p := res.Parts[ov.Cur]
+		// Plain words first; the measures (p, gain and loss of
+		// information) last, for who knows them, cut first when narrow.
 		parts = append(parts,
-			fmt.Sprintf("p %s (%d/%d)", strconv.FormatFloat(p.P, 'g', 6, 64), ov.Cur+1, len(res.Parts)),
-			fmt.Sprintf("gain %s loss %s", strconv.FormatFloat(p.Gain, 'g', 4, 64), strconv.FormatFloat(p.Loss, 'g', 4, 64)),
-			fmt.Sprintf("%d parts", len(p.Areas)),
-			fmt.Sprintf("|T| %d", res.Model.T))
+			fmt.Sprintf("detail %d of %d", ov.Cur+1, len(res.Parts)),
+			fmt.Sprintf("%d parts over %d time slices", len(p.Areas), res.Model.T))
 		if ov.note != "" {
 			parts[len(parts)-1] += " (" + ov.note + ")"
 		}
@@ -180,7 +180,9 @@ func (ov *Screen) title() string {
 		if res.Truncated {
 			parts = append(parts, "p list cut at "+strconv.Itoa(model.SpatialCalls)+" evaluations")
 		}
-		parts = append(parts, fmt.Sprintf("%.0fms", float64(res.Elapsed.Microseconds())/1000))
+		parts = append(parts, fmt.Sprintf("took %.0fms", float64(res.Elapsed.Microseconds())/1000),
+			fmt.Sprintf("p %s gain %s loss %s", strconv.FormatFloat(p.P, 'g', 3, 64), strconv.FormatFloat(p.Gain, 'g', 3, 64),
+				strconv.FormatFloat(p.Loss, 'g', 3, 64)))
 	} else {
 		parts = append(parts, ov.sh.RelTime(ov.Window.Start, ov.req.From, frame.RangeRes(ov.req.From, ov.req.To))+"–"+ov.sh.RelTime(ov.Window.Start, ov.req.To, frame.RangeRes(ov.req.From, ov.req.To)))
 		if ov.note != "" {

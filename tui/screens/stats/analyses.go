@@ -39,11 +39,11 @@ func analysisLines(rep *querystats.Report, out *[NumTables][]Line) {
 		out[Threads] = append(out[Threads], Line{Name: threadName(t.Comm, t.TID), Occ: whole(t.Comm, t.TID),
 			Vals: []float64{0, float64(t.NS), t.Percent, float64(t.Migrations)}})
 	}
-	// Processes (their threads summed) in the same table, as lttng-cputop
-	// and Trace Compass's CPU Usage give both; no migrations of their own.
+	// Processes (their threads summed) in a table of their own, so that
+	// no column adds a process to its threads.
 	for _, p := range rep.CPUUsage.Processes {
-		out[Threads] = append(out[Threads], Line{Name: fmt.Sprintf("process %s [%d], %d threads", p.Comm, p.PID, len(p.Threads)),
-			Vals: []float64{0, float64(p.NS), p.Percent, 0}})
+		out[Processes] = append(out[Processes], Line{Name: threadName(p.Comm, p.PID),
+			Vals: []float64{0, float64(p.NS), p.Percent, float64(len(p.Threads))}})
 	}
 	for _, c := range rep.CPUUsage.CPUs {
 		out[CPUs] = append(out[CPUs], Line{Name: fmt.Sprintf("CPU %d", c.CPU),
@@ -63,7 +63,7 @@ func analysisLines(rep *querystats.Report, out *[NumTables][]Line) {
 		out[Latency] = append(out[Latency], Line{Name: threadName(l.Comm, l.TID), Occ: occ, Vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, l := range rep.ProcessLatency {
-		out[Latency] = append(out[Latency], Line{Name: fmt.Sprintf("process %s [%d]", l.Comm, l.PID), Vals: durationVals(&l.Stats), hist: l.Histogram})
+		out[ProcLatency] = append(out[ProcLatency], Line{Name: threadName(l.Comm, l.PID), Vals: durationVals(&l.Stats), hist: l.Histogram})
 	}
 	for _, r := range rep.IRQs {
 		out[IRQs] = append(out[IRQs], Line{Name: r.Kind + " " + r.Label(), Vals: durationVals(&r.Stats), hist: r.Histogram})
@@ -76,17 +76,46 @@ func analysisLines(rep *querystats.Report, out *[NumTables][]Line) {
 		occ  []querystats.Occurrence
 	}{{"syscall", rep.Slowest.Syscalls}, {"wake-up", rep.Slowest.SchedLatency}, {"irq", rep.Slowest.IRQs},
 		{"soft raise", rep.Slowest.SoftRaise}}
+	comm := map[int32]string{} // every tid named with its command
+	for _, t := range rep.CPUUsage.Threads {
+		comm[t.TID] = t.Comm
+	}
+	for _, l := range rep.SchedLatency {
+		if comm[l.TID] == "" {
+			comm[l.TID] = l.Comm
+		}
+	}
 	for _, f := range families {
 		for i, o := range f.occ {
 			name := f.kind + " " + o.Name
-			if o.TID >= 0 {
-				name += fmt.Sprintf(" tid %d", o.TID)
+			unnamed := o.TID >= 0 && comm[o.TID] == ""
+			if own, ok := strings.CutSuffix(o.Name, fmt.Sprintf(" (%d)", o.TID)); ok && o.TID >= 0 {
+				name, unnamed = f.kind+" of "+threadName(own, o.TID), false // a wake-up names its thread
+			} else if o.TID >= 0 && !unnamed {
+				name += ", " + threadName(comm[o.TID], o.TID)
 			}
 			if o.CPU >= 0 {
 				name += fmt.Sprintf(" cpu %d", o.CPU)
 			}
-			out[Slowest] = append(out[Slowest], Line{Name: name, Occ: &f.occ[i],
+			out[Slowest] = append(out[Slowest], Line{Name: name, Occ: &f.occ[i], unnamed: unnamed,
 				Vals: []float64{0, float64(o.DurationNS), float64(o.StartNS - rep.FromNS)}})
+		}
+	}
+}
+
+// nameThreads names the threads of the slowest lines the analyses could
+// not name, from Control Flow's rows ("tid N" when it has none either).
+func (s *Screen) nameThreads(lines []Line) {
+	for i := range lines {
+		l := &lines[i]
+		if !l.unnamed {
+			continue
+		}
+		l.unnamed = false
+		if n, ok := s.threads.ByTID(core.ThreadName(int64(l.Occ.TID), l.Occ.CPU)); ok && s.threads != nil {
+			l.Name += ", " + s.threads.Node(n).Label
+		} else {
+			l.Name += fmt.Sprintf(", tid %d", l.Occ.TID)
 		}
 	}
 }
@@ -100,15 +129,20 @@ func durationVals(s *querystats.Stats) []float64 {
 }
 
 // showOccurrence closes the screen and shows the occurrence of the
-// selected line of the focused table in Control Flow: its thread selected,
-// the Gantt zoomed to it, the cursor at its start.
+// selected line of the focused table in Control Flow: its thread's row
+// selected, the occurrence selected whole (entry to exit) and framed,
+// the cursor at its start.
 func (s *Screen) showOccurrence() ui.Step {
 	t := &s.Tables[s.Focus]
 	if t.Cur >= len(t.Lines) || t.Lines[t.Cur].Occ == nil {
 		return ui.Step{Note: "no occurrence to show on this line (N-slowest, system call, thread and wake-up latency lines have one)"}
 	}
 	o := t.Lines[t.Cur].Occ
-	z := ui.ZoomMsg{Pane: frame.PaneControlFlow, Node: -1, T0: core.Time(o.StartNS), T1: core.Time(o.StartNS + max(o.DurationNS, 1))}
+	z := ui.ZoomMsg{Pane: frame.PaneControlFlow, Node: -1, T0: core.Time(o.StartNS), T1: core.Time(o.StartNS + max(o.DurationNS, 1) - 1),
+		What: t.Lines[t.Cur].Name}
+	// One occurrence (a call, a wake-up, a handler) is selected whole;
+	// a thread over the whole range is only shown.
+	z.Select = z.T0 > s.From || z.T1 < s.To
 	if n, ok := s.threads.ByTID(core.ThreadName(int64(o.TID), o.CPU)); ok && o.TID >= 0 {
 		z.Node = n
 	}

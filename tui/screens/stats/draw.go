@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -12,23 +13,23 @@ import (
 // heights splits the panel (less its title line) among the summary
 // tables: an equal share each, a table with fewer lines lending the rest
 // to the focused one. An analysis table has the whole panel. Each height
-// counts the header line.
+// counts the table's title and header lines.
 func (s *Screen) heights() [NumTables]int {
 	avail := s.sh.PanelLines() - 1
 	var h [NumTables]int
-	if avail < 2*NumSummaryTables || s.Focus >= NumSummaryTables { // the focused one alone (tab cycles)
+	if avail < 3*NumSummaryTables || s.Focus >= NumSummaryTables { // the focused one alone (tab cycles)
 		h[s.Focus] = max(avail, 1)
 		return h
 	}
 	spare := avail
 	for i := range NumSummaryTables {
-		h[i] = max(min(avail/NumSummaryTables, len(s.Tables[i].Lines)+1), 2)
+		h[i] = max(min(avail/NumSummaryTables, len(s.Tables[i].Lines)+2), 3)
 		spare -= h[i]
 	}
 	// The spare lines go to the focused table, then to the others, as
 	// far as they have lines to show; what is left stays blank.
 	for _, i := range []int{s.Focus, (s.Focus + 1) % NumSummaryTables, (s.Focus + 2) % NumSummaryTables} {
-		more := min(max(len(s.Tables[i].Lines)+1-h[i], 0), max(spare, 0))
+		more := min(max(len(s.Tables[i].Lines)+2-h[i], 0), max(spare, 0))
 		h[i] += more
 		spare -= more
 	}
@@ -61,7 +62,7 @@ func (s *Screen) View(a ui.Area) []string {
 	hs := s.heights()
 	t := &s.Tables[s.Focus]
 	var hist string
-	if t.Cur < len(t.Lines) && t.Lines[t.Cur].hist != nil && hs[s.Focus] > 2 {
+	if t.Cur < len(t.Lines) && t.Lines[t.Cur].hist != nil && hs[s.Focus] > 3 {
 		hs[s.Focus]-- // the selected line's histogram under the table
 		hist = HistogramLine(t.Lines[t.Cur].Name, t.Lines[t.Cur].hist, s.sh.Styles.ASCII, w)
 	}
@@ -76,8 +77,10 @@ func (s *Screen) View(a ui.Area) []string {
 	return ui.FillLines(lines, a.Height)
 }
 
-// tableLines draws one table in h lines: header, then its lines
-// from the scroll position (or its status).
+// tableLines draws one table in h lines: its title (the focused one's
+// marked with '>' and its place among the tables: visible without
+// colour), its header, then its lines from the scroll position (or its
+// status).
 func (s *Screen) tableLines(i, h, w int) []string {
 	st := s.sh.Styles
 	t := &s.Tables[i]
@@ -109,7 +112,14 @@ func (s *Screen) tableLines(i, h, w int) []string {
 	if i == s.Focus {
 		headInk = st.TableFocusCol
 	}
-	out := []string{headInk.Render(ui.Fit(head.String(), w))}
+	title := "  " + st.Dim.Render(ui.Trunc(t.Title, w-2))
+	if i == s.Focus {
+		title = st.Bold.Render(ui.Trunc(fmt.Sprintf("> %s  [table %d of %d, tab: next]", t.Title, i+1, NumTables), w))
+	}
+	out := []string{title}
+	if h > 1 {
+		out = append(out, headInk.Render(ui.Fit(head.String(), w)))
+	}
 	if t.status != "" || len(t.Lines) == 0 {
 		msg := t.status
 		if msg == "" {

@@ -34,8 +34,10 @@ const (
 	// The analyses (ingest/query/stats) of the range, one table at a time
 	// in the whole panel: tab reaches them after the three above.
 	Threads
+	Processes
 	CPUs
 	Latency
+	ProcLatency
 	IRQs
 	Slowest
 	NumTables
@@ -74,10 +76,13 @@ type Line struct {
 	// hist is the log2 histogram of the durations (querystats.Stats), nil
 	// for lines without one.
 	hist []int64
+	// unnamed: the line's thread is to be named from Control Flow's rows.
+	unnamed bool
 }
 
 // statsTable is one table with its sort order and scroll position.
 type statsTable struct {
+	Title   string // what the table is, above its header
 	Cols    []statsCol
 	Lines   []Line
 	SortCol int
@@ -117,6 +122,7 @@ type Screen struct {
 	To      core.Time
 	what    string // "selection" or "visible range"
 	row     string // the selected row's label
+	kind    string // what the all-rows column sums: threads or CPUs
 	Tables  [NumTables]statsTable
 	Focus   int
 	Running int            // parts still computing
@@ -125,14 +131,15 @@ type Screen struct {
 
 // StatsMsg is one report of a running computation.
 type Msg struct {
-	Seq   uint64
-	Table int // States, Syscalls (with the analyses) or Events
-	Lines [NumTables][]Line
-	done  int64 // events counted so far (Events progress)
-	total int64
-	Last  bool // the part is over (err says how)
-	err   error
-	ch    <-chan Msg
+	Seq    uint64
+	Table  int // States, Syscalls (with the analyses) or Events
+	Lines  [NumTables][]Line
+	done   int64 // events counted so far (Events progress)
+	total  int64
+	Last   bool // the part is over (err says how)
+	leaves int  // the rows the all-rows column sums (States)
+	err    error
+	ch     <-chan Msg
 }
 
 // StatsRequest is a copy of what the computation reads.
@@ -146,23 +153,40 @@ type Request struct {
 	Domain   frame.ValueDomain
 }
 
-// newStats returns the tables with their columns, sorted by time or count.
-func newStats(row string) [NumTables]statsTable {
+// statesTitle is the state table's title: the all-rows column sums
+// leaves rows of a kind ("threads", "CPUs"), -1 before they are counted.
+func statesTitle(row string, leaves int, kind string) string {
+	n := "all"
+	if leaves >= 0 {
+		n = fmt.Sprintf("all %d", leaves)
+	}
+	return fmt.Sprintf("Time per state of %s; of %s %s summed (may exceed the range)", row, n, kind)
+}
+
+// newStats returns the tables with their titles and columns, sorted by
+// time or count; kind is what the all-rows column sums ("threads",
+// "CPUs").
+func newStats(row, kind string) [NumTables]statsTable {
 	return [NumTables]statsTable{
-		States: {Cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
-			{"All rows", colDuration, 3}, {"%", colPercent, 3}}, SortCol: 3},
-		Events: {Cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, SortCol: 1},
-		Syscalls: {Cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1}, {"Total time", colDuration, 2},
-			{"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, SortCol: 2},
-		Threads: {Cols: []statsCol{{"Thread (CPU usage)", colName, 0}, {"On CPU", colDuration, 1}, {"% range", colPercent, 2},
-			{"Migrations", colCount, 3}}, SortCol: 1},
-		CPUs: {Cols: []statsCol{{"CPU (usage)", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, SortCol: 1},
-		Latency: {Cols: []statsCol{{"Thread (wake-up latency)", colName, 0}, {"Wake-ups", colCount, 1},
+		States: {Title: statesTitle(row, -1, kind),
+			Cols: []statsCol{{"State", colName, 0}, {ui.Trunc(row, 10), colDuration, 1}, {"%", colPercent, 1},
+				{"All", colDuration, 3}, {"%", colPercent, 3}}, SortCol: 3},
+		Events: {Title: "Events by type", Cols: []statsCol{{"Event", colName, 0}, {"Count", colCount, 1}, {"%", colPercent, 1}}, SortCol: 1},
+		Syscalls: {Title: "System calls (complete calls; enter: the slowest)", Cols: []statsCol{{"System call", colName, 0}, {"Calls", colCount, 1},
+			{"Total time", colDuration, 2}, {"Mean", colDuration, 3}, {"Max", colDuration, 4}, {"% time", colPercent, 2}}, SortCol: 2},
+		Threads: {Title: "CPU usage per thread (enter: the thread)", Cols: []statsCol{{"Thread [tid]", colName, 0}, {"On CPU", colDuration, 1},
+			{"% range", colPercent, 2}, {"Migrations", colCount, 3}}, SortCol: 1},
+		Processes: {Title: "CPU usage per process (its threads summed)", Cols: []statsCol{{"Process [pid]", colName, 0}, {"On CPU", colDuration, 1},
+			{"% range", colPercent, 2}, {"Threads", colCount, 3}}, SortCol: 1},
+		CPUs: {Title: "CPU usage per CPU", Cols: []statsCol{{"CPU", colName, 0}, {"Busy", colDuration, 1}, {"% range", colPercent, 2}}, SortCol: 1},
+		Latency: {Title: "Wake-up latency per thread (enter: its worst)", Cols: []statsCol{{"Thread [tid] woken", colName, 0}, {"Wake-ups", colCount, 1},
 			{"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 3},
-		IRQs: {Cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
+		ProcLatency: {Title: "Wake-up latency per process (its threads together)", Cols: []statsCol{{"Process [pid] woken", colName, 0},
+			{"Wake-ups", colCount, 1}, {"Mean", colDuration, 2}, {"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 3},
+		IRQs: {Title: "Interrupts: time in each handler", Cols: []statsCol{{"IRQ", colName, 0}, {"Count", colCount, 1}, {"Mean", colDuration, 2},
 			{"Max", colDuration, 3}, {"Total", colDuration, 4}}, SortCol: 4},
-		Slowest: {Cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0}, {"Duration", colDuration, 1},
-			{"At", colDuration, 2}}, SortCol: 1},
+		Slowest: {Title: "The slowest occurrences (enter: show it whole)", Cols: []statsCol{{"Slowest (kind, name, thread)", colName, 0},
+			{"Duration", colDuration, 1}, {"At", colDuration, 2}}, SortCol: 1},
 	}
 }
 
@@ -193,11 +217,14 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 		n := new(t.Node(sel))
 		s.row = n.Label
 		var add func(i int32)
+		// A process row is its leader thread (or a name alone, without
+		// status): its threads are its children; a CPU's IRQ rows are
+		// already in its status.
 		add = func(i int32) {
 			if k := t.Node(i).Key; k >= 0 && t.Node(i).Kind != frame.KindCallStack {
 				req.sel = append(req.sel, k)
 			}
-			if t.Node(i).Kind == frame.KindProcess { // a CPU's IRQ rows are already in its status
+			if t.Node(i).Kind == frame.KindProcess {
 				for _, c := range t.Children(i) {
 					add(c)
 				}
@@ -209,7 +236,12 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 		}
 	}
 	req.Rows = t.Rows // read by the computation, not here: millions of rows
-	s.Tables = newStats(s.row)
+	kind := "threads"
+	if req.Domain == frame.DomainCPU {
+		kind = "CPUs"
+	}
+	s.kind = kind
+	s.Tables = newStats(s.row, kind)
 	s.Tables[States].status = "computing…"
 	for t := Syscalls; t < NumTables; t++ {
 		s.Tables[t].status = "computing…"
@@ -261,8 +293,12 @@ func (s *Screen) gotStats(m Msg) tea.Cmd {
 		s.Tables[Events].Sort()
 	default:
 		for t := range NumTables {
+			if m.Table == States {
+				s.Tables[States].Title = statesTitle(s.row, m.leaves, s.kind)
+			}
 			if t != Events && (t == States) == (m.Table == States) {
 				s.Tables[t].Lines, s.Tables[t].status = m.Lines[t], ""
+				s.nameThreads(s.Tables[t].Lines)
 				s.Tables[t].Sort()
 			}
 		}
@@ -293,7 +329,7 @@ func runStats(ctx context.Context, req Request, ch chan<- Msg) {
 		defer wg.Done()
 		var m Msg
 		m.Table = States
-		if m.err = StateStats(ctx, req, &m.Lines); m.err != nil {
+		if m.leaves, m.err = stateStats(ctx, req, &m.Lines); m.err != nil {
 			m.Last = true
 			send(m)
 			return
@@ -326,85 +362,6 @@ func runStats(ctx context.Context, req Request, ch chan<- Msg) {
 		send(m)
 	}()
 	wg.Wait()
-}
-
-// statusKeys returns the status attributes of rows: those of its
-// threads, processes and CPUs.
-func statusKeys(rows *pstree.Rows) []core.Key {
-	var keys []core.Key
-	rows.ScanRecords(0, int32(rows.Len()), func(_ int32, r pstree.RowInfo) bool {
-		if frame.IsStatusRow(r) {
-			keys = append(keys, core.Key(r.Key))
-		}
-		return true
-	})
-	return keys
-}
-
-// StateStats reads the time per state.
-func StateStats(ctx context.Context, req Request, out *[NumTables][]Line) error {
-	at := req.Hist.Attributes()
-	inAll := make([]bool, at.Len())
-	inSel := make([]bool, at.Len())
-	all := statusKeys(req.Rows)
-	keys := make([]core.Key, 0, len(all)+len(req.sel))
-	for _, k := range all {
-		inAll[k] = true
-		keys = append(keys, k)
-	}
-	for _, k := range req.sel {
-		inSel[k] = true
-		keys = append(keys, k)
-	}
-	type stateTime struct{ sel, all core.Time }
-	byValue := map[core.Value]*stateTime{}
-	var small [64]*stateTime // kernel statuses without a map access
-	clip := func(iv core.Interval) core.Time { return min(iv.End, req.To) - max(iv.Start, req.From) + 1 }
-	_, err := req.Hist.Query2D(ctx, keys, req.From, req.To, func(iv core.Interval) bool {
-		if iv.Value.IsNull() {
-			return true
-		}
-		var st *stateTime
-		n := iv.Value.Int()
-		isSmall := iv.Value.Kind() == core.KindInt32 && n >= 0 && n < int64(len(small))
-		if isSmall {
-			st = small[n]
-		}
-		if st == nil {
-			if st = byValue[iv.Value]; st == nil {
-				st = &stateTime{}
-				byValue[iv.Value] = st
-			}
-			if isSmall {
-				small[n] = st
-			}
-		}
-		d := clip(iv)
-		if inAll[iv.Key] {
-			st.all += d
-		}
-		if inSel[iv.Key] {
-			st.sel += d
-		}
-		return true
-	})
-	if err != nil {
-		return fmt.Errorf("reading the states: %w", err)
-	}
-	var selTotal, allTotal core.Time
-	for _, st := range byValue {
-		selTotal += st.sel
-		allTotal += st.all
-	}
-	for v, st := range byValue {
-		p := frame.PaintOf(req.Domain, v)
-		out[States] = append(out[States], Line{Name: frame.DescribeValue(req.Domain, v), paint: &p,
-			Vals: []float64{0, float64(st.sel), percent(st.sel, selTotal), float64(st.all), percent(st.all, allTotal)}})
-	}
-
-	// complete calls only (ingest/query/stats): a forked child's inherited
-	// clone and exit/exit_group, which never return, are not calls
-	return nil
 }
 
 // eventLines turns counts per event name into table lines.
