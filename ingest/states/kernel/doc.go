@@ -129,4 +129,4 @@ package kernel
 
 // Version changes whenever the analysis's output changes; it is part of
 // the index fingerprint (see states.Version), so old indexes are rebuilt.
-const Version = 1
+const Version = 2
