@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/states/kernel/sysnames"
@@ -208,7 +209,7 @@ func (a *Analysis) resolve(c *core.EventClass) {
 		}
 	}
 	p.ctxTID = fieldIndex(c, a.layout.ctxTID)
-	if sideband(p.h) {
+	if a.layout.sideband != "" && strings.HasPrefix(c.Name, a.layout.sideband) && p.h != hPerfSwitch {
 		p.sbTID, p.ctxTID = p.ctxTID, -1
 	}
 	if p.ctxTID >= 0 {

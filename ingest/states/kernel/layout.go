@@ -90,6 +90,11 @@ type Layout struct {
 	// sched_switch's (false for lttng-modules < 2.7, which reports
 	// p->prio in sched_wakeup but p->prio-100 in sched_switch).
 	wakeupPrio bool
+	// sideband: the name prefix of records whose context is not the
+	// running thread (perf's synthesized start-up records have thread 0;
+	// a SWITCH_CPU_WIDE out names the thread sched_switch took off), read
+	// by their own handler if any ("perf_" for perf.data).
+	sideband string
 }
 
 // Name returns the layout's name ("lttng-2.7", "lttng-2.0", "perf", "ftrace").

@@ -47,6 +47,7 @@ func perfDataLayout(name string, switches bool) *Layout {
 		l.events["perf_switch"] = hPerfSwitch
 	}
 	l.fields = perfDataFields()
+	l.sideband = "perf_"
 	return &l
 }
 
@@ -61,13 +62,6 @@ var (
 	// tracepoints: as LayoutPerfData, but SWITCH records are ignored.
 	LayoutPerfDataSched = perfDataLayout("perfdata-sched", false)
 )
-
-// sideband reports whether h handles a perf side-band record: those are
-// not run by the thread their context names (perf synthesizes the
-// start-up ones with an empty context), except switches.
-func sideband(h handler) bool {
-	return h == hPerfComm || h == hPerfFork || h == hPerfExit
-}
 
 // perfComm: the thread's name is the record's comm (an exec's or a
 // prctl's), its PID the record's pid.
