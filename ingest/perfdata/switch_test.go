@@ -3,6 +3,7 @@ package perfdata
 import (
 	"bufio"
 	"bytes"
+	"os"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -24,12 +25,8 @@ var sidebandLine = regexp.MustCompile(`^\s*(-?\d+)\s+(?:\[\d+\]\s+)?(\d+)\.(\d{9
 // per thread: the thread's events end there); COMM names it, FORK gives
 // its PPID. Records perf synthesized at time 0 are checked at start.
 // Later lines win at equal times.
-func sidebandStates(t *testing.T, perf, path string, start core.Time) []sourcetest.StateAt {
+func sidebandStates(t *testing.T, out []byte, start core.Time) []sourcetest.StateAt {
 	t.Helper()
-	out, err := exec.Command(perf, "script", "-i", path, "--ns", "--show-switch-events", "--show-task-events", "-F", "tid,time").Output()
-	if err != nil {
-		t.Fatalf("perf script: %v", err)
-	}
 	cpuWide := bytes.Contains(out, []byte("PERF_RECORD_SWITCH_CPU_WIDE"))
 	type key struct {
 		path string
@@ -140,9 +137,39 @@ func TestSidebandStates(t *testing.T) {
 	}
 }
 
+// TestSidebandStatesCommitted: as TestSidebandStates on a committed
+// per-thread recording (cpu-clock -g --switch-events of a shell loop),
+// against what perf script printed of it (testdata/switch.sideband:
+// --ns --show-switch-events --show-task-events -F tid,time, its
+// PERF_RECORD lines).
+func TestSidebandStatesCommitted(t *testing.T) {
+	text, err := os.ReadFile("testdata/switch.sideband")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSidebandText(t, "testdata/switch.perf", text, kernel.LayoutPerfData)
+}
+
+// sidebandScript is what perf script prints of path's side-band records.
+func sidebandScript(t *testing.T, perf, path string) []byte {
+	t.Helper()
+	out, err := exec.Command(perf, "script", "-i", path, "--ns", "--show-switch-events", "--show-task-events", "-F", "tid,time").Output()
+	if err != nil {
+		t.Fatalf("perf script: %v", err)
+	}
+	return out
+}
+
 // checkSideband runs the kernel analysis over path and compares it with
-// sidebandStates.
+// sidebandStates of perf script's output.
 func checkSideband(t *testing.T, perf, path string, want *kernel.Layout) {
+	t.Helper()
+	checkSidebandText(t, path, sidebandScript(t, perf, path), want)
+}
+
+// checkSidebandText runs the kernel analysis over path and compares it
+// with sidebandStates of text.
+func checkSidebandText(t *testing.T, path string, text []byte, want *kernel.Layout) {
 	t.Helper()
 	src, err := Open(path, Options{})
 	if err != nil {
@@ -153,7 +180,7 @@ func checkSideband(t *testing.T, perf, path string, want *kernel.Layout) {
 	if layout != want {
 		t.Fatalf("Detect = %v, want %v", layout, want)
 	}
-	states := sidebandStates(t, perf, path, src.Info().Start)
+	states := sidebandStates(t, text, src.Info().Start)
 	if len(states) < 10 {
 		t.Fatalf("only %d side-band states", len(states))
 	}
