@@ -269,4 +269,3 @@ func TestProfileVsPerfReport(t *testing.T) {
 	}
 	t.Logf("%d functions, %d samples", len(want), root.Total)
 }
-

@@ -173,16 +173,26 @@ func (t *Trace) Profile(ctx context.Context) (*Profile, error) {
 		return nil, fmt.Errorf("profile: %w", err)
 	}
 	defer src.Close()
+	p, err := NewProfile(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	t.profile.p = p
+	return p, nil
+}
+
+// NewProfile reads the sampled stacks of src's events (from its current
+// position) into a profile; a source that is not a [Stacker] gives an
+// empty one. It returns ctx's error when cancelled.
+func NewProfile(ctx context.Context, src core.Source) (*Profile, error) {
 	st, ok := src.(Stacker)
 	if !ok {
-		t.profile.p = &Profile{}
-		return t.profile.p, nil
+		return &Profile{}, nil
 	}
 	p, err := buildProfile(ctx, src, st)
 	if err != nil {
 		return nil, fmt.Errorf("profile: %w", err)
 	}
-	t.profile.p = p
 	return p, nil
 }
 
