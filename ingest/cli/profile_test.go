@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
@@ -268,4 +269,68 @@ func TestProfileVsPerfReport(t *testing.T) {
 		}
 	}
 	t.Logf("%d functions, %d samples", len(want), root.Total)
+}
+
+// synthStacks is a Stacker source of n samples of 8 threads, each stack
+// one of 5000 random paths 8 to 40 frames deep over 2000 functions.
+type synthStacks struct {
+	core.Source // only Next is called
+	cl          *core.EventClass
+	n, i        int
+	rng         *rand.Rand
+	paths       [][]string
+	ev          core.Event
+	fields      []core.Field
+	cur         []string
+}
+
+func newSynthStacks(n int) *synthStacks {
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := make([]string, 2000)
+	for i := range names {
+		names[i] = "fn" + strconv.Itoa(i)
+	}
+	s := &synthStacks{n: n, rng: rng, cl: &core.EventClass{Name: "cpu-clock", Fields: core.ThreadContextFields()}}
+	for range 5000 {
+		p := make([]string, 8+rng.IntN(33))
+		for j := range p {
+			p[j] = names[rng.IntN(len(names))]
+		}
+		s.paths = append(s.paths, p)
+	}
+	s.fields = make([]core.Field, len(s.cl.Fields))
+	return s
+}
+
+func (s *synthStacks) Next() (*core.Event, error) {
+	if s.i >= s.n {
+		return nil, io.EOF
+	}
+	s.i++
+	s.fields[s.cl.FieldIndex(core.FieldTID)] = core.Field{Kind: core.FieldInt, Int: int64(1 + s.rng.IntN(8))}
+	s.ev = core.Event{Time: core.Time(s.i * 1000), Class: s.cl, Fields: s.fields}
+	s.cur = s.paths[s.rng.IntN(len(s.paths))]
+	return &s.ev, nil
+}
+func (s *synthStacks) AppendStack(dst []string) []string { return append(dst, s.cur...) }
+
+// BenchmarkProfileSelection: the call tree of a 1M-sample selection (4
+// of 8 threads, the whole range: what F does once the trace's samples
+// are read), and, once, the profile's build from the source.
+func BenchmarkProfileSelection(b *testing.B) {
+	ctx := context.Background()
+	const n = 2_000_000
+	t0 := time.Now()
+	prof, err := trace.NewProfile(ctx, newSynthStacks(n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("profile of %d samples built in %v, %d paths", prof.Samples(), time.Since(t0), prof.Len())
+	b.ResetTimer()
+	for b.Loop() {
+		root, err := profileTree(ctx, prof, 0, n*1000+1, []int64{1, 3, 5, 7})
+		if err != nil || root.Total < n/2-n/50 {
+			b.Fatalf("%v %d", err, root.Total)
+		}
+	}
 }

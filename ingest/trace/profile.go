@@ -3,6 +3,7 @@ package trace
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
 	"sort"
@@ -87,9 +88,10 @@ func (p *Profile) Count(ctx context.Context, from, to core.Time, tids []int64) (
 // buildProfile reads every event of src and keeps the samples' stacks.
 func buildProfile(ctx context.Context, src core.Source, st Stacker) (*Profile, error) {
 	p := &Profile{threads: map[int64]*threadSamples{}}
-	type edge struct{ parent, name int32 }
 	children := map[edge]int32{}
 	ids := map[string]int32{}
+	byStack := map[uint64]int32{} // a stack's hash -> its path, checked
+	var hash maphash.Hash
 	tidField := map[int]int{} // class ID -> index of its thread field
 	var stack []string
 	var last *threadSamples
@@ -118,23 +120,16 @@ func buildProfile(ctx context.Context, src core.Source, st Stacker) (*Profile, e
 		if !ok {
 			continue
 		}
-		path := int32(-1)
-		for k := len(stack) - 1; k >= 0; k-- {
-			id, ok := ids[stack[k]]
-			if !ok {
-				id = int32(len(p.names))
-				ids[stack[k]] = id
-				p.names = append(p.names, stack[k])
-			}
-			e := edge{path, id}
-			c, ok := children[e]
-			if !ok {
-				c = int32(len(p.parent))
-				children[e] = c
-				p.parent = append(p.parent, path)
-				p.name = append(p.name, id)
-			}
-			path = c
+		hash.Reset()
+		for _, f := range stack {
+			hash.WriteString(f)
+			hash.WriteByte(0)
+		}
+		key := hash.Sum64()
+		path, ok := byStack[key]
+		if !ok || !p.is(path, stack) {
+			path = p.insert(stack, ids, children)
+			byStack[key] = path
 		}
 		if tid != lastTID || last == nil {
 			last = p.threads[tid]
@@ -151,6 +146,43 @@ func buildProfile(ctx context.Context, src core.Source, st Stacker) (*Profile, e
 	}
 	slices.Sort(p.tids)
 	return p, nil
+}
+
+// edge is a path's child by function.
+type edge struct{ parent, name int32 }
+
+// is reports whether path is stack (leaf first).
+func (p *Profile) is(path int32, stack []string) bool {
+	for _, f := range stack {
+		if path < 0 || p.names[p.name[path]] != f {
+			return false
+		}
+		path = p.parent[path]
+	}
+	return path < 0
+}
+
+// insert adds stack (leaf first) to the trie and returns its path.
+func (p *Profile) insert(stack []string, ids map[string]int32, children map[edge]int32) int32 {
+	path := int32(-1)
+	for k := len(stack) - 1; k >= 0; k-- {
+		id, ok := ids[stack[k]]
+		if !ok {
+			id = int32(len(p.names))
+			ids[stack[k]] = id
+			p.names = append(p.names, stack[k])
+		}
+		e := edge{path, id}
+		c, ok := children[e]
+		if !ok {
+			c = int32(len(p.parent))
+			children[e] = c
+			p.parent = append(p.parent, path)
+			p.name = append(p.name, id)
+		}
+		path = c
+	}
+	return path
 }
 
 // profileCache holds a trace's profile once read.
