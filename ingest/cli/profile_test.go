@@ -7,6 +7,7 @@ import (
 	"flag"
 	"io"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -331,6 +332,36 @@ func BenchmarkProfileSelection(b *testing.B) {
 		root, err := profileTree(ctx, prof, 0, n*1000+1, []int64{1, 3, 5, 7})
 		if err != nil || root.Total < n/2-n/50 {
 			b.Fatalf("%v %d", err, root.Total)
+		}
+	}
+}
+
+// BenchmarkProfileFile: TRACETUI_PERF_BENCH=FILE (a perf.data with
+// samples): the one pass that reads the profile, logged, then the call
+// tree of every sample (what F shows for all threads over the whole
+// trace once the profile is read).
+func BenchmarkProfileFile(b *testing.B) {
+	path := os.Getenv("TRACETUI_PERF_BENCH")
+	if path == "" {
+		b.Skip("TRACETUI_PERF_BENCH=FILE names the perf.data to profile")
+	}
+	ctx := context.Background()
+	tr, err := trace.Open(ctx, path, index.Options{IndexPath: filepath.Join(b.TempDir(), "trace.tti")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	t0 := time.Now()
+	prof, err := tr.Profile(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d samples, %d paths read in %v", prof.Samples(), prof.Len(), time.Since(t0))
+	start, end := tr.History().Bounds()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := profileTree(ctx, prof, start, end+1, nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -38,7 +38,24 @@ func FromSamples(ctx context.Context, paths Paths, self []int64) (*Node, error) 
 			total[p] += total[i]
 		}
 	}
+	// Nodes and children lists come from two slabs: a selection may hold
+	// hundreds of thousands of paths.
+	kept, kids := 0, make([]int32, n+1) // kids[p+1]: children of p kept (p -1: the root)
+	for i := range n {
+		if total[i] > 0 {
+			kept++
+			p := paths.Parent(int32(i))
+			if p < 0 || int(p) >= i {
+				p = -1
+			}
+			kids[p+1]++
+		}
+	}
+	slab := make([]Node, kept)
+	lists := make([]*Node, kept)
 	root := &Node{Samples: true}
+	root.Children = lists[:0:kids[0]]
+	off := int(kids[0])
 	nodes := make([]*Node, n)
 	for i := range n {
 		if i&0xffff == 0 && ctx.Err() != nil {
@@ -47,7 +64,13 @@ func FromSamples(ctx context.Context, paths Paths, self []int64) (*Node, error) 
 		if total[i] == 0 {
 			continue
 		}
-		nd := &Node{Name: paths.Name(int32(i)), Calls: total[i], Total: core.Time(total[i]), Self: core.Time(self[i]), Samples: true}
+		nd := &slab[0]
+		slab = slab[1:]
+		*nd = Node{Name: paths.Name(int32(i)), Calls: total[i], Total: core.Time(total[i]), Self: core.Time(self[i]), Samples: true}
+		if k := int(kids[i+1]); k > 0 {
+			nd.Children = lists[off : off : off+k]
+			off += k
+		}
 		nodes[i] = nd
 		parent := root
 		if p := paths.Parent(int32(i)); p >= 0 && int(p) < i && nodes[p] != nil {
