@@ -81,7 +81,8 @@ func runCallTree(e *Env, args []string) error {
 			Children []*calltree.Node `json:"children"`
 			MaxDepth int              `json:"max_depth,omitempty"`
 			Cut      int64            `json:"cut_nodes,omitempty"`
-		}{From: opts.From, To: opts.To, Total: root.Total, Children: children}
+			Samples  bool             `json:"samples,omitempty"` // counts, not ns
+		}{From: opts.From, To: opts.To, Total: root.Total, Children: children, Samples: root.Samples}
 		if cut > 0 {
 			out.MaxDepth, out.Cut = calltree.MaxDepth, cut
 		}
