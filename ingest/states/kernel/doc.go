@@ -94,8 +94,8 @@
 //
 // For a perf.data file [Detect] returns [LayoutPerfData] (the ftrace
 // layout plus the records below), or [LayoutPerfDataSched] when the file
-// has a sched_switch tracepoint (then SWITCH records are ignored: prev_state
-// says more, and they would switch the CPU twice). The records' context
+// has a sched_switch tracepoint (then SWITCH and EXIT records are ignored:
+// prev_state says more, and they would switch the CPU twice). The records' context
 // names the running thread only for SWITCH; the others never change the
 // CPU's current thread (perf synthesizes the start-up ones with thread 0).
 //
@@ -104,7 +104,7 @@
 //     PPID = ptid, PID = pid, Exec_name the parent's, wait for CPU, the
 //     parent as waker. A synthesized one (context thread 0: the threads
 //     perf found running) sets only PPID and PID.
-//   - perf_exit (EXIT): with CPU-wide switches (`-a --switch-events`) the
+//   - perf_exit (EXIT; [LayoutPerfData] only): with CPU-wide switches (`-a --switch-events`) the
 //     thread's last switch out, or the next thread seen on its CPU, makes
 //     its status null; otherwise (a per-thread recording, whose events end
 //     with the thread) its status becomes null at once and its CPU's

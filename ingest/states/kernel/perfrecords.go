@@ -32,9 +32,9 @@ func perfDataFields() [numHandlers][numSlots]string {
 
 // perfDataLayout is the ftrace layout (perf.data's tracepoints are named
 // and fielded as trace.dat's) plus the side-band records; with switches,
-// perf_switch records set thread and CPU states (a trace without a
-// sched_switch tracepoint), else they are ignored (sched_switch says it
-// all, prev_state included).
+// perf_switch and perf_exit records set thread and CPU states (a trace
+// without a sched_switch tracepoint), else they are ignored (sched_switch
+// says it all, prev_state included).
 func perfDataLayout(name string, switches bool) *Layout {
 	l := *LayoutFtrace
 	l.name = name
@@ -42,9 +42,10 @@ func perfDataLayout(name string, switches bool) *Layout {
 		"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
 		"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
 		"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit,
-		"perf_comm", hPerfComm, "perf_fork", hPerfFork, "perf_exit", hPerfExit)
+		"perf_comm", hPerfComm, "perf_fork", hPerfFork)
 	if switches {
 		l.events["perf_switch"] = hPerfSwitch
+		l.events["perf_exit"] = hPerfExit
 	}
 	l.fields = perfDataFields()
 	l.sideband = "perf_"
