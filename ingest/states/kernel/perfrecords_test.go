@@ -60,19 +60,22 @@ func TestPerfDataSideband(t *testing.T) {
 }
 
 // TestPerfDataSchedIgnoresSwitches: with a sched_switch tracepoint in the
-// trace, SWITCH records are ignored (prev_state says more).
+// trace, SWITCH and EXIT records are ignored (prev_state says more): the
+// thread that exits runs until its last sched_switch.
 func TestPerfDataSchedIgnoresSwitches(t *testing.T) {
 	s := newStream()
 	s.add(10, 0, "sched_switch", perfCtx(5, "prev_comm", "a", "prev_pid", 5, "prev_prio", 120,
 		"prev_state", "X", "next_comm", "b", "next_pid", 6, "next_prio", 120)...)
 	s.add(11, 0, "perf_switch", perfCtx(5, "out", 1, "preempt", 0, "next_prev_pid", 6, "next_prev_tid", 6)...)
+	s.add(12, 0, "perf_exit", perfCtx(6, "pid", 6, "ppid", 1, "tid", 6, "ptid", 1)...)
 	l := Detect(core.SourceInfo{Format: "perfdata"}, s.classList())
 	if l != LayoutPerfDataSched {
 		t.Fatalf("Detect = %v, want %v", l, LayoutPerfDataSched)
 	}
 	h := s.run(t, l, 100)
 	want{
-		"Threads/5": {iv(0, 100, null)}, // exited at its first switch
-		"Threads/6": {iv(0, 9, null), iv(10, 100, tUser)},
+		"Threads/5":             {iv(0, 100, null)}, // exited at its first switch
+		"Threads/6":             {iv(0, 9, null), iv(10, 100, tUser)},
+		"CPUs/0/Current_thread": {iv(0, 9, null), iv(10, 100, "6")},
 	}.check(t, h)
 }
