@@ -7,6 +7,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
+	"github.com/tracetui/tracetui/ingest/trace"
 )
 
 // runCallTree prints the call tree of a thread (or of every thread with a
@@ -50,7 +51,20 @@ func runCallTree(e *Env, args []string) error {
 		}
 		opts.Threads = []core.Key{k}
 	}
-	root, err := calltree.Compute(ctx, h, opts)
+	prof, err := t.Profile(ctx)
+	if err != nil {
+		return err
+	}
+	var root *calltree.Node
+	if prof.Samples() > 0 { // a profile of samples (perf.data)
+		var tids []int64
+		if opts.Threads != nil {
+			tids = trace.ThreadIDs(h.Attributes(), opts.Threads)
+		}
+		root, err = profileTree(ctx, prof, f, l, tids)
+	} else {
+		root, err = calltree.Compute(ctx, h, opts)
+	}
 	if err != nil {
 		return err
 	}
@@ -67,7 +81,8 @@ func runCallTree(e *Env, args []string) error {
 			Children []*calltree.Node `json:"children"`
 			MaxDepth int              `json:"max_depth,omitempty"`
 			Cut      int64            `json:"cut_nodes,omitempty"`
-		}{From: opts.From, To: opts.To, Total: root.Total, Children: children}
+			Samples  bool             `json:"samples,omitempty"` // counts, not ns
+		}{From: opts.From, To: opts.To, Total: root.Total, Children: children, Samples: root.Samples}
 		if cut > 0 {
 			out.MaxDepth, out.Cut = calltree.MaxDepth, cut
 		}
@@ -80,4 +95,14 @@ func runCallTree(e *Env, args []string) error {
 		fmt.Fprintf(e.Stdout, "... %d call paths deeper than %d levels not shown (narrow with --tid, --from and --to)\n", cut, calltree.MaxDepth)
 	}
 	return nil
+}
+
+// profileTree is the call tree of the samples of threads tids (nil: all)
+// in [from, to).
+func profileTree(ctx context.Context, p *trace.Profile, from, to core.Time, tids []int64) (*calltree.Node, error) {
+	self, err := p.Count(ctx, from, to, tids)
+	if err != nil {
+		return nil, err
+	}
+	return calltree.FromSamples(ctx, p, self)
 }

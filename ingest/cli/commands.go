@@ -13,7 +13,7 @@ func commands() []Command {
 		{"critpath", "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID", "print the critical path of a thread: who it waited for, and why", runCritpath},
 		{"stats", "stats [--index FILE] [--format F] [--arch A] [--json] [--from T] [--to T] [--top N] TRACE", "print CPU usage, system call, wake-up latency and IRQ statistics, as lttng-analyses does", runStats},
 		{"diff", "diff [--format F] [--arch A] [--json] [--top N] [--calltree] [--base-from T] [--base-to T] [--new-from T] [--new-to T] BASE NEW", "compare two traces, or two ranges of one: CPU time per process and thread, system calls, wake-up latency, interrupts, call paths", runDiff},
-		{"calltree", "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE", "print the call tree (calls, total and self time per call path)", runCallTree},
+		{"calltree", "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE", "print the call tree (calls, total and self time per call path; sample counts for perf.data profiles)", runCallTree},
 		{"bench", "bench paper|frames [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE", "run the R-SHT article's Control Flow workload (paper) or the browser's navigation script (frames) on a trace", runBench},
 		{"record", "record [-o FILE] [-f] [-e EVENTS] [--duration D] [--buffer-kb N] [--all-cpus] [--no-open] [-- CMD ARGS...]", "record a kernel trace of a command through tracefs into a trace.dat, then browse it", runRecord},
 		{"cache", "cache [--clean] [--json]", "list the index cache and, with --clean, prune it", runCache},

@@ -5,8 +5,8 @@
 // events of their own; [Source.Report] prints what `perf script` prints
 // by default. It is a reader only: it knows nothing of analyses. It
 // imports core, ingest/ftracefmt (the tracepoints' format files, shared
-// with trace.dat) and ingest/callstack (its ELF symbol loader), and
-// github.com/klauspost/compress/zstd.
+// with trace.dat) and ingest/callstack (its ELF symbol loader),
+// github.com/klauspost/compress/zstd and github.com/ianlancetaylor/demangle.
 //
 // # File layout
 //
@@ -82,6 +82,11 @@
 // next_prev_tid: SWITCH and SWITCH_CPU_WIDE), perf_throttle,
 // perf_unthrottle. Event times never go back: time-0 records take the
 // trace's start.
+//
+// [Source.Frames] resolves the call chain of the sample last read,
+// [Source.AppendStack] names it (what ingest/trace's Profile keeps).
+// C++ symbols are demangled as perf prints them by default (no parameter
+// list; demangle.go).
 //
 // Open makes one pass over the records for what later records need:
 // thread names over time (THREAD_MAP, COMM, FORK copying the parent's),

@@ -1,5 +1,7 @@
 package perfdata
 
+import "github.com/tracetui/tracetui/core"
+
 // Frame is one resolved frame of a sample's call chain.
 type Frame struct {
 	IP     uint64 // the address recorded
@@ -49,3 +51,34 @@ func (s *Source) frame(ip uint64, kernel bool) Frame {
 	fr := s.resolve(ip, kernel)
 	return Frame{IP: ip, Addr: fr.addr, Symbol: fr.sym, Offset: fr.off, DSO: fr.dso, Kernel: kernel}
 }
+
+// AppendStack appends the names of the call stack of the sample last
+// returned by Next, leaf first, to dst: each frame's symbol, or its
+// address (core.FormatAddress) when nothing names it; nothing for an
+// event without a stack. It is what profiles of samples aggregate
+// (ingest/trace's Stacker). Names of unknown addresses are made once.
+func (s *Source) AppendStack(dst []string) []string {
+	s.stack = s.Frames(s.stack[:0])
+	for i := range s.stack {
+		f := &s.stack[i]
+		if f.Symbol != "" {
+			dst = append(dst, f.Symbol)
+			continue
+		}
+		name, ok := s.unnamed[f.Addr]
+		if !ok {
+			if s.unnamed == nil {
+				s.unnamed = map[uint64]string{}
+			}
+			name = core.FormatAddress(f.Addr)
+			if len(s.unnamed) < maxUnnamed {
+				s.unnamed[f.Addr] = name
+			}
+		}
+		dst = append(dst, name)
+	}
+	return dst
+}
+
+// maxUnnamed bounds AppendStack's cache of names of unknown addresses.
+const maxUnnamed = 1 << 16

@@ -39,12 +39,14 @@ func fuzzBody(t *testing.T, path string) {
 	}
 	defer src.Close()
 	var line []byte
+	var stack []string
 	for i := 0; i < 256; i++ {
 		if _, err := src.Next(); err != nil {
 			break
 		}
 		line = src.AppendLine(line[:0])
 		line = src.AppendContents(line, &src.ev)
+		stack = src.AppendStack(stack[:0])
 	}
 	if err := src.Seek(src.Checkpoint(nil)); err != nil {
 		t.Fatalf("Seek to its own checkpoint: %v", err)
@@ -69,7 +71,8 @@ func fuzzBody(t *testing.T, path string) {
 		t.Fatalf("second Open: %v", err)
 	}
 	defer fresh.Close()
-	sourcetest.Fuzz(t, fresh, func(s core.StateSink) sourcetest.Analysis { return noWarnings{kernel.New(s, kernel.LayoutFtrace)} }, 1<<12)
+	layout := kernel.Detect(fresh.Info(), fresh.Classes())
+	sourcetest.Fuzz(t, fresh, func(s core.StateSink) sourcetest.Analysis { return noWarnings{kernel.New(s, layout)} }, 1<<12)
 }
 
 // TestWriteFuzzCorpus writes damaged hand-made files into the committed

@@ -57,6 +57,8 @@ type Source struct {
 	reads   int
 	width   int // the longest event name
 	frames  []Frame
+	stack   []Frame           // AppendStack's
+	unnamed map[uint64]string // AppendStack's names of unknown addresses
 	// noFields: Next leaves tracepoints' payload fields absent (the
 	// dump prints from the records).
 	noFields bool

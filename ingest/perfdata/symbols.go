@@ -40,8 +40,9 @@ type symbolizer struct {
 }
 
 type elfSyms struct {
-	syms *callstack.Symbols
-	load uint64
+	syms  *callstack.Symbols
+	load  uint64
+	names map[string]string // demangled names of C++ symbols (demangle.go)
 }
 
 // osRelease returns the running kernel's release (uname -r).
@@ -269,7 +270,7 @@ func (s *Source) resolve(ip uint64, kernel bool) frame {
 	fr.addr = fileOff
 	if e := s.elf(m.name); e != nil {
 		if name, off, ok := e.syms.LookupSized(fileOff + e.load); ok {
-			fr.sym, fr.off, fr.hasS = name, off, true
+			fr.sym, fr.off, fr.hasS = e.demangled(name), off, true
 		}
 	}
 	return fr

@@ -9,7 +9,10 @@
 //   - thread and process resolution for events that do not carry them
 //     (the CPU's current thread in the kernel state, then its exec name);
 //   - state queries over attribute globs ([Query]) and the R-SHT article's
-//     Control Flow workload ([PaperBench]).
+//     Control Flow workload ([PaperBench]);
+//   - the profile of sampled call stacks ([Trace.Profile], perf.data): read
+//     in one pass the first time it is asked for, then any selection of
+//     time and threads is counted from memory ([Profile.Count]).
 //
 // Building indexes, the format registry, the cache and dump stay in
 // package ingest.

@@ -13,8 +13,9 @@ import (
 // and the event table. The CLI and the browser both read a trace through
 // it. Safe for concurrent use.
 type Trace struct {
-	index *index.Index
-	table *Table
+	index   *index.Index
+	table   *Table
+	profile profileCache
 }
 
 // New reads the index that the lifecycle ([index.Open]) opened or built.

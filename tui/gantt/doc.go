@@ -15,6 +15,6 @@
 // most one frame query runs at a time (a change during a query marks the
 // window dirty; the newest one is asked when the query ends).
 //
-// It imports ui, frame, the screens (tui/screens/...), core, keymap and
-// ingest/query/critpath; never package tui (the root, which imports it).
+// It imports ui, frame, the screens (tui/screens/...), core, keymap,
+// ingest/trace and ingest/query/critpath and calltree (profiles of samples); never package tui (the root, which imports it).
 package gantt

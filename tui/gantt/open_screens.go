@@ -1,13 +1,16 @@
 package gantt
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"github.com/tracetui/tracetui/ingest/query/critpath"
+	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/screens/critical"
 	"github.com/tracetui/tracetui/tui/screens/details"
@@ -72,6 +75,11 @@ func (b *Gantt) openCallTree() tea.Cmd {
 		}
 	}
 	r.What = row + " over the " + span
+	if p, ok := b.trace.(profiler); ok {
+		r.Samples = func(ctx context.Context, from, to core.Time, threads []core.Key) (*calltree.Node, error) {
+			return sampleTree(ctx, p, b.hist.Attributes(), from, to, threads)
+		}
+	}
 	v, cmd := flame.New(b.ctx, b.sh, r)
 	b.opened = v
 	return cmd
@@ -166,4 +174,28 @@ func (b *Gantt) zoomTo(z ui.ZoomMsg) tea.Cmd {
 	b.win = b.win.WithRange(z.T0, z.T1-z.T0+1)
 	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
 	return b.moveCursor(z.T0, false)
+}
+
+// profiler is a trace whose sampled stacks give profiles (ingest/trace's
+// Profile: perf.data).
+type profiler interface {
+	Profile(ctx context.Context) (*trace.Profile, error)
+}
+
+// sampleTree is the call tree of p's sampled stacks of threads (nil: all)
+// over [from, to); nil when the trace has none.
+func sampleTree(ctx context.Context, p profiler, tree *core.AttributeTree, from, to core.Time, threads []core.Key) (*calltree.Node, error) {
+	prof, err := p.Profile(ctx)
+	if err != nil || prof.Samples() == 0 {
+		return nil, err
+	}
+	var tids []int64
+	if threads != nil {
+		tids = trace.ThreadIDs(tree, threads)
+	}
+	self, err := prof.Count(ctx, from, to, tids)
+	if err != nil {
+		return nil, err
+	}
+	return calltree.FromSamples(ctx, prof, self)
 }

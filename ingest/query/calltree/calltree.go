@@ -26,6 +26,10 @@ type Node struct {
 	// clipped to the range): where a browser zooms to show it.
 	LongestStart core.Time `json:"longest_start_ns"`
 	LongestEnd   core.Time `json:"longest_end_ns"`
+
+	// Samples marks a tree of sampled stacks ([FromSamples]): Calls,
+	// Total and Self count samples, not calls and nanoseconds.
+	Samples bool `json:"samples,omitempty"`
 }
 
 // builder grows a tree. Names are numbered, and a node's children are

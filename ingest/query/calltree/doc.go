@@ -21,5 +21,17 @@
 // call (the state did not change), and a call shorter than a nanosecond
 // is not there.
 //
+// Profiles of samples (perf.data) are not in the index: [FromSamples]
+// builds their tree from the call paths and per-path sample counts of a
+// selection (ingest/trace's Profile), with counts instead of times
+// (Node.Samples): Calls and Total the samples through a path, Self those
+// that stopped in it. Why a query over the events rather than an
+// index-time analysis: a sample is an instant, not a state, so writing
+// each as states of CallStack/<d> would cost two intervals per frame per
+// sample in the history and make the index grow with the samples, while a
+// selection of samples is a binary search per thread over an array of
+// (time, path) kept in memory once read; and the frames are named by the
+// reader (its ELF and kernel symbols), which an analysis cannot call.
+//
 // Imports: core only: it reads any core.History. Never ingest/index, ingest/cli or tui.
 package calltree

@@ -13,6 +13,10 @@ import (
 // under their caller, with calls, total, self, shortest and longest call.
 func WriteText(w io.Writer, root *Node) error {
 	bw := bufio.NewWriter(w)
+	if root.Samples {
+		writeSamples(bw, root)
+		return bw.Flush()
+	}
 	fmt.Fprintf(bw, "%10s %10s %8s %10s %10s  %s\n", "total", "self", "calls", "min", "max", "function")
 	var walk func(n *Node, depth int)
 	walk = func(n *Node, depth int) {
@@ -24,6 +28,29 @@ func WriteText(w io.Writer, root *Node) error {
 	}
 	walk(root, 0)
 	return bw.Flush()
+}
+
+// writeSamples prints a tree of samples: total and self sample counts
+// and their percentages of all the samples.
+func writeSamples(bw *bufio.Writer, root *Node) {
+	fmt.Fprintf(bw, "%10s %7s %10s %7s  %s\n", "samples", "total%", "self", "self%", "function")
+	var walk func(n *Node, depth int)
+	walk = func(n *Node, depth int) {
+		for _, c := range n.Children {
+			fmt.Fprintf(bw, "%10d %6.2f%% %10d %6.2f%%  %s%s\n", c.Total, Percent(c.Total, root.Total),
+				c.Self, Percent(c.Self, root.Total), strings.Repeat("  ", depth), c.Name)
+			walk(c, depth+1)
+		}
+	}
+	walk(root, 0)
+}
+
+// Percent returns part as a percentage of whole (0 when whole is 0).
+func Percent(part, whole core.Time) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return 100 * float64(part) / float64(whole)
 }
 
 // MaxDepth is the deepest level of a call tree that the CLI prints: past

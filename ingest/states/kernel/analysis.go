@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/states/kernel/sysnames"
@@ -36,6 +37,8 @@ type Analysis struct {
 
 	irqNames irqNames // IRQ_names/<irq>, see irqnames.go
 
+	cpuWideSwitch bool // a perf SWITCH_CPU_WIDE record was seen (perfrecords.go)
+
 	now core.Time // time of the event being handled
 	err error     // first sink error; sticky
 }
@@ -47,6 +50,7 @@ type classPlan struct {
 	ctxTID int16           // field holding the running thread, -1 absent
 	ctxPID int16           // field holding the running thread's process, -1 absent
 	sys    int32           // syscall entries: name id, or -1 to read the number field
+	sbTID  int16           // side-band records: the context's thread field, not adopted
 }
 
 // maxCPUs bounds the CPU numbers accepted from a trace (Linux's NR_CPUS
@@ -160,6 +164,14 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		a.popContext(c, ctxTimer)
 	case hStatedump:
 		a.statedump(c, ev, p)
+	case hPerfComm:
+		a.perfComm(c, ev, p)
+	case hPerfFork:
+		a.perfFork(c, ev, p)
+	case hPerfExit:
+		a.perfExit(c, ev, p)
+	case hPerfSwitch:
+		a.perfSwitch(c, ev, p)
 	}
 	if a.err != nil {
 		a.err = fmt.Errorf("kernel analysis: %s at %d: %w", ev.Class.Name, ev.Time, a.err)
@@ -177,7 +189,7 @@ func (a *Analysis) resolve(c *core.EventClass) {
 	for len(a.plans) <= c.ID {
 		a.plans = append(a.plans, classPlan{})
 	}
-	p := classPlan{ctxTID: -1, ctxPID: -1, sys: -1}
+	p := classPlan{ctxTID: -1, ctxPID: -1, sys: -1, sbTID: -1}
 	var sysName string
 	p.h, sysName = a.layout.classify(c.Name)
 	for s := range p.f {
@@ -197,6 +209,9 @@ func (a *Analysis) resolve(c *core.EventClass) {
 		}
 	}
 	p.ctxTID = fieldIndex(c, a.layout.ctxTID)
+	if a.layout.sideband != "" && strings.HasPrefix(c.Name, a.layout.sideband) && p.h != hPerfSwitch {
+		p.sbTID, p.ctxTID = p.ctxTID, -1
+	}
 	if p.ctxTID >= 0 {
 		p.ctxPID = fieldIndex(c, a.layout.ctxPID)
 	}

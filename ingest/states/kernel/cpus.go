@@ -157,6 +157,10 @@ func (a *Analysis) replaceCurrent(c *cpu, tid int64) {
 	}
 	if old := a.currentThread(c); old != nil {
 		switch {
+		case old.exiting: // a perf EXIT record: it is gone
+			old.exiting = false
+			a.setStatus(old, statusNull)
+			a.setNull(old, subCPURQ)
 		case c.cur == 0:
 			a.setStatus(old, int8(core.ThreadWaitCPU))
 		case old.status == int8(core.ThreadRunUser), old.status == int8(core.ThreadRunSyscall),

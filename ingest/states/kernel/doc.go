@@ -90,6 +90,32 @@
 //     threads) and status (LTTNG_WAIT_CPU -> wait for CPU, LTTNG_WAIT ->
 //     wait unknown, else unknown).
 //
+// # perf.data's side-band records
+//
+// For a perf.data file [Detect] returns [LayoutPerfData] (the ftrace
+// layout plus the records below), or [LayoutPerfDataSched] when the file
+// has a sched_switch tracepoint (then SWITCH and EXIT records are ignored:
+// prev_state says more, and they would switch the CPU twice). The records' context
+// names the running thread only for SWITCH; the others never change the
+// CPU's current thread (perf synthesizes the start-up ones with thread 0).
+//
+//   - perf_comm (COMM, an exec's or a prctl's): Exec_name = comm, PID = pid.
+//   - perf_fork (FORK): as sched_process_fork, with the process ids:
+//     PPID = ptid, PID = pid, Exec_name the parent's, wait for CPU, the
+//     parent as waker. A synthesized one (context thread 0: the threads
+//     perf found running) sets only PPID and PID.
+//   - perf_exit (EXIT; [LayoutPerfData] only): with CPU-wide switches (`-a --switch-events`) the
+//     thread's last switch out, or the next thread seen on its CPU, makes
+//     its status null; otherwise (a per-thread recording, whose events end
+//     with the thread) its status becomes null at once and its CPU's
+//     thread unknown.
+//   - perf_switch (SWITCH, SWITCH_CPU_WIDE; [LayoutPerfData] only): out:
+//     the thread leaves its CPU, waiting for it if preempted, else
+//     blocked; the thread the record names (CPU-wide) runs next, else the
+//     CPU's thread is unknown. In: the thread runs, in user mode or its
+//     system call. Without a CPU (per-thread recordings do not sample it)
+//     only the thread changes.
+//
 // # Deliberate differences from Trace Compass
 //
 //   - Where core/model.go differs (status in the thread's/CPU's own
@@ -129,4 +155,4 @@ package kernel
 
 // Version changes whenever the analysis's output changes; it is part of
 // the index fingerprint (see states.Version), so old indexes are rebuilt.
-const Version = 1
+const Version = 2

@@ -31,6 +31,10 @@ const (
 	hStatedump
 	hTimerEntry // hrtimer expiry: only the wake-up context stack
 	hTimerExit
+	hPerfComm // perf.data's side-band records (perfrecords.go)
+	hPerfFork
+	hPerfExit
+	hPerfSwitch
 	numHandlers
 )
 
@@ -86,6 +90,11 @@ type Layout struct {
 	// sched_switch's (false for lttng-modules < 2.7, which reports
 	// p->prio in sched_wakeup but p->prio-100 in sched_switch).
 	wakeupPrio bool
+	// sideband: the name prefix of records whose context is not the
+	// running thread (perf's synthesized start-up records have thread 0;
+	// a SWITCH_CPU_WIDE out names the thread sched_switch took off), read
+	// by their own handler if any ("perf_" for perf.data).
+	sideband string
 }
 
 // Name returns the layout's name ("lttng-2.7", "lttng-2.0", "perf", "ftrace").
@@ -232,15 +241,24 @@ var (
 
 // Detect returns the layout of a Linux kernel trace, or nil when the
 // trace is not one (no scheduling, syscall or interrupt event). info.Format
-// "ftrace", "tracedat" (trace-cmd's binary file, whose reader names the
-// events and fields as the ftrace text reader does) or "perfdata" (perf
-// record's file, whose tracepoints are named so too) selects the ftrace
-// layout even before any class is known;
+// "ftrace" or "tracedat" (trace-cmd's binary file, whose reader names the
+// events and fields as the ftrace text reader does) selects the ftrace
+// layout even before any class is known; "perfdata" (perf record's file,
+// whose tracepoints are named so too) one of the perf.data layouts, with
+// its side-band records;
 // otherwise the class names decide: subsystem-prefixed names are perf,
 // syscall_entry_* / irq_softirq_* / sched_waking are LTTng 2.7+,
 // sys_* / exit_syscall / softirq_* are LTTng 2.0-2.6.
 func Detect(info core.SourceInfo, classes []*core.EventClass) *Layout {
-	if info.Format == "ftrace" || info.Format == "tracedat" || info.Format == "perfdata" {
+	if info.Format == "perfdata" {
+		for _, c := range classes {
+			if c.Name == "sched_switch" {
+				return LayoutPerfDataSched
+			}
+		}
+		return LayoutPerfData
+	}
+	if info.Format == "ftrace" || info.Format == "tracedat" {
 		return LayoutFtrace
 	}
 	var perf, l27, l20, sched bool

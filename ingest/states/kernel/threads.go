@@ -51,6 +51,8 @@ type thread struct {
 	sys    int32             // current system call (id in sysNames), -1 none
 	status int8              // core.ThreadStatus, or statusNull
 	known  uint8             // bit per sub: holds a non-null value
+	// exiting: a perf EXIT record came; its next switch out ends it.
+	exiting bool
 }
 
 // threadTable holds the thread records by index, in pages: it grows

@@ -19,7 +19,9 @@ import (
 // background job. An icicle (flame graph, callers on top, each function
 // as wide as its total time) above an expandable call-tree table
 // (function, calls, total, self, min, max). enter zooms Control Flow to
-// the longest call of the function under the cursor.
+// the longest call of the function under the cursor. A profile of
+// samples (perf.data: Request.Samples) shows sample counts and
+// percentages instead of times.
 
 // Screen is the call tree screen.
 type Screen struct {
@@ -67,6 +69,10 @@ type Request struct {
 	Node     int32 // the row to select when zooming (-1: none)
 	Threads  []core.Key
 	What     string // "thread 42 over the selection"
+	// Samples, if set, aggregates the sampled stacks of threads (nil:
+	// all) over [from, to) (perf.data profiles); a nil tree (no samples)
+	// falls back to the call stacks of Hist.
+	Samples func(ctx context.Context, from, to core.Time, threads []core.Key) (*calltree.Node, error)
 }
 
 // New opens the call tree screen and returns the command that
@@ -74,9 +80,15 @@ type Request struct {
 func New(ctx context.Context, sh *ui.Shared, r Request) (*Screen, tea.Cmd) {
 	v := &Screen{sh: sh, start: r.Start, from: r.From, to: r.To, pane: r.Pane, node: r.Node, what: r.What,
 		open: map[*calltree.Node]bool{}, Status: "computing…"}
-	hist, from, to, threads, label := r.Hist, v.from, v.to+1, r.Threads, r.Label
+	hist, from, to, threads, label, samples := r.Hist, v.from, v.to+1, r.Threads, r.Label, r.Samples
 	ctx, seq := v.job.Start(ctx)
 	return v, func() tea.Msg {
+		if samples != nil {
+			root, err := samples(ctx, from, to, threads)
+			if err != nil || root != nil {
+				return callTreeMsg{seq: seq, root: root, err: err}
+			}
+		}
 		root, err := calltree.Compute(ctx, hist, calltree.Options{From: from, To: to, Threads: threads, Label: label})
 		return callTreeMsg{seq: seq, root: root, err: err}
 	}
@@ -135,6 +147,9 @@ func (v *Screen) key(msg tea.KeyMsg) ui.Step {
 			return ui.Step{}
 		}
 		n := v.lines[v.cur].n
+		if n.Samples {
+			return ui.Step{} // samples are instants: no call to zoom to
+		}
 		z := ui.ZoomMsg{Pane: v.pane, Node: v.node, T0: n.LongestStart, T1: n.LongestEnd, Select: true,
 			What: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
 		return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
@@ -201,7 +216,11 @@ func (v *Screen) View(a ui.Area) []string {
 		sel = v.lines[v.cur].n
 	}
 	lines = append(lines, v.icicle(w, v.icicleHeight(), sel)...)
-	lines = append(lines, st.TableHeader.Render(ui.Fit(flameRow("function", "calls", "total", "self", "min", "max", w), w)))
+	header := flameRow("function", "calls", "total", "self", "min", "max", w)
+	if v.root.Samples {
+		header = flameRow("function", "samples", "total%", "self", "self%", "", w)
+	}
+	lines = append(lines, st.TableHeader.Render(ui.Fit(header, w)))
 	h := v.tableHeight()
 	if v.cur < v.top {
 		v.top = v.cur
@@ -220,14 +239,25 @@ func (v *Screen) View(a ui.Area) []string {
 				mark = strings.NewReplacer("▸", "+", "▾", "-").Replace(mark)
 			}
 		}
-		text := ui.Fit(flameRow(strings.Repeat("  ", l.depth)+mark+l.n.Name, strconv.FormatInt(l.n.Calls, 10),
-			core.FormatDuration(l.n.Total), core.FormatDuration(l.n.Self), core.FormatDuration(l.n.Min), core.FormatDuration(l.n.Max), w), w)
+		name := strings.Repeat("  ", l.depth) + mark + l.n.Name
+		row := flameRow(name, strconv.FormatInt(l.n.Calls, 10),
+			core.FormatDuration(l.n.Total), core.FormatDuration(l.n.Self), core.FormatDuration(l.n.Min), core.FormatDuration(l.n.Max), w)
+		if l.n.Samples {
+			row = flameRow(name, strconv.FormatInt(int64(l.n.Total), 10), percent(l.n.Total, v.root.Total),
+				strconv.FormatInt(int64(l.n.Self), 10), percent(l.n.Self, v.root.Total), "", w)
+		}
+		text := ui.Fit(row, w)
 		if i == v.cur {
 			text = st.TableSelected.Render(text)
 		}
 		lines = append(lines, text)
 	}
 	return ui.FillLines(lines, a.Height)
+}
+
+// percent prints part's share of whole ("12.34%").
+func percent(part, whole core.Time) string {
+	return strconv.FormatFloat(calltree.Percent(part, whole), 'f', 2, 64) + "%"
 }
 
 // flameRow lays out one table line: the function gets what the five
