@@ -23,6 +23,7 @@ const (
 	FocusDetails  = "Details"
 	FocusCritPath = "Critical path"
 	FocusCallTree = "Call tree"
+	FocusCompare  = "Comparison"
 	FocusHelp     = "This help"
 )
 
@@ -107,7 +108,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Filter).hint(110), use(&k.ToggleTable), use(&k.GrowTable), use(&k.ShrinkTable),
 			use(&k.Details), use(&k.Stats).hint(90),
 			use(&k.Overview).hint(80), use(&k.OverviewST),
-			use(&k.CallTree), use(&k.CriticalPath),
+			use(&k.CallTree), use(&k.CriticalPath), use(&k.Compare),
 			use(&k.Legend).hint(140), use(&k.Help).hint(10), use(&k.Quit).hint(20),
 		}},
 		{Name: FocusGantt, Intro: "the rows of threads or CPUs and their states over time", Base: FocusMain, Uses: []Use{
@@ -174,6 +175,16 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Toggle).does("zoom to the longest call").hintAs(4, "longest call"),
 			use(&k.CallTree).does("close").hint(5), esc.hint(5),
 			use(&k.Help).hint(6),
+		}},
+		{Name: FocusCompare, Intro: "two selections, or BASE and NEW traces, side by side: what changed, largest first", Uses: []Use{
+			use(&k.Focus).does("next table").hint(1),
+			use(&k.SortNext).does("sort by change, new, base, ratio, name").hintAs(2, "sort"),
+			use(&k.SortReverse).does("reverse the order").hintAs(3, "reverse"),
+			use(&k.Up).does("line up").hintAs(4, "select"), use(&k.Down).does("line down").hint(4),
+			use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),
+			fixed("enter", "select the line's thread or process in Control Flow").hintAs(5, "go to thread"),
+			use(&k.Compare).does("close").hint(6), esc.hint(6),
+			use(&k.Help).hint(7),
 		}},
 		{Name: FocusHelp, Intro: "keys by focus, then what the screen's glyphs and words mean", Uses: []Use{
 			use(&k.Down).does("scroll down").hintAs(1, "scroll"), use(&k.Up).does("scroll up").hint(1),

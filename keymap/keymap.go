@@ -69,6 +69,7 @@ type KeyMap struct {
 	Overview    key.Binding
 	OverviewST  key.Binding
 	CallTree    key.Binding
+	Compare     key.Binding
 
 	// Screen.
 	Legend key.Binding
@@ -153,6 +154,7 @@ func Default() KeyMap {
 		Overview:    bind("o", "temporal overview", "o"),
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
 		CallTree:    bind("F", "call tree · flame graph", "F"),
+		Compare:     bind("D", "compare: previous selection / NEW trace", "D"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -215,6 +217,7 @@ func (k *KeyMap) Actions() []Action {
 		{"overview", GroupViews, &k.Overview},
 		{"overview_st", GroupViews, &k.OverviewST},
 		{"call_tree", GroupViews, &k.CallTree},
+		{"compare", GroupViews, &k.Compare},
 
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},

@@ -51,6 +51,16 @@ type Result struct {
 	SchedLatency []TimeRow    `json:"sched_latency"`
 	IRQs         []TimeRow    `json:"irqs"`
 	CallTree     []PathRow    `json:"calltree,omitempty"`
+	// BaseIDs and NewIDs say which thread or process each row's name is
+	// on each side (the browser's jump to a row); not printed.
+	BaseIDs, NewIDs IDs `json:"-"`
+}
+
+// IDs are the thread and process IDs of a side's rows, by row name: a
+// thread key's tid (its key is unique), a process place's lowest pid.
+type IDs struct {
+	Threads   map[string]int32
+	Processes map[string]int32
 }
 
 // TimeRow is a time of one key on both sides.
@@ -119,6 +129,7 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 		SchedLatency: timeRows(b.latency, n.latency, top),
 		IRQs:         timeRows(b.irqs, n.irqs, top),
 		Syscalls:     syscallRows(b.syscalls, n.syscalls, top),
+		BaseIDs:      b.ids, NewIDs: n.ids,
 	}
 	if o.CallTree {
 		r.CallTree = pathRows(b.paths, n.paths, top)
@@ -205,4 +216,21 @@ func selfByPath(root *calltree.Node) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// CallTree compares base's call tree with next's alone (what Compute adds
+// with Options.CallTree), for a caller that shows the other tables first.
+func CallTree(ctx context.Context, base, next Side, top int) ([]PathRow, error) {
+	if top < 1 || top > MaxTop {
+		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
+	}
+	var paths [2]map[string]int64
+	for i, s := range []Side{base, next} {
+		root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
+		if err != nil {
+			return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
+		}
+		paths[i] = selfByPath(root)
+	}
+	return pathRows(paths[0], paths[1], top), nil
 }
