@@ -159,8 +159,12 @@ func signed(ns int64) string {
 	return "0"
 }
 
-// ratio is new/base, "new" when only on the new side.
+// ratio is new/base: "new" when only on the new side, "gone" when only
+// on the base one.
 func ratio(l *Line) string {
+	if l.New == 0 && l.Base != 0 {
+		return "gone"
+	}
 	if l.Ratio == nil {
 		if l.New == 0 {
 			return "-"
