@@ -154,7 +154,7 @@ func Default() KeyMap {
 		Overview:    bind("o", "temporal overview", "o"),
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
 		CallTree:    bind("F", "call tree · flame graph", "F"),
-		Compare:     bind("D", "compare: previous selection / NEW trace", "D"),
+		Compare:     bind("D", "compare 2 selections/traces", "D"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),

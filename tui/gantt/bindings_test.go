@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"github.com/tracetui/tracetui/tui/screens/compare"
 	"slices"
 	"strings"
 	"testing"
@@ -648,6 +649,21 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("call_tree")
 		if topView[*flame.Screen](hs.b()) != nil {
 			t.Error("F did not close the call tree")
+		}
+	},
+	"compare": func(t *testing.T, hs *harness) {
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) != nil || !strings.Contains(hs.b().note, "needs two selections") {
+			t.Fatalf("compare without two selections: note %q", hs.b().note)
+		}
+		hs.keys("space", "l", "space", "l", "space", "l", "l", "space")
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) == nil || !strings.Contains(hs.view(), "Compare the last selection") {
+			t.Fatalf("compare did not open:\n%s", hs.view())
+		}
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) != nil {
+			t.Error("the compare key did not close the comparison")
 		}
 	},
 	"legend": func(t *testing.T, hs *harness) {
