@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
@@ -32,6 +33,10 @@ type Options struct {
 	// CallTree adds the call tree's difference (it reads every call
 	// stack of both ranges).
 	CallTree bool
+	// Parts are the statistics to compare (stats.Options.Parts; 0: all):
+	// the tables of the others are empty. PartCPU alone gives the
+	// process and thread tables first.
+	Parts stats.Part
 }
 
 // DefaultTop and MaxTop bound Options.Top.
@@ -105,15 +110,18 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
 	}
 	var sums [2]*sideSums
+	var tr *tree
 	for i, s := range []Side{base, next} {
-		rep, err := stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To})
+		rep, err := stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To, Parts: o.Parts})
 		if err != nil {
 			return nil, fmt.Errorf("diff: statistics of %s: %w", s.Name, err)
 		}
-		sums[i], err = sum(ctx, s.History, rep)
-		if err != nil {
-			return nil, fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
+		if i == 0 || !sameHistory(base.History, next.History) { // two ranges of one trace: one tree
+			if tr, err = readTree(ctx, s.History); err != nil {
+				return nil, fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
+			}
 		}
+		sums[i] = sum(tr, rep)
 		if o.CallTree {
 			root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
 			if err != nil {
@@ -135,6 +143,13 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 		r.CallTree = pathRows(b.paths, n.paths, top)
 	}
 	return r, nil
+}
+
+// sameHistory reports whether a and b are one history (never panicking
+// on a history type that == cannot compare).
+func sameHistory(a, b core.History) bool {
+	ta := reflect.TypeOf(a)
+	return ta == reflect.TypeOf(b) && ta != nil && ta.Comparable() && a == b
 }
 
 // timeRows lines up two sides' times by key, largest change first.

@@ -111,11 +111,7 @@ func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 }
 
 // sum turns one side's report into figures by key.
-func sum(ctx context.Context, h core.History, rep *stats.Report) (*sideSums, error) {
-	t, err := readTree(ctx, h)
-	if err != nil {
-		return nil, err
-	}
+func sum(t *tree, rep *stats.Report) *sideSums {
 	s := &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
 		irqs: map[string]int64{}, syscalls: map[string]CallStats{},
 		ids: IDs{Threads: map[string]int32{}, Processes: map[string]int32{}}}
@@ -149,5 +145,5 @@ func sum(ctx context.Context, h core.History, rep *stats.Report) (*sideSums, err
 	for _, c := range rep.Syscalls {
 		s.syscalls[c.Name] = CallStats{Count: c.Count, TotalNS: c.TotalNS, MaxNS: c.MaxNS}
 	}
-	return s, nil
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/query/diff"
+	"github.com/tracetui/tracetui/ingest/query/stats"
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
@@ -146,6 +147,7 @@ type Screen struct {
 type Msg struct {
 	seq   uint64
 	tree  bool
+	last  bool // the tables are complete
 	res   *diff.Result
 	paths []diff.PathRow
 	err   error
@@ -165,11 +167,19 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 	}
 	jctx, seq := s.job.Start(ctx)
 	base, next := in.Base, in.New
-	return s, ui.Spawn(1, func(ch chan<- Msg) {
-		r, err := diff.Compute(jctx, base, next, diff.Options{Top: MaxRows})
-		select {
-		case ch <- Msg{seq: seq, res: r, err: err}:
-		case <-jctx.Done():
+	return s, ui.Spawn(2, func(ch chan<- Msg) {
+		// The CPU times first (the first tables, sooner), then every
+		// table, which replaces them.
+		for _, parts := range []stats.Part{stats.PartCPU, stats.AllParts} {
+			r, err := diff.Compute(jctx, base, next, diff.Options{Top: MaxRows, Parts: parts})
+			select {
+			case ch <- Msg{seq: seq, res: r, err: err, last: parts == stats.AllParts || err != nil}:
+			case <-jctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
 	})
 }
@@ -210,7 +220,9 @@ func (s *Screen) got(m Msg) tea.Cmd {
 	if !s.job.Current(m.seq) {
 		return nil
 	}
-	s.job.Finish()
+	if m.last {
+		s.job.Finish()
+	}
 	if m.err != nil {
 		for i := range s.Tables {
 			s.Tables[i].status = "failed: " + m.err.Error()
@@ -220,6 +232,14 @@ func (s *Screen) got(m Msg) tea.Cmd {
 	r := m.res
 	s.Tables[Processes].Lines = timeLines(r.Processes, kindProcess, r.BaseIDs.Processes, r.NewIDs.Processes)
 	s.Tables[Threads].Lines = timeLines(r.Threads, kindThread, r.BaseIDs.Threads, r.NewIDs.Threads)
+	for i := range Syscalls {
+		s.Tables[i].status = ""
+		s.Tables[i].Sort()
+	}
+	if !m.last {
+		return ui.WaitReport(m.ch)
+	}
+	s.Tables[Syscalls].Lines = nil
 	s.Tables[Latency].Lines = timeLines(r.SchedLatency, kindThread, r.BaseIDs.Threads, r.NewIDs.Threads)
 	s.Tables[IRQs].Lines = timeLines(r.IRQs, kindOther, nil, nil)
 	for _, c := range r.Syscalls {
@@ -229,7 +249,7 @@ func (s *Screen) got(m Msg) tea.Cmd {
 		}
 		s.Tables[Syscalls].Lines = append(s.Tables[Syscalls].Lines, l)
 	}
-	for i := range CallTree {
+	for i := Syscalls; i < CallTree; i++ {
 		s.Tables[i].status = ""
 		s.Tables[i].Sort()
 	}

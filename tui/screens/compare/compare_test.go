@@ -86,7 +86,11 @@ func TestNumbersAreDiffs(t *testing.T) {
 	a, b := randomSides(t, h)
 	s, cmd := New(ctx, shared(100, 30, true), Input{Base: a, New: b, What: "test"})
 	defer s.Close()
-	run(s, cmd)
+	next := s.Update(cmd()).Cmd // the CPU times first, the other tables still computing
+	if s.Tables[Processes].status != "" || s.Tables[Threads].status != "" || s.Tables[Syscalls].status != "computing…" || s.Tables[Latency].status != "computing…" {
+		t.Fatalf("first report: statuses %q %q %q %q", s.Tables[Processes].status, s.Tables[Threads].status, s.Tables[Syscalls].status, s.Tables[Latency].status)
+	}
+	run(s, next)
 	want, err := diff.Compute(ctx, a, b, diff.Options{Top: MaxRows})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +162,7 @@ func fixed(t *testing.T) *Screen {
 		s.Tables[i].status = "computing…"
 	}
 	_, seq := s.job.Start(context.Background())
-	s.got(Msg{seq: seq, res: res})
+	s.got(Msg{seq: seq, res: res, last: true})
 	return s
 }
 
@@ -239,7 +243,7 @@ func TestStaleReports(t *testing.T) {
 	s := fixed(t)
 	_, seq := s.job.Start(context.Background())
 	s.job.Stop()
-	s.got(Msg{seq: seq, res: &diff.Result{}})
+	s.got(Msg{seq: seq, res: &diff.Result{}, last: true})
 	if len(s.Tables[Threads].Lines) != 2 {
 		t.Fatalf("stale report applied: %+v", s.Tables[Threads].Lines)
 	}
