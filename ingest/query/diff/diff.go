@@ -233,19 +233,27 @@ func selfByPath(root *calltree.Node) map[string]int64 {
 	return out
 }
 
+// Trees is the call trees of both sides and their difference per call
+// path.
+type Trees struct {
+	Base, New *calltree.Node
+	Rows      []PathRow // as Result.CallTree
+}
+
 // CallTree compares base's call tree with next's alone (what Compute adds
-// with Options.CallTree), for a caller that shows the other tables first.
-func CallTree(ctx context.Context, base, next Side, top int) ([]PathRow, error) {
+// with Options.CallTree), with both trees (a differential flame graph
+// draws them).
+func CallTree(ctx context.Context, base, next Side, top int) (*Trees, error) {
 	if top < 1 || top > MaxTop {
 		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
 	}
-	var paths [2]map[string]int64
+	var roots [2]*calltree.Node
 	for i, s := range []Side{base, next} {
 		root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
 		if err != nil {
 			return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
 		}
-		paths[i] = selfByPath(root)
+		roots[i] = root
 	}
-	return pathRows(paths[0], paths[1], top), nil
+	return &Trees{Base: roots[0], New: roots[1], Rows: pathRows(selfByPath(roots[0]), selfByPath(roots[1]), top)}, nil
 }

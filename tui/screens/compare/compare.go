@@ -139,7 +139,8 @@ type Screen struct {
 	treeJb ui.Job
 	Tables [NumTables]Table
 	Focus  int
-	asked  bool // the call tree's computation started
+	asked  bool       // the call tree's computation started
+	flame  *flameNode // the differential flame graph (nil before the call tree is in)
 }
 
 // Msg is a report of the computation: the tables but the call tree, or
@@ -149,7 +150,7 @@ type Msg struct {
 	tree  bool
 	last  bool // the tables are complete
 	res   *diff.Result
-	paths []diff.PathRow
+	trees *diff.Trees
 	err   error
 	ch    <-chan Msg
 }
@@ -157,14 +158,21 @@ type Msg struct {
 // On returns the report carrying the channel it came from (ui.WaitReport).
 func (m Msg) On(ch <-chan Msg) Msg { m.ch = ch; return m }
 
+// newTables are the tables, empty and computing.
+func newTables() [NumTables]Table {
+	titles := [NumTables]string{"CPU time per process", "CPU time per thread", "System calls (total time)",
+		"Wake-up latency per thread", "Interrupt time", "Call tree (self per call path)"}
+	var ts [NumTables]Table
+	for i := range ts {
+		ts[i] = Table{Title: titles[i], status: "computing…"}
+	}
+	return ts
+}
+
 // New opens the comparison and returns the command computing its tables.
 func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 	s := &Screen{sh: sh, in: in, ctx: ctx}
-	titles := [NumTables]string{"CPU time per process", "CPU time per thread", "System calls (total time)",
-		"Wake-up latency per thread", "Interrupt time", "Call tree (self per call path)"}
-	for i := range s.Tables {
-		s.Tables[i] = Table{Title: titles[i], status: "computing…"}
-	}
+	s.Tables = newTables()
 	jctx, seq := s.job.Start(ctx)
 	base, next := in.Base, in.New
 	return s, ui.Spawn(2, func(ch chan<- Msg) {
@@ -213,8 +221,9 @@ func (s *Screen) got(m Msg) tea.Cmd {
 			t.status = "failed: " + m.err.Error()
 			return nil
 		}
-		t.Lines, t.status = pathLines(m.paths), ""
+		t.Lines, t.status = pathLines(m.trees.Rows), ""
 		t.Sort()
+		s.flame = diffFlame(m.trees.Base, m.trees.New)
 		return nil
 	}
 	if !s.job.Current(m.seq) {
@@ -290,9 +299,9 @@ func (s *Screen) askTree() tea.Cmd {
 	ctx, seq := s.treeJb.Start(s.ctx)
 	base, next := s.in.Base, s.in.New
 	return ui.Spawn(1, func(ch chan<- Msg) {
-		p, err := diff.CallTree(ctx, base, next, MaxRows)
+		tr, err := diff.CallTree(ctx, base, next, MaxRows)
 		select {
-		case ch <- Msg{seq: seq, tree: true, paths: p, err: err}:
+		case ch <- Msg{seq: seq, tree: true, trees: tr, err: err}:
 		case <-ctx.Done():
 		}
 	})

@@ -158,9 +158,7 @@ func fixed(t *testing.T) *Screen {
 		NewIDs:   diff.IDs{Threads: map[string]int32{"bash > make | make #0": 20, "bash > make > cc1 | cc1 #0": 21}},
 	}
 	s := &Screen{sh: shared(100, 30, true), ctx: context.Background(), in: Input{Base: diff.Side{Name: "A"}, New: diff.Side{Name: "B"}}}
-	for i := range s.Tables {
-		s.Tables[i].status = "computing…"
-	}
+	s.Tables = newTables()
 	_, seq := s.job.Start(context.Background())
 	s.got(Msg{seq: seq, res: res, last: true})
 	return s

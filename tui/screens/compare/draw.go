@@ -17,8 +17,15 @@ const headLines = 4
 // tabNames are the tabs' short names.
 var tabNames = [NumTables]string{"Processes", "Threads", "Syscalls", "Wake-up latency", "IRQs", "Call tree"}
 
-// bodyLines is how many lines a table has, header included.
-func (s *Screen) bodyLines() int { return max(s.sh.PanelLines()-headLines+1, 2) }
+// bodyLines is how many lines a table has, header included (less the
+// flame graph's on the call tree).
+func (s *Screen) bodyLines() int {
+	n := s.sh.PanelLines() - headLines + 1
+	if fh := s.flameHeight(); s.Focus == CallTree && fh > 0 && n-fh-1 >= 4 {
+		n -= fh + 1
+	}
+	return max(n, 2)
+}
 
 // View draws the comparison screen.
 func (s *Screen) View(a ui.Area) []string {
@@ -27,6 +34,9 @@ func (s *Screen) View(a ui.Area) []string {
 	lines := []string{st.Title.Render(ui.Fit("Compare "+s.in.What, w)),
 		ui.Fit("base: "+sideText(s.in.Base)+"   new: "+sideText(s.in.New), w), s.tabs(w)}
 	t := &s.Tables[s.Focus]
+	if fh := s.flameHeight(); s.Focus == CallTree && fh > 0 && a.Height-len(lines)-fh-1 >= 4 {
+		lines = append(lines, s.flameView(w, fh)...)
+	}
 	h := max(a.Height-len(lines), 1)
 	lines = append(lines, s.tableLines(t, h, w)...)
 	return ui.FillLines(lines, a.Height)
