@@ -24,7 +24,9 @@ const (
 	FocusCritPath = "Critical path"
 	FocusCallTree = "Call tree"
 	FocusCompare  = "Comparison"
-	FocusHelp     = "This help"
+	// FocusSideBySide is the two traces' Control Flow, one above the other.
+	FocusSideBySide = "Side by side"
+	FocusHelp       = "This help"
 )
 
 // Focus is a part of the browser that takes keys: the main screen with
@@ -108,7 +110,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Filter).hint(110), use(&k.ToggleTable), use(&k.GrowTable), use(&k.ShrinkTable),
 			use(&k.Details), use(&k.Stats).hint(90),
 			use(&k.Overview).hint(80), use(&k.OverviewST),
-			use(&k.CallTree), use(&k.CriticalPath), use(&k.Compare),
+			use(&k.CallTree), use(&k.CriticalPath), use(&k.Compare), use(&k.SideBySide),
 			use(&k.Legend).hint(140), use(&k.Help).hint(10), use(&k.Quit).hint(20),
 		}},
 		{Name: FocusGantt, Intro: "the rows of threads or CPUs and their states over time", Base: FocusMain, Uses: []Use{
@@ -185,6 +187,16 @@ func (k *KeyMap) Focuses() []Focus {
 			fixed("enter", "select the line's thread or process in Control Flow").hintAs(5, "go to thread"),
 			use(&k.Compare).does("close").hint(6), esc.hint(6),
 			use(&k.Help).hint(7),
+		}},
+		{Name: FocusSideBySide, Intro: "BASE and NEW's Control Flow aligned at their starts; time keys move both", Uses: []Use{
+			use(&k.PanLeft).does("pan both left").hintAs(1, "pan"), use(&k.PanRight).does("pan both right").hint(1),
+			use(&k.ZoomIn).does("zoom both in").hintAs(2, "zoom"), use(&k.ZoomOut).does("zoom both out").hint(2),
+			use(&k.ZoomAll).does("both whole"),
+			use(&k.Focus).does("the other trace's rows").hintAs(3, "other trace"),
+			use(&k.Up).does("row up").hintAs(4, "rows"), use(&k.Down).does("row down").hint(4),
+			use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),
+			use(&k.Toggle).does("expand/collapse the process").hintAs(5, "expand"),
+			use(&k.SideBySide).does("close").hint(6), esc.hint(6),
 		}},
 		{Name: FocusHelp, Intro: "keys by focus, then what the screen's glyphs and words mean", Uses: []Use{
 			use(&k.Down).does("scroll down").hintAs(1, "scroll"), use(&k.Up).does("scroll up").hint(1),

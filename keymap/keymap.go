@@ -70,6 +70,7 @@ type KeyMap struct {
 	OverviewST  key.Binding
 	CallTree    key.Binding
 	Compare     key.Binding
+	SideBySide  key.Binding
 
 	// Screen.
 	Legend key.Binding
@@ -155,6 +156,7 @@ func Default() KeyMap {
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
 		CallTree:    bind("F", "call tree · flame graph", "F"),
 		Compare:     bind("D", "compare 2 selections/traces", "D"),
+		SideBySide:  bind("V", "BASE and NEW side by side", "V"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -218,6 +220,7 @@ func (k *KeyMap) Actions() []Action {
 		{"overview_st", GroupViews, &k.OverviewST},
 		{"call_tree", GroupViews, &k.CallTree},
 		{"compare", GroupViews, &k.Compare},
+		{"side_by_side", GroupViews, &k.SideBySide},
 
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},

@@ -181,6 +181,10 @@ func TestGoldenScreensDemo(t *testing.T) {
 		// tracetui BASE NEW: the demo against a generated trace.
 		{name: "compare_traces_100x30", w: 100, h: 30, other: other, keys: []string{"D"}},
 		{name: "compare_traces_120x30_ascii", w: 120, h: 30, ascii: true, other: other, keys: []string{"D", "tab", "j", "j"}},
+		// Both traces' Control Flow aligned at their starts, zoomed and
+		// panned together, NEW's rows active.
+		{name: "sidebyside_100x30", w: 100, h: 30, other: other, keys: []string{"V", "w", "w", "d", "tab", "j", "j"}},
+		{name: "sidebyside_100x30_ascii", w: 100, h: 30, ascii: true, other: other, keys: []string{"V", "w", "j", "enter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}

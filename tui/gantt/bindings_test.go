@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/sidebyside"
 	"slices"
 	"strings"
 	"testing"
@@ -664,6 +665,22 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("compare")
 		if topView[*compare.Screen](hs.b()) != nil {
 			t.Error("the compare key did not close the comparison")
+		}
+	},
+	"side_by_side": func(t *testing.T, hs *harness) {
+		hs.press("side_by_side")
+		if topView[*sidebyside.Screen](hs.b()) != nil || !strings.Contains(hs.b().note, "needs two traces") {
+			t.Fatalf("side by side with one trace: note %q", hs.b().note)
+		}
+		hs.b().SetCompare(frametest.NewDemoTrace())
+		hs.press("side_by_side")
+		v := topView[*sidebyside.Screen](hs.b())
+		if v == nil || v.Sides[1].Tree == nil || v.Sides[1].Frame == nil || !strings.Contains(hs.view(), "NEW demo") {
+			t.Fatalf("side by side did not open with both traces' rows and frames:\n%s", hs.view())
+		}
+		hs.press("side_by_side")
+		if topView[*sidebyside.Screen](hs.b()) != nil {
+			t.Error("the side-by-side key did not close the view")
 		}
 	},
 	"legend": func(t *testing.T, hs *harness) {

@@ -8,11 +8,14 @@ import (
 	"github.com/tracetui/tracetui/ingest/query/diff"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/sidebyside"
 )
 
 // Comparing (issue 34): the compare key opens the comparison screen on
 // the two last selections of this trace, or, when the browser was given
-// two traces (`tracetui BASE NEW`), on BASE (this trace) and NEW.
+// two traces (`tracetui BASE NEW`), on BASE (this trace) and NEW; the
+// side-by-side key shows both traces' Control Flow aligned at their
+// starts.
 
 // span is a finished selection, [from, to] inclusive.
 type span struct{ from, to core.Time }
@@ -58,6 +61,18 @@ func (b *Gantt) openCompare() tea.Cmd {
 		in.What = "the last selection (B) against the previous one (A)"
 	}
 	v, cmd := compare.New(b.ctx, b.sh, in)
+	b.opened = v
+	return cmd
+}
+
+// openSideBySide shows BASE and NEW's Control Flow one above the other,
+// from the Gantt's window (as an offset from the start and a span).
+func (b *Gantt) openSideBySide() tea.Cmd {
+	if b.other == nil {
+		b.setNote(noteInfo, "side by side needs two traces: tracetui BASE NEW")
+		return nil
+	}
+	v, cmd := sidebyside.New(b.ctx, b.sh, sidebyside.Input{Base: b.trace, New: b.other, Off: b.win.T0 - b.win.Start, Span: b.win.Span(), Clock: b.clock})
 	b.opened = v
 	return cmd
 }

@@ -46,6 +46,8 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openCallTree()
 	case key.Matches(msg, km.Compare):
 		return b.openCompare()
+	case key.Matches(msg, km.SideBySide):
+		return b.openSideBySide()
 	case key.Matches(msg, km.FlowJump):
 		return b.jumpFlow()
 	case key.Matches(msg, km.SortNext, km.SortReverse):
