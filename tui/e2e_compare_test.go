@@ -13,7 +13,8 @@ import (
 // TestCompareInTmux: `tracetui BASE NEW` with the built binary, the
 // shared kernel trace bug446190 against a generated one: the Gantt shows
 // BASE, D compares the two, tab shows the threads, enter selects the
-// first one's row (a thread only in BASE: the note says so).
+// first one's row (a thread only in BASE: the note says so); V shows both
+// traces' Control Flow and w zooms them together.
 func TestCompareInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and drives it in tmux")
@@ -39,6 +40,14 @@ func TestCompareInTmux(t *testing.T) {
 	s.send("Enter")
 	s.waitFor(5*time.Second, "lttng-sessiond #0: thread 482 in BASE bug446190, absent from NEW gen-300-seed1")
 	s.waitGone(5*time.Second, "CPU time per thread (")
+	// Both traces' Control Flow, from the Gantt's window; w zooms both.
+	s.send("V")
+	s.waitFor(10*time.Second, "aligned at their starts: +0ns for 6.006s")
+	s.waitFor(10*time.Second, "NEW gen-300-seed1 (ended before this offset)", "NEW gen-300-seed1")
+	s.send("w")
+	s.waitFor(5*time.Second, "for 3.003s")
+	s.send("Escape")
+	s.waitGone(5*time.Second, "side by side")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 }

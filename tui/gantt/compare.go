@@ -72,7 +72,8 @@ func (b *Gantt) openSideBySide() tea.Cmd {
 		b.setNote(noteInfo, "side by side needs two traces: tracetui BASE NEW")
 		return nil
 	}
-	v, cmd := sidebyside.New(b.ctx, b.sh, sidebyside.Input{Base: b.trace, New: b.other, Off: b.win.T0 - b.win.Start, Span: b.win.Span(), Clock: b.clock})
+	v, cmd := sidebyside.New(b.ctx, b.sh, sidebyside.Input{Base: b.trace, New: b.other, Off: b.win.T0 - b.win.Start, Span: b.win.Span(), Clock: b.clock,
+		Focus: b.compared})
 	b.opened = v
 	return cmd
 }
@@ -91,6 +92,16 @@ func (b *Gantt) goToCompared(g compare.GoToMsg) tea.Cmd {
 		id, ok = g.BaseID, g.InBase
 	}
 	note := g.Describe()
+	if g.TwoTraces {
+		b.compared = [2]int32{}
+		if g.InBase {
+			b.compared[0] = g.BaseID
+		}
+		if g.InNew {
+			b.compared[1] = g.NewID
+		}
+		note += " (" + b.sh.Keys.SideBySide.Help().Key + ": both side by side)"
+	}
 	if !ok {
 		b.setNote(noteInfo, note+": not in this trace (the Gantt shows BASE)")
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/sidebyside"
 )
 
 // openGen opens a generated kernel trace through the real pipeline.
@@ -85,5 +87,20 @@ func TestCompareTwoTraces(t *testing.T) {
 	hs.keys("enter")
 	if !strings.Contains(hs.b().note, "process") || !strings.Contains(hs.b().note, "in BASE") {
 		t.Fatalf("note after enter: %q", hs.b().note)
+	}
+	// Side by side, each trace's row of that process is selected.
+	ids := hs.b().compared
+	if ids[0] == 0 || ids[1] == 0 {
+		t.Fatalf("the first process is on both sides: ids %v", ids)
+	}
+	hs.keys("V")
+	v := topView[*sidebyside.Screen](hs.b())
+	if v == nil {
+		t.Fatal("V opened nothing")
+	}
+	for i, sd := range v.Sides {
+		if got := sd.Tree.Node(sd.Tree.Selected()).Tid; got != strconv.Itoa(int(ids[i])) {
+			t.Errorf("side %d: row %q selected, want %d", i, got, ids[i])
+		}
 	}
 }

@@ -48,6 +48,7 @@ type Gantt struct {
 	spans             []span            // the last finished selections (compare.go)
 	other             frame.Trace       // the NEW trace compared with this one (nil: none)
 	otherNames        *frame.FrameNames // its call-stack frames
+	compared          [2]int32          // the comparison's last go-to: its thread in BASE and in NEW (0: none)
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 

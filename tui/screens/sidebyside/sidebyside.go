@@ -17,6 +17,9 @@ type Input struct {
 	Base, New frame.Trace
 	Off, Span core.Time
 	Clock     func() time.Time // times the frame queries; nil: time.Now
+	// Focus are the threads (or processes) whose rows are selected at
+	// open on each side (0: none): the comparison's last go-to.
+	Focus [2]int32
 }
 
 // side is one trace's half of the screen.
@@ -33,6 +36,7 @@ type side struct {
 	inflight   bool // a frame query runs
 	dirty      bool // the window or rows changed meanwhile: ask again when it ends
 	start, end core.Time
+	focus      int32 // Input.Focus
 }
 
 // Screen is the side-by-side view.
@@ -69,7 +73,7 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 	for i, tr := range []frame.Trace{in.Base, in.New} {
 		info := tr.Info()
 		s.Sides[i] = side{title: []string{"BASE ", "NEW "}[i] + tr.Name(), tr: tr, hist: tr.History(), info: info,
-			names: frame.NewFrameNames(tr), start: info.Start, end: info.End}
+			names: frame.NewFrameNames(tr), start: info.Start, end: info.End, focus: in.Focus[i]}
 		if info.Start >= info.End { // a trace without events: its history's bounds
 			s.Sides[i].start, s.Sides[i].end = tr.History().Bounds()
 		}
@@ -123,6 +127,10 @@ func (s *Screen) Update(msg tea.Msg) ui.Step {
 		sd := &s.Sides[msg.side]
 		sd.job.Finish()
 		sd.Tree, sd.err = msg.tree, msg.err
+		if n, ok := sd.Tree.ByTID(core.ThreadName(int64(sd.focus), -1)); ok && sd.focus != 0 {
+			sd.Tree.SelectNode(n)
+			sd.Tree.Top = sd.Tree.Sel
+		}
 		return ui.Step{Cmd: s.request(msg.side)}
 	case frameMsg:
 		sd := &s.Sides[msg.side]
