@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
@@ -109,20 +110,34 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	if top < 1 || top > MaxTop {
 		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
 	}
+	// The two sides at once (two cores halve the wait), each with its
+	// process tree: one tree when both are ranges of one history.
+	sides := [2]Side{base, next}
+	shared := sameHistory(base.History, next.History)
 	var sums [2]*sideSums
-	var tr *tree
-	for i, s := range []Side{base, next} {
-		rep, err := stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To, Parts: o.Parts})
-		if err != nil {
-			return nil, fmt.Errorf("diff: statistics of %s: %w", s.Name, err)
-		}
-		if i == 0 || !sameHistory(base.History, next.History) { // two ranges of one trace: one tree
-			if tr, err = readTree(ctx, s.History); err != nil {
-				return nil, fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
-			}
-		}
-		sums[i] = sum(tr, rep)
-		if o.CallTree {
+	var reps [2]*stats.Report
+	var trees [2]*tree
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, s := range sides {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = computeSide(ctx, s, o, i == 0 || !shared, &reps[i], &trees[i])
+		}()
+	}
+	wg.Wait()
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
+		return nil, err
+	}
+	if shared {
+		trees[1] = trees[0]
+	}
+	for i := range sides {
+		sums[i] = sum(trees[i], reps[i])
+	}
+	if o.CallTree {
+		for i, s := range sides {
 			root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
 			if err != nil {
 				return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
@@ -143,6 +158,21 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 		r.CallTree = pathRows(b.paths, n.paths, top)
 	}
 	return r, nil
+}
+
+// computeSide runs one side's statistics and, if asked, reads its
+// process tree.
+func computeSide(ctx context.Context, s Side, o Options, withTree bool, rep **stats.Report, tr **tree) error {
+	var err error
+	if *rep, err = stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To, Parts: o.Parts}); err != nil {
+		return fmt.Errorf("diff: statistics of %s: %w", s.Name, err)
+	}
+	if withTree {
+		if *tr, err = readTree(ctx, s.History); err != nil {
+			return fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
+		}
+	}
+	return nil
 }
 
 // sameHistory reports whether a and b are one history (never panicking
