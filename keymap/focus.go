@@ -192,6 +192,8 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.PanLeft).does("pan both left").hintAs(1, "pan"), use(&k.PanRight).does("pan both right").hint(1),
 			use(&k.ZoomIn).does("zoom both in").hintAs(2, "zoom"), use(&k.ZoomOut).does("zoom both out").hint(2),
 			use(&k.ZoomAll).does("both whole"),
+			use(&k.ContentsLeft).does("NEW a column earlier (align two moments)"),
+			use(&k.ContentsRight).does("NEW a column later"),
 			use(&k.Focus).does("the other trace's rows").hintAs(3, "other trace"),
 			use(&k.Up).does("row up").hintAs(4, "rows"), use(&k.Down).does("row down").hint(4),
 			use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),

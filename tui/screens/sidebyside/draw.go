@@ -31,8 +31,11 @@ func (s *Screen) rowsOf(i int) int {
 func (s *Screen) View(a ui.Area) []string {
 	st := s.sh.Styles
 	w := a.Width
-	lines := []string{st.Title.Render(ui.Fit("BASE and NEW side by side, aligned at their starts: +"+
-		core.FormatDuration(s.Off)+" for "+core.FormatDuration(s.Span), w)), s.ruler(w)}
+	title := "BASE and NEW side by side, aligned at their starts: +" + core.FormatDuration(s.Off) + " for " + core.FormatDuration(s.Span)
+	if s.Shift != 0 {
+		title = "BASE and NEW side by side, NEW " + signed(s.Shift) + " later: +" + core.FormatDuration(s.Off) + " for " + core.FormatDuration(s.Span)
+	}
+	lines := []string{st.Title.Render(ui.Fit(title, w)), s.ruler(w)}
 	for i := range s.Sides {
 		sd := &s.Sides[i]
 		head := sd.title
@@ -51,6 +54,14 @@ func (s *Screen) View(a ui.Area) []string {
 		lines = append(lines, s.rows(i, s.rowsOf(i))...)
 	}
 	return ui.FillLines(lines, a.Height)
+}
+
+// signed is a shift with its sign.
+func signed(d core.Time) string {
+	if d < 0 {
+		return "-" + core.FormatDuration(-d)
+	}
+	return "+" + core.FormatDuration(d)
 }
 
 // ruler marks the offsets of the window's ends.

@@ -47,6 +47,10 @@ type Screen struct {
 	Sides     [2]side
 	Active    int // the side the row keys move
 	Off, Span core.Time
+	// Shift moves NEW against BASE: NEW shows Off+Shift from its start,
+	// to align two moments that are not at the same offset (the
+	// contents keys nudge it a column at a time).
+	Shift core.Time
 }
 
 // Messages of the screen's jobs.
@@ -106,6 +110,9 @@ func (s *Screen) clamp() {
 func (s *Screen) window(i int) frame.Window {
 	sd := &s.Sides[i]
 	t0 := sd.start + s.Off
+	if i == 1 {
+		t0 += s.Shift
+	}
 	return frame.Window{Start: sd.start, End: sd.end, T0: t0, T1: t0 + s.Span - 1, Cols: s.cols()}
 }
 
@@ -200,6 +207,13 @@ func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 		}
 		s.clamp()
 		s.Off = mid - s.Span/2
+	case key.Matches(msg, km.ContentsLeft, km.ContentsRight):
+		d := max(s.Span/core.Time(max(s.cols(), 1)), 1)
+		if key.Matches(msg, km.ContentsLeft) {
+			d = -d
+		}
+		s.Shift += d
+		return ui.Step{Cmd: s.request(1)}
 	case key.Matches(msg, km.ZoomAll):
 		s.Off, s.Span = 0, s.longest()
 	case key.Matches(msg, km.Toggle):

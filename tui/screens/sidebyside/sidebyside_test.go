@@ -3,12 +3,14 @@ package sidebyside
 import (
 	"context"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/keymap"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
@@ -74,6 +76,29 @@ func TestTimeKeysMoveBoth(t *testing.T) {
 	}
 	if s.Span >= s.longest() || s.Off == 0 {
 		t.Fatalf("zoomed in and panned right: offset %d span %d", s.Off, s.Span)
+	}
+}
+
+// TestShift: the contents keys move NEW's window against BASE's by a
+// column, and the time keys keep that shift.
+func TestShift(t *testing.T) {
+	tr := frametest.NewDemoTrace()
+	s := open(t, tr, tr)
+	run(s, s.Update(headless.Key("w")).Cmd)
+	col := s.Span / core.Time(s.cols())
+	for _, k := range []string{")", ")", ")", "("} {
+		run(s, s.Update(headless.Key(k)).Cmd)
+	}
+	run(s, s.Update(headless.Key("d")).Cmd)
+	v0, v1 := s.window(0), s.window(1)
+	if d := (v1.T0 - s.Sides[1].start) - (v0.T0 - s.Sides[0].start); d != 2*col || v0.Span() != v1.Span() {
+		t.Fatalf("NEW shifted by %d, want two columns (%d); spans %d %d", d, 2*col, v0.Span(), v1.Span())
+	}
+	if s.Sides[1].Frame.Window != v1 {
+		t.Fatalf("NEW's frame is of %+v, window %+v", s.Sides[1].Frame.Window, v1)
+	}
+	if v := s.View(ui.Area{Width: 100, Height: 26}); !strings.Contains(v[0], "NEW +"+core.FormatDuration(2*col)+" later") {
+		t.Fatalf("title: %q", v[0])
 	}
 }
 
