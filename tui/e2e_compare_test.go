@@ -31,7 +31,7 @@ func TestCompareInTmux(t *testing.T) {
 	if s.waitFor(long, "comparing with NEW gen-300-seed1", "[exit") == "[exit" {
 		t.Fatalf("tracetui exited:\n%s", s.screen())
 	}
-	s.waitFor(long, "bug446190 │", "bug446190 |") // the status line (UTF-8 or ASCII): the Gantt shows BASE
+	s.waitFor(long, "BASE bug446190 (NEW gen-300-seed1)") // the status line: the Gantt shows BASE
 	s.send("D")
 	s.waitFor(20*time.Second, "CPU time per process (")
 	s.waitFor(5*time.Second, "new: NEW gen-300-seed1")

@@ -313,8 +313,12 @@ func (b *Gantt) detailsText() string {
 func (b *Gantt) statusLine() string {
 	st := b.sh.Styles
 	v := b.win
+	name := b.trace.Name()
+	if b.other != nil {
+		name = "BASE " + name + " (NEW " + b.other.Name() + ")"
+	}
 	parts := []string{
-		b.trace.Name(),
+		name,
 		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),
 		"×" + strconv.FormatFloat(v.ZoomFactor(), 'g', 3, 64),
 		"cur " + b.RelTime(b.cursor),
