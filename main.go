@@ -37,6 +37,9 @@ func runBrowse(e *cli.Env, args []string) error {
 	if err := cli.Parse(fs, args, 0, 2); err != nil {
 		return err
 	}
+	if fs.NArg() == 2 && *indexFile != "" {
+		return cli.Usagef("--index names one index: with BASE and NEW, leave it out (both use the cache)")
+	}
 	path := fs.Arg(0)
 	if path == "" {
 		demo, err := index.DemoTrace()
@@ -70,9 +73,6 @@ func runBrowse(e *cli.Env, args []string) error {
 	}
 	opener := tui.Opener{Name: filepath.Base(filepath.Clean(path)), Indexed: ready, Open: open(path, opts)}
 	if fs.NArg() == 2 {
-		if *indexFile != "" {
-			return cli.Usagef("--index names one index: with BASE and NEW, leave it out (both use the cache)")
-		}
 		next := fs.Arg(1)
 		_, nextReady, err := index.Locate(next, opts)
 		if err != nil {

@@ -93,7 +93,7 @@ func (s *Screen) flameView(w, h int) []string {
 		for _, sp := range level {
 			x := sp.x0
 			for _, c := range sp.n.children {
-				cw := int(int64(c.new) * int64(sp.x1-sp.x0) / int64(max(sp.n.new, 1)))
+				cw := int(float64(c.new) * float64(sp.x1-sp.x0) / float64(max(sp.n.new, 1))) // no overflow on huge totals
 				if cw < 1 || x+cw > sp.x1 {
 					continue
 				}
