@@ -24,17 +24,21 @@ func main() {
 	os.Exit(cli.Run(os.Args[1:], os.Stdout, os.Stderr, runBrowse, benchFrames))
 }
 
-// runBrowse opens the browser on a trace (no trace: the demo trace).
+// runBrowse opens the browser on a trace (no trace: the demo trace), or
+// on two: BASE in the Gantt, compared with NEW (issue 34).
 func runBrowse(e *cli.Env, args []string) error {
-	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [--focus TID] [TRACE]")
+	fs := e.NewFlags("tracetui", "[--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [--focus TID] [TRACE | BASE NEW]")
 	indexFile := fs.String("index", "", "use (or build) the index at `FILE` instead of the cache")
 	ascii := fs.Bool("ascii", false, "tell states apart by characters only (as with NO_COLOR)")
 	format := cli.FormatFlag(fs)
 	arch := cli.ArchFlag(fs)
 	symbols := fs.String("symbols", "", "name call-stack addresses from the nm listing `FILE`")
 	focus := fs.Int("focus", 0, "select the Control Flow row of thread or process `TID` at open, first on screen")
-	if err := cli.Parse(fs, args, 0, 1); err != nil {
+	if err := cli.Parse(fs, args, 0, 2); err != nil {
 		return err
+	}
+	if fs.NArg() == 2 && *indexFile != "" {
+		return cli.Usagef("--index names one index: with BASE and NEW, leave it out (both use the cache)")
 	}
 	path := fs.Arg(0)
 	if path == "" {
@@ -50,10 +54,8 @@ func runBrowse(e *cli.Env, args []string) error {
 		return err
 	}
 	ctx := e.Context()
-	opener := tui.Opener{
-		Name:    filepath.Base(filepath.Clean(path)),
-		Indexed: ready,
-		Open: func(ctx context.Context, progress func(done, total int64)) (tui.Trace, error) {
+	open := func(path string, opts index.Options) func(context.Context, func(done, total int64)) (tui.Trace, error) {
+		return func(ctx context.Context, progress func(done, total int64)) (tui.Trace, error) {
 			o := opts
 			o.Progress = progress
 			t, err := trace.Open(ctx, path, o)
@@ -67,7 +69,18 @@ func runBrowse(e *cli.Env, args []string) error {
 			}
 			e.Browsing()
 			return browserTrace{t, label}, nil
-		},
+		}
+	}
+	opener := tui.Opener{Name: filepath.Base(filepath.Clean(path)), Indexed: ready, Open: open(path, opts)}
+	if fs.NArg() == 2 {
+		next := fs.Arg(1)
+		_, nextReady, err := index.Locate(next, opts)
+		if err != nil {
+			return err
+		}
+		opener.Name += " and " + filepath.Base(filepath.Clean(next))
+		opener.Indexed = ready && nextReady
+		opener.OpenNew = open(next, opts)
 	}
 	return tui.Run(ctx, opener, tui.Options{ASCII: *ascii, FocusTID: *focus}) // cancelled indexing: exit 130
 }

@@ -23,7 +23,10 @@ const (
 	FocusDetails  = "Details"
 	FocusCritPath = "Critical path"
 	FocusCallTree = "Call tree"
-	FocusHelp     = "This help"
+	FocusCompare  = "Comparison"
+	// FocusSideBySide is the two traces' Control Flow, one above the other.
+	FocusSideBySide = "Side by side"
+	FocusHelp       = "This help"
 )
 
 // Focus is a part of the browser that takes keys: the main screen with
@@ -107,7 +110,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Filter).hint(110), use(&k.ToggleTable), use(&k.GrowTable), use(&k.ShrinkTable),
 			use(&k.Details), use(&k.Stats).hint(90),
 			use(&k.Overview).hint(80), use(&k.OverviewST),
-			use(&k.CallTree), use(&k.CriticalPath),
+			use(&k.CallTree), use(&k.CriticalPath), use(&k.Compare), use(&k.SideBySide),
 			use(&k.Legend).hint(140), use(&k.Help).hint(10), use(&k.Quit).hint(20),
 		}},
 		{Name: FocusGantt, Intro: "the rows of threads or CPUs and their states over time", Base: FocusMain, Uses: []Use{
@@ -179,6 +182,28 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Toggle).does("zoom to the longest call").hintAs(4, "longest call"),
 			use(&k.CallTree).does("close").hint(5), esc.hint(5),
 			use(&k.Help).hint(6),
+		}},
+		{Name: FocusCompare, Intro: "two selections, or BASE and NEW traces, side by side: what changed, largest first", Uses: []Use{
+			use(&k.Focus).does("next table").hint(1),
+			use(&k.SortNext).does("sort by change, new, base, ratio, name").hintAs(2, "sort"),
+			use(&k.SortReverse).does("reverse the order").hintAs(3, "reverse"),
+			use(&k.Up).does("line up").hintAs(4, "select"), use(&k.Down).does("line down").hint(4),
+			use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),
+			fixed("enter", "select the line's thread or process in Control Flow").hintAs(5, "go to thread"),
+			use(&k.Compare).does("close").hint(6), esc.hint(6),
+			use(&k.Help).hint(7),
+		}},
+		{Name: FocusSideBySide, Intro: "BASE and NEW's Control Flow aligned at their starts; time keys move both", Uses: []Use{
+			use(&k.PanLeft).does("pan both left").hintAs(1, "pan"), use(&k.PanRight).does("pan both right").hint(1),
+			use(&k.ZoomIn).does("zoom both in").hintAs(2, "zoom"), use(&k.ZoomOut).does("zoom both out").hint(2),
+			use(&k.ZoomAll).does("both whole"),
+			use(&k.ContentsLeft).does("NEW a column earlier (align two moments)"),
+			use(&k.ContentsRight).does("NEW a column later"),
+			use(&k.Focus).does("the other trace's rows").hintAs(3, "other trace"),
+			use(&k.Up).does("row up").hintAs(4, "rows"), use(&k.Down).does("row down").hint(4),
+			use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),
+			use(&k.Toggle).does("expand/collapse the process").hintAs(5, "expand"),
+			use(&k.SideBySide).does("close").hint(6), esc.hint(6),
 		}},
 		{Name: FocusHelp, Intro: "keys by focus, then what the screen's glyphs and words mean", Uses: []Use{
 			use(&k.Down).does("scroll down").hintAs(1, "scroll"), use(&k.Up).does("scroll up").hint(1),

@@ -69,6 +69,8 @@ type KeyMap struct {
 	Overview    key.Binding
 	OverviewST  key.Binding
 	CallTree    key.Binding
+	Compare     key.Binding
+	SideBySide  key.Binding
 
 	// Screen.
 	Legend key.Binding
@@ -153,6 +155,8 @@ func Default() KeyMap {
 		Overview:    bind("o", "temporal overview", "o"),
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
 		CallTree:    bind("F", "call tree · flame graph", "F"),
+		Compare:     bind("D", "compare 2 selections/traces", "D"),
+		SideBySide:  bind("V", "BASE and NEW side by side", "V"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -215,6 +219,8 @@ func (k *KeyMap) Actions() []Action {
 		{"overview", GroupViews, &k.Overview},
 		{"overview_st", GroupViews, &k.OverviewST},
 		{"call_tree", GroupViews, &k.CallTree},
+		{"compare", GroupViews, &k.Compare},
+		{"side_by_side", GroupViews, &k.SideBySide},
 
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},

@@ -28,7 +28,8 @@
 //	                     strip, event table, details line; it draws the
 //	                     chrome around the top view
 //	tui/screens/<name>   one view each (help, details, flame, critical,
-//	                     stats, overview with its model): keys, messages,
+//	                     stats, overview with its model, compare,
+//	                     sidebyside): keys, messages,
 //	                     drawing, help line; they import ui and frame,
 //	                     never each other nor gantt
 //	tui/ui               the kit every view imports: View, Step, Area,
@@ -73,6 +74,15 @@
 // row hierarchy, the significant partitions drawn in Ocelotl's mode view.
 // Both compute off the UI goroutine through a ui.Job; the overview's
 // cost is estimated first and |T| reduced over budget.
+//
+// # Comparing
+//
+// Given two traces (Opener.OpenNew: `tracetui BASE NEW`), the Gantt shows
+// BASE. D opens the comparison (package screens/compare: the tables of
+// ingest/query/diff, with a differential flame graph on the call tree)
+// of BASE and NEW, or, with one trace, of the last two selections; enter
+// on a thread goes to its row. V shows both traces' Control Flow aligned
+// at their starts (package screens/sidebyside). See gantt/compare.go.
 //
 // # Frames
 //

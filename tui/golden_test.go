@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/keymap"
@@ -89,6 +91,7 @@ type goldenCase struct {
 	w, h  int
 	ascii bool
 	keys  []string
+	other frame.Trace // the NEW trace (tracetui BASE NEW), nil: one trace
 }
 
 func goldenCases() []goldenCase {
@@ -157,6 +160,12 @@ func TestGoldenScreensDemo(t *testing.T) {
 	}
 	t.Cleanup(func() { it.Close() })
 	tr := frametest.IngestTrace{Trace: it}
+	gen, err := trace.Open(context.Background(), gentest.Trace(t, 300), index.Options{IndexPath: filepath.Join(t.TempDir(), "index")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gen.Close() })
+	other := frametest.IngestTrace{Trace: gen}
 	for _, c := range []goldenCase{
 		{name: "controlflow_80x24", w: 80, h: 24},
 		{name: "controlflow_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "w", "w", "l", "l"}},
@@ -168,9 +177,26 @@ func TestGoldenScreensDemo(t *testing.T) {
 		{name: "stats_slowest_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}},
 		{name: "overview_temporal_100x30", w: 100, h: 30, keys: []string{"o"}},
 		{name: "critpath_120x40_ascii", w: 120, h: 40, ascii: true, keys: []string{"j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "j", "P"}},
+		// The comparison (issue 34) of two selections: processes, then
+		// threads sorted by the new side; system calls in ASCII.
+		{name: "compare_selections_100x30", w: 100, h: 30, keys: compareKeys("tab", ">")},
+		{name: "compare_selections_100x30_ascii", w: 100, h: 30, ascii: true, keys: compareKeys("tab", "tab", "j")},
+		// tracetui BASE NEW: the demo against a generated trace.
+		{name: "compare_traces_100x30", w: 100, h: 30, other: other, keys: []string{"D"}},
+		{name: "compare_traces_120x30_ascii", w: 120, h: 30, ascii: true, other: other, keys: []string{"D", "tab", "j", "j"}},
+		// Both traces' Control Flow aligned at their starts, zoomed and
+		// panned together, NEW's rows active.
+		{name: "sidebyside_100x30", w: 100, h: 30, other: other, keys: []string{"V", "w", "w", "d", "tab", "j", "j"}},
+		{name: "sidebyside_100x30_ascii", w: 100, h: 30, ascii: true, other: other, keys: []string{"V", "w", "j", "enter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}
+}
+
+// compareKeys makes two selections on the demo trace, opens their
+// comparison and types more.
+func compareKeys(more ...string) []string {
+	return append([]string{"w", "space", "l", "l", "l", "l", "space", "l", "space", "l", "l", "l", "l", "l", "l", "l", "space", "D"}, more...)
 }
 
 // runGolden drives one golden screen of tr and compares it.
@@ -184,6 +210,9 @@ func runGolden(t *testing.T, tr frame.Trace, c goldenCase) {
 	opener.Open = func(ctx context.Context, p func(int64, int64)) (frame.Trace, error) {
 		<-sized
 		return open(ctx, p)
+	}
+	if c.other != nil {
+		opener.OpenNew = openerOf(c.other).Open
 	}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
 	t.Cleanup(func() {

@@ -40,6 +40,7 @@ type Model struct {
 	gantt    *gantt.Gantt // the main screen, the bottom of views
 	views    *ui.Stack
 	trace    frame.Trace // the opened trace, closed with the model
+	other    frame.Trace // the NEW trace compared with it (Opener.OpenNew), closed with it
 	err      error
 	clock    func() time.Time
 	focus    int // Settings.FocusTID
@@ -85,8 +86,8 @@ func (m *Model) Err() error { return m.err }
 
 // openedMsg ends the opening.
 type openedMsg struct {
-	trace frame.Trace
-	err   error
+	trace, other frame.Trace
+	err          error
 }
 
 // Init starts opening the trace, reporting progress through a channel
@@ -94,16 +95,24 @@ type openedMsg struct {
 func (m *Model) Init() tea.Cmd {
 	ch := make(chan progressMsg, 1)
 	ctx, _ := m.opening.Start(m.ctx)
-	open, clock := m.opener.Open, m.clock
+	open, openNew, clock := m.opener.Open, m.opener.OpenNew, m.clock
 	openCmd := func() tea.Msg {
-		tr, err := open(ctx, func(done, total int64) {
+		progress := func(done, total int64) {
 			select { // drop a report when the UI is behind: the next one supersedes it
 			case ch <- progressMsg{done: done, total: total, at: clock()}:
 			default:
 			}
-		})
-		close(ch)
-		return openedMsg{tr, err}
+		}
+		defer close(ch)
+		tr, err := open(ctx, progress)
+		if err != nil || openNew == nil {
+			return openedMsg{trace: tr, err: err}
+		}
+		other, err := openNew(ctx, progress)
+		if err != nil {
+			return openedMsg{trace: tr, err: fmt.Errorf("opening NEW: %w", err)}
+		}
+		return openedMsg{trace: tr, other: other}
 	}
 	return tea.Batch(openCmd, ui.WaitReport(ch))
 }
@@ -140,7 +149,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		return ui.WaitReport(msg.ch)
 	case openedMsg:
 		m.opening.Finish()
-		m.trace = msg.trace
+		m.trace, m.other = msg.trace, msg.other
 		if m.indexing.cancelled {
 			m.err = context.Canceled
 			return tea.Quit
@@ -152,6 +161,9 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		}
 		m.screen = screenBrowser
 		m.gantt = gantt.New(m.ctx, m.sh, msg.trace, m.clock)
+		if msg.other != nil {
+			m.gantt.SetCompare(msg.other)
+		}
 		if m.focus != 0 {
 			m.gantt.Focus(m.focus)
 		}
@@ -206,13 +218,15 @@ func (m *Model) close() error {
 	}
 	m.opening.Stop()
 	m.cancel()
-	if m.trace == nil {
-		return nil
+	var errs []error
+	for _, tr := range []*frame.Trace{&m.trace, &m.other} {
+		if *tr == nil {
+			continue
+		}
+		if err := (*tr).Close(); err != nil {
+			errs = append(errs, fmt.Errorf("closing %s: %w", (*tr).Name(), err))
+		}
+		*tr = nil
 	}
-	tr := m.trace
-	m.trace = nil
-	if err := tr.Close(); err != nil {
-		return fmt.Errorf("closing %s: %w", tr.Name(), err)
-	}
-	return nil
+	return errors.Join(errs...)
 }

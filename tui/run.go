@@ -106,4 +106,9 @@ type Opener struct {
 	// return promptly with ctx.Err() once ctx is cancelled (q on the
 	// indexing screen), leaving no index file that opens as valid.
 	Open func(ctx context.Context, progress func(done, total int64)) (frame.Trace, error)
+	// OpenNew, if not nil, opens a second trace after the first, the NEW
+	// one the first (BASE) is compared with (`tracetui BASE NEW`): the
+	// Gantt shows BASE and the compare key opens the comparison of the
+	// two. Its progress is reported as Open's.
+	OpenNew func(ctx context.Context, progress func(done, total int64)) (frame.Trace, error)
 }

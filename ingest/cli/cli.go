@@ -109,7 +109,7 @@ func Run(args []string, stdout, stderr io.Writer, browse RunFunc, frames FrameBe
 			name, runCmd, rest = cmd.Name, cmd.Run, args[1:]
 		} else if unknownCommand(args) {
 			runCmd = func(*Env, []string) error {
-				return Usagef("unknown command %q (run 'tracetui help' for the commands; a trace to browse comes alone)", args[0])
+				return Usagef("unknown command %q (run 'tracetui help' for the commands; the browser takes one trace, or two: BASE NEW)", args[0])
 			}
 		}
 	}

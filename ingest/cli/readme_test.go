@@ -20,7 +20,7 @@ const (
 func commandTable() string {
 	var b strings.Builder
 	b.WriteString("| command | what it does |\n|---|---|\n")
-	b.WriteString("| `tracetui [--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [--focus TID] [TRACE]` | open the browser (no TRACE: the demo trace) |\n")
+	b.WriteString("| `tracetui [--index FILE] [--ascii] [--format F] [--arch A] [--symbols FILE] [--focus TID] [TRACE \\| BASE NEW]` | open the browser (no TRACE: the demo trace; BASE NEW: BASE compared with NEW, keys D and V) |\n")
 	for _, c := range commands() {
 		syn := strings.ReplaceAll(c.Synopsis, "|", `\|`)
 		b.WriteString("| `tracetui " + syn + "` | " + c.Summary + " |\n")

@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"context"
 	"encoding/base64"
+	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/sidebyside"
 	"slices"
 	"strings"
 	"testing"
@@ -648,6 +650,37 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 		hs.press("call_tree")
 		if topView[*flame.Screen](hs.b()) != nil {
 			t.Error("F did not close the call tree")
+		}
+	},
+	"compare": func(t *testing.T, hs *harness) {
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) != nil || !strings.Contains(hs.b().note, "needs two selections") {
+			t.Fatalf("compare without two selections: note %q", hs.b().note)
+		}
+		hs.keys("space", "l", "space", "l", "space", "l", "l", "space")
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) == nil || !strings.Contains(hs.view(), "Compare the last selection") {
+			t.Fatalf("compare did not open:\n%s", hs.view())
+		}
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) != nil {
+			t.Error("the compare key did not close the comparison")
+		}
+	},
+	"side_by_side": func(t *testing.T, hs *harness) {
+		hs.press("side_by_side")
+		if topView[*sidebyside.Screen](hs.b()) != nil || !strings.Contains(hs.b().note, "needs two traces") {
+			t.Fatalf("side by side with one trace: note %q", hs.b().note)
+		}
+		hs.b().SetCompare(frametest.NewDemoTrace())
+		hs.press("side_by_side")
+		v := topView[*sidebyside.Screen](hs.b())
+		if v == nil || v.Sides[1].Tree == nil || v.Sides[1].Frame == nil || !strings.Contains(hs.view(), "NEW demo") {
+			t.Fatalf("side by side did not open with both traces' rows and frames:\n%s", hs.view())
+		}
+		hs.press("side_by_side")
+		if topView[*sidebyside.Screen](hs.b()) != nil {
+			t.Error("the side-by-side key did not close the view")
 		}
 	},
 	"legend": func(t *testing.T, hs *harness) {

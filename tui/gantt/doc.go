@@ -8,13 +8,15 @@
 // changes), the named marks (a modal view for the letter), row finds,
 // waker jumps, flows, the ruler and the density strip, the event table
 // with its filters, the prompt (a modal ui.PromptView over it), and
-// opening the screens: it copies what a screen needs (open_screens.go)
-// into that screen's New and returns it in its Step.
+// opening the screens: it copies what a screen needs (open_screens.go,
+// compare.go) into that screen's New and returns it in its Step. Given a
+// second trace (SetCompare), it is BASE, compared with that NEW trace.
 //
 // Every query runs in a tea.Cmd over copied values through a ui.Job; at
 // most one frame query runs at a time (a change during a query marks the
 // window dirty; the newest one is asked when the query ends).
 //
 // It imports ui, frame, the screens (tui/screens/...), core, keymap,
-// ingest/trace and ingest/query/critpath and calltree (profiles of samples); never package tui (the root, which imports it).
+// ingest/trace (profiles of samples) and ingest/query/critpath, calltree
+// and diff; never package tui (the root, which imports it).
 package gantt

@@ -356,8 +356,12 @@ func zoomText(f float64) string {
 func (b *Gantt) statusLine() string {
 	st := b.sh.Styles
 	v := b.win
+	name := b.trace.Name()
+	if b.other != nil {
+		name = "BASE " + name + " (NEW " + b.other.Name() + ")"
+	}
 	parts := []string{
-		b.trace.Name(),
+		name,
 		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),
 		zoomText(v.ZoomFactor()),
 		"cur " + b.RelTime(b.cursor),

@@ -3,6 +3,7 @@ package gantt
 import (
 	"context"
 	"errors"
+	"github.com/tracetui/tracetui/tui/screens/compare"
 	"regexp"
 	"time"
 
@@ -44,6 +45,10 @@ type Gantt struct {
 	selStart, selEnd  core.Time
 	selecting, hasSel bool
 	marks             namedMarks
+	spans             []span            // the last finished selections (compare.go)
+	other             frame.Trace       // the NEW trace compared with this one (nil: none)
+	otherNames        *frame.FrameNames // its call-stack frames
+	compared          [2]int32          // the comparison's last go-to: its thread in BASE and in NEW (0: none)
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 
@@ -219,6 +224,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.gotEventsPart(msg)
 	case ui.ZoomMsg:
 		return b.zoomTo(msg)
+	case compare.GoToMsg:
+		return b.goToCompared(msg)
 	case rowsMsg, rankMsg, filterMsg:
 		return b.own(b.table.Update(msg))
 	case flowFoundMsg:

@@ -44,6 +44,10 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openOverview(key.Matches(msg, km.OverviewST))
 	case key.Matches(msg, km.CallTree):
 		return b.openCallTree()
+	case key.Matches(msg, km.Compare):
+		return b.openCompare()
+	case key.Matches(msg, km.SideBySide):
+		return b.openSideBySide()
 	case key.Matches(msg, km.FlowJump):
 		return b.jumpFlow()
 	case key.Matches(msg, km.SortNext, km.SortReverse):

@@ -32,6 +32,7 @@ func (b *Gantt) moveCursor(t core.Time, jump bool) tea.Cmd {
 func (b *Gantt) toggleSelection() {
 	if b.selecting {
 		b.selecting = false
+		b.rememberSelection()
 		b.setNote(noteInfo, "selection "+core.FormatDuration(b.selEnd-b.selStart+1))
 		return
 	}

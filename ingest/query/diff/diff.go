@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
+	"sync"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
@@ -32,6 +34,10 @@ type Options struct {
 	// CallTree adds the call tree's difference (it reads every call
 	// stack of both ranges).
 	CallTree bool
+	// Parts are the statistics to compare (stats.Options.Parts; 0: all):
+	// the tables of the others are empty. PartCPU alone gives the
+	// process and thread tables first.
+	Parts stats.Part
 }
 
 // DefaultTop and MaxTop bound Options.Top.
@@ -51,6 +57,16 @@ type Result struct {
 	SchedLatency []TimeRow    `json:"sched_latency"`
 	IRQs         []TimeRow    `json:"irqs"`
 	CallTree     []PathRow    `json:"calltree,omitempty"`
+	// BaseIDs and NewIDs say which thread or process each row's name is
+	// on each side (the browser's jump to a row); not printed.
+	BaseIDs, NewIDs IDs `json:"-"`
+}
+
+// IDs are the thread and process IDs of a side's rows, by row name: a
+// thread key's tid (its key is unique), a process place's lowest pid.
+type IDs struct {
+	Threads   map[string]int32
+	Processes map[string]int32
 }
 
 // TimeRow is a time of one key on both sides.
@@ -94,17 +110,34 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	if top < 1 || top > MaxTop {
 		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
 	}
+	// The two sides at once (two cores halve the wait), each with its
+	// process tree: one tree when both are ranges of one history.
+	sides := [2]Side{base, next}
+	shared := sameHistory(base.History, next.History)
 	var sums [2]*sideSums
-	for i, s := range []Side{base, next} {
-		rep, err := stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To})
-		if err != nil {
-			return nil, fmt.Errorf("diff: statistics of %s: %w", s.Name, err)
-		}
-		sums[i], err = sum(ctx, s.History, rep)
-		if err != nil {
-			return nil, fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
-		}
-		if o.CallTree {
+	var reps [2]*stats.Report
+	var trees [2]*tree
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, s := range sides {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = computeSide(ctx, s, o, i == 0 || !shared, &reps[i], &trees[i])
+		}()
+	}
+	wg.Wait()
+	if err := cmp.Or(errs[0], errs[1]); err != nil {
+		return nil, err
+	}
+	if shared {
+		trees[1] = trees[0]
+	}
+	for i := range sides {
+		sums[i] = sum(trees[i], reps[i])
+	}
+	if o.CallTree {
+		for i, s := range sides {
 			root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
 			if err != nil {
 				return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
@@ -119,11 +152,34 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 		SchedLatency: timeRows(b.latency, n.latency, top),
 		IRQs:         timeRows(b.irqs, n.irqs, top),
 		Syscalls:     syscallRows(b.syscalls, n.syscalls, top),
+		BaseIDs:      b.ids, NewIDs: n.ids,
 	}
 	if o.CallTree {
 		r.CallTree = pathRows(b.paths, n.paths, top)
 	}
 	return r, nil
+}
+
+// computeSide runs one side's statistics and, if asked, reads its
+// process tree.
+func computeSide(ctx context.Context, s Side, o Options, withTree bool, rep **stats.Report, tr **tree) error {
+	var err error
+	if *rep, err = stats.Compute(ctx, s.History, stats.Options{From: s.From, To: s.To, Parts: o.Parts}); err != nil {
+		return fmt.Errorf("diff: statistics of %s: %w", s.Name, err)
+	}
+	if withTree {
+		if *tr, err = readTree(ctx, s.History); err != nil {
+			return fmt.Errorf("diff: process tree of %s: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
+// sameHistory reports whether a and b are one history (never panicking
+// on a history type that == cannot compare).
+func sameHistory(a, b core.History) bool {
+	ta := reflect.TypeOf(a)
+	return ta == reflect.TypeOf(b) && ta != nil && ta.Comparable() && a == b
 }
 
 // timeRows lines up two sides' times by key, largest change first.
@@ -205,4 +261,29 @@ func selfByPath(root *calltree.Node) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// Trees is the call trees of both sides and their difference per call
+// path.
+type Trees struct {
+	Base, New *calltree.Node
+	Rows      []PathRow // as Result.CallTree
+}
+
+// CallTree compares base's call tree with next's alone (what Compute adds
+// with Options.CallTree), with both trees (a differential flame graph
+// draws them).
+func CallTree(ctx context.Context, base, next Side, top int) (*Trees, error) {
+	if top < 1 || top > MaxTop {
+		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
+	}
+	var roots [2]*calltree.Node
+	for i, s := range []Side{base, next} {
+		root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
+		if err != nil {
+			return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
+		}
+		roots[i] = root
+	}
+	return &Trees{Base: roots[0], New: roots[1], Rows: pathRows(selfByPath(roots[0]), selfByPath(roots[1]), top)}, nil
 }

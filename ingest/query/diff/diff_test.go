@@ -150,3 +150,29 @@ func TestThreadKeysByPlaceAndRank(t *testing.T) {
 		t.Errorf("cycle: %q", p)
 	}
 }
+
+// TestPartsCPUFirst: the CPU part alone gives the process table of the
+// full comparison (the browser shows it first) and no other table.
+func TestPartsCPUFirst(t *testing.T) {
+	h := open(t, gentest.Trace(t, 300))
+	start, end := h.Bounds()
+	mid := start + (end-start)/2
+	a, b := Side{Name: "a", History: h, From: start, To: mid}, Side{Name: "b", History: h, From: mid, To: end + 1}
+	ctx := context.Background()
+	full, err := Compute(ctx, a, b, Options{Top: MaxTop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cpu, err := Compute(ctx, a, b, Options{Top: MaxTop, Parts: stats.PartCPU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Processes) == 0 || !slices.EqualFunc(cpu.Processes, full.Processes, func(x, y TimeRow) bool {
+		return x.Name == y.Name && x.BaseNS == y.BaseNS && x.NewNS == y.NewNS
+	}) {
+		t.Fatalf("processes: CPU part %+v, full %+v", cpu.Processes, full.Processes)
+	}
+	if len(cpu.Syscalls)+len(cpu.SchedLatency)+len(cpu.IRQs) != 0 {
+		t.Fatalf("the CPU part has other tables: %d %d %d", len(cpu.Syscalls), len(cpu.SchedLatency), len(cpu.IRQs))
+	}
+}

@@ -14,6 +14,11 @@
 //     thread name and per interrupt;
 //   - with call stacks, the call tree's self time per call path.
 //
+// The browser's comparison screen also uses: Result.BaseIDs and NewIDs
+// (which thread or process a row is on each side), Options.Parts (the CPU
+// tables alone, shown first), and [CallTree] (both call trees, for its
+// differential flame graph). The two sides are computed at once.
+//
 // Every row has the base value, the new one, their difference and ratio;
 // each table is sorted by the absolute difference and cut to Options.Top
 // rows. The diff of a range with itself is all zeros, and a row's delta is

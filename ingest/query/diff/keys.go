@@ -15,6 +15,7 @@ type sideSums struct {
 	processes, threads, latency, irqs map[string]int64
 	syscalls                          map[string]CallStats
 	paths                             map[string]int64
+	ids                               IDs
 }
 
 // maxTreeDepth bounds the walk up a process tree (a damaged or crafted
@@ -110,13 +111,10 @@ func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 }
 
 // sum turns one side's report into figures by key.
-func sum(ctx context.Context, h core.History, rep *stats.Report) (*sideSums, error) {
-	t, err := readTree(ctx, h)
-	if err != nil {
-		return nil, err
-	}
+func sum(t *tree, rep *stats.Report) *sideSums {
 	s := &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
-		irqs: map[string]int64{}, syscalls: map[string]CallStats{}}
+		irqs: map[string]int64{}, syscalls: map[string]CallStats{},
+		ids: IDs{Threads: map[string]int32{}, Processes: map[string]int32{}}}
 	var refs []threadRef
 	for _, u := range rep.CPUUsage.Threads {
 		refs = append(refs, threadRef{u.TID, u.PID, u.Comm})
@@ -125,11 +123,18 @@ func sum(ctx context.Context, h core.History, rep *stats.Report) (*sideSums, err
 		refs = append(refs, threadRef{l.TID, l.PID, l.Comm})
 	}
 	keys := t.threadKeys(refs)
+	for tid, k := range keys {
+		s.ids.Threads[k] = tid
+	}
 	for _, u := range rep.CPUUsage.Threads {
 		s.threads[keys[u.TID]] += u.NS
 	}
 	for _, p := range rep.CPUUsage.Processes {
-		s.processes[t.place(p.PID, p.Comm)] += p.NS
+		place := t.place(p.PID, p.Comm)
+		s.processes[place] += p.NS
+		if id, ok := s.ids.Processes[place]; !ok || p.PID < id {
+			s.ids.Processes[place] = p.PID
+		}
 	}
 	for _, l := range rep.SchedLatency {
 		s.latency[keys[l.TID]] += l.TotalNS
@@ -140,5 +145,5 @@ func sum(ctx context.Context, h core.History, rep *stats.Report) (*sideSums, err
 	for _, c := range rep.Syscalls {
 		s.syscalls[c.Name] = CallStats{Count: c.Count, TotalNS: c.TotalNS, MaxNS: c.MaxNS}
 	}
-	return s, nil
+	return s
 }

@@ -1,0 +1,122 @@
+package gantt
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/query/diff"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/sidebyside"
+)
+
+// Comparing (issue 34): the compare key opens the comparison screen on
+// the two last selections of this trace, or, when the browser was given
+// two traces (`tracetui BASE NEW`), on BASE (this trace) and NEW; the
+// side-by-side key shows both traces' Control Flow aligned at their
+// starts.
+
+// span is a finished selection, [from, to] inclusive.
+type span struct{ from, to core.Time }
+
+// maxSpans is how many finished selections the Gantt remembers.
+const maxSpans = 2
+
+// SetCompare gives the Gantt the NEW trace its trace (BASE) is compared
+// with; nil: comparisons are of two selections.
+func (b *Gantt) SetCompare(tr frame.Trace) {
+	b.other = tr
+	if tr != nil {
+		b.otherNames = frame.NewFrameNames(tr)
+		b.setNote(noteInfo, "comparing with NEW "+tr.Name()+": "+b.sh.Keys.Compare.Help().Key+" shows what changed")
+	}
+}
+
+// rememberSelection keeps a finished selection for the compare key.
+func (b *Gantt) rememberSelection() {
+	b.spans = append(b.spans, span{b.selStart, b.selEnd})
+	if len(b.spans) > maxSpans {
+		b.spans = b.spans[len(b.spans)-maxSpans:]
+	}
+}
+
+// openCompare opens the comparison screen.
+func (b *Gantt) openCompare() tea.Cmd {
+	in := compare.Input{}
+	if b.other != nil {
+		in.TwoTraces = true
+		in.Base = diff.Side{Name: "BASE " + b.trace.Name(), History: b.hist, Label: b.names.Name}
+		in.New = diff.Side{Name: "NEW " + b.other.Name(), History: b.other.History(), Label: b.otherNames.Name}
+		in.What = "two traces, whole: NEW against BASE"
+	} else {
+		if len(b.spans) < 2 {
+			k := b.sh.Keys.Select.Help().Key
+			b.setNote(noteInfo, fmt.Sprintf("compare needs two selections (%s … %s, twice), or two traces: tracetui BASE NEW", k, k))
+			return nil
+		}
+		a, c := b.spans[len(b.spans)-2], b.spans[len(b.spans)-1]
+		in.Base = diff.Side{Name: "A " + b.spanText(a), History: b.hist, From: a.from, To: a.to + 1, Label: b.names.Name}
+		in.New = diff.Side{Name: "B " + b.spanText(c), History: b.hist, From: c.from, To: c.to + 1, Label: b.names.Name}
+		in.What = "the last selection (B) against the previous one (A)"
+	}
+	v, cmd := compare.New(b.ctx, b.sh, in)
+	b.opened = v
+	return cmd
+}
+
+// openSideBySide shows BASE and NEW's Control Flow one above the other,
+// from the Gantt's window (as an offset from the start and a span).
+func (b *Gantt) openSideBySide() tea.Cmd {
+	if b.other == nil {
+		b.setNote(noteInfo, "side by side needs two traces: tracetui BASE NEW")
+		return nil
+	}
+	v, cmd := sidebyside.New(b.ctx, b.sh, sidebyside.Input{Base: b.trace, New: b.other, Off: b.win.T0 - b.win.Start, Span: b.win.Span(), Clock: b.clock,
+		Focus: b.compared})
+	b.opened = v
+	return cmd
+}
+
+// spanText is a selection as the comparison's title prints it.
+func (b *Gantt) spanText(s span) string {
+	return b.RelTime(s.from) + "–" + b.RelTime(s.to) + " (" + core.FormatDuration(s.to-s.from+1) + ")"
+}
+
+// goToCompared selects a compared thread or process in Control Flow: its
+// BASE one with two traces (a row only in NEW is not in this Gantt), else
+// its B one (or A's when absent from B), and says where it is on each side.
+func (b *Gantt) goToCompared(g compare.GoToMsg) tea.Cmd {
+	id, ok := g.NewID, g.InNew
+	if g.TwoTraces || !ok {
+		id, ok = g.BaseID, g.InBase
+	}
+	note := g.Describe()
+	if g.TwoTraces {
+		b.compared = [2]int32{}
+		if g.InBase {
+			b.compared[0] = g.BaseID
+		}
+		if g.InNew {
+			b.compared[1] = g.NewID
+		}
+		note += " (" + b.sh.Keys.SideBySide.Help().Key + ": both side by side)"
+	}
+	if !ok {
+		b.setNote(noteInfo, note+": not in this trace (the Gantt shows BASE)")
+		return nil
+	}
+	t := b.panes[frame.PaneControlFlow].tree
+	n, found := t.ByTID(core.ThreadName(int64(id), -1))
+	if !found {
+		b.setNote(noteInfo, note+fmt.Sprintf(": no Control Flow row for %d", id))
+		return nil
+	}
+	if b.pane != frame.PaneControlFlow {
+		b.pane, b.frame = frame.PaneControlFlow, nil
+	}
+	t.SelectNode(n)
+	t.Top = t.Sel
+	b.setNote(noteInfo, note)
+	return b.changed(false)
+}

@@ -1,0 +1,106 @@
+package gantt
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/trace"
+	"github.com/tracetui/tracetui/tui/frame"
+	"github.com/tracetui/tracetui/tui/frame/frametest"
+	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/sidebyside"
+)
+
+// openGen opens a generated kernel trace through the real pipeline.
+func openGen(t *testing.T, path string) frame.Trace {
+	t.Helper()
+	it, err := trace.Open(context.Background(), path, index.Options{IndexPath: filepath.Join(t.TempDir(), "index")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frametest.IngestTrace{Trace: it} // closed by the harness
+}
+
+// TestCompareSelections: the compare key asks for two selections until
+// two are made, then opens the comparison of the last (B) with the
+// previous (A); enter on a thread line closes it and selects that
+// thread's Control Flow row, the note saying its tid on each side.
+func TestCompareSelections(t *testing.T) {
+	hs := newHarness(t, openGen(t, gentest.Trace(t, 300)), 120, 40, true)
+	hs.keys("D")
+	if !strings.Contains(hs.b().note, "needs two selections") || topView[*compare.Screen](hs.b()) != nil {
+		t.Fatalf("D without selections: note %q", hs.b().note)
+	}
+	hs.keys("space", "l", "l", "l", "l", "space", "l", "space", "l", "l", "l", "l", "l", "l", "space")
+	if len(hs.b().spans) != 2 || hs.b().spans[0].to >= hs.b().spans[1].from {
+		t.Fatalf("selections remembered: %+v", hs.b().spans)
+	}
+	hs.keys("D")
+	s := topView[*compare.Screen](hs.b())
+	if s == nil {
+		t.Fatalf("D with two selections opened nothing: note %q", hs.b().note)
+	}
+	if v := hs.view(); !strings.Contains(v, "Compare the last selection (B) against the previous one (A)") || !strings.Contains(v, "base: A +") {
+		t.Fatalf("comparison screen:\n%s", v)
+	}
+	hs.keys("tab")
+	if len(s.Tables[compare.Threads].Lines) == 0 {
+		t.Fatal("no thread lines")
+	}
+	hs.keys("enter")
+	if topView[*compare.Screen](hs.b()) != nil {
+		t.Fatal("enter left the comparison open")
+	}
+	m := regexp.MustCompile(`thread (\d+) in B`).FindStringSubmatch(hs.b().note)
+	if m == nil {
+		t.Fatalf("note %q does not name the thread in B", hs.b().note)
+	}
+	if tr := hs.b().tree(); tr.Node(tr.Selected()).Tid != m[1] || hs.b().pane != frame.PaneControlFlow {
+		t.Fatalf("selected row %q, want thread %s", tr.Node(tr.Selected()).Tid, m[1])
+	}
+}
+
+// TestCompareTwoTraces: with a NEW trace, the compare key compares the
+// whole traces at once; a thread only in NEW is said to be absent here.
+func TestCompareTwoTraces(t *testing.T) {
+	hs := newHarness(t, openGen(t, gentest.Trace(t, 300)), 120, 40, true)
+	other := openGen(t, gentest.TraceCPUs(t, 300, 2))
+	t.Cleanup(func() { other.Close() })
+	hs.b().SetCompare(other)
+	if !strings.Contains(hs.b().note, "comparing with NEW") {
+		t.Fatalf("note at open: %q", hs.b().note)
+	}
+	hs.keys("D")
+	s := topView[*compare.Screen](hs.b())
+	if s == nil || !strings.Contains(hs.view(), "new: NEW ") {
+		t.Fatalf("comparison of two traces:\n%s", hs.view())
+	}
+	if len(s.Tables[compare.Processes].Lines) == 0 {
+		t.Fatal("no process lines")
+	}
+	hs.keys("enter")
+	if !strings.Contains(hs.b().note, "process") || !strings.Contains(hs.b().note, "in BASE") {
+		t.Fatalf("note after enter: %q", hs.b().note)
+	}
+	// Side by side, each trace's row of that process is selected.
+	ids := hs.b().compared
+	if ids[0] == 0 || ids[1] == 0 {
+		t.Fatalf("the first process is on both sides: ids %v", ids)
+	}
+	hs.keys("V")
+	v := topView[*sidebyside.Screen](hs.b())
+	if v == nil {
+		t.Fatal("V opened nothing")
+	}
+	for i, sd := range v.Sides {
+		if got := sd.Tree.Node(sd.Tree.Selected()).Tid; got != strconv.Itoa(int(ids[i])) {
+			t.Errorf("side %d: row %q selected, want %d", i, got, ids[i])
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package compare
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/query/diff"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+// BenchmarkFirstTable is the time from opening the comparison to its
+// first table on screen (issue 34's target: 200 ms): the first half of a
+// trace against the second, on the shared LTTng kernel trace bug446190
+// and on the generated 50 000-thread trace (its index kept in gentest.Dir
+// between runs, as the Gantt's benchmarks keep it).
+func BenchmarkFirstTable(b *testing.B) {
+	for name, path := range map[string]func(testing.TB) (string, string){
+		"bug446190": func(tb testing.TB) (string, string) {
+			return filepath.Join(coretest.SharedTraces(tb), "ctf", "bug446190"), filepath.Join(tb.TempDir(), "index")
+		},
+		"gen-50000": func(tb testing.TB) (string, string) { p := gentest.Trace(tb, 50_000); return p, p + ".tti" },
+	} {
+		b.Run(name, func(b *testing.B) {
+			p, idx := path(b)
+			tr, err := trace.Open(context.Background(), p, index.Options{IndexPath: idx})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tr.Close()
+			h := tr.History()
+			start, end := h.Bounds()
+			mid := start + (end-start)/2
+			in := Input{Base: diff.Side{Name: "A", History: h, From: start, To: mid}, New: diff.Side{Name: "B", History: h, From: mid, To: end + 1}}
+			sh := shared(120, 40, true)
+			b.ResetTimer()
+			for b.Loop() {
+				s, cmd := New(context.Background(), sh, in)
+				s.Update(cmd())
+				if s.Tables[Processes].status != "" {
+					b.Fatal(s.Tables[Processes].status)
+				}
+				s.Close()
+			}
+		})
+	}
+}
