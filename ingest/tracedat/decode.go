@@ -29,33 +29,7 @@ func (s *Source) decode(cl *class, data []byte) []core.Field {
 			f[core.CtxComm] = core.Field{Kind: core.FieldString, Bytes: idleComm}
 		}
 	}
-	s.scratch = s.scratch[:0]
-	for i := range ef.Fields {
-		fd := &ef.Fields[i]
-		out := &f[core.NumThreadContext+i]
-		switch {
-		case fd.Str:
-			*out = core.Field{Kind: core.FieldString, Bytes: r.Text(fd)}
-		case fd.Array || fd.DataLoc:
-			start := len(s.scratch)
-			s.scratch = ftracefmt.AppendElements(s.scratch, r, fd)
-			*out = core.Field{Kind: core.FieldString, Bytes: s.scratch[start:len(s.scratch):len(s.scratch)]}
-		case ef.Name == "sched_switch" && fd.Name == "prev_state":
-			v, _ := r.Int(fd, 0)
-			*out = core.Field{Kind: core.FieldString, Bytes: ftracefmt.StateLetters(v)}
-		default:
-			v, ok := r.Int(fd, 0)
-			if !ok {
-				continue
-			}
-			s.collectSymbolValue(fd, v)
-			kind := core.FieldUint
-			if fd.Signed {
-				kind = core.FieldInt
-			}
-			*out = core.Field{Kind: kind, Int: v}
-		}
-	}
+	s.scratch = ftracefmt.DecodeFields(f[core.NumThreadContext:], ef, r, s.scratch[:0], s.collectSymbolValue)
 	return f
 }
 
