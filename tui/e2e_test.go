@@ -27,7 +27,7 @@ type tmuxSession struct {
 
 func (s *tmuxSession) cmd(args ...string) (string, error) {
 	c := exec.Command(s.tmux, append([]string{"-L", s.socket}, args...)...)
-	c.Env = append(os.Environ(), "TMUX=") // not nested in the caller's tmux
+	c.Env = append(coretest.TerminalEnv(), "TMUX=") // not nested in the caller's tmux
 	out, err := c.CombinedOutput()
 	return string(out), err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -60,4 +61,18 @@ func Main(m *testing.M) int {
 		os.RemoveAll(built.dir)
 	}
 	return code
+}
+
+// TerminalEnv is the environment of a user at a terminal, for a program a
+// test runs in tmux: this process's without CI, which the terminal
+// libraries read as "no terminal" (no colour, plain marks), as a CI run
+// sets it.
+func TerminalEnv() []string {
+	var out []string
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "CI=") {
+			out = append(out, e)
+		}
+	}
+	return out
 }

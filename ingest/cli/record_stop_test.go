@@ -78,7 +78,7 @@ func TestRecordOpensBrowserInTmux(t *testing.T) {
 	socket := fmt.Sprintf("tracetui-record-%d", os.Getpid())
 	tm := func(args ...string) string {
 		c := exec.Command(tmux, append([]string{"-L", socket}, args...)...)
-		c.Env = append(os.Environ(), "TMUX=")
+		c.Env = append(coretest.TerminalEnv(), "TMUX=") // a user's terminal: no CI
 		b, err := c.CombinedOutput()
 		if err != nil {
 			t.Fatalf("tmux %v: %v\n%s", args, err, b)
