@@ -37,6 +37,16 @@ func ctf18Traces(t *testing.T) map[string]string {
 	return out
 }
 
+// bt21Unstable are the converted traces babeltrace2 2.1 does not print
+// the same way twice: they are compared with our dump of the CTF 1.8
+// original (itself compared with babeltrace2 2.0.4 by TestConformance)
+// only. string-escapes: its event name holds control characters, and
+// about 1 run in 15 babeltrace2 2.1 prints a stray byte after it ("eAA
+// \t\"\\?'p"): it reads past the name.
+var bt21Unstable = map[string]string{
+	"conformance/string-escapes": "a stray byte after an event name holding control characters, in about 1 run in 15",
+}
+
 // bt21Aborts are the converted traces babeltrace2 2.1.2 aborts on
 // (a failed precondition of its library, not a metadata error).
 var bt21Aborts = map[string]string{
@@ -103,6 +113,10 @@ func TestCTF2Converted(t *testing.T) {
 			w18 := strings.NewReplacer("(UUID: ", "(UID: ", "(no UUID)", "(no UID)").Replace(strings.Join(wantWarn, "\n"))
 			if w18 != strings.Join(gotWarn, "\n") {
 				t.Errorf("warnings differ:\nCTF 1.8: %q\nCTF 2: %q", wantWarn, gotWarn)
+			}
+			if why, ok := bt21Unstable[name]; ok {
+				t.Logf("babeltrace2 2.1 is not deterministic on this copy (%s): compared with the CTF 1.8 original only", why)
+				return
 			}
 			bt, stderr, code := bttest.Run21(t, dir)
 			if why, ok := bt21Aborts[name]; ok {
