@@ -70,7 +70,7 @@ func (s *tmuxSession) prompt(key, txt, want string) {
 	s.send(key)
 	s.text(txt)
 	s.send("Enter")
-	s.waitFor(5*time.Second, want)
+	s.waitFor(waitKey, want)
 }
 
 // text types literal text.
@@ -128,14 +128,14 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.waitFor(long, "events") // the table's header: the first frame is in
 
 	s.send("2")
-	s.waitFor(5*time.Second, "CPU 0")
+	s.waitFor(waitKey, "CPU 0")
 	s.send("1")
-	s.waitFor(5*time.Second, "Control Flow")
+	s.waitFor(waitKey, "Control Flow")
 
 	s.prompt(":", "+10ms", "cur +10ms")
 
 	s.send("w")
-	s.waitFor(5*time.Second, "×2")
+	s.waitFor(waitKey, "×2")
 
 	// Each step waits for what only the key's effect shows, not for
 	// text the typed prompt or the filter already put on screen: the
@@ -147,31 +147,31 @@ func TestEndToEndInTmux(t *testing.T) {
 	s.send("/")
 	s.text("swapper")
 	s.send("Enter")
-	s.waitFor(5*time.Second, "/swapper/: match 1 of")
+	s.waitFor(waitKey, "/swapper/: match 1 of")
 
 	s.send("f")
 	s.text("sched_switch")
 	s.send("Enter")
 	s.waitFor(20*time.Second, "1052/31556 match")
 	s.send("Enter") // go to the event: cursor moves
-	s.waitFor(5*time.Second, "cur +11.511ms")
+	s.waitFor(waitKey, "cur +11.511ms")
 
 	s.send("P") // the critical path of the selected thread
 	s.waitFor(20*time.Second, "segments on")
 	s.send("Enter") // the segment in Control Flow, selected; B comes back
-	s.waitFor(5*time.Second, "B or esc comes back to the critical path")
-	s.waitGone(5*time.Second, "segments on")
+	s.waitFor(waitKey, "B or esc comes back to the critical path")
+	s.waitGone(waitKey, "segments on")
 	s.send("B")
-	s.waitFor(5*time.Second, "segments on")
+	s.waitFor(waitKey, "segments on")
 	s.send("Escape")
-	s.waitGone(5*time.Second, "Critical path of")
+	s.waitGone(waitKey, "Critical path of")
 
 	s.send("?")
-	s.waitFor(5*time.Second, "Keys by focus")
+	s.waitFor(waitKey, "Keys by focus")
 	s.send("Escape")
-	s.waitGone(5*time.Second, "Keys by focus")
+	s.waitGone(waitKey, "Keys by focus")
 	s.send("q")
-	s.waitFor(5*time.Second, "[exit 0]")
+	s.waitFor(waitKey, "[exit 0]")
 }
 
 // TestDemoInTmux starts the built binary with no argument (what `go run
@@ -195,18 +195,18 @@ func TestDemoInTmux(t *testing.T) {
 	// of 1000 threads, close it, go to the last row.
 	// The glyphs are ASCII where the terminal is not UTF-8 (CI).
 	s.prompt("/", "burn 4001$", "match 1 of 1")
-	if s.waitFor(5*time.Second, "▾ burn 4001", "v burn 4001") == "v burn 4001" {
+	if s.waitFor(waitKey, "▾ burn 4001", "v burn 4001") == "v burn 4001" {
 		t.Log("ASCII glyphs")
 		s.send("Enter")
-		s.waitFor(5*time.Second, "> burn 4001")
+		s.waitFor(waitKey, "> burn 4001")
 	} else {
 		s.send("Enter")
-		s.waitFor(5*time.Second, "▸ burn 4001")
+		s.waitFor(waitKey, "▸ burn 4001")
 	}
 	s.send("G")
-	s.waitFor(5*time.Second, "swapper/3 0_3 ·") // the details line: the last row selected
+	s.waitFor(waitKey, "swapper/3 0_3 ·") // the details line: the last row selected
 	s.send("q")
-	s.waitFor(5*time.Second, "[exit 0]")
+	s.waitFor(waitKey, "[exit 0]")
 }
 
 // TestRunInTmux drives Run itself (the test binary re-executed as the
@@ -226,25 +226,25 @@ func TestRunInTmux(t *testing.T) {
 	s := startTmux(t, tmux, 80, 24, env, fmt.Sprintf("%q -test.run='^$'; echo \"[exit $?]\"; sleep 600", self))
 	s.waitFor(10*time.Second, "1518 events")
 	s.send("w")
-	s.waitFor(5*time.Second, "×2")
+	s.waitFor(waitKey, "×2")
 	s.send("2")
-	s.waitFor(5*time.Second, "CPU 1")
+	s.waitFor(waitKey, "CPU 1")
 	s.send(":")
 	s.text("+1ms")
 	s.send("Enter")
-	s.waitFor(5*time.Second, "cur +1ms")
+	s.waitFor(waitKey, "cur +1ms")
 	s.send("c")
-	s.waitFor(5*time.Second, "soft IRQ raised")
+	s.waitFor(waitKey, "soft IRQ raised")
 	s.send("Escape") // then wait: esc and q sent together read as alt+q
-	s.waitGone(5*time.Second, "soft IRQ raised")
+	s.waitGone(waitKey, "soft IRQ raised")
 	s.send("?") // the help scrolls to its last note at 80x24, ? closes it
-	s.waitFor(5*time.Second, "Keys by focus")
+	s.waitFor(waitKey, "Keys by focus")
 	s.send("G")
-	s.waitFor(5*time.Second, "the time it took")
+	s.waitFor(waitKey, "the time it took")
 	s.send("?")
-	s.waitGone(5*time.Second, "Keys by focus")
+	s.waitGone(waitKey, "Keys by focus")
 	s.send("q")
-	s.waitFor(5*time.Second, "[exit 0]")
+	s.waitFor(waitKey, "[exit 0]")
 
 	// The indexing screen, then q cancels (exit status 1: cancelled).
 	s.cmd("kill-server")
@@ -252,7 +252,7 @@ func TestRunInTmux(t *testing.T) {
 	s = startTmux(t, tmux, 80, 24, env, fmt.Sprintf("%q -test.run='^$'; echo \"[exit $?]\"; sleep 600", self))
 	s.waitFor(10*time.Second, "50%")
 	s.send("q")
-	s.waitFor(5*time.Second, "[exit 1]")
+	s.waitFor(waitKey, "[exit 1]")
 
 	// A bad keys.json is an error at startup, not a panic.
 	s.cmd("kill-server")
@@ -264,7 +264,7 @@ func TestRunInTmux(t *testing.T) {
 	}
 	s = startTmux(t, tmux, 80, 24, env[:3], fmt.Sprintf("%q -test.run='^$'; echo \"[exit $?]\"; sleep 600", self))
 	s.waitFor(10*time.Second, `unknown action "zoom"`)
-	s.waitFor(5*time.Second, "[exit 1]")
+	s.waitFor(waitKey, "[exit 1]")
 }
 
 // TestNoColorSelectionInTmux: with NO_COLOR=1 the browser writes no
@@ -282,15 +282,15 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	env := []string{demoEnv + "=1", "XDG_CONFIG_HOME=" + t.TempDir(), "TERM=xterm-256color", "NO_COLOR=1"}
 	s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q -test.run='^$'; echo \"[exit $?]\"; sleep 600", self))
 	s.waitFor(10*time.Second, "1518 events")
-	s.waitFor(5*time.Second, "\n*  systemd 1") // the first row is selected
+	s.waitFor(waitKey, "\n*  systemd 1") // the first row is selected
 	s.send("j")
-	s.waitFor(5*time.Second, "\n*  kworker/0:1 15")
+	s.waitFor(waitKey, "\n*  kworker/0:1 15")
 	if scr := s.screen(); strings.Count(scr, "\n* ") != 1 {
 		t.Fatalf("want one marked row in the tree; screen:\n%s", scr)
 	}
 	s.send("Tab") // focus the table: its selected event is marked, its column bracketed
-	s.waitFor(5*time.Second, "[Event]")
-	s.waitFor(5*time.Second, "\n*+0.000000000")
+	s.waitFor(waitKey, "[Event]")
+	s.waitFor(waitKey, "\n*+0.000000000")
 	out, err := s.cmd("capture-pane", "-p", "-e", "-t", "e2e") // -e: with escape sequences
 	if err != nil {
 		t.Fatalf("tmux capture-pane -e: %v\n%s", err, out)
@@ -299,11 +299,16 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 		t.Errorf("NO_COLOR screen has escape sequences:\n%q", out)
 	}
 	s.send(")") // the Contents column scrolls: « at its left, '<' in plain text
-	s.waitFor(5*time.Second, "systemd        <")
+	s.waitFor(waitKey, "systemd        <")
 	s.send("y") // the selected event, copied
-	s.waitFor(5*time.Second, "copied the event: 1412670961.000000000 [0] systemd/1")
+	s.waitFor(waitKey, "copied the event: 1412670961.000000000 [0] systemd/1")
 	s.send("Tab", "2", "w", "w", "w", "w") // Resources, zoomed in: runs named
-	s.waitFor(5*time.Second, "ls 1200")
+	s.waitFor(waitKey, "ls 1200")
 	s.send("q")
-	s.waitFor(5*time.Second, "[exit 0]")
+	s.waitFor(waitKey, "[exit 0]")
 }
+
+// waitKey is how long a tmux step waits for its key's effect: a frame on
+// a quiet machine, but a loaded CI machine may take seconds to schedule
+// the browser. A step that passes returns as soon as the text shows.
+const waitKey = 15 * time.Second

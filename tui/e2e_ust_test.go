@@ -37,7 +37,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.send(":")
 		s.text(at)
 		s.send("Enter")
-		s.waitFor(5*time.Second, "cur "+at)
+		s.waitFor(waitKey, "cur "+at)
 	}
 	// find selects the first row matching re and waits for the details
 	// line to name it (the find answers in the background: keys sent
@@ -46,11 +46,11 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.send("/")
 		s.text(re)
 		s.send("Enter")
-		s.waitFor(5*time.Second, "\n"+row+" . ")
+		s.waitFor(waitKey, "\n"+row+" . ")
 	}
 	quit := func(s *tmuxSession) {
 		s.send("q")
-		s.waitFor(5*time.Second, "[exit 0]")
+		s.waitFor(waitKey, "[exit 0]")
 	}
 
 	t.Run("call_tree", func(t *testing.T) {
@@ -58,46 +58,46 @@ func TestUserSpaceInTmux(t *testing.T) {
 		find(s, "4242:4242", "clang-17 4242:4242") // the compiler thread
 		s.send("F")
 		s.waitFor(10*time.Second, "Call tree of clang-17 4242:4242")
-		s.waitFor(5*time.Second, "- ExecuteCompiler") // the outermost function open
-		s.waitFor(5*time.Second, "|Frontend")         // the icicle
+		s.waitFor(waitKey, "- ExecuteCompiler") // the outermost function open
+		s.waitFor(waitKey, "|Frontend")         // the icicle
 		s.send("j")                                   // Frontend
 		s.send("l")
-		s.waitFor(5*time.Second, "- Frontend")
-		s.waitFor(5*time.Second, "ParseClass")
+		s.waitFor(waitKey, "- Frontend")
+		s.waitFor(waitKey, "ParseClass")
 		s.send("h")
-		s.waitFor(5*time.Second, "+ Frontend")
+		s.waitFor(waitKey, "+ Frontend")
 		s.send("Enter") // select and frame Frontend's longest call in Control Flow
-		s.waitFor(5*time.Second, "selected the longest call of Frontend (3ms) +1ms-+4ms")
-		s.waitFor(5*time.Second, "sel 3ms")
+		s.waitFor(waitKey, "selected the longest call of Frontend (3ms) +1ms-+4ms")
+		s.waitFor(waitKey, "sel 3ms")
 		quit(s)
 	})
 
 	t.Run("chrome_tracks", func(t *testing.T) {
 		s := open(t, filepath.Join("..", "testdata", "chrome", "catapult-tracks.json"))
 		// A process with async work only has a row, with its lanes.
-		s.waitFor(5*time.Second, "network service 7")
-		s.waitFor(5*time.Second, "net/URLRequest 2")
-		s.waitFor(5*time.Second, "disk/Read")
-		s.waitFor(5*time.Second, "9999999") // the async slice Read#9, 12-16 us
+		s.waitFor(waitKey, "network service 7")
+		s.waitFor(waitKey, "net/URLRequest 2")
+		s.waitFor(waitKey, "disk/Read")
+		s.waitFor(waitKey, "9999999") // the async slice Read#9, 12-16 us
 		// Counters: block heights (ASCII levels), value at the cursor.
-		s.waitFor(5*time.Second, "......@@@@@@")
+		s.waitFor(waitKey, "......@@@@@@")
 		find(s, "heap", "memory/heap")
 		goTo(s, "+30us")
-		s.waitFor(5*time.Second, "memory/heap . 2048 +25us")
+		s.waitFor(waitKey, "memory/heap . 2048 +25us")
 		// The flow ipc/post#5: from its last step (8:81 at 45 us) back
 		// to its first (8:80), then forward to its middle step (7:70)
 		// and on to the last.
 		find(s, "8:81", "81 8:81")
 		goTo(s, "+45us")
-		s.waitFor(5*time.Second, "flow in ipc/post#5 from 7:70 at 33000")
+		s.waitFor(waitKey, "flow in ipc/post#5 from 7:70 at 33000")
 		s.send("e")
-		s.waitFor(5*time.Second, "the flow's first step (from its last): 8:80 at +18us")
-		s.waitFor(5*time.Second, "80 8:80 . Task")
+		s.waitFor(waitKey, "the flow's first step (from its last): 8:80 at +18us")
+		s.waitFor(waitKey, "80 8:80 . Task")
 		s.send("e")
-		s.waitFor(5*time.Second, "the flow's next step: 7:70 at +33us")
-		s.waitFor(5*time.Second, "70 7:70 . no state +0ns>+50us (50.001us) . exec 70 . flow in ipc/post#5 from 8:80")
+		s.waitFor(waitKey, "the flow's next step: 7:70 at +33us")
+		s.waitFor(waitKey, "70 7:70 . no state +0ns>+50us (50.001us) . exec 70 . flow in ipc/post#5 from 8:80")
 		s.send("e")
-		s.waitFor(5*time.Second, "the flow's next step: 8:81 at +45us")
+		s.waitFor(waitKey, "the flow's next step: 8:81 at +45us")
 		quit(s)
 	})
 
@@ -110,14 +110,14 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(10*time.Second, "glxgears 16073 . main ") // the thread's outermost frame, by name
 		s.send("Enter")                                     // its call stack rows
 		s.send("j", "j")
-		s.waitFor(5*time.Second, "*   depth 2")
+		s.waitFor(waitKey, "*   depth 2")
 		goTo(s, "+170ms")
-		s.waitFor(5*time.Second, "depth 2 . init +139.551ms")
+		s.waitFor(waitKey, "depth 2 . init +139.551ms")
 		s.send("k", "k") // the thread: its whole call tree
 		s.send("F")
 		s.waitFor(10*time.Second, "Call tree of glxgears 16073")
 		s.waitFor(10*time.Second, "- main")
-		s.waitFor(5*time.Second, "init")
+		s.waitFor(waitKey, "init")
 		quit(s)
 	})
 }
