@@ -60,7 +60,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(10*time.Second, "Call tree of clang-17 4242:4242")
 		s.waitFor(waitKey, "- ExecuteCompiler") // the outermost function open
 		s.waitFor(waitKey, "|Frontend")         // the icicle
-		s.send("j")                                   // Frontend
+		s.send("j")                             // Frontend
 		s.send("l")
 		s.waitFor(waitKey, "- Frontend")
 		s.waitFor(waitKey, "ParseClass")
