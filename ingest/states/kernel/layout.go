@@ -57,6 +57,9 @@ const (
 	sMigTID, sMigDest = 0, 1
 	// raw syscall entry (number), irq_handler_*, softirq_*
 	sNumber = 0
+	// system call entry: a raw entry's arguments (hex text, the first
+	// one clone's flags), a named clone entry's flags (see clone.go)
+	sSysArgs, sCloneFlags = 1, 2
 	// irq_handler_entry: the handler's name
 	sIRQName = 1
 	// system call exit
@@ -135,7 +138,7 @@ var lttngFields = [numHandlers][numSlots]string{
 	hFree:        {"comm", "tid"},
 	hPiSetprio:   {"tid", "newprio"},
 	hMigrate:     {"tid", "dest_cpu"},
-	hSysEntry:    {"id"}, // only read for sys_unknown
+	hSysEntry:    {"id", "", "clone_flags"}, // id only read for sys_unknown
 	hSysExit:     {"ret"},
 	hIrqEntry:    {"irq", "name"},
 	hIrqExit:     {"irq"},
@@ -151,14 +154,14 @@ var linuxFields = [numHandlers][numSlots]string{
 	hSchedSwitch: {"prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio"},
 	hWakeup:      {"comm", "pid", "prio", "target_cpu"},
 	// perf names the parent parent_comm/parent_pid, ftrace comm/pid; the
-	// process ids (tgids) are not recorded.
+	// process ids (tgids) are not recorded: clone.go infers the child's.
 	hFork:      {"parent_comm|comm", "parent_pid|pid", "", "child_comm", "child_pid", ""},
 	hExec:      {"filename", "pid"},
 	hExit:      {"comm", "pid"},
 	hFree:      {"comm", "pid"},
 	hPiSetprio: {"pid", "newprio"},
 	hMigrate:   {"pid", "dest_cpu"},
-	hSysEntry:  {"id|NR"},
+	hSysEntry:  {"id|NR", "args", "clone_flags"},
 	hSysExit:   {"ret"},
 	hIrqEntry:  {"irq", "name"},
 	hIrqExit:   {"irq"},
