@@ -11,20 +11,23 @@ import (
 // The raw system call events, whose records carry only the call's number
 // (field "NR" for ftrace text and trace.dat, "id" for perf and LTTng), by
 // class name.
-var rawSyscallNumber = map[string]string{
-	"sys_enter": "NR", "sys_exit": "NR", // ftrace text, trace.dat
-	"raw_syscalls:sys_enter": "id", "raw_syscalls:sys_exit": "id", // perf.data
-	"syscall_entry_unknown": "id", "syscall_exit_unknown": "id", // LTTng
-	"compat_syscall_entry_unknown": "id", "compat_syscall_exit_unknown": "id",
+var rawSyscalls = map[string]bool{
+	"sys_enter": true, "sys_exit": true, // ftrace text, trace.dat, perf.data
+	"raw_syscalls:sys_enter": true, "raw_syscalls:sys_exit": true, // perf converted to CTF
+	"syscall_entry_unknown": true, "syscall_exit_unknown": true, // LTTng
+	"compat_syscall_entry_unknown": true, "compat_syscall_exit_unknown": true,
 }
 
 // sysNumberField returns the index of the system call number in a raw
 // system call event's fields, -1 for other events.
 func sysNumberField(cl *core.EventClass) int {
-	if f, ok := rawSyscallNumber[cl.Name]; ok {
-		return cl.FieldIndex(f)
+	if !rawSyscalls[cl.Name] {
+		return -1
 	}
-	return -1
+	if i := cl.FieldIndex("NR"); i >= 0 {
+		return i
+	}
+	return cl.FieldIndex("id")
 }
 
 // sysTable returns the system call table of src's architecture (the

@@ -21,6 +21,7 @@ func TestSyscallNamedInContents(t *testing.T) {
 	ftrace := &core.EventClass{Name: "sys_enter", Fields: append(core.ThreadContextFields(), "NR", "args")}
 	lttng := &core.EventClass{Name: "syscall_entry_unknown", Fields: []string{"id", "args"}}
 	other := &core.EventClass{Name: "sched_wakeup", Fields: []string{"NR"}}
+	perf := &core.EventClass{Name: "sys_exit", Fields: append(core.ThreadContextFields(), "id", "ret")}
 	for _, c := range []struct {
 		class    *core.EventClass
 		nr       int64
@@ -30,6 +31,7 @@ func TestSyscallNamedInContents(t *testing.T) {
 		{ftrace, 202, "NR 202 (3c514d65c960, 80)", "futex: NR 202 (3c514d65c960, 80)"},
 		{lttng, 202, "{ id = 202, args = [ 1, 2 ] }", "{ syscall = futex, id = 202, args = [ 1, 2 ] }"},
 		{ftrace, 100000, "NR 100000 (0)", "NR 100000 (0)"},
+		{perf, 0, "NR 0 = 12", "read: NR 0 = 12"},
 		{other, 202, "NR 202", "NR 202"},
 	} {
 		ev := &core.Event{Class: c.class, Fields: make([]core.Field, len(c.class.Fields))}
@@ -138,5 +140,26 @@ func checkRows(t *testing.T, rows []core.EventRow, contents, fields map[string]*
 		if seen[e] == 0 {
 			t.Errorf("no %s event", e)
 		}
+	}
+}
+
+// TestPerfFieldsLabelled: perf.data tracepoints print as `perf script`
+// does (name=value text); the table's rows label each field for the
+// details pane too.
+func TestPerfFieldsLabelled(t *testing.T) {
+	rows := tableRows(t, "../perfdata/testdata/threads.data")
+	n := 0
+	for _, r := range rows {
+		if r.Event != "sched_switch" {
+			continue
+		}
+		n++
+		if !regexp.MustCompile(`^prev_comm=`).MatchString(r.Contents) ||
+			!regexp.MustCompile(`^\{ prev_comm = "[^"]*", prev_pid = [0-9]+, prev_prio = [0-9]+, prev_state = "[^"]+", next_comm = "[^"]*", next_pid = [0-9]+, next_prio = [0-9]+ \}$`).MatchString(r.Fields) {
+			t.Fatalf("sched_switch %d: contents %q fields %q", r.Rank, r.Contents, r.Fields)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no sched_switch in threads.data")
 	}
 }
