@@ -167,6 +167,8 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		a.popContext(c, ctxTimer)
 	case hStatedump:
 		a.statedump(c, ev, p)
+	case hNewTask:
+		a.newTask(c, ev, p)
 	case hPerfComm:
 		a.perfComm(c, ev, p)
 	case hPerfFork:

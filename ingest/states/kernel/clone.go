@@ -17,8 +17,9 @@ import (
 // "args" element, the named entry's clone_flags). So a child made by a
 // call whose flags are known gets a PID: its own tid for a process, its
 // parent's PID, when known, for a thread; after clone3 (flags in user
-// memory) the child's PID stays unknown, as do the threads that ran
-// before the trace began until they exec.
+// memory) the child's PID stays unknown unless task_newtask, which
+// carries the flags of every call, was recorded; the threads that ran
+// before the trace began have none until they exec.
 
 // cloneThread is CLONE_THREAD, the flag of a new thread in the caller's
 // thread group.
@@ -65,6 +66,15 @@ func (a *Analysis) noteClone(cpu *cpu, th *thread, ev *core.Event, p *classPlan)
 	}
 	if len(c.flags) > 0 {
 		delete(c.flags, tid)
+	}
+}
+
+// newTask: task_newtask (recorded with the task events) gives the flags
+// of the call creating a task, clone3's included, in its parent's context
+// just before sched_process_fork.
+func (a *Analysis) newTask(cpu *cpu, ev *core.Event, p *classPlan) {
+	if f, ok := intField(ev, p.f[sNewTaskFlags]); ok && cpu != nil && cpu.cur > 0 {
+		a.clones.flags[int64(cpu.cur)] = f
 	}
 }
 

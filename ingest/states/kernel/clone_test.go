@@ -10,7 +10,8 @@ import (
 // exec makes the thread its process's leader, and the call that created a
 // child says whether it is a thread of its parent's process (clone with
 // CLONE_THREAD, raw or named) or a process of its own (clone without it,
-// fork); clone3 and a thread parent without a known PID leave it unknown.
+// fork, or task_newtask's flags); clone3 without task_newtask and a
+// thread parent without a known PID leave it unknown.
 func TestProcessIDsFromCalls(t *testing.T) {
 	ctx := func(comm string, tid int, kv ...any) []any {
 		return append([]any{"context.comm", comm, "context.tid", tid}, kv...)
@@ -37,6 +38,10 @@ func TestProcessIDsFromCalls(t *testing.T) {
 	ev("sched_process_fork", "comm", "go", "pid", 100, "child_comm", "go", "child_pid", 105)
 	ev("sys_exit_clone", "ret", 105)
 	ev("sched_process_fork", "comm", "go", "pid", 100, "child_comm", "go", "child_pid", 106) // after the call: t 20
+	ev("sys_enter", "NR", 435, "args", "7ffd00000000, 58, 0, 0, 0, 0")                       // clone3 with task_newtask: t 21
+	ev("task_newtask", "pid", 107, "comm", "go", "clone_flags", 0x3d0f00, "oom_score_adj", 0)
+	ev("sched_process_fork", "comm", "go", "pid", 100, "child_comm", "go", "child_pid", 107)
+	ev("sys_exit", "NR", 435, "ret", 107)
 	h := s.run(t, LayoutFtrace, 100)
 	want{
 		"Threads/100/PID": {iv(0, 3, null), iv(4, 100, "100")},
@@ -44,6 +49,7 @@ func TestProcessIDsFromCalls(t *testing.T) {
 		"Threads/102/PID": {iv(0, 8, null), iv(9, 100, "102")},
 		"Threads/103/PID": {iv(0, 11, null), iv(12, 100, "103")},
 		"Threads/105/PID": {iv(0, 17, null), iv(18, 100, "100")},
+		"Threads/107/PID": {iv(0, 22, null), iv(23, 100, "100")},
 	}.check(t, h)
 	absent(t, h, "Threads/99/PID", "Threads/104/PID", "Threads/106/PID")
 }

@@ -35,6 +35,7 @@ const (
 	hPerfFork
 	hPerfExit
 	hPerfSwitch
+	hNewTask // task_newtask: the new task's clone flags (clone.go)
 	numHandlers
 )
 
@@ -60,6 +61,8 @@ const (
 	// system call entry: a raw entry's arguments (hex text, the first
 	// one clone's flags), a named clone entry's flags (see clone.go)
 	sSysArgs, sCloneFlags = 1, 2
+	// task_newtask
+	sNewTaskFlags = 0
 	// irq_handler_entry: the handler's name
 	sIRQName = 1
 	// system call exit
@@ -162,6 +165,7 @@ var linuxFields = [numHandlers][numSlots]string{
 	hPiSetprio: {"pid", "newprio"},
 	hMigrate:   {"pid", "dest_cpu"},
 	hSysEntry:  {"id|NR", "args", "clone_flags"},
+	hNewTask:   {"clone_flags"},
 	hSysExit:   {"ret"},
 	hIrqEntry:  {"irq", "name"},
 	hIrqExit:   {"irq"},
@@ -210,7 +214,8 @@ var (
 		events: withEvents(schedEvents("sched:"),
 			"irq:irq_handler_entry", hIrqEntry, "irq:irq_handler_exit", hIrqExit,
 			"irq:softirq_raise", hSoftRaise, "irq:softirq_entry", hSoftEntry, "irq:softirq_exit", hSoftExit,
-			"timer:hrtimer_expire_entry", hTimerEntry, "timer:hrtimer_expire_exit", hTimerExit),
+			"timer:hrtimer_expire_entry", hTimerEntry, "timer:hrtimer_expire_exit", hTimerExit,
+			"task:task_newtask", hNewTask),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"syscalls:sys_enter_"},
 		sysExitPrefixes:  []string{"syscalls:sys_exit_"},
@@ -229,7 +234,8 @@ var (
 		events: withEvents(schedEvents(""),
 			"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
 			"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
-			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit),
+			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit,
+			"task_newtask", hNewTask),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"sys_enter_"},
 		sysExitPrefixes:  []string{"sys_exit_"},
