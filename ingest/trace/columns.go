@@ -18,6 +18,7 @@ type scanRow struct {
 	proc     []byte // owned by the row (copied from the event)
 	comm     []byte // the event's task name, when proc came from another field (see useComm)
 	contents []byte // owned by the row; empty unless asked for
+	spare    []byte // contents' second buffer (nameSyscall)
 	labelled []byte // the fields named, for the details pane ([appendLabelled]); table pages only
 	// classAttrs and traceAttrs: the source's user attributes of the
 	// event's class and trace (shared strings), with the contents only

@@ -54,15 +54,25 @@ func (r *scanRow) nameSyscall(ev *core.Event, idx classFieldIdx, t *sysnames.Tab
 	if !ok {
 		return
 	}
-	var head []byte
-	rest := r.contents
-	if bytes.HasPrefix(rest, []byte("{ ")) {
-		head = append(append(append(head, "{ syscall = "...), name...), ", "...)
-		rest = rest[2:]
-	} else {
-		head = append(append(head, name...), ": "...)
+	c := r.contents
+	at := -1 // where "syscall = name, " goes: in the braces holding the number
+	for _, f := range [][]byte{[]byte("{ NR = "), []byte("{ id = ")} {
+		if i := bytes.Index(c, f); i >= 0 {
+			at = i + 2
+			break
+		}
 	}
-	r.contents = append(head, rest...)
+	if at < 0 && bytes.HasPrefix(c, []byte("{ ")) {
+		at = 2
+	}
+	out := r.spare[:0] // the two buffers swap: filters name without allocating
+	if at < 0 {
+		out = append(append(append(out, name...), ": "...), c...)
+	} else {
+		out = append(append(append(append(out, c[:at]...), "syscall = "...), name...), ", "...)
+		out = append(out, c[at:]...)
+	}
+	r.contents, r.spare = out, c
 }
 
 // appendLabelled appends the event's own fields, "{ name = value, ... }",

@@ -31,6 +31,7 @@ func TestSyscallNamedInContents(t *testing.T) {
 		{ftrace, 202, "NR 202 (3c514d65c960, 80)", "futex: NR 202 (3c514d65c960, 80)"},
 		{lttng, 202, "{ id = 202, args = [ 1, 2 ] }", "{ syscall = futex, id = 202, args = [ 1, 2 ] }"},
 		{ftrace, 100000, "NR 100000 (0)", "NR 100000 (0)"},
+		{lttng, 202, "{ cpu_id = 1 }, { id = 202, args = [ 1 ] }", "{ cpu_id = 1 }, { syscall = futex, id = 202, args = [ 1 ] }"},
 		{perf, 0, "NR 0 = 12", "read: NR 0 = 12"},
 		{other, 202, "NR 202", "NR 202"},
 	} {
