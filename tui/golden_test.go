@@ -296,3 +296,17 @@ func TestOpenFailure(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestGoldenScreensTraceDat shows a trace.dat event in the details pane
+// (issue 30 item 2): the table's contents name the raw system call, and
+// each field has a line of its own.
+func TestGoldenScreensTraceDat(t *testing.T) {
+	it, err := trace.Open(context.Background(), filepath.Join("..", "ingest", "tracedat", "testdata", "pipes-v7-zstd.dat"),
+		index.Options{IndexPath: filepath.Join(t.TempDir(), "index"), Arch: "x86_64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	runGolden(t, frametest.IngestTrace{Trace: it}, goldenCase{name: "details_tracedat_100x30_ascii", w: 100, h: 30, ascii: true,
+		keys: []string{":", "+", "5", "u", "s", "enter", "tab", "i"}})
+}
