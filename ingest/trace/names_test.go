@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,33 @@ func TestPerfFieldsLabelled(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no sched_switch in threads.data")
+	}
+}
+
+// TestFilterMatchesSyscallNames: a Contents filter sees the names the
+// table shows: "^openat: " finds exactly the raw sys_enter and sys_exit
+// rows of number 257 (x86_64's openat) in the trace.dat capture.
+func TestFilterMatchesSyscallNames(t *testing.T) {
+	ctx := context.Background()
+	path := "../tracedat/testdata/cover-v7-zstd.dat"
+	rows := tableRows(t, path)
+	var want []int64
+	for _, r := range rows {
+		if (r.Event == "sys_enter" || r.Event == "sys_exit") && strings.HasPrefix(r.Contents, "openat: NR 257 ") {
+			want = append(want, r.Rank)
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no raw openat entry in the capture")
+	}
+	tr, err := Open(ctx, path, index.Options{IndexPath: filepath.Join(t.TempDir(), "t.idx")})
+	must(t, err)
+	defer tr.Close()
+	var f core.EventFilter
+	f[core.ColContents] = regexp.MustCompile(`^openat: `)
+	var got []int64
+	must(t, tr.Events().Filter(ctx, f, func(p core.FilterProgress) bool { got = append(got, p.Matches...); return true }))
+	if !slices.Equal(got, want) {
+		t.Errorf("filter matched %v, want %v", got, want)
 	}
 }
