@@ -76,7 +76,7 @@ func (e *shortErr) Unwrap() error { return e.cause }
 // shortTimeErr says which part is not a time, in a few words.
 func shortTimeErr(part string, err error) error {
 	if len(part) > 16 {
-		part = part[:15] + "…"
+		part = part[:13] + "..." // 7-bit: the prompt line is also --ascii's
 	}
 	return &shortErr{fmt.Sprintf("bad time %q", strings.TrimSpace(part)), err}
 }

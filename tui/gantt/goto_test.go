@@ -77,7 +77,7 @@ func TestGoToRangeZooms(t *testing.T) {
 		t.Errorf("after +4ms..+1000h: window %d..%d, want %d..%d", b.win.T0, b.win.T1, start+4_000_000, end)
 	}
 	for _, c := range []struct{ text, want string }{
-		{"+1ms whenever-it-suits-you", `bad time "whenever-it-sui…"`},
+		{"+1ms whenever-it-suits-you", `bad time "whenever-it-s..."`},
 		{"+1000h +1001h", "outside the trace"},
 	} {
 		hs.goTo(c.text)
