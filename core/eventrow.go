@@ -37,7 +37,10 @@ type EventRow struct {
 	Event    string // event name as the trace's tools print it
 	TID      string // thread id ("" when unknown): the Control Flow row's tid
 	Process  string // process (exec) name, "" when unknown
-	Contents string // the fields, as `tracetui dump` prints them
+	Contents string // the fields, as `tracetui dump` prints them (raw system calls named: see ingest/trace)
+	// Fields labels the event's fields, "{ name = value, ... }", when
+	// Contents does not (a format's print text, as trace.dat's); "" else.
+	Fields string
 	// ClassAttributes and TraceAttributes are the user attributes of the
 	// event's class and of its trace (CTF 2: JSON, by namespace, e.g.
 	// LTTng's "lttng.org,2009"); "" when the format has none.

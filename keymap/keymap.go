@@ -122,7 +122,7 @@ func Default() KeyMap {
 		PrevChange:    bind("[", "prev state change", "["),
 		NextChange:    bind("]", "next state change", "]"),
 		Select:        bind("space", "start/end selection", " "),
-		GoTo:          bind(":", "go to time", ":"),
+		GoTo:          bind(":", "go to time or range", ":"),
 		SetMark:       bind("m", "set mark + letter", "m"),
 		JumpMark:      bind("'", "go to mark + letter", "'"),
 		Copy:          bind("y", "copy time/selection/event", "y"),

@@ -133,6 +133,11 @@ func goldenCases() []goldenCase {
 		// The critical path of a thread (its Gantt, legend and segments).
 		{name: "critpath_100x30", w: 100, h: 30, keys: []string{"j", "j", "j", "P", "j", "j"}},
 		{name: "critpath_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"j", "j", "j", "P", "j", "j"}},
+		// ':' (issue 30 item 6): its label's examples are the trace's
+		// times; a range zooms; an error fits the 80-column line.
+		{name: "goto_prompt_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{":"}},
+		{name: "goto_range_80x24", w: 80, h: 24, keys: []string{":", "+", "2", "m", "s", " ", "+", "3", "m", "s", "enter"}},
+		{name: "goto_error_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{":", "+", "1", "m", "s", ".", ".", "s", "o", "o", "n", "enter"}},
 	}
 }
 
@@ -291,3 +296,17 @@ func TestOpenFailure(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestGoldenScreensTraceDat shows a trace.dat event in the details pane
+// (issue 30 item 2): the table's contents name the raw system call, and
+// each field has a line of its own.
+func TestGoldenScreensTraceDat(t *testing.T) {
+	it, err := trace.Open(context.Background(), filepath.Join("..", "ingest", "tracedat", "testdata", "pipes-v7-zstd.dat"),
+		index.Options{IndexPath: filepath.Join(t.TempDir(), "index"), Arch: "x86_64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { it.Close() })
+	runGolden(t, frametest.IngestTrace{Trace: it}, goldenCase{name: "details_tracedat_100x30_ascii", w: 100, h: 30, ascii: true,
+		keys: []string{":", "+", "5", "u", "s", "enter", "tab", "i"}})
+}

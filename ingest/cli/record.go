@@ -24,7 +24,7 @@ func runRecord(e *Env, args []string) error {
 	fs := e.NewFlags(cmdInfo.Name, cmdInfo.Synopsis)
 	out := fs.String("o", "", "write the trace to `FILE` (default trace-<cmd>-<date>.dat)")
 	force := fs.Bool("f", false, "overwrite FILE if it exists")
-	events := fs.String("e", "", "`EVENTS` to add (GROUP, GROUP:EVENT) or remove (-GROUP), comma-separated; default groups: sched, irq, timer, raw_syscalls, workqueue")
+	events := fs.String("e", "", "`EVENTS` to add (GROUP, GROUP:EVENT) or remove (-GROUP), comma-separated; default groups: sched, irq, timer, raw_syscalls, workqueue, task")
 	duration := fs.Duration("duration", 0, "stop recording after `D` (default: when CMD exits, or Ctrl-C)")
 	bufferKB := fs.Int("buffer-kb", record.DefaultBufferKB, "per-CPU ring buffer of `N` KB")
 	allCPUs := fs.Bool("all-cpus", false, "also drain the buffers of offline (possible) CPUs")

@@ -10,8 +10,9 @@ import (
 
 // DefaultGroups are the event groups recorded without -e: those the
 // analyses read (sched includes sched_process_*, irq the softirqs,
-// timer the hrtimers).
-var DefaultGroups = []string{"sched", "irq", "timer", "raw_syscalls", "workqueue"}
+// timer the hrtimers, task task_newtask, whose clone flags tell a new
+// thread from a new process: trace.dat keeps no tgid).
+var DefaultGroups = []string{"sched", "irq", "timer", "raw_syscalls", "workqueue", "task"}
 
 // Selection is the set of events to record: whole groups, plus single
 // events added to or removed from them.

@@ -18,7 +18,7 @@ func TestParseEvents(t *testing.T) {
 		{"", Selection{Groups: def}, ""},
 		{"kmem", Selection{Groups: append(append([]string{}, def...), "kmem")}, ""},
 		{"+kmem,-kmem", Selection{Groups: def}, ""},
-		{"-workqueue", Selection{Groups: def[:4]}, ""},
+		{"-workqueue", Selection{Groups: []string{"sched", "irq", "timer", "raw_syscalls", "task"}}, ""},
 		{"-sched:sched_stat_runtime", Selection{Groups: def, Remove: []string{"sched/sched_stat_runtime"}}, ""},
 		{"-sched:sched_stat_runtime,sched:sched_stat_runtime", Selection{Groups: def}, ""},
 		{"kmem:kmalloc", Selection{Groups: def, Add: []string{"kmem/kmalloc"}}, ""},

@@ -18,6 +18,8 @@ type scanRow struct {
 	proc     []byte // owned by the row (copied from the event)
 	comm     []byte // the event's task name, when proc came from another field (see useComm)
 	contents []byte // owned by the row; empty unless asked for
+	spare    []byte // contents' second buffer (nameSyscall)
+	labelled []byte // the fields named, for the details pane ([appendLabelled]); table pages only
 	// classAttrs and traceAttrs: the source's user attributes of the
 	// event's class and trace (shared strings), with the contents only
 	classAttrs, traceAttrs string
@@ -54,7 +56,7 @@ func (r *scanRow) appendText(dst []byte, c core.EventColumn) []byte {
 // eventRow converts to the table's row.
 func (r *scanRow) eventRow() core.EventRow {
 	row := core.EventRow{Rank: r.rank, Time: r.time, CPU: r.cpu, Event: r.event,
-		Process: string(r.proc), Contents: string(r.contents), ClassAttributes: r.classAttrs, TraceAttributes: r.traceAttrs}
+		Process: string(r.proc), Contents: string(r.contents), Fields: string(r.labelled), ClassAttributes: r.classAttrs, TraceAttributes: r.traceAttrs}
 	if r.tid >= 0 {
 		row.TID = strconv.FormatInt(r.tid, 10)
 	}
@@ -78,9 +80,12 @@ func (r *scanRow) fill(rank int64, ev *core.Event, src core.Source, cf *classFie
 	if f := ev.Field(idx.comm); f.Kind == core.FieldString {
 		r.comm = append(r.comm, f.Bytes...)
 	}
-	r.contents, r.classAttrs, r.traceAttrs = r.contents[:0], "", ""
+	r.contents, r.labelled, r.classAttrs, r.traceAttrs = r.contents[:0], r.labelled[:0], "", ""
 	if contents {
 		r.contents = src.AppendContents(r.contents, ev)
+		if idx.sysNR >= 0 {
+			r.nameSyscall(ev, idx, cf.sysTable(src))
+		}
 		if ua, ok := src.(userAttributer); ok {
 			r.traceAttrs, r.classAttrs = ua.UserAttributes(ev)
 		}

@@ -14,8 +14,18 @@
 //     in one pass the first time it is asked for, then any selection of
 //     time and threads is counted from memory ([Profile.Count]).
 //
+// The table's Contents are the source's AppendContents, as `tracetui
+// dump` prints them (dump equals `trace-cmd report`, `perf script`,
+// babeltrace2), with one addition: a raw system call (sys_enter and
+// sys_exit, raw_syscalls:*, LTTng's syscall_*_unknown) gets the name of
+// its number in front, "futex: NR 202 (...)" or "{ syscall = futex, ...",
+// from the trace's architecture (ingest/states/kernel/sysnames), as the
+// statistics name it. Rows whose contents are a format's text rather than
+// braced fields also carry [core.EventRow.Fields], each field labelled,
+// for the details pane.
+//
 // Building indexes, the format registry, the cache and dump stay in
 // package ingest.
 //
-// Imports: core, history, ingest/index (and its sub-packages) and ingest/states/callstack (symbols). Never ingest/query, ingest/cli or tui.
+// Imports: core, history, ingest/index (and its sub-packages) ingest/states/callstack (symbols) and ingest/states/kernel/sysnames (system call names). Never ingest/query, ingest/cli or tui.
 package trace

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -120,7 +121,11 @@ func (t *Table) readRun(first int64, n int, rows []scanRow) ([]scanRow, error) {
 			return rows, err
 		}
 		rows = append(rows, scanRow{})
-		rows[len(rows)-1].fill(first+int64(i), ev, t.src, &t.classes, true)
+		r := &rows[len(rows)-1]
+		r.fill(first+int64(i), ev, t.src, &t.classes, true)
+		if !bytes.HasPrefix(r.contents, []byte("{")) { // braces label their fields
+			r.labelled = appendLabelled(r.labelled, ev)
+		}
 	}
 	return rows, nil
 }

@@ -2,6 +2,7 @@ package trace
 
 import (
 	"context"
+	"github.com/tracetui/tracetui/ingest/states/kernel/sysnames"
 	"slices"
 	"strconv"
 	"sync"
@@ -22,13 +23,16 @@ var (
 // classFields caches, per event class ID, where the context fields are.
 // One per source instance: classes are the source's own.
 type classFields struct {
-	byID []classFieldIdx
+	byID     []classFieldIdx
+	sys      *sysnames.Table // names raw system calls (sysTable)
+	sysKnown bool
 }
 
 type classFieldIdx struct {
 	known      bool
 	tid, procN int
 	comm       int // the task name, when procN is another field (-1: none)
+	sysNR      int // a raw system call's number (-1: not one)
 }
 
 func (c *classFields) of(cl *core.EventClass) classFieldIdx {
@@ -38,7 +42,7 @@ func (c *classFields) of(cl *core.EventClass) classFieldIdx {
 	x := &c.byID[cl.ID]
 	if !x.known {
 		x.known, x.tid, x.procN = true, firstField(cl, tidFields), firstField(cl, processFields)
-		x.comm = cl.FieldIndex(core.FieldComm)
+		x.comm, x.sysNR = cl.FieldIndex(core.FieldComm), sysNumberField(cl)
 		if x.comm == x.procN {
 			x.comm = -1
 		}

@@ -89,7 +89,7 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		b.tableLines = l.TableEvents // clamped to the screen
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
-		return b.openPrompt(ui.PromptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
+		return b.openPrompt(ui.PromptGoTo, goToPrompt(b.win.Start, b.win.End), "")
 	case key.Matches(msg, km.Find):
 		return b.openPrompt(ui.PromptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):

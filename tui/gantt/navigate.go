@@ -2,7 +2,6 @@ package gantt
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -112,15 +111,7 @@ func parseGoTo(text string, start core.Time) (core.Time, error) {
 func (b *Gantt) promptDone(m ui.PromptDoneMsg) tea.Cmd {
 	switch m.Kind {
 	case ui.PromptGoTo:
-		t, err := parseGoTo(m.Text, b.win.Start)
-		if err == nil && (t < b.win.Start || t > b.win.End) {
-			err = fmt.Errorf("%s is outside the trace [%s, %s]", m.Text, core.FormatTimestamp(b.win.Start), core.FormatTimestamp(b.win.End))
-		}
-		if err != nil {
-			return b.prompt.Fail(err)
-		}
-		b.prompt.Close()
-		return b.moveCursor(t, true)
+		return b.goToDone(m.Text)
 	case ui.PromptFind:
 		re, err := regexp.Compile(m.Text)
 		if err != nil {

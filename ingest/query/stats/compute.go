@@ -334,14 +334,15 @@ func (q *query) comm(tid int32) string {
 	return ""
 }
 
-// pid returns a thread's process id: the tid when unknown.
-func (q *query) pid(tid int32) int32 {
+// pid returns a thread's process id, and false (with the tid, which
+// the reports' thread rows show as their PID) when the trace does not say.
+func (q *query) pid(tid int32) (int32, bool) {
 	if th := q.byTID[tid]; th != nil {
 		if v := q.last(th.pid); v.Kind() == core.KindInt32 || v.Kind() == core.KindInt64 {
-			return int32(v.Int())
+			return int32(v.Int()), true
 		}
 	}
-	return tid
+	return tid, false
 }
 
 // softName names a soft IRQ vector.

@@ -304,3 +304,38 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 }
+
+// TestNoProcessWithoutPID: a thread whose PID the trace does not say
+// (trace.dat before its threads fork or exec) has its thread rows, its
+// PID shown as its tid, but no process row of one thread is made up from
+// it; threads with a PID sum into their process.
+func TestNoProcessWithoutPID(t *testing.T) {
+	st := func(s core.ThreadStatus) core.Value { return core.Int32(int32(s)) }
+	h := build(t, 1000, []change{
+		{"Threads/5", 10, st(core.ThreadWaitCPU)},
+		{"Threads/5", 20, st(core.ThreadRunUser)},
+		{"Threads/5/Exec_name", 10, core.String("compile")},
+		{"Threads/6", 10, st(core.ThreadWaitCPU)},
+		{"Threads/6", 30, st(core.ThreadRunUser)},
+		{"Threads/6/Exec_name", 10, core.String("go")},
+		{"Threads/6/PID", 10, core.Int32(7)},
+		{"Threads/7/Exec_name", 10, core.String("go")},
+		{"CPUs/0/Current_thread", 20, core.Int32(5)},
+		{"CPUs/0/Current_thread", 30, core.Int32(6)},
+		{"CPUs/0/Current_thread", 50, core.Int32(0)},
+	})
+	rep, err := Compute(context.Background(), h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := rep.CPUUsage
+	if len(u.Threads) != 2 || len(u.Processes) != 1 {
+		t.Fatalf("threads %+v processes %+v, want 2 threads and 1 process", u.Threads, u.Processes)
+	}
+	if p := u.Processes[0]; p.PID != 7 || p.Comm != "go" || p.NS != 20 || !slices.Equal(p.Threads, []int32{6}) {
+		t.Errorf("process %+v, want go (7) with thread 6, 20 ns", p)
+	}
+	if len(rep.SchedLatency) != 2 || len(rep.ProcessLatency) != 1 || rep.ProcessLatency[0].PID != 7 {
+		t.Errorf("latency per thread %+v, per process %+v: want one process, 7", rep.SchedLatency, rep.ProcessLatency)
+	}
+}

@@ -63,7 +63,9 @@ func (q *query) cpuUsage(rep *Report, a *accumulators) {
 	}
 	procs := map[int32]*ProcessUsage{}
 	for tid, u := range byTID {
-		u.PID, u.Comm, u.Percent = q.pid(tid), q.comm(tid), pct(u.NS)
+		var known bool
+		u.PID, known = q.pid(tid)
+		u.Comm, u.Percent = q.comm(tid), pct(u.NS)
 		r := runs[tid]
 		slices.SortFunc(r, func(a, b run) int { return cmp.Compare(a.start, b.start) })
 		for i := 1; i < len(r); i++ {
@@ -72,6 +74,9 @@ func (q *query) cpuUsage(rep *Report, a *accumulators) {
 			}
 		}
 		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, *u) // Prios by prioBatch
+		if !known {
+			continue // no process row made up from one thread
+		}
 		p := procs[u.PID]
 		if p == nil {
 			p = &ProcessUsage{PID: u.PID, Comm: q.comm(u.PID)}

@@ -8,7 +8,8 @@
 //
 //   - CPU usage, from CPUs/<n>/Current_thread: per thread (time on a CPU,
 //     percent of the range, migrations: changes of the CPU it runs on,
-//     priorities seen), per process (its threads' sum), per CPU (time not
+//     priorities seen), per process (its threads' sum; a thread whose PID
+//     the trace does not say is in no process), per CPU (time not
 //     idle).
 //   - System calls, from Threads/<tid>/System_call: one call per non-null
 //     interval that starts and ends inside the range. Not counted: the

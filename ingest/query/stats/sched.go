@@ -34,8 +34,12 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 		if s.Count == 0 {
 			continue
 		}
-		row := LatencyRow{TID: th.tid, PID: q.pid(th.tid), Comm: q.comm(th.tid), Stats: s}
+		pid, known := q.pid(th.tid)
+		row := LatencyRow{TID: th.tid, PID: pid, Comm: q.comm(th.tid), Stats: s}
 		rep.SchedLatency = append(rep.SchedLatency, row)
+		if !known {
+			continue // no process row made up from one thread
+		}
 		p := procs[row.PID]
 		if p == nil {
 			p = &LatencyRow{TID: row.PID, PID: row.PID, Comm: q.comm(row.PID)}

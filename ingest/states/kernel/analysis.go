@@ -33,6 +33,8 @@ type Analysis struct {
 	rawSys   idMap            // raw syscall number -> id
 	sysTable *sysnames.Table  // names raw numbers; nil: "syscall#<n>"
 
+	clones clones // the clone/fork calls in progress, see clone.go
+
 	links wakeLinks // wake-up links (Threads/<tid>/Waker), see wakeup.go
 
 	irqNames irqNames // IRQ_names/<irq>, see irqnames.go
@@ -71,6 +73,7 @@ func New(sink core.StateSink, layout *Layout) *Analysis {
 		threadsKey: -1,
 		cpusKey:    -1,
 		sysIDs:     map[string]int32{},
+		clones:     newClones(),
 		irqNames:   irqNames{key: -1},
 	}
 }
@@ -164,6 +167,8 @@ func (a *Analysis) Handle(ev *core.Event) error {
 		a.popContext(c, ctxTimer)
 	case hStatedump:
 		a.statedump(c, ev, p)
+	case hNewTask:
+		a.newTask(c, ev, p)
 	case hPerfComm:
 		a.perfComm(c, ev, p)
 	case hPerfFork:
@@ -226,6 +231,7 @@ func (a *Analysis) sysID(name string) int32 {
 	id := int32(len(a.sysNames))
 	a.sysNames = append(a.sysNames, core.String(cleanText([]byte(name))))
 	a.sysIDs[name] = id
+	a.clones.named(name, id)
 	return id
 }
 

@@ -25,6 +25,7 @@ func (a *Analysis) sysEntry(c *cpu, ev *core.Event, p *classPlan) {
 			}
 		}
 		a.setSyscall(th, id)
+		a.noteClone(c, th, ev, p)
 		a.setNull(th, subSysError) // the previous call's failure is over
 		a.setStatus(th, int8(core.ThreadRunSyscall))
 	}
@@ -44,6 +45,7 @@ func (a *Analysis) sysExit(c *cpu, ev *core.Event, p *classPlan) {
 			a.setInt(th, subSysError, int32(ret))
 		}
 		a.setSyscall(th, -1)
+		a.endClone(c)
 		a.setStatus(th, int8(core.ThreadRunUser))
 	}
 	a.updateCPU(c)

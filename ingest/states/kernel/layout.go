@@ -35,6 +35,7 @@ const (
 	hPerfFork
 	hPerfExit
 	hPerfSwitch
+	hNewTask // task_newtask: the new task's clone flags (clone.go)
 	numHandlers
 )
 
@@ -57,6 +58,11 @@ const (
 	sMigTID, sMigDest = 0, 1
 	// raw syscall entry (number), irq_handler_*, softirq_*
 	sNumber = 0
+	// system call entry: a raw entry's arguments (hex text, the first
+	// one clone's flags), a named clone entry's flags (see clone.go)
+	sSysArgs, sCloneFlags = 1, 2
+	// task_newtask
+	sNewTaskFlags = 0
 	// irq_handler_entry: the handler's name
 	sIRQName = 1
 	// system call exit
@@ -135,7 +141,7 @@ var lttngFields = [numHandlers][numSlots]string{
 	hFree:        {"comm", "tid"},
 	hPiSetprio:   {"tid", "newprio"},
 	hMigrate:     {"tid", "dest_cpu"},
-	hSysEntry:    {"id"}, // only read for sys_unknown
+	hSysEntry:    {"id", "", "clone_flags"}, // id only read for sys_unknown
 	hSysExit:     {"ret"},
 	hIrqEntry:    {"irq", "name"},
 	hIrqExit:     {"irq"},
@@ -151,14 +157,15 @@ var linuxFields = [numHandlers][numSlots]string{
 	hSchedSwitch: {"prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio"},
 	hWakeup:      {"comm", "pid", "prio", "target_cpu"},
 	// perf names the parent parent_comm/parent_pid, ftrace comm/pid; the
-	// process ids (tgids) are not recorded.
+	// process ids (tgids) are not recorded: clone.go infers the child's.
 	hFork:      {"parent_comm|comm", "parent_pid|pid", "", "child_comm", "child_pid", ""},
 	hExec:      {"filename", "pid"},
 	hExit:      {"comm", "pid"},
 	hFree:      {"comm", "pid"},
 	hPiSetprio: {"pid", "newprio"},
 	hMigrate:   {"pid", "dest_cpu"},
-	hSysEntry:  {"id|NR"},
+	hSysEntry:  {"id|NR", "args", "clone_flags"},
+	hNewTask:   {"clone_flags"},
 	hSysExit:   {"ret"},
 	hIrqEntry:  {"irq", "name"},
 	hIrqExit:   {"irq"},
@@ -207,7 +214,8 @@ var (
 		events: withEvents(schedEvents("sched:"),
 			"irq:irq_handler_entry", hIrqEntry, "irq:irq_handler_exit", hIrqExit,
 			"irq:softirq_raise", hSoftRaise, "irq:softirq_entry", hSoftEntry, "irq:softirq_exit", hSoftExit,
-			"timer:hrtimer_expire_entry", hTimerEntry, "timer:hrtimer_expire_exit", hTimerExit),
+			"timer:hrtimer_expire_entry", hTimerEntry, "timer:hrtimer_expire_exit", hTimerExit,
+			"task:task_newtask", hNewTask),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"syscalls:sys_enter_"},
 		sysExitPrefixes:  []string{"syscalls:sys_exit_"},
@@ -226,7 +234,8 @@ var (
 		events: withEvents(schedEvents(""),
 			"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
 			"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
-			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit),
+			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit,
+			"task_newtask", hNewTask),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"sys_enter_"},
 		sysExitPrefixes:  []string{"sys_exit_"},

@@ -111,6 +111,8 @@ func (a *Analysis) fork(c *cpu, ev *core.Event, p *classPlan) {
 	}
 	if pid, ok := intField(ev, p.f[sChildPID]); ok && pid > 0 && fitsInt32(pid) {
 		a.setInt(child, subPID, int32(pid))
+	} else if pid, ok := a.clones.childPID(parentTID, childTID, parent); ok {
+		a.setInt(child, subPID, pid)
 	}
 	a.setStatus(child, int8(core.ThreadWaitCPU))
 	if parent != nil {
@@ -129,6 +131,15 @@ func (a *Analysis) exec(c *cpu, ev *core.Event, p *classPlan) {
 		return
 	}
 	a.setExecName(th, baseName(textField(ev, p.f[sExecFile])))
+	// After exec the thread leads its process (a non-leader that execs
+	// takes the leader's id): its tid is the process id.
+	tid, ok := intField(ev, p.f[sExecTID])
+	if !ok && c != nil {
+		tid, ok = int64(c.cur), true
+	}
+	if ok && tid > 0 && fitsInt32(tid) {
+		a.setInt(th, subPID, int32(tid))
+	}
 }
 
 // exit: the thread is still running (its last sched_switch gives its

@@ -186,7 +186,12 @@ func (d *Screen) lines(w int) []string {
 		for c := frame.ColCPU; c < frame.ColContents; c++ {
 			field(c.String(), e.Text(c))
 		}
-		for _, f := range SplitFields(e.Contents) {
+		fields := e.Contents
+		if e.Fields != "" { // a format's text (trace.dat): as printed, then each field named
+			field("Contents", e.Contents)
+			fields = e.Fields
+		}
+		for _, f := range SplitFields(fields) {
 			name, value, ok := strings.Cut(f, " = ")
 			if !ok {
 				name, value = "", f

@@ -40,3 +40,29 @@ func TestUserAttributesShown(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldsLabelled: an event whose contents are a format's text
+// (trace.dat's "NR 202 (...)") shows that text as its Contents line, then
+// one labelled line per field; braced contents are split as before.
+func TestFieldsLabelled(t *testing.T) {
+	sh := &ui.Shared{Width: 100, Height: 40, Styles: ui.NewStyles(lipgloss.NewRenderer(io.Discard), true), Keys: keymap.Default()}
+	h := core.NewMemHistory(0)
+	win := frame.Window{Start: 0, End: 100, Cols: 100}
+	row := core.EventRow{Event: "sys_enter", CPU: 1, Contents: "futex: NR 202 (3c514d65c960, 80)",
+		Fields: `{ NR = 202, args = "3c514d65c960, 80" }`}
+	d, _ := New(context.Background(), sh, nil, h, win, 0, &row, nil)
+	var got []string
+	for _, l := range d.View(ui.Area{Width: 100, Height: 40}) {
+		if l = strings.TrimRight(l, " "); strings.HasPrefix(l, "  Contents") || strings.HasPrefix(l, "  NR") || strings.HasPrefix(l, "  args") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"  Contents         futex: NR 202 (3c514d65c960, 80)",
+		"  NR               202",
+		`  args             "3c514d65c960, 80"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("details lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
