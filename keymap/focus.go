@@ -102,7 +102,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.ZoomIn).does("zoom in").hint(30), use(&k.ZoomOut).does("zoom out").hint(40),
 			use(&k.ZoomSelection).does("zoom to the selection (and clear it)"), use(&k.ZoomAll),
 			use(&k.PrevChange), use(&k.NextChange),
-			use(&k.Select), use(&k.GoTo).hint(120), use(&k.AbsTimes),
+			use(&k.Select), use(&k.GoTo).hint(120), use(&k.GoToEvent), use(&k.AbsTimes),
 			use(&k.ControlFlow), use(&k.Resources),
 			use(&k.Find).hint(130), use(&k.FindNext), use(&k.FindPrev),
 			use(&k.FollowWaker), use(&k.WakerBack), use(&k.FlowJump),
@@ -117,6 +117,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Up), use(&k.Down), use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),
 			use(&k.Left).does("cursor a column left"), use(&k.Right).does("cursor a column right"),
 			use(&k.Toggle).does("expand/collapse the process").hintAs(25, "expand"),
+			use(&k.ExpandAll), use(&k.CollapseAll),
 			fixed("esc", "clear the selection"),
 		}},
 		{Name: FocusTable, Intro: "the events from the cursor on (tab gives it the focus)", Base: FocusMain, Uses: []Use{

@@ -21,7 +21,8 @@ type RowTree struct {
 	at      *core.AttributeTree
 	threads core.Key // Threads, for byTID; -1 when absent
 
-	closed  []int32        // rows closed at open that have children
+	closed  []int32        // rows closed at open (or by CollapseAll) that have children
+	allOpen bool           // ExpandAll: every row open unless toggled
 	toggled map[int32]bool // rows the user opened (true) or closed
 	cuts    []cut          // the hidden rows, outermost subtrees, in order
 	nvis    int            // visible rows
@@ -54,10 +55,7 @@ func (t *RowTree) Len() int { return t.Rows.Len() }
 func (t *RowTree) Node(i int32) Node {
 	r := t.Rows.Row(i)
 	n := Node{Label: t.Rows.Label(r), Kind: rowKind(r.Kind), Key: core.Key(r.Key), Thread: core.Key(r.Thread),
-		Depth: r.Depth, Parent: r.Parent, End: r.End, Leaf: r.End <= i+1, Expanded: r.Expanded}
-	if e, ok := t.toggled[i]; ok {
-		n.Expanded = e
-	}
+		Depth: r.Depth, Parent: r.Parent, End: r.End, Leaf: r.End <= i+1, Expanded: t.isExpanded(i)}
 	if k := r.TIDLen(); k > 0 && k <= len(n.Label) {
 		n.Tid = n.Label[len(n.Label)-k:]
 	}
@@ -113,7 +111,38 @@ func (t *RowTree) isExpanded(i int32) bool {
 	if e, ok := t.toggled[i]; ok {
 		return e
 	}
-	return t.Rows.Row(i).Expanded
+	return t.openAtBase(i)
+}
+
+// openAtBase reports whether row i is open before the user's toggles: as
+// stored, or every row after ExpandAll, less the rows CollapseAll closed.
+func (t *RowTree) openAtBase(i int32) bool {
+	if _, found := slices.BinarySearch(t.closed, i); found {
+		return false
+	}
+	return t.allOpen || t.Rows.Row(i).Expanded
+}
+
+// ExpandAll opens every row: O(1), whatever the number of rows.
+func (t *RowTree) ExpandAll() {
+	t.allOpen, t.closed = true, nil
+	clear(t.toggled)
+	t.flatten()
+}
+
+// CollapseAll closes every top-level row with children (and the rows
+// closed at open), leaving the roots alone on screen.
+func (t *RowTree) CollapseAll() {
+	closed := slices.Clone(t.Rows.Collapsed())
+	for _, r := range t.Roots() {
+		if t.Rows.Row(r).End > r+1 {
+			closed = append(closed, r)
+		}
+	}
+	slices.Sort(closed)
+	t.allOpen, t.closed = false, slices.Compact(closed)
+	clear(t.toggled)
+	t.flatten()
 }
 
 // VisibleLen returns the number of visible rows.
@@ -154,7 +183,7 @@ func (t *RowTree) flatten() {
 		// Closed at open and not opened since, and closed since.
 		closed = slices.DeleteFunc(slices.Clone(t.closed), func(i int32) bool { return t.toggled[i] })
 		for i, open := range t.toggled {
-			if r := t.Rows.Row(i); !open && r.Expanded && r.End > i+1 {
+			if r := t.Rows.Row(i); !open && t.openAtBase(i) && r.End > i+1 {
 				closed = append(closed, i)
 			}
 		}

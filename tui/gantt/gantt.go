@@ -34,6 +34,7 @@ type Gantt struct {
 	hist  core.History
 	info  frame.TraceInfo
 	names *frame.FrameNames // call-stack frames by symbol
+	evNum ui.Job            // reading the event '#' asked for
 
 	panes   []pane // paneControlFlow, paneResources
 	pane    int    // the one shown
@@ -132,6 +133,11 @@ func (b *Gantt) Init() tea.Cmd {
 	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End))
 }
 
+// opensExpanded reports whether a trace of format opens with every row
+// expanded: Chrome's and Pajé's rows are few and their contents (slices
+// on call stack depths, containers' states) sit under collapsed rows.
+func opensExpanded(format string) bool { return format == "chrome" || format == "paje" }
+
 // tree is the shown pane's rows (never nil once loaded).
 func (b *Gantt) tree() *frame.RowTree { return b.panes[b.pane].tree }
 
@@ -211,6 +217,9 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		b.panes[frame.PaneControlFlow].tree = msg.tree
+		if opensExpanded(b.info.Format) {
+			msg.tree.ExpandAll()
+		}
 		if b.focusing {
 			return tea.Batch(b.changed(false), b.findNext(false))
 		}
@@ -232,6 +241,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
+	case eventNumberMsg:
+		return b.gotEventNumber(msg)
 	case findMsg:
 		return b.found(msg)
 	case changeMsg:

@@ -23,6 +23,7 @@ func (b *Gantt) closeJobs() {
 	b.changes.Stop()
 	b.flows.Stop()
 	b.density.job.Stop()
+	b.evNum.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
@@ -107,6 +108,8 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.wakerBack()
 	case key.Matches(msg, km.CriticalPath):
 		return b.openCritPath()
+	case key.Matches(msg, km.GoToEvent):
+		return b.openPrompt(ui.PromptEvent, fmt.Sprintf("go to event number (1–%d): ", b.table.total), "")
 	case key.Matches(msg, km.AbsTimes):
 		b.sh.AbsTimes = !b.sh.AbsTimes
 		return nil
@@ -171,6 +174,12 @@ func (b *Gantt) ganttKey(msg tea.KeyMsg) tea.Cmd {
 		if !t.Toggle() {
 			return nil
 		}
+	case key.Matches(msg, km.ExpandAll):
+		t.ExpandAll()
+		b.setNote(noteInfo, fmt.Sprintf("all rows expanded: %d shown", t.VisibleLen()))
+	case key.Matches(msg, km.CollapseAll):
+		t.CollapseAll()
+		b.setNote(noteInfo, fmt.Sprintf("all rows collapsed: %d shown", t.VisibleLen()))
 	case key.Matches(msg, km.Left, km.Right):
 		c := b.win.ColOf(b.cursor)
 		if key.Matches(msg, km.Left) {

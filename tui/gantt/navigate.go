@@ -129,6 +129,8 @@ func (b *Gantt) promptDone(m ui.PromptDoneMsg) tea.Cmd {
 		b.prompt.Close()
 		b.findRe = re
 		return b.findNext(false)
+	case ui.PromptEvent:
+		return b.goToEventNumber(m.Text)
 	case ui.PromptFilter:
 		if err := b.table.setPattern(b.table.col, m.Text); err != nil {
 			return b.prompt.Fail(err)

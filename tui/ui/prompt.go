@@ -16,6 +16,7 @@ const (
 	PromptGoTo              // ':' a time
 	PromptFind              // '/' a row regex
 	PromptFilter            // 'f' a column filter regex
+	PromptEvent             // '#' an event number
 )
 
 // Prompt is the input line that replaces the help line while the user

@@ -1,0 +1,99 @@
+package gantt
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracetui/tracetui/tui/frame/frametest"
+)
+
+// Update tests of expand/collapse all and go to event number (part of
+// bindingTests, kept here: bindings_test.go is long enough).
+func init() {
+	bindingTests["collapse_all"] = func(t *testing.T, hs *harness) {
+		tr := hs.b().tree()
+		roots := len(tr.Roots())
+		hs.press("collapse_all")
+		if got := tr.VisibleLen(); got != roots {
+			t.Errorf("%d rows shown after collapse all, want the %d roots", got, roots)
+		}
+		for _, r := range tr.Roots() {
+			if n := tr.Node(r); !n.Leaf && n.Expanded {
+				t.Errorf("root %q still reads expanded", n.Label)
+			}
+		}
+		hs.selectRow("firefox 2000")
+		hs.press("toggle") // one root opens again, the others stay closed
+		if got := tr.VisibleLen(); got <= roots {
+			t.Errorf("%d rows after expanding the first root, want more than %d", got, roots)
+		}
+	}
+	bindingTests["expand_all"] = func(t *testing.T, hs *harness) {
+		tr := hs.b().tree()
+		hs.press("collapse_all")
+		hs.press("expand_all")
+		if got, want := tr.VisibleLen(), tr.Len(); got != want {
+			t.Errorf("%d rows shown after expand all, want every one of %d", got, want)
+		}
+		for i := range int32(tr.Len()) {
+			if n := tr.Node(i); !n.Leaf && !n.Expanded {
+				t.Errorf("row %q reads collapsed after expand all", n.Label)
+			}
+		}
+		hs.selectRow("firefox 2000")
+		n := tr.VisibleLen()
+		hs.press("toggle") // a row closes again after expand all
+		if got := tr.VisibleLen(); got >= n {
+			t.Errorf("%d rows after collapsing firefox, want fewer than %d", got, n)
+		}
+		if !strings.Contains(hs.view(), "firefox 2000") {
+			t.Error("the collapsed row is not drawn")
+		}
+	}
+	bindingTests["goto_event"] = func(t *testing.T, hs *harness) {
+		all := hs.b().trace.Events().(*frametest.MemEvents).All
+		want := all[len(all)/2]
+		hs.press("goto_event")
+		hs.typeText("#" + itoa(want.Rank+1))
+		hs.keys("enter")
+		b := hs.b()
+		if b.prompt.Active() || b.cursor != want.Time {
+			t.Fatalf("cursor %d (prompt open %v), want event %d's time %d", b.cursor, b.prompt.Active(), want.Rank+1, want.Time)
+		}
+		if got := b.table.rankOf(b.table.sel); got != want.Rank {
+			t.Errorf("table selects rank %d, want %d", got, want.Rank)
+		}
+		if !strings.Contains(b.statusLine()+hs.view(), "event "+itoa(want.Rank+1)) {
+			t.Errorf("no note naming the event in %q", b.statusLine())
+		}
+		for _, bad := range []string{"0", "x", itoa(int64(len(all)) + 1)} {
+			hs.press("goto_event")
+			hs.typeText(bad)
+			hs.keys("enter")
+			if !b.prompt.Active() || b.prompt.Err == nil || !strings.Contains(hs.view(), "bad event number") {
+				t.Errorf("%q: the prompt must stay open with the error", bad)
+			}
+			hs.keys("esc")
+			if b.cursor != want.Time {
+				t.Errorf("%q moved the cursor", bad)
+			}
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestChromeOpensExpanded: a Chrome trace opens with every row expanded
+// (its slices sit on call stack rows under the threads), a kernel trace
+// as stored.
+func TestChromeOpensExpanded(t *testing.T) {
+	hs := newHarness(t, openSample(t, "chrome/catapult-tracks.json"), 100, 30, true)
+	tr := hs.b().tree()
+	if got, want := tr.VisibleLen(), tr.Len(); got != want {
+		t.Errorf("Chrome opens with %d of %d rows shown, want all", got, want)
+	}
+	if !opensExpanded("paje") || opensExpanded("ctf") || opensExpanded("tracedat") {
+		t.Error("opensExpanded: Pajé opens expanded, kernel traces as stored")
+	}
+}
