@@ -104,7 +104,6 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.PrevChange), use(&k.NextChange),
 			use(&k.Select), use(&k.GoTo).hint(120), use(&k.GoToEvent), use(&k.AbsTimes),
 			use(&k.ControlFlow), use(&k.Resources),
-			use(&k.Find).hint(130), use(&k.FindNext), use(&k.FindPrev),
 			use(&k.FollowWaker), use(&k.WakerBack), use(&k.FlowJump),
 			use(&k.Focus).does("focus the table / the Gantt").hintAs(100, "table/Gantt"),
 			use(&k.Filter).hint(110), use(&k.ToggleTable), use(&k.GrowTable), use(&k.ShrinkTable),
@@ -118,6 +117,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Left).does("cursor a column left"), use(&k.Right).does("cursor a column right"),
 			use(&k.Toggle).does("expand/collapse the process").hintAs(25, "expand"),
 			use(&k.ExpandAll), use(&k.CollapseAll),
+			use(&k.Find).hint(130), use(&k.FindNext), use(&k.FindPrev),
 			fixed("esc", "clear the selection"),
 		}},
 		{Name: FocusTable, Intro: "the events from the cursor on (tab gives it the focus)", Base: FocusMain, Uses: []Use{
@@ -129,6 +129,8 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.ContentsLeft).does("scroll Contents left («: text cut)"),
 			use(&k.ContentsRight).does("scroll Contents right (»: more)"),
 			use(&k.Copy).does("copy the event as one line (OSC 52)"),
+			use(&k.Find).does("search the focused column: matches highlighted, none hidden").hintAs(130, "search"),
+			use(&k.FindNext).does("next match in the table"), use(&k.FindPrev).does("previous match in the table"),
 			fixed("esc", "clear the selection"),
 		}},
 		{Name: FocusMarks, Intro: "named instants, as in vim; marks A and B measure a delta", Uses: []Use{

@@ -235,7 +235,7 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.zoomTo(msg)
 	case compare.GoToMsg:
 		return b.goToCompared(msg)
-	case rowsMsg, rankMsg, filterMsg:
+	case rowsMsg, rankMsg, filterMsg, searchMsg:
 		return b.own(b.table.Update(msg))
 	case flowFoundMsg:
 		return b.flowFound(msg)

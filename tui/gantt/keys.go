@@ -91,6 +91,11 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
 		return b.openPrompt(ui.PromptGoTo, "go to (12.5ms or +12.5ms from the start, 1412670961.2 s absolute): ", "")
+	case key.Matches(msg, km.Find) && b.table.focused:
+		return b.openPrompt(ui.PromptSearch, fmt.Sprintf("search %s (regex, highlights): ", b.table.col), "")
+	case key.Matches(msg, km.FindNext, km.FindPrev) && b.table.focused && b.table.search.re != nil:
+		b.setNote(noteInfo, b.table.searchMove(key.Matches(msg, km.FindPrev)))
+		return b.table.fetch(b.ctx)
 	case key.Matches(msg, km.Find):
 		return b.openPrompt(ui.PromptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):
