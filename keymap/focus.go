@@ -135,7 +135,7 @@ func (k *KeyMap) Focuses() []Focus {
 		}},
 		{Name: FocusMarks, Intro: "named instants, as in vim; marks A and B measure a delta", Uses: []Use{
 			use(&k.SetMark).does("then a letter: mark the cursor"),
-			use(&k.JumpMark).does("then a letter: back to the mark"),
+			use(&k.JumpMark).does("then a letter: back to the mark; then ?: list the marks"),
 			use(&k.Copy).does("copy the cursor time or selection (OSC 52)"),
 		}},
 		{Name: FocusStats, Intro: "per-state, per-row and system-call tables of the selection or view", Uses: []Use{

@@ -35,6 +35,9 @@ type Gantt struct {
 	info  frame.TraceInfo
 	names *frame.FrameNames // call-stack frames by symbol
 	evNum ui.Job            // reading the event '#' asked for
+	// restoreTID: the thread of the last session's view, selected once
+	// the rows are read (session.go).
+	restoreTID string
 
 	panes   []pane // paneControlFlow, paneResources
 	pane    int    // the one shown
@@ -127,10 +130,11 @@ func New(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.T
 // over the whole trace).
 func (b *Gantt) Init() tea.Cmd {
 	ctx, h, tr := b.ctx, b.hist, b.trace
+	restored := b.restoreView()
 	return tea.Batch(func() tea.Msg {
 		t, err := frame.BuildControlFlow(ctx, h, frame.StoredRows(tr))
 		return treeMsg{t, err}
-	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End))
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End), restored)
 }
 
 // opensExpanded reports whether a trace of format opens with every row
@@ -175,7 +179,10 @@ func (b *Gantt) Window() frame.Window { return b.win }
 
 // Close cancels the Gantt's background work (on quit and when the
 // program ends).
-func (b *Gantt) Close() { b.closeJobs() }
+func (b *Gantt) Close() {
+	b.closeJobs()
+	_ = b.saveView() // nowhere left to say a failure: the next open starts as new
+}
 
 // own carries out a step of a part of the main screen (the table): its
 // note, the view it opens, its command.
@@ -220,6 +227,7 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		if opensExpanded(b.info.Format) {
 			msg.tree.ExpandAll()
 		}
+		b.restoreThread(msg.tree)
 		if b.focusing {
 			return tea.Batch(b.changed(false), b.findNext(false))
 		}
