@@ -34,7 +34,7 @@ func TestViewLastsInTmux(t *testing.T) {
 	s.waitFor(5*time.Second, "mark B set at")
 	s.prompt("f", "sched_wakeup", "match")
 	s.waitGone(20*time.Second, "%") // the filter's scan is over
-	s.send("q") // the second run starts at once (its screen covers "[first 0]")
+	s.send("q")                     // the second run starts at once (its screen covers "[first 0]")
 	s.waitFor(60*time.Second, "view of the last session restored: 2 marks, filter Event /sched_wakeup/")
 	s.send("'", "?")
 	s.waitFor(5*time.Second, "go to mark: B +")
