@@ -42,6 +42,14 @@ func TestViewLastsInTmux(t *testing.T) {
 		t.Errorf("mark a missing from the list:\n%s", scr)
 	}
 	s.send("a")
+	// Copy in tmux's default configuration (the session's, -f /dev/null):
+	// through tmux's buffer, which the test reads back.
+	s.send("y")
+	s.waitFor(5*time.Second, "copied the cursor time to tmux's buffer")
+	buf, err := s.cmd("show-buffer")
+	if err != nil || !strings.Contains(s.screen(), "pastes): "+strings.TrimSpace(buf)) || strings.TrimSpace(buf) == "" {
+		t.Errorf("tmux buffer %q (%v), not the copied time on screen:\n%s", buf, err, s.screen())
+	}
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
 

@@ -249,6 +249,9 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
+	case copiedMsg:
+		b.Note(msg.note, msg.warn)
+		return nil
 	case eventNumberMsg:
 		return b.gotEventNumber(msg)
 	case findMsg:

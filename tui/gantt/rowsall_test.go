@@ -1,10 +1,14 @@
 package gantt
 
 import (
+	"bytes"
+	"encoding/base64"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
@@ -95,5 +99,29 @@ func TestChromeOpensExpanded(t *testing.T) {
 	}
 	if !opensExpanded("paje") || opensExpanded("ctf") || opensExpanded("tracedat") {
 		t.Error("opensExpanded: Pajé opens expanded, kernel traces as stored")
+	}
+}
+
+// TestCopyInTmux: in tmux the copy goes through tmux's buffer and says
+// so; when tmux refuses, the OSC 52 sequence goes out wrapped for tmux's
+// passthrough and the note says what that needs.
+func TestCopyInTmux(t *testing.T) {
+	hs := newHarness(t, frametest.NewDemoTrace(), 100, 30, true)
+	b := hs.b()
+	var out bytes.Buffer
+	var got []string
+	fail := error(nil)
+	b.sh.Clipboard = &out
+	b.sh.TmuxCopy = func(text string) error { got = append(got, text); return fail }
+	hs.press("copy")
+	cur := core.FormatTimestamp(b.cursor)
+	if len(got) != 1 || got[0] != cur || out.Len() != 0 || !strings.Contains(b.note, "tmux's buffer") {
+		t.Errorf("tmux copy: loaded %q, wrote %q, note %q; want %q loaded, nothing written", got, out.String(), b.note, cur)
+	}
+	fail = errors.New("tmux load-buffer: exit status 1")
+	hs.press("copy")
+	want := "\x1bPtmux;\x1b\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(cur)) + "\x07\x1b\\"
+	if out.String() != want || !strings.Contains(b.note, "allow-passthrough on") {
+		t.Errorf("tmux refused: wrote %q, note %q; want %q and the note saying what it needs", out.String(), b.note, want)
 	}
 }
