@@ -300,9 +300,9 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	}
 	s.send(")") // the Contents column scrolls: « at its left, '<' in plain text
 	s.waitFor(5*time.Second, "systemd        <")
-	s.send("y") // the selected event, copied
+	s.send("y")                                                             // the selected event, copied
 	s.waitFor(5*time.Second, "pastes): 1412670961.000000000 [0] systemd/1") // in tmux: through its buffer
-	s.send("Tab", "2", "w", "w", "w", "w") // Resources, zoomed in: runs named
+	s.send("Tab", "2", "w", "w", "w", "w")                                  // Resources, zoomed in: runs named
 	s.waitFor(5*time.Second, "ls 1200")
 	s.send("q")
 	s.waitFor(5*time.Second, "[exit 0]")
