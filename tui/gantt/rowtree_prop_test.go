@@ -212,8 +212,8 @@ func randomRows(r *rand.Rand) []pstree.Row {
 	return rows
 }
 
-// TestRowTreeMatchesEager: after random moves, expansions, collapses,
-// selections and finds on random trees, the tree read on demand shows the
+// TestRowTreeMatchesEager: after random moves, expansions, collapses
+// (one row or all), selections and finds on random trees, the tree read on demand shows the
 // same rows, in the same order, with the same selection, as the eager
 // tree (TRACETUI_SEED replays a run).
 func TestRowTreeMatchesEager(t *testing.T) {
@@ -246,7 +246,26 @@ func TestRowTreeMatchesEager(t *testing.T) {
 		}
 		check()
 		for range 30 {
-			switch op := r.IntN(5); op {
+			switch op := r.IntN(7); op {
+			case 5:
+				log = append(log, "expand all")
+				lazy.ExpandAll()
+				for i := range ref.expanded {
+					ref.expanded[i] = true
+				}
+				ref.flatten()
+			case 6:
+				log = append(log, "collapse all")
+				lazy.CollapseAll()
+				for i := range ref.expanded {
+					ref.expanded[i] = rows[i].Expanded
+				}
+				for _, root := range ref.roots {
+					if len(ref.children[root]) > 0 {
+						ref.expanded[root] = false
+					}
+				}
+				ref.flatten()
 			case 0:
 				d := r.IntN(11) - 5
 				log = append(log, "move "+strconv.Itoa(d))
@@ -267,7 +286,7 @@ func TestRowTreeMatchesEager(t *testing.T) {
 				log = append(log, "select "+rows[n].Label)
 				lazy.SelectNode(ref.pos[n])
 				ref.selectNode(n)
-			default:
+			case 3, 4:
 				re := regexp.MustCompile(findPatterns[r.IntN(len(findPatterns))])
 				back := op == 4
 				log = append(log, "find "+re.String())
