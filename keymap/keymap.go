@@ -44,6 +44,7 @@ type KeyMap struct {
 	Toggle       key.Binding
 	ExpandAll    key.Binding
 	CollapseAll  key.Binding
+	HideIdle     key.Binding
 	ControlFlow  key.Binding
 	Resources    key.Binding
 	Find         key.Binding
@@ -135,6 +136,7 @@ func Default() KeyMap {
 		Toggle:       bind("enter", "expand · go to event/part", "enter"),
 		ExpandAll:    bind("E", "expand all rows", "E"),
 		CollapseAll:  bind("C", "collapse all rows", "C"),
+		HideIdle:     bind("x", "hide/show rows idle in the window", "x"),
 		ControlFlow:  bind("1", "Control Flow", "1"),
 		Resources:    bind("2", "Resources", "2"),
 		Find:         bind("/", "find row", "/"),
@@ -203,6 +205,7 @@ func (k *KeyMap) Actions() []Action {
 		{"toggle", GroupRows, &k.Toggle},
 		{"expand_all", GroupRows, &k.ExpandAll},
 		{"collapse_all", GroupRows, &k.CollapseAll},
+		{"hide_idle", GroupRows, &k.HideIdle},
 		{"control_flow", GroupRows, &k.ControlFlow},
 		{"resources", GroupRows, &k.Resources},
 		{"find", GroupRows, &k.Find},

@@ -24,6 +24,7 @@ type RowTree struct {
 	closed  []int32        // rows closed at open (or by CollapseAll) that have children
 	allOpen bool           // ExpandAll: every row open unless toggled
 	toggled map[int32]bool // rows the user opened (true) or closed
+	hidden  []int32        // rows hidden with their subtrees (SetHidden), ascending
 	cuts    []cut          // the hidden rows, outermost subtrees, in order
 	nvis    int            // visible rows
 	Sel     int            // index into the visible rows
@@ -191,11 +192,29 @@ func (t *RowTree) flatten() {
 	}
 	t.cuts = t.cuts[:0]
 	hidden := 0
-	for _, i := range closed {
+	// A closed row hides its descendants, a hidden row itself too: merged
+	// in row order, a hidden row's cut before its own closed one.
+	type cutAt struct {
+		from int32
+		self bool
+	}
+	all := make([]cutAt, 0, len(closed)+len(t.hidden))
+	for i, j := 0, 0; i < len(closed) || j < len(t.hidden); {
+		if j < len(t.hidden) && (i == len(closed) || t.hidden[j] <= closed[i]) {
+			all, j = append(all, cutAt{t.hidden[j], true}), j+1
+		} else {
+			all, i = append(all, cutAt{closed[i], false}), i+1
+		}
+	}
+	for _, a := range all {
+		i := a.from
 		if n := len(t.cuts); n > 0 && i < t.cuts[n-1].to {
-			continue // inside a closed subtree
+			continue // inside a closed or hidden subtree
 		}
 		c := cut{from: i + 1, to: t.Rows.Row(i).End, hiddenBefore: hidden}
+		if a.self {
+			c.from = i
+		}
 		if c.to <= c.from {
 			continue
 		}
@@ -212,6 +231,26 @@ func (t *RowTree) flatten() {
 	}
 }
 
+// SetHidden hides rows (ascending) with their subtrees, whatever their
+// expansion; nil shows every row again.
+func (t *RowTree) SetHidden(rows []int32) {
+	t.hidden = rows
+	t.flatten()
+}
+
+// unhide shows row i again if SetHidden hid it.
+func (t *RowTree) unhide(i int32) bool {
+	k, found := slices.BinarySearch(t.hidden, i)
+	if found {
+		t.hidden = slices.Delete(slices.Clone(t.hidden), k, k+1)
+	}
+	return found
+}
+
+// Hidden returns the number of rows SetHidden hides (their subtrees not
+// counted).
+func (t *RowTree) Hidden() int { return len(t.hidden) }
+
 // Selected returns the selected row, or -1 when the tree is empty.
 func (t *RowTree) Selected() int32 {
 	if t.Sel < 0 || t.Sel >= t.nvis {
@@ -220,13 +259,15 @@ func (t *RowTree) Selected() int32 {
 	return t.VisibleRow(t.Sel)
 }
 
-// SelectNode selects row n, expanding its ancestors if needed.
+// SelectNode selects row n, expanding its ancestors and showing it and
+// them again if hidden (SetHidden).
 func (t *RowTree) SelectNode(n int32) {
-	changed := false
+	changed := t.unhide(n)
 	for p := t.Rows.Row(n).Parent; p >= 0; p = t.Rows.Row(p).Parent {
 		if !t.isExpanded(p) {
 			t.toggled[p], changed = true, true
 		}
+		changed = t.unhide(p) || changed
 	}
 	if changed {
 		t.flatten()

@@ -38,6 +38,7 @@ type Gantt struct {
 	// restoreTID: the thread of the last session's view, selected once
 	// the rows are read (session.go).
 	restoreTID string
+	idle       idleState // hiding the rows idle in the window (idle.go)
 
 	panes   []pane // paneControlFlow, paneResources
 	pane    int    // the one shown
@@ -249,6 +250,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
+	case idleMsg:
+		return b.gotIdle(msg)
 	case copiedMsg:
 		b.Note(msg.note, msg.warn)
 		return nil
@@ -301,7 +304,7 @@ func (b *Gantt) changed(cursorMoved bool) tea.Cmd {
 	if cursorMoved {
 		cmds = append(cmds, b.table.syncTo(b.ctx, b.cursor))
 	}
-	cmds = append(cmds, b.table.fetch(b.ctx))
+	cmds = append(cmds, b.table.fetch(b.ctx), b.refreshIdle())
 	return tea.Batch(cmds...)
 }
 

@@ -24,6 +24,7 @@ func (b *Gantt) closeJobs() {
 	b.flows.Stop()
 	b.density.job.Stop()
 	b.evNum.Stop()
+	b.idle.job.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
@@ -179,6 +180,8 @@ func (b *Gantt) ganttKey(msg tea.KeyMsg) tea.Cmd {
 		if !t.Toggle() {
 			return nil
 		}
+	case key.Matches(msg, km.HideIdle):
+		return b.toggleIdle()
 	case key.Matches(msg, km.ExpandAll):
 		t.ExpandAll()
 		b.setNote(noteInfo, fmt.Sprintf("all rows expanded: %d shown", t.VisibleLen()))

@@ -2,8 +2,10 @@ package gantt
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -123,5 +125,66 @@ func TestCopyInTmux(t *testing.T) {
 	want := "\x1bPtmux;\x1b\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(cur)) + "\x07\x1b\\"
 	if out.String() != want || !strings.Contains(b.note, "allow-passthrough on") {
 		t.Errorf("tmux refused: wrote %q, note %q; want %q and the note saying what it needs", out.String(), b.note, want)
+	}
+}
+
+func init() {
+	bindingTests["hide_idle"] = func(t *testing.T, hs *harness) {
+		b := hs.b()
+		for range 6 {
+			hs.press("zoom_in")
+		}
+		tr := b.tree()
+		all := tr.VisibleLen()
+		hs.press("hide_idle")
+		if tr.Hidden() == 0 || tr.VisibleLen() >= all || b.idle.t0 != b.win.T0 || b.idle.t1 != b.win.T1 {
+			t.Fatalf("hide idle at [%d, %d]: %d rows hidden, %d of %d shown", b.win.T0, b.win.T1, tr.Hidden(), tr.VisibleLen(), all)
+		}
+		if want := fmt.Sprintf("%d idle hidden", tr.Hidden()); !strings.Contains(b.statusLine(), want) {
+			t.Errorf("status %q does not say %q", b.statusLine(), want)
+		}
+		// Each row is shown if and only if its subtree has an interval
+		// busy in the window, asked row by row.
+		rowBusy := func(i int32) bool {
+			busy := false
+			end := tr.Node(i).End
+			for j := i; j < end; j++ {
+				n := tr.Node(j)
+				if n.Key < 0 {
+					continue
+				}
+				kind := tr.Rows.Row(j).Kind
+				b.hist.Query2D(context.Background(), []core.Key{n.Key}, b.win.T0, b.win.T1, func(iv core.Interval) bool {
+					busy = busy || busyIn(iv, kind, b.win.T0, b.win.T1)
+					return true
+				})
+			}
+			return busy
+		}
+		checked := 0
+		for i := range int32(tr.Len()) {
+			open := true // every ancestor expanded: shown unless hidden
+			for p := tr.Node(i).Parent; p >= 0; p = tr.Node(p).Parent {
+				open = open && tr.Node(p).Expanded
+			}
+			if !open {
+				continue
+			}
+			checked++
+			if shown, busy := tr.VisibleIndex(i) >= 0, rowBusy(i); shown != busy {
+				t.Errorf("row %q shown %v, busy in the window %v", tr.Node(i).Label, shown, busy)
+			}
+		}
+		if checked < tr.Hidden() {
+			t.Errorf("only %d rows checked", checked)
+		}
+		hs.press("zoom_out") // another window: asked again
+		if b.idle.t0 != b.win.T0 || b.idle.t1 != b.win.T1 {
+			t.Errorf("idle rows of [%d, %d], window [%d, %d]", b.idle.t0, b.idle.t1, b.win.T0, b.win.T1)
+		}
+		hs.press("hide_idle")
+		if tr.Hidden() != 0 || tr.VisibleLen() != all {
+			t.Errorf("after showing again: %d hidden, %d of %d shown", tr.Hidden(), tr.VisibleLen(), all)
+		}
 	}
 }
