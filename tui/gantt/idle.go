@@ -12,10 +12,9 @@ import (
 )
 
 // Hiding the rows idle in the window (the hide-idle key, a toggle). A row
-// is active in [T0, T1] when its attribute changes value inside the
-// window, or holds a value there that is not idle: for a thread, a
-// status other than waiting or unknown; for any other row, any value (a
-// call on a stack depth, an IRQ handled). A row is shown when it or a
+// is active in [T0, T1] when it holds a busy value there (busyIn): a
+// thread that runs; any other row that holds a value (a call on a stack
+// depth, an IRQ handled). A row is shown when it or a
 // row under it is active; the outermost idle rows are hidden with their
 // subtrees. The rows are read and the window queried in a background
 // job, again whenever the window changes while the toggle is on.
@@ -109,7 +108,7 @@ func idleRows(ctx context.Context, h core.History, rows *pstree.Rows, t0, t1 cor
 	active := make([]bool, n)
 	_, err := h.Query2D(ctx, keys, t0, t1, func(iv core.Interval) bool {
 		for _, i := range byKey[iv.Key] {
-			if !active[i] && busyIn(iv, info[i].Kind, t0, t1) {
+			if !active[i] && busyIn(iv, info[i].Kind) {
 				active[i] = true
 			}
 		}
@@ -136,24 +135,21 @@ func idleRows(ctx context.Context, h core.History, rows *pstree.Rows, t0, t1 cor
 }
 
 // busyIn reports whether interval iv of a row of kind makes the row
-// active in [t0, t1]: a change inside the window, or a value that is not
-// idle (a thread waiting or unknown is idle).
-func busyIn(iv core.Interval, kind pstree.Kind, t0, t1 core.Time) bool {
+// active in [t0, t1]: a thread (or process leader) that runs there (in
+// user mode, a system call or an interrupt: waiting and unknown are
+// idle, even when they change, as every thread's first state does at the
+// trace start); any other row that holds a value there or changes value
+// inside the window.
+func busyIn(iv core.Interval, kind pstree.Kind) bool {
 	if iv.Value.IsNull() {
 		return false
 	}
-	if iv.Start > t0 || iv.End < t1 {
-		return true
-	}
-	if kind != pstree.KindThread && kind != pstree.KindProcess {
-		return true
-	}
-	if iv.Value.Kind() != core.KindInt32 {
+	if kind != pstree.KindThread && kind != pstree.KindProcess || iv.Value.Kind() != core.KindInt32 {
 		return true
 	}
 	switch core.ThreadStatus(iv.Value.Int()) {
-	case core.ThreadUnknown, core.ThreadWaitBlocked, core.ThreadWaitCPU, core.ThreadWaitUnknown:
-		return false
+	case core.ThreadRunUser, core.ThreadRunSyscall, core.ThreadInterrupted:
+		return true
 	}
-	return true
+	return false
 }

@@ -155,7 +155,7 @@ func init() {
 				}
 				kind := tr.Rows.Row(j).Kind
 				b.hist.Query2D(context.Background(), []core.Key{n.Key}, b.win.T0, b.win.T1, func(iv core.Interval) bool {
-					busy = busy || busyIn(iv, kind, b.win.T0, b.win.T1)
+					busy = busy || busyIn(iv, kind)
 					return true
 				})
 			}
