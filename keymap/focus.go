@@ -116,7 +116,7 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Up), use(&k.Down), use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),
 			use(&k.Left).does("cursor a column left"), use(&k.Right).does("cursor a column right"),
 			use(&k.Toggle).does("expand/collapse the process").hintAs(25, "expand"),
-			use(&k.ExpandAll), use(&k.CollapseAll), use(&k.HideIdle),
+			use(&k.ExpandAll), use(&k.CollapseAll), use(&k.HideIdle), use(&k.ProcessTree),
 			use(&k.Find).hint(130), use(&k.FindNext), use(&k.FindPrev),
 			fixed("esc", "clear the selection"),
 		}},

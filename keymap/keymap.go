@@ -45,6 +45,7 @@ type KeyMap struct {
 	ExpandAll    key.Binding
 	CollapseAll  key.Binding
 	HideIdle     key.Binding
+	ProcessTree  key.Binding
 	ControlFlow  key.Binding
 	Resources    key.Binding
 	Find         key.Binding
@@ -137,6 +138,7 @@ func Default() KeyMap {
 		ExpandAll:    bind("E", "expand all rows", "E"),
 		CollapseAll:  bind("C", "collapse all rows", "C"),
 		HideIdle:     bind("x", "hide/show rows idle in the window", "x"),
+		ProcessTree:  bind("p", "process tree: parents over children", "p"),
 		ControlFlow:  bind("1", "Control Flow", "1"),
 		Resources:    bind("2", "Resources", "2"),
 		Find:         bind("/", "find row", "/"),
@@ -206,6 +208,7 @@ func (k *KeyMap) Actions() []Action {
 		{"expand_all", GroupRows, &k.ExpandAll},
 		{"collapse_all", GroupRows, &k.CollapseAll},
 		{"hide_idle", GroupRows, &k.HideIdle},
+		{"process_tree", GroupRows, &k.ProcessTree},
 		{"control_flow", GroupRows, &k.ControlFlow},
 		{"resources", GroupRows, &k.Resources},
 		{"find", GroupRows, &k.Find},

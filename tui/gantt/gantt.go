@@ -38,7 +38,8 @@ type Gantt struct {
 	// restoreTID: the thread of the last session's view, selected once
 	// the rows are read (session.go).
 	restoreTID string
-	idle       idleState // hiding the rows idle in the window (idle.go)
+	idle       idleState     // hiding the rows idle in the window (idle.go)
+	procTree   procTreeState // the process tree (proctree.go)
 
 	panes   []pane // paneControlFlow, paneResources
 	pane    int    // the one shown
@@ -250,6 +251,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
+	case procTreeMsg:
+		return b.gotProcTree(msg)
 	case idleMsg:
 		return b.gotIdle(msg)
 	case copiedMsg:

@@ -25,6 +25,7 @@ func (b *Gantt) closeJobs() {
 	b.density.job.Stop()
 	b.evNum.Stop()
 	b.idle.job.Stop()
+	b.procTree.job.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
@@ -180,6 +181,12 @@ func (b *Gantt) ganttKey(msg tea.KeyMsg) tea.Cmd {
 		if !t.Toggle() {
 			return nil
 		}
+	case key.Matches(msg, km.ProcessTree):
+		if b.pane != frame.PaneControlFlow {
+			b.setNote(noteInfo, "the process tree is Control Flow's: "+km.ControlFlow.Help().Key+" shows it")
+			return nil
+		}
+		return b.toggleProcTree()
 	case key.Matches(msg, km.HideIdle):
 		return b.toggleIdle()
 	case key.Matches(msg, km.ExpandAll):

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
 
@@ -185,6 +186,62 @@ func init() {
 		hs.press("hide_idle")
 		if tr.Hidden() != 0 || tr.VisibleLen() != all {
 			t.Errorf("after showing again: %d hidden, %d of %d shown", tr.Hidden(), tr.VisibleLen(), all)
+		}
+	}
+}
+
+func init() {
+	bindingTests["process_tree"] = func(t *testing.T, hs *harness) {
+		b := hs.b()
+		parentOf := func(label string) string {
+			tr := b.tree()
+			for i := range int32(tr.Len()) {
+				if n := tr.Node(i); n.Label == label {
+					if n.Parent < 0 {
+						return ""
+					}
+					return tr.Node(n.Parent).Label
+				}
+			}
+			t.Fatalf("no row %q", label)
+			return ""
+		}
+		hs.selectRow("Web Content 2001")
+		flat := b.tree()
+		hs.press("process_tree")
+		if b.tree() == flat {
+			t.Fatal("the rows did not change")
+		}
+		for child, parent := range map[string]string{
+			"ls 1200": "systemd 1", "日本語の名前 3000": "ls 1200", "firefox 2000": "systemd 1",
+			"Web Content 2001": "firefox 2000", "postgres 4000": "systemd 1", "kworker/0:1 15": "",
+		} {
+			if got := parentOf(child); got != parent {
+				t.Errorf("%q under %q, want %q", child, got, parent)
+			}
+		}
+		if got := hs.selectedLabel(); got != "Web Content 2001" {
+			t.Errorf("selected %q after the tree, want Web Content 2001", got)
+		}
+		// Threads before child processes under a process.
+		tr := b.tree()
+		sys, _ := tr.ByTID("1")
+		kids := tr.Children(sys)
+		if len(kids) == 0 || tr.Node(kids[0]).Kind != frame.KindProcess && tr.Node(kids[0]).Kind != frame.KindThread {
+			t.Errorf("systemd's children %v", kids)
+		}
+		hs.press("collapse_all")
+		if got := tr.VisibleLen(); got != len(tr.Roots()) {
+			t.Errorf("collapse all in the tree: %d rows, want the %d roots", got, len(tr.Roots()))
+		}
+		hs.press("process_tree")
+		if b.tree() != flat || parentOf("ls 1200") != "" {
+			t.Errorf("the stored rows are not back: ls 1200 under %q", parentOf("ls 1200"))
+		}
+		hs.press("resources")
+		hs.press("process_tree")
+		if !strings.Contains(b.note, "Control Flow's") {
+			t.Errorf("in Resources: note %q", b.note)
 		}
 	}
 }
