@@ -91,17 +91,21 @@ func init() {
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
-// TestChromeOpensExpanded: a Chrome trace opens with every row expanded
-// (its slices sit on call stack rows under the threads), a kernel trace
-// as stored.
+// TestChromeOpensExpanded: Chrome and Pajé traces open with every row
+// expanded (Chrome's slices sit on call stack rows under the threads), a
+// kernel trace as stored.
 func TestChromeOpensExpanded(t *testing.T) {
 	hs := newHarness(t, openSample(t, "chrome/catapult-tracks.json"), 100, 30, true)
 	tr := hs.b().tree()
 	if got, want := tr.VisibleLen(), tr.Len(); got != want {
 		t.Errorf("Chrome opens with %d of %d rows shown, want all", got, want)
 	}
-	if !opensExpanded("paje") || opensExpanded("ctf") || opensExpanded("tracedat") {
-		t.Error("opensExpanded: Pajé opens expanded, kernel traces as stored")
+	paje := newHarness(t, openSample(t, "paje/pajeng-nested.paje"), 100, 30, true).b().tree()
+	if got, want := paje.VisibleLen(), paje.Len(); got != want {
+		t.Errorf("Pajé opens with %d of %d rows shown, want all", got, want)
+	}
+	if opensExpanded("ctf") || opensExpanded("tracedat") || opensExpanded("ftrace") {
+		t.Error("kernel traces open as stored")
 	}
 }
 
