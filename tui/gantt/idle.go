@@ -41,9 +41,9 @@ func (b *Gantt) toggleIdle() tea.Cmd {
 	b.idle.on = !b.idle.on
 	if !b.idle.on {
 		b.idle.job.Stop()
-		for _, p := range b.panes {
-			if p.tree != nil {
-				p.tree.SetHidden(nil)
+		for _, t := range []*frame.RowTree{b.panes[frame.PaneControlFlow].tree, b.panes[frame.PaneResources].tree, b.procTree.flat} {
+			if t != nil { // the rows put aside by the process tree too
+				t.SetHidden(nil)
 			}
 		}
 		b.idle.tree = nil

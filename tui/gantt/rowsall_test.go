@@ -210,8 +210,15 @@ func init() {
 			t.Fatalf("no row %q", label)
 			return ""
 		}
+		for range 6 {
+			hs.press("zoom_in")
+		}
+		hs.press("hide_idle") // hides rows of the stored tree, put aside next
 		hs.selectRow("Web Content 2001")
 		flat := b.tree()
+		if flat.Hidden() == 0 {
+			t.Fatal("no idle row to hide in the stored rows")
+		}
 		hs.press("process_tree")
 		if b.tree() == flat {
 			t.Fatal("the rows did not change")
@@ -234,13 +241,14 @@ func init() {
 		if len(kids) == 0 || tr.Node(kids[0]).Kind != frame.KindProcess && tr.Node(kids[0]).Kind != frame.KindThread {
 			t.Errorf("systemd's children %v", kids)
 		}
+		hs.press("hide_idle") // off: no row stays hidden, in the stored rows either
 		hs.press("collapse_all")
 		if got := tr.VisibleLen(); got != len(tr.Roots()) {
 			t.Errorf("collapse all in the tree: %d rows, want the %d roots", got, len(tr.Roots()))
 		}
 		hs.press("process_tree")
-		if b.tree() != flat || parentOf("ls 1200") != "" {
-			t.Errorf("the stored rows are not back: ls 1200 under %q", parentOf("ls 1200"))
+		if b.tree() != flat || parentOf("ls 1200") != "" || flat.Hidden() != 0 {
+			t.Errorf("the stored rows are not back: ls 1200 under %q, %d rows hidden", parentOf("ls 1200"), flat.Hidden())
 		}
 		hs.press("resources")
 		hs.press("process_tree")
