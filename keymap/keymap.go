@@ -34,6 +34,7 @@ type KeyMap struct {
 	NextChange    key.Binding
 	Select        key.Binding
 	GoTo          key.Binding
+	GoToEvent     key.Binding
 	SetMark       key.Binding
 	JumpMark      key.Binding
 	Copy          key.Binding
@@ -41,6 +42,10 @@ type KeyMap struct {
 
 	// Rows: tree, views and search.
 	Toggle       key.Binding
+	ExpandAll    key.Binding
+	CollapseAll  key.Binding
+	HideIdle     key.Binding
+	ProcessTree  key.Binding
 	ControlFlow  key.Binding
 	Resources    key.Binding
 	Find         key.Binding
@@ -123,12 +128,17 @@ func Default() KeyMap {
 		NextChange:    bind("]", "next state change", "]"),
 		Select:        bind("space", "start/end selection", " "),
 		GoTo:          bind(":", "go to time or range", ":"),
+		GoToEvent:     bind("#", "go to event number", "#"),
 		SetMark:       bind("m", "set mark + letter", "m"),
 		JumpMark:      bind("'", "go to mark + letter", "'"),
 		Copy:          bind("y", "copy time/selection/event", "y"),
 		AbsTimes:      bind("T", "abs/+offset times", "T"),
 
 		Toggle:       bind("enter", "expand · go to event/part", "enter"),
+		ExpandAll:    bind("E", "expand all rows", "E"),
+		CollapseAll:  bind("C", "collapse all rows", "C"),
+		HideIdle:     bind("x", "hide/show rows idle in the window", "x"),
+		ProcessTree:  bind("p", "process tree: parents over children", "p"),
 		ControlFlow:  bind("1", "Control Flow", "1"),
 		Resources:    bind("2", "Resources", "2"),
 		Find:         bind("/", "find row", "/"),
@@ -188,12 +198,17 @@ func (k *KeyMap) Actions() []Action {
 		{"next_change", GroupTime, &k.NextChange},
 		{"select", GroupTime, &k.Select},
 		{"goto", GroupTime, &k.GoTo},
+		{"goto_event", GroupTime, &k.GoToEvent},
 		{"set_mark", GroupTime, &k.SetMark},
 		{"jump_mark", GroupTime, &k.JumpMark},
 		{"copy", GroupTime, &k.Copy},
 		{"abs_times", GroupTime, &k.AbsTimes},
 
 		{"toggle", GroupRows, &k.Toggle},
+		{"expand_all", GroupRows, &k.ExpandAll},
+		{"collapse_all", GroupRows, &k.CollapseAll},
+		{"hide_idle", GroupRows, &k.HideIdle},
+		{"process_tree", GroupRows, &k.ProcessTree},
 		{"control_flow", GroupRows, &k.ControlFlow},
 		{"resources", GroupRows, &k.Resources},
 		{"find", GroupRows, &k.Find},

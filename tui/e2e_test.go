@@ -300,9 +300,9 @@ func TestNoColorSelectionInTmux(t *testing.T) {
 	}
 	s.send(")") // the Contents column scrolls: « at its left, '<' in plain text
 	s.waitFor(waitKey, "systemd        <")
-	s.send("y") // the selected event, copied
-	s.waitFor(waitKey, "copied the event: 1412670961.000000000 [0] systemd/1")
-	s.send("Tab", "2", "w", "w", "w", "w") // Resources, zoomed in: runs named
+	s.send("y")                                                       // the selected event, copied
+	s.waitFor(waitKey, "pastes): 1412670961.000000000 [0] systemd/1") // in tmux: through its buffer
+	s.send("Tab", "2", "w", "w", "w", "w")                            // Resources, zoomed in: runs named
 	s.waitFor(waitKey, "ls 1200")
 	s.send("q")
 	s.waitFor(waitKey, "[exit 0]")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -177,6 +178,14 @@ func TestGoldenScreensDemo(t *testing.T) {
 		{name: "resources_100x30", w: 100, h: 30, keys: []string{"2", "enter", "j", "j"}},
 		{name: "table_filter_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"f", "s", "c", "h", "e", "d", "_", "s", "w", "enter", "}", "j", "j"}},
 		{name: "stats_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S"}},
+		// Issue 30 item 8: the table searched (matches marked, none
+		// hidden), the rows idle in a zoomed window hidden, all collapsed,
+		// the process tree.
+		{name: "table_search_100x30", w: 100, h: 30, keys: append([]string{"}", "}", "tab", "/"}, append(strings.Split("sched_wakeup", ""), "enter", "n")...)},
+		{name: "table_search_100x30_ascii", w: 100, h: 30, ascii: true, keys: append([]string{"}", "}", "tab", "/"}, append(strings.Split("sched_wakeup", ""), "enter", "n")...)},
+		{name: "hide_idle_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"w", "w", "w", "w", "w", "x"}},
+		{name: "collapse_all_80x24_ascii", w: 80, h: 24, ascii: true, keys: []string{"C"}},
+		{name: "process_tree_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"p"}},
 		// The system calls with their top line's histogram; the N slowest.
 		{name: "stats_syscalls_100x30", w: 100, h: 30, keys: []string{"S", "tab", "tab"}},
 		{name: "stats_slowest_100x30_ascii", w: 100, h: 30, ascii: true, keys: []string{"S", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab", "tab"}},

@@ -58,6 +58,8 @@ type Settings struct {
 	// Clipboard receives the copy key's OSC 52 sequences: the terminal
 	// the program draws on; nil: copying says it is unavailable.
 	Clipboard io.Writer
+	// TmuxCopy, if not nil, copies through tmux (see ui.Shared.TmuxCopy).
+	TmuxCopy func(text string) error
 	// FocusTID: see Options.FocusTID.
 	FocusTID int
 }
@@ -75,7 +77,7 @@ func New(ctx context.Context, o Opener, s Settings) *Model {
 		s.Clock = time.Now
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	sh := &ui.Shared{Width: 80, Height: 24, Styles: s.Styles, Keys: s.Keys, Clipboard: s.Clipboard}
+	sh := &ui.Shared{Width: 80, Height: 24, Styles: s.Styles, Keys: s.Keys, Clipboard: s.Clipboard, TmuxCopy: s.TmuxCopy}
 	return &Model{sh: sh, opener: o, ctx: ctx, cancel: cancel, clock: s.Clock, focus: s.FocusTID,
 		indexing: newIndexing(sh, o, s.Clock())}
 }

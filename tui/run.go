@@ -62,7 +62,7 @@ func Run(ctx context.Context, o Opener, opts Options) error {
 	noColor := os.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	styles := ui.NewStyles(lipgloss.NewRenderer(out), opts.ASCII || noColor)
 	styles.SevenBit = opts.ASCII
-	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out, FocusTID: opts.FocusTID})
+	m := New(ctx, o, Settings{Styles: styles, Keys: km, Clipboard: out, TmuxCopy: tmuxCopy(), FocusTID: opts.FocusTID})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithAltScreen())
 	_, err := p.Run()
 	closeErr := m.close()

@@ -21,8 +21,10 @@ type RowTree struct {
 	at      *core.AttributeTree
 	threads core.Key // Threads, for byTID; -1 when absent
 
-	closed  []int32        // rows closed at open that have children
+	closed  []int32        // rows closed at open (or by CollapseAll) that have children
+	allOpen bool           // ExpandAll: every row open unless toggled
 	toggled map[int32]bool // rows the user opened (true) or closed
+	hidden  []int32        // rows hidden with their subtrees (SetHidden), ascending
 	cuts    []cut          // the hidden rows, outermost subtrees, in order
 	nvis    int            // visible rows
 	Sel     int            // index into the visible rows
@@ -54,10 +56,7 @@ func (t *RowTree) Len() int { return t.Rows.Len() }
 func (t *RowTree) Node(i int32) Node {
 	r := t.Rows.Row(i)
 	n := Node{Label: t.Rows.Label(r), Kind: rowKind(r.Kind), Key: core.Key(r.Key), Thread: core.Key(r.Thread),
-		Depth: r.Depth, Parent: r.Parent, End: r.End, Leaf: r.End <= i+1, Expanded: r.Expanded}
-	if e, ok := t.toggled[i]; ok {
-		n.Expanded = e
-	}
+		Depth: r.Depth, Parent: r.Parent, End: r.End, Leaf: r.End <= i+1, Expanded: t.isExpanded(i)}
 	if k := r.TIDLen(); k > 0 && k <= len(n.Label) {
 		n.Tid = n.Label[len(n.Label)-k:]
 	}
@@ -113,7 +112,38 @@ func (t *RowTree) isExpanded(i int32) bool {
 	if e, ok := t.toggled[i]; ok {
 		return e
 	}
-	return t.Rows.Row(i).Expanded
+	return t.openAtBase(i)
+}
+
+// openAtBase reports whether row i is open before the user's toggles: as
+// stored, or every row after ExpandAll, less the rows CollapseAll closed.
+func (t *RowTree) openAtBase(i int32) bool {
+	if _, found := slices.BinarySearch(t.closed, i); found {
+		return false
+	}
+	return t.allOpen || t.Rows.Row(i).Expanded
+}
+
+// ExpandAll opens every row: O(1), whatever the number of rows.
+func (t *RowTree) ExpandAll() {
+	t.allOpen, t.closed = true, nil
+	clear(t.toggled)
+	t.flatten()
+}
+
+// CollapseAll closes every top-level row with children (and the rows
+// closed at open), leaving the roots alone on screen.
+func (t *RowTree) CollapseAll() {
+	closed := slices.Clone(t.Rows.Collapsed())
+	for _, r := range t.Roots() {
+		if t.Rows.Row(r).End > r+1 {
+			closed = append(closed, r)
+		}
+	}
+	slices.Sort(closed)
+	t.allOpen, t.closed = false, slices.Compact(closed)
+	clear(t.toggled)
+	t.flatten()
 }
 
 // VisibleLen returns the number of visible rows.
@@ -154,7 +184,7 @@ func (t *RowTree) flatten() {
 		// Closed at open and not opened since, and closed since.
 		closed = slices.DeleteFunc(slices.Clone(t.closed), func(i int32) bool { return t.toggled[i] })
 		for i, open := range t.toggled {
-			if r := t.Rows.Row(i); !open && r.Expanded && r.End > i+1 {
+			if r := t.Rows.Row(i); !open && t.openAtBase(i) && r.End > i+1 {
 				closed = append(closed, i)
 			}
 		}
@@ -162,11 +192,29 @@ func (t *RowTree) flatten() {
 	}
 	t.cuts = t.cuts[:0]
 	hidden := 0
-	for _, i := range closed {
+	// A closed row hides its descendants, a hidden row itself too: merged
+	// in row order, a hidden row's cut before its own closed one.
+	type cutAt struct {
+		from int32
+		self bool
+	}
+	all := make([]cutAt, 0, len(closed)+len(t.hidden))
+	for i, j := 0, 0; i < len(closed) || j < len(t.hidden); {
+		if j < len(t.hidden) && (i == len(closed) || t.hidden[j] <= closed[i]) {
+			all, j = append(all, cutAt{t.hidden[j], true}), j+1
+		} else {
+			all, i = append(all, cutAt{closed[i], false}), i+1
+		}
+	}
+	for _, a := range all {
+		i := a.from
 		if n := len(t.cuts); n > 0 && i < t.cuts[n-1].to {
-			continue // inside a closed subtree
+			continue // inside a closed or hidden subtree
 		}
 		c := cut{from: i + 1, to: t.Rows.Row(i).End, hiddenBefore: hidden}
+		if a.self {
+			c.from = i
+		}
 		if c.to <= c.from {
 			continue
 		}
@@ -183,6 +231,26 @@ func (t *RowTree) flatten() {
 	}
 }
 
+// SetHidden hides rows (ascending) with their subtrees, whatever their
+// expansion; nil shows every row again.
+func (t *RowTree) SetHidden(rows []int32) {
+	t.hidden = rows
+	t.flatten()
+}
+
+// unhide shows row i again if SetHidden hid it.
+func (t *RowTree) unhide(i int32) bool {
+	k, found := slices.BinarySearch(t.hidden, i)
+	if found {
+		t.hidden = slices.Delete(slices.Clone(t.hidden), k, k+1)
+	}
+	return found
+}
+
+// Hidden returns the number of rows SetHidden hides (their subtrees not
+// counted).
+func (t *RowTree) Hidden() int { return len(t.hidden) }
+
 // Selected returns the selected row, or -1 when the tree is empty.
 func (t *RowTree) Selected() int32 {
 	if t.Sel < 0 || t.Sel >= t.nvis {
@@ -191,13 +259,15 @@ func (t *RowTree) Selected() int32 {
 	return t.VisibleRow(t.Sel)
 }
 
-// SelectNode selects row n, expanding its ancestors if needed.
+// SelectNode selects row n, expanding its ancestors and showing it and
+// them again if hidden (SetHidden).
 func (t *RowTree) SelectNode(n int32) {
-	changed := false
+	changed := t.unhide(n)
 	for p := t.Rows.Row(n).Parent; p >= 0; p = t.Rows.Row(p).Parent {
 		if !t.isExpanded(p) {
 			t.toggled[p], changed = true, true
 		}
+		changed = t.unhide(p) || changed
 	}
 	if changed {
 		t.flatten()

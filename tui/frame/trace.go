@@ -32,7 +32,10 @@ type TraceInfo struct {
 	Events     int64     // number of events
 	Intervals  int64     // number of intervals in the history (0: unknown)
 	Discarded  int64     // events the tracer lost (CTF discarded events)
-	Warnings   []core.Warning
+	// Index is the path of the trace's index file ("" none): the browser
+	// keeps its view of the trace (marks, window, filters) beside it.
+	Index    string
+	Warnings []core.Warning
 }
 
 // The event table's row, columns and filter are core's, shared with the

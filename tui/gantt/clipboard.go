@@ -2,6 +2,7 @@ package gantt
 
 import (
 	"encoding/base64"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -12,8 +13,12 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// Copying goes through the terminal with OSC 52, so it works over ssh and
-// in tmux (set-clipboard on) without a clipboard tool on the machine.
+// Copying goes through the terminal with OSC 52, so it works over ssh
+// without a clipboard tool on the machine. In tmux, whose default
+// configuration drops an application's OSC 52, it goes through `tmux
+// load-buffer -w` (ui.Shared.TmuxCopy); if that fails, the sequence is
+// wrapped for tmux's passthrough (which needs allow-passthrough on) and
+// the note says so.
 // Bubble Tea v1 has no command for a raw sequence (Printf prints above the
 // program and not in the alternate screen), so the sequence is one Write
 // to the program's output: os.File serialises Writes, so it cannot split
@@ -29,7 +34,7 @@ func osc52(text string) string {
 // the go-to prompt reads them) or the cursor's absolute time.
 func (b *Gantt) copy() tea.Cmd {
 	w := b.sh.Clipboard
-	if w == nil {
+	if w == nil && b.sh.TmuxCopy == nil {
 		b.setNote(noteInfo, "no terminal to copy through")
 		return nil
 	}
@@ -47,7 +52,20 @@ func (b *Gantt) copy() tea.Cmd {
 		text = core.FormatTimestamp(b.selStart) + " " + core.FormatTimestamp(b.selEnd)
 		what = "selection"
 	}
-	b.setNote(noteInfo, "copied the "+what+": "+text)
+	if tc := b.sh.TmuxCopy; tc != nil {
+		return func() tea.Msg {
+			err := tc(text)
+			if err == nil {
+				return copiedMsg{"copied the " + what + " to tmux's buffer (prefix ] pastes): " + text, false}
+			}
+			if w == nil {
+				return copiedMsg{fmt.Sprintf("could not copy: %v", err), true}
+			}
+			_, _ = io.WriteString(w, tmuxPassthrough(osc52(text)))
+			return copiedMsg{fmt.Sprintf("%v; sent OSC 52 through tmux, which needs `set -g allow-passthrough on`: %s", err, text), true}
+		}
+	}
+	b.setNote(noteInfo, "copied the "+what+" (OSC 52, if the terminal accepts it): "+text)
 	seq := osc52(text)
 	return func() tea.Msg {
 		// A failed write to the terminal also fails the renderer's next
@@ -55,6 +73,18 @@ func (b *Gantt) copy() tea.Cmd {
 		_, _ = io.WriteString(w, seq)
 		return nil
 	}
+}
+
+// copiedMsg reports a copy through tmux, for the note.
+type copiedMsg struct {
+	note string
+	warn bool // the copy failed or may have
+}
+
+// tmuxPassthrough wraps an escape sequence for tmux's passthrough: DCS
+// "tmux;", the sequence with each ESC doubled, ST.
+func tmuxPassthrough(seq string) string {
+	return "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 }
 
 // eventLine is an event as one line of text: absolute time, [CPU],

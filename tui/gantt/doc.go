@@ -7,8 +7,11 @@
 // It holds the navigation (cursor, selection, zoom and pan, state
 // changes), the named marks (a modal view for the letter), row finds,
 // waker jumps, flows, the ruler and the density strip, the event table
-// with its filters, the prompt (a modal ui.PromptView over it), and
-// opening the screens: it copies what a screen needs (open_screens.go,
+// with its filters and its search (tablesearch.go), the prompt (a modal
+// ui.PromptView over it), the rows' toggles (expand/collapse all, idle
+// rows hidden: idle.go, the process tree: proctree.go), going to an
+// event by number (eventnumber.go), the view that lasts from one session
+// to the next (session.go), and opening the screens: it copies what a screen needs (open_screens.go,
 // compare.go) into that screen's New and returns it in its Step. Given a
 // second trace (SetCompare), it is BASE, compared with that NEW trace.
 //

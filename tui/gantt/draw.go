@@ -372,6 +372,9 @@ func (b *Gantt) statusLine() string {
 	if d, ok := b.marks.delta(); ok {
 		parts = append(parts, "B−A "+d)
 	}
+	if t := b.tree(); b.idle.on && t != nil {
+		parts = append(parts, fmt.Sprintf("%d idle hidden", t.Hidden()))
+	}
 	if f := b.frame; f != nil {
 		parts = append(parts, fmt.Sprintf("q %.1fms %s", float64(f.Elapsed.Microseconds())/1000, f.Mode))
 	}

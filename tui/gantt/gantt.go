@@ -34,6 +34,12 @@ type Gantt struct {
 	hist  core.History
 	info  frame.TraceInfo
 	names *frame.FrameNames // call-stack frames by symbol
+	evNum ui.Job            // reading the event '#' asked for
+	// restoreTID: the thread of the last session's view, selected once
+	// the rows are read (session.go).
+	restoreTID string
+	idle       idleState     // hiding the rows idle in the window (idle.go)
+	procTree   procTreeState // the process tree (proctree.go)
 
 	panes   []pane // paneControlFlow, paneResources
 	pane    int    // the one shown
@@ -126,11 +132,17 @@ func New(ctx context.Context, sh *ui.Shared, tr frame.Trace, clock func() time.T
 // over the whole trace).
 func (b *Gantt) Init() tea.Cmd {
 	ctx, h, tr := b.ctx, b.hist, b.trace
+	restored := b.restoreView()
 	return tea.Batch(func() tea.Msg {
 		t, err := frame.BuildControlFlow(ctx, h, frame.StoredRows(tr))
 		return treeMsg{t, err}
-	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End))
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End), restored)
 }
+
+// opensExpanded reports whether a trace of format opens with every row
+// expanded: Chrome's and Pajé's rows are few and their contents (slices
+// on call stack depths, containers' states) sit under collapsed rows.
+func opensExpanded(format string) bool { return format == "chrome" || format == "paje" }
 
 // tree is the shown pane's rows (never nil once loaded).
 func (b *Gantt) tree() *frame.RowTree { return b.panes[b.pane].tree }
@@ -169,7 +181,10 @@ func (b *Gantt) Window() frame.Window { return b.win }
 
 // Close cancels the Gantt's background work (on quit and when the
 // program ends).
-func (b *Gantt) Close() { b.closeJobs() }
+func (b *Gantt) Close() {
+	b.closeJobs()
+	_ = b.saveView() // nowhere left to say a failure: the next open starts as new
+}
 
 // own carries out a step of a part of the main screen (the table): its
 // note, the view it opens, its command.
@@ -211,6 +226,10 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		b.panes[frame.PaneControlFlow].tree = msg.tree
+		if opensExpanded(b.info.Format) {
+			msg.tree.ExpandAll()
+		}
+		b.restoreThread(msg.tree)
 		if b.focusing {
 			return tea.Batch(b.changed(false), b.findNext(false))
 		}
@@ -226,12 +245,21 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.zoomTo(msg)
 	case compare.GoToMsg:
 		return b.goToCompared(msg)
-	case rowsMsg, rankMsg, filterMsg:
+	case rowsMsg, rankMsg, filterMsg, searchMsg:
 		return b.own(b.table.Update(msg))
 	case flowFoundMsg:
 		return b.flowFound(msg)
 	case gotoEventMsg:
 		return b.gotoEvent(msg.row)
+	case procTreeMsg:
+		return b.gotProcTree(msg)
+	case idleMsg:
+		return b.gotIdle(msg)
+	case copiedMsg:
+		b.Note(msg.note, msg.warn)
+		return nil
+	case eventNumberMsg:
+		return b.gotEventNumber(msg)
 	case findMsg:
 		return b.found(msg)
 	case changeMsg:
@@ -279,7 +307,7 @@ func (b *Gantt) changed(cursorMoved bool) tea.Cmd {
 	if cursorMoved {
 		cmds = append(cmds, b.table.syncTo(b.ctx, b.cursor))
 	}
-	cmds = append(cmds, b.table.fetch(b.ctx))
+	cmds = append(cmds, b.table.fetch(b.ctx), b.refreshIdle())
 	return tea.Batch(cmds...)
 }
 

@@ -23,6 +23,9 @@ func (b *Gantt) closeJobs() {
 	b.changes.Stop()
 	b.flows.Stop()
 	b.density.job.Stop()
+	b.evNum.Stop()
+	b.idle.job.Stop()
+	b.procTree.job.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
@@ -90,6 +93,11 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.layout()
 	case key.Matches(msg, km.GoTo):
 		return b.openPrompt(ui.PromptGoTo, goToPrompt(b.win.Start, b.win.End), "")
+	case key.Matches(msg, km.Find) && b.table.focused:
+		return b.openPrompt(ui.PromptSearch, fmt.Sprintf("search %s (regex, highlights): ", b.table.col), "")
+	case key.Matches(msg, km.FindNext, km.FindPrev) && b.table.focused && b.table.search.re != nil:
+		b.setNote(noteInfo, b.table.searchMove(key.Matches(msg, km.FindPrev)))
+		return b.table.fetch(b.ctx)
 	case key.Matches(msg, km.Find):
 		return b.openPrompt(ui.PromptFind, "find row (regex): ", "")
 	case key.Matches(msg, km.FindNext, km.FindPrev):
@@ -107,6 +115,8 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.wakerBack()
 	case key.Matches(msg, km.CriticalPath):
 		return b.openCritPath()
+	case key.Matches(msg, km.GoToEvent):
+		return b.openPrompt(ui.PromptEvent, fmt.Sprintf("go to event number (1–%d): ", b.table.total), "")
 	case key.Matches(msg, km.AbsTimes):
 		b.sh.AbsTimes = !b.sh.AbsTimes
 		return nil
@@ -171,6 +181,20 @@ func (b *Gantt) ganttKey(msg tea.KeyMsg) tea.Cmd {
 		if !t.Toggle() {
 			return nil
 		}
+	case key.Matches(msg, km.ProcessTree):
+		if b.pane != frame.PaneControlFlow {
+			b.setNote(noteInfo, "the process tree is Control Flow's: "+km.ControlFlow.Help().Key+" shows it")
+			return nil
+		}
+		return b.toggleProcTree()
+	case key.Matches(msg, km.HideIdle):
+		return b.toggleIdle()
+	case key.Matches(msg, km.ExpandAll):
+		t.ExpandAll()
+		b.setNote(noteInfo, fmt.Sprintf("all rows expanded: %d shown", t.VisibleLen()))
+	case key.Matches(msg, km.CollapseAll):
+		t.CollapseAll()
+		b.setNote(noteInfo, fmt.Sprintf("all rows collapsed: %d shown", t.VisibleLen()))
 	case key.Matches(msg, km.Left, km.Right):
 		c := b.win.ColOf(b.cursor)
 		if key.Matches(msg, km.Left) {

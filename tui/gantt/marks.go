@@ -1,6 +1,8 @@
 package gantt
 
 import (
+	"slices"
+	"strings"
 	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -45,6 +47,9 @@ func (m namedMarks) delta() (string, bool) {
 func (b *Gantt) markKey(msg tea.KeyMsg) tea.Cmd {
 	action := b.marks.pending
 	b.marks.pending = markNone
+	if action == markJump && msg.String() == "?" {
+		return b.listMarks()
+	}
 	r := []rune(msg.String())
 	if msg.Type != tea.KeyRunes || len(r) != 1 || r[0] > unicode.MaxASCII || !unicode.IsLetter(r[0]) {
 		b.setNote(noteInfo, "mark cancelled: marks are letters a–z and A–Z")
@@ -67,6 +72,27 @@ func (b *Gantt) markKey(msg tea.KeyMsg) tea.Cmd {
 	return b.moveCursor(t, true)
 }
 
+// listMarks shows the marks on the note line, in letter order with their
+// times, and waits for the letter of the one to jump to.
+func (b *Gantt) listMarks() tea.Cmd {
+	if len(b.marks.at) == 0 {
+		b.setNote(noteInfo, "no marks yet: "+b.sh.Keys.SetMark.Help().Key+" then a letter marks the cursor")
+		return nil
+	}
+	letters := make([]rune, 0, len(b.marks.at))
+	for r := range b.marks.at {
+		letters = append(letters, r)
+	}
+	slices.Sort(letters)
+	items := make([]string, len(letters))
+	for i, r := range letters {
+		items[i] = string(r) + " " + b.RelTime(b.marks.at[r])
+	}
+	b.marks.pending = markJump // markView stays open for the letter
+	b.setNote(noteInfo, "go to mark: "+strings.Join(items, " · "))
+	return nil
+}
+
 // markView takes the letter after the set-mark or jump-mark key: a modal
 // view the Gantt opens on the stack, closed by that next key.
 type markView struct{ b *Gantt }
@@ -77,7 +103,8 @@ func (v *markView) Update(msg tea.Msg) ui.Step {
 	if !ok || v.b.marks.pending == markNone {
 		return ui.Step{}
 	}
-	return ui.Step{Cmd: v.b.markKey(k), Done: true}
+	cmd := v.b.markKey(k)
+	return ui.Step{Cmd: cmd, Done: v.b.marks.pending == markNone}
 }
 
 // View is never called: a Modal draws no body.

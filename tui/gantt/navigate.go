@@ -2,6 +2,7 @@ package gantt
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -120,6 +121,16 @@ func (b *Gantt) promptDone(m ui.PromptDoneMsg) tea.Cmd {
 		b.prompt.Close()
 		b.findRe = re
 		return b.findNext(false)
+	case ui.PromptSearch:
+		cmd, err := b.table.startSearch(b.table.col, m.Text)
+		if err != nil {
+			return b.prompt.Fail(err)
+		}
+		b.prompt.Close()
+		b.setNote(noteInfo, fmt.Sprintf("/%s/ in %s: searching…", m.Text, b.table.col))
+		return cmd
+	case ui.PromptEvent:
+		return b.goToEventNumber(m.Text)
 	case ui.PromptFilter:
 		if err := b.table.setPattern(b.table.col, m.Text); err != nil {
 			return b.prompt.Fail(err)

@@ -3,6 +3,7 @@ package gantt
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -27,6 +28,7 @@ type eagerTree struct {
 	order    []int32 // depth-first
 	pos      []int32 // row -> index in order
 	visible  []int32
+	hidden   map[int32]bool // rows hidden with their subtrees
 	sel      int
 }
 
@@ -94,6 +96,9 @@ func (t *eagerTree) flatten() {
 	t.visible = t.visible[:0]
 	var walk func(i int32)
 	walk = func(i int32) {
+		if t.hidden[i] {
+			return
+		}
 		t.visible = append(t.visible, i)
 		if t.expanded[i] {
 			for _, c := range t.children[i] {
@@ -114,8 +119,10 @@ func (t *eagerTree) flatten() {
 }
 
 func (t *eagerTree) selectNode(n int32) {
+	delete(t.hidden, n)
 	for p := t.rows[n].Parent; p >= 0; p = t.rows[p].Parent {
 		t.expanded[p] = true
+		delete(t.hidden, p)
 	}
 	t.flatten()
 	t.sel = slices.Index(t.visible, n)
@@ -212,8 +219,8 @@ func randomRows(r *rand.Rand) []pstree.Row {
 	return rows
 }
 
-// TestRowTreeMatchesEager: after random moves, expansions, collapses,
-// selections and finds on random trees, the tree read on demand shows the
+// TestRowTreeMatchesEager: after random moves, expansions, collapses
+// (one row or all), hidden rows, selections and finds on random trees, the tree read on demand shows the
 // same rows, in the same order, with the same selection, as the eager
 // tree (TRACETUI_SEED replays a run).
 func TestRowTreeMatchesEager(t *testing.T) {
@@ -246,7 +253,39 @@ func TestRowTreeMatchesEager(t *testing.T) {
 		}
 		check()
 		for range 30 {
-			switch op := r.IntN(5); op {
+			switch op := r.IntN(8); op {
+			case 7:
+				ref.hidden = map[int32]bool{}
+				var lz []int32
+				for n := range rows {
+					if r.IntN(5) == 0 {
+						ref.hidden[int32(n)] = true
+						lz = append(lz, ref.pos[n])
+					}
+				}
+				slices.Sort(lz)
+				log = append(log, fmt.Sprintf("hide %v", lz))
+				lazy.SetHidden(lz)
+				ref.flatten()
+			case 5:
+				log = append(log, "expand all")
+				lazy.ExpandAll()
+				for i := range ref.expanded {
+					ref.expanded[i] = true
+				}
+				ref.flatten()
+			case 6:
+				log = append(log, "collapse all")
+				lazy.CollapseAll()
+				for i := range ref.expanded {
+					ref.expanded[i] = rows[i].Expanded
+				}
+				for _, root := range ref.roots {
+					if len(ref.children[root]) > 0 {
+						ref.expanded[root] = false
+					}
+				}
+				ref.flatten()
 			case 0:
 				d := r.IntN(11) - 5
 				log = append(log, "move "+strconv.Itoa(d))
@@ -267,7 +306,7 @@ func TestRowTreeMatchesEager(t *testing.T) {
 				log = append(log, "select "+rows[n].Label)
 				lazy.SelectNode(ref.pos[n])
 				ref.selectNode(n)
-			default:
+			case 3, 4:
 				re := regexp.MustCompile(findPatterns[r.IntN(len(findPatterns))])
 				back := op == 4
 				log = append(log, "find "+re.String())

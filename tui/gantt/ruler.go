@@ -43,6 +43,16 @@ func rulerStep(sh *ui.Shared, v frame.Window, cols int) core.Time {
 	return step
 }
 
+// firstTick is the ruler's first tick in the view: a multiple of step
+// from the trace start (offsets read round), or, with absolute times, a
+// multiple of step since the epoch (the seconds read round).
+func firstTick(sh *ui.Shared, v frame.Window, step core.Time) core.Time {
+	if sh.AbsTimes && v.T0 >= 0 {
+		return (v.T0 + step - 1) / step * step
+	}
+	return v.Start + (v.T0-v.Start+step-1)/step*step
+}
+
 // rulerLines draws the time ruler: tick labels (offsets from the trace
 // start in adaptive units, or absolute seconds: see tickLabel) and a tick line with the cursor, mark and
 // selection.
@@ -61,7 +71,7 @@ func (b *Gantt) rulerLines(l ui.ScreenLayout) []string {
 	labels := []rune(strings.Repeat(" ", l.GanttW))
 	ticks := make([]bool, l.GanttW)
 	step := rulerStep(b.sh, v, l.GanttW)
-	first := v.Start + (v.T0-v.Start+step-1)/step*step
+	first := firstTick(b.sh, v, step)
 	next := 0 // first free label column
 	for t := first; t <= v.T1 && t >= v.Start; t += step {
 		c := v.ColOf(t)

@@ -48,6 +48,7 @@ type eventTable struct {
 	// user moved in the table meanwhile.
 	keepAt bool
 	anchor core.Time
+	search tableSearch // '/' with the table focused: highlights, no filtering
 }
 
 func newEventTable(ctx context.Context, sh *ui.Shared, ev frame.EventTable, start core.Time) *eventTable {
@@ -270,6 +271,7 @@ func (t *eventTable) stop() {
 	t.scan.Stop()
 	t.fetches.Stop()
 	t.ranks.Stop()
+	t.search.job.Stop()
 }
 
 // progressText summarises the filter for the header.
@@ -307,6 +309,9 @@ func (t *eventTable) Update(msg tea.Msg) ui.Step {
 		if t.gotRank(msg) {
 			return ui.Step{Cmd: t.fetch(t.ctx)}
 		}
+	case searchMsg:
+		cmd, note := t.gotSearch(msg)
+		return ui.Step{Cmd: cmd, Note: note}
 	case filterMsg:
 		cmd, err := t.gotFilter(msg)
 		s := ui.Step{Cmd: tea.Batch(cmd, t.fetch(t.ctx))}

@@ -35,14 +35,38 @@ func (tb *eventTable) View(a ui.Area) []string {
 		lines := tb.draw(a, 1)
 		for i := range lines {
 			m := " "
-			if i == tb.selLine() {
+			switch {
+			case i == tb.selLine():
 				m = ui.SelMarker
+			case tb.matchLine(i):
+				m = searchMarker
 			}
 			lines[i] = m + lines[i]
 		}
 		return lines
 	}
 	return tb.draw(a, 0)
+}
+
+// searchMarker marks the table search's matches in the ASCII marker
+// column (the selected line keeps ui.SelMarker).
+const searchMarker = ">"
+
+// matchLine reports whether line l of View shows a match of the search.
+func (tb *eventTable) matchLine(l int) bool {
+	if tb.search.re == nil {
+		return false
+	}
+	first := 2 // header and filter lines
+	if tb.fetchErr != nil {
+		first++
+	}
+	vi := tb.top + int64(l-first)
+	if l < first || vi >= tb.len() {
+		return false
+	}
+	r, ok := tb.cache[tb.rankOf(vi)]
+	return ok && tb.search.matches(&r)
 }
 
 // selLine is the line of View that shows the selected event (-1: none).
@@ -125,10 +149,14 @@ func (tb *eventTable) draw(a ui.Area, margin int) []string {
 				if c > 0 {
 					sb.WriteByte(' ')
 				}
-				sb.WriteString(tb.cell(&r, c, ws[c]))
+				cell := tb.cell(&r, c, ws[c])
+				if c == tb.search.col && tb.search.matches(&r) && vi != tb.sel {
+					cell = st.TreeMatch.Render(cell)
+				}
+				sb.WriteString(cell)
 			}
 		}
-		line := ui.Fit(sb.String(), a.Width)
+		line := ui.FitANSI(sb.String(), a.Width)
 		if vi == tb.sel {
 			if tb.focused {
 				line = st.TableSelected.Render(line)

@@ -84,7 +84,14 @@ func TestRulerLabelsDistinct(t *testing.T) {
 			sh := &ui.Shared{AbsTimes: abs}
 			step := rulerStep(sh, v, cols)
 			seen := map[string]core.Time{}
-			for tk := v.Start + (v.T0-v.Start+step-1)/step*step; tk <= v.T1; tk += step {
+			for tk := firstTick(sh, v, step); tk <= v.T1; tk += step {
+				base := v.Start
+				if abs {
+					base = 0
+				}
+				if (tk-base)%step != 0 {
+					t.Fatalf("abs %v view %+v step %d: tick %d is not round", abs, v, step, tk)
+				}
 				lab := sh.TickLabel(v.Start, tk, step)
 				if prev, ok := seen[lab]; ok {
 					t.Fatalf("abs %v view %+v step %d: ticks %d and %d both read %q", abs, v, step, prev, tk, lab)

@@ -16,6 +16,8 @@ const (
 	PromptGoTo              // ':' a time
 	PromptFind              // '/' a row regex
 	PromptFilter            // 'f' a column filter regex
+	PromptEvent             // '#' an event number
+	PromptSearch            // '/' in the table: a column regex, highlighted
 )
 
 // Prompt is the input line that replaces the help line while the user

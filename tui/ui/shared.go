@@ -27,7 +27,12 @@ type Shared struct {
 	Styles        *Styles
 	Keys          keymap.KeyMap
 	Clipboard     io.Writer // where OSC 52 copies go (nil: none)
-	AbsTimes      bool      // instants as absolute seconds, not +offsets (see RelTime)
+	// TmuxCopy, when the browser runs in tmux, puts text in tmux's paste
+	// buffer (and on to the terminal's clipboard when tmux can): tmux's
+	// default configuration drops OSC 52 from applications. nil: not in
+	// tmux.
+	TmuxCopy func(text string) error
+	AbsTimes bool // instants as absolute seconds, not +offsets (see RelTime)
 }
 
 // Quits reports whether k quits: the quit binding, and Ctrl-C whatever
