@@ -155,4 +155,4 @@ package kernel
 
 // Version changes whenever the analysis's output changes; it is part of
 // the index fingerprint (see states.Version), so old indexes are rebuilt.
-const Version = 3 // 3: PIDs from exec and from clone/fork calls (clone.go)
+const Version = 4 // 4: kernel threads run in kernel mode (threads.go); 3: PIDs from exec and from clone/fork calls (clone.go)

@@ -42,7 +42,7 @@ func (a *Analysis) schedSwitch(c *cpu, ev *core.Event, p *classPlan) {
 		a.setInt(next, subPrio, int32(prio))
 	}
 	c.mode = modeUser
-	if next.sys >= 0 {
+	if next.inKernel() {
 		c.mode = modeSyscall
 	}
 	a.updateCPU(c)
