@@ -116,7 +116,7 @@ func (b browserTrace) Name() string { return filepath.Base(b.Trace.Info().Trace)
 func (b browserTrace) Info() tui.TraceInfo {
 	in := b.Trace.Info()
 	return tui.TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events,
-		Intervals: in.Intervals, Discarded: in.LostEvents, Warnings: in.Warnings, Index: in.Index}
+		Intervals: in.Intervals, Discarded: in.LostEvents, Warnings: in.Warnings, Index: in.Index, Streams: in.Streams}
 }
 
 func (b browserTrace) Events() tui.EventTable { return b.Trace.Events() }

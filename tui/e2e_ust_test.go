@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,6 +119,21 @@ func TestUserSpaceInTmux(t *testing.T) {
 		s.waitFor(10*time.Second, "Call tree of glxgears 16073")
 		s.waitFor(10*time.Second, "- main")
 		s.waitFor(waitKey, "init")
+		s.send("Escape") // back to the Gantt: its call-stack rows name the calls (issue 30 item 5)
+		s.waitFor(waitKey, "? help * q quit")
+		s.send(":")
+		s.text("+2s +2.0002s")
+		s.send("Enter")
+		s.waitFor(waitKey, "draw_frame")
+		var rows []string
+		for _, l := range strings.Split(s.screen(), "\n") {
+			if strings.Contains(l, "    depth ") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) < 3 || !strings.Contains(rows[1], "event_loop") || !strings.Contains(rows[2], "draw_frame") || strings.Contains(s.screen(), "0x4") {
+			t.Errorf("the call-stack rows do not name main, event_loop, draw_frame:\n%s", s.screen())
+		}
 		quit(s)
 	})
 }

@@ -23,7 +23,9 @@ var sidebandLine = regexp.MustCompile(`^\s*(-?\d+)\s+(?:\[\d+\]\s+)?(\d+)\.(\d{9
 // runs the thread, a switch out leaves it waiting for a CPU (preempt),
 // blocked, or gone after its EXIT (at the EXIT itself when switches are
 // per thread: the thread's events end there); COMM names it, FORK gives
-// its PPID. Records perf synthesized at time 0 are checked at start.
+// its PPID. A kernel thread (kthreadd, PID 2, or its child by PPID, until
+// a COMM exec) runs kernel code, as a system call. Records perf
+// synthesized at time 0 are checked at start.
 // Later lines win at equal times.
 func sidebandStates(t *testing.T, out []byte, start core.Time) []sourcetest.StateAt {
 	t.Helper()
@@ -42,8 +44,10 @@ func sidebandStates(t *testing.T, out []byte, start core.Time) []sourcetest.Stat
 		val[k] = v
 	}
 	exited := map[int64]bool{}
+	pid, ppid, execed := map[int64]int64{}, map[int64]int64{}, map[int64]bool{}
+	kernelThread := func(tid int64) bool { return !execed[tid] && (pid[tid] == 2 || ppid[tid] == 2) }
 	forkRe := regexp.MustCompile(`^\((\d+):(\d+)\):\((\d+):(\d+)\)`)
-	commRe := regexp.MustCompile(`^(?: exec)?: (.*):(\d+)/(\d+)$`)
+	commRe := regexp.MustCompile(`^( exec)?: (.*):(\d+)/(\d+)$`)
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		m := sidebandLine.FindStringSubmatch(sc.Text())
@@ -65,6 +69,8 @@ func sidebandStates(t *testing.T, out []byte, start core.Time) []sourcetest.Stat
 			}
 			th := "Threads/" + strconv.FormatInt(ctx, 10)
 			switch {
+			case strings.HasPrefix(rest, " IN") && kernelThread(ctx):
+				set(th, ts, core.Int32(int32(core.ThreadRunSyscall)))
 			case strings.HasPrefix(rest, " IN"):
 				set(th, ts, core.Int32(int32(core.ThreadRunUser)))
 			case exited[ctx]:
@@ -87,8 +93,10 @@ func sidebandStates(t *testing.T, out []byte, start core.Time) []sourcetest.Stat
 				delete(exited, tid)
 				if ptid > 0 {
 					set(th+"/PPID", ts, core.Int32(int32(ptid)))
+					ppid[tid] = ptid
 				}
 				set(th+"/PID", ts, core.Int32(int32(mustInt(f[1]))))
+				pid[tid] = mustInt(f[1])
 			} else if cpuWide {
 				exited[tid] = true
 			} else {
@@ -99,8 +107,13 @@ func sidebandStates(t *testing.T, out []byte, start core.Time) []sourcetest.Stat
 			if c == nil {
 				t.Fatalf("unexpected %q", sc.Text())
 			}
-			set("Threads/"+c[3]+"/Exec_name", ts, core.String(c[1]))
-			set("Threads/"+c[3]+"/PID", ts, core.Int32(int32(mustInt(c[2]))))
+			set("Threads/"+c[4]+"/Exec_name", ts, core.String(c[2]))
+			set("Threads/"+c[4]+"/PID", ts, core.Int32(int32(mustInt(c[3]))))
+			tid := mustInt(c[4])
+			pid[tid] = mustInt(c[3])
+			if c[1] != "" {
+				execed[tid] = true
+			}
 		}
 	}
 	var want []sourcetest.StateAt

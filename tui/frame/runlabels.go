@@ -28,8 +28,8 @@ type ThreadRun struct {
 	Frame  string // the call's function ("": a thread run)
 }
 
-// MinRunCols is the narrowest run worth a label: one character and a
-// column of margin on each side.
+// MinRunCols is the narrowest run worth a label: a column of margin and
+// two characters.
 const MinRunCols = 3
 
 // RunKeyOf is the runKey of request row i, when n is a CPU row (its

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/tracetui/tracetui/core"
 )
@@ -32,10 +33,27 @@ type TraceInfo struct {
 	Events     int64     // number of events
 	Intervals  int64     // number of intervals in the history (0: unknown)
 	Discarded  int64     // events the tracer lost (CTF discarded events)
+	// Streams is the number of data streams (files) the events were read
+	// from: a CTF trace of its metadata alone has none.
+	Streams int
 	// Index is the path of the trace's index file ("" none): the browser
 	// keeps its view of the trace (marks, window, filters) beside it.
 	Index    string
 	Warnings []core.Warning
+}
+
+// NoEvents says why a trace holds no events ("" when it holds some):
+// the browser shows it where the events would be.
+func (in TraceInfo) NoEvents() string {
+	switch {
+	case in.Events > 0 || in.Format == "": // a fixture without its counts
+		return ""
+	case in.Streams == 0 && in.Format == "ctf":
+		return "no events: metadata only, no stream files beside it"
+	case in.Streams == 0:
+		return "no events: the trace holds none"
+	}
+	return fmt.Sprintf("no events: its %d streams are empty", in.Streams)
 }
 
 // The event table's row, columns and filter are core's, shared with the

@@ -78,6 +78,10 @@ func (b *Gantt) stripLine(l ui.ScreenLayout) string {
 	sb.WriteString(st.Dim.Render(ui.Fit(label, l.TreeW)))
 	sb.WriteByte(' ')
 	n := stripCols(l)
+	if why := b.info.NoEvents(); why != "" {
+		sb.WriteString(st.Warning.Render(ui.Fit(why, l.GanttW)))
+		return sb.String()
+	}
 	if len(d.counts) != n {
 		text := "…"
 		if d.err != nil {

@@ -384,6 +384,8 @@ func (b *Gantt) statusLine() string {
 	}
 	warn := ""
 	switch {
+	case b.info.NoEvents() != "":
+		warn = " ! no events "
 	case b.info.Discarded > 0:
 		warn = fmt.Sprintf(" ! %d events discarded ", b.info.Discarded)
 	case len(b.info.Warnings) > 0:

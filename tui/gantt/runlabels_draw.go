@@ -8,16 +8,23 @@ import (
 	"github.com/tracetui/tracetui/tui/ui"
 )
 
-// labelRuns writes the names of the row's thread runs into its cells.
-// The cursor's column keeps its mark.
+// labelRuns writes the names of the row's thread runs into its cells,
+// after one column of margin: a label may fill its run to the end, since
+// the next run's label starts after that run's own margin (a margin on
+// both sides left "cat" where "cat 11022" fit, issue 30 item 5). The
+// cursor's column keeps its mark.
 func (b *Gantt) labelRuns(cells []drawCell, runs []frame.ThreadRun) {
 	for _, r := range runs {
-		text := b.runLabel(r, r.C1-r.C0+1-2)
+		text := b.runLabel(r, labelWidth(r))
 		for i, ch := range text {
 			cells[r.C0+1+i].text = ch // on the cursor's column too: writeCells shows both
 		}
 	}
 }
+
+// labelWidth is the cells a run's label may take: its columns but the
+// margin before it.
+func labelWidth(r frame.ThreadRun) int { return r.C1 - r.C0 }
 
 // threadNamed is the Control Flow label ("name tid") of the thread whose
 // attribute is Threads/<attr> ([core.ThreadName]), or attr when the

@@ -37,7 +37,7 @@ func TestResourcesNamesThreadsInRuns(t *testing.T) {
 	}
 	named := 0
 	for _, r := range b.frame.Runs[slices.Index(b.frame.Keys, b.tree().Node(b.tree().Selected()).Key)] {
-		label := string(b.runLabel(r, r.C1-r.C0-1))
+		label := string(b.runLabel(r, labelWidth(r)))
 		if label == "" {
 			continue
 		}
@@ -71,12 +71,12 @@ func TestCursorKeepsRunLabel(t *testing.T) {
 		}
 		b := hs.b()
 		runs := b.frame.Runs[slices.Index(b.frame.Keys, b.tree().Node(b.tree().Selected()).Key)]
-		i := slices.IndexFunc(runs, func(r frame.ThreadRun) bool { return len(b.runLabel(r, r.C1-r.C0-1)) >= 4 })
+		i := slices.IndexFunc(runs, func(r frame.ThreadRun) bool { return len(b.runLabel(r, labelWidth(r))) >= 4 })
 		if i < 0 {
 			t.Fatal("no labelled run on CPU 1")
 		}
 		r := runs[i]
-		label := string(b.runLabel(r, r.C1-r.C0-1))
+		label := string(b.runLabel(r, labelWidth(r)))
 		for d := r.C0 + 3 - b.win.ColOf(b.cursor); d != 0; d -= sign(d) { // on the label's third letter
 			if d > 0 {
 				hs.press("right")
@@ -96,5 +96,35 @@ func TestCursorKeepsRunLabel(t *testing.T) {
 		if !strings.Contains(cpu1, label) {
 			t.Errorf("ascii %v: label %q cut by the cursor:\n%s", ascii, label, cpu1)
 		}
+	}
+}
+
+// TestRunLabelsUseTheirWidth: a label fills its run after one column of
+// margin, none at the end (issue 30 item 5: "cat" where "cat 11022"
+// fit); some run of the demo is named longer than with a margin on
+// both sides, and the longer name is drawn.
+func TestRunLabelsUseTheirWidth(t *testing.T) {
+	hs := newHarness(t, frametest.NewDemoTrace(), 120, 30, true)
+	hs.press("resources")
+	wider := 0
+	for zoom := range 8 {
+		hs.press("zoom_in")
+		b := hs.b()
+		view := hs.view()
+		for i, runs := range b.frame.Runs {
+			for _, r := range runs {
+				long, short := string(b.runLabel(r, labelWidth(r))), string(b.runLabel(r, r.C1-r.C0-1))
+				if len(long) <= len(short) {
+					continue
+				}
+				wider++
+				if !strings.Contains(view, long) {
+					t.Errorf("zoom %d, row key %d: run of %d (columns %d..%d) not labelled %q:\n%s", zoom, b.frame.Keys[i], r.Tid, r.C0, r.C1, long, view)
+				}
+			}
+		}
+	}
+	if wider == 0 {
+		t.Fatal("no run whose label needed its last column: the test proves nothing")
 	}
 }

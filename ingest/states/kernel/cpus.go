@@ -175,7 +175,7 @@ func (a *Analysis) replaceCurrent(c *cpu, tid int64) {
 	c.mode = modeUnknown
 	if th.status != statusNull {
 		c.mode = modeUser
-		if th.sys >= 0 {
+		if th.inKernel() {
 			c.mode = modeSyscall
 		}
 		a.setStatus(th, running(c, th))

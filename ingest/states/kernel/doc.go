@@ -56,7 +56,9 @@
 //     exited; anything else (EXIT_ZOMBIE "Z" included) -> wait unknown. ftrace's
 //     letters map to the same bits (R, R+ -> 0; S -> 1; D -> 2; I ->
 //     TASK_IDLE; T, t, X, Z -> 4, 8, 16, 32...). The next thread runs:
-//     running syscall if it is inside one, else running user mode; its
+//     running syscall if it is inside one or is a kernel thread (kthreadd,
+//     PID 2, or its child by PPID, until it executes a program; Trace
+//     Compass says user mode), else running user mode; its
 //     Current_cpu_rq becomes the CPU. Both threads' Exec_name and Prio
 //     come from the event; the CPU's Current_thread becomes next_tid and
 //     its status idle (tid 0), syscall or user mode.
@@ -155,4 +157,4 @@ package kernel
 
 // Version changes whenever the analysis's output changes; it is part of
 // the index fingerprint (see states.Version), so old indexes are rebuilt.
-const Version = 3 // 3: PIDs from exec and from clone/fork calls (clone.go)
+const Version = 4 // 4: kernel threads run in kernel mode (threads.go); 3: PIDs from exec and from clone/fork calls (clone.go)

@@ -223,7 +223,7 @@ func (a *Analysis) runOn(c *cpu, th *thread) {
 	a.setStatus(th, running(c, th))
 	a.setInt(th, subCPURQ, c.num)
 	c.mode = modeUser
-	if th.sys >= 0 {
+	if th.inKernel() {
 		c.mode = modeSyscall
 	}
 	a.updateCPU(c)

@@ -42,7 +42,7 @@ func (a *Analysis) schedSwitch(c *cpu, ev *core.Event, p *classPlan) {
 		a.setInt(next, subPrio, int32(prio))
 	}
 	c.mode = modeUser
-	if next.sys >= 0 {
+	if next.inKernel() {
 		c.mode = modeSyscall
 	}
 	a.updateCPU(c)
@@ -131,6 +131,12 @@ func (a *Analysis) exec(c *cpu, ev *core.Event, p *classPlan) {
 		return
 	}
 	a.setExecName(th, baseName(textField(ev, p.f[sExecFile])))
+	if !th.execed {
+		th.execed = true
+		if c != nil && a.currentThread(c) == th && th.status != statusNull {
+			a.runOn(c, th) // a kernel thread's child now runs user code
+		}
+	}
 	// After exec the thread leads its process (a non-leader that execs
 	// takes the leader's id): its tid is the process id.
 	tid, ok := intField(ev, p.f[sExecTID])

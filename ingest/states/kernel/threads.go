@@ -53,6 +53,9 @@ type thread struct {
 	known  uint8             // bit per sub: holds a non-null value
 	// exiting: a perf EXIT record came; its next switch out ends it.
 	exiting bool
+	// execed: it executed a program, so it runs user code even when
+	// kthreadd started it (a user-mode helper such as modprobe).
+	execed bool
 }
 
 // threadTable holds the thread records by index, in pages: it grows
@@ -238,10 +241,28 @@ func running(c *cpu, th *thread) int8 {
 	switch {
 	case c != nil && (c.irqActive > 0 || c.softRunning > 0):
 		return int8(core.ThreadInterrupted)
-	case th.sys >= 0:
+	case th.inKernel():
 		return int8(core.ThreadRunSyscall)
 	}
 	return int8(core.ThreadRunUser)
+}
+
+// kthreadd is the PID of the kernel's thread daemon, the parent of every
+// kernel thread.
+const kthreadd = 2
+
+// inKernel reports whether th runs kernel code when it holds its CPU: it
+// is in a system call, or it is a kernel thread (kthreadd, PID 2, or one
+// of its children that has not executed a program), which has no user
+// mode (its running time was shown as "running user mode"; Trace Compass
+// shows it so too).
+func (th *thread) inKernel() bool {
+	if th.sys >= 0 {
+		return true
+	}
+	pid := th.known&(1<<subPID) != 0 && th.num[subPID] == kthreadd
+	ppid := th.known&(1<<subPPID) != 0 && th.num[subPPID] == kthreadd
+	return !th.execed && (pid || ppid)
 }
 
 // taskCommLen is Linux's TASK_COMM_LEN: comm fields hold at most 15 bytes.

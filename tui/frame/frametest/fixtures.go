@@ -18,7 +18,7 @@ func (t IngestTrace) Name() string { return filepath.Base(t.Trace.Info().Trace) 
 
 func (t IngestTrace) Info() frame.TraceInfo {
 	in := t.Trace.Info()
-	return frame.TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Intervals: in.Intervals, Discarded: in.LostEvents}
+	return frame.TraceInfo{Format: in.Format, Start: in.StartNS, End: in.EndNS, Events: in.Events, Intervals: in.Intervals, Discarded: in.LostEvents, Streams: in.Streams}
 }
 
 func (t IngestTrace) Events() frame.EventTable { return t.Trace.Events() }
