@@ -64,3 +64,27 @@ func BenchmarkDecodeCTF2Twin(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIndexCTF2Twin runs the built `tracetui index` alternately on a
+// generated 30 000-thread kernel trace in CTF 1.8 and on its CTF 2 twin
+// (the same streams, the metadata converted). The target (issue 27): the
+// CTF 2 index costs no more than the CTF 1.8 one, within 5 %; reported as
+// the twin's CPU time over the original's.
+//
+//	go test ./ingest/ctf -run '^$' -bench IndexCTF2Twin -benchtime 5x
+func BenchmarkIndexCTF2Twin(b *testing.B) {
+	bin := coretest.Binary(b)
+	src := gentest.Trace(b, 30_000)
+	twin := ctf2Twin(b, src)
+	idx := filepath.Join(b.TempDir(), "index.tti")
+	var v18, v2 gentest.Runs
+	for range b.N {
+		v18.Add(b, exec.Command(bin, "index", "--index", idx, src))
+		v2.Add(b, exec.Command(bin, "index", "--index", idx, twin))
+	}
+	n := float64(b.N)
+	b.ReportMetric(v18.CPU.Seconds()/n, "ctf18-cpu-s")
+	b.ReportMetric(v2.CPU.Seconds()/n, "ctf2-cpu-s")
+	b.ReportMetric(v2.CPU.Seconds()/v18.CPU.Seconds(), "ctf2/ctf18-cpu")
+	b.ReportMetric(v2.Wall.Seconds()/v18.Wall.Seconds(), "ctf2/ctf18-wall")
+}
