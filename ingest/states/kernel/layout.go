@@ -124,6 +124,23 @@ func schedEvents(prefix string) map[string]handler {
 	}
 }
 
+// linuxTracepoints are the kernel's sched, irq, timer and task tracepoints
+// under their ftrace names, prefixed with their subsystem ("irq:...") when
+// subsystems is set, as perf names them.
+func linuxTracepoints(subsystems bool) map[string]handler {
+	sub := func(s string) string {
+		if subsystems {
+			return s + ":"
+		}
+		return ""
+	}
+	return withEvents(schedEvents(sub("sched")),
+		sub("irq")+"irq_handler_entry", hIrqEntry, sub("irq")+"irq_handler_exit", hIrqExit,
+		sub("irq")+"softirq_raise", hSoftRaise, sub("irq")+"softirq_entry", hSoftEntry, sub("irq")+"softirq_exit", hSoftExit,
+		sub("timer")+"hrtimer_expire_entry", hTimerEntry, sub("timer")+"hrtimer_expire_exit", hTimerExit,
+		sub("task")+"task_newtask", hNewTask)
+}
+
 func withEvents(m map[string]handler, kv ...any) map[string]handler {
 	for i := 0; i < len(kv); i += 2 {
 		m[kv[i].(string)] = kv[i+1].(handler)
@@ -210,12 +227,8 @@ var (
 	// LayoutPerf is perf data converted to CTF (perf data convert --to-ctf):
 	// subsystem-prefixed names, kernel field names, perf_tid/perf_pid.
 	LayoutPerf = &Layout{
-		name: "perf",
-		events: withEvents(schedEvents("sched:"),
-			"irq:irq_handler_entry", hIrqEntry, "irq:irq_handler_exit", hIrqExit,
-			"irq:softirq_raise", hSoftRaise, "irq:softirq_entry", hSoftEntry, "irq:softirq_exit", hSoftExit,
-			"timer:hrtimer_expire_entry", hTimerEntry, "timer:hrtimer_expire_exit", hTimerExit,
-			"task:task_newtask", hNewTask),
+		name:             "perf",
+		events:           linuxTracepoints(true),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"syscalls:sys_enter_"},
 		sysExitPrefixes:  []string{"syscalls:sys_exit_"},
@@ -230,12 +243,8 @@ var (
 	// names without the subsystem, kernel field names, prev_state as
 	// letters, the running thread in context.tid.
 	LayoutFtrace = &Layout{
-		name: "ftrace",
-		events: withEvents(schedEvents(""),
-			"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
-			"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
-			"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit,
-			"task_newtask", hNewTask),
+		name:             "ftrace",
+		events:           linuxTracepoints(false),
 		fields:           linuxFields,
 		sysEntryPrefixes: []string{"sys_enter_"},
 		sysExitPrefixes:  []string{"sys_exit_"},

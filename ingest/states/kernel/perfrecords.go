@@ -38,11 +38,8 @@ func perfDataFields() [numHandlers][numSlots]string {
 func perfDataLayout(name string, switches bool) *Layout {
 	l := *LayoutFtrace
 	l.name = name
-	l.events = withEvents(schedEvents(""),
-		"irq_handler_entry", hIrqEntry, "irq_handler_exit", hIrqExit,
-		"softirq_raise", hSoftRaise, "softirq_entry", hSoftEntry, "softirq_exit", hSoftExit,
-		"hrtimer_expire_entry", hTimerEntry, "hrtimer_expire_exit", hTimerExit,
-		"perf_comm", hPerfComm, "perf_fork", hPerfFork)
+	l.events = withEvents(linuxTracepoints(false), "perf_comm", hPerfComm, "perf_fork", hPerfFork)
+	delete(l.events, "task_newtask") // not read from perf.data so far (clone flags come from its raw syscalls)
 	if switches {
 		l.events["perf_switch"] = hPerfSwitch
 		l.events["perf_exit"] = hPerfExit
