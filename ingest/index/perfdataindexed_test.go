@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/perfdata"
 )
@@ -27,27 +26,6 @@ func TestPerfDataIndexed(t *testing.T) {
 		full, err := perfdata.Open(trace, perfdata.Options{})
 		must(t, err)
 		defer full.Close()
-		var want []string
-		for range x.Info().Events {
-			ev, err := full.Next()
-			must(t, err)
-			want = append(want, ev.Class.Name+" "+core.FormatTimestamp(ev.Time)+" "+string(full.AppendContents(nil, ev)))
-		}
-		ei := x.EventIndex()
-		for range 20 {
-			rank := rng.Int64N(int64(len(want)))
-			entry, skip, err := ei.ForRank(rank)
-			must(t, err)
-			_, cp, err := ei.Checkpoint(entry, nil)
-			must(t, err)
-			must(t, r.Seek(cp))
-			for i := int64(0); i < skip+10 && rank-skip+i < int64(len(want)); i++ {
-				ev, err := r.Next()
-				must(t, err)
-				if got := ev.Class.Name + " " + core.FormatTimestamp(ev.Time) + " " + string(r.AppendContents(nil, ev)); got != want[rank-skip+i] {
-					t.Fatalf("%s rank %d: event %d = %s, want %s", name, rank, rank-skip+i, got, want[rank-skip+i])
-				}
-			}
-		}
+		checkSeeks(t, name, x, r, full, rng)
 	}
 }

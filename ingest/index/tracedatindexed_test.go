@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -28,6 +29,14 @@ func TestTraceDatTableSkipsTheFirstPass(t *testing.T) {
 	full, err := tracedat.Open(trace, tracedat.Options{})
 	must(t, err)
 	defer full.Close()
+	checkSeeks(t, "pipes-v7-zstd.dat", x, r, full, rng)
+}
+
+// checkSeeks checks that r, the event table's reader of x, gives full's
+// events (full reads the same trace from its start) from the index's
+// checkpoints at 20 random ranks, 10 events past each.
+func checkSeeks(t *testing.T, name string, x *Index, r, full core.Source, rng *rand.Rand) {
+	t.Helper()
 	var want []string
 	for range x.Info().Events {
 		ev, err := full.Next()
@@ -46,7 +55,7 @@ func TestTraceDatTableSkipsTheFirstPass(t *testing.T) {
 			ev, err := r.Next()
 			must(t, err)
 			if got := ev.Class.Name + " " + core.FormatTimestamp(ev.Time) + " " + string(r.AppendContents(nil, ev)); got != want[rank-skip+i] {
-				t.Fatalf("rank %d: event %d = %s, want %s", rank, rank-skip+i, got, want[rank-skip+i])
+				t.Fatalf("%s rank %d: event %d = %s, want %s", name, rank, rank-skip+i, got, want[rank-skip+i])
 			}
 		}
 	}
