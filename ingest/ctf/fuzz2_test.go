@@ -79,29 +79,7 @@ func FuzzStream2(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		seeds := fuzz2Seeds(t)
 		s := seeds[int(which)%len(seeds)]
-		r, err := openMem(s.meta, data)
-		if err != nil {
-			return
-		}
-		var buf, cp []byte
-		for i := 0; ; i++ {
-			ev, err := r.Next()
-			if err != nil {
-				if strings.Contains(err.Error(), "\n") {
-					t.Fatalf("multi-line error: %v", err)
-				}
-				break
-			}
-			buf = r.AppendContents(buf[:0], ev)
-			if i == 1 {
-				cp = r.Checkpoint(nil)
-			}
-		}
-		if cp != nil {
-			if err := r.Seek(cp); err == nil {
-				r.Next()
-			}
-		}
+		decodeAll(t, s.meta, data)
 	})
 }
 

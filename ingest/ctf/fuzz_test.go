@@ -125,30 +125,37 @@ func FuzzStream(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		seeds := fuzzSeeds(t)
 		s := seeds[int(which)%len(seeds)]
-		r, err := openMem(s.meta, data)
-		if err != nil {
-			return
-		}
-		var buf, cp []byte
-		for i := 0; ; i++ {
-			ev, err := r.Next()
-			if err != nil {
-				if strings.Contains(err.Error(), "\n") {
-					t.Fatalf("multi-line error: %v", err)
-				}
-				break
-			}
-			buf = r.AppendContents(buf[:0], ev)
-			if i == 1 {
-				cp = r.Checkpoint(nil)
-			}
-		}
-		if cp != nil {
-			if err := r.Seek(cp); err == nil {
-				r.Next()
-			}
-		}
+		decodeAll(t, s.meta, data)
 	})
+}
+
+// decodeAll decodes stream bytes with meta as the stream fuzz targets do:
+// every event is decoded and formatted, and a checkpoint taken at the
+// second one is resumed; an error must be one line.
+func decodeAll(t *testing.T, meta, data []byte) {
+	r, err := openMem(meta, data)
+	if err != nil {
+		return
+	}
+	var buf, cp []byte
+	for i := 0; ; i++ {
+		ev, err := r.Next()
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error: %v", err)
+			}
+			break
+		}
+		buf = r.AppendContents(buf[:0], ev)
+		if i == 1 {
+			cp = r.Checkpoint(nil)
+		}
+	}
+	if cp != nil {
+		if err := r.Seek(cp); err == nil {
+			r.Next()
+		}
+	}
 }
 
 // FuzzMetadata compiles arbitrary metadata into a decoding plan: the
