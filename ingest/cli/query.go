@@ -25,8 +25,8 @@ func runQuery(e *Env, args []string) error {
 	if err := Parse(fs, args, 2, -1); err != nil {
 		return err
 	}
-	if *samples < 0 || *samples > maxSamples {
-		return Usagef("--samples %d: want 0 to %d (a screen is a few hundred columns)", *samples, maxSamples)
+	if err := checkSamples(*samples); err != nil {
+		return err
 	}
 	t, err := fl.open(e, fs)
 	if err != nil {
@@ -59,6 +59,14 @@ func runQuery(e *Env, args []string) error {
 	}
 	fmt.Fprintf(w, "# %d attributes, %d intervals, %d nodes read\n", len(res.Attributes), res.Stats.Intervals, res.Stats.NodesRead)
 	return w.Flush()
+}
+
+// checkSamples refuses a --samples count outside [0, maxSamples].
+func checkSamples(n int) error {
+	if n < 0 || n > maxSamples {
+		return Usagef("--samples %d: want 0 to %d (a screen is a few hundred columns)", n, maxSamples)
+	}
+	return nil
 }
 
 // valueText prints a state value for `query`: strings quoted (so an empty

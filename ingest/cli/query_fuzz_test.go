@@ -40,8 +40,8 @@ func FuzzQueryPath(f *testing.F) {
 		if to != "" && toFlag.Set(to) != nil {
 			return
 		}
-		if samples < 0 || samples > maxSamples {
-			return // runQuery refuses it with a usage error
+		if checkSamples(samples) != nil {
+			return // refused with a usage error
 		}
 		start, end := h.Bounds()
 		lo, hi, err := resolveRange(&fromFlag, &toFlag, start, end, end)
