@@ -47,16 +47,26 @@ func compareLines(t *testing.T, name, got, want string) {
 // it leaves to "_init+0x30"). The address, the file and the rest of the
 // line must agree.
 func knownGap(got, want string) bool {
-	gi, wi := strings.LastIndex(got, " ("), strings.LastIndex(want, " (")
-	if gi < 0 || wi < 0 || got[gi:] != want[wi:] {
-		return false
+	gAddr, _, gFile, ok1 := frameParts(got)
+	wAddr, wSym, wFile, ok2 := frameParts(want)
+	return ok1 && ok2 && gAddr == wAddr && gFile == wFile && strings.Contains(wSym, "@plt+")
+}
+
+// frameParts splits a call-chain line ("\t  addr symbol (file)") into its
+// indented address, its symbol (which may hold spaces: "operator
+// delete@plt+0x0") and its file.
+func frameParts(line string) (addr, sym, file string, ok bool) {
+	fi := strings.LastIndex(line, " (")
+	if fi < 0 {
+		return "", "", "", false
 	}
-	gs, ws := strings.LastIndexByte(got[:gi], ' '), strings.LastIndexByte(want[:wi], ' ')
-	if gs < 0 || ws < 0 || got[:gs] != want[:ws] {
-		return false
+	head := line[:fi]
+	lead := len(head) - len(strings.TrimLeft(head, "\t "))
+	ai := strings.IndexByte(head[lead:], ' ')
+	if ai < 0 {
+		return "", "", "", false
 	}
-	wsym := want[ws+1 : wi]
-	return strings.Contains(wsym, "@plt+")
+	return head[:lead+ai], head[lead+ai+1:], line[fi:], true
 }
 
 // script returns what Report prints for the file at path.
