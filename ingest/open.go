@@ -81,7 +81,7 @@ func formats() []Format {
 		}, Version: chrome.OrderVersion},
 		{Name: "tracedat", Detect: detected(tracedat.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(tracedat.Open(path, tracedat.Options{Indexed: env.Indexed, State: env.State}))
-		}, Version: tracedat.StateVersion},
+		}, Version: tracedat.Version},
 		{Name: "perfdata", Detect: detected(perfdata.Detect), Open: func(path string, env OpenEnv) (core.Source, error) {
 			return nonNil(perfdata.Open(path, perfdata.Options{Context: env.Context, Indexed: env.Indexed, State: env.State}))
 		}, Version: perfdata.Version},

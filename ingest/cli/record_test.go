@@ -212,6 +212,19 @@ func TestRecordCommand(t *testing.T) {
 			t.Errorf("thread %s: final status %v from %d; want 6 (waiting dead) or null (gone) from its exit at %d", m[1], v, start, exit)
 		}
 	}
+	// The recorder's own threads, alive before the recording started,
+	// belong to its process (the saved tgids), which the trace's events
+	// do not say.
+	recorder := float64(cmd.Process.Pid)
+	grouped := 0
+	for _, a := range queryJSON(t, out, index, "Threads/*/PID").Attributes {
+		if a.Path != "Threads/"+strconv.Itoa(cmd.Process.Pid)+"/PID" && holds(a.Intervals, recorder) {
+			grouped++
+		}
+	}
+	if grouped == 0 {
+		t.Errorf("no thread of the recorder (%d) but its first has it as its PID in the index", cmd.Process.Pid)
+	}
 	q := queryJSON(t, out, index, "Threads/"+strconv.Itoa(shPID)+"/Exec_name")
 	if !q.has("Threads/"+strconv.Itoa(shPID)+"/Exec_name", "sh") {
 		t.Errorf("CMD's thread %d has no Exec_name sh in the index", shPID)
@@ -285,12 +298,14 @@ func finalSwitchRecorded(report, tid string) bool {
 // query is `tracetui query --json`'s output.
 type query struct {
 	Attributes []struct {
-		Path      string `json:"path"`
-		Intervals []struct {
-			Start int64 `json:"start_ns"`
-			Value any   `json:"value"`
-		} `json:"intervals"`
+		Path      string          `json:"path"`
+		Intervals []queryInterval `json:"intervals"`
 	} `json:"attributes"`
+}
+
+type queryInterval struct {
+	Start int64 `json:"start_ns"`
+	Value any   `json:"value"`
 }
 
 func queryJSON(t *testing.T, trace, index string, attrs ...string) query {
@@ -306,12 +321,20 @@ func queryJSON(t *testing.T, trace, index string, attrs ...string) query {
 	return q
 }
 
+// holds reports whether one of intervals holds v.
+func holds(intervals []queryInterval, v any) bool {
+	for _, iv := range intervals {
+		if iv.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
 func (q query) has(path string, v any) bool {
 	for _, a := range q.Attributes {
-		for _, iv := range a.Intervals {
-			if a.Path == path && iv.Value == v {
-				return true
-			}
+		if a.Path == path && holds(a.Intervals, v) {
+			return true
 		}
 	}
 	return false

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/tracetui/tracetui/ingest/tracedat"
@@ -20,6 +21,7 @@ type Meta struct {
 	Kallsyms    []byte
 	Printk      []byte
 	Cmdlines    []byte
+	Tgids       []byte // "pid tgid" lines, as saved_tgids gives them
 	TraceClock  string // trace_clock's content ("[local] global ...")
 	Clock       string // the selected clock ("local")
 	Uname       string
@@ -209,6 +211,9 @@ func writeDat(f *os.File, m *Meta, cpus []cpuPages) error {
 	ob.option(tracedat.OptCPUCount, le.AppendUint32(nil, uint32(m.CPUCount)))
 	if m.Version != "" {
 		ob.option(tracedat.OptVersion, append([]byte(m.Version), 0))
+	}
+	if len(m.Tgids) > 0 {
+		ob.option(tracedat.OptSavedTgids, append(slices.Clip(m.Tgids), 0))
 	}
 	for _, st := range m.CPUStats {
 		ob.option(tracedat.OptCPUStat, append([]byte(st), 0))

@@ -46,15 +46,17 @@
 //	     option's size for the CPU counts the chunks, not the count
 //	   0 options (never compressed): (<u16 id> <u32 n> data)...:
 //	     16-21 <u64 offset of the section>, TRACECLOCK trace_clock,
-//	     UNAME, CPUCOUNT <u32>, VERSION, CPUSTAT per CPU ("CPU: N\n"
+//	     UNAME, CPUCOUNT <u32>, VERSION, SAVED_TGIDS (32, "pid tgid"
+//	     lines and a NUL), CPUSTAT per CPU ("CPU: N\n"
 //	     and per_cpu/cpuN/stats), BUFFER (<u64 offset of section 3>
 //	     "" (top buffer) clock "\0" <u32 page size> <u32 CPUs> (<u32
 //	     cpu> <u64 offset> <u64 size>)...), DONE <u64 0>
 //
 // Option and section ids come from package ingest/tracedat.
 //
-// The kernel's saved tgids are not written: trace.dat version 7 has no
-// place for them, and trace-cmd warns about options it does not know.
+// Trace-cmd has no option for the threads' processes (tgids): they are
+// written as option 32, as gpuvis writes them, which `trace-cmd report`
+// skips and `trace-cmd dump --options` lists as unknown.
 //
 // This package may import the standard library, golang.org/x/sys/unix,
 // klauspost/compress and ingest/tracedat.

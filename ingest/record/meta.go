@@ -26,7 +26,9 @@ func (r *Recorder) collectMeta() (m *Meta, stats []string, lost, events int64) {
 	m.Kallsyms, _ = os.ReadFile("/proc/kallsyms")
 	m.Printk, _ = fs.readFile("printk_formats")
 	saved, _ := fs.readFile("saved_cmdlines")
-	m.Cmdlines = cmdlines(saved, procComms(r.comms))
+	r.tasks.scanProc()
+	m.Cmdlines = cmdlines(saved, r.tasks.comms)
+	m.Tgids = tgids(r.tasks.tgids)
 	clock, _ := in.read("trace_clock")
 	m.TraceClock = strings.TrimSpace(clock)
 	m.Clock = selectedClock(m.TraceClock)
@@ -90,6 +92,21 @@ func cmdlines(saved []byte, comms map[int]string) []byte {
 	var b bytes.Buffer
 	for _, pid := range pids {
 		fmt.Fprintf(&b, "%d %s\n", pid, names[pid])
+	}
+	return b.Bytes()
+}
+
+// tgids writes the threads' processes as the kernel's saved_tgids does
+// ("pid tgid" lines), sorted by pid.
+func tgids(m map[int]int) []byte {
+	pids := make([]int, 0, len(m))
+	for pid := range m {
+		pids = append(pids, pid)
+	}
+	slices.Sort(pids)
+	var b bytes.Buffer
+	for _, pid := range pids {
+		fmt.Fprintf(&b, "%d %d\n", pid, m[pid])
 	}
 	return b.Bytes()
 }

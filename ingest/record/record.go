@@ -44,7 +44,7 @@ type Recorder struct {
 	tmps     []*os.File
 	stopped  atomic.Bool
 	wg       sync.WaitGroup
-	comms    map[int]string // thread names seen in /proc
+	tasks    tasks // the threads seen in /proc
 	done     bool
 	failed   chan struct{} // closed when a drainer fails
 	failOnce sync.Once
@@ -137,7 +137,7 @@ func Start(opts Options) (r *Recorder, err error) {
 		}
 		r.drainers = append(r.drainers, d)
 	}
-	r.comms = procComms(nil)
+	r.tasks.scanProc()
 	for _, d := range r.drainers {
 		r.wg.Add(1)
 		go func() {
@@ -306,31 +306,42 @@ func (r *Recorder) writeFile(meta *Meta, cpus []cpuPages) (int64, error) {
 	return size, nil
 }
 
-// procComms adds the name of every thread in /proc to m (made when nil).
-func procComms(m map[int]string) map[int]string {
-	if m == nil {
-		m = map[int]string{}
+// tasks are the threads seen in /proc, by tid: their names and
+// processes (tgids), which the trace's events do not carry.
+type tasks struct {
+	comms map[int]string
+	tgids map[int]int
+}
+
+// scanProc adds every thread in /proc that t does not hold yet (read at
+// the start and at the end of a recording, it holds the threads alive at
+// either: those that were born and died in between are named by the
+// trace's own events).
+func (t *tasks) scanProc() {
+	if t.comms == nil {
+		t.comms, t.tgids = map[int]string{}, map[int]int{}
 	}
 	procs, _ := os.ReadDir("/proc")
 	for _, p := range procs {
-		if _, err := strconv.Atoi(p.Name()); err != nil {
+		tgid, err := strconv.Atoi(p.Name())
+		if err != nil {
 			continue
 		}
-		tasks, _ := os.ReadDir(filepath.Join("/proc", p.Name(), "task"))
-		for _, t := range tasks {
-			tid, err := strconv.Atoi(t.Name())
+		threads, _ := os.ReadDir(filepath.Join("/proc", p.Name(), "task"))
+		for _, th := range threads {
+			tid, err := strconv.Atoi(th.Name())
 			if err != nil {
 				continue
 			}
-			if _, ok := m[tid]; ok {
+			if _, ok := t.comms[tid]; ok {
 				continue
 			}
-			if b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "task", t.Name(), "comm")); err == nil {
-				m[tid] = strings.TrimSpace(string(b))
+			if b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "task", th.Name(), "comm")); err == nil {
+				t.comms[tid] = strings.TrimSpace(string(b))
+				t.tgids[tid] = tgid
 			}
 		}
 	}
-	return m
 }
 
 // uname returns "sysname nodename release machine", as trace-cmd writes it.

@@ -6,7 +6,8 @@ import (
 )
 
 // decode fills the fields of a record: the context (common_pid as the
-// thread, its name from the saved cmdlines), then the format's fields:
+// thread, its process from the saved tgids, its name from the saved
+// cmdlines), then the format's fields:
 // integers, char arrays and __data_loc strings as text, other arrays as
 // their elements in hex, comma-separated. sched_switch's prev_state is
 // given as the kernel's letters ("S", "D", "R+"...), as the ftrace text
@@ -23,6 +24,9 @@ func (s *Source) decode(cl *class, data []byte) []core.Field {
 	if fd := ef.Field("common_pid"); fd != nil {
 		pid, _ := r.Int(fd, 0)
 		f[core.CtxTID] = core.Field{Kind: core.FieldInt, Int: pid}
+		if tgid, ok := s.f.tgids[int32(pid)]; ok {
+			f[core.CtxPID] = core.Field{Kind: core.FieldInt, Int: int64(tgid)}
+		}
 		if c, ok := s.comms[int32(pid)]; ok {
 			f[core.CtxComm] = core.Field{Kind: core.FieldString, Bytes: c}
 		} else if pid == 0 {

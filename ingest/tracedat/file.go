@@ -49,6 +49,7 @@ type file struct {
 	kallsyms                []byte
 	printk                  []byte
 	cmdlines                []byte
+	tgids                   map[int32]int32 // thread -> process, from OptSavedTgids
 	uname                   string
 	clock                   string
 	cpuCount                int

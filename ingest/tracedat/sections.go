@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
 
 // Option and section ids (trace-cmd.dat.v7(5)); in version 7 a section's
@@ -31,6 +32,10 @@ const (
 	OptKallsyms     = 19
 	OptPrintk       = 20
 	OptCmdlines     = 21
+	// OptSavedTgids holds the kernel's saved_tgids ("pid tgid" lines,
+	// NUL-terminated): not one of trace-cmd's options, which `trace-cmd
+	// report` skips; the id and text are gpuvis's, which reads them too.
+	OptSavedTgids = 32
 )
 
 // SectionCompressed is the section-header flag of a compressed section.
@@ -159,6 +164,8 @@ func (f *file) option(id uint16, data []byte) {
 		if len(data) >= 4 {
 			f.cpuCount = int(f.order.Uint32(data))
 		}
+	case OptSavedTgids:
+		f.tgids = ftracefmt.ParseTgids(data)
 	}
 }
 

@@ -14,6 +14,11 @@ import (
 // the index fingerprint: an index holding another version is rebuilt.
 const StateVersion = 1
 
+// Version is the reader's version in the index fingerprint. It changes
+// when what the reader gives the index changes, or when StateVersion
+// does (2: each event's process from the saved tgids).
+const Version = 2
+
 // The index state: what a reader opened Indexed needs from the trace's
 // metadata, kept in the index at build time so that opening the trace for
 // the event table reads no event-format or kallsyms section. Those are
