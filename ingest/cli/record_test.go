@@ -197,9 +197,10 @@ func TestRecordCommand(t *testing.T) {
 		}
 		// Its exit: the thread's last switch, after sched_process_exit
 		// (an exiting thread can still be preempted and run again),
-		// leaves it waiting (status 6, a zombie until sched_process_free)
-		// or gone (null, seen when its parent's wait4 reaped it before
-		// that switch).
+		// leaves it waiting (status 6: prev_state EXIT_ZOMBIE, 0x20) or
+		// gone (null: when its parent's wait4 reaped it before that
+		// switch, prev_state is EXIT_DEAD, 0x10, which Trace Compass reads
+		// as exited and trace-cmd's sched_switch plugin prints "Z").
 		exit := reportTime(t, report, `sched_process_exit: +comm=true pid=`+m[1]+" ")
 		status := queryJSON(t, out, index, "Threads/"+m[1])
 		v, start := status.final("Threads/" + m[1])
