@@ -18,9 +18,13 @@ func (e *elfSyms) demangled(name string) string {
 	if d, ok := e.names[name]; ok {
 		return d
 	}
-	d, err := demangle.ToString(name, demangle.NoParams)
+	stem, plt := strings.CutSuffix(name, "@plt") // a PLT entry's: perf demangles its symbol's name
+	d, err := demangle.ToString(stem, demangle.NoParams)
 	if err != nil {
-		d = name // perf prints what it cannot demangle as it is
+		d = stem // perf prints what it cannot demangle as it is
+	}
+	if plt {
+		d += "@plt"
 	}
 	if e.names == nil {
 		e.names = map[string]string{}

@@ -56,7 +56,7 @@ func loadELF(path, debugLink string, perf bool) (syms *Symbols, load uint64, err
 func readELFSymbols(path string) (*Symbols, uint64, error) { return readELF(path, false) }
 
 // readELF reads one ELF file's function symbols (perf: with their sizes,
-// and the labels).
+// the labels and the PLT entries).
 func readELF(path string, perf bool) (*Symbols, uint64, error) {
 	f, err := elf.Open(path)
 	if err != nil {
@@ -93,6 +93,13 @@ func readELF(path string, perf bool) (*Symbols, uint64, error) {
 	all := make([]symbol, 0, len(best))
 	for addr, k := range best {
 		all = append(all, symbol{addr: addr, name: list[k].Name, size: list[k].Size})
+	}
+	if perf {
+		for _, p := range pltSymbols(f, load) {
+			if _, ok := best[p.addr]; !ok {
+				all = append(all, p)
+			}
+		}
 	}
 	s.set(all)
 	if perf {
