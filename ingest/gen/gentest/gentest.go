@@ -58,8 +58,12 @@ func TraceCPUs(tb testing.TB, threads, cpus int) string {
 	return dir
 }
 
-// Runs accumulates the wall and CPU time of command runs.
-type Runs struct{ Wall, CPU time.Duration }
+// Runs accumulates the wall and CPU time of command runs, and their
+// peak memory.
+type Runs struct {
+	Wall, CPU time.Duration
+	MaxRSS    int64 // the largest peak resident set of a run, KiB
+}
 
 // Add runs cmd with its output discarded and adds its times.
 func (r *Runs) Add(tb testing.TB, cmd *exec.Cmd) {
@@ -79,6 +83,9 @@ func (r *Runs) Add(tb testing.TB, cmd *exec.Cmd) {
 	}
 	r.Wall += time.Since(start)
 	r.CPU += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > r.MaxRSS {
+		r.MaxRSS = ru.Maxrss
+	}
 }
 
 // CPUTime is this process's CPU time (user and system, all threads): a
