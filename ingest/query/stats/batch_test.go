@@ -12,7 +12,8 @@ import (
 )
 
 // TestBatchesSameReport (property): reading the threads' states a batch at
-// a time (bounded memory) gives the same report as reading them at once,
+// a time and the CPUs' current threads a window of time at a time
+// (bounded memory) gives the same report as reading them at once,
 // for random batch sizes and ranges, on a real kernel trace and a
 // generated one.
 func TestBatchesSameReport(t *testing.T) {
@@ -34,13 +35,13 @@ func TestBatchesSameReport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o.BatchThreads = 1 + rng.IntN(40)
+				o.BatchThreads, o.TimeWindows = 1+rng.IntN(40), 1+rng.IntN(50)
 				got, err := Compute(context.Background(), h, o)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !reflect.DeepEqual(got, want) {
-					t.Fatalf("round %d, batches of %d threads: the report differs from one read at once", round, o.BatchThreads)
+					t.Fatalf("round %d, batches of %d threads, %d windows of time: the report differs from one read at once", round, o.BatchThreads, o.TimeWindows)
 				}
 			}
 		})

@@ -26,6 +26,10 @@ type Options struct {
 	// length. 0 chooses it from the history's size (all at once below
 	// a few million intervals); tests lower it.
 	BatchThreads int
+	// TimeWindows is how many windows of time the CPUs' Current_thread
+	// rows are read in, one after the other. 0 chooses it from the
+	// history's size; tests set it.
+	TimeWindows int
 }
 
 // Part is a set of analyses.
@@ -129,6 +133,9 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 			perThread[k] = true
 		}
 	}
+	for _, c := range q.cpus {
+		perThread[c.cur] = true // read a window at a time (current.go)
+	}
 	var shared []core.Key
 	for _, k := range keys {
 		if !perThread[k] {
@@ -139,12 +146,23 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	if err := q.read(ctx, h, shared, q.from, q.to-1); err != nil {
 		return nil, err
 	}
+	if err := q.readHeads(ctx, h); err != nil {
+		return nil, err
+	}
 	a := newAccumulators(q.top)
 	if o.Parts&PartCPU != 0 {
 		if err := q.readFirstStates(ctx, h); err != nil {
 			return nil, err
 		}
-		q.cpuUsage(rep, a)
+	}
+	if o.Parts&(PartCPU|PartSched) != 0 {
+		ct, err := q.cpuTime(ctx, h, a, q.windows(h, o.TimeWindows), o.Parts&PartCPU != 0)
+		if err != nil {
+			return nil, err
+		}
+		if o.Parts&PartCPU != 0 {
+			q.cpuUsage(rep, a, ct)
+		}
 	}
 	for _, batch := range q.batches(h, o.BatchThreads) {
 		var ks []core.Key

@@ -10,69 +10,53 @@ import (
 	"github.com/tracetui/tracetui/history"
 )
 
-// run is one stretch of a thread on a CPU.
-type run struct {
-	start core.Time
-	cpu   int32
+// cpuTime reads the CPUs' Current_thread rows (the pass of
+// currentThreads, n windows of time), after the runs before each CPU's
+// first switch (unseenRun), and sets a.firstSw.
+func (q *query) cpuTime(ctx context.Context, h core.History, a *accumulators, n int, cpu bool) (*currentTime, error) {
+	var seed []runOf
+	seedNS := make([]int64, len(q.cpus)) // by q.cpus index, with seed's threads
+	seedTID := make([]int32, len(q.cpus))
+	if cpu {
+		for i, c := range q.cpus {
+			// lttng-cputop charges a CPU's time before its first switch to
+			// the thread that switch takes off it
+			if tid, iv, ok := q.unseenRun(c); ok {
+				seed = append(seed, runOf{iv.Start, c.num, tid})
+				seedNS[i], seedTID[i] = q.clip(iv), tid
+			}
+		}
+		slices.SortStableFunc(seed, func(a, b runOf) int { return cmp.Compare(a.start, b.start) })
+	}
+	ct, err := q.currentThreads(ctx, h, n, seed)
+	if err != nil {
+		return nil, err
+	}
+	for i, ns := range seedNS {
+		if ns > 0 {
+			ct.add(seedTID[i], ns)
+			ct.cpuNS[i] += ns
+		}
+	}
+	a.firstSw = ct.firstSw
+	return ct, nil
 }
 
 // cpuUsage charges each CPU's Current_thread intervals to their thread
-// (tid 0, the idle thread, to nobody).
-func (q *query) cpuUsage(rep *Report, a *accumulators) {
+// (tid 0, the idle thread, to nobody), from the pass of cpuTime.
+func (q *query) cpuUsage(rep *Report, a *accumulators, ct *currentTime) {
 	span := float64(q.to - q.from)
 	pct := func(ns int64) float64 { return float64(ns) * 100 / span }
-	byTID := map[int32]*ThreadUsage{}
-	runs := map[int32][]run{}
-	for _, c := range q.cpus {
-		row := CPURow{CPU: c.num}
-		if c.cur >= 0 {
-			for _, iv := range q.rows[c.cur] {
-				if iv.Value.IsNull() || iv.Value.Int() <= 0 {
-					continue
-				}
-				ns := q.clip(iv)
-				if ns == 0 {
-					continue
-				}
-				tid := int32(iv.Value.Int())
-				u := byTID[tid]
-				if u == nil {
-					u = &ThreadUsage{TID: tid}
-					byTID[tid] = u
-				}
-				u.NS += ns
-				row.NS += ns
-				runs[tid] = append(runs[tid], run{iv.Start, c.num})
-			}
-		}
-		if tid, iv, ok := q.unseenRun(c); ok {
-			// lttng-cputop charges a CPU's time before its first switch to
-			// the thread that switch takes off it
-			u := byTID[tid]
-			if u == nil {
-				u = &ThreadUsage{TID: tid}
-				byTID[tid] = u
-			}
-			ns := q.clip(iv)
-			u.NS += ns
-			row.NS += ns
-			runs[tid] = append(runs[tid], run{iv.Start, c.num})
-		}
-		row.Percent = pct(row.NS)
-		rep.CPUUsage.CPUs = append(rep.CPUUsage.CPUs, row)
+	for i, c := range q.cpus {
+		rep.CPUUsage.CPUs = append(rep.CPUUsage.CPUs, CPURow{CPU: c.num, NS: ct.cpuNS[i], Percent: pct(ct.cpuNS[i])})
 	}
+	byTID := ct.byTID
 	procs := map[int32]*ProcessUsage{}
 	for tid, u := range byTID {
 		var known bool
 		u.PID, known = q.pid(tid)
 		u.Comm, u.Percent = q.comm(tid), pct(u.NS)
-		r := runs[tid]
-		slices.SortFunc(r, func(a, b run) int { return cmp.Compare(a.start, b.start) })
-		for i := 1; i < len(r); i++ {
-			if r[i].cpu != r[i-1].cpu {
-				u.Migrations++
-			}
-		}
+		u.Migrations = ct.migrations[tid]
 		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, *u) // Prios by prioBatch
 		if !known {
 			continue // no process row made up from one thread

@@ -26,6 +26,11 @@
 //     durations per vector and soft IRQ raise-to-entry latency
 //     (CPUs/<n>/Soft_IRQs/<vec>: a raised interval followed by running).
 //
+// Memory: the threads' state rows are read a batch of threads at a
+// time, the CPUs' Current_thread rows (an interval per context switch) a
+// window of time at a time, summed in time order; what stays is the
+// largest batch (a busy thread's rows) and the names.
+//
 // Every duration table row carries count, min, mean, max, sample
 // standard deviation, total and a log2 histogram; each family keeps its N
 // worst occurrences (N bounded by [MaxTop]).

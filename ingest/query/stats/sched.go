@@ -12,10 +12,7 @@ import (
 // running.
 func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 	slow, procs := &a.slowSched, a.procs
-	if a.firstSw == nil {
-		a.firstSw = q.firstSwitches()
-	}
-	firstSwitch := a.firstSw
+	firstSwitch := a.firstSw // from cpuTime
 	for i := range batch {
 		th := &batch[i]
 		r := q.rows[th.status]
@@ -73,23 +70,4 @@ func status(v core.Value) core.ThreadStatus {
 
 func isRunning(s core.ThreadStatus) bool {
 	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
-}
-
-// firstSwitches returns the times at which a CPU's current thread first
-// becomes known: the thread switched out then was running before, unseen.
-func (q *query) firstSwitches() map[core.Time]bool {
-	out := map[core.Time]bool{}
-	for _, c := range q.cpus {
-		if c.cur < 0 {
-			continue
-		}
-		r := q.rows[c.cur]
-		for j := 1; j < len(r); j++ {
-			if r[j-1].Value.IsNull() && !r[j].Value.IsNull() {
-				out[r[j].Start] = true
-				break
-			}
-		}
-	}
-	return out
 }
