@@ -135,24 +135,29 @@ type cell struct {
 
 // Frame is the answer to a frameRequest.
 type Frame struct {
-	Seq       uint64
-	Pane      int
-	Window    Window
-	Keys      []core.Key // per row, as requested
-	rows      []FrameRow // as requested (framereuse.go)
-	runKeys   []RunKey
-	cursor    core.Time
-	Scratch   *FrameScratch
-	Cells     []cell // len(keys) * window.Cols, row-major
-	AtCursor  map[core.Key]core.Interval
-	Woke      core.Interval // Waker that ended the selected thread's wait at the cursor
-	Woken     bool          // woke is set
-	Runs      [][]ThreadRun // per row, the thread runs wide enough to name
-	Mode      QueryMode
-	Intervals int // intervals read (both queries when exact gave up)
-	Elapsed   time.Duration
-	Rate      float64 // measured density, for the next request
-	Err       error
+	Seq      uint64
+	Pane     int
+	Window   Window
+	Keys     []core.Key // per row, as requested
+	rows     []FrameRow // as requested (framereuse.go)
+	runKeys  []RunKey
+	cursor   core.Time
+	Scratch  *FrameScratch
+	Cells    []cell // len(keys) * window.Cols, row-major
+	AtCursor map[core.Key]core.Interval
+	Woke     core.Interval // Waker that ended the selected thread's wait at the cursor
+	Woken    bool          // woke is set
+	// Counts: per row, the samples of a samples row in each column (nil
+	// for other rows); SamplePeak, the most in one column of any of them
+	// (framesamples.go).
+	Counts     [][]int64
+	SamplePeak int64
+	Runs       [][]ThreadRun // per row, the thread runs wide enough to name
+	Mode       QueryMode
+	Intervals  int // intervals read (both queries when exact gave up)
+	Elapsed    time.Duration
+	Rate       float64 // measured density, for the next request
+	Err        error
 }
 
 // FrameBuilder holds the per-frame scratch state.
@@ -189,6 +194,9 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 	}
 	began := req.Now()
 	v := req.Window
+	orig := req.Rows
+	samples, masked := sampleRows(req.Rows)
+	req.Rows = masked // samples rows are read apart (framesamples.go)
 	b := &FrameBuilder{Req: req, Cols: v.Cols, rowOf: make(map[core.Key]int, len(req.Rows)),
 		ids: map[core.Value]int32{}, atCursor: map[core.Key]core.Interval{}}
 	for i := range b.smallIDs {
@@ -207,7 +215,7 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 	keys := make([]core.Key, 0, len(req.Rows)+len(req.Extra))
 	rowKeys := make([]core.Key, len(req.Rows))
 	for i, r := range req.Rows {
-		rowKeys[i] = r.Key
+		rowKeys[i] = orig[i].Key
 		if r.Key >= 0 {
 			b.rowOf[r.Key] = i
 			keys = append(keys, r.Key)
@@ -222,7 +230,7 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 			keys = append(keys, rk.Key)
 		}
 	}
-	f := &Frame{Seq: req.Seq, Pane: req.Pane, Window: v, Keys: rowKeys, rows: req.Rows, runKeys: req.Runs, cursor: req.Cursor, Scratch: sc}
+	f := &Frame{Seq: req.Seq, Pane: req.Pane, Window: v, Keys: rowKeys, rows: orig, runKeys: req.Runs, cursor: req.Cursor, Scratch: sc}
 
 	b.reset()
 	rowsLeft := len(req.Rows)
@@ -309,6 +317,12 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 		f.Rate = max(f.Rate, (b.sumIntervals/area+f.Rate*float64(rowsLeft))/float64(served+rowsLeft))
 	}
 	f.Cells = b.finish()
+	if samples != nil {
+		if err := b.countSamples(ctx, f, samples, rowKeys); err != nil {
+			f.Err = err
+			return f
+		}
+	}
 	f.Runs = b.finishRuns()
 	f.AtCursor = b.atCursor
 	f.Woke, f.Woken = readWaker(ctx, req.Hist, req.Wake, f.AtCursor)

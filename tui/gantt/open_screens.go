@@ -52,7 +52,7 @@ func (b *Gantt) openCallTree() tea.Cmd {
 	t := b.tree()
 	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
 		n := new(t.Node(sel))
-		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
+		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
 			r.Threads = []core.Key{}
 			row = n.Label
 			var add func(i int32)
@@ -66,7 +66,7 @@ func (b *Gantt) openCallTree() tea.Cmd {
 					}
 				}
 			}
-			if n.Kind == frame.KindCallStack {
+			if n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
 				r.Threads = append(r.Threads, n.Thread)
 			} else {
 				add(sel)

@@ -221,7 +221,7 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 		// status): its threads are its children; a CPU's IRQ rows are
 		// already in its status.
 		add = func(i int32) {
-			if k := t.Node(i).Key; k >= 0 && t.Node(i).Kind != frame.KindCallStack {
+			if k := t.Node(i).Key; k >= 0 && t.Node(i).Kind != frame.KindCallStack && t.Node(i).Kind != frame.KindSamples {
 				req.sel = append(req.sel, k)
 			}
 			if t.Node(i).Kind == frame.KindProcess {
