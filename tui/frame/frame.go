@@ -192,11 +192,16 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 	if req.Prev != nil {
 		return reuseFrame(ctx, req)
 	}
+	if hasSampleRows(req.Rows) {
+		return runWithSamples(ctx, req)
+	}
+	return runFrame(ctx, req)
+}
+
+// runFrame answers a request without samples rows.
+func runFrame(ctx context.Context, req FrameRequest) *Frame {
 	began := req.Now()
 	v := req.Window
-	orig := req.Rows
-	samples, masked := sampleRows(req.Rows)
-	req.Rows = masked // samples rows are read apart (framesamples.go)
 	b := &FrameBuilder{Req: req, Cols: v.Cols, rowOf: make(map[core.Key]int, len(req.Rows)),
 		ids: map[core.Value]int32{}, atCursor: map[core.Key]core.Interval{}}
 	for i := range b.smallIDs {
@@ -215,7 +220,7 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 	keys := make([]core.Key, 0, len(req.Rows)+len(req.Extra))
 	rowKeys := make([]core.Key, len(req.Rows))
 	for i, r := range req.Rows {
-		rowKeys[i] = orig[i].Key
+		rowKeys[i] = r.Key
 		if r.Key >= 0 {
 			b.rowOf[r.Key] = i
 			keys = append(keys, r.Key)
@@ -230,7 +235,7 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 			keys = append(keys, rk.Key)
 		}
 	}
-	f := &Frame{Seq: req.Seq, Pane: req.Pane, Window: v, Keys: rowKeys, rows: orig, runKeys: req.Runs, cursor: req.Cursor, Scratch: sc}
+	f := &Frame{Seq: req.Seq, Pane: req.Pane, Window: v, Keys: rowKeys, rows: req.Rows, runKeys: req.Runs, cursor: req.Cursor, Scratch: sc}
 
 	b.reset()
 	rowsLeft := len(req.Rows)
@@ -317,12 +322,6 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 		f.Rate = max(f.Rate, (b.sumIntervals/area+f.Rate*float64(rowsLeft))/float64(served+rowsLeft))
 	}
 	f.Cells = b.finish()
-	if samples != nil {
-		if err := b.countSamples(ctx, f, samples, rowKeys); err != nil {
-			f.Err = err
-			return f
-		}
-	}
 	f.Runs = b.finishRuns()
 	f.AtCursor = b.atCursor
 	f.Woke, f.Woken = readWaker(ctx, req.Hist, req.Wake, f.AtCursor)

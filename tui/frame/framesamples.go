@@ -17,62 +17,108 @@ import (
 // at the instant before the window and the last instant of each column,
 // whatever the zoom and however many samples lie in the window (a null
 // count, before the thread's first sample, is 0). The counts are exact.
-// These rows are kept out of the frame's other queries (exact, sampled,
-// summaries), which would read one interval per sample, and out of its
-// density measure.
+// The other rows are asked as a request of their own (exact, sampled or
+// from summaries, by their own density), then the samples rows: the
+// frame's other queries would read one interval per sample, and the
+// other rows are drawn exactly as without the samples rows.
 //
 // A cell with samples is drawn at a level, 1 to 8, of the most samples
 // any samples row on screen has in one column (the peak): the rows share
 // one scale, so a thread that took few samples looks light beside a busy
 // one. A column without samples is empty.
 
-// sampleRows returns the request's samples rows, and rows with their keys
-// hidden (-1) from the other queries; rows itself when it has none.
-func sampleRows(rows []FrameRow) (idx []int, others []FrameRow) {
-	for i, r := range rows {
+// hasSampleRows reports whether rows hold a samples row.
+func hasSampleRows(rows []FrameRow) bool {
+	for _, r := range rows {
 		if r.Domain == DomainSamples && r.Key >= 0 {
-			idx = append(idx, i)
+			return true
 		}
 	}
-	if idx == nil {
-		return nil, rows
+	return false
+}
+
+// runWithSamples answers a request with samples rows: the other rows as
+// a request of their own (so they are asked and drawn exactly as without
+// the samples rows), then the samples rows' counts; the frame has every
+// row of req.
+func runWithSamples(ctx context.Context, req FrameRequest) *Frame {
+	began := req.Now()
+	sub := req
+	sub.Rows = make([]FrameRow, 0, len(req.Rows))
+	at := make([]int, len(req.Rows)) // row of req -> row of sub, -1 for a samples row
+	var samples []int
+	for i, r := range req.Rows {
+		at[i] = -1
+		if r.Domain == DomainSamples && r.Key >= 0 {
+			samples = append(samples, i)
+			continue
+		}
+		at[i] = len(sub.Rows)
+		sub.Rows = append(sub.Rows, r)
 	}
-	others = slices.Clone(rows)
-	for _, i := range idx {
-		others[i].Key = -1
+	sub.Runs = make([]RunKey, len(req.Runs))
+	for j, rk := range req.Runs {
+		sub.Runs[j] = RunKey{Row: at[rk.Row], Key: rk.Key} // never a samples row (RunKeyOf)
 	}
-	return idx, others
+	f := runFrame(ctx, sub)
+	if f.Err != nil {
+		return f
+	}
+	cols := req.Window.Cols
+	cells := make([]cell, len(req.Rows)*cols)
+	runs := make([][]ThreadRun, len(req.Rows))
+	keys := make([]core.Key, len(req.Rows))
+	for i, r := range req.Rows {
+		keys[i] = r.Key
+		if j := at[i]; j >= 0 {
+			copy(cells[i*cols:(i+1)*cols], f.Cells[j*cols:(j+1)*cols])
+			if j < len(f.Runs) {
+				runs[i] = f.Runs[j]
+			}
+		}
+	}
+	f.Keys, f.rows, f.runKeys, f.Cells, f.Runs = keys, req.Rows, req.Runs, cells, runs
+	if err := countSamples(ctx, req, f, samples); err != nil {
+		f.Err = err
+		return f
+	}
+	f.Elapsed = req.Now().Sub(began)
+	return f
 }
 
 // countTimes are the instants whose running counts give the columns'
-// samples: the one before the window, then each column's last instant.
-func (b *FrameBuilder) countTimes() []core.Time {
-	times := make([]core.Time, b.Cols+1)
-	times[0] = b.Req.Window.T0 - 1
-	for c := 0; c < b.Cols; c++ {
-		times[c+1] = b.Starts[c+1] - 1
+// samples: the one before the window, then each column's last instant
+// (non-decreasing: an empty column repeats its neighbour's).
+func countTimes(v Window) []core.Time {
+	times := make([]core.Time, v.Cols+1)
+	times[0] = v.T0 - 1
+	for c := 0; c < v.Cols; c++ {
+		times[c+1] = v.ColStart(c+1) - 1
 	}
 	return times
 }
 
 // countSamples reads the samples rows' running counts at countTimes and
-// sets their cells and f.Counts.
-func (b *FrameBuilder) countSamples(ctx context.Context, f *Frame, rows []int, keys []core.Key) error {
-	times := b.countTimes()
+// sets their cells, f.Counts and f.SamplePeak.
+func countSamples(ctx context.Context, req FrameRequest, f *Frame, rows []int) error {
+	v := req.Window
+	times := countTimes(v)
 	rowOf := make(map[core.Key]int, len(rows))
-	cum := make([][]int64, len(keys))
+	keys := make([]core.Key, len(rows))
+	cum := make([][]int64, len(rows))
 	for j, i := range rows {
-		rowOf[keys[i]] = j
+		keys[j] = req.Rows[i].Key
+		rowOf[keys[j]] = j
 		cum[j] = make([]int64, len(times))
 	}
-	// times is non-decreasing (an empty column repeats its neighbour's).
-	_, err := b.Req.Hist.Query2DTimes(ctx, keysOf(keys, rows), times, func(iv core.Interval) bool {
+	_, err := req.Hist.Query2DTimes(ctx, keys, times, func(iv core.Interval) bool {
 		f.Intervals++
 		j, ok := rowOf[iv.Key]
 		if !ok || iv.Value.IsNull() {
 			return true
 		}
-		for t := lowerBound(times, iv.Start); t < len(times) && times[t] <= iv.End; t++ {
+		t, _ := slices.BinarySearch(times, iv.Start)
+		for ; t < len(times) && times[t] <= iv.End; t++ {
 			cum[j][t] = iv.Value.Int()
 		}
 		return true
@@ -80,10 +126,10 @@ func (b *FrameBuilder) countSamples(ctx context.Context, f *Frame, rows []int, k
 	if err != nil {
 		return err
 	}
-	f.Counts = make([][]int64, len(keys))
+	f.Counts = make([][]int64, len(req.Rows))
 	var peak int64
 	for j, i := range rows {
-		counts := make([]int64, b.Cols)
+		counts := make([]int64, v.Cols)
 		for c := range counts {
 			counts[c] = max(cum[j][c+1]-cum[j][c], 0)
 			peak = max(peak, counts[c])
@@ -94,7 +140,7 @@ func (b *FrameBuilder) countSamples(ctx context.Context, f *Frame, rows []int, k
 	for _, i := range rows {
 		for c, n := range f.Counts[i] {
 			if n > 0 {
-				f.Cells[i*b.Cols+c] = cell{Paint: Paint{PalRunUser, '#'}, Known: true, Level: SampleLevel(n, peak)}
+				f.Cells[i*v.Cols+c] = cell{Paint: Paint{PalRunUser, '#'}, Known: true, Level: SampleLevel(n, peak)}
 			}
 		}
 	}
@@ -108,21 +154,6 @@ func SampleLevel(n, peak int64) uint8 {
 		return 0
 	}
 	return uint8(min((n*8+peak-1)/peak, 8))
-}
-
-// keysOf returns keys[i] for each i of rows.
-func keysOf(keys []core.Key, rows []int) []core.Key {
-	out := make([]core.Key, len(rows))
-	for j, i := range rows {
-		out[j] = keys[i]
-	}
-	return out
-}
-
-// lowerBound returns the first index of sorted times at or after t.
-func lowerBound(times []core.Time, t core.Time) int {
-	i, _ := slices.BinarySearch(times, t)
-	return i
 }
 
 // SampleCount returns the samples of frame row r in column c, and whether
