@@ -55,6 +55,9 @@ func (b *Gantt) openCallTree() tea.Cmd {
 		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
 			r.Threads = []core.Key{}
 			row = n.Label
+			if n.Kind == frame.KindSamples && n.Parent >= 0 {
+				row = t.Node(n.Parent).Label // its thread's samples
+			}
 			var add func(i int32)
 			add = func(i int32) {
 				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
