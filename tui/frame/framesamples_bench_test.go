@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/tui/frame"
 )
 
@@ -78,6 +79,7 @@ func BenchmarkFrameSampleRows(b *testing.B) {
 			b.Run(v.name+"/"+r.name, func(b *testing.B) {
 				var rate float64
 				intervals := 0
+				cpu := gentest.CPUTime()
 				for b.Loop() {
 					f := frame.RunFrame(context.Background(), frame.FrameRequest{Hist: tree, Window: v.w, Rows: r.rows, Cursor: v.w.T0,
 						Now: time.Now, Summary: true, Rate: rate, Guessed: rate == 0})
@@ -87,6 +89,8 @@ func BenchmarkFrameSampleRows(b *testing.B) {
 					rate, intervals = f.Rate, f.Intervals
 				}
 				b.ReportMetric(float64(intervals), "intervals/frame")
+				// The machine is shared: CPU time is steadier than wall time.
+				b.ReportMetric(float64((gentest.CPUTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}
