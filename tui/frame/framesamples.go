@@ -22,6 +22,15 @@ import (
 // frame's other queries would read one interval per sample, and the
 // other rows are drawn exactly as without the samples rows.
 //
+// Cost: at most cols+1 intervals per samples row, fewer when the row
+// holds fewer intervals in the window (neighbouring boundaries then share
+// one); a row of many samples zoomed out reads about one leaf per column
+// (a leaf holds some 300 intervals of one key). BenchmarkFrameSampleRows
+// (on-disk R-SHT, 200 columns, 8 threads of 1 M and 7 x 100 k samples,
+// warm cache, load 7 on 2 cores): 0.74 ms of CPU for the whole trace
+// with the 8 samples rows, 0.36 ms without them; zoomed x1000, 0.097
+// against 0.081 ms.
+//
 // A cell with samples is drawn at a level, 1 to 8, of the most samples
 // any samples row on screen has in one column (the peak): the rows share
 // one scale, so a thread that took few samples looks light beside a busy
