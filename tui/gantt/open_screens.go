@@ -94,6 +94,9 @@ func (b *Gantt) openCritPath() tea.Cmd {
 	sel := -1
 	if b.pane == frame.PaneControlFlow {
 		sel = int(t.Selected())
+		if sel >= 0 && t.Node(int32(sel)).Kind == frame.KindSamples {
+			sel = int(t.Node(int32(sel)).Parent) // its thread's path
+		}
 	}
 	if sel < 0 || t.Node(int32(sel)).Tid == "" {
 		b.setNote(noteInfo, "select a thread in Control Flow first")

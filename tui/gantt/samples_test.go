@@ -7,6 +7,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
+	"github.com/tracetui/tracetui/tui/screens/critical"
 	"github.com/tracetui/tracetui/tui/screens/flame"
 )
 
@@ -31,8 +32,8 @@ func samplesTrace(t *testing.T) *frametest.MemTrace {
 
 // TestSamplesRowKeys: the thread with samples has a "samples" row under
 // it (the other none); on it, ] and [ move the cursor from sample to
-// sample, the details line counts them, and F opens the thread's call
-// tree.
+// sample, the details line counts them, F opens the thread's call tree
+// and P its critical path.
 func TestSamplesRowKeys(t *testing.T) {
 	hs := newHarness(t, samplesTrace(t), 100, 20, true)
 	b := hs.b()
@@ -70,5 +71,9 @@ func TestSamplesRowKeys(t *testing.T) {
 	}
 	if v := hs.view(); !strings.Contains(v, "Call tree of prof 7 over the visible range") {
 		t.Errorf("F: want thread 7's call tree, got\n%s", v)
+	}
+	hs.keys("esc", "P")
+	if topView[*critical.Screen](b) == nil {
+		t.Errorf("P on the samples row: no critical path of its thread (note %q)", b.note)
 	}
 }
