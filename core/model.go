@@ -18,6 +18,7 @@ package core
 //	Threads/<tid>/Current_cpu_rq       int32 (CPU whose run queue holds the thread)
 //	Threads/<tid>/Waker                int64 (core.Waker: what ended its last wait, see waker.go)
 //	Threads/<tid>/CallStack/<depth>    function address (int64) or name (string), depth 1 = outermost
+//	Threads/<tid>/Samples              int64: samples of the thread so far (perf.data: ingest/states/samples)
 //	CPUs/<n>                           CPU status (CPUStatus as int32)
 //	CPUs/<n>/Current_thread            int32
 //	CPUs/<n>/IRQs/<irq>                int32 CPUStatusIRQ while the handler runs
@@ -61,6 +62,7 @@ const (
 	AttrVariables     = "Variables"
 	AttrFlowOut       = "Flow_out"
 	AttrFlowIn        = "Flow_in"
+	AttrSamples       = "Samples" // a thread's cumulative sample count (ingest/states/samples)
 )
 
 // ThreadStatus is the value of a Threads/<tid> attribute in kernel traces.

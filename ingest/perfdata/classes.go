@@ -1,6 +1,8 @@
 package perfdata
 
 import (
+	"slices"
+
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/ftracefmt"
 )
@@ -45,6 +47,18 @@ func sidebandClassOf(typ uint32) uint32 {
 // sampleFields are the fields of samples of events other than
 // tracepoints, after the thread context.
 var sampleFields = []string{"ip", "period", "addr", "callchain_depth"}
+
+// IsSampleClass reports whether cl is a class of samples of an event
+// other than a tracepoint ("cpu-clock", "cycles"): the thread context,
+// then exactly the fields this reader gives such samples. Tracepoint
+// samples and side-band records are not.
+func IsSampleClass(cl *core.EventClass) bool {
+	n := core.NumThreadContext
+	if len(cl.Fields) != n+len(sampleFields) || !slices.Equal(cl.Fields[:n], core.ThreadContextFields()) {
+		return false
+	}
+	return slices.Equal(cl.Fields[n:], sampleFields)
+}
 
 // makeClasses makes the classes of the events the first pass found: one
 // per sampled event, by name (tracepoints named as the kernel names

@@ -2,7 +2,8 @@
 // they turn events into state changes written to a [core.StateSink] (the
 // history builder). Each analysis is a sub-package — kernel (threads,
 // CPUs, IRQs, system calls, wake-ups of a Linux kernel trace), callstack
-// (function entry/exit into call-stack depth attributes) — and the
+// (function entry/exit into call-stack depth attributes), samples
+// (perf.data's samples into a running count per thread) — and the
 // formats whose events carry their own state model (Chrome, Pajé) give
 // theirs from their reader package. [Choose] picks those that apply to a
 // source; [Version] names them all for the index fingerprint, so a change

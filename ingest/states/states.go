@@ -4,10 +4,12 @@ import (
 	"strconv"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/perfdata"
 	"github.com/tracetui/tracetui/ingest/states/callstack"
 	"github.com/tracetui/tracetui/ingest/states/chrome"
 	"github.com/tracetui/tracetui/ingest/states/kernel"
 	"github.com/tracetui/tracetui/ingest/states/paje"
+	"github.com/tracetui/tracetui/ingest/states/samples"
 )
 
 // Analysis turns events into state changes. It resolves event and field
@@ -25,7 +27,8 @@ type Analysis interface {
 // fingerprint. Each analysis's version changes whenever its output does.
 func Version() string {
 	return "kernel" + strconv.Itoa(kernel.Version) + "-callstack" + strconv.Itoa(callstack.Version) +
-		"-chrome" + strconv.Itoa(chrome.AnalysisVersion) + "-paje" + strconv.Itoa(paje.AnalysisVersion)
+		"-chrome" + strconv.Itoa(chrome.AnalysisVersion) + "-paje" + strconv.Itoa(paje.AnalysisVersion) +
+		"-samples" + strconv.Itoa(samples.Version)
 }
 
 // Choose returns the analyses that apply to a source described by info
@@ -51,6 +54,9 @@ func Choose(info core.SourceInfo, classes []*core.EventClass, sink core.StateSin
 		} else {
 			out = append(out, callstack.New(sink))
 		}
+	}
+	if info.Format == "perfdata" && samples.Detect(classes, perfdata.IsSampleClass) {
+		out = append(out, samples.New(sink, perfdata.IsSampleClass))
 	}
 	switch info.Format {
 	case "chrome":

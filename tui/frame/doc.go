@@ -16,7 +16,10 @@
 // column), chosen from the density measured by earlier frames; see frame.go
 // for the choice and its error bound. A dense frame draws the thread, CPU
 // and IRQ rows from the index's level-of-detail summaries instead, no
-// interval read (framesummary.go, its bounds there). A frame that only
+// interval read (framesummary.go, its bounds there). A thread's samples
+// row (perf.data) is its samples per column, from the running count the
+// index keeps, read at the columns' ends apart from the other rows
+// (framesamples.go). A frame that only
 // moves the cursor row reuses the previous one's cells (framereuse.go).
 //
 // # Imports

@@ -135,24 +135,29 @@ type cell struct {
 
 // Frame is the answer to a frameRequest.
 type Frame struct {
-	Seq       uint64
-	Pane      int
-	Window    Window
-	Keys      []core.Key // per row, as requested
-	rows      []FrameRow // as requested (framereuse.go)
-	runKeys   []RunKey
-	cursor    core.Time
-	Scratch   *FrameScratch
-	Cells     []cell // len(keys) * window.Cols, row-major
-	AtCursor  map[core.Key]core.Interval
-	Woke      core.Interval // Waker that ended the selected thread's wait at the cursor
-	Woken     bool          // woke is set
-	Runs      [][]ThreadRun // per row, the thread runs wide enough to name
-	Mode      QueryMode
-	Intervals int // intervals read (both queries when exact gave up)
-	Elapsed   time.Duration
-	Rate      float64 // measured density, for the next request
-	Err       error
+	Seq      uint64
+	Pane     int
+	Window   Window
+	Keys     []core.Key // per row, as requested
+	rows     []FrameRow // as requested (framereuse.go)
+	runKeys  []RunKey
+	cursor   core.Time
+	Scratch  *FrameScratch
+	Cells    []cell // len(keys) * window.Cols, row-major
+	AtCursor map[core.Key]core.Interval
+	Woke     core.Interval // Waker that ended the selected thread's wait at the cursor
+	Woken    bool          // woke is set
+	// Counts: per row, the samples of a samples row in each column (nil
+	// for other rows); SamplePeak, the most in one column of any of them
+	// (framesamples.go).
+	Counts     [][]int64
+	SamplePeak int64
+	Runs       [][]ThreadRun // per row, the thread runs wide enough to name
+	Mode       QueryMode
+	Intervals  int // intervals read (both queries when exact gave up)
+	Elapsed    time.Duration
+	Rate       float64 // measured density, for the next request
+	Err        error
 }
 
 // FrameBuilder holds the per-frame scratch state.
@@ -187,6 +192,14 @@ func RunFrame(ctx context.Context, req FrameRequest) *Frame {
 	if req.Prev != nil {
 		return reuseFrame(ctx, req)
 	}
+	if hasSampleRows(req.Rows) {
+		return runWithSamples(ctx, req)
+	}
+	return runFrame(ctx, req)
+}
+
+// runFrame answers a request without samples rows.
+func runFrame(ctx context.Context, req FrameRequest) *Frame {
 	began := req.Now()
 	v := req.Window
 	b := &FrameBuilder{Req: req, Cols: v.Cols, rowOf: make(map[core.Key]int, len(req.Rows)),

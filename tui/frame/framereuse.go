@@ -29,7 +29,7 @@ func reuseFrame(ctx context.Context, req FrameRequest) *Frame {
 	began := req.Now()
 	p := req.Prev
 	f := &Frame{Seq: req.Seq, Pane: req.Pane, Window: p.Window, Keys: p.Keys, rows: p.rows, runKeys: p.runKeys, cursor: p.cursor,
-		Scratch: req.Scratch, Cells: p.Cells, Runs: p.Runs, Mode: p.Mode, Rate: p.Rate,
+		Scratch: req.Scratch, Cells: p.Cells, Counts: p.Counts, SamplePeak: p.SamplePeak, Runs: p.Runs, Mode: p.Mode, Rate: p.Rate,
 		AtCursor: make(map[core.Key]core.Interval, len(req.Extra))}
 	if len(req.Extra) > 0 {
 		_, err := req.Hist.Query2DTimes(ctx, req.Extra, []core.Time{req.Cursor}, func(iv core.Interval) bool {

@@ -20,6 +20,7 @@ const (
 	kindSoftIRQ   = rowKind(pstree.KindSoftIRQ)
 	kindAsync     = rowKind(pstree.KindAsync)
 	kindCounter   = rowKind(pstree.KindCounter)
+	KindSamples   = rowKind(pstree.KindSamples)
 )
 
 // Domain returns how the row's integer values are read.
@@ -33,6 +34,8 @@ func (k rowKind) Domain() ValueDomain {
 		return domainCounter
 	case KindCallStack:
 		return DomainFrame
+	case KindSamples:
+		return DomainSamples
 	}
 	return domainOther
 }

@@ -87,6 +87,7 @@ const (
 	domainOther                      // no known meaning
 	DomainFrame                      // call-stack frames: names or addresses (see framenames.go)
 	domainCounter                    // a counter: drawn by level (see counterLevels)
+	DomainSamples                    // a running sample count: drawn as samples per column (framesamples.go)
 )
 
 // PaintOf returns the paint of a state value in a domain.

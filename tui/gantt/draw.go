@@ -292,6 +292,9 @@ func (b *Gantt) detailsText() string {
 	if f == nil {
 		return n.Label + " · …"
 	}
+	if n.Kind == frame.KindSamples {
+		return b.samplesText(n, f)
+	}
 	if n.Key >= 0 {
 		if iv, ok := f.AtCursor[n.Key]; ok && iv.Contains(b.cursor) {
 			parts = append(parts, fmt.Sprintf("%s %s→%s (%s)", b.stateWords(n, iv.Value),

@@ -367,6 +367,9 @@ func (b *Gantt) detailKeys() []core.Key {
 	n := new(t.Node(sel))
 	at := b.hist.Attributes()
 	var keys []core.Key
+	if n.Kind == frame.KindSamples {
+		return nil // its own query reads it (tui/frame/framesamples.go); the details line says its counts
+	}
 	if n.Key >= 0 {
 		keys = append(keys, n.Key)
 	}

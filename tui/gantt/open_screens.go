@@ -52,9 +52,12 @@ func (b *Gantt) openCallTree() tea.Cmd {
 	t := b.tree()
 	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
 		n := new(t.Node(sel))
-		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack {
+		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
 			r.Threads = []core.Key{}
 			row = n.Label
+			if n.Kind == frame.KindSamples && n.Parent >= 0 {
+				row = t.Node(n.Parent).Label // its thread's samples
+			}
 			var add func(i int32)
 			add = func(i int32) {
 				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
@@ -66,7 +69,7 @@ func (b *Gantt) openCallTree() tea.Cmd {
 					}
 				}
 			}
-			if n.Kind == frame.KindCallStack {
+			if n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
 				r.Threads = append(r.Threads, n.Thread)
 			} else {
 				add(sel)
@@ -91,6 +94,9 @@ func (b *Gantt) openCritPath() tea.Cmd {
 	sel := -1
 	if b.pane == frame.PaneControlFlow {
 		sel = int(t.Selected())
+		if sel >= 0 && t.Node(int32(sel)).Kind == frame.KindSamples {
+			sel = int(t.Node(int32(sel)).Parent) // its thread's path
+		}
 	}
 	if sel < 0 || t.Node(int32(sel)).Tid == "" {
 		b.setNote(noteInfo, "select a thread in Control Flow first")

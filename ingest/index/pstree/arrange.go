@@ -14,7 +14,9 @@ import (
 // PID other than their own tid sit under the process row (the leader
 // thread, or a row of the process name alone when the trace has no leader
 // thread); threads without PID are at the top level. Under a thread:
-// call stack depths (collapsed, by depth), then tracks; siblings by id.
+// its samples row ("samples": Threads/<tid>/Samples, a thread with one
+// is expanded), call stack depths (collapsed, by depth), then tracks;
+// siblings by id.
 func ControlFlow(at *core.AttributeTree, t *Table) *Encoded {
 	a := arranger{at: at, procRow: map[int64]int32{}, procNames: t.Processes}
 	info := t.Threads
@@ -48,6 +50,13 @@ func ControlFlow(at *core.AttributeTree, t *Table) *Encoded {
 			at.EachChild(cs, func(d core.Key) {
 				a.add(Row{Label: "depth " + at.Name(d), Kind: KindCallStack, Key: int32(d), Thread: int32(th.Key), Parent: threadRow[i]})
 			})
+		}
+	}
+	// The sample-density row, first under its thread, which opens on it.
+	for i, th := range info {
+		if k, ok := at.Child(th.Key, core.AttrSamples); ok {
+			a.add(Row{Label: "samples", Kind: KindSamples, Key: int32(k), Thread: int32(th.Key), Parent: threadRow[i]})
+			a.rows[threadRow[i]].Expanded = true
 		}
 	}
 	a.addTracks(info, threadRow)
@@ -91,16 +100,18 @@ func label(name, tid string) string {
 	return name + " " + tid
 }
 
-// rowRank orders the kinds of rows under one parent: call stack depths,
-// then tracks, then threads.
+// rowRank orders the kinds of rows under one parent: samples, call
+// stack depths, then tracks, then threads.
 func rowRank(k Kind) uint8 {
 	switch k {
-	case KindCallStack:
+	case KindSamples:
 		return 0
-	case KindAsync, KindCounter:
+	case KindCallStack:
 		return 1
+	case KindAsync, KindCounter:
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // Tracks: rows that are not threads but belong to a process or a

@@ -32,6 +32,7 @@ const (
 	KindSoftIRQ               // a soft IRQ vector of a CPU
 	KindAsync                 // a lane of a process's async slices (Chrome)
 	KindCounter               // a counter of a process (Chrome) or a variable of a container (Pajé)
+	KindSamples               // a thread's sample density (Threads/<tid>/Samples: perf.data)
 	numKinds
 )
 

@@ -225,6 +225,28 @@ func TestControlFlowAttributes(t *testing.T) {
 	}
 }
 
+// TestControlFlowSamples: a thread with Threads/<tid>/Samples gets a
+// "samples" row first under it (before its call stack depths) and opens
+// on it; a thread without samples gets none and stays as it was.
+func TestControlFlowSamples(t *testing.T) {
+	at := core.NewAttributeTree()
+	t1 := at.AddPath(core.AttrThreads, "1")
+	d1 := at.AddPath(core.AttrThreads, "1", core.AttrCallStack, "1")
+	t2 := at.AddPath(core.AttrThreads, "2")
+	s1 := at.AddPath(core.AttrThreads, "1", core.AttrSamples)
+	enc := ControlFlow(at, &Table{Threads: []Thread{{Key: t1, Name: "prof"}, {Key: t2, Name: "idle"}}}).Bytes()
+	got, _ := readAll(t, enc)
+	want := []string{
+		fmt.Sprintf(`0:prof 1 %d %d %d -1 3 true "1"`, KindThread, t1, t1),
+		fmt.Sprintf(`1:samples %d %d %d 0 2 false ""`, KindSamples, s1, t1),
+		fmt.Sprintf(`1:depth 1 %d %d %d 0 3 false ""`, KindCallStack, d1, t1),
+		fmt.Sprintf(`0:idle 2 %d %d %d -1 4 false "2"`, KindThread, t2, t2),
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows\n%q, want\n%q", got, want)
+	}
+}
+
 // TestAsyncLanes: the lanes found without the child index are the glob's.
 func TestAsyncLanes(t *testing.T) {
 	r := coretest.Rand(t)

@@ -85,7 +85,11 @@ func (d *Screen) collectKeys(at *core.AttributeTree, n *frame.Node) {
 		root = n.Key
 	}
 	if n.Key >= 0 {
-		d.keys, d.paths = append(d.keys, n.Key), append(d.paths, "state")
+		first := "state"
+		if n.Kind == frame.KindSamples {
+			first = core.AttrSamples
+		}
+		d.keys, d.paths = append(d.keys, n.Key), append(d.paths, first)
 	}
 	if root < 0 {
 		return
@@ -158,6 +162,10 @@ func (d *Screen) describe(i int, iv core.Interval) string {
 		v = d.names.Describe(iv.Key, d.domain, iv.Value)
 	}
 	res := frame.IntervalRes(iv, d.col)
+	if d.paths[i] == core.AttrSamples {
+		// the running count of a thread's samples (tui/frame/framesamples.go)
+		return fmt.Sprintf("%s samples up to the cursor, the last at %s", v, d.sh.RelTime(d.start, iv.Start, res))
+	}
 	return fmt.Sprintf("%s  %s→%s (%s)", v, d.sh.RelTime(d.start, iv.Start, res), d.sh.RelTime(d.start, iv.End, res),
 		core.FormatDuration(iv.Duration()))
 }

@@ -66,3 +66,40 @@ func TestFieldsLabelled(t *testing.T) {
 		t.Errorf("details lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestSamplesCount: a thread's running sample count (perf.data,
+// Threads/<tid>/Samples) reads as the samples up to the cursor and the
+// last one's time, under the thread's row and as the samples row's own
+// attribute (not "state").
+func TestSamplesCount(t *testing.T) {
+	sh := &ui.Shared{Width: 100, Height: 40, Styles: ui.NewStyles(lipgloss.NewRenderer(io.Discard), true), Keys: keymap.Default()}
+	h := core.NewMemHistory(0)
+	at := h.Attributes()
+	th := at.AddPath(core.AttrThreads, "7")
+	s := at.AddPath(core.AttrThreads, "7", core.AttrSamples)
+	for _, e := range []struct {
+		k core.Key
+		t core.Time
+		v core.Value
+	}{{th, 0, core.Int32(int32(core.ThreadRunUser))}, {s, 10, core.Int64(1)}, {s, 40, core.Int64(3)}, {s, 90, core.Int64(4)}} {
+		if err := h.Modify(e.k, e.t, e.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := h.Close(100); err != nil {
+		t.Fatal(err)
+	}
+	win := frame.Window{Start: 0, End: 100, T0: 0, T1: 100, Cols: 101}
+	const want = "Samples          3 samples up to the cursor, the last at +40ns"
+	for _, n := range []frame.Node{
+		{Label: "7", Kind: frame.KindThread, Key: th, Thread: th},
+		{Label: "samples", Kind: frame.KindSamples, Key: s, Thread: th},
+	} {
+		d, cmd := New(context.Background(), sh, nil, h, win, 50, nil, &n)
+		d.Update(cmd())
+		text := strings.Join(d.View(ui.Area{Width: 100, Height: 40}), "\n")
+		if !strings.Contains(text, want) || strings.Contains(text, "state ") && n.Kind == frame.KindSamples {
+			t.Errorf("row %s: want %q, got\n%s", n.Label, want, text)
+		}
+	}
+}

@@ -164,15 +164,17 @@ func keyColumns(st *ui.Styles, uses []keymap.Use, width int) []string {
 // screenNotes explains what the keys cannot: the glyphs, the status and
 // overview words, the marks.
 func screenNotes(st *ui.Styles) []string {
-	multi, sel, hatch, first, cur, delta := "▒", "the selected row is reversed", "╱", "▏", "▼", "B−A"
+	multi, sel, hatch, first, cur, delta, levels := "▒", "the selected row is reversed", "╱", "▏", "▼", "B−A", "▁ to █"
 	multiNote := multi + "  the row changed state more than once in that column: zoom in to see each state."
 	if st.ASCII {
+		levels = ". to @"
 		sel, hatch, first, cur, delta = "* marks the selected row and event, [ ] the focused column", "/", "|", "v", "B-A"
 		multiNote = "A column where the row changed state shows its longest state's glyph: zoom in to see each state."
 	}
 	return []string{
 		"esc  clears the selection, closes a view or the prompt; " + sel + ".",
 		multiNote,
+		"samples (perf.data profiles), under each thread that took any: its samples in each column, " + levels + " of the busiest column on screen; select a range (space, move, space) and press F for its flame graph.",
 		"Times read +offset from the trace start, or absolute seconds after T (ruler, status, details); they carry the digits that tell ticks and columns apart.",
 		"Status line: the trace, the visible range, the zoom factor, the cursor, sel the selection's length, " + delta + " the marks' delta, q the time the frame's query took, then exact (every interval read), sampled (4 instants per column: zoom in for exact) or summary (thread, CPU and IRQ rows drawn from the index's per-bucket summaries, no interval read; a mark may also mean changes just outside the column: zoom in for exact).",
 		"Ruler: " + cur + " the cursor, letters the marks (set with m, jump with '), the selection highlighted.",

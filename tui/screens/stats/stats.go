@@ -216,12 +216,20 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 	if sel := t.Selected(); sel >= 0 {
 		n := new(t.Node(sel))
 		s.row = n.Label
+		if n.Kind == frame.KindSamples && n.Parent >= 0 {
+			s.row = t.Node(n.Parent).Label // a samples row stands for its thread
+		}
 		var add func(i int32)
 		// A process row is its leader thread (or a name alone, without
 		// status): its threads are its children; a CPU's IRQ rows are
 		// already in its status.
 		add = func(i int32) {
-			if k := t.Node(i).Key; k >= 0 && t.Node(i).Kind != frame.KindCallStack {
+			switch k := t.Node(i).Key; {
+			case t.Node(i).Kind == frame.KindSamples: // its thread's statistics
+				if th := t.Node(i).Thread; th >= 0 {
+					req.sel = append(req.sel, th)
+				}
+			case k >= 0 && t.Node(i).Kind != frame.KindCallStack:
 				req.sel = append(req.sel, k)
 			}
 			if t.Node(i).Kind == frame.KindProcess {
