@@ -26,6 +26,7 @@ func (b *Gantt) closeJobs() {
 	b.evNum.Stop()
 	b.idle.job.Stop()
 	b.procTree.job.Stop()
+	b.profile.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
