@@ -32,21 +32,12 @@ func BenchmarkIndexVsPerfScript(b *testing.B) {
 		path = recordPerf(b, perf, []string{"sched", "record"}, fmt.Sprintf(perfWork, 100))
 	}
 	bin := coretest.Binary(b)
-	idx := filepath.Join(b.TempDir(), "index.tti")
 	var index, dump, script gentest.Runs
-	var out strings.Builder
+	var info IndexSummary
 	for range b.N {
-		out.Reset()
-		os.Remove(idx)
-		cmd := exec.Command(bin, "index", "--json", "--index", idx, path)
-		cmd.Stdout = &out
-		index.Add(b, cmd)
+		info = indexRun(b, &index, bin, path, filepath.Join(b.TempDir(), "index.tti"))
 		dump.Add(b, exec.Command(bin, "dump", path))
 		script.Add(b, exec.Command(perf, "script", "-i", path))
-	}
-	var info IndexSummary
-	if err := json.Unmarshal([]byte(out.String()), &info); err != nil {
-		b.Fatal(err)
 	}
 	b.ReportMetric(float64(info.Events), "events")
 	b.ReportMetric(index.Wall.Seconds()/float64(b.N), "index-s")
@@ -73,25 +64,31 @@ func BenchmarkIndexSamples(b *testing.B) {
 		b.Run(fmt.Sprintf("seconds=%d", secs), func(b *testing.B) {
 			work := fmt.Sprintf("timeout %d sh -c 'while :; do :; done' || true", secs)
 			path := recordPerf(b, perf, []string{"record", "-q", "-a", "-g", "-e", "cpu-clock", "-F", "10000"}, work)
-			idx := filepath.Join(b.TempDir(), "index.tti")
 			var index gentest.Runs
-			var out strings.Builder
-			for range b.N {
-				out.Reset()
-				os.Remove(idx)
-				cmd := exec.Command(bin, "index", "--json", "--index", idx, path)
-				cmd.Stdout = &out
-				index.Add(b, cmd)
-			}
-			var info IndexSummary
-			if err := json.Unmarshal([]byte(out.String()), &info); err != nil {
-				b.Fatal(err)
+			info := indexRun(b, &index, bin, path, filepath.Join(b.TempDir(), "index.tti"))
+			for range b.N - 1 {
+				indexRun(b, &index, bin, path, filepath.Join(b.TempDir(), "index.tti"))
 			}
 			b.ReportMetric(float64(info.Events), "samples")
 			b.ReportMetric(index.Wall.Seconds()/float64(b.N), "index-s")
 			b.ReportMetric(float64(index.MaxRSS)/1024, "index-rss-MB")
 		})
 	}
+}
+
+// indexRun indexes path into a new index file idx, adds the run to r
+// and returns what `index --json` printed.
+func indexRun(b *testing.B, r *gentest.Runs, bin, path, idx string) IndexSummary {
+	b.Helper()
+	var out strings.Builder
+	cmd := exec.Command(bin, "index", "--json", "--index", idx, path)
+	cmd.Stdout = &out
+	r.Add(b, cmd)
+	var info IndexSummary
+	if err := json.Unmarshal([]byte(out.String()), &info); err != nil {
+		b.Fatal(err)
+	}
+	return info
 }
 
 // perfTool returns perf's path, skipping b when perf is not installed

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -84,29 +85,19 @@ func cmdlines(saved []byte, comms map[int]string) []byte {
 			names[n] = comm
 		}
 	}
-	pids := make([]int, 0, len(names))
-	for pid := range names {
-		pids = append(pids, pid)
-	}
-	slices.Sort(pids)
-	var b bytes.Buffer
-	for _, pid := range pids {
-		fmt.Fprintf(&b, "%d %s\n", pid, names[pid])
-	}
-	return b.Bytes()
+	return pidLines(names)
 }
 
 // tgids writes the threads' processes as the kernel's saved_tgids does
 // ("pid tgid" lines), sorted by pid.
-func tgids(m map[int]int) []byte {
-	pids := make([]int, 0, len(m))
-	for pid := range m {
-		pids = append(pids, pid)
-	}
-	slices.Sort(pids)
+func tgids(m map[int]int) []byte { return pidLines(m) }
+
+// pidLines writes m as "pid value" lines sorted by pid, as the kernel's
+// saved_cmdlines and saved_tgids are.
+func pidLines[V any](m map[int]V) []byte {
 	var b bytes.Buffer
-	for _, pid := range pids {
-		fmt.Fprintf(&b, "%d %d\n", pid, m[pid])
+	for _, pid := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%d %v\n", pid, m[pid])
 	}
 	return b.Bytes()
 }
