@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 
@@ -23,7 +24,7 @@ func runDiff(e *Env, args []string) error {
 	fs.Var(newFrom, "new-from", "start `T` of NEW's range (default: its start)")
 	fs.Var(newTo, "new-to", "end `T` of NEW's range (default: its end)")
 	top := fs.Int("top", diff.DefaultTop, "list the `N` largest changes of each table")
-	calls := fs.Bool("calltree", false, "compare the call trees too (self time per call path)")
+	calls := fs.Bool("calltree", false, "compare the call trees too (self time per call path; self samples for perf.data profiles)")
 	if err := Parse(fs, args, 2, 2); err != nil {
 		return err
 	}
@@ -59,6 +60,13 @@ func runDiff(e *Env, args []string) error {
 				return s, err
 			}
 			s.Label = label
+			s.Profile = func(ctx context.Context) (diff.Profile, error) { // perf.data: samples
+				p, err := t.Profile(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return p, nil
+			}
 		}
 		if from.set || to.set {
 			s.Name += " [" + core.FormatTimestamp(s.From) + ", " + core.FormatTimestamp(s.To) + ")"

@@ -1,6 +1,7 @@
 package gantt
 
 import (
+	"context"
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -46,8 +47,8 @@ func (b *Gantt) openCompare() tea.Cmd {
 	in := compare.Input{}
 	if b.other != nil {
 		in.TwoTraces = true
-		in.Base = diff.Side{Name: "BASE " + b.trace.Name(), History: b.hist, Label: b.names.Name}
-		in.New = diff.Side{Name: "NEW " + b.other.Name(), History: b.other.History(), Label: b.otherNames.Name}
+		in.Base = diff.Side{Name: "BASE " + b.trace.Name(), History: b.hist, Label: b.names.Name, Profile: profileOf(b.trace)}
+		in.New = diff.Side{Name: "NEW " + b.other.Name(), History: b.other.History(), Label: b.otherNames.Name, Profile: profileOf(b.other)}
 		in.What = "two traces, whole: NEW against BASE"
 	} else {
 		if len(b.spans) < 2 {
@@ -56,8 +57,8 @@ func (b *Gantt) openCompare() tea.Cmd {
 			return nil
 		}
 		a, c := b.spans[len(b.spans)-2], b.spans[len(b.spans)-1]
-		in.Base = diff.Side{Name: "A " + b.spanText(a), History: b.hist, From: a.from, To: a.to + 1, Label: b.names.Name}
-		in.New = diff.Side{Name: "B " + b.spanText(c), History: b.hist, From: c.from, To: c.to + 1, Label: b.names.Name}
+		in.Base = diff.Side{Name: "A " + b.spanText(a), History: b.hist, From: a.from, To: a.to + 1, Label: b.names.Name, Profile: profileOf(b.trace)}
+		in.New = diff.Side{Name: "B " + b.spanText(c), History: b.hist, From: c.from, To: c.to + 1, Label: b.names.Name, Profile: profileOf(b.trace)}
 		in.What = "the last selection (B) against the previous one (A)"
 	}
 	v, cmd := compare.New(b.ctx, b.sh, in)
@@ -119,4 +120,20 @@ func (b *Gantt) goToCompared(g compare.GoToMsg) tea.Cmd {
 	t.Top = t.Sel
 	b.setNote(noteInfo, note)
 	return b.changed(false)
+}
+
+// profileOf returns what reads a trace's sampled stacks for a diff side
+// (perf.data: the call tree counts samples); nil when the trace has none.
+func profileOf(tr frame.Trace) func(ctx context.Context) (diff.Profile, error) {
+	p, ok := tr.(profiler)
+	if !ok {
+		return nil
+	}
+	return func(ctx context.Context) (diff.Profile, error) {
+		prof, err := p.Profile(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return prof, nil
+	}
 }

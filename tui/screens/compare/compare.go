@@ -141,6 +141,7 @@ type Screen struct {
 	Focus  int
 	asked  bool       // the call tree's computation started
 	flame  *flameNode // the differential flame graph (nil before the call tree is in)
+	unit   string     // the call tree's: diff.UnitNS or diff.UnitSamples
 }
 
 // Msg is a report of the computation: the tables but the call tree, or
@@ -221,7 +222,10 @@ func (s *Screen) got(m Msg) tea.Cmd {
 			t.status = "failed: " + m.err.Error()
 			return nil
 		}
-		t.Lines, t.status = pathLines(m.trees.Rows), ""
+		t.Lines, t.status, s.unit = pathLines(m.trees.Rows), "", m.trees.Unit
+		if s.unit == diff.UnitSamples {
+			t.Title = "Call tree (self samples per call path)"
+		}
 		t.Sort()
 		s.flame = diffFlame(m.trees.Base, m.trees.New)
 		return nil
