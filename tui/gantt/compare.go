@@ -3,12 +3,15 @@ package gantt
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"github.com/tracetui/tracetui/ingest/query/diff"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/flame"
 	"github.com/tracetui/tracetui/tui/screens/sidebyside"
 )
 
@@ -136,4 +139,32 @@ func profileOf(tr frame.Trace) func(ctx context.Context) (diff.Profile, error) {
 		}
 		return prof, nil
 	}
+}
+
+// openComparedPath opens the call tree screen above the comparison at a
+// call path: NEW's tree (B's for two selections), BASE's behind the
+// Focus key, each over its side's range.
+func (b *Gantt) openComparedPath(m compare.PathMsg) tea.Cmd {
+	path := strings.Join(m.Path, " > ")
+	req := func(sd diff.Side, inGantt bool) flame.Request {
+		start, end := sd.History.Bounds()
+		from, to := sd.From, sd.To-1
+		if sd.To <= sd.From {
+			from, to = start, end
+		}
+		r := flame.Request{Hist: sd.History, Label: sd.Label, Start: start, From: from, To: to, Pane: b.pane, Node: -1,
+			What: sd.Name + " at " + path, Path: m.Path, NoZoom: !inGantt}
+		if sd.Profile != nil {
+			r.Samples = func(ctx context.Context, from, to core.Time, _ []core.Key) (*calltree.Node, error) {
+				return sd.SampledTree(ctx, from, to)
+			}
+		}
+		return r
+	}
+	base := req(m.Base, true)
+	r := req(m.New, !m.TwoTraces)
+	r.Other = &base
+	v, cmd := flame.New(b.ctx, b.sh, r)
+	b.opened = v
+	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 	"github.com/tracetui/tracetui/tui/screens/compare"
+	"github.com/tracetui/tracetui/tui/screens/flame"
 	"github.com/tracetui/tracetui/tui/screens/sidebyside"
 )
 
@@ -102,5 +104,49 @@ func TestCompareTwoTraces(t *testing.T) {
 		if got := sd.Tree.Node(sd.Tree.Selected()).Tid; got != strconv.Itoa(int(ids[i])) {
 			t.Errorf("side %d: row %q selected, want %d", i, got, ids[i])
 		}
+	}
+}
+
+// TestComparePathProfiles: two perf.data profiles compared in the
+// browser give a call tree of samples; enter on a call path opens the
+// call tree screen above the comparison, NEW's tree at that path, the
+// Focus key showing BASE's; esc returns to the comparison.
+func TestComparePathProfiles(t *testing.T) {
+	hs := newHarness(t, openGen(t, "../../ingest/query/diff/testdata/base.data"), 120, 40, true)
+	other := openGen(t, "../../ingest/query/diff/testdata/new.data")
+	t.Cleanup(func() { other.Close() })
+	hs.b().SetCompare(other)
+	hs.keys("D")
+	s := topView[*compare.Screen](hs.b())
+	if s == nil {
+		t.Fatalf("D opened nothing: %q", hs.b().note)
+	}
+	for s.Focus != compare.CallTree {
+		hs.keys("tab")
+	}
+	ct := &s.Tables[compare.CallTree]
+	if len(ct.Lines) == 0 || !strings.Contains(hs.view(), "self samples per call path") {
+		t.Fatalf("call tree of samples:\n%s", hs.view())
+	}
+	hs.keys("enter")
+	v := topView[*flame.Screen](hs.b())
+	if v == nil || topView[*compare.Screen](hs.b()) != s {
+		t.Fatal("enter on a call path: no call tree above the comparison")
+	}
+	path := strings.Split(ct.Lines[ct.Cur].Name, ";")
+	view := hs.view()
+	if v.Status != "" || !strings.Contains(view, "Call tree of NEW new.data at "+strings.Join(path, " > ")) || !strings.Contains(view, "samples") {
+		t.Fatalf("NEW's call tree (status %q):\n%s", v.Status, view)
+	}
+	if got := v.CursorPath(); !slices.Equal(got, path) {
+		t.Fatalf("cursor on %q, want %q", got, path)
+	}
+	hs.keys("tab")
+	if view := hs.view(); !strings.Contains(view, "Call tree of BASE base.data at ") || len(v.CursorPath()) == 0 {
+		t.Fatalf("tab: BASE's tree:\n%s", view)
+	}
+	hs.keys("esc")
+	if topView[*flame.Screen](hs.b()) != nil || topView[*compare.Screen](hs.b()) != s {
+		t.Fatal("esc did not return to the comparison")
 	}
 }

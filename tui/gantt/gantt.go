@@ -245,6 +245,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.zoomTo(msg)
 	case compare.GoToMsg:
 		return b.goToCompared(msg)
+	case compare.PathMsg:
+		return b.openComparedPath(msg)
 	case rowsMsg, rankMsg, filterMsg, searchMsg:
 		return b.own(b.table.Update(msg))
 	case flowFoundMsg:

@@ -26,32 +26,43 @@ type Profile interface {
 	Count(ctx context.Context, from, to core.Time, tids []int64) ([]int64, error)
 }
 
+// SampledTree is the call tree of the side's sampled stacks in [from,
+// to) (To <= From: the whole history), counted (Node.Samples); nil
+// without a profile or samples.
+func (s Side) SampledTree(ctx context.Context, from, to core.Time) (*calltree.Node, error) {
+	if s.Profile == nil {
+		return nil, nil
+	}
+	p, err := s.Profile(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("diff: profile of %s: %w", s.Name, err)
+	}
+	if p == nil || p.Samples() == 0 {
+		return nil, nil
+	}
+	if to <= from {
+		start, end := s.History.Bounds()
+		from, to = start, end+1
+	}
+	self, err := p.Count(ctx, from, to, nil)
+	if err != nil {
+		return nil, fmt.Errorf("diff: samples of %s: %w", s.Name, err)
+	}
+	root, err := calltree.FromSamples(ctx, p, self)
+	if err != nil {
+		return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
+	}
+	return root, nil
+}
+
 // sideTree is a side's call tree: its sampled stacks counted when its
 // profile has samples (unit UnitSamples), else its call stacks timed.
 func sideTree(ctx context.Context, s Side) (*calltree.Node, string, error) {
-	if s.Profile != nil {
-		p, err := s.Profile(ctx)
-		if err != nil {
-			return nil, "", fmt.Errorf("diff: profile of %s: %w", s.Name, err)
-		}
-		if p != nil && p.Samples() > 0 {
-			from, to := s.From, s.To
-			if to <= from {
-				start, end := s.History.Bounds()
-				from, to = start, end+1
-			}
-			self, err := p.Count(ctx, from, to, nil)
-			if err != nil {
-				return nil, "", fmt.Errorf("diff: samples of %s: %w", s.Name, err)
-			}
-			root, err := calltree.FromSamples(ctx, p, self)
-			if err != nil {
-				return nil, "", fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
-			}
-			return root, UnitSamples, nil
-		}
+	root, err := s.SampledTree(ctx, s.From, s.To)
+	if err != nil || root != nil {
+		return root, UnitSamples, err
 	}
-	root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
+	root, err = calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
 	if err != nil {
 		return nil, "", fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -324,6 +325,14 @@ type GoToMsg struct {
 	BaseFrom, BaseTo, NewFrom, NewTo core.Time
 }
 
+// PathMsg asks the main screen to open the call trees of both sides at a
+// call path (enter on a call tree line), above the comparison.
+type PathMsg struct {
+	Path      []string // outermost function first
+	Base, New diff.Side
+	TwoTraces bool
+}
+
 // key handles a key.
 func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 	km := &s.sh.Keys
@@ -361,6 +370,10 @@ func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 // process.
 func (s *Screen) goTo() ui.Step {
 	t := &s.Tables[s.Focus]
+	if s.Focus == CallTree && t.Cur < len(t.Lines) {
+		p := PathMsg{Path: strings.Split(t.Lines[t.Cur].Name, ";"), Base: s.in.Base, New: s.in.New, TwoTraces: s.in.TwoTraces}
+		return ui.Step{Cmd: func() tea.Msg { return p }} // the comparison stays below the call trees
+	}
 	if t.Cur >= len(t.Lines) || t.Lines[t.Cur].kind == kindOther {
 		return ui.Step{Note: "no thread on this line: enter goes to the thread or process of a CPU time or wake-up latency line"}
 	}

@@ -9,7 +9,10 @@
 //
 // Enter on a thread or process line closes the screen with a [GoToMsg]:
 // the line's thread or process on each side, which the main screen
-// selects in Control Flow (saying which side it is on).
+// selects in Control Flow (saying which side it is on). Enter on a call
+// path sends a [PathMsg]: the main screen opens the call tree screen
+// above the comparison with both sides' trees, NEW's first, at that
+// path (the Focus key shows BASE's).
 //
 // Grown rows are drawn in the warning colour with a "+" before the delta,
 // shrunk ones dimmed with a "-", so --ascii tells them apart too.
