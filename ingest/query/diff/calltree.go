@@ -26,9 +26,9 @@ type Profile interface {
 	Count(ctx context.Context, from, to core.Time, tids []int64) ([]int64, error)
 }
 
-// SampledTree is the call tree of the side's sampled stacks in [from,
-// to) (To <= From: the whole history), counted (Node.Samples); nil
-// without a profile or samples.
+// SampledTree is the call tree of the side's sampled stacks (of its
+// Threads, if selected) in [from, to) (to <= from: the whole history),
+// counted (Node.Samples); nil without a profile or samples.
 func (s Side) SampledTree(ctx context.Context, from, to core.Time) (*calltree.Node, error) {
 	if s.Profile == nil {
 		return nil, nil
@@ -44,7 +44,7 @@ func (s Side) SampledTree(ctx context.Context, from, to core.Time) (*calltree.No
 		start, end := s.History.Bounds()
 		from, to = start, end+1
 	}
-	self, err := p.Count(ctx, from, to, nil)
+	self, err := p.Count(ctx, from, to, int64s(s.Threads))
 	if err != nil {
 		return nil, fmt.Errorf("diff: samples of %s: %w", s.Name, err)
 	}
@@ -62,7 +62,11 @@ func sideTree(ctx context.Context, s Side) (*calltree.Node, string, error) {
 	if err != nil || root != nil {
 		return root, UnitSamples, err
 	}
-	root, err = calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
+	opts := calltree.Options{From: s.From, To: s.To, Label: s.Label}
+	if s.Threads != nil {
+		opts.Threads = threadKeys(s.History, s.Threads)
+	}
+	root, err = calltree.Compute(ctx, s.History, opts)
 	if err != nil {
 		return nil, "", fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
 	}

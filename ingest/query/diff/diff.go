@@ -28,6 +28,10 @@ type Side struct {
 	// has samples, the side's call tree counts them (UnitSamples) instead
 	// of timing History's call stacks.
 	Profile func(ctx context.Context) (Profile, error)
+	// Threads, if not nil, selects threads (by tid) to compare with the
+	// other side's selection: thread A's figures against thread B's
+	// (threads.go). Both sides select threads, or neither.
+	Threads []int32
 }
 
 // Options select what Compute returns.
@@ -119,6 +123,9 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	}
 	// The two sides at once (two cores halve the wait), each with its
 	// process tree: one tree when both are ranges of one history.
+	if (base.Threads == nil) != (next.Threads == nil) {
+		return nil, fmt.Errorf("diff: one side selects threads and the other not: select threads on both sides, or on neither")
+	}
 	sides := [2]Side{base, next}
 	shared := sameHistory(base.History, next.History)
 	var sums [2]*sideSums
@@ -140,8 +147,12 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	if shared {
 		trees[1] = trees[0]
 	}
-	for i := range sides {
-		sums[i] = sum(trees[i], reps[i])
+	for i, sd := range sides {
+		if sd.Threads != nil {
+			sums[i] = sumSelected(trees[i], reps[i], sd.Threads)
+		} else {
+			sums[i] = sum(trees[i], reps[i])
+		}
 	}
 	var unit string
 	if o.CallTree {
@@ -165,6 +176,9 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	}
 	if o.CallTree {
 		r.CallTree, r.CallTreeUnit = pathRows(b.paths, n.paths, top), unit
+	}
+	if base.Threads != nil {
+		relabel(r, b, n)
 	}
 	return r, nil
 }

@@ -16,6 +16,14 @@ type sideSums struct {
 	syscalls                          map[string]CallStats
 	paths                             map[string]int64
 	ids                               IDs
+	labels                            map[string]string // a thread selection's names by key (threads.go)
+}
+
+// newSums returns empty figures.
+func newSums() *sideSums {
+	return &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
+		irqs: map[string]int64{}, syscalls: map[string]CallStats{},
+		ids: IDs{Threads: map[string]int32{}, Processes: map[string]int32{}}}
 }
 
 // maxTreeDepth bounds the walk up a process tree (a damaged or crafted
@@ -112,9 +120,7 @@ func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 
 // sum turns one side's report into figures by key.
 func sum(t *tree, rep *stats.Report) *sideSums {
-	s := &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
-		irqs: map[string]int64{}, syscalls: map[string]CallStats{},
-		ids: IDs{Threads: map[string]int32{}, Processes: map[string]int32{}}}
+	s := newSums()
 	var refs []threadRef
 	for _, u := range rep.CPUUsage.Threads {
 		refs = append(refs, threadRef{u.TID, u.PID, u.Comm})

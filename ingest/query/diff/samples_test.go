@@ -200,3 +200,33 @@ func TestCallTreeUnits(t *testing.T) {
 		t.Fatalf("call stacks: %v, unit %q, %d rows", err, r.CallTreeUnit, len(r.CallTree))
 	}
 }
+
+// TestThreadsSamples: a selection of threads counts their samples only
+// (against the brute force over those threads).
+func TestThreadsSamples(t *testing.T) {
+	rng := coretest.Rand(t)
+	ctx := context.Background()
+	side, _ := profileSide(t, "../../perfdata/testdata/switch.perf")
+	samples := readSamples(t, "../../perfdata/testdata/switch.perf")
+	var tids []int64
+	for _, s := range samples {
+		if !slices.Contains(tids, s.tid) {
+			tids = append(tids, s.tid)
+		}
+	}
+	if len(tids) < 2 {
+		t.Fatalf("threads with samples: %v", tids)
+	}
+	for round := range 10 {
+		pick := func() []int64 { return []int64{tids[rng.IntN(len(tids))]} }
+		a, b := pick(), pick()
+		bs, ns := side, side
+		bs.Threads, ns.Threads = []int32{int32(a[0])}, []int32{int32(b[0])}
+		r, err := Compute(ctx, bs, ns, Options{Top: MaxTop, CallTree: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPaths(t, fmt.Sprintf("round %d: threads %v against %v", round, a, b), r.CallTree,
+			bruteSelf(samples, 0, 1<<62, a), bruteSelf(samples, 0, 1<<62, b))
+	}
+}
