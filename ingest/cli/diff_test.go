@@ -2,6 +2,8 @@ package cli_test
 
 import (
 	"encoding/json"
+	"github.com/tracetui/tracetui/core/coretest"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,38 @@ func TestCLIDiffSamples(t *testing.T) {
 	code, out, errOut = runCLI(t, "diff", "--calltree", "--top", "3", baseProfile, newProfile)
 	if code != 0 || !strings.Contains(out, "self samples per call path") {
 		t.Fatalf("diff text: exit %d: %s%s", code, out, errOut)
+	}
+}
+
+// TestCLIDiffThreads: --base-tids and --new-tids compare threads; a
+// thread with itself is one row of zeros named by both sides; one
+// without the other, or a bad list, is a usage error.
+func TestCLIDiffThreads(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
+	code, out, errOut := runCLI(t, "diff", "--json", "--base-tids", "482", "--new-tids", "482", trace, trace)
+	if code != 0 {
+		t.Fatalf("diff: exit %d: %s", code, errOut)
+	}
+	var r struct {
+		Base    string `json:"base"`
+		Threads []struct {
+			Name    string `json:"name"`
+			BaseNS  int64  `json:"base_ns"`
+			DeltaNS int64  `json:"delta_ns"`
+		} `json:"threads"`
+		IRQs []any `json:"irqs"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Threads) != 1 || r.Threads[0].BaseNS == 0 || r.Threads[0].DeltaNS != 0 || !strings.HasSuffix(r.Threads[0].Name, " 482 vs "+strings.Split(r.Threads[0].Name, " vs ")[0]) ||
+		len(r.IRQs) != 0 || !strings.HasSuffix(r.Base, " threads 482") {
+		t.Fatalf("thread 482 with itself: %s", out)
+	}
+	for _, args := range [][]string{{"--base-tids", "482"}, {"--base-tids", "a", "--new-tids", "1"}} {
+		if code, _, errOut := runCLI(t, append(append([]string{"diff"}, args...), trace, trace)...); code != 2 {
+			t.Errorf("diff %v: exit %d, want 2: %s", args, code, errOut)
+		}
 	}
 }
