@@ -2,6 +2,7 @@ package gantt
 
 import (
 	"context"
+	"github.com/tracetui/tracetui/ingest/query/diff"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -148,5 +149,75 @@ func TestComparePathProfiles(t *testing.T) {
 	hs.keys("esc")
 	if topView[*flame.Screen](hs.b()) != nil || topView[*compare.Screen](hs.b()) != s {
 		t.Fatal("esc did not return to the comparison")
+	}
+}
+
+// selectThread selects the n-th thread row of Control Flow (with a
+// numeric tid) and returns its label.
+func selectThread(t *testing.T, hs *harness, n int) string {
+	t.Helper()
+	tr := hs.b().tree()
+	for i := range int32(tr.Len()) {
+		nd := tr.Node(i)
+		if _, err := strconv.Atoi(nd.Tid); err != nil || nd.Kind != frame.KindThread || nd.Tid == "0" {
+			continue
+		}
+		if n--; n < 0 {
+			tr.SelectNode(i)
+			hs.Run(hs.b().changed(false))
+			return nd.Label
+		}
+	}
+	t.Fatal("not enough threads")
+	return ""
+}
+
+// TestCompareThreads: two marked threads (each over its own selection,
+// made before marking it) compare in the tables of diff.Compute on those threads and ranges, row
+// for row; enter on the thread line selects thread B; a selection after
+// the marks makes the compare key compare selections again.
+func TestCompareThreads(t *testing.T) {
+	hs := newHarness(t, openGen(t, gentest.Trace(t, 300)), 120, 40, true)
+	hs.keys("space", "l", "l", "l", "l", "space")
+	selectThread(t, hs, 0)
+	hs.keys("M")
+	a := hs.b().threadMarks[0]
+	hs.keys("l", "space", "l", "l", "l", "l", "l", "l", "space")
+	selectThread(t, hs, 2)
+	if hs.b().lastThreads {
+		t.Fatal("a selection between the marks: still comparing threads")
+	}
+	hs.keys("M")
+	c := hs.b().threadMarks[1]
+	if c.from == a.from || c.tids[0] == a.tids[0] || !hs.b().lastThreads {
+		t.Fatalf("marks: A %+v, B %+v", a, c)
+	}
+	hs.keys("D")
+	s := topView[*compare.Screen](hs.b())
+	if s == nil {
+		t.Fatalf("D opened nothing: note %q", hs.b().note)
+	}
+	base := diff.Side{History: hs.b().hist, From: a.from, To: a.to + 1, Threads: a.tids}
+	next := diff.Side{History: hs.b().hist, From: c.from, To: c.to + 1, Threads: c.tids}
+	want, err := diff.Compute(context.Background(), base, next, diff.Options{Top: compare.MaxRows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := s.Tables[compare.Threads].Lines
+	if len(th) != 1 || len(want.Threads) != 1 || th[0].Name != want.Threads[0].Name || th[0].Base != want.Threads[0].BaseNS || th[0].New != want.Threads[0].NewNS ||
+		!strings.Contains(th[0].Name, " vs ") {
+		t.Fatalf("thread table %+v, diff %+v", th, want.Threads)
+	}
+	if got := s.Tables[compare.Syscalls].Lines; len(got) != len(want.Syscalls) {
+		t.Fatalf("%d system call lines, diff has %d", len(got), len(want.Syscalls))
+	}
+	hs.keys("tab", "enter")
+	if m := regexp.MustCompile(`thread (\d+) in B`).FindStringSubmatch(hs.b().note); m == nil || m[1] != strconv.Itoa(int(c.tids[0])) {
+		t.Fatalf("enter on the thread line: note %q, want thread %d in B", hs.b().note, c.tids[0])
+	}
+	hs.keys("space", "l", "space")
+	hs.keys("D")
+	if v := hs.view(); !strings.Contains(v, "Compare the last selection (B) against the previous one (A)") {
+		t.Fatalf("after a selection, D compares selections:\n%s", v)
 	}
 }

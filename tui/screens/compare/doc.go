@@ -1,6 +1,8 @@
 // Package compare is the comparison screen (issue 34): the tables of
 // ingest/query/diff for two sides — the two last selections of one trace,
-// or two traces (`tracetui BASE NEW`) — one table at a time (tab), each
+// two marked threads or processes (thread A's figures against thread
+// B's: diff.Side.Threads), or two traces (`tracetui BASE NEW`) — one
+// table at a time (tab), each
 // sorted by the size of its change (largest first; the sort keys cycle)
 // and bounded to [MaxRows] lines. The tables are computed off the UI
 // goroutine through a ui.Job: all but the call tree at once, the call
