@@ -64,7 +64,7 @@ func sideTree(ctx context.Context, s Side) (*calltree.Node, string, error) {
 	}
 	opts := calltree.Options{From: s.From, To: s.To, Label: s.Label}
 	if s.Threads != nil {
-		opts.Threads = threadKeys(s.History, s.Threads)
+		opts.Threads = threadAttrs(s.History, s.Threads)
 	}
 	root, err = calltree.Compute(ctx, s.History, opts)
 	if err != nil {

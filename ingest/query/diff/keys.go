@@ -103,6 +103,8 @@ type threadRef struct {
 
 // threadKeys names each thread by its process's place, its comm, and its
 // rank by tid among the threads so named there: "bash > make > cc1 | cc1 #0".
+// A process whose name the history lacks (none of its events was
+// recorded, only its threads') is named by its thread's comm.
 func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 	slices.SortFunc(threads, func(a, b threadRef) int { return int(a.tid) - int(b.tid) })
 	rank := map[string]int{}
@@ -111,7 +113,7 @@ func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 		if _, done := keys[th.tid]; done {
 			continue
 		}
-		prefix := t.place(th.pid, t.comm[th.pid]) + " | " + th.comm
+		prefix := t.place(th.pid, th.comm) + " | " + th.comm // the thread's comm names a process the history does not
 		keys[th.tid] = prefix + " #" + strconv.Itoa(rank[prefix])
 		rank[prefix]++
 	}

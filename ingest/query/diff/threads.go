@@ -64,7 +64,7 @@ func sumSelected(t *tree, rep *stats.Report, sel []int32) *sideSums {
 			comm = "thread"
 		}
 		s.labels[k] = comm + " " + strconv.Itoa(int(tid))
-		s.labels[pk] = t.place(pid[tid], t.comm[pid[tid]]) + " " + strconv.Itoa(int(pid[tid]))
+		s.labels[pk] = t.place(pid[tid], comm) + " " + strconv.Itoa(int(pid[tid]))
 	}
 	for _, u := range rep.CPUUsage.Threads {
 		if i, ok := pos[u.TID]; ok {
@@ -115,9 +115,9 @@ func relabel(r *Result, b, n *sideSums) {
 	r.NewIDs = IDs{Threads: ids(n.ids.Threads), Processes: ids(n.ids.Processes)}
 }
 
-// threadKeys returns the Threads/<tid> keys of tids that the history has
+// threadAttrs returns the Threads/<tid> keys of tids that the history has
 // (an empty list, never nil: nil means every thread).
-func threadKeys(h core.History, tids []int32) []core.Key {
+func threadAttrs(h core.History, tids []int32) []core.Key {
 	at := h.Attributes()
 	out := []core.Key{}
 	for _, tid := range tids {
