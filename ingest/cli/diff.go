@@ -54,6 +54,9 @@ func runDiff(e *Env, args []string) error {
 		defer t.Close()
 		traces[i] = t
 	}
+	if e.gc != nil {
+		e.gc.use(&queryGC) // the indexes are built: reading them is all garbage
+	}
 	side := func(t *trace.Trace, name string, from, to *timeFlag, tids *tidsFlag) (diff.Side, error) {
 		h := t.History()
 		start, end := h.Bounds()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tracetui/tracetui/core"
@@ -205,20 +206,31 @@ func sameHistory(a, b core.History) bool {
 	return ta == reflect.TypeOf(b) && ta != nil && ta.Comparable() && a == b
 }
 
-// timeRows lines up two sides' times by key, largest change first.
+// timeRows lines up two sides' times by key, largest change first (ties
+// by name), cut to top rows.
 func timeRows(base, next map[string]int64, top int) []TimeRow {
-	rows := []TimeRow{}
-	for _, k := range keysOf(base, next) {
-		b, n := base[k], next[k]
-		row := TimeRow{Name: k, BaseNS: b, NewNS: n, DeltaNS: n - b}
-		if b != 0 {
-			ratio := float64(n) / float64(b)
-			row.Ratio = &ratio
-		}
-		rows = append(rows, row)
+	rows := make([]TimeRow, 0, len(base)+len(next))
+	for k, b := range base {
+		rows = append(rows, TimeRow{Name: k, BaseNS: b, NewNS: next[k]})
 	}
-	slices.SortStableFunc(rows, func(x, y TimeRow) int { return cmp.Compare(abs(y.DeltaNS), abs(x.DeltaNS)) })
-	return rows[:min(top, len(rows))]
+	for k, n := range next {
+		if _, ok := base[k]; !ok {
+			rows = append(rows, TimeRow{Name: k, NewNS: n})
+		}
+	}
+	for i := range rows {
+		rows[i].DeltaNS = rows[i].NewNS - rows[i].BaseNS
+	}
+	slices.SortFunc(rows, func(x, y TimeRow) int {
+		return cmp.Or(cmp.Compare(abs(y.DeltaNS), abs(x.DeltaNS)), strings.Compare(x.Name, y.Name))
+	})
+	rows = rows[:min(top, len(rows))]
+	for i, r := range rows { // the ratios of the rows kept only
+		if r.BaseNS != 0 {
+			rows[i].Ratio = new(float64(r.NewNS) / float64(r.BaseNS))
+		}
+	}
+	return rows
 }
 
 func syscallRows(base, next map[string]CallStats, top int) []SyscallRow {

@@ -33,8 +33,9 @@ const maxTreeDepth = 64
 // tree is what names a thread by its place: each thread's parent process
 // and name, from the history.
 type tree struct {
-	ppid map[int32]int32
-	comm map[int32]string
+	ppid   map[int32]int32
+	comm   map[int32]string
+	places map[int32]string // place of a pid the history names, once walked
 }
 
 // readTree reads every thread's PPID and Exec_name (their last values) in
@@ -43,24 +44,29 @@ type tree struct {
 func readTree(ctx context.Context, h core.History) (*tree, error) {
 	at := h.Attributes()
 	keys := append(at.Glob(core.AttrThreads+"/*/"+core.AttrPPID), at.Glob(core.AttrThreads+"/*/"+core.AttrExecName)...)
-	t := &tree{ppid: map[int32]int32{}, comm: map[int32]string{}}
+	t := &tree{ppid: map[int32]int32{}, comm: map[int32]string{}, places: map[int32]string{}}
 	type last struct {
 		start core.Time
 		v     core.Value
+		set   bool
 	}
-	latest := map[core.Key]last{}
+	latest := make([]last, at.Len()) // by key: a map was a tenth of a diff's time
 	start, end := h.Bounds()
 	if _, err := h.Query2D(ctx, keys, start, end, func(iv core.Interval) bool {
-		if !iv.Value.IsNull() {
-			if l, ok := latest[iv.Key]; !ok || iv.Start >= l.start {
-				latest[iv.Key] = last{iv.Start, iv.Value}
+		if !iv.Value.IsNull() && iv.Key >= 0 && int(iv.Key) < len(latest) {
+			if l := &latest[iv.Key]; !l.set || iv.Start >= l.start {
+				*l = last{iv.Start, iv.Value, true}
 			}
 		}
 		return true
 	}); err != nil {
 		return nil, err
 	}
-	for k, l := range latest {
+	for _, k := range keys {
+		l := latest[k]
+		if !l.set {
+			continue
+		}
 		id, err := strconv.ParseInt(at.Name(at.Parent(k)), 10, 32)
 		if err != nil {
 			continue // Threads/<pid>:<tid> names (user-space traces): no tree
@@ -79,7 +85,11 @@ func readTree(ctx context.Context, h core.History) (*tree, error) {
 // ("bash > make > cc1"), comm naming it when the history does not.
 func (t *tree) place(pid int32, comm string) string {
 	names := []string{comm}
-	if c, ok := t.comm[pid]; ok {
+	c, named := t.comm[pid]
+	if named {
+		if p, ok := t.places[pid]; ok {
+			return p
+		}
 		names[0] = c
 	}
 	seen := map[int32]bool{pid: true}
@@ -92,7 +102,11 @@ func (t *tree) place(pid int32, comm string) string {
 		names = append(names, c)
 	}
 	slices.Reverse(names)
-	return strings.Join(names, " > ")
+	p := strings.Join(names, " > ")
+	if named && t.places != nil {
+		t.places[pid] = p
+	}
+	return p
 }
 
 // threadRef is a thread that appears in a side's tables.

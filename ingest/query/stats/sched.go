@@ -18,7 +18,7 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 	firstSwitch := a.firstSw
 	for i := range batch {
 		th := &batch[i]
-		r := q.rows[th.status]
+		r := q.row(th.status)
 		var s Stats
 		for j := 1; j+1 < len(r); j++ {
 			iv := r[j]
@@ -83,7 +83,7 @@ func (q *query) firstSwitches() map[core.Time]bool {
 		if c.cur < 0 {
 			continue
 		}
-		r := q.rows[c.cur]
+		r := q.row(c.cur)
 		for j := 1; j < len(r); j++ {
 			if r[j-1].Value.IsNull() && !r[j].Value.IsNull() {
 				out[r[j].Start] = true
