@@ -12,7 +12,14 @@
 //   - per system call: count, total and longest;
 //   - wake-up latency (time runnable before running) and IRQ time, per
 //     thread name and per interrupt;
-//   - with call stacks, the call tree's self time per call path.
+//   - with call stacks, the call tree's self time per call path; for
+//     perf.data profiles (Side.Profile), the self samples per call path
+//     (Result.CallTreeUnit says which; samples against times is an
+//     error).
+//
+// Two selections of threads (Side.Threads, on both sides) compare thread
+// A's figures with thread B's, rows keyed by position in the selections
+// and named by both ("make 120 vs cc1 131"): see threads.go.
 //
 // The browser's comparison screen also uses: Result.BaseIDs and NewIDs
 // (which thread or process a row is on each side), Options.Parts (the CPU
@@ -24,6 +31,10 @@
 // rows. The diff of a range with itself is all zeros, and a row's delta is
 // exactly stats(new) - stats(base) summed over the row's key (tested
 // against a brute-force aggregation).
+//
+// Thread matching is tested on two real recordings of one command
+// (testdata/sh-*.dat, and recorded in the test where tracefs allows)
+// against the tasks' fork and exec events read from the reader.
 //
 // Imports: core and the other query packages (stats, calltree). Never
 // ingest/index, ingest/cli or tui.
