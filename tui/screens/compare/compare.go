@@ -375,7 +375,7 @@ func (s *Screen) goTo() ui.Step {
 		return ui.Step{Cmd: func() tea.Msg { return p }} // the comparison stays below the call trees
 	}
 	if t.Cur >= len(t.Lines) || t.Lines[t.Cur].kind == kindOther {
-		return ui.Step{Note: "no thread on this line: enter goes to the thread or process of a CPU time or wake-up latency line"}
+		return ui.Step{Note: "no thread or call path on this line: enter goes to the thread or process of a CPU time or wake-up latency line, or to both call trees at a call path"}
 	}
 	l := t.Lines[t.Cur]
 	g := GoToMsg{Name: l.Name, Process: l.kind == kindProcess, BaseID: l.baseID, NewID: l.newID, InBase: l.inB, InNew: l.inN,
