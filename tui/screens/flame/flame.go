@@ -352,6 +352,9 @@ func (v *Screen) View(a ui.Area) []string {
 			}
 		}
 		name := strings.Repeat("  ", l.depth) + mark + l.n.Name
+		if i == v.cur && st.ASCII { // reverse video does not show in ASCII
+			name = ui.SelMarker + name
+		}
 		row := flameRow(name, strconv.FormatInt(l.n.Calls, 10),
 			core.FormatDuration(l.n.Total), core.FormatDuration(l.n.Self), core.FormatDuration(l.n.Min), core.FormatDuration(l.n.Max), w)
 		if l.n.Samples {

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/muesli/termenv"
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
@@ -130,6 +131,26 @@ func TestPathAndSides(t *testing.T) {
 	if single.what != "one" || single.cur != 0 {
 		t.Fatalf("tab without another side: %q, cursor %d", single.what, single.cur)
 	}
+}
+
+// TestGoldenSides: the call tree opened from the comparison at a call
+// path, NEW's side (the path's callers open, the cursor on it), then
+// BASE's (the path absent: its deepest caller selected and open).
+func TestGoldenSides(t *testing.T) {
+	next := samplesTree(map[string]int64{"main;render;draw": 6, "main;parse": 2, "main": 1})
+	base := samplesTree(map[string]int64{"main;render;layout": 3, "main;parse": 4})
+	path := []string{"main", "render", "draw"}
+	b := request("BASE b.data at main > render > draw", base, path)
+	r := request("NEW n.data at main > render > draw", next, path)
+	r.Other = &b
+	v, cmd := New(context.Background(), newShared(), r)
+	run(v, cmd)
+	var out []string
+	for range 2 {
+		out = append(out, v.View(ui.Area{Width: 100, Height: 14})...)
+		v.Update(headless.Key("tab"))
+	}
+	golden.RequireEqual(t, []byte(strings.Join(out, "\n")))
 }
 
 // TestNoZoom: enter on a side that is not the Gantt's trace says so
