@@ -136,14 +136,14 @@ func TestComparePathProfiles(t *testing.T) {
 	}
 	path := strings.Split(ct.Lines[ct.Cur].Name, ";")
 	view := hs.view()
-	if v.Status != "" || !strings.Contains(view, "Call tree of NEW new.data at "+strings.Join(path, " > ")) || !strings.Contains(view, "samples") {
+	if v.Status != "" || !strings.Contains(view, "Call tree (tab: the other side) of NEW new.data at "+strings.Join(path, " > ")) || !strings.Contains(view, "samples") {
 		t.Fatalf("NEW's call tree (status %q):\n%s", v.Status, view)
 	}
 	if got := v.CursorPath(); !slices.Equal(got, path) {
 		t.Fatalf("cursor on %q, want %q", got, path)
 	}
 	hs.keys("tab")
-	if view := hs.view(); !strings.Contains(view, "Call tree of BASE base.data at ") || len(v.CursorPath()) == 0 {
+	if view := hs.view(); !strings.Contains(view, "Call tree (tab: the other side) of BASE base.data at ") || len(v.CursorPath()) == 0 {
 		t.Fatalf("tab: BASE's tree:\n%s", view)
 	}
 	hs.keys("esc")

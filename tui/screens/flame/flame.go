@@ -315,8 +315,8 @@ func (v *Screen) View(a ui.Area) []string {
 	st := v.sh.Styles
 	w := a.Width
 	title := "Call tree of " + v.what
-	if v.other != nil {
-		title += " (" + v.sh.Keys.Focus.Help().Key + ": the other side)"
+	if v.other != nil { // before the path, which may be long
+		title = "Call tree (" + v.sh.Keys.Focus.Help().Key + ": the other side) of " + v.what
 	}
 	lines := []string{v.sh.RangeTitle(title, v.start, v.from, v.to, w)}
 	if v.Status != "" {

@@ -108,7 +108,7 @@ func TestPathAndSides(t *testing.T) {
 		t.Fatalf("NEW: status %q, selected %q", v.Status, selected())
 	}
 	view := strings.Join(v.View(ui.Area{Width: 100, Height: 25}), "\n")
-	if !strings.Contains(view, "Call tree of NEW (tab: the other side)") {
+	if !strings.Contains(view, "Call tree (tab: the other side) of NEW") {
 		t.Fatalf("NEW's view:\n%s", view)
 	}
 	v.Update(headless.Key("tab"))
