@@ -36,6 +36,17 @@
 // (testdata/sh-*.dat, and recorded in the test where tracefs allows)
 // against the tasks' fork and exec events read from the reader.
 //
+// Cost (BenchmarkCompute; TRACETUI_DIFF_BENCH=BASE:NEW for real
+// captures): two generated 1.4 M-event captures (63 000 threads, seeds 1
+// and 2) take `tracetui diff` 2.2 s user + 0.6 s system CPU, 2.8 to 3.1 s
+// wall at load 3 to 4 on two cores (5.4 + 0.5 s, 6.1 to 7.1 s before the
+// changes of round 3). 70% of it is stats.Compute on each side (the
+// history's 2D walks 28%, collecting and sorting the rows 25%, the
+// collector 10%), the process tree 7%, naming and lining up the rows
+// 11%. The 1 s target needs the statistics not to collect every row
+// (analyses fed as the walk goes), or whole-trace statistics kept with
+// the index.
+//
 // Imports: core and the other query packages (stats, calltree). Never
 // ingest/index, ingest/cli or tui.
 package diff
