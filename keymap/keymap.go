@@ -75,6 +75,7 @@ type KeyMap struct {
 	OverviewST  key.Binding
 	CallTree    key.Binding
 	Compare     key.Binding
+	MarkThread  key.Binding
 	SideBySide  key.Binding
 
 	// Screen.
@@ -165,7 +166,8 @@ func Default() KeyMap {
 		Overview:    bind("o", "temporal overview", "o"),
 		OverviewST:  bind("O", "spatiotemporal overview", "O"),
 		CallTree:    bind("F", "call tree · flame graph", "F"),
-		Compare:     bind("D", "compare 2 selections/traces", "D"),
+		Compare:     bind("D", "compare 2 selections/threads/traces", "D"),
+		MarkThread:  bind("M", "mark thread A, then B, to compare", "M"),
 		SideBySide:  bind("V", "BASE and NEW side by side", "V"),
 
 		Legend: bind("c", "legend", "c"),
@@ -235,6 +237,7 @@ func (k *KeyMap) Actions() []Action {
 		{"overview_st", GroupViews, &k.OverviewST},
 		{"call_tree", GroupViews, &k.CallTree},
 		{"compare", GroupViews, &k.Compare},
+		{"mark_thread", GroupViews, &k.MarkThread},
 		{"side_by_side", GroupViews, &k.SideBySide},
 
 		{"legend", GroupApp, &k.Legend},

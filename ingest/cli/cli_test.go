@@ -45,7 +45,7 @@ var synopses = map[string]string{
 	"critpath": "critpath [--index FILE] [--format F] [--json] [--from T] [--to T] TRACE TID",
 	"bench":    "bench paper|frames [--index FILE] [--layout rsht|esht|sht] [--format F] [--json] TRACE",
 	"calltree": "calltree [--index FILE] [--format F] [--json] [--from T] [--to T] [--tid TID] [--symbols FILE] TRACE",
-	"diff":     "diff [--format F] [--arch A] [--json] [--top N] [--calltree] [--base-from T] [--base-to T] [--new-from T] [--new-to T] BASE NEW",
+	"diff":     "diff [--format F] [--arch A] [--json] [--top N] [--base-tids TID,...] [--new-tids TID,...] [--calltree] [--base-from T] [--base-to T] [--new-from T] [--new-to T] BASE NEW",
 	"record":   "record [-o FILE] [-f] [-e EVENTS] [--duration D] [--buffer-kb N] [--all-cpus] [--no-open] [-- CMD ARGS...]",
 	"cache":    "cache [--clean] [--json]",
 	"gen":      "gen --threads N [--cpus C] [--seed S] -o DIR",

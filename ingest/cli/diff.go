@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
@@ -23,12 +26,18 @@ func runDiff(e *Env, args []string) error {
 	fs.Var(newFrom, "new-from", "start `T` of NEW's range (default: its start)")
 	fs.Var(newTo, "new-to", "end `T` of NEW's range (default: its end)")
 	top := fs.Int("top", diff.DefaultTop, "list the `N` largest changes of each table")
-	calls := fs.Bool("calltree", false, "compare the call trees too (self time per call path)")
+	baseTIDs, newTIDs := new(tidsFlag), new(tidsFlag)
+	fs.Var(baseTIDs, "base-tids", "compare BASE's threads `TID,...` only (with --new-tids: thread against thread)")
+	fs.Var(newTIDs, "new-tids", "compare NEW's threads `TID,...` only (with --base-tids)")
+	calls := fs.Bool("calltree", false, "compare the call trees too (self time per call path; self samples for perf.data profiles)")
 	if err := Parse(fs, args, 2, 2); err != nil {
 		return err
 	}
 	if *top < 1 || *top > diff.MaxTop {
 		return Usagef("--top %d: want 1 to %d", *top, diff.MaxTop)
+	}
+	if (baseTIDs.tids == nil) != (newTIDs.tids == nil) {
+		return Usagef("--base-tids and --new-tids go together: the threads of one side are compared with the other's")
 	}
 	ctx := e.Context()
 	opts := index.Options{Format: *format, Arch: *arch} // each trace's index in the cache
@@ -45,31 +54,44 @@ func runDiff(e *Env, args []string) error {
 		defer t.Close()
 		traces[i] = t
 	}
-	side := func(t *trace.Trace, name string, from, to *timeFlag) (diff.Side, error) {
+	if e.gc != nil {
+		e.gc.use(&queryGC) // the indexes are built: reading them is all garbage
+	}
+	side := func(t *trace.Trace, name string, from, to *timeFlag, tids *tidsFlag) (diff.Side, error) {
 		h := t.History()
 		start, end := h.Bounds()
 		f, l, err := resolveRange(from, to, start, end, end+1)
 		if err != nil {
 			return diff.Side{}, fmt.Errorf("%s: %w", name, err)
 		}
-		s := diff.Side{Name: name, History: h, From: f, To: l}
+		s := diff.Side{Name: name, History: h, From: f, To: l, Threads: tids.tids}
 		if *calls {
 			label, _, err := t.FrameLabels(ctx, "")
 			if err != nil {
 				return s, err
 			}
 			s.Label = label
+			s.Profile = func(ctx context.Context) (diff.Profile, error) { // perf.data: samples
+				p, err := t.Profile(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return p, nil
+			}
+		}
+		if tids.tids != nil {
+			s.Name += " threads " + tids.String()
 		}
 		if from.set || to.set {
 			s.Name += " [" + core.FormatTimestamp(s.From) + ", " + core.FormatTimestamp(s.To) + ")"
 		}
 		return s, nil
 	}
-	base, err := side(traces[0], fs.Arg(0), baseFrom, baseTo)
+	base, err := side(traces[0], fs.Arg(0), baseFrom, baseTo, baseTIDs)
 	if err != nil {
 		return err
 	}
-	next, err := side(traces[1], fs.Arg(1), newFrom, newTo)
+	next, err := side(traces[1], fs.Arg(1), newFrom, newTo, newTIDs)
 	if err != nil {
 		return err
 	}
@@ -81,4 +103,27 @@ func runDiff(e *Env, args []string) error {
 		return writeJSON(e.Stdout, res)
 	}
 	return res.WriteText(e.Stdout)
+}
+
+// tidsFlag is a comma-separated list of thread IDs.
+type tidsFlag struct{ tids []int32 }
+
+func (f *tidsFlag) String() string {
+	parts := make([]string, len(f.tids))
+	for i, t := range f.tids {
+		parts[i] = strconv.Itoa(int(t))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *tidsFlag) Set(s string) error {
+	f.tids = []int32{}
+	for _, p := range strings.Split(s, ",") {
+		tid, err := strconv.ParseInt(strings.TrimSpace(p), 10, 32)
+		if err != nil || tid < 0 {
+			return fmt.Errorf("%q: want thread IDs separated by commas (tracetui stats lists them)", s)
+		}
+		f.tids = append(f.tids, int32(tid))
+	}
+	return nil
 }

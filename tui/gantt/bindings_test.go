@@ -667,6 +667,32 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Error("the compare key did not close the comparison")
 		}
 	},
+	"mark_thread": func(t *testing.T, hs *harness) {
+		hs.press("resources")
+		hs.press("mark_thread")
+		if !strings.Contains(hs.b().note, "select a thread or process in Control Flow") || len(hs.b().threadMarks) != 0 {
+			t.Fatalf("M on Resources: note %q", hs.b().note)
+		}
+		hs.press("control_flow")
+		a := selectThread(t, hs, 0)
+		hs.press("mark_thread")
+		if !strings.Contains(hs.b().note, "thread A: "+a) {
+			t.Fatalf("first M: note %q", hs.b().note)
+		}
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) != nil || !strings.Contains(hs.b().note, "needs two marked threads") {
+			t.Fatalf("compare with one marked thread: note %q", hs.b().note)
+		}
+		b := selectThread(t, hs, 1)
+		hs.press("mark_thread")
+		if !strings.Contains(hs.b().note, "thread B: "+b) {
+			t.Fatalf("second M: note %q", hs.b().note)
+		}
+		hs.press("compare")
+		if topView[*compare.Screen](hs.b()) == nil || !strings.Contains(hs.view(), "Compare thread B against thread A") || !strings.Contains(hs.view(), "base: A "+a) {
+			t.Fatalf("compare did not open on the threads:\n%s", hs.view())
+		}
+	},
 	"side_by_side": func(t *testing.T, hs *harness) {
 		hs.press("side_by_side")
 		if topView[*sidebyside.Screen](hs.b()) != nil || !strings.Contains(hs.b().note, "needs two traces") {

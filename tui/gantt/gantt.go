@@ -53,6 +53,8 @@ type Gantt struct {
 	selecting, hasSel bool
 	marks             namedMarks
 	spans             []span            // the last finished selections (compare.go)
+	threadMarks       []threadMark      // the last marked threads (compare.go)
+	lastThreads       bool              // a thread was marked after the last selection: compare threads
 	other             frame.Trace       // the NEW trace compared with this one (nil: none)
 	otherNames        *frame.FrameNames // its call-stack frames
 	compared          [2]int32          // the comparison's last go-to: its thread in BASE and in NEW (0: none)
@@ -251,6 +253,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.zoomTo(msg)
 	case compare.GoToMsg:
 		return b.goToCompared(msg)
+	case compare.PathMsg:
+		return b.openComparedPath(msg)
 	case rowsMsg, rankMsg, filterMsg, searchMsg:
 		return b.own(b.table.Update(msg))
 	case flowFoundMsg:

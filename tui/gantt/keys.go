@@ -50,6 +50,9 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openCallTree()
 	case key.Matches(msg, km.Compare):
 		return b.openCompare()
+	case key.Matches(msg, km.MarkThread):
+		b.markThread()
+		return nil
 	case key.Matches(msg, km.SideBySide):
 		return b.openSideBySide()
 	case key.Matches(msg, km.FlowJump):

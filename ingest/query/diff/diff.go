@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"github.com/tracetui/tracetui/ingest/query/stats"
 )
 
@@ -24,6 +24,15 @@ type Side struct {
 	From, To core.Time
 	// Label names call-stack frames; nil uses calltree's default.
 	Label core.FrameLabeler
+	// Profile, if set, returns the side's sampled call stacks (perf.data:
+	// ingest/trace's Profile, read in one pass the first time): when it
+	// has samples, the side's call tree counts them (UnitSamples) instead
+	// of timing History's call stacks.
+	Profile func(ctx context.Context) (Profile, error)
+	// Threads, if not nil, selects threads (by tid) to compare with the
+	// other side's selection: thread A's figures against thread B's
+	// (threads.go). Both sides select threads, or neither.
+	Threads []int32
 }
 
 // Options select what Compute returns.
@@ -57,6 +66,9 @@ type Result struct {
 	SchedLatency []TimeRow    `json:"sched_latency"`
 	IRQs         []TimeRow    `json:"irqs"`
 	CallTree     []PathRow    `json:"calltree,omitempty"`
+	// CallTreeUnit is the unit of CallTree's figures: UnitNS (call
+	// stacks, timed) or UnitSamples (sampled stacks, counted).
+	CallTreeUnit string `json:"calltree_unit,omitempty"`
 	// BaseIDs and NewIDs say which thread or process each row's name is
 	// on each side (the browser's jump to a row); not printed.
 	BaseIDs, NewIDs IDs `json:"-"`
@@ -94,7 +106,7 @@ type SyscallRow struct {
 }
 
 // PathRow is a call path's self time on both sides.
-type PathRow struct {
+type PathRow struct { // self time in ns, or self samples (Result.CallTreeUnit)
 	Path      string `json:"path"` // the frames from the root, separated by ";"
 	BaseSelf  int64  `json:"base_self"`
 	NewSelf   int64  `json:"new_self"`
@@ -112,6 +124,9 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	}
 	// The two sides at once (two cores halve the wait), each with its
 	// process tree: one tree when both are ranges of one history.
+	if (base.Threads == nil) != (next.Threads == nil) {
+		return nil, fmt.Errorf("diff: one side selects threads and the other not: select threads on both sides, or on neither")
+	}
 	sides := [2]Side{base, next}
 	shared := sameHistory(base.History, next.History)
 	var sums [2]*sideSums
@@ -133,16 +148,22 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 	if shared {
 		trees[1] = trees[0]
 	}
-	for i := range sides {
-		sums[i] = sum(trees[i], reps[i])
+	for i, sd := range sides {
+		if sd.Threads != nil {
+			sums[i] = sumSelected(trees[i], reps[i], sd.Threads)
+		} else {
+			sums[i] = sum(trees[i], reps[i])
+		}
 	}
+	var unit string
 	if o.CallTree {
-		for i, s := range sides {
-			root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
-			if err != nil {
-				return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
-			}
-			sums[i].paths = selfByPath(root)
+		roots, u, err := callTrees(ctx, base, next)
+		if err != nil {
+			return nil, err
+		}
+		unit = u
+		for i := range sides {
+			sums[i].paths = selfByPath(roots[i])
 		}
 	}
 	b, n := sums[0], sums[1]
@@ -155,7 +176,10 @@ func Compute(ctx context.Context, base, next Side, o Options) (*Result, error) {
 		BaseIDs:      b.ids, NewIDs: n.ids,
 	}
 	if o.CallTree {
-		r.CallTree = pathRows(b.paths, n.paths, top)
+		r.CallTree, r.CallTreeUnit = pathRows(b.paths, n.paths, top), unit
+	}
+	if base.Threads != nil {
+		relabel(r, b, n)
 	}
 	return r, nil
 }
@@ -182,20 +206,31 @@ func sameHistory(a, b core.History) bool {
 	return ta == reflect.TypeOf(b) && ta != nil && ta.Comparable() && a == b
 }
 
-// timeRows lines up two sides' times by key, largest change first.
+// timeRows lines up two sides' times by key, largest change first (ties
+// by name), cut to top rows.
 func timeRows(base, next map[string]int64, top int) []TimeRow {
-	rows := []TimeRow{}
-	for _, k := range keysOf(base, next) {
-		b, n := base[k], next[k]
-		row := TimeRow{Name: k, BaseNS: b, NewNS: n, DeltaNS: n - b}
-		if b != 0 {
-			ratio := float64(n) / float64(b)
-			row.Ratio = &ratio
-		}
-		rows = append(rows, row)
+	rows := make([]TimeRow, 0, len(base)+len(next))
+	for k, b := range base {
+		rows = append(rows, TimeRow{Name: k, BaseNS: b, NewNS: next[k]})
 	}
-	slices.SortStableFunc(rows, func(x, y TimeRow) int { return cmp.Compare(abs(y.DeltaNS), abs(x.DeltaNS)) })
-	return rows[:min(top, len(rows))]
+	for k, n := range next {
+		if _, ok := base[k]; !ok {
+			rows = append(rows, TimeRow{Name: k, NewNS: n})
+		}
+	}
+	for i := range rows {
+		rows[i].DeltaNS = rows[i].NewNS - rows[i].BaseNS
+	}
+	slices.SortFunc(rows, func(x, y TimeRow) int {
+		return cmp.Or(cmp.Compare(abs(y.DeltaNS), abs(x.DeltaNS)), strings.Compare(x.Name, y.Name))
+	})
+	rows = rows[:min(top, len(rows))]
+	for i, r := range rows { // the ratios of the rows kept only
+		if r.BaseNS != 0 {
+			rows[i].Ratio = new(float64(r.NewNS) / float64(r.BaseNS))
+		}
+	}
+	return rows
 }
 
 func syscallRows(base, next map[string]CallStats, top int) []SyscallRow {
@@ -208,10 +243,15 @@ func syscallRows(base, next map[string]CallStats, top int) []SyscallRow {
 	return rows[:min(top, len(rows))]
 }
 
+// pathRows lines up two sides' self figures by call path, largest change
+// first; a path with no self figure on either side is left out.
 func pathRows(base, next map[string]int64, top int) []PathRow {
 	rows := []PathRow{}
 	for _, k := range keysOf(base, next) {
 		b, n := base[k], next[k]
+		if b == 0 && n == 0 {
+			continue // a caller only, on both sides: nothing to say
+		}
 		rows = append(rows, PathRow{Path: k, BaseSelf: b, NewSelf: n, DeltaSelf: n - b})
 	}
 	slices.SortStableFunc(rows, func(x, y PathRow) int { return cmp.Compare(abs(y.DeltaSelf), abs(x.DeltaSelf)) })
@@ -239,51 +279,4 @@ func abs(v int64) int64 {
 		return -v
 	}
 	return v
-}
-
-// selfByPath flattens a call tree into the self time of each call path.
-func selfByPath(root *calltree.Node) map[string]int64 {
-	out := map[string]int64{}
-	type at struct {
-		n    *calltree.Node
-		path string
-	}
-	stack := []at{}
-	for _, c := range root.Children {
-		stack = append(stack, at{c, c.Name})
-	}
-	for len(stack) > 0 {
-		top := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		out[top.path] += int64(top.n.Self)
-		for _, c := range top.n.Children {
-			stack = append(stack, at{c, top.path + ";" + c.Name})
-		}
-	}
-	return out
-}
-
-// Trees is the call trees of both sides and their difference per call
-// path.
-type Trees struct {
-	Base, New *calltree.Node
-	Rows      []PathRow // as Result.CallTree
-}
-
-// CallTree compares base's call tree with next's alone (what Compute adds
-// with Options.CallTree), with both trees (a differential flame graph
-// draws them).
-func CallTree(ctx context.Context, base, next Side, top int) (*Trees, error) {
-	if top < 1 || top > MaxTop {
-		return nil, fmt.Errorf("diff: top %d: want 1 to %d", top, MaxTop)
-	}
-	var roots [2]*calltree.Node
-	for i, s := range []Side{base, next} {
-		root, err := calltree.Compute(ctx, s.History, calltree.Options{From: s.From, To: s.To, Label: s.Label})
-		if err != nil {
-			return nil, fmt.Errorf("diff: call tree of %s: %w", s.Name, err)
-		}
-		roots[i] = root
-	}
-	return &Trees{Base: roots[0], New: roots[1], Rows: pathRows(selfByPath(roots[0]), selfByPath(roots[1]), top)}, nil
 }

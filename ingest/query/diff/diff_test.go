@@ -144,6 +144,10 @@ func TestThreadKeysByPlaceAndRank(t *testing.T) {
 			t.Errorf("tid %d: %q, want %q", tid, keys[tid], k)
 		}
 	}
+	// A process the history does not name takes its thread's comm.
+	if k := tr.threadKeys([]threadRef{{41, 40, "worker"}})[41]; k != "worker | worker #0" {
+		t.Errorf("unnamed process: %q", k)
+	}
 	// A cycle of parents ends the walk.
 	cyc := &tree{ppid: map[int32]int32{1: 2, 2: 1}, comm: map[int32]string{1: "a", 2: "b"}}
 	if p := cyc.place(1, "a"); p != "b > a" {

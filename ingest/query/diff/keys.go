@@ -16,6 +16,14 @@ type sideSums struct {
 	syscalls                          map[string]CallStats
 	paths                             map[string]int64
 	ids                               IDs
+	labels                            map[string]string // a thread selection's names by key (threads.go)
+}
+
+// newSums returns empty figures.
+func newSums() *sideSums {
+	return &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
+		irqs: map[string]int64{}, syscalls: map[string]CallStats{},
+		ids: IDs{Threads: map[string]int32{}, Processes: map[string]int32{}}}
 }
 
 // maxTreeDepth bounds the walk up a process tree (a damaged or crafted
@@ -25,8 +33,9 @@ const maxTreeDepth = 64
 // tree is what names a thread by its place: each thread's parent process
 // and name, from the history.
 type tree struct {
-	ppid map[int32]int32
-	comm map[int32]string
+	ppid   map[int32]int32
+	comm   map[int32]string
+	places map[int32]string // place of a pid the history names, once walked
 }
 
 // readTree reads every thread's PPID and Exec_name (their last values) in
@@ -35,24 +44,29 @@ type tree struct {
 func readTree(ctx context.Context, h core.History) (*tree, error) {
 	at := h.Attributes()
 	keys := append(at.Glob(core.AttrThreads+"/*/"+core.AttrPPID), at.Glob(core.AttrThreads+"/*/"+core.AttrExecName)...)
-	t := &tree{ppid: map[int32]int32{}, comm: map[int32]string{}}
+	t := &tree{ppid: map[int32]int32{}, comm: map[int32]string{}, places: map[int32]string{}}
 	type last struct {
 		start core.Time
 		v     core.Value
+		set   bool
 	}
-	latest := map[core.Key]last{}
+	latest := make([]last, at.Len()) // by key: a map was a tenth of a diff's time
 	start, end := h.Bounds()
 	if _, err := h.Query2D(ctx, keys, start, end, func(iv core.Interval) bool {
-		if !iv.Value.IsNull() {
-			if l, ok := latest[iv.Key]; !ok || iv.Start >= l.start {
-				latest[iv.Key] = last{iv.Start, iv.Value}
+		if !iv.Value.IsNull() && iv.Key >= 0 && int(iv.Key) < len(latest) {
+			if l := &latest[iv.Key]; !l.set || iv.Start >= l.start {
+				*l = last{iv.Start, iv.Value, true}
 			}
 		}
 		return true
 	}); err != nil {
 		return nil, err
 	}
-	for k, l := range latest {
+	for _, k := range keys {
+		l := latest[k]
+		if !l.set {
+			continue
+		}
 		id, err := strconv.ParseInt(at.Name(at.Parent(k)), 10, 32)
 		if err != nil {
 			continue // Threads/<pid>:<tid> names (user-space traces): no tree
@@ -71,7 +85,11 @@ func readTree(ctx context.Context, h core.History) (*tree, error) {
 // ("bash > make > cc1"), comm naming it when the history does not.
 func (t *tree) place(pid int32, comm string) string {
 	names := []string{comm}
-	if c, ok := t.comm[pid]; ok {
+	c, named := t.comm[pid]
+	if named {
+		if p, ok := t.places[pid]; ok {
+			return p
+		}
 		names[0] = c
 	}
 	seen := map[int32]bool{pid: true}
@@ -84,7 +102,11 @@ func (t *tree) place(pid int32, comm string) string {
 		names = append(names, c)
 	}
 	slices.Reverse(names)
-	return strings.Join(names, " > ")
+	p := strings.Join(names, " > ")
+	if named && t.places != nil {
+		t.places[pid] = p
+	}
+	return p
 }
 
 // threadRef is a thread that appears in a side's tables.
@@ -95,6 +117,8 @@ type threadRef struct {
 
 // threadKeys names each thread by its process's place, its comm, and its
 // rank by tid among the threads so named there: "bash > make > cc1 | cc1 #0".
+// A process whose name the history lacks (none of its events was
+// recorded, only its threads') is named by its thread's comm.
 func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 	slices.SortFunc(threads, func(a, b threadRef) int { return int(a.tid) - int(b.tid) })
 	rank := map[string]int{}
@@ -103,7 +127,7 @@ func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 		if _, done := keys[th.tid]; done {
 			continue
 		}
-		prefix := t.place(th.pid, t.comm[th.pid]) + " | " + th.comm
+		prefix := t.place(th.pid, th.comm) + " | " + th.comm // the thread's comm names a process the history does not
 		keys[th.tid] = prefix + " #" + strconv.Itoa(rank[prefix])
 		rank[prefix]++
 	}
@@ -112,9 +136,7 @@ func (t *tree) threadKeys(threads []threadRef) map[int32]string {
 
 // sum turns one side's report into figures by key.
 func sum(t *tree, rep *stats.Report) *sideSums {
-	s := &sideSums{processes: map[string]int64{}, threads: map[string]int64{}, latency: map[string]int64{},
-		irqs: map[string]int64{}, syscalls: map[string]CallStats{},
-		ids: IDs{Threads: map[string]int32{}, Processes: map[string]int32{}}}
+	s := newSums()
 	var refs []threadRef
 	for _, u := range rep.CPUUsage.Threads {
 		refs = append(refs, threadRef{u.TID, u.PID, u.Comm})

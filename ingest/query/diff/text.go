@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/tracetui/tracetui/core"
@@ -33,9 +34,13 @@ func (r *Result) WriteText(w io.Writer) error {
 	times("Wake-up latency per thread (runnable before running)", r.SchedLatency)
 	times("Interrupt time", r.IRQs)
 	if r.CallTree != nil {
-		fmt.Fprintf(b, "\nCall tree, self time per call path\n%12s %12s %12s  %s\n", "base", "new", "delta", "path")
+		title, num, sign := "Call tree, self time per call path", dur, signed
+		if r.CallTreeUnit == UnitSamples {
+			title, num, sign = "Call tree, self samples per call path (perf.data samples, not time)", count, signedCount
+		}
+		fmt.Fprintf(b, "\n%s\n%12s %12s %12s  %s\n", title, "base", "new", "delta", "path")
 		for _, p := range r.CallTree {
-			fmt.Fprintf(b, "%12s %12s %12s  %s\n", dur(p.BaseSelf), dur(p.NewSelf), signed(p.DeltaSelf), strings.ReplaceAll(p.Path, ";", " > "))
+			fmt.Fprintf(b, "%12s %12s %12s  %s\n", num(p.BaseSelf), num(p.NewSelf), sign(p.DeltaSelf), strings.ReplaceAll(p.Path, ";", " > "))
 		}
 	}
 	return b.Flush()
@@ -51,6 +56,15 @@ func signed(ns int64) string {
 		return "-" + dur(-ns)
 	}
 	return "0"
+}
+
+func count(n int64) string { return strconv.FormatInt(n, 10) }
+
+func signedCount(n int64) string {
+	if n > 0 {
+		return "+" + count(n)
+	}
+	return count(n)
 }
 
 func ratio(r *float64) string {

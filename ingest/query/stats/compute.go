@@ -77,7 +77,7 @@ type query struct {
 	from, to core.Time // [from, to)
 	end      core.Time // the history's last instant: intervals reaching it are still open
 	top      int
-	rows     map[core.Key][]core.Interval
+	rows     [][]core.Interval // by key (the attribute tree's keys are dense)
 	threads  []threadKeys
 	byTID    map[int32]*threadKeys
 	cpus     []cpuKeys
@@ -142,7 +142,7 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 			shared = append(shared, k)
 		}
 	}
-	q.rows = make(map[core.Key][]core.Interval, len(shared))
+	q.rows = make([][]core.Interval, h.Attributes().Len())
 	if err := q.read(ctx, h, shared, q.from, q.to-1); err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 			q.schedBatch(rep, a, batch)
 		}
 		for _, k := range ks { // the batch's rows are garbage now
-			delete(q.rows, k)
+			q.rows[k] = nil
 		}
 	}
 	if o.Parts&PartSyscalls != 0 {
@@ -330,12 +330,21 @@ func (q *query) closed(iv core.Interval) bool {
 	return iv.Start >= q.from && iv.End+1 < q.to && iv.End < q.end
 }
 
+// row returns the intervals read of k (none for -1, an attribute the
+// trace lacks).
+func (q *query) row(k core.Key) []core.Interval {
+	if k < 0 || int(k) >= len(q.rows) {
+		return nil
+	}
+	return q.rows[k]
+}
+
 // last returns the last non-null value of key in the range (null if none).
 func (q *query) last(k core.Key) core.Value {
 	if k < 0 {
 		return core.Null()
 	}
-	r := q.rows[k]
+	r := q.row(k)
 	for i := len(r) - 1; i >= 0; i-- {
 		if !r[i].Value.IsNull() {
 			return r[i].Value

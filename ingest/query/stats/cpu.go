@@ -106,7 +106,7 @@ func (q *query) readFirstStates(ctx context.Context, h core.History) error {
 		if c.cur < 0 {
 			continue
 		}
-		if r := q.rows[c.cur]; len(r) >= 2 && r[0].Value.IsNull() && !r[1].Value.IsNull() {
+		if r := q.row(c.cur); len(r) >= 2 && r[0].Value.IsNull() && !r[1].Value.IsNull() {
 			last = max(last, r[1].Start)
 		}
 	}
@@ -140,7 +140,7 @@ func (q *query) prios(tid int32) []int32 {
 		return nil
 	}
 	var out []int32
-	for _, iv := range q.rows[th.prio] {
+	for _, iv := range q.row(th.prio) {
 		if !iv.Value.IsNull() && !slices.Contains(out, int32(iv.Value.Int())) {
 			out = append(out, int32(iv.Value.Int()))
 		}
@@ -157,7 +157,7 @@ func (q *query) unseenRun(c cpuKeys) (tid int32, iv core.Interval, ok bool) {
 	if c.cur < 0 {
 		return 0, iv, false
 	}
-	r := q.rows[c.cur]
+	r := q.row(c.cur)
 	if len(r) < 2 || !r[0].Value.IsNull() || r[1].Value.IsNull() {
 		return 0, iv, false
 	}

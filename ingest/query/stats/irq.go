@@ -24,14 +24,14 @@ func (q *query) interrupts(rep *Report) {
 	}
 	for _, c := range q.cpus {
 		for _, k := range c.irqs {
-			for _, iv := range q.rows[k.key] {
+			for _, iv := range q.row(k.key) {
 				if !iv.Value.IsNull() && q.closed(iv) {
 					add(hard, &slowIRQ, k.n, "irq "+q.hardLabel(k.n), c.num, iv)
 				}
 			}
 		}
 		for _, k := range c.softs {
-			r := q.rows[k.key]
+			r := q.row(k.key)
 			for j, iv := range r {
 				if iv.Value.IsNull() || !q.closed(iv) {
 					continue

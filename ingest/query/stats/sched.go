@@ -15,7 +15,7 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 	firstSwitch := a.firstSw // from cpuTime
 	for i := range batch {
 		th := &batch[i]
-		r := q.rows[th.status]
+		r := q.row(th.status)
 		var s Stats
 		for j := 1; j+1 < len(r); j++ {
 			iv := r[j]

@@ -23,8 +23,8 @@ func (q *query) syscallBatch(rep *Report, a *accumulators, batch []threadKeys) {
 		}
 		forkAt := q.forkTime(th) // a child's first call is its parent's fork: not its own
 		mine := map[string]*callStats{}
-		errs := q.rows[th.sysErr] // in time order, as the calls
-		for _, iv := range q.rows[th.sys] {
+		errs := q.row(th.sysErr) // in time order, as the calls
+		for _, iv := range q.row(th.sys) {
 			if iv.Value.IsNull() || !q.closed(iv) || iv.Start == forkAt {
 				continue
 			}
@@ -85,7 +85,7 @@ func syscallRows(m map[string]*callStats) []SyscallRow {
 // if not in the range.
 func (q *query) forkTime(th *threadKeys) core.Time {
 	if th.ppid >= 0 {
-		for _, iv := range q.rows[th.ppid] {
+		for _, iv := range q.row(th.ppid) {
 			if !iv.Value.IsNull() {
 				return iv.Start
 			}

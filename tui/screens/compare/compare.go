@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -141,6 +142,7 @@ type Screen struct {
 	Focus  int
 	asked  bool       // the call tree's computation started
 	flame  *flameNode // the differential flame graph (nil before the call tree is in)
+	unit   string     // the call tree's: diff.UnitNS or diff.UnitSamples
 }
 
 // Msg is a report of the computation: the tables but the call tree, or
@@ -221,7 +223,10 @@ func (s *Screen) got(m Msg) tea.Cmd {
 			t.status = "failed: " + m.err.Error()
 			return nil
 		}
-		t.Lines, t.status = pathLines(m.trees.Rows), ""
+		t.Lines, t.status, s.unit = pathLines(m.trees.Rows), "", m.trees.Unit
+		if s.unit == diff.UnitSamples {
+			t.Title = "Call tree (self samples per call path)"
+		}
 		t.Sort()
 		s.flame = diffFlame(m.trees.Base, m.trees.New)
 		return nil
@@ -320,6 +325,14 @@ type GoToMsg struct {
 	BaseFrom, BaseTo, NewFrom, NewTo core.Time
 }
 
+// PathMsg asks the main screen to open the call trees of both sides at a
+// call path (enter on a call tree line), above the comparison.
+type PathMsg struct {
+	Path      []string // outermost function first
+	Base, New diff.Side
+	TwoTraces bool
+}
+
 // key handles a key.
 func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 	km := &s.sh.Keys
@@ -357,8 +370,12 @@ func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 // process.
 func (s *Screen) goTo() ui.Step {
 	t := &s.Tables[s.Focus]
+	if s.Focus == CallTree && t.Cur < len(t.Lines) {
+		p := PathMsg{Path: strings.Split(t.Lines[t.Cur].Name, ";"), Base: s.in.Base, New: s.in.New, TwoTraces: s.in.TwoTraces}
+		return ui.Step{Cmd: func() tea.Msg { return p }} // the comparison stays below the call trees
+	}
 	if t.Cur >= len(t.Lines) || t.Lines[t.Cur].kind == kindOther {
-		return ui.Step{Note: "no thread on this line: enter goes to the thread or process of a CPU time or wake-up latency line"}
+		return ui.Step{Note: "no thread or call path on this line: enter goes to the thread or process of a CPU time or wake-up latency line, or to both call trees at a call path"}
 	}
 	l := t.Lines[t.Cur]
 	g := GoToMsg{Name: l.Name, Process: l.kind == kindProcess, BaseID: l.baseID, NewID: l.newID, InBase: l.inB, InNew: l.inN,

@@ -2,8 +2,10 @@ package compare
 
 import (
 	"context"
+	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -244,5 +246,29 @@ func TestStaleReports(t *testing.T) {
 	s.got(Msg{seq: seq, res: &diff.Result{}, last: true})
 	if len(s.Tables[Threads].Lines) != 2 {
 		t.Fatalf("stale report applied: %+v", s.Tables[Threads].Lines)
+	}
+}
+
+// TestEnterCallPath: enter on a call tree line keeps the comparison open
+// and asks for both sides' call trees at that path; a tree of samples
+// prints counts, not times.
+func TestEnterCallPath(t *testing.T) {
+	s := fixed(t)
+	s.Focus = CallTree
+	_, seq := s.treeJb.Start(context.Background())
+	rows := []diff.PathRow{{Path: "main;render;draw", BaseSelf: 3, NewSelf: 9, DeltaSelf: 6}, {Path: "main", BaseSelf: 2, NewSelf: 1, DeltaSelf: -1}}
+	s.got(Msg{seq: seq, tree: true, trees: &diff.Trees{Base: &calltree.Node{}, New: &calltree.Node{}, Rows: rows, Unit: diff.UnitSamples}})
+	st := s.Update(headless.Key("enter"))
+	p, ok := st.Cmd().(PathMsg)
+	if st.Done || !ok || !slices.Equal(p.Path, []string{"main", "render", "draw"}) || p.Base.Name != "A" || p.New.Name != "B" {
+		t.Fatalf("enter on a call path: %+v, %+v", st, p)
+	}
+	view := strings.Join(s.View(ui.Area{Width: 100, Height: 25}), "\n")
+	if !strings.Contains(view, "*main > render > draw                                             3           9           +6   3.00x") || strings.Contains(view, "ns ") {
+		t.Fatalf("samples drawn as times:\n%s", view)
+	}
+	s.Update(headless.Key("j"))
+	if p := s.Update(headless.Key("enter")).Cmd().(PathMsg); !slices.Equal(p.Path, []string{"main"}) {
+		t.Fatalf("second line: %v", p.Path)
 	}
 }

@@ -132,8 +132,12 @@ func (s *Screen) lineText(l *Line, nameW, w int, calls, sel bool) string {
 		name = strings.ReplaceAll(name, ";", " > ")
 	}
 	b.WriteString(ui.Fit(name, nameW))
-	b.WriteString(" " + ui.PadLeft(dur(l.Base), numW) + " " + ui.PadLeft(dur(l.New), numW) + " ")
-	delta := ui.PadLeft(signed(l.Delta), deltaW)
+	num, sign := dur, signed
+	if s.Focus == CallTree && s.unit == diff.UnitSamples { // counts, not time
+		num, sign = count, signedCount
+	}
+	b.WriteString(" " + ui.PadLeft(num(l.Base), numW) + " " + ui.PadLeft(num(l.New), numW) + " ")
+	delta := ui.PadLeft(sign(l.Delta), deltaW)
 	switch {
 	case sel && !st.ASCII: // reverse video over the whole line
 	case l.Delta > 0:
@@ -167,6 +171,16 @@ func signed(ns int64) string {
 		return "-" + dur(-ns)
 	}
 	return "0"
+}
+
+func count(n int64) string { return strconv.FormatInt(n, 10) }
+
+// signedCount is a count's delta with its sign.
+func signedCount(n int64) string {
+	if n > 0 {
+		return "+" + count(n)
+	}
+	return count(n)
 }
 
 // ratio is new/base: "new" when only on the new side, "gone" when only

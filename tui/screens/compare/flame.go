@@ -5,6 +5,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
+	"github.com/tracetui/tracetui/ingest/query/diff"
 	"github.com/tracetui/tracetui/tui/frame"
 	"github.com/tracetui/tracetui/tui/ui"
 )
@@ -126,6 +127,10 @@ func (s *Screen) flameView(w, h int) []string {
 		out = append(out, ui.PadStyled(b.String(), w))
 		level = next
 	}
-	out = append(out, st.Dim.Render(ui.Fit("flame: NEW's call tree, width = total in NEW; + grown, - shrunk, = within 5% of BASE", w)))
+	what := "total"
+	if s.unit == diff.UnitSamples {
+		what = "samples"
+	}
+	out = append(out, st.Dim.Render(ui.Fit("flame: NEW's call tree, width = "+what+" in NEW; + grown, - shrunk, = within 5% of BASE", w)))
 	return out
 }

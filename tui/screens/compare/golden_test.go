@@ -79,6 +79,33 @@ func TestGoldenFlame(t *testing.T) {
 	}
 }
 
+// TestGoldenSamples: the call tree tab of two perf.data profiles: counts,
+// not times, in the table and the flame graph's legend (ASCII).
+func TestGoldenSamples(t *testing.T) {
+	counts := func(m map[string]core.Time) *calltree.Node {
+		root := tree(m)
+		var mark func(n *calltree.Node)
+		mark = func(n *calltree.Node) {
+			n.Samples = true
+			for _, c := range n.Children {
+				mark(c)
+			}
+		}
+		mark(root)
+		return root
+	}
+	base := counts(map[string]core.Time{"main;sha256_block": 40, "main;read;entry_SYSCALL_64": 12, "main": 3})
+	next := counts(map[string]core.Time{"main;sha256_block": 81, "main;read;entry_SYSCALL_64": 11, "main;write": 4, "main": 3})
+	rows := []diff.PathRow{{Path: "main;sha256_block", BaseSelf: 40, NewSelf: 81, DeltaSelf: 41}, {Path: "main;write", NewSelf: 4, DeltaSelf: 4},
+		{Path: "main;read;entry_SYSCALL_64", BaseSelf: 12, NewSelf: 11, DeltaSelf: -1}, {Path: "main", BaseSelf: 3, NewSelf: 3}}
+	s := fixed(t)
+	s.sh = shared(100, 30, true)
+	s.Focus = CallTree
+	_, seq := s.treeJb.Start(context.Background())
+	s.got(Msg{seq: seq, tree: true, trees: &diff.Trees{Base: base, New: next, Rows: rows, Unit: diff.UnitSamples}})
+	golden.RequireEqual(t, []byte(strings.Join(s.View(ui.Area{Width: 100, Height: 20}), "\n")))
+}
+
 // TestFlameChange: a function's glyph is its total's change from BASE,
 // by call path (the same name under another caller is another function).
 func TestFlameChange(t *testing.T) {

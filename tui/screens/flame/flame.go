@@ -2,6 +2,7 @@ package flame
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,15 +24,24 @@ import (
 // samples (perf.data: Request.Samples) shows sample counts and
 // percentages instead of times.
 
-// Screen is the call tree screen.
+// Screen is the call tree screen. Opened from the comparison screen it
+// holds both sides (Request.Other): the Focus key swaps them.
 type Screen struct {
-	sh       *ui.Shared
+	sh *ui.Shared
+	*side
+	other *side // the other side of a comparison; nil: none
+}
+
+// side is one call tree with its table's state.
+type side struct {
 	job      ui.Job
 	what     string // "thread 42 over the selection"
 	start    core.Time
 	from, to core.Time
 	pane     int
-	node     int32 // the row to select when zooming (-1: none)
+	node     int32    // the row to select when zooming (-1: none)
+	path     []string // the call path to open and select when the tree is in
+	noZoom   bool     // not the Gantt's trace: enter does not zoom
 
 	root   *calltree.Node
 	Status string
@@ -47,8 +57,9 @@ type flameLine struct {
 	depth int
 }
 
-// callTreeMsg is the result of the aggregation.
+// callTreeMsg is the result of the aggregation of one side.
 type callTreeMsg struct {
+	to   *side
 	seq  uint64
 	root *calltree.Node
 	err  error
@@ -73,12 +84,35 @@ type Request struct {
 	// all) over [from, to) (perf.data profiles); a nil tree (no samples)
 	// falls back to the call stacks of Hist.
 	Samples func(ctx context.Context, from, to core.Time, threads []core.Key) (*calltree.Node, error)
+	// Path, if set, is the call path (outermost function first) whose
+	// callers are expanded and on which the cursor is put when the tree
+	// is in (the comparison screen's enter on a call path).
+	Path []string
+	// NoZoom: the tree is not of the Gantt's trace (NEW of two traces),
+	// so enter cannot zoom Control Flow to a call.
+	NoZoom bool
+	// Other, if set, is the other side of a comparison (BASE when this
+	// is NEW), computed at once and shown by the Focus key.
+	Other *Request
 }
 
 // New opens the call tree screen and returns the command that
-// aggregates it in the background.
+// aggregates it (and Other) in the background.
 func New(ctx context.Context, sh *ui.Shared, r Request) (*Screen, tea.Cmd) {
-	v := &Screen{sh: sh, start: r.Start, from: r.From, to: r.To, pane: r.Pane, node: r.Node, what: r.What,
+	v := &Screen{sh: sh}
+	var cmd tea.Cmd
+	v.side, cmd = newSide(ctx, r)
+	if r.Other != nil {
+		var other tea.Cmd
+		v.other, other = newSide(ctx, *r.Other)
+		cmd = tea.Batch(cmd, other)
+	}
+	return v, cmd
+}
+
+// newSide starts aggregating one side.
+func newSide(ctx context.Context, r Request) (*side, tea.Cmd) {
+	v := &side{start: r.Start, from: r.From, to: r.To, pane: r.Pane, node: r.Node, what: r.What, path: r.Path, noZoom: r.NoZoom,
 		open: map[*calltree.Node]bool{}, Status: "computing…"}
 	hist, from, to, threads, label, samples := r.Hist, v.from, v.to+1, r.Threads, r.Label, r.Samples
 	ctx, seq := v.job.Start(ctx)
@@ -86,11 +120,19 @@ func New(ctx context.Context, sh *ui.Shared, r Request) (*Screen, tea.Cmd) {
 		if samples != nil {
 			root, err := samples(ctx, from, to, threads)
 			if err != nil || root != nil {
-				return callTreeMsg{seq: seq, root: root, err: err}
+				return callTreeMsg{to: v, seq: seq, root: root, err: err}
 			}
 		}
 		root, err := calltree.Compute(ctx, hist, calltree.Options{From: from, To: to, Threads: threads, Label: label})
-		return callTreeMsg{seq: seq, root: root, err: err}
+		return callTreeMsg{to: v, seq: seq, root: root, err: err}
+	}
+}
+
+// Close cancels the aggregations.
+func (v *Screen) Close() {
+	v.job.Stop()
+	if v.other != nil {
+		v.other.job.Stop()
 	}
 }
 
@@ -98,22 +140,8 @@ func New(ctx context.Context, sh *ui.Shared, r Request) (*Screen, tea.Cmd) {
 func (v *Screen) Update(msg tea.Msg) ui.Step {
 	switch msg := msg.(type) {
 	case callTreeMsg:
-		if !v.job.Current(msg.seq) {
-			return ui.Step{}
-		}
-		v.job.Finish()
-		switch {
-		case msg.err != nil && msg.err != context.Canceled:
-			v.Status = "failed: " + msg.err.Error()
-		case msg.err == nil:
-			v.root, v.Status = msg.root, ""
-			if len(msg.root.Children) == 0 {
-				v.Status = "no call stack in this range"
-			}
-			for _, c := range msg.root.Children { // the outermost functions open
-				v.open[c] = true
-			}
-			v.relist()
+		if msg.to == v.side || msg.to == v.other {
+			msg.to.got(msg)
 		}
 		return ui.Step{}
 	case tea.KeyMsg:
@@ -122,12 +150,89 @@ func (v *Screen) Update(msg tea.Msg) ui.Step {
 	return ui.Step{}
 }
 
+// got applies a side's result.
+func (v *side) got(msg callTreeMsg) {
+	if !v.job.Current(msg.seq) {
+		return
+	}
+	v.job.Finish()
+	switch {
+	case msg.err != nil && msg.err != context.Canceled:
+		v.Status = "failed: " + msg.err.Error()
+	case msg.err == nil:
+		v.root, v.Status = msg.root, ""
+		if len(msg.root.Children) == 0 {
+			v.Status = "no call stack in this range"
+		}
+		for _, c := range msg.root.Children { // the outermost functions open
+			v.open[c] = true
+		}
+		v.relist()
+		if v.path != nil {
+			v.selectPath(v.path)
+		}
+	}
+}
+
+// selectPath opens the callers of the call path (outermost first) and
+// puts the cursor on it, or on its deepest caller in the tree.
+func (v *side) selectPath(path []string) {
+	n, found := v.root, 0
+	for _, f := range path {
+		var next *calltree.Node
+		for _, c := range n.Children {
+			if c.Name == f {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		if found > 0 {
+			v.open[n] = true
+		}
+		n, found = next, found+1
+	}
+	if found < len(path) && len(n.Children) > 0 {
+		v.open[n] = true // what the caller calls here instead
+	}
+	v.relist()
+	for i, l := range v.lines {
+		if l.n == n {
+			v.cur = i
+		}
+	}
+	if found < len(path) {
+		v.what += " (the call path is not on this side: its deepest caller here is selected)"
+	}
+}
+
+// CursorPath returns the call path of the line under the cursor
+// (outermost function first; nil before the tree is in).
+func (v *Screen) CursorPath() []string {
+	if v.cur >= len(v.lines) {
+		return nil
+	}
+	path := []string{v.lines[v.cur].n.Name}
+	for i, d := v.cur-1, v.lines[v.cur].depth; i >= 0 && d > 0; i-- {
+		if v.lines[i].depth == d-1 { // the nearest line above one level up: the caller
+			path = append(path, v.lines[i].n.Name)
+			d--
+		}
+	}
+	slices.Reverse(path)
+	return path
+}
+
 // key handles the screen's keys.
 func (v *Screen) key(msg tea.KeyMsg) ui.Step {
 	km := &v.sh.Keys
 	switch {
 	case msg.Type == tea.KeyEsc, key.Matches(msg, km.CallTree):
 		return ui.Step{Done: true}
+	case key.Matches(msg, km.Focus) && v.other != nil:
+		v.side, v.other = v.other, v.side
 	case key.Matches(msg, km.Up):
 		v.cur = max(v.cur-1, 0)
 	case key.Matches(msg, km.Down):
@@ -150,6 +255,9 @@ func (v *Screen) key(msg tea.KeyMsg) ui.Step {
 		if n.Samples {
 			return ui.Step{} // samples are instants: no call to zoom to
 		}
+		if v.noZoom {
+			return ui.Step{Note: "this side's trace is not the one in Control Flow: no call to zoom to"}
+		}
 		z := ui.ZoomMsg{Pane: v.pane, Node: v.node, T0: n.LongestStart, T1: n.LongestEnd, Select: true,
 			What: "the longest call of " + n.Name + " (" + core.FormatDuration(n.Max) + ")"}
 		return ui.Step{Done: true, Cmd: func() tea.Msg { return z }}
@@ -160,7 +268,7 @@ func (v *Screen) key(msg tea.KeyMsg) ui.Step {
 }
 
 // relist flattens the open nodes into table lines.
-func (v *Screen) relist() {
+func (v *side) relist() {
 	v.lines = v.lines[:0]
 	var walk func(n *calltree.Node, depth int)
 	walk = func(n *calltree.Node, depth int) {
@@ -206,7 +314,11 @@ func depthOf(n *calltree.Node) int {
 func (v *Screen) View(a ui.Area) []string {
 	st := v.sh.Styles
 	w := a.Width
-	lines := []string{v.sh.RangeTitle("Call tree of "+v.what, v.start, v.from, v.to, w)}
+	title := "Call tree of " + v.what
+	if v.other != nil { // before the path, which may be long
+		title = "Call tree (" + v.sh.Keys.Focus.Help().Key + ": the other side) of " + v.what
+	}
+	lines := []string{v.sh.RangeTitle(title, v.start, v.from, v.to, w)}
 	if v.Status != "" {
 		lines = append(lines, st.Dim.Render(ui.Fit(v.Status, w)))
 		return ui.FillLines(lines, a.Height)
@@ -240,6 +352,9 @@ func (v *Screen) View(a ui.Area) []string {
 			}
 		}
 		name := strings.Repeat("  ", l.depth) + mark + l.n.Name
+		if i == v.cur && st.ASCII { // reverse video does not show in ASCII
+			name = ui.SelMarker + name
+		}
 		row := flameRow(name, strconv.FormatInt(l.n.Calls, 10),
 			core.FormatDuration(l.n.Total), core.FormatDuration(l.n.Self), core.FormatDuration(l.n.Min), core.FormatDuration(l.n.Max), w)
 		if l.n.Samples {
@@ -336,6 +451,3 @@ func (v *Screen) icicle(w, h int, sel *calltree.Node) []string {
 func (v *Screen) Help() string {
 	return v.sh.Hint(keymap.FocusCallTree)
 }
-
-// Close cancels a running aggregation.
-func (v *Screen) Close() { v.job.Stop() }
