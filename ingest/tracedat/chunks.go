@@ -14,13 +14,16 @@ type chunk struct {
 	off   int64 // file offset of the compressed bytes
 }
 
-// lazyData is a compressed CPU's data read on demand: a page
-// decompresses only the chunks that hold it, and one decompressed chunk is
-// kept (pages are read in order). A reader opened Indexed, positioned by
-// Seek, decompresses only what it reads; a full reader decompresses every
-// chunk once per pass, with one chunk per CPU in memory.
+// lazyData is a CPU's data read on demand: a page reads (and
+// decompresses) only the chunks that hold it, and one chunk is kept
+// (pages are read in order). A reader opened Indexed, positioned by Seek,
+// reads only what it needs; a full reader reads every chunk once per
+// pass, with one chunk per CPU in memory. Uncompressed data (stored) is
+// cut into pieces of storedChunk bytes read as they are: a reader holds
+// a piece per CPU, not the CPU's data.
 type lazyData struct {
 	src    *fileData // the bytes the chunks are in
+	stored bool      // the chunks are not compressed
 	chunks []chunk
 	size   int    // decompressed bytes, the sum of the chunks' usize
 	cur    int    // index of the chunk in buf; -1 for none
@@ -71,6 +74,25 @@ func (l *lazyData) add(off uint64, csize, usize uint32) error {
 	l.chunks = append(l.chunks, chunk{at: l.size, usize: int(usize), csize: int(csize), off: int64(off)})
 	l.size += int(usize)
 	return nil
+}
+
+// storedChunk is the size of the pieces of uncompressed CPU data, a
+// multiple of every page size up to 1 MiB.
+const storedChunk = 1 << 20
+
+// storedData locates size bytes of uncompressed CPU data at file offset
+// off as pieces read on demand.
+func (f *file) storedData(off, size uint64) (*lazyData, error) {
+	if off > uint64(f.data.size) || size > uint64(f.data.size)-off {
+		return nil, fmt.Errorf("%w: %d bytes of trace data at offset %d, past the end of the %d-byte file", ErrCorrupt, size, off, f.data.size)
+	}
+	l := &lazyData{src: f.data, stored: true, cur: -1, chunks: make([]chunk, 0, (size+storedChunk-1)/storedChunk)}
+	for at := uint64(0); at < size; at += storedChunk {
+		n := int(min(storedChunk, size-at))
+		l.chunks = append(l.chunks, chunk{at: int(at), usize: n, csize: n, off: int64(off + at)})
+	}
+	l.size = int(size)
+	return l, nil
 }
 
 // chunkSize is a chunk's compressed and decompressed sizes.
@@ -138,13 +160,22 @@ func (l *lazyData) find(off int) int {
 	return sort.Search(len(l.chunks), func(i int) bool { return l.chunks[i].at+l.chunks[i].usize > off })
 }
 
-// load decompresses chunk k into buf, unless it is there already.
+// load reads (and decompresses) chunk k into buf, unless it is there
+// already.
 func (l *lazyData) load(f *file, k int) error {
 	if l.cur == k {
 		return nil
 	}
 	c := &l.chunks[k]
 	l.cur = -1
+	if l.stored {
+		data, err := l.src.readInto(l.buf, uint64(c.off), uint64(c.usize))
+		if err != nil {
+			return &chunkError{c: *c, stored: true, err: err}
+		}
+		l.buf, l.cur = data, k
+		return nil
+	}
 	data, err := l.src.readInto(l.cbuf, uint64(c.off), uint64(c.csize))
 	if err != nil {
 		return &chunkError{c: *c, err: err}
@@ -163,11 +194,15 @@ func (l *lazyData) load(f *file, k int) error {
 // chunkError is a chunk that cannot be read or decompressed: the pages it
 // holds are lost, the CPU's other chunks are not.
 type chunkError struct {
-	c   chunk
-	err error
+	c      chunk
+	stored bool
+	err    error
 }
 
 func (e *chunkError) Error() string {
+	if e.stored {
+		return fmt.Sprintf("the %d bytes of this CPU's data at file offset %d (from offset %d) cannot be read: %v", e.c.usize, e.c.off, e.c.at, e.err)
+	}
 	return fmt.Sprintf("the compressed chunk at file offset %d (%d bytes of this CPU's data from offset %d) does not decompress: %v", e.c.off, e.c.usize, e.c.at, e.err)
 }
 

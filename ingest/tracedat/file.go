@@ -56,7 +56,6 @@ type file struct {
 	buffers                 []buffer
 	tsOffset                int64 // the OFFSET option, added to every timestamp
 	data                    *fileData
-	traceData               []byte        // the whole file (version 6)
 	later                   []sectionRef  // sections read when first needed (lazy)
 	state                   *indexState   // the index's state, whose chunk sizes spare walking the chunks (lazy)
 	zstd                    *zstd.Decoder // made on first use, for every section and chunk
@@ -73,32 +72,21 @@ type buffer struct {
 	cpus     []cpuData
 }
 
-// cpuData is the pages one CPU recorded: in data, or, compressed, in
-// chunks decompressed on demand.
+// cpuData is the pages one CPU recorded, read (and decompressed) a chunk
+// at a time as they are needed.
 type cpuData struct {
 	cpu    int
-	offset int64 // in the file, for error messages
-	data   []byte
-	chunks *lazyData // nil unless the data is compressed
+	offset int64     // in the file, for error messages
+	chunks *lazyData // read on demand
 }
 
 // length is the number of bytes of the CPU's (decompressed) data.
-func (d *cpuData) length() int {
-	if d.chunks != nil {
-		return d.chunks.size
-	}
-	return len(d.data)
-}
+func (d *cpuData) length() int { return d.chunks.size }
 
 // slice returns the bytes [off, off+n) of the CPU's data, cut at its end
-// (off must be below length). A lazily read slice is valid until the
-// next call.
+// (off must be below length), valid until the next call.
 func (d *cpuData) slice(f *file, off, n int) ([]byte, error) {
-	end := min(off+n, d.length())
-	if d.chunks != nil {
-		return d.chunks.slice(f, off, end)
-	}
-	return d.data[off:end], nil
+	return d.chunks.slice(f, off, min(off+n, d.length()))
 }
 
 // close releases the zstd decoder, if one was made.
@@ -193,8 +181,41 @@ const headBytes = 4096
 // then kept, for [file.close]) and the event formats, kallsyms and printk
 // formats of a version 7 file to be read when first needed
 // ([file.loadSections]); st, if not nil, gives the chunk sizes of
-// compressed CPU data. A version 6 file is read whole.
+// compressed CPU data. Of a version 6 file, the metadata at its start is
+// read (see v6Prefix); the CPU data is read as it is needed.
 func parseFile(d *fileData, lazy bool, st *indexState) (*file, error) {
+	return parseFileFirst(d, lazy, st, v6Prefix)
+}
+
+// parseFileFirst is parseFile reading first bytes of a version 6 file
+// for its metadata.
+func parseFileFirst(d *fileData, lazy bool, st *indexState, first int64) (*file, error) {
+	f, err := parsePrefix(d, d.all, lazy, st)
+	if err != nil || f.version != 6 || d.all != nil {
+		return f, err
+	}
+	for n := min(d.size, first); ; n = min(d.size, 4*n) {
+		meta, err := d.read(0, uint64(n))
+		if err != nil {
+			return nil, err
+		}
+		if f, err = parsePrefix(d, meta, lazy, st); err == nil || n == d.size {
+			return f, err
+		}
+	}
+}
+
+// v6Prefix is how much of a version 6 file is read first for its
+// metadata (headers, event formats, kallsyms, printk formats, cmdlines,
+// options and the CPU data's offsets, all before the data): enough for
+// current kernels' kallsyms; when the metadata does not parse within it,
+// four times as much is read, up to the whole file.
+const v6Prefix = 16 << 20
+
+// parsePrefix is parseFile with meta, a prefix of a version 6 file that
+// its metadata must fit in (nil: the version is read and a version 6
+// file is returned unparsed, for parseFile to read its prefix).
+func parsePrefix(d *fileData, meta []byte, lazy bool, st *indexState) (*file, error) {
 	head, err := d.read(0, uint64(min(d.size, headBytes)))
 	if err != nil {
 		return nil, err
@@ -211,14 +232,12 @@ func parseFile(d *fileData, lazy bool, st *indexState) (*file, error) {
 		return nil, fmt.Errorf("%w: version %d", ErrVersion, v)
 	}
 	if v == 6 { // its sections follow each other from the header on
-		if d.all == nil {
-			if d.all, err = d.read(0, uint64(d.size)); err != nil {
-				return nil, err
-			}
+		if meta == nil {
+			return &file{version: v}, nil
 		}
-		r.b = d.all
+		r.b = meta
 	}
-	f := &file{version: v, data: d, traceData: d.all, lazy: lazy, state: st}
+	f := &file{version: v, data: d, lazy: lazy, state: st}
 	endian := r.take(1)
 	long := r.take(1)
 	if r.err != nil {

@@ -6,7 +6,7 @@ import (
 )
 
 // fileData gives the bytes of a trace.dat: from memory when the whole
-// file is held (a version 6 file, and tests), else with ReadAt, so a
+// file is held (tests, fuzzing), else with ReadAt, so a
 // reader reads the metadata and the chunks it needs as it needs them
 // (reading a 10 MB capture whole into fresh memory cost 50-120 ms on the
 // 2-core VM, ReadAt through a reused buffer 4-8 ms).

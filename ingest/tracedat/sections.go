@@ -98,11 +98,16 @@ func (f *file) parseV6(r *rd) error {
 			top.cpus = f.v6CPUs(r, int(ncpu))
 			f.buffers = append(f.buffers, top)
 			for i, off := range instOffsets {
-				if off >= uint64(len(f.traceData)) || len(f.buffers) >= maxBuffers {
+				if off >= uint64(f.data.size) || len(f.buffers) >= maxBuffers {
 					return fmt.Errorf("%w: buffer %q at offset %d, past the end of the file", ErrCorrupt, instances[i].name, off)
 				}
-				ir := &rd{b: f.traceData, off: int(off), order: f.order, what: "buffer " + strconv.Quote(instances[i].name)}
-				ir.take(uint64(len("flyrecord\x00")) * boolU(bytes.HasPrefix(f.traceData[off:], []byte("flyrecord\x00"))))
+				// Its flyrecord: the tag, then an offset and a size per CPU.
+				b, err := f.data.read(off, min(uint64(f.data.size)-off, uint64(len("flyrecord\x00"))+16*uint64(ncpu)))
+				if err != nil {
+					return err
+				}
+				ir := &rd{b: b, order: f.order, what: "buffer " + strconv.Quote(instances[i].name)}
+				ir.take(uint64(len("flyrecord\x00")) * boolU(bytes.HasPrefix(b, []byte("flyrecord\x00"))))
 				inst := instances[i]
 				inst.clock, inst.pageSize = f.clock, f.pageSize
 				inst.cpus = f.v6CPUs(ir, int(ncpu))
@@ -133,20 +138,14 @@ func (f *file) v6CPUs(r *rd, n int) []cpuData {
 	var cpus []cpuData
 	for i := 0; i < n && r.err == nil; i++ {
 		off, size := r.u64(), r.u64()
-		data := f.slice(r, off, size)
-		cpus = append(cpus, cpuData{cpu: i, offset: int64(off), data: data})
+		l, err := f.storedData(off, size)
+		if err != nil {
+			r.fail("CPU %d: %v", i, err)
+			break
+		}
+		cpus = append(cpus, cpuData{cpu: i, offset: int64(off), chunks: l})
 	}
 	return cpus
-}
-
-// slice returns size bytes of the file at off, failing r when they are not
-// all there.
-func (f *file) slice(r *rd, off, size uint64) []byte {
-	b, err := f.data.read(off, size)
-	if err != nil {
-		r.fail("%v", err)
-	}
-	return b
 }
 
 // option records what an option says about the whole trace.
@@ -321,7 +320,6 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 	compressed := flags&SectionCompressed != 0 && f.compress != "" && f.compress != "none"
 	for i := uint32(0); i < n; i++ {
 		cpu, off, size := r.u32(), r.u64(), r.u64()
-		var raw []byte
 		if compressed && size > 0 {
 			// The size counts the chunks, not the count before them:
 			// read the chunks from the offset on.
@@ -343,10 +341,11 @@ func (f *file) parseBufferV7(data []byte) (buffer, error) {
 			b.cpus = append(b.cpus, d)
 			continue
 		}
-		if raw = f.slice(r, off, size); r.err != nil {
-			return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, r.err)
+		l, err := f.storedData(off, size)
+		if err != nil {
+			return b, fmt.Errorf("buffer %q CPU %d: %w", b.name, cpu, err)
 		}
-		b.cpus = append(b.cpus, cpuData{cpu: int(cpu), offset: int64(off), data: raw})
+		b.cpus = append(b.cpus, cpuData{cpu: int(cpu), offset: int64(off), chunks: l})
 	}
 	return b, nil
 }

@@ -157,27 +157,34 @@ func writeV6(t *testing.T, src *Source, kallsyms []byte) []byte {
 		if i > 0 {
 			f.order.PutUint64(b[bufAt[i-1]:], uint64(len(b)))
 		}
-		b = appendFlyrecord(b, o, f.pageSize, buf.cpus)
+		b = appendFlyrecord(b, o, f, buf.cpus)
 	}
 	return b
 }
 
 // appendFlyrecord appends a buffer's "flyrecord", its (offset, size) per
 // CPU and the CPUs' pages, each CPU's from a page boundary.
-func appendFlyrecord(b []byte, o binary.AppendByteOrder, pageSize int, cpus []cpuData) []byte {
+func appendFlyrecord(b []byte, o binary.AppendByteOrder, f *file, cpus []cpuData) []byte {
+	pageSize := f.pageSize
 	b = append(b, "flyrecord\x00"...)
 	at := len(b) + 16*len(cpus)
 	for _, c := range cpus {
 		at = (at + pageSize - 1) / pageSize * pageSize
 		b = o.AppendUint64(b, uint64(at))
-		b = o.AppendUint64(b, uint64(len(c.data)))
-		at += len(c.data)
+		b = o.AppendUint64(b, uint64(c.length()))
+		at += c.length()
 	}
 	for _, c := range cpus {
 		for len(b)%pageSize != 0 {
 			b = append(b, 0)
 		}
-		b = append(b, c.data...)
+		if c.length() > 0 {
+			data, err := c.slice(f, 0, c.length())
+			if err != nil {
+				panic(err) // the file was read once already
+			}
+			b = append(b, data...)
+		}
 	}
 	return b
 }

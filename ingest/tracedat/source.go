@@ -96,9 +96,10 @@ func Detect(path string) (bool, error) {
 // Open reads the file's metadata and one pass over its records (to learn
 // the event classes, time range and lost events; not with opts.Indexed),
 // and returns a Source positioned before the first event. The file is read
-// with ReadAt as its parts are needed, not whole: a version 7 file's
-// compressed data is then in memory a chunk per CPU at a time (a version 6
-// file, whose sections follow each other, is read whole).
+// with ReadAt as its parts are needed, not whole: each CPU's data is in
+// memory a chunk (compressed) or a 1 MiB piece at a time, and of a version
+// 6 file, whose sections follow each other, the metadata at its start (a
+// 205 MB capture: 26 to 37 MB peak for dump instead of 225 MB).
 func Open(path string, opts Options) (*Source, error) {
 	fh, err := os.Open(path)
 	if err != nil {

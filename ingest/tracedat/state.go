@@ -106,12 +106,12 @@ func appendChecksum(b []byte) []byte {
 }
 
 // appendChunkSizes appends the regions of compressed CPU data with their
-// chunk sizes.
+// chunk sizes (uncompressed data has no chunks of its own).
 func (f *file) appendChunkSizes(out []byte) []byte {
 	var cpus []*cpuData
 	for bi := range f.buffers {
 		for ci := range f.buffers[bi].cpus {
-			if d := &f.buffers[bi].cpus[ci]; d.chunks != nil {
+			if d := &f.buffers[bi].cpus[ci]; d.chunks != nil && !d.chunks.stored {
 				cpus = append(cpus, d)
 			}
 		}
