@@ -65,11 +65,12 @@ func (f *file) chunkIndex(off uint64) (*lazyData, error) {
 }
 
 // add appends the chunk of csize compressed bytes at file offset off,
-// usize once decompressed; an error when the data would pass
-// maxSectionBytes.
+// usize once decompressed; an error when one chunk would pass
+// maxSectionBytes. A CPU's data has no bound of its own: it is never in
+// memory whole (a 50 M-event capture holds more than a GiB per CPU).
 func (l *lazyData) add(off uint64, csize, usize uint32) error {
-	if uint64(l.size)+uint64(usize) > maxSectionBytes {
-		return fmt.Errorf("%w: more than %d bytes of trace data once decompressed", ErrCorrupt, maxSectionBytes)
+	if usize > maxSectionBytes {
+		return fmt.Errorf("%w: a chunk of %d bytes once decompressed (more than %d)", ErrCorrupt, usize, maxSectionBytes)
 	}
 	l.chunks = append(l.chunks, chunk{at: l.size, usize: int(usize), csize: int(csize), off: int64(off)})
 	l.size += int(usize)

@@ -16,7 +16,7 @@ const Magic = "\x17\x08\x44tracing"
 
 // Limits on what untrusted lengths may allocate or loop over.
 const (
-	maxSectionBytes = 1 << 30 // one decompressed section or CPU's data
+	maxSectionBytes = 1 << 30 // one decompressed section or chunk
 	maxCPUs         = 4096
 	maxBuffers      = 256
 	maxFormats      = 1 << 16

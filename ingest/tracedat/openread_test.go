@@ -70,3 +70,17 @@ func TestOpenReadsMetadataOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeCPUData: a CPU's compressed data may pass a GiB in all (a 50
+// M-event capture); only one chunk is bounded.
+func TestLargeCPUData(t *testing.T) {
+	l := &lazyData{cur: -1}
+	for range 3 {
+		if err := l.add(0, 16, 1<<29); err != nil {
+			t.Fatalf("1.5 GiB of chunks of 512 MiB: %v", err)
+		}
+	}
+	if err := l.add(0, 16, maxSectionBytes+1); err == nil {
+		t.Error("a chunk of more than maxSectionBytes was accepted")
+	}
+}
