@@ -127,8 +127,7 @@ func (b *Gantt) openCompare() tea.Cmd {
 	} else {
 		if len(b.spans) < 2 {
 			k := b.sh.Keys.Select.Help().Key
-			b.setNote(noteInfo, fmt.Sprintf("compare needs two selections (%s … %s, twice), or two traces: tracetui BASE NEW", k, k))
-			return nil
+			return b.askNewTrace(fmt.Sprintf("compare needs two selections (%s … %s, twice), or two traces: tracetui BASE NEW", k, k))
 		}
 		a, c := b.spans[len(b.spans)-2], b.spans[len(b.spans)-1]
 		in.Base = diff.Side{Name: "A " + b.spanText(a), History: b.hist, From: a.from, To: a.to + 1, Label: b.names.Name, Profile: profileOf(b.trace)}

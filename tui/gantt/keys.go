@@ -27,12 +27,16 @@ func (b *Gantt) closeJobs() {
 	b.idle.job.Stop()
 	b.procTree.job.Stop()
 	b.profile.Stop()
+	b.opening.job.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
 func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.Keys
 	if msg.Type == tea.KeyEsc {
+		if b.cancelOpenNew() {
+			return nil
+		}
 		if b.hasSel && !b.selecting {
 			b.hasSel = false
 		}
