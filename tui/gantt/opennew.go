@@ -181,6 +181,6 @@ func (b *Gantt) closeOwned() {
 		return
 	}
 	b.other, b.otherNames = nil, nil // owned is always the NEW compared with
-	_ = b.opening.owned.Close() // nothing left to show a failure on
+	_ = b.opening.owned.Close()      // nothing left to show a failure on
 	b.opening.owned = nil
 }
