@@ -206,6 +206,11 @@ func TestGoldenScreensDemo(t *testing.T) {
 		// panned together, NEW's rows active.
 		{name: "sidebyside_100x30", w: 100, h: 30, other: other, keys: []string{"V", "w", "w", "d", "tab", "j", "j"}},
 		{name: "sidebyside_100x30_ascii", w: 100, h: 30, ascii: true, other: other, keys: []string{"V", "w", "j", "enter"}},
+		// Aligned at mark a: BASE's set in the Gantt at +5ms, NEW's set
+		// side by side six columns later; NEW shifted so both are under
+		// the cursor.
+		{name: "sidebyside_aligned_100x30", w: 100, h: 30, other: other, keys: []string{":", "+", "5", "m", "s", "enter", "m", "a", "V", "w",
+			"l", "l", "l", "l", "l", "l", "m", "a", "A", "a"}},
 		// D with nothing to compare asks for a trace's path; a missing
 		// one keeps the prompt open with the error.
 		{name: "open_prompt_100x30", w: 100, h: 30, openPath: true, keys: append(append([]string{"D"}, strings.Split("absent.dat", "")...), "enter")},
