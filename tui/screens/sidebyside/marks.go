@@ -21,9 +21,9 @@ import (
 type pending uint8
 
 const (
-	pendingNone pending = iota
-	pendingSet          // mark NEW at the cursor
-	pendingAlign        // align NEW's mark with BASE's
+	pendingNone  pending = iota
+	pendingSet           // mark NEW at the cursor
+	pendingAlign         // align NEW's mark with BASE's
 )
 
 // markKeys handles the set-mark and align keys and the letter after
