@@ -61,6 +61,9 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openSideBySide()
 	case key.Matches(msg, km.FlowJump):
 		return b.jumpFlow()
+	case key.Matches(msg, km.AlignMarks):
+		b.setNote(noteInfo, "aligning at marks is side by side's ("+km.SideBySide.Help().Key+"): "+km.SetMark.Help().Key+" and a letter marks BASE here")
+		return nil
 	case key.Matches(msg, km.SortNext, km.SortReverse):
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil
