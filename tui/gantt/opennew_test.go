@@ -118,7 +118,7 @@ func startOpening(t *testing.T, hs *harness, path string) tea.Cmd {
 }
 
 // TestOpenNewCancel: the opening runs in the background, its progress
-// on the note; esc cancels it (its context is done, nothing is
+// on the note (the compare key meanwhile says so); esc cancels it (its context is done, nothing is
 // compared), and so does closing the Gantt.
 func TestOpenNewCancel(t *testing.T) {
 	p := touch(t, t.TempDir(), "slow.dat")
@@ -140,6 +140,10 @@ func TestOpenNewCancel(t *testing.T) {
 				t.Fatalf("no progress:\n%s", v)
 			}
 			go func() { msgs <- next() }() // waits for the next report
+			hs.keys("D") // while it opens: says so, no second prompt
+			if hs.b().prompt.Active() || !strings.Contains(hs.b().note, "indexing NEW slow.dat… 45% (esc cancels)") {
+				t.Fatalf("D while opening: prompt %v, note %q", hs.b().prompt.Active(), hs.b().note)
+			}
 			if how == "esc" {
 				hs.keys("esc")
 				if !strings.Contains(hs.b().note, "opening NEW slow.dat cancelled") {
