@@ -140,7 +140,7 @@ func TestOpenNewCancel(t *testing.T) {
 				t.Fatalf("no progress:\n%s", v)
 			}
 			go func() { msgs <- next() }() // waits for the next report
-			hs.keys("D") // while it opens: says so, no second prompt
+			hs.keys("D")                   // while it opens: says so, no second prompt
 			if hs.b().prompt.Active() || !strings.Contains(hs.b().note, "indexing NEW slow.dat… 45% (esc cancels)") {
 				t.Fatalf("D while opening: prompt %v, note %q", hs.b().prompt.Active(), hs.b().note)
 			}
