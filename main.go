@@ -72,6 +72,11 @@ func runBrowse(e *cli.Env, args []string) error {
 		}
 	}
 	opener := tui.Opener{Name: filepath.Base(filepath.Clean(path)), Indexed: ready, Open: open(path, opts)}
+	newOpts := opts
+	newOpts.IndexPath = "" // --index is BASE's: another trace's index goes to the cache
+	opener.OpenPath = func(ctx context.Context, path string, progress func(done, total int64)) (tui.Trace, error) {
+		return open(path, newOpts)(ctx, progress)
+	}
 	if fs.NArg() == 2 {
 		next := fs.Arg(1)
 		_, nextReady, err := index.Locate(next, opts)

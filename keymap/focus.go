@@ -199,12 +199,15 @@ func (k *KeyMap) Focuses() []Focus {
 			use(&k.Compare).does("close").hint(6), esc.hint(6),
 			use(&k.Help).hint(7),
 		}},
-		{Name: FocusSideBySide, Intro: "BASE and NEW's Control Flow aligned at their starts; time keys move both", Uses: []Use{
+		{Name: FocusSideBySide, Intro: "BASE and NEW's Control Flow aligned at their starts, or at marks; time keys move both", Uses: []Use{
+			use(&k.Left).does("cursor a column left (both)"), use(&k.Right).does("cursor a column right (both)"),
 			use(&k.PanLeft).does("pan both left").hintAs(1, "pan"), use(&k.PanRight).does("pan both right").hint(1),
 			use(&k.ZoomIn).does("zoom both in").hintAs(2, "zoom"), use(&k.ZoomOut).does("zoom both out").hint(2),
 			use(&k.ZoomAll).does("both whole"),
 			use(&k.ContentsLeft).does("NEW a column earlier (align two moments)"),
 			use(&k.ContentsRight).does("NEW a column later"),
+			use(&k.SetMark).does("then a letter: mark NEW at the cursor"),
+			use(&k.AlignMarks).does("then a letter: NEW's mark under BASE's (set in the Gantt)").hintAs(7, "align at mark"),
 			use(&k.Focus).does("the other trace's rows").hintAs(3, "other trace"),
 			use(&k.Up).does("row up").hintAs(4, "rows"), use(&k.Down).does("row down").hint(4),
 			use(&k.PageUp), use(&k.PageDown), use(&k.Top), use(&k.Bottom),

@@ -77,6 +77,7 @@ type KeyMap struct {
 	Compare     key.Binding
 	MarkThread  key.Binding
 	SideBySide  key.Binding
+	AlignMarks  key.Binding
 
 	// Screen.
 	Legend key.Binding
@@ -169,6 +170,7 @@ func Default() KeyMap {
 		Compare:     bind("D", "compare 2 selections/threads/traces", "D"),
 		MarkThread:  bind("M", "mark thread A, then B, to compare", "M"),
 		SideBySide:  bind("V", "BASE and NEW side by side", "V"),
+		AlignMarks:  bind("A", "side by side: align at mark + letter", "A"),
 
 		Legend: bind("c", "legend", "c"),
 		Help:   bind("?", "help", "?"),
@@ -239,6 +241,7 @@ func (k *KeyMap) Actions() []Action {
 		{"compare", GroupViews, &k.Compare},
 		{"mark_thread", GroupViews, &k.MarkThread},
 		{"side_by_side", GroupViews, &k.SideBySide},
+		{"align_marks", GroupViews, &k.AlignMarks},
 
 		{"legend", GroupApp, &k.Legend},
 		{"help", GroupApp, &k.Help},

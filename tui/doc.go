@@ -82,7 +82,11 @@
 // ingest/query/diff, with a differential flame graph on the call tree)
 // of BASE and NEW, or, with one trace, of the last two selections; enter
 // on a thread goes to its row. V shows both traces' Control Flow aligned
-// at their starts (package screens/sidebyside). See gantt/compare.go.
+// at their starts (package screens/sidebyside), or, A and a letter, at
+// BASE's mark of that letter (set in the Gantt) and NEW's (set there). See
+// gantt/compare.go. With one trace and nothing to compare, D asks for a
+// second trace's path and opens it in the background (Opener.OpenPath;
+// gantt/opennew.go), which then is NEW.
 //
 // # Frames
 //

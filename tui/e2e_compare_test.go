@@ -51,3 +51,41 @@ func TestCompareInTmux(t *testing.T) {
 	s.send("q")
 	s.waitFor(waitKey, "[exit 0]")
 }
+
+// TestOpenSecondTraceInTmux: the built binary on one trace; D with
+// nothing to compare asks for a path, a missing one keeps the prompt
+// open, the generated trace typed (indexed in the background) becomes
+// NEW, and D then compares the two.
+func TestOpenSecondTraceInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and drives it in tmux")
+	}
+	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	base := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
+	next := gentest.Trace(t, 300)
+	bin := coretest.Binary(t)
+	tmp := t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+	s := startTmux(t, tmux, 160, 32, env, fmt.Sprintf("%q %q; echo \"[exit $?]\"; sleep 600", bin, base))
+
+	const long = 60 * time.Second // a first open indexes the trace
+	if s.waitFor(long, "bug446190 │", "[exit") == "[exit" {
+		t.Fatalf("tracetui exited:\n%s", s.screen())
+	}
+	s.send("D")
+	s.waitFor(waitKey, "compare with the trace (path): ")
+	s.text(filepath.Join(tmp, "absent"))
+	s.send("Enter")
+	s.waitFor(waitKey, "no such file")
+	s.text(next) // replaces the rejected path
+	s.send("Enter")
+	s.waitFor(long, "comparing with NEW gen-300-seed1")
+	s.waitFor(waitKey, "BASE bug446190 (NEW gen-300-seed1)")
+	s.send("D")
+	s.waitFor(20*time.Second, "CPU time per process (")
+	s.waitFor(waitKey, "new: NEW gen-300-seed1")
+	s.send("Escape")
+	s.waitGone(waitKey, "CPU time per process (")
+	s.send("q")
+	s.waitFor(waitKey, "[exit 0]")
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -93,6 +94,9 @@ type goldenCase struct {
 	ascii bool
 	keys  []string
 	other frame.Trace // the NEW trace (tracetui BASE NEW), nil: one trace
+	// openPath: the browser can open a second trace (Opener.OpenPath;
+	// these screens never get as far as opening one).
+	openPath bool
 }
 
 func goldenCases() []goldenCase {
@@ -202,6 +206,14 @@ func TestGoldenScreensDemo(t *testing.T) {
 		// panned together, NEW's rows active.
 		{name: "sidebyside_100x30", w: 100, h: 30, other: other, keys: []string{"V", "w", "w", "d", "tab", "j", "j"}},
 		{name: "sidebyside_100x30_ascii", w: 100, h: 30, ascii: true, other: other, keys: []string{"V", "w", "j", "enter"}},
+		// Aligned at mark a: BASE's set in the Gantt at +5ms, NEW's set
+		// side by side six columns later; NEW shifted so both are under
+		// the cursor.
+		{name: "sidebyside_aligned_100x30", w: 100, h: 30, other: other, keys: []string{":", "+", "5", "m", "s", "enter", "m", "a", "V", "w",
+			"l", "l", "l", "l", "l", "l", "m", "a", "A", "a"}},
+		// D with nothing to compare asks for a trace's path; a missing
+		// one keeps the prompt open with the error.
+		{name: "open_prompt_100x30", w: 100, h: 30, openPath: true, keys: append(append([]string{"D"}, strings.Split("absent.dat", "")...), "enter")},
 	} {
 		t.Run(c.name, func(t *testing.T) { runGolden(t, tr, c) })
 	}
@@ -227,6 +239,11 @@ func runGolden(t *testing.T, tr frame.Trace, c goldenCase) {
 	}
 	if c.other != nil {
 		opener.OpenNew = openerOf(c.other).Open
+	}
+	if c.openPath {
+		opener.OpenPath = func(context.Context, string, func(int64, int64)) (frame.Trace, error) {
+			return nil, errors.New("not in golden screens")
+		}
 	}
 	m := New(context.Background(), opener, Settings{Styles: testStyles(c.ascii), Keys: keymap.Default(), Clock: clock.now})
 	t.Cleanup(func() {

@@ -166,6 +166,7 @@ func (m *Model) updateOpening(msg tea.Msg) tea.Cmd {
 		if msg.other != nil {
 			m.gantt.SetCompare(msg.other)
 		}
+		m.gantt.SetOpenPath(m.opener.OpenPath)
 		if m.focus != 0 {
 			m.gantt.Focus(m.focus)
 		}

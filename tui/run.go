@@ -111,4 +111,9 @@ type Opener struct {
 	// Gantt shows BASE and the compare key opens the comparison of the
 	// two. Its progress is reported as Open's.
 	OpenNew func(ctx context.Context, progress func(done, total int64)) (frame.Trace, error)
+	// OpenPath, if not nil, opens another trace by path, as Open does
+	// (building its index in the cache if needed): the compare key with
+	// nothing to compare asks for a path and compares with that trace,
+	// which the browser closes when it ends.
+	OpenPath func(ctx context.Context, path string, progress func(done, total int64)) (frame.Trace, error)
 }

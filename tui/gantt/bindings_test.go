@@ -709,6 +709,38 @@ var bindingTests = map[string]func(t *testing.T, hs *harness){
 			t.Error("the side-by-side key did not close the view")
 		}
 	},
+	// BASE's mark a set in the Gantt, NEW's set side by side three
+	// columns later: the align key and a put NEW's under BASE's; NEW's
+	// mark is still there when side by side opens again.
+	"align_marks": func(t *testing.T, hs *harness) {
+		hs.press("align_marks")
+		if !strings.Contains(hs.b().note, "side by side") {
+			t.Fatalf("the align key in the Gantt: note %q", hs.b().note)
+		}
+		hs.press("right")
+		hs.press("set_mark")
+		hs.keys("a")
+		hs.b().SetCompare(frametest.NewDemoTrace())
+		hs.press("side_by_side")
+		for range 3 {
+			hs.press("right")
+		}
+		hs.press("set_mark")
+		hs.keys("a")
+		hs.press("align_marks")
+		hs.keys("a")
+		v := topView[*sidebyside.Screen](hs.b())
+		if v == nil || v.Shift <= 0 || v.Cur != hs.b().marks.at['a']-hs.b().win.Start || !strings.Contains(hs.b().note, "aligned at mark a") {
+			t.Fatalf("after A a: shift %d, cursor %d, note %q", v.Shift, v.Cur, hs.b().note)
+		}
+		hs.press("side_by_side")
+		hs.press("side_by_side")
+		hs.press("align_marks")
+		hs.keys("a")
+		if v := topView[*sidebyside.Screen](hs.b()); v == nil || v.Shift <= 0 {
+			t.Fatal("NEW's mark was not kept from one side by side to the next")
+		}
+	},
 	"legend": func(t *testing.T, hs *harness) {
 		hs.press("legend")
 		if v := hs.view(); !strings.Contains(v, "wait for CPU") || !strings.Contains(v, "(zoom in)") {

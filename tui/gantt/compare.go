@@ -34,7 +34,7 @@ const maxSpans = 2
 // SetCompare gives the Gantt the NEW trace its trace (BASE) is compared
 // with; nil: comparisons are of two selections.
 func (b *Gantt) SetCompare(tr frame.Trace) {
-	b.other = tr
+	b.other, b.newMarks = tr, nil
 	if tr != nil {
 		b.otherNames = frame.NewFrameNames(tr)
 		b.setNote(noteInfo, "comparing with NEW "+tr.Name()+": "+b.sh.Keys.Compare.Help().Key+" shows what changed")
@@ -127,8 +127,7 @@ func (b *Gantt) openCompare() tea.Cmd {
 	} else {
 		if len(b.spans) < 2 {
 			k := b.sh.Keys.Select.Help().Key
-			b.setNote(noteInfo, fmt.Sprintf("compare needs two selections (%s … %s, twice), or two traces: tracetui BASE NEW", k, k))
-			return nil
+			return b.askNewTrace(fmt.Sprintf("compare needs two selections (%s … %s, twice), or two traces: tracetui BASE NEW", k, k))
 		}
 		a, c := b.spans[len(b.spans)-2], b.spans[len(b.spans)-1]
 		in.Base = diff.Side{Name: "A " + b.spanText(a), History: b.hist, From: a.from, To: a.to + 1, Label: b.names.Name, Profile: profileOf(b.trace)}
@@ -141,14 +140,19 @@ func (b *Gantt) openCompare() tea.Cmd {
 }
 
 // openSideBySide shows BASE and NEW's Control Flow one above the other,
-// from the Gantt's window (as an offset from the start and a span).
+// from the Gantt's window (as an offset from the start and a span) and
+// cursor, with the Gantt's marks (BASE's) and NEW's marks (set there,
+// kept here) to align them at.
 func (b *Gantt) openSideBySide() tea.Cmd {
 	if b.other == nil {
 		b.setNote(noteInfo, "side by side needs two traces: tracetui BASE NEW")
 		return nil
 	}
+	if b.newMarks == nil {
+		b.newMarks = map[rune]core.Time{}
+	}
 	v, cmd := sidebyside.New(b.ctx, b.sh, sidebyside.Input{Base: b.trace, New: b.other, Off: b.win.T0 - b.win.Start, Span: b.win.Span(), Clock: b.clock,
-		Focus: b.compared})
+		Focus: b.compared, Cur: b.cursor - b.win.Start, Marks: b.marks.at, NewMarks: b.newMarks})
 	b.opened = v
 	return cmd
 }

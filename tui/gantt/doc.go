@@ -13,7 +13,9 @@
 // event by number (eventnumber.go), the view that lasts from one session
 // to the next (session.go), and opening the screens: it copies what a screen needs (open_screens.go,
 // compare.go) into that screen's New and returns it in its Step. Given a
-// second trace (SetCompare), it is BASE, compared with that NEW trace.
+// second trace (SetCompare), it is BASE, compared with that NEW trace;
+// the compare key with nothing to compare asks for one's path and opens
+// it in the background through the root's OpenPath (opennew.go).
 //
 // Every query runs in a tea.Cmd over copied values through a ui.Job; at
 // most one frame query runs at a time (a change during a query marks the

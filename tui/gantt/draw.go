@@ -363,6 +363,9 @@ func (b *Gantt) statusLine() string {
 	if b.other != nil {
 		name = "BASE " + name + " (NEW " + b.other.Name() + ")"
 	}
+	if b.opening.job.Running() {
+		name += " (" + b.openingText() + ")"
+	}
 	parts := []string{
 		name,
 		fmt.Sprintf("%s–%s", b.RelTime(v.T0), b.RelTime(v.T1)),

@@ -52,12 +52,14 @@ type Gantt struct {
 	selStart, selEnd  core.Time
 	selecting, hasSel bool
 	marks             namedMarks
-	spans             []span            // the last finished selections (compare.go)
-	threadMarks       []threadMark      // the last marked threads (compare.go)
-	lastThreads       bool              // a thread was marked after the last selection: compare threads
-	other             frame.Trace       // the NEW trace compared with this one (nil: none)
-	otherNames        *frame.FrameNames // its call-stack frames
-	compared          [2]int32          // the comparison's last go-to: its thread in BASE and in NEW (0: none)
+	spans             []span             // the last finished selections (compare.go)
+	threadMarks       []threadMark       // the last marked threads (compare.go)
+	lastThreads       bool               // a thread was marked after the last selection: compare threads
+	other             frame.Trace        // the NEW trace compared with this one (nil: none)
+	otherNames        *frame.FrameNames  // its call-stack frames
+	compared          [2]int32           // the comparison's last go-to: its thread in BASE and in NEW (0: none)
+	newMarks          map[rune]core.Time // NEW's marks, set side by side (compare.go)
+	opening           newOpening         // opening a NEW trace from the prompt (opennew.go)
 	showTable         bool
 	tableLines        int // preferred table height (events lines)
 
@@ -186,6 +188,7 @@ func (b *Gantt) Window() frame.Window { return b.win }
 // program ends).
 func (b *Gantt) Close() {
 	b.closeJobs()
+	b.closeOwned()
 	_ = b.saveView() // nowhere left to say a failure: the next open starts as new
 }
 
@@ -253,6 +256,8 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 		return b.zoomTo(msg)
 	case compare.GoToMsg:
 		return b.goToCompared(msg)
+	case openNewMsg:
+		return b.gotOpenNew(msg)
 	case compare.PathMsg:
 		return b.openComparedPath(msg)
 	case rowsMsg, rankMsg, filterMsg, searchMsg:

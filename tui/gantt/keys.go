@@ -27,12 +27,16 @@ func (b *Gantt) closeJobs() {
 	b.idle.job.Stop()
 	b.procTree.job.Stop()
 	b.profile.Stop()
+	b.opening.job.Stop()
 }
 
 // baseKey handles a key that no view above the Gantt used.
 func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 	km := &b.sh.Keys
 	if msg.Type == tea.KeyEsc {
+		if b.cancelOpenNew() {
+			return nil
+		}
 		if b.hasSel && !b.selecting {
 			b.hasSel = false
 		}
@@ -57,6 +61,9 @@ func (b *Gantt) baseKey(msg tea.KeyMsg) tea.Cmd {
 		return b.openSideBySide()
 	case key.Matches(msg, km.FlowJump):
 		return b.jumpFlow()
+	case key.Matches(msg, km.AlignMarks):
+		b.setNote(noteInfo, "aligning at marks is side by side's ("+km.SideBySide.Help().Key+"): "+km.SetMark.Help().Key+" and a letter marks BASE here")
+		return nil
 	case key.Matches(msg, km.SortNext, km.SortReverse):
 		b.setNote(noteInfo, "sorting applies to the statistics tables: open them with "+km.Stats.Help().Key)
 		return nil

@@ -131,6 +131,8 @@ func (b *Gantt) promptDone(m ui.PromptDoneMsg) tea.Cmd {
 		return cmd
 	case ui.PromptEvent:
 		return b.goToEventNumber(m.Text)
+	case ui.PromptOpen:
+		return b.openNewDone(m.Text)
 	case ui.PromptFilter:
 		if err := b.table.setPattern(b.table.col, m.Text); err != nil {
 			return b.prompt.Fail(err)

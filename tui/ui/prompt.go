@@ -18,6 +18,7 @@ const (
 	PromptFilter            // 'f' a column filter regex
 	PromptEvent             // '#' an event number
 	PromptSearch            // '/' in the table: a column regex, highlighted
+	PromptOpen              // the compare key with nothing to compare: a trace's path
 )
 
 // Prompt is the input line that replaces the help line while the user

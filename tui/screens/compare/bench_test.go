@@ -48,3 +48,42 @@ func BenchmarkFirstTable(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFirstTableTwoTraces is the first table of the comparison of
+// two traces (`tracetui BASE NEW`, or NEW opened from the browser): the
+// generated 63 000-thread trace (1.4 M events) against its 2-CPU
+// variant, whole, their indexes kept in gentest.Dir (as the diff
+// package's BenchmarkCompute keeps them).
+func BenchmarkFirstTableTwoTraces(b *testing.B) {
+	var sides [2]diff.Side
+	for i, p := range []string{gentest.Trace(b, 63_000), gentest.TraceCPUs(b, 63_000, 2)} {
+		tr, err := trace.Open(context.Background(), p, index.Options{IndexPath: p + ".tti"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tr.Close()
+		sides[i] = diff.Side{Name: filepath.Base(p), History: tr.History()}
+	}
+	in := Input{Base: sides[0], New: sides[1], TwoTraces: true}
+	sh := shared(120, 40, true)
+	b.ResetTimer()
+	for b.Loop() {
+		s, cmd := New(context.Background(), sh, in)
+		next := s.Update(cmd()).Cmd
+		if st := s.Tables[Processes].status; st != "" || len(s.Tables[Processes].Lines) == 0 {
+			b.Fatalf("first table: status %q, %d lines", st, len(s.Tables[Processes].Lines))
+		}
+		// The other tables' computation, cancelled, ends before the next
+		// run (it would take a core from it), untimed.
+		b.StopTimer()
+		s.Close()
+		for next != nil {
+			if m, ok := next().(Msg); ok {
+				next = s.Update(m).Cmd
+			} else {
+				next = nil
+			}
+		}
+		b.StartTimer()
+	}
+}

@@ -64,12 +64,25 @@ func signed(d core.Time) string {
 	return "+" + core.FormatDuration(d)
 }
 
-// ruler marks the offsets of the window's ends.
+// ruler marks the offsets of the window's ends and the cursor's column
+// (its offset, NEW's too when shifted, left of the Gantt).
 func (s *Screen) ruler(w int) string {
 	left := "+" + core.FormatDuration(s.Off)
 	right := "+" + core.FormatDuration(s.Off+s.Span)
+	cur := "cur +" + core.FormatDuration(s.Cur)
+	if s.Shift != 0 {
+		cur += " / NEW +" + core.FormatDuration(s.Cur+s.Shift)
+	}
 	pad := max(w-s.treeW()-1-len(left)-len(right), 1)
-	return s.sh.Styles.Ruler.Render(ui.Fit(strings.Repeat(" ", s.treeW()+1)+left+strings.Repeat(" ", pad)+right, w))
+	line := []rune(ui.Fit(cur, s.treeW()) + " " + left + strings.Repeat(" ", pad) + right)
+	glyph := '▼'
+	if s.sh.Styles.ASCII {
+		glyph = 'v'
+	}
+	if c := s.treeW() + 1 + s.window(0).ColOf(s.Sides[0].start+s.Cur); c < len(line) && c < w {
+		line[c] = glyph
+	}
+	return s.sh.Styles.Ruler.Render(ui.Fit(string(line), w))
 }
 
 // rows draws side i's rows: names, then the cells of its last frame

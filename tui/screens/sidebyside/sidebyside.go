@@ -20,6 +20,13 @@ type Input struct {
 	// Focus are the threads (or processes) whose rows are selected at
 	// open on each side (0: none): the comparison's last go-to.
 	Focus [2]int32
+	// Cur is the cursor, as an offset from the starts (clamped to the
+	// window).
+	Cur core.Time
+	// Marks are BASE's marks (the Gantt's), read only, and NEW's, which
+	// the set-mark key writes: the caller keeps them from one opening to
+	// the next (nil: none, and NEW's are kept by this view only).
+	Marks, NewMarks map[rune]core.Time
 }
 
 // side is one trace's half of the screen.
@@ -51,6 +58,10 @@ type Screen struct {
 	// to align two moments that are not at the same offset (the
 	// contents keys nudge it a column at a time).
 	Shift core.Time
+	// Cur is the cursor, an offset from the starts (NEW's is shifted).
+	Cur     core.Time
+	marks   [2]map[rune]core.Time // BASE's (the Gantt's) and NEW's (marks.go)
+	pending pending               // what the next key does (marks.go)
 }
 
 // Messages of the screen's jobs.
@@ -88,7 +99,11 @@ func New(ctx context.Context, sh *ui.Shared, in Input) (*Screen, tea.Cmd) {
 			return treeMsg{i, t, err}
 		})
 	}
-	s.Off, s.Span = in.Off, in.Span
+	s.Off, s.Span, s.Cur = in.Off, in.Span, in.Cur
+	s.marks = [2]map[rune]core.Time{in.Marks, in.NewMarks}
+	if s.marks[1] == nil {
+		s.marks[1] = map[rune]core.Time{}
+	}
 	s.clamp()
 	return s, tea.Batch(cmds...)
 }
@@ -104,6 +119,7 @@ func (s *Screen) clamp() {
 	all := s.longest()
 	s.Span = min(max(s.Span, core.Time(max(s.cols(), 1))), all)
 	s.Off = min(max(s.Off, 0), all-s.Span)
+	s.Cur = min(max(s.Cur, s.Off), s.Off+s.Span-1)
 }
 
 // window is side i's window: the shared offset from its own start.
@@ -186,6 +202,9 @@ func (s *Screen) request(i int) tea.Cmd {
 // key handles a key: time keys move both sides, row keys the active one.
 func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 	km := &s.sh.Keys
+	if st, ok := s.markKeys(msg); ok {
+		return st
+	}
 	switch {
 	case msg.Type == tea.KeyEsc || key.Matches(msg, km.SideBySide):
 		return ui.Step{Done: true}
@@ -198,15 +217,15 @@ func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 			d = -d
 		}
 		s.Off += d
-	case key.Matches(msg, km.ZoomIn, km.ZoomOut):
-		mid := s.Off + s.Span/2
+	case key.Matches(msg, km.ZoomIn, km.ZoomOut): // about the cursor, which keeps its column
+		before, left := s.Span, s.Cur-s.Off
 		if key.Matches(msg, km.ZoomIn) {
 			s.Span /= 2
 		} else {
 			s.Span *= 2
 		}
 		s.clamp()
-		s.Off = mid - s.Span/2
+		s.Off = s.Cur - core.Time(float64(left)*float64(s.Span)/float64(max(before, 1)))
 	case key.Matches(msg, km.ContentsLeft, km.ContentsRight):
 		d := max(s.Span/core.Time(max(s.cols(), 1)), 1)
 		if key.Matches(msg, km.ContentsLeft) {
@@ -216,6 +235,16 @@ func (s *Screen) key(msg tea.KeyMsg) ui.Step {
 		return ui.Step{Cmd: s.request(1)}
 	case key.Matches(msg, km.ZoomAll):
 		s.Off, s.Span = 0, s.longest()
+	case key.Matches(msg, km.Left, km.Right):
+		d := max(s.Span/core.Time(max(s.cols(), 1)), 1)
+		if key.Matches(msg, km.Left) {
+			d = -d
+		}
+		s.Cur += d
+		if s.Cur < s.Off || s.Cur >= s.Off+s.Span { // the window follows
+			s.Off += d
+		}
+		s.Cur = min(max(s.Cur, 0), s.longest()-1)
 	case key.Matches(msg, km.Toggle):
 		if t := s.Sides[s.Active].Tree; t == nil || !t.Toggle() {
 			return ui.Step{}
