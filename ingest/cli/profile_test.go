@@ -18,7 +18,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
-	"github.com/tracetui/tracetui/ingest/perfdata"
+	"github.com/tracetui/tracetui/ingest/perfdata/perfdatatest"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
@@ -38,27 +38,11 @@ type sampled struct {
 
 // readSamples reads every sample with a stack straight from the reader.
 func readSamples(t *testing.T, path string) []sampled {
-	t.Helper()
-	src, err := perfdata.Open(path, perfdata.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
 	var out []sampled
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
+	for _, s := range perfdatatest.Samples(t, path) {
+		if len(s.Stack) > 0 {
+			out = append(out, sampled{s.Time, s.TID, s.Stack})
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := src.AppendStack(nil)
-		if len(st) == 0 {
-			continue
-		}
-		tid, _ := ev.Field(ev.Class.FieldIndex(core.FieldTID)).AsInt()
-		out = append(out, sampled{ev.Time, tid, st})
 	}
 	return out
 }

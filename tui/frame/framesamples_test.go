@@ -3,7 +3,6 @@ package frame_test
 import (
 	"context"
 	"flag"
-	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -13,7 +12,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
-	"github.com/tracetui/tracetui/ingest/perfdata"
+	"github.com/tracetui/tracetui/ingest/perfdata/perfdatatest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame"
 )
@@ -33,30 +32,13 @@ type sample struct {
 // readSamples reads the samples of a perf.data file straight from the
 // reader: the events of its non-tracepoint sampled events (cpu-clock).
 func readSamples(t *testing.T, path string) []sample {
-	t.Helper()
-	src, err := perfdata.Open(path, perfdata.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
 	var out []sample
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			return out
+	for _, s := range perfdatatest.Samples(t, path) {
+		if s.Class == "cpu-clock" && s.TID >= 0 {
+			out = append(out, sample{s.Time, core.ThreadName(s.TID, s.CPU)})
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Class.Name != "cpu-clock" {
-			continue
-		}
-		tid, ok := ev.Field(ev.Class.FieldIndex(core.FieldTID)).AsInt()
-		if !ok || tid < 0 {
-			continue
-		}
-		out = append(out, sample{ev.Time, core.ThreadName(tid, ev.CPU)})
 	}
+	return out
 }
 
 // recordSystemWide records a busy loop and a sleep of every CPU's cpu-clock samples with

@@ -3,7 +3,6 @@ package diff
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +11,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/index"
-	"github.com/tracetui/tracetui/ingest/perfdata"
+	"github.com/tracetui/tracetui/ingest/perfdata/perfdatatest"
 	"github.com/tracetui/tracetui/ingest/trace"
 )
 
@@ -32,28 +31,13 @@ type sample struct {
 
 // readSamples reads every sample with a stack straight from the reader.
 func readSamples(t *testing.T, path string) []sample {
-	t.Helper()
-	src, err := perfdata.Open(path, perfdata.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
 	var out []sample
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			return out
+	for _, s := range perfdatatest.Samples(t, path) {
+		if len(s.Stack) > 0 {
+			out = append(out, sample{s.Time, s.TID, s.Stack})
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		st := src.AppendStack(nil)
-		if len(st) == 0 {
-			continue
-		}
-		tid, _ := ev.Field(ev.Class.FieldIndex(core.FieldTID)).AsInt()
-		out = append(out, sample{ev.Time, tid, st})
 	}
+	return out
 }
 
 // bruteSelf counts the samples in [from, to) of threads tids (nil: all)

@@ -1,0 +1,48 @@
+// Package perfdatatest reads perf.data files straight from the reader for
+// tests that check a profile against a brute-force count of its samples.
+//
+// It may import core, ingest/perfdata and the standard library.
+package perfdatatest
+
+import (
+	"io"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/perfdata"
+)
+
+// Sample is one event of a perf.data file as the reader gives it.
+type Sample struct {
+	Time  core.Time
+	Class string // the event's name ("cpu-clock", "sched:sched_switch"...)
+	TID   int64  // -1 when the event names no thread
+	CPU   int32
+	Stack []string // its call stack's names, leaf first (nil: none)
+}
+
+// Samples reads every event of the perf.data file at path, failing tb on
+// an error.
+func Samples(tb testing.TB, path string) []Sample {
+	tb.Helper()
+	src, err := perfdata.Open(path, perfdata.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer src.Close()
+	var out []Sample
+	for {
+		ev, err := src.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tid, ok := ev.Field(ev.Class.FieldIndex(core.FieldTID)).AsInt()
+		if !ok {
+			tid = -1
+		}
+		out = append(out, Sample{Time: ev.Time, Class: ev.Class.Name, TID: tid, CPU: ev.CPU, Stack: src.AppendStack(nil)})
+	}
+}
