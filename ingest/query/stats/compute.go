@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // Options selects the range and the length of the N-worst lists.
@@ -90,16 +91,16 @@ type query struct {
 // accumulators are what the analyses sum over the batches of threads.
 type accumulators struct {
 	usageAt   map[int32]int // tid -> its row in CPUUsage.Threads
-	calls     map[string]*callStats
-	slowCalls worst
-	slowSched worst
+	calls     map[string]*kstats.CallStats
+	slowCalls kstats.Worst
+	slowSched kstats.Worst
 	procs     map[int32]*LatencyRow
 	firstSw   map[core.Time]bool
 }
 
 func newAccumulators(top int) *accumulators {
-	return &accumulators{usageAt: map[int32]int{}, calls: map[string]*callStats{}, slowCalls: worst{n: top},
-		slowSched: worst{n: top}, procs: map[int32]*LatencyRow{}}
+	return &accumulators{usageAt: map[int32]int{}, calls: map[string]*kstats.CallStats{}, slowCalls: kstats.Worst{N: top},
+		slowSched: kstats.Worst{N: top}, procs: map[int32]*LatencyRow{}}
 }
 
 // Compute runs every analysis over h in o's range. It reads the history
@@ -370,14 +371,6 @@ func (q *query) pid(tid int32) (int32, bool) {
 		}
 	}
 	return tid, false
-}
-
-// softName names a soft IRQ vector.
-func softName(v int64) string {
-	if v >= 0 && v < int64(len(softNames)) {
-		return softNames[v]
-	}
-	return strconv.FormatInt(v, 10)
 }
 
 // threadName formats "comm (tid)" for occurrence names.
