@@ -18,6 +18,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/index/eventindex"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/ingest/states"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // classLister is implemented by sources that know their event classes up
@@ -104,7 +105,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		}
 	}()
 	var analyses []states.Analysis
-	var rec *pstree.Recorder // the analyses' writes, for the process tree section
+	var rec *pstree.Recorder   // the analyses' writes, for the process tree section
+	var whole *kstats.Recorder // the whole trace's statistics, for their section
 	var last core.Time
 	for n := int64(0); ; n++ {
 		if n%progressEvery == 0 {
@@ -126,7 +128,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			if b, err = history.Create(req.path, ev.Time, buildOptions(ctx, req)); err != nil {
 				return err
 			}
-			rec = pstree.NewRecorder(b)
+			whole = kstats.NewRecorder(b, ev.Time, kstats.StoredTop)
+			rec = pstree.NewRecorder(whole)
 			info, classes := rd.first()
 			analyses = states.Choose(info, classes, rec, req.arch)
 		}
@@ -169,6 +172,12 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		req.progress(src.Progress())
 	}
 
+	if whole != nil {
+		if err := addStatsSection(b, whole, end); err != nil {
+			return err
+		}
+		whole = nil
+	}
 	size, r, err := ew.Finish()
 	if err != nil {
 		return err

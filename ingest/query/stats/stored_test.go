@@ -1,0 +1,115 @@
+package stats
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/gen"
+	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
+	"github.com/tracetui/tracetui/ingest/trace"
+)
+
+var storedSeeds = flag.Int("stored-seeds", 20, "generated traces TestStoredProperty compares (1000 once before a merge)")
+
+// openIndexed opens path with a fresh index of its own.
+func openIndexed(tb testing.TB, path string) core.History {
+	tb.Helper()
+	t, err := trace.Open(context.Background(), path, index.Options{IndexPath: filepath.Join(tb.TempDir(), "index")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { t.Close() })
+	return t.History()
+}
+
+// checkStored compares the whole-trace report the index stored with
+// Compute's full scan, byte for byte as JSON, for the default top and
+// the stored one.
+func checkStored(t *testing.T, what string, h core.History) {
+	t.Helper()
+	if _, ok := h.(sectioned); !ok {
+		t.Fatalf("%s: the index's history offers no sections", what)
+	}
+	for _, top := range []int{1, DefaultTop, kstats.StoredTop} {
+		if stored(h, top) == nil {
+			t.Fatalf("%s: no stored report for top %d", what, top)
+		}
+		fast, err := Compute(context.Background(), h, Options{Top: top})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan, err := Compute(context.Background(), h, Options{Top: top, Scan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.MarshalIndent(fast, "", " ")
+		b, _ := json.MarshalIndent(scan, "", " ")
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s, top %d: the stored report differs from the scan's:\n%s", what, top, firstDiff(a, b))
+		}
+	}
+	// more than stored: the scan
+	if stored(h, kstats.StoredTop+1) != nil {
+		t.Errorf("%s: a stored report for a top above the stored one", what)
+	}
+}
+
+// firstDiff shows the lines around the first difference of a and b.
+func firstDiff(a, b []byte) string {
+	la, lb := bytes.Split(a, []byte("\n")), bytes.Split(b, []byte("\n"))
+	for i := 0; i < min(len(la), len(lb)); i++ {
+		if !bytes.Equal(la[i], lb[i]) {
+			lo := max(i-12, 0)
+			return "stored:\n" + string(bytes.Join(la[lo:min(i+3, len(la))], []byte("\n"))) +
+				"\nscan:\n" + string(bytes.Join(lb[lo:min(i+3, len(lb))], []byte("\n")))
+		}
+	}
+	return "lengths differ"
+}
+
+// TestStoredReal: the stored report is the scan's on every shared CTF
+// trace and the committed trace.dat and perf.data recordings.
+func TestStoredReal(t *testing.T) {
+	var paths []string
+	if dir := coretest.SharedTraces(t); dir != "" {
+		ctfs, _ := filepath.Glob(filepath.Join(dir, "ctf", "*"))
+		paths = append(paths, ctfs...)
+	}
+	for _, g := range []string{"../diff/testdata/*.dat", "../../tracedat/testdata/*.dat", "../../perfdata/testdata/*.data", "../../perfdata/testdata/*.perf"} {
+		m, _ := filepath.Glob(g)
+		paths = append(paths, m...)
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			tr, err := trace.Open(context.Background(), p, index.Options{IndexPath: filepath.Join(t.TempDir(), "index")})
+			if err != nil {
+				t.Skipf("not a trace that opens: %v", err)
+			}
+			defer tr.Close()
+			checkStored(t, p, tr.History())
+		})
+	}
+}
+
+// TestStoredProperty: the same on generated kernel traces, a seed each
+// (-stored-seeds N).
+func TestStoredProperty(t *testing.T) {
+	for seed := uint64(1); seed <= uint64(*storedSeeds); seed++ {
+		dir := filepath.Join(t.TempDir(), "gen")
+		cfg := gen.Config{Threads: 1 + int(seed%7), CPUs: 1 + int(seed%4), Seed: seed, ForkInterval: int64(2000 + seed%5*3000)}
+		if _, err := gen.Write(dir, cfg); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("seed %d: %+v", seed, cfg)
+		checkStored(t, "seed "+itoa(int32(seed)), openIndexed(t, dir))
+		os.RemoveAll(dir)
+	}
+}

@@ -1,0 +1,78 @@
+package kstats
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/tracetui/tracetui/core"
+)
+
+// SectionName is the index section that holds the whole trace's report.
+const SectionName = "whole-trace-stats"
+
+// Version changes whenever the stored report would differ for the same
+// trace (what Compute derives, the encoding): it is part of the index's
+// fingerprint, so an index of another version is rebuilt.
+const Version = 1
+
+// StoredTop is the length of the N-worst lists stored: a query for at
+// most that many reads them from the index.
+const StoredTop = 100
+
+// MaxSection bounds the section a reader accepts (a report of millions
+// of threads is a few hundred MB of JSON).
+const MaxSection = 1 << 30
+
+// ErrCorrupt: the section is not a report this version wrote.
+var ErrCorrupt = errors.New("whole-trace statistics section damaged")
+
+// magic starts the section, then the version, the top and the CRC-32C of
+// the JSON that follows (each a little-endian uint32).
+var magic = []byte("ttkstats")
+
+// Encode returns the section's bytes for rep, whose lists hold top
+// occurrences at most.
+func Encode(rep *Report, top int) ([]byte, error) {
+	js, err := json.Marshal(rep)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the whole-trace statistics: %w", err)
+	}
+	out := make([]byte, 0, len(magic)+12+len(js))
+	out = append(out, magic...)
+	out = binary.LittleEndian.AppendUint32(out, Version)
+	out = binary.LittleEndian.AppendUint32(out, uint32(top))
+	out = binary.LittleEndian.AppendUint32(out, core.CRC32C(js))
+	return append(out, js...), nil
+}
+
+// Decode reads a section of size bytes from r: the report and the length
+// of its N-worst lists. Anything but a whole, intact section of this
+// version is ErrCorrupt (the caller computes the report instead).
+func Decode(r io.ReaderAt, size int64) (*Report, int, error) {
+	head := int64(len(magic) + 12)
+	if size < head || size > MaxSection {
+		return nil, 0, fmt.Errorf("%w: %d bytes", ErrCorrupt, size)
+	}
+	b := make([]byte, size)
+	if _, err := r.ReadAt(b, 0); err != nil {
+		return nil, 0, fmt.Errorf("reading the whole-trace statistics: %w", err)
+	}
+	if !bytes.Equal(b[:len(magic)], magic) {
+		return nil, 0, fmt.Errorf("%w: no magic", ErrCorrupt)
+	}
+	le := binary.LittleEndian
+	ver, top, sum := le.Uint32(b[len(magic):]), le.Uint32(b[len(magic)+4:]), le.Uint32(b[len(magic)+8:])
+	js := b[head:]
+	if ver != Version || top > 1<<20 || core.CRC32C(js) != sum {
+		return nil, 0, fmt.Errorf("%w: version %d, top %d, checksum", ErrCorrupt, ver, top)
+	}
+	rep := &Report{}
+	if err := json.Unmarshal(js, rep); err != nil {
+		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return rep, int(top), nil
+}
