@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -104,12 +106,56 @@ func TestStoredReal(t *testing.T) {
 func TestStoredProperty(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*storedSeeds); seed++ {
 		dir := filepath.Join(t.TempDir(), "gen")
-		cfg := gen.Config{Threads: 1 + int(seed%7), CPUs: 1 + int(seed%4), Seed: seed, ForkInterval: int64(2000 + seed%5*3000)}
+		cfg := gen.Config{Threads: 1 + int(seed*7%31), CPUs: 1 + int(seed%5), Seed: seed, ForkInterval: int64(2000 + seed%5*3000)}
 		if _, err := gen.Write(dir, cfg); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("seed %d: %+v", seed, cfg)
 		checkStored(t, "seed "+itoa(int32(seed)), openIndexed(t, dir))
 		os.RemoveAll(dir)
+	}
+}
+
+// damagedSection is a history whose stored report is damaged.
+type damagedSection struct {
+	core.History
+	raw []byte
+}
+
+func (d damagedSection) Section(string) (*io.SectionReader, error) {
+	return io.NewSectionReader(bytes.NewReader(d.raw), 0, int64(len(d.raw))), nil
+}
+
+// TestStoredDamaged: a damaged section reads as absent: Compute scans,
+// and gives the scan's report, never a wrong one.
+func TestStoredDamaged(t *testing.T) {
+	h := openIndexed(t, "../diff/testdata/sh-1.dat")
+	sec, err := h.(sectioned).Section(kstats.SectionName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, sec.Size())
+	if _, err := sec.ReadAt(raw, 0); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Compute(context.Background(), h, Options{Scan: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := *want
+	wrong.CPUUsage.Threads = nil // what the damaged section says
+	lie, err := kstats.Encode(&wrong, kstats.StoredTop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lie[len(lie)-2] ^= 1
+	for what, b := range map[string][]byte{"flipped": lie, "cut": raw[:len(raw)/2], "empty": nil} {
+		got, err := Compute(context.Background(), damagedSection{h, b}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s section: the report is not the scan's", what)
+		}
 	}
 }

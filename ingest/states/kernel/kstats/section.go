@@ -31,7 +31,7 @@ const MaxSection = 1 << 30
 var ErrCorrupt = errors.New("whole-trace statistics section damaged")
 
 // magic starts the section, then the version, the top and the CRC-32C of
-// the JSON that follows (each a little-endian uint32).
+// both and of the JSON that follows (each a little-endian uint32).
 var magic = []byte("ttkstats")
 
 // Encode returns the section's bytes for rep, whose lists hold top
@@ -45,7 +45,7 @@ func Encode(rep *Report, top int) ([]byte, error) {
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint32(out, Version)
 	out = binary.LittleEndian.AppendUint32(out, uint32(top))
-	out = binary.LittleEndian.AppendUint32(out, core.CRC32C(js))
+	out = binary.LittleEndian.AppendUint32(out, checksum(out[len(magic):], js))
 	return append(out, js...), nil
 }
 
@@ -67,7 +67,7 @@ func Decode(r io.ReaderAt, size int64) (*Report, int, error) {
 	le := binary.LittleEndian
 	ver, top, sum := le.Uint32(b[len(magic):]), le.Uint32(b[len(magic)+4:]), le.Uint32(b[len(magic)+8:])
 	js := b[head:]
-	if ver != Version || top > 1<<20 || core.CRC32C(js) != sum {
+	if ver != Version || top > 1<<20 || checksum(b[len(magic):len(magic)+8], js) != sum {
 		return nil, 0, fmt.Errorf("%w: version %d, top %d, checksum", ErrCorrupt, ver, top)
 	}
 	rep := &Report{}
@@ -75,4 +75,12 @@ func Decode(r io.ReaderAt, size int64) (*Report, int, error) {
 		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	return rep, int(top), nil
+}
+
+// checksum is the CRC-32C of the version and top fields and the JSON.
+func checksum(head, js []byte) uint32 {
+	h := core.NewCRC32C()
+	h.Write(head)
+	h.Write(js)
+	return h.Sum32()
 }
