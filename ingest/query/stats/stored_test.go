@@ -33,8 +33,8 @@ func openIndexed(tb testing.TB, path string) core.History {
 }
 
 // checkStored compares the whole-trace report the index stored with
-// Compute's full scan, byte for byte as JSON, for the default top and
-// the stored one.
+// Compute's full scan, as JSON (to show where they differ) and deeply,
+// for tops 1, the default and the stored one.
 func checkStored(t *testing.T, what string, h core.History) {
 	t.Helper()
 	if _, ok := h.(sectioned); !ok {
@@ -56,6 +56,9 @@ func checkStored(t *testing.T, what string, h core.History) {
 		b, _ := json.MarshalIndent(scan, "", " ")
 		if !bytes.Equal(a, b) {
 			t.Fatalf("%s, top %d: the stored report differs from the scan's:\n%s", what, top, firstDiff(a, b))
+		}
+		if !reflect.DeepEqual(fast, scan) { // the variance accumulators too
+			t.Fatalf("%s, top %d: the stored report's JSON is the scan's, not its values", what, top)
 		}
 	}
 	// more than stored: the scan

@@ -3,7 +3,6 @@ package kstats
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,36 +16,35 @@ const SectionName = "whole-trace-stats"
 // Version changes whenever the stored report would differ for the same
 // trace (what Compute derives, the encoding): it is part of the index's
 // fingerprint, so an index of another version is rebuilt.
-const Version = 1
+const Version = 2
 
 // StoredTop is the length of the N-worst lists stored: a query for at
 // most that many reads them from the index.
 const StoredTop = 100
 
 // MaxSection bounds the section a reader accepts (a report of millions
-// of threads is a few hundred MB of JSON).
+// of threads is tens of MB).
 const MaxSection = 1 << 30
 
 // ErrCorrupt: the section is not a report this version wrote.
 var ErrCorrupt = errors.New("whole-trace statistics section damaged")
 
 // magic starts the section, then the version, the top and the CRC-32C of
-// both and of the JSON that follows (each a little-endian uint32).
+// both and of the body that follows (codec.go) (each a little-endian uint32).
 var magic = []byte("ttkstats")
 
 // Encode returns the section's bytes for rep, whose lists hold top
 // occurrences at most.
 func Encode(rep *Report, top int) ([]byte, error) {
-	js, err := json.Marshal(rep)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the whole-trace statistics: %w", err)
-	}
-	out := make([]byte, 0, len(magic)+12+len(js))
+	e := &enc{}
+	e.report(rep)
+	body := e.b
+	out := make([]byte, 0, len(magic)+12+len(body))
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint32(out, Version)
 	out = binary.LittleEndian.AppendUint32(out, uint32(top))
-	out = binary.LittleEndian.AppendUint32(out, checksum(out[len(magic):], js))
-	return append(out, js...), nil
+	out = binary.LittleEndian.AppendUint32(out, checksum(out[len(magic):], body))
+	return append(out, body...), nil
 }
 
 // Decode reads a section of size bytes from r: the report and the length
@@ -66,21 +64,22 @@ func Decode(r io.ReaderAt, size int64) (*Report, int, error) {
 	}
 	le := binary.LittleEndian
 	ver, top, sum := le.Uint32(b[len(magic):]), le.Uint32(b[len(magic)+4:]), le.Uint32(b[len(magic)+8:])
-	js := b[head:]
-	if ver != Version || top > 1<<20 || checksum(b[len(magic):len(magic)+8], js) != sum {
+	body := b[head:]
+	if ver != Version || top > 1<<20 || checksum(b[len(magic):len(magic)+8], body) != sum {
 		return nil, 0, fmt.Errorf("%w: version %d, top %d, checksum", ErrCorrupt, ver, top)
 	}
-	rep := &Report{}
-	if err := json.Unmarshal(js, rep); err != nil {
-		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	d := &dec{b: body}
+	rep := d.report()
+	if d.err != nil {
+		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, d.err)
 	}
 	return rep, int(top), nil
 }
 
-// checksum is the CRC-32C of the version and top fields and the JSON.
-func checksum(head, js []byte) uint32 {
+// checksum is the CRC-32C of the version and top fields and the body.
+func checksum(head, body []byte) uint32 {
 	h := core.NewCRC32C()
 	h.Write(head)
-	h.Write(js)
+	h.Write(body)
 	return h.Sum32()
 }
