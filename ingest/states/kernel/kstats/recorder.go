@@ -29,17 +29,17 @@ const (
 // builder holds it (history.Builder.Modify: a change to the same value is
 // none; two at one instant leave the last).
 type track struct {
-	role  uint8
 	n     int64 // the IRQ or vector number
 	since core.Time
 	value core.Value
-	prev  core.Value // the value of the interval before the current one
-	index int        // the current interval's index in the key's row
-	// touched: changed at the pending instant (Recorder.now)
-	touched bool
-	th      *thread
-	c       *cpu
-	name    *core.Value // IRQ_names/<n>: the last name
+	th    *thread
+	c     *cpu
+	role  uint8
+	// the interval before the current one: its value was null, a
+	// running status
+	prevNull, prevRunning bool
+	later                 bool // the current interval is not the key's first
+	touched               bool // changed at the pending instant (Recorder.now)
 }
 
 // thread is what the recorder sums for one Threads/<tid>.
@@ -144,8 +144,8 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	}
 	if t > tr.since {
 		r.ended(tr, core.Interval{Key: key, Start: tr.since, End: t - 1, Value: tr.value}, true)
-		tr.prev, tr.since = tr.value, t
-		tr.index++
+		tr.prevNull, tr.prevRunning = tr.value.IsNull(), isRunning(status(tr.value))
+		tr.since, tr.later = t, true
 	}
 	tr.value = v
 	if !tr.touched {
@@ -205,7 +205,7 @@ func (r *Recorder) classify(key core.Key) *track {
 			v := core.Null()
 			r.irqNames[n] = &v
 		}
-		tr.role, tr.n, tr.name = roleIRQName, n, r.irqNames[n]
+		tr.role, tr.n = roleIRQName, n
 		return tr
 	}
 	gp := at.Parent(parent)
@@ -308,8 +308,8 @@ func (r *Recorder) ended(tr *track, iv core.Interval, closed bool) {
 		r.usage(int32(iv.Value.Int())).ns += ns
 		tr.c.ns += ns
 	case roleStatus:
-		if closed && tr.index >= 1 && status(iv.Value) == core.ThreadWaitCPU && !isRunning(status(tr.prev)) {
-			r.pending = append(r.pending, pendingEnd{tr, iv, tr.prev.IsNull()})
+		if closed && tr.later && status(iv.Value) == core.ThreadWaitCPU && !tr.prevRunning {
+			r.pending = append(r.pending, pendingEnd{tr, iv, tr.prevNull})
 		}
 	case roleSys:
 		if closed && !null {
@@ -354,7 +354,7 @@ func (r *Recorder) flush() {
 		v, null := tr.value, tr.value.IsNull()
 		switch tr.role {
 		case roleStatus:
-			if tr.index >= 1 && tr.prev.IsNull() && !null && !isRunning(status(v)) {
+			if tr.later && tr.prevNull && !null && !isRunning(status(v)) {
 				r.unseen = append(r.unseen, tr.th.tid)
 			}
 		case roleName:
@@ -375,7 +375,7 @@ func (r *Recorder) flush() {
 			}
 		case roleIRQName:
 			if !null {
-				*tr.name = v
+				*r.irqNames[tr.n] = v
 			}
 		case roleCurrent:
 			runs = append(runs, tr)
@@ -402,7 +402,7 @@ func (r *Recorder) switched(tr *track) {
 	}
 	c.prevNull = null
 	c.intervals++
-	if c.intervals == 1 && tr.index == 1 && !null && len(r.unseen) == 1 && int64(r.unseen[0]) != v.Int() {
+	if c.intervals == 1 && tr.later && !null && len(r.unseen) == 1 && int64(r.unseen[0]) != v.Int() {
 		// the CPU's row starts null and this is its second interval
 		c.seed = &seedRun{tid: r.unseen[0], ns: int64(r.now - r.start)}
 	}

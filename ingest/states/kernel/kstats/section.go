@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/tracetui/tracetui/core"
 )
 
@@ -16,7 +18,7 @@ const SectionName = "whole-trace-stats"
 // Version changes whenever the stored report would differ for the same
 // trace (what Compute derives, the encoding): it is part of the index's
 // fingerprint, so an index of another version is rebuilt.
-const Version = 2
+const Version = 3
 
 // StoredTop is the length of the N-worst lists stored: a query for at
 // most that many reads them from the index.
@@ -29,8 +31,9 @@ const MaxSection = 1 << 30
 // ErrCorrupt: the section is not a report this version wrote.
 var ErrCorrupt = errors.New("whole-trace statistics section damaged")
 
-// magic starts the section, then the version, the top and the CRC-32C of
-// both and of the body that follows (codec.go) (each a little-endian uint32).
+// magic starts the section; then the version, the top and the CRC-32C of
+// both and of the body, each a little-endian uint32; then the body: the
+// report in varints (codec.go), compressed with zstd.
 var magic = []byte("ttkstats")
 
 // Encode returns the section's bytes for rep, whose lists hold top
@@ -38,7 +41,12 @@ var magic = []byte("ttkstats")
 func Encode(rep *Report, top int) ([]byte, error) {
 	e := &enc{}
 	e.report(rep)
-	body := e.b
+	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		return nil, fmt.Errorf("encoding the whole-trace statistics: %w", err)
+	}
+	body := zw.EncodeAll(e.b, nil)
+	zw.Close()
 	out := make([]byte, 0, len(magic)+12+len(body))
 	out = append(out, magic...)
 	out = binary.LittleEndian.AppendUint32(out, Version)
@@ -68,7 +76,16 @@ func Decode(r io.ReaderAt, size int64) (*Report, int, error) {
 	if ver != Version || top > 1<<20 || checksum(b[len(magic):len(magic)+8], body) != sum {
 		return nil, 0, fmt.Errorf("%w: version %d, top %d, checksum", ErrCorrupt, ver, top)
 	}
-	d := &dec{b: body}
+	zr, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(MaxSection))
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the whole-trace statistics: %w", err)
+	}
+	defer zr.Close()
+	raw, err := zr.DecodeAll(body, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	d := &dec{b: raw}
 	rep := d.report()
 	if d.err != nil {
 		return nil, 0, fmt.Errorf("%w: %w", ErrCorrupt, d.err)
