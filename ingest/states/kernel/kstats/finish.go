@@ -43,6 +43,8 @@ func (r *Recorder) Report(end core.Time) *Report {
 	r.syscalls(rep, threads)
 	r.schedLatency(rep, threads)
 	r.interrupts(rep, cpus)
+	// the report holds what is needed: the followed states are garbage
+	r.tracks, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil
 	return rep
 }
 

@@ -158,7 +158,7 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 // track returns key's track, classifying the key on its first change.
 func (r *Recorder) track(key core.Key) *track {
 	if int(key) >= len(r.tracks) {
-		r.tracks = append(r.tracks, make([]*track, int(key)+1-len(r.tracks)+len(r.tracks)/4)...)
+		r.tracks = append(r.tracks, make([]*track, int(key)+1-len(r.tracks)+len(r.tracks))...)
 	}
 	if tr := r.tracks[key]; tr != nil {
 		return tr

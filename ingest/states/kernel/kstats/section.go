@@ -39,7 +39,7 @@ var magic = []byte("ttkstats")
 // Encode returns the section's bytes for rep, whose lists hold top
 // occurrences at most.
 func Encode(rep *Report, top int) ([]byte, error) {
-	e := &enc{}
+	e := &enc{b: make([]byte, 0, 64<<10)}
 	e.report(rep)
 	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
