@@ -10,9 +10,14 @@ import (
 
 // addStatsSection stores the whole trace's statistics, summed by the
 // recorder while the analyses wrote (package kstats), as their section:
-// stats.Compute answers a whole-trace query from it.
+// stats.Compute answers a whole-trace query from it. A trace of more
+// threads than the recorder follows gets none.
 func addStatsSection(b *history.Builder, whole *kstats.Recorder, end core.Time) error {
-	raw, err := kstats.Encode(whole.Report(end), kstats.StoredTop)
+	rep := whole.Report(end)
+	if rep == nil {
+		return nil
+	}
+	raw, err := kstats.Encode(rep, kstats.StoredTop)
 	if err != nil {
 		return err
 	}

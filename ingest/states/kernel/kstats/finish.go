@@ -12,8 +12,12 @@ import (
 // Report ends every followed state at end (the history's last instant,
 // as history.Builder.EndStates does) and returns the whole trace's
 // report: what stats.Compute returns for [start, end+1) with Top r.top
-// and every part. Call it once, after the analyses' last change.
+// and every part; nil when it followed too many threads (MaxThreads).
+// Call it once, after the analyses' last change.
 func (r *Recorder) Report(end core.Time) *Report {
+	if r.off {
+		return nil
+	}
 	r.flush()
 	for k, tr := range r.tracks {
 		if tr != nil && tr != none {
@@ -44,7 +48,7 @@ func (r *Recorder) Report(end core.Time) *Report {
 	r.schedLatency(rep, threads)
 	r.interrupts(rep, cpus)
 	// the report holds what is needed: the followed states are garbage
-	r.tracks, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil
+	r.stop()
 	return rep
 }
 

@@ -113,8 +113,17 @@ type Recorder struct {
 	slowRaise  Worst
 	unseen     []int32 // threads whose status became known, not running, at now
 	roots      [3]core.Key
-	err        error
+	// MaxThreads bounds the threads followed: past it the recorder stops
+	// (its memory is about 2 KB a thread, what the report holds) and
+	// Report returns nil; Compute then scans. 0: no bound.
+	MaxThreads int
+	off        bool
 }
+
+// DefaultMaxThreads is NewRecorder's MaxThreads: 100 000 threads are
+// about 200 MB more at the index build's peak, and a scan of them takes
+// seconds; 1.6 M threads would be 3 GB.
+const DefaultMaxThreads = 100_000
 
 // none is the track of every attribute the statistics do not read.
 var none = &track{role: roleNone}
@@ -126,13 +135,16 @@ func NewRecorder(sink core.StateSink, start core.Time, top int) *Recorder {
 		threads: map[core.Key]*thread{}, byTID: map[int32]*thread{}, cpus: map[core.Key]*cpu{},
 		irqNames: map[int64]*core.Value{}, use: map[int32]*usage{}, firstSw: map[core.Time]bool{},
 		slowCalls: Worst{N: top}, slowSched: Worst{N: top}, slowIRQ: Worst{N: top}, slowRaise: Worst{N: top},
-		roots: [3]core.Key{-1, -1, -1}}
+		roots: [3]core.Key{-1, -1, -1}, MaxThreads: DefaultMaxThreads}
 }
 
 // Modify implements [core.StateSink].
 func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	if err := r.StateSink.Modify(key, t, v); err != nil {
 		return err
+	}
+	if r.off {
+		return nil
 	}
 	if t > r.now {
 		r.flush()
@@ -164,6 +176,9 @@ func (r *Recorder) track(key core.Key) *track {
 		return tr
 	}
 	tr := r.classify(key)
+	if r.off { // too many threads: stopped
+		return none
+	}
 	r.tracks[key] = tr
 	return tr
 }
@@ -273,6 +288,10 @@ func (r *Recorder) thread(k core.Key) *thread {
 	}
 	tid, err := strconv.ParseInt(r.Attributes().Name(k), 10, 32)
 	if err != nil || tid <= 0 {
+		return nil
+	}
+	if r.MaxThreads > 0 && len(r.threads) >= r.MaxThreads {
+		r.stop()
 		return nil
 	}
 	th := &thread{tid: int32(tid), forkAt: -1, name: core.Null(), pid: core.Null()}
@@ -463,4 +482,10 @@ func status(v core.Value) core.ThreadStatus {
 
 func isRunning(s core.ThreadStatus) bool {
 	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
+}
+
+// stop gives up: too many threads to follow.
+func (r *Recorder) stop() {
+	r.off = true
+	r.tracks, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil
 }

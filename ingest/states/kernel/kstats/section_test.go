@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"strconv"
 	"testing"
+
+	"github.com/tracetui/tracetui/core"
 )
 
 func sampleReport() *Report {
@@ -64,4 +67,35 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		Decode(bytes.NewReader(b), int64(len(b)))
 	})
+}
+
+// TestMaxThreads: past MaxThreads the recorder stops, passes every change
+// on, and reports nothing.
+func TestMaxThreads(t *testing.T) {
+	for _, max := range []int{0, 3} {
+		h := core.NewMemHistory(0)
+		r := NewRecorder(h, 0, 10)
+		r.MaxThreads = max
+		at := r.Attributes()
+		cur := at.AddPath(core.AttrCPUs, "0", core.AttrCurrentThread)
+		for tid := 1; tid <= 5; tid++ {
+			k := at.AddPath(core.AttrThreads, strconv.Itoa(tid))
+			if err := r.Modify(k, core.Time(tid), core.Int32(int32(core.ThreadRunUser))); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Modify(cur, core.Time(tid), core.Int32(int32(tid))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rep := r.Report(10)
+		if got := h.Value(cur); got != core.Int32(5) {
+			t.Errorf("max %d: the sink has %v, want 5", max, got)
+		}
+		if max == 3 && rep != nil {
+			t.Errorf("max 3: a report of %d threads", len(rep.CPUUsage.Threads))
+		}
+		if max == 0 && (rep == nil || len(rep.CPUUsage.Threads) != 5) {
+			t.Errorf("max 0: %+v, want 5 threads", rep)
+		}
+	}
 }
