@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
@@ -88,7 +89,7 @@ func TestStoredReal(t *testing.T) {
 		ctfs, _ := filepath.Glob(filepath.Join(dir, "ctf", "*"))
 		paths = append(paths, ctfs...)
 	}
-	for _, g := range []string{"../diff/testdata/*.dat", "../../tracedat/testdata/*.dat", "../../perfdata/testdata/*.data", "../../perfdata/testdata/*.perf"} {
+	for _, g := range []string{"../diff/testdata/*.dat", "../../tracedat/testdata/*.dat", "../../perfdata/testdata/*.data", "../../perfdata/testdata/*.perf", "../critpath/testdata/*.txt"} {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}
@@ -160,5 +161,17 @@ func TestStoredDamaged(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s section: the report is not the scan's", what)
 		}
+	}
+}
+
+// TestStoredEnv: the same on the traces listed in TRACETUI_STATS_STORED
+// (comma-separated paths: big local captures; skipped when unset).
+func TestStoredEnv(t *testing.T) {
+	env := os.Getenv("TRACETUI_STATS_STORED")
+	if env == "" {
+		t.Skip("TRACETUI_STATS_STORED not set")
+	}
+	for _, p := range strings.Split(env, ",") {
+		checkStored(t, p, openIndexed(t, p))
 	}
 }
