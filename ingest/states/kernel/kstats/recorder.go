@@ -98,7 +98,8 @@ type Recorder struct {
 	core.StateSink
 	start, now core.Time
 	top        int
-	tracks     []*track
+	tracks     []*track // by key: nil not classified yet, none not followed
+	free       []track  // the page tracks are taken from
 	touched    []*track
 	pending    []pendingEnd
 	threads    map[core.Key]*thread // by Threads/<tid> key
@@ -175,9 +176,23 @@ func (r *Recorder) track(key core.Key) *track {
 	if tr := r.tracks[key]; tr != nil {
 		return tr
 	}
-	tr := r.classify(key)
-	if r.off { // too many threads: stopped
+	var t track
+	if !r.classify(key, &t) || r.off { // r.off: too many threads, stopped
+		if !r.off {
+			r.tracks[key] = none
+		}
 		return none
+	}
+	// tracks are allocated a page at a time (stable pointers, one
+	// allocation per 1024 followed keys)
+	if len(r.free) == 0 {
+		r.free = make([]track, 1024)
+	}
+	tr := &r.free[0]
+	r.free = r.free[1:]
+	*tr = t
+	if tr.role == roleSysErr {
+		tr.th.sysErr = tr
 	}
 	r.tracks[key] = tr
 	return tr
@@ -193,44 +208,44 @@ func (r *Recorder) root(i int, name string) core.Key {
 	return r.roots[i]
 }
 
-// classify finds key's role from its path, with the parsing of
-// stats.Compute's findKeys.
-func (r *Recorder) classify(key core.Key) *track {
+// classify fills tr with key's role from its path (the parsing of
+// stats.Compute's findKeys), false when the statistics do not read key.
+func (r *Recorder) classify(key core.Key, tr *track) bool {
 	at := r.Attributes()
 	parent := at.Parent(key)
 	if parent < 0 {
-		return none
+		return false
 	}
 	threads, cpus, names := r.root(0, core.AttrThreads), r.root(1, core.AttrCPUs), r.root(2, core.AttrIRQNames)
-	tr := &track{since: r.start}
+	tr.since = r.start
 	switch {
 	case threads >= 0 && parent == threads:
 		th := r.thread(key)
 		if th == nil {
-			return none
+			return false
 		}
 		tr.role, tr.th = roleStatus, th
-		return tr
+		return true
 	case names >= 0 && parent == names:
 		n, err := strconv.ParseInt(at.Name(key), 10, 64)
 		if err != nil {
-			return none
+			return false
 		}
 		if r.irqNames[n] == nil {
 			v := core.Null()
 			r.irqNames[n] = &v
 		}
 		tr.role, tr.n = roleIRQName, n
-		return tr
+		return true
 	}
 	gp := at.Parent(parent)
 	switch {
 	case gp < 0:
-		return none
+		return false
 	case threads >= 0 && gp == threads:
 		th := r.thread(parent)
 		if th == nil {
-			return none
+			return false
 		}
 		tr.th = th
 		switch at.Name(key) {
@@ -243,30 +258,30 @@ func (r *Recorder) classify(key core.Key) *track {
 		case core.AttrSystemCall:
 			tr.role, th.hasSys = roleSys, true
 		case core.AttrSyscallError:
-			tr.role, th.sysErr = roleSysErr, tr
+			tr.role = roleSysErr // th.sysErr: set by track
 		case core.AttrPrio:
 			tr.role, th.hasPrio = rolePrio, true
 		default:
-			return none
+			return false
 		}
-		return tr
+		return true
 	case cpus >= 0 && gp == cpus && at.Name(key) == core.AttrCurrentThread:
 		if tr.c = r.cpu(parent); tr.c == nil {
-			return none
+			return false
 		}
 		tr.role = roleCurrent
-		return tr
+		return true
 	}
 	ggp := at.Parent(gp)
 	if cpus < 0 || ggp != cpus {
-		return none
+		return false
 	}
 	if tr.c = r.cpu(gp); tr.c == nil {
-		return none
+		return false
 	}
 	n, err := strconv.ParseInt(at.Name(key), 10, 64)
 	if err != nil {
-		return none
+		return false
 	}
 	tr.n = n
 	switch at.Name(parent) {
@@ -275,9 +290,9 @@ func (r *Recorder) classify(key core.Key) *track {
 	case core.AttrSoftIRQs:
 		tr.role = roleSoft
 	default:
-		return none
+		return false
 	}
-	return tr
+	return true
 }
 
 // thread returns the thread of Threads/<tid> key k, nil for the idle
@@ -487,5 +502,5 @@ func isRunning(s core.ThreadStatus) bool {
 // stop gives up: too many threads to follow.
 func (r *Recorder) stop() {
 	r.off = true
-	r.tracks, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil
+	r.tracks, r.free, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil, nil
 }
