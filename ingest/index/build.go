@@ -172,12 +172,6 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		req.progress(src.Progress())
 	}
 
-	if whole != nil {
-		if err := addStatsSection(b, whole, end); err != nil {
-			return err
-		}
-		whole = nil
-	}
 	size, r, err := ew.Finish()
 	if err != nil {
 		return err
@@ -213,18 +207,39 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	arrange := func() { rows = pstree.ControlFlow(rec.Attributes(), table) }
 	arranged := make(chan struct{})
 	beside := rec != nil && b.Attributes().Len() < history.ReturnMemoryFrom
+	// The whole trace's statistics are summed up and encoded beside the
+	// states' end too (0.3 s of 1.5 at 50 000 threads).
+	var stats []byte
+	var statsErr error
+	summed := make(chan struct{})
 	if beside {
 		go func() {
 			defer close(arranged)
 			arrange()
 		}()
+		go func() {
+			defer close(summed)
+			stats, statsErr = encodeStats(whole, end)
+		}()
 	} else {
 		close(arranged)
+		stats, statsErr = encodeStats(whole, end)
+		close(summed)
 	}
 	err = b.EndStates(end)
 	<-arranged // before any return: the rows read the builder's tree
+	<-summed
 	if err != nil {
 		return err
+	}
+	if statsErr != nil {
+		return statsErr
+	}
+	whole = nil
+	if stats != nil {
+		if err := b.AddSection(kstats.SectionName, int64(len(stats)), bytes.NewReader(stats)); err != nil {
+			return err
+		}
 	}
 	if rec != nil {
 		if !beside {
