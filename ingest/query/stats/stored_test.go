@@ -15,6 +15,7 @@ import (
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/ingest/gen"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 	"github.com/tracetui/tracetui/ingest/index"
 	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 	"github.com/tracetui/tracetui/ingest/trace"
@@ -82,7 +83,8 @@ func firstDiff(a, b []byte) string {
 }
 
 // TestStoredReal: the stored report is the scan's on every shared CTF
-// trace and the committed trace.dat and perf.data recordings.
+// trace, the committed trace.dat, perf.data and ftrace text recordings
+// and a generated Chrome trace.
 func TestStoredReal(t *testing.T) {
 	var paths []string
 	if dir := coretest.SharedTraces(t); dir != "" {
@@ -93,6 +95,8 @@ func TestStoredReal(t *testing.T) {
 		m, _ := filepath.Glob(g)
 		paths = append(paths, m...)
 	}
+	chrome, _ := gentest.ChromeTrace(t, 1) // another analysis's attributes
+	paths = append(paths, chrome)
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
 			tr, err := trace.Open(context.Background(), p, index.Options{IndexPath: filepath.Join(t.TempDir(), "index")})
