@@ -60,7 +60,7 @@ type cpu struct {
 	ns         int64 // busy time
 	prevNull   bool  // the Current_thread state machine of stats.currentThreads
 	seen       bool
-	intervals  int // Current_thread intervals started after the first
+	ended      int // Current_thread intervals ended by a change
 	hard, soft map[int64]*Stats
 	raise      map[int64]*Stats
 	seed       *seedRun
@@ -335,6 +335,9 @@ func (r *Recorder) ended(tr *track, iv core.Interval, closed bool) {
 	null := iv.Value.IsNull()
 	switch tr.role {
 	case roleCurrent:
+		if closed {
+			tr.c.ended++
+		}
 		if null || iv.Value.Int() <= 0 {
 			return
 		}
@@ -435,8 +438,7 @@ func (r *Recorder) switched(tr *track) {
 		r.firstSw[r.now], c.seen = true, true
 	}
 	c.prevNull = null
-	c.intervals++
-	if c.intervals == 1 && tr.later && !null && len(r.unseen) == 1 && int64(r.unseen[0]) != v.Int() {
+	if c.ended == 1 && tr.prevNull && !null && len(r.unseen) == 1 && int64(r.unseen[0]) != v.Int() {
 		// the CPU's row starts null and this is its second interval
 		c.seed = &seedRun{tid: r.unseen[0], ns: int64(r.now - r.start)}
 	}
