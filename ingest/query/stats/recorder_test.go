@@ -36,7 +36,13 @@ func randomChanges(rng *rand.Rand) (changes []change, end core.Time) {
 	for range 20 + rng.IntN(400) {
 		t := core.Time(rng.IntN(int(end) + 1))
 		tid := strconv.Itoa(1 + rng.IntN(threads))
+		if rng.IntN(40) == 0 { // an idle thread's name, no thread id
+			tid = "0_" + strconv.Itoa(rng.IntN(cpus))
+		}
 		cpu := strconv.Itoa(rng.IntN(cpus))
+		if rng.IntN(60) == 0 {
+			cpu = "x"
+		}
 		var c change
 		switch rng.IntN(11) {
 		case 0, 1, 2:
@@ -53,7 +59,8 @@ func randomChanges(rng *rand.Rand) (changes []change, end core.Time) {
 			}
 			c = change{"Threads/" + tid + "/" + field, t, pick(6, func() core.Value { return v })}
 		case 6, 7:
-			c = change{"CPUs/" + cpu + "/Current_thread", t, pick(8, func() core.Value { return core.Int32(int32(rng.IntN(threads + 1))) })}
+			// 0: the idle thread; threads+1: none of Threads
+			c = change{"CPUs/" + cpu + "/Current_thread", t, pick(8, func() core.Value { return core.Int32(int32(rng.IntN(threads + 2))) })}
 		case 8:
 			c = change{"CPUs/" + cpu + "/IRQs/" + strconv.Itoa(rng.IntN(3)), t, pick(2, func() core.Value { return core.Int32(int32(core.CPUStatusIRQ)) })}
 		case 9:
