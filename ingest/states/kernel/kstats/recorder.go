@@ -489,18 +489,6 @@ func (r *Recorder) settle(p pendingEnd) {
 	}
 }
 
-// status reads a thread status value (-1 for null).
-func status(v core.Value) core.ThreadStatus {
-	if v.IsNull() {
-		return -1
-	}
-	return core.ThreadStatus(v.Int())
-}
-
-func isRunning(s core.ThreadStatus) bool {
-	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
-}
-
 // stop gives up: too many threads to follow.
 func (r *Recorder) stop() {
 	r.off = true
