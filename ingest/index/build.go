@@ -18,6 +18,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/index/eventindex"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/ingest/states"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // classLister is implemented by sources that know their event classes up
@@ -104,7 +105,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		}
 	}()
 	var analyses []states.Analysis
-	var rec *pstree.Recorder // the analyses' writes, for the process tree section
+	var rec *pstree.Recorder   // the analyses' writes, for the process tree section
+	var whole *kstats.Recorder // the whole trace's statistics, for their section
 	var last core.Time
 	for n := int64(0); ; n++ {
 		if n%progressEvery == 0 {
@@ -126,7 +128,8 @@ func build(ctx context.Context, req buildRequest) (err error) {
 			if b, err = history.Create(req.path, ev.Time, buildOptions(ctx, req)); err != nil {
 				return err
 			}
-			rec = pstree.NewRecorder(b)
+			whole = kstats.NewRecorder(b, ev.Time, kstats.StoredTop)
+			rec = pstree.NewRecorder(whole)
 			info, classes := rd.first()
 			analyses = states.Choose(info, classes, rec, req.arch)
 		}
@@ -204,18 +207,39 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	arrange := func() { rows = pstree.ControlFlow(rec.Attributes(), table) }
 	arranged := make(chan struct{})
 	beside := rec != nil && b.Attributes().Len() < history.ReturnMemoryFrom
+	// The whole trace's statistics are summed up and encoded beside the
+	// states' end too (0.3 s of 1.5 at 50 000 threads).
+	var stats []byte
+	var statsErr error
+	summed := make(chan struct{})
 	if beside {
 		go func() {
 			defer close(arranged)
 			arrange()
 		}()
+		go func() {
+			defer close(summed)
+			stats, statsErr = encodeStats(whole, end)
+		}()
 	} else {
 		close(arranged)
+		stats, statsErr = encodeStats(whole, end)
+		close(summed)
 	}
 	err = b.EndStates(end)
 	<-arranged // before any return: the rows read the builder's tree
+	<-summed
 	if err != nil {
 		return err
+	}
+	if statsErr != nil {
+		return statsErr
+	}
+	whole = nil
+	if stats != nil {
+		if err := b.AddSection(kstats.SectionName, int64(len(stats)), bytes.NewReader(stats)); err != nil {
+			return err
+		}
 	}
 	if rec != nil {
 		if !beside {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -75,6 +76,12 @@ var (
 )
 
 func (g guardedHistory) Attributes() *core.AttributeTree { return g.tree.Attributes() }
+
+// Section returns a named section of the index (history.Tree.Section):
+// stats.Compute reads the whole trace's report from it.
+func (g guardedHistory) Section(name string) (*io.SectionReader, error) {
+	return g.tree.Section(name)
+}
 
 func (g guardedHistory) Bounds() (start, end core.Time) { return g.tree.Bounds() }
 

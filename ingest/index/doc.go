@@ -11,7 +11,9 @@
 //
 //	files -> reader (ingest/<format>) -> core.Event -> read-ahead
 //	      -> analyses (ingest/states) -> history.Builder (R-SHT)
-//	      -> event index (eventindex), process table (pstree)
+//	      -> event index (eventindex), process table (pstree),
+//	         whole-trace statistics (ingest/states/kernel/kstats: summed
+//	         from the analyses' writes, stored in their section)
 //
 // Reading an opened index (event table, filters, density) is package
 // ingest/trace; analyses over it are under ingest/query.

@@ -16,6 +16,7 @@ import (
 	"github.com/tracetui/tracetui/ingest/index/eventindex"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/ingest/states"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // Options says how to open a trace.
@@ -106,6 +107,7 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 func indexVersions(opts Options) string {
 	return "history" + strconv.Itoa(history.FormatVersion) + "-states:" + states.Version() +
 		"-formats:" + ingest.Versions() + "-pstree" + strconv.Itoa(pstree.RowsVersion) +
+		"-kstats" + strconv.Itoa(kstats.Version) +
 		"-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
 }
 

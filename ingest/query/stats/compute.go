@@ -9,6 +9,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // Options selects the range and the length of the N-worst lists.
@@ -30,6 +31,9 @@ type Options struct {
 	// rows are read in, one after the other. 0 chooses it from the
 	// history's size; tests set it.
 	TimeWindows int
+	// Scan reads the history even for the whole trace, whose report the
+	// index stores (stored.go): tests compare the two.
+	Scan bool
 }
 
 // Part is a set of analyses.
@@ -90,16 +94,16 @@ type query struct {
 // accumulators are what the analyses sum over the batches of threads.
 type accumulators struct {
 	usageAt   map[int32]int // tid -> its row in CPUUsage.Threads
-	calls     map[string]*callStats
-	slowCalls worst
-	slowSched worst
+	calls     map[string]*kstats.CallStats
+	slowCalls kstats.Worst
+	slowSched kstats.Worst
 	procs     map[int32]*LatencyRow
 	firstSw   map[core.Time]bool
 }
 
 func newAccumulators(top int) *accumulators {
-	return &accumulators{usageAt: map[int32]int{}, calls: map[string]*callStats{}, slowCalls: worst{n: top},
-		slowSched: worst{n: top}, procs: map[int32]*LatencyRow{}}
+	return &accumulators{usageAt: map[int32]int{}, calls: map[string]*kstats.CallStats{}, slowCalls: kstats.Worst{N: top},
+		slowSched: kstats.Worst{N: top}, procs: map[int32]*LatencyRow{}}
 }
 
 // Compute runs every analysis over h in o's range. It reads the history
@@ -122,6 +126,11 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	}
 	if o.Parts == 0 {
 		o.Parts = AllParts
+	}
+	if q.from == start && q.to == end+1 && o.Parts == AllParts && !o.Scan {
+		if rep := stored(h, o.Top); rep != nil {
+			return rep, nil
+		}
 	}
 	// The threads' states (status, system calls, errors, priorities) are
 	// most of a trace's intervals: they are read a batch of threads at a
@@ -370,14 +379,6 @@ func (q *query) pid(tid int32) (int32, bool) {
 		}
 	}
 	return tid, false
-}
-
-// softName names a soft IRQ vector.
-func softName(v int64) string {
-	if v >= 0 && v < int64(len(softNames)) {
-		return softNames[v]
-	}
-	return strconv.FormatInt(v, 10)
 }
 
 // threadName formats "comm (tid)" for occurrence names.

@@ -52,7 +52,13 @@ func (q *query) cpuUsage(rep *Report, a *accumulators, ct *currentTime) {
 	}
 	byTID := ct.byTID
 	procs := map[int32]*ProcessUsage{}
-	for tid, u := range byTID {
+	tids := make([]int32, 0, len(byTID))
+	for tid := range byTID {
+		tids = append(tids, tid)
+	}
+	slices.Sort(tids) // a process's name, when its own thread has none, is its first thread's
+	for _, tid := range tids {
+		u := byTID[tid]
 		var known bool
 		u.PID, known = q.pid(tid)
 		u.Comm, u.Percent = q.comm(tid), pct(u.NS)

@@ -127,7 +127,7 @@ func (q *query) currentThreads(ctx context.Context, h core.History, n int, seed 
 				runs = append(runs, runOf{iv.Start, cpu, tid})
 			}
 		}
-		slices.SortFunc(runs, func(a, b runOf) int { return cmp.Compare(a.start, b.start) })
+		slices.SortFunc(runs, func(a, b runOf) int { return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.cpu, b.cpu)) })
 		ct.moves(runs)
 	}
 	return ct, nil

@@ -26,7 +26,7 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 				continue // switched out preempted by a CPU's first switch: it was running, not woken
 			}
 			s.Add(iv.Duration())
-			slow.add(Occurrence{Name: q.threadName(th.tid), TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())})
+			slow.Add(Occurrence{Name: q.threadName(th.tid), TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
 		}
 		if s.Count == 0 {
 			continue
@@ -57,7 +57,7 @@ func (q *query) schedFinish(rep *Report, a *accumulators) {
 	byMax := func(a, b LatencyRow) int { return cmp.Or(cmp.Compare(b.MaxNS, a.MaxNS), cmp.Compare(a.TID, b.TID)) }
 	slices.SortFunc(rep.SchedLatency, byMax)
 	slices.SortFunc(rep.ProcessLatency, byMax)
-	rep.Slowest.SchedLatency = a.slowSched.list
+	rep.Slowest.SchedLatency = a.slowSched.List(nil)
 }
 
 // status reads a thread status value (-1 for null).

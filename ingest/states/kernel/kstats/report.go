@@ -1,8 +1,8 @@
-package stats
+package kstats
 
 import "strconv"
 
-// Report is what [Compute] returns; its JSON form is the schema the stats
+// Report is what stats.Compute (ingest/query/stats) returns; its JSON form is the schema the stats
 // command prints (README, "tracetui stats").
 type Report struct {
 	FromNS int64 `json:"from_ns"`
@@ -103,6 +103,14 @@ type Slowest struct {
 	SchedLatency []Occurrence `json:"sched_latency"`
 	IRQs         []Occurrence `json:"irqs"`
 	SoftRaise    []Occurrence `json:"softirq_raise_latency"`
+}
+
+// SoftName names a soft IRQ vector (its number past the known ones).
+func SoftName(v int64) string {
+	if v >= 0 && v < int64(len(softNames)) {
+		return softNames[v]
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 // softNames are Linux's soft IRQ vector names (include/linux/interrupt.h),

@@ -1,4 +1,4 @@
-package stats
+package kstats
 
 import (
 	"math"
@@ -95,32 +95,73 @@ type Occurrence struct {
 	DurationNS int64  `json:"duration_ns"`
 }
 
-// worst keeps the n longest occurrences, longest first (ties: earliest
-// first, so results do not depend on query order).
-type worst struct {
-	n    int
-	list []Occurrence
+// Worst keeps the N longest occurrences, longest first. The order is
+// total (duration, then start, thread, CPU and the caller's kind and
+// number), so the list does not depend on the order occurrences are added
+// in: a whole-trace pass in time order and stats.Compute's pass thread by
+// thread keep the same N.
+type Worst struct {
+	N    int
+	list []ranked
 }
 
-func longer(a, b Occurrence) bool {
+// ranked is an occurrence with the caller's tie-breakers.
+type ranked struct {
+	Occurrence
+	kind int8
+	n    int64
+}
+
+func longer(a, b *ranked) bool {
 	if a.DurationNS != b.DurationNS {
 		return a.DurationNS > b.DurationNS
 	}
-	return a.StartNS < b.StartNS
+	if a.StartNS != b.StartNS {
+		return a.StartNS < b.StartNS
+	}
+	if a.TID != b.TID {
+		return a.TID < b.TID
+	}
+	if a.CPU != b.CPU {
+		return a.CPU < b.CPU
+	}
+	if a.kind != b.kind {
+		return a.kind < b.kind
+	}
+	return a.n < b.n
 }
 
-func (w *worst) add(o Occurrence) {
-	if w.n <= 0 || len(w.list) == w.n && !longer(o, w.list[w.n-1]) {
+// Add records o; kind and n break ties between occurrences of one thread
+// and CPU at one instant (an interrupt's kind and number).
+func (w *Worst) Add(o Occurrence, kind int8, n int64) {
+	r := ranked{o, kind, n}
+	if w.N <= 0 || len(w.list) == w.N && !longer(&r, &w.list[w.N-1]) {
 		return
 	}
-	i, _ := slices.BinarySearchFunc(w.list, o, func(x, y Occurrence) int {
-		if longer(x, y) {
+	i, _ := slices.BinarySearchFunc(w.list, r, func(x, y ranked) int {
+		if longer(&x, &y) {
 			return -1
 		}
 		return 1
 	})
-	if len(w.list) == w.n {
-		w.list = w.list[:w.n-1]
+	if len(w.list) == w.N {
+		w.list = w.list[:w.N-1]
 	}
-	w.list = slices.Insert(w.list, i, o)
+	w.list = slices.Insert(w.list, i, r)
+}
+
+// List returns the occurrences, longest first (nil when none), named by
+// name when it is not nil (from the occurrence, its kind and number).
+func (w *Worst) List(name func(o Occurrence, kind int8, n int64) string) []Occurrence {
+	if len(w.list) == 0 {
+		return nil
+	}
+	out := make([]Occurrence, len(w.list))
+	for i, r := range w.list {
+		out[i] = r.Occurrence
+		if name != nil {
+			out[i].Name = name(r.Occurrence, r.kind, r.n)
+		}
+	}
+	return out
 }

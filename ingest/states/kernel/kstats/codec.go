@@ -1,0 +1,325 @@
+package kstats
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"slices"
+)
+
+// The section's body is the report in varints, every field in
+// declaration order; a slice is its length + 1 (0: nil, so a report
+// decodes to one deeply equal to the one encoded, the variance
+// accumulator included), a string its length and bytes, a float64 its
+// bits. JSON was 2.5 times larger and took longer to decode than the
+// scan it replaces (50 000 threads: 42 MB, 0.9 s).
+
+type enc struct{ b []byte }
+
+func (e *enc) int(v int64)     { e.b = binary.AppendVarint(e.b, v) }
+func (e *enc) uint(v uint64)   { e.b = binary.AppendUvarint(e.b, v) }
+func (e *enc) float(v float64) { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v)) }
+func (e *enc) str(s string)    { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+
+// n writes a slice's length + 1, 0 for nil.
+func (e *enc) n(l int, isNil bool) {
+	if isNil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(l) + 1)
+}
+
+func (e *enc) stats(s *Stats) {
+	e.int(s.Count)
+	e.int(s.MinNS)
+	e.float(s.MeanNS)
+	e.int(s.MaxNS)
+	e.float(s.StdevNS)
+	e.int(s.TotalNS)
+	e.float(s.m2)
+	e.n(len(s.Histogram), s.Histogram == nil)
+	for _, c := range s.Histogram {
+		e.int(c)
+	}
+}
+
+func (e *enc) occurrences(l []Occurrence) {
+	e.n(len(l), l == nil)
+	for _, o := range l {
+		e.str(o.Name)
+		e.int(int64(o.TID))
+		e.int(int64(o.CPU))
+		e.int(o.StartNS)
+		e.int(o.DurationNS)
+	}
+}
+
+func (e *enc) syscalls(l []SyscallRow) {
+	e.n(len(l), l == nil)
+	for i := range l {
+		r := &l[i]
+		e.str(r.Name)
+		e.stats(&r.Stats)
+		e.n(len(r.Returns), r.Returns == nil)
+		keys := make([]string, 0, len(r.Returns))
+		for k := range r.Returns {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			e.str(k)
+			e.int(r.Returns[k])
+		}
+	}
+}
+
+func (e *enc) latency(l []LatencyRow) {
+	e.n(len(l), l == nil)
+	for i := range l {
+		e.int(int64(l[i].TID))
+		e.int(int64(l[i].PID))
+		e.str(l[i].Comm)
+		e.stats(&l[i].Stats)
+	}
+}
+
+func (e *enc) irqs(l []IRQRow) {
+	e.n(len(l), l == nil)
+	for i := range l {
+		e.str(l[i].Kind)
+		e.int(l[i].IRQ)
+		e.str(l[i].Name)
+		e.stats(&l[i].Stats)
+	}
+}
+
+func (e *enc) int32s(l []int32) {
+	e.n(len(l), l == nil)
+	for _, v := range l {
+		e.int(int64(v))
+	}
+}
+
+func (e *enc) report(r *Report) {
+	e.int(r.FromNS)
+	e.int(r.ToNS)
+	u := &r.CPUUsage
+	e.n(len(u.Threads), u.Threads == nil)
+	for _, t := range u.Threads {
+		e.int(int64(t.TID))
+		e.int(int64(t.PID))
+		e.str(t.Comm)
+		e.int(t.NS)
+		e.float(t.Percent)
+		e.int(t.Migrations)
+		e.int32s(t.Prios)
+	}
+	e.n(len(u.Processes), u.Processes == nil)
+	for _, p := range u.Processes {
+		e.int(int64(p.PID))
+		e.str(p.Comm)
+		e.int(p.NS)
+		e.float(p.Percent)
+		e.int32s(p.Threads)
+	}
+	e.n(len(u.CPUs), u.CPUs == nil)
+	for _, c := range u.CPUs {
+		e.int(int64(c.CPU))
+		e.int(c.NS)
+		e.float(c.Percent)
+	}
+	e.syscalls(r.Syscalls)
+	e.n(len(r.ThreadSyscalls), r.ThreadSyscalls == nil)
+	for _, t := range r.ThreadSyscalls {
+		e.int(int64(t.TID))
+		e.str(t.Comm)
+		e.syscalls(t.Syscalls)
+	}
+	e.latency(r.SchedLatency)
+	e.latency(r.ProcessLatency)
+	e.irqs(r.IRQs)
+	e.irqs(r.SoftRaise)
+	for _, l := range [][]Occurrence{r.Slowest.Syscalls, r.Slowest.SchedLatency, r.Slowest.IRQs, r.Slowest.SoftRaise} {
+		e.occurrences(l)
+	}
+}
+
+var errShort = errors.New("truncated or malformed body")
+
+// dec reads what enc wrote; the first error sticks and every later read
+// returns zero values.
+type dec struct {
+	b   []byte
+	err error
+}
+
+func (d *dec) fail() {
+	if d.err == nil {
+		d.err = errShort
+	}
+	d.b = nil
+}
+
+func (d *dec) int() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) uint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *dec) i32() int32 {
+	v := d.int()
+	if v != int64(int32(v)) {
+		d.fail()
+		return 0
+	}
+	return int32(v)
+}
+
+func (d *dec) float() float64 {
+	if len(d.b) < 8 {
+		d.fail()
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.b))
+	d.b = d.b[8:]
+	return v
+}
+
+func (d *dec) str() string {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+// n reads a slice's length (-1: nil); each element takes a byte at
+// least, so a length past the bytes left is damage, not an allocation.
+func (d *dec) n() int {
+	v := d.uint()
+	if v > uint64(len(d.b))+1 {
+		d.fail()
+		return -1
+	}
+	return int(v) - 1
+}
+
+// slice makes a slice of n elements (nil for -1).
+func slice[T any](n int) []T {
+	if n < 0 {
+		return nil
+	}
+	return make([]T, n)
+}
+
+func (d *dec) stats(s *Stats) {
+	s.Count, s.MinNS, s.MeanNS, s.MaxNS = d.int(), d.int(), d.float(), d.int()
+	s.StdevNS, s.TotalNS, s.m2 = d.float(), d.int(), d.float()
+	s.Histogram = slice[int64](d.n())
+	for i := range s.Histogram {
+		s.Histogram[i] = d.int()
+	}
+}
+
+func (d *dec) occurrences() []Occurrence {
+	l := slice[Occurrence](d.n())
+	for i := range l {
+		l[i] = Occurrence{Name: d.str(), TID: d.i32(), CPU: d.i32(), StartNS: d.int(), DurationNS: d.int()}
+	}
+	return l
+}
+
+func (d *dec) syscalls() []SyscallRow {
+	l := slice[SyscallRow](d.n())
+	for i := range l {
+		r := &l[i]
+		r.Name = d.str()
+		d.stats(&r.Stats)
+		if n := d.n(); n >= 0 {
+			r.Returns = make(map[string]int64, n)
+			for range n {
+				k := d.str()
+				r.Returns[k] = d.int()
+			}
+		}
+	}
+	return l
+}
+
+func (d *dec) latency() []LatencyRow {
+	l := slice[LatencyRow](d.n())
+	for i := range l {
+		l[i].TID, l[i].PID, l[i].Comm = d.i32(), d.i32(), d.str()
+		d.stats(&l[i].Stats)
+	}
+	return l
+}
+
+func (d *dec) irqs() []IRQRow {
+	l := slice[IRQRow](d.n())
+	for i := range l {
+		l[i].Kind, l[i].IRQ, l[i].Name = d.str(), d.int(), d.str()
+		d.stats(&l[i].Stats)
+	}
+	return l
+}
+
+func (d *dec) int32s() []int32 {
+	l := slice[int32](d.n())
+	for i := range l {
+		l[i] = d.i32()
+	}
+	return l
+}
+
+func (d *dec) report() *Report {
+	r := &Report{FromNS: d.int(), ToNS: d.int()}
+	u := &r.CPUUsage
+	u.Threads = slice[ThreadUsage](d.n())
+	for i := range u.Threads {
+		t := &u.Threads[i]
+		t.TID, t.PID, t.Comm, t.NS = d.i32(), d.i32(), d.str(), d.int()
+		t.Percent, t.Migrations, t.Prios = d.float(), d.int(), d.int32s()
+	}
+	u.Processes = slice[ProcessUsage](d.n())
+	for i := range u.Processes {
+		p := &u.Processes[i]
+		p.PID, p.Comm, p.NS, p.Percent, p.Threads = d.i32(), d.str(), d.int(), d.float(), d.int32s()
+	}
+	u.CPUs = slice[CPURow](d.n())
+	for i := range u.CPUs {
+		u.CPUs[i] = CPURow{CPU: d.i32(), NS: d.int(), Percent: d.float()}
+	}
+	r.Syscalls = d.syscalls()
+	r.ThreadSyscalls = slice[ThreadSyscalls](d.n())
+	for i := range r.ThreadSyscalls {
+		t := &r.ThreadSyscalls[i]
+		t.TID, t.Comm, t.Syscalls = d.i32(), d.str(), d.syscalls()
+	}
+	r.SchedLatency, r.ProcessLatency = d.latency(), d.latency()
+	r.IRQs, r.SoftRaise = d.irqs(), d.irqs()
+	s := &r.Slowest
+	s.Syscalls, s.SchedLatency, s.IRQs, s.SoftRaise = d.occurrences(), d.occurrences(), d.occurrences(), d.occurrences()
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errors.New("bytes after the report")
+	}
+	return r
+}

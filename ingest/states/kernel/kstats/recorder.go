@@ -1,0 +1,496 @@
+package kstats
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/states/kernel/sysnames"
+)
+
+// The attributes the recorder follows (a key's role).
+const (
+	roleUnknown uint8 = iota // not classified yet
+	roleNone                 // not read by the statistics
+	roleStatus               // Threads/<tid>
+	roleName                 // Threads/<tid>/Exec_name
+	rolePID
+	rolePPID
+	roleSys
+	roleSysErr
+	rolePrio
+	roleCurrent // CPUs/<n>/Current_thread
+	roleIRQ     // CPUs/<n>/IRQs/<irq>
+	roleSoft    // CPUs/<n>/Soft_IRQs/<vec>
+	roleIRQName // IRQ_names/<irq>
+)
+
+// track is one followed attribute: its current interval, as the history
+// builder holds it (history.Builder.Modify: a change to the same value is
+// none; two at one instant leave the last).
+type track struct {
+	n     int64 // the IRQ or vector number
+	since core.Time
+	value core.Value
+	th    *thread
+	c     *cpu
+	role  uint8
+	// the interval before the current one: its value was null, a
+	// running status
+	prevNull, prevRunning bool
+	later                 bool // the current interval is not the key's first
+	touched               bool // changed at the pending instant (Recorder.now)
+}
+
+// thread is what the recorder sums for one Threads/<tid>.
+type thread struct {
+	tid             int32
+	sysErr          *track
+	name, pid       core.Value // last non-null
+	forkAt          core.Time  // first non-null PPID, -1 before
+	prios           []int32
+	calls           map[string]*CallStats
+	sched           Stats
+	hasPrio, hasSys bool
+}
+
+// cpu is what the recorder sums for one CPUs/<n>.
+type cpu struct {
+	num        int32
+	ns         int64 // busy time
+	prevNull   bool  // the Current_thread state machine of stats.currentThreads
+	seen       bool
+	ended      int // Current_thread intervals ended by a change
+	hard, soft map[int64]*Stats
+	raise      map[int64]*Stats
+	seed       *seedRun
+}
+
+// seedRun is the stretch before a CPU's first switch, charged to the
+// thread that switch takes off it (as lttng-cputop does).
+type seedRun struct {
+	tid int32
+	ns  int64
+}
+
+// usage is one thread's CPU time and moves between CPUs.
+type usage struct {
+	ns                int64
+	firstCPU, lastCPU int32
+	migrations        int64
+	ran               bool
+}
+
+// pendingEnd is an interval whose outcome depends on the next state of
+// its own or another attribute at its end + 1: decided at the flush of
+// that instant.
+type pendingEnd struct {
+	tr       *track
+	iv       core.Interval
+	prevNull bool
+}
+
+// Recorder is a [core.StateSink] that passes every change to the sink it
+// wraps and sums, as the changes come, what stats.Compute derives over the
+// whole trace (package doc). [Recorder.Report] gives the result once the
+// analyses have finished.
+type Recorder struct {
+	core.StateSink
+	start, now core.Time
+	top        int
+	tracks     []*track // by key: nil not classified yet, none not followed
+	free       []track  // the page tracks are taken from
+	touched    []*track
+	pending    []pendingEnd
+	threads    map[core.Key]*thread // by Threads/<tid> key
+	byTID      map[int32]*thread
+	cpus       map[core.Key]*cpu // by CPUs/<n> key
+	irqNames   map[int64]*core.Value
+	use        map[int32]*usage
+	firstSw    map[core.Time]bool
+	slowCalls  Worst
+	slowSched  Worst
+	slowIRQ    Worst
+	slowRaise  Worst
+	unseen     []int32 // threads whose status became known, not running, at now
+	roots      [3]core.Key
+	// MaxThreads bounds the threads followed: past it the recorder stops
+	// (its memory is about 2 KB a thread, what the report holds) and
+	// Report returns nil; Compute then scans. 0: no bound.
+	MaxThreads int
+	off        bool
+}
+
+// DefaultMaxThreads is NewRecorder's MaxThreads: 100 000 threads are
+// about 200 MB more at the index build's peak, and a scan of them takes
+// seconds; 1.6 M threads would be 3 GB.
+const DefaultMaxThreads = 100_000
+
+// none is the track of every attribute the statistics do not read.
+var none = &track{role: roleNone}
+
+// NewRecorder returns a recorder over sink for a history starting at
+// start, keeping the top longest occurrences of each family.
+func NewRecorder(sink core.StateSink, start core.Time, top int) *Recorder {
+	return &Recorder{StateSink: sink, start: start, now: start, top: top,
+		threads: map[core.Key]*thread{}, byTID: map[int32]*thread{}, cpus: map[core.Key]*cpu{},
+		irqNames: map[int64]*core.Value{}, use: map[int32]*usage{}, firstSw: map[core.Time]bool{},
+		slowCalls: Worst{N: top}, slowSched: Worst{N: top}, slowIRQ: Worst{N: top}, slowRaise: Worst{N: top},
+		roots: [3]core.Key{-1, -1, -1}, MaxThreads: DefaultMaxThreads}
+}
+
+// Modify implements [core.StateSink].
+func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
+	if err := r.StateSink.Modify(key, t, v); err != nil {
+		return err
+	}
+	if r.off {
+		return nil
+	}
+	if t > r.now {
+		r.flush()
+		r.now = t
+	}
+	tr := r.track(key)
+	if tr == none || tr.value == v {
+		return nil
+	}
+	if t > tr.since {
+		r.ended(tr, core.Interval{Key: key, Start: tr.since, End: t - 1, Value: tr.value}, true)
+		tr.prevNull, tr.prevRunning = tr.value.IsNull(), isRunning(status(tr.value))
+		tr.since, tr.later = t, true
+	}
+	tr.value = v
+	if !tr.touched {
+		tr.touched = true
+		r.touched = append(r.touched, tr)
+	}
+	return nil
+}
+
+// track returns key's track, classifying the key on its first change.
+func (r *Recorder) track(key core.Key) *track {
+	if int(key) >= len(r.tracks) {
+		r.tracks = append(r.tracks, make([]*track, int(key)+1-len(r.tracks)+len(r.tracks))...)
+	}
+	if tr := r.tracks[key]; tr != nil {
+		return tr
+	}
+	var t track
+	if !r.classify(key, &t) || r.off { // r.off: too many threads, stopped
+		if !r.off {
+			r.tracks[key] = none
+		}
+		return none
+	}
+	// tracks are allocated a page at a time (stable pointers, one
+	// allocation per 1024 followed keys)
+	if len(r.free) == 0 {
+		r.free = make([]track, 1024)
+	}
+	tr := &r.free[0]
+	r.free = r.free[1:]
+	*tr = t
+	if tr.role == roleSysErr {
+		tr.th.sysErr = tr
+	}
+	r.tracks[key] = tr
+	return tr
+}
+
+// root returns the key of a top-level attribute (-1 while it is absent).
+func (r *Recorder) root(i int, name string) core.Key {
+	if r.roots[i] < 0 {
+		if k, ok := r.Attributes().Child(core.Root, name); ok {
+			r.roots[i] = k
+		}
+	}
+	return r.roots[i]
+}
+
+// classify fills tr with key's role from its path (the parsing of
+// stats.Compute's findKeys), false when the statistics do not read key.
+func (r *Recorder) classify(key core.Key, tr *track) bool {
+	at := r.Attributes()
+	parent := at.Parent(key)
+	if parent < 0 {
+		return false
+	}
+	threads, cpus, names := r.root(0, core.AttrThreads), r.root(1, core.AttrCPUs), r.root(2, core.AttrIRQNames)
+	tr.since = r.start
+	switch {
+	case threads >= 0 && parent == threads:
+		th := r.thread(key)
+		if th == nil {
+			return false
+		}
+		tr.role, tr.th = roleStatus, th
+		return true
+	case names >= 0 && parent == names:
+		n, err := strconv.ParseInt(at.Name(key), 10, 64)
+		if err != nil {
+			return false
+		}
+		if r.irqNames[n] == nil {
+			v := core.Null()
+			r.irqNames[n] = &v
+		}
+		tr.role, tr.n = roleIRQName, n
+		return true
+	}
+	gp := at.Parent(parent)
+	switch {
+	case gp < 0:
+		return false
+	case threads >= 0 && gp == threads:
+		th := r.thread(parent)
+		if th == nil {
+			return false
+		}
+		tr.th = th
+		switch at.Name(key) {
+		case core.AttrExecName:
+			tr.role = roleName
+		case core.AttrPID:
+			tr.role = rolePID
+		case core.AttrPPID:
+			tr.role = rolePPID
+		case core.AttrSystemCall:
+			tr.role, th.hasSys = roleSys, true
+		case core.AttrSyscallError:
+			tr.role = roleSysErr // th.sysErr: set by track
+		case core.AttrPrio:
+			tr.role, th.hasPrio = rolePrio, true
+		default:
+			return false
+		}
+		return true
+	case cpus >= 0 && gp == cpus && at.Name(key) == core.AttrCurrentThread:
+		if tr.c = r.cpu(parent); tr.c == nil {
+			return false
+		}
+		tr.role = roleCurrent
+		return true
+	}
+	ggp := at.Parent(gp)
+	if cpus < 0 || ggp != cpus {
+		return false
+	}
+	if tr.c = r.cpu(gp); tr.c == nil {
+		return false
+	}
+	n, err := strconv.ParseInt(at.Name(key), 10, 64)
+	if err != nil {
+		return false
+	}
+	tr.n = n
+	switch at.Name(parent) {
+	case core.AttrIRQs:
+		tr.role = roleIRQ
+	case core.AttrSoftIRQs:
+		tr.role = roleSoft
+	default:
+		return false
+	}
+	return true
+}
+
+// thread returns the thread of Threads/<tid> key k, nil for the idle
+// threads ("0_<cpu>") and names that are no tid.
+func (r *Recorder) thread(k core.Key) *thread {
+	if th := r.threads[k]; th != nil {
+		return th
+	}
+	tid, err := strconv.ParseInt(r.Attributes().Name(k), 10, 32)
+	if err != nil || tid <= 0 {
+		return nil
+	}
+	if r.MaxThreads > 0 && len(r.threads) >= r.MaxThreads {
+		r.stop()
+		return nil
+	}
+	th := &thread{tid: int32(tid), forkAt: -1, name: core.Null(), pid: core.Null()}
+	r.threads[k] = th
+	r.byTID[th.tid] = th
+	return th
+}
+
+// cpu returns the CPU of CPUs/<n> key k, nil when n is no number.
+func (r *Recorder) cpu(k core.Key) *cpu {
+	if c := r.cpus[k]; c != nil {
+		return c
+	}
+	n, err := strconv.ParseInt(r.Attributes().Name(k), 10, 32)
+	if err != nil {
+		return nil
+	}
+	c := &cpu{num: int32(n), prevNull: true, hard: map[int64]*Stats{}, soft: map[int64]*Stats{}, raise: map[int64]*Stats{}}
+	r.cpus[k] = c
+	return c
+}
+
+// ended sums a finished interval of tr: closed when a change ended it,
+// not the end of the history.
+func (r *Recorder) ended(tr *track, iv core.Interval, closed bool) {
+	null := iv.Value.IsNull()
+	switch tr.role {
+	case roleCurrent:
+		if closed {
+			tr.c.ended++
+		}
+		if null || iv.Value.Int() <= 0 {
+			return
+		}
+		ns := int64(iv.End - iv.Start + 1)
+		r.usage(int32(iv.Value.Int())).ns += ns
+		tr.c.ns += ns
+	case roleStatus:
+		if closed && tr.later && status(iv.Value) == core.ThreadWaitCPU && !tr.prevRunning {
+			r.pending = append(r.pending, pendingEnd{tr, iv, tr.prevNull})
+		}
+	case roleSys:
+		if closed && !null {
+			r.pending = append(r.pending, pendingEnd{tr: tr, iv: iv})
+		}
+	case roleIRQ:
+		if closed && !null {
+			AddIRQ(tr.c.hard, &r.slowIRQ, KindHard, tr.n, tr.c.num, iv)
+		}
+	case roleSoft:
+		if !closed || null {
+			return
+		}
+		switch core.CPUStatus(iv.Value.Int()) {
+		case core.CPUStatusSoftIRQ:
+			AddIRQ(tr.c.soft, &r.slowIRQ, KindSoft, tr.n, tr.c.num, iv)
+		case core.CPUStatusSoftIRQRaised:
+			r.pending = append(r.pending, pendingEnd{tr: tr, iv: iv})
+		}
+	}
+}
+
+func (r *Recorder) usage(tid int32) *usage {
+	u := r.use[tid]
+	if u == nil {
+		u = &usage{}
+		r.use[tid] = u
+	}
+	return u
+}
+
+// flush settles the instant r.now: no change can come at it any more, so
+// the states that start there are final.
+func (r *Recorder) flush() {
+	if len(r.touched) == 0 && len(r.pending) == 0 {
+		return
+	}
+	var runs []*track // Current_thread intervals starting now
+	r.unseen = r.unseen[:0]
+	for _, tr := range r.touched {
+		tr.touched = false
+		v, null := tr.value, tr.value.IsNull()
+		switch tr.role {
+		case roleStatus:
+			if tr.later && tr.prevNull && !null && !isRunning(status(v)) {
+				r.unseen = append(r.unseen, tr.th.tid)
+			}
+		case roleName:
+			if !null {
+				tr.th.name = v
+			}
+		case rolePID:
+			if !null {
+				tr.th.pid = v
+			}
+		case rolePPID:
+			if !null && tr.th.forkAt < 0 {
+				tr.th.forkAt = r.now
+			}
+		case rolePrio:
+			if p := int32(v.Int()); !null && !slices.Contains(tr.th.prios, p) {
+				tr.th.prios = append(tr.th.prios, p)
+			}
+		case roleIRQName:
+			if !null {
+				*r.irqNames[tr.n] = v
+			}
+		case roleCurrent:
+			runs = append(runs, tr)
+		}
+	}
+	slices.SortFunc(runs, func(a, b *track) int { return int(a.c.num) - int(b.c.num) })
+	for _, tr := range runs {
+		r.switched(tr)
+	}
+	r.touched = r.touched[:0]
+	for _, p := range r.pending {
+		r.settle(p)
+	}
+	r.pending = r.pending[:0]
+}
+
+// switched follows a CPU's Current_thread interval starting at r.now:
+// its first switch, the stretch before it, migrations.
+func (r *Recorder) switched(tr *track) {
+	c, v := tr.c, tr.value
+	null := v.IsNull()
+	if !c.seen && c.prevNull && !null && r.now > r.start {
+		r.firstSw[r.now], c.seen = true, true
+	}
+	c.prevNull = null
+	if c.ended == 1 && tr.prevNull && !null && len(r.unseen) == 1 && int64(r.unseen[0]) != v.Int() {
+		// the CPU's row starts null and this is its second interval
+		c.seed = &seedRun{tid: r.unseen[0], ns: int64(r.now - r.start)}
+	}
+	if null || v.Int() <= 0 {
+		return
+	}
+	u := r.usage(int32(v.Int()))
+	if u.ran && u.lastCPU != c.num {
+		u.migrations++
+	}
+	if !u.ran {
+		u.firstCPU, u.ran = c.num, true
+	}
+	u.lastCPU = c.num
+}
+
+// settle decides a pending interval from the state at its end + 1.
+func (r *Recorder) settle(p pendingEnd) {
+	tr, iv := p.tr, p.iv
+	next := tr.value
+	switch tr.role {
+	case roleStatus:
+		if !isRunning(status(next)) || p.prevNull && r.firstSw[iv.Start] {
+			return
+		}
+		th := tr.th
+		th.sched.Add(iv.Duration())
+		r.slowSched.Add(Occurrence{TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
+	case roleSys:
+		th := tr.th
+		name := iv.Value.Str()
+		if iv.Start == th.forkAt || NeverReturn[name] {
+			return
+		}
+		outcome := "success"
+		if th.sysErr != nil && !th.sysErr.value.IsNull() {
+			outcome = sysnames.Errno(th.sysErr.value.Int())
+		}
+		if th.calls == nil {
+			th.calls = map[string]*CallStats{}
+		}
+		AddCall(th.calls, name, outcome, iv.Duration())
+		r.slowCalls.Add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
+	case roleSoft:
+		if !next.IsNull() && core.CPUStatus(next.Int()) == core.CPUStatusSoftIRQ {
+			AddIRQ(tr.c.raise, &r.slowRaise, KindSoft, tr.n, tr.c.num, iv)
+		}
+	}
+}
+
+// stop gives up: too many threads to follow.
+func (r *Recorder) stop() {
+	r.off = true
+	r.tracks, r.free, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil, nil
+}
