@@ -192,8 +192,8 @@ func (g *graph) load(ws []Worker, lo, hi core.Time) error {
 // Waker intervals that start where they end.
 func newTimeline(w Worker, status, wakers []core.Interval) *timeline {
 	tl := &timeline{edges: make([]edge, 0, len(status))}
-	core.SortIntervals(status)
-	core.SortIntervals(wakers)
+	core.SortByStart(status) // one key's each
+	core.SortByStart(wakers)
 	j := 0
 	for _, iv := range status {
 		st, ok := statusState(iv.Value)
