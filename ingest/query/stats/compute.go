@@ -127,9 +127,9 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	if o.Parts == 0 {
 		o.Parts = AllParts
 	}
-	if q.from == start && q.to == end+1 && o.Parts == AllParts && !o.Scan {
+	if q.from == start && q.to == end+1 && !o.Scan {
 		if rep := stored(h, o.Top); rep != nil {
-			return rep, nil
+			return onlyParts(rep, o.Parts), nil
 		}
 	}
 	// The threads' states (status, system calls, errors, priorities) are

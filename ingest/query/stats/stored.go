@@ -35,3 +35,21 @@ func stored(h core.History, top int) *Report {
 	rep.Slowest.IRQs, rep.Slowest.SoftRaise = cut(rep.Slowest.IRQs), cut(rep.Slowest.SoftRaise)
 	return rep
 }
+
+// onlyParts empties the tables of rep that parts do not ask for, as a
+// scan of those parts leaves them.
+func onlyParts(rep *Report, parts Part) *Report {
+	if parts&PartCPU == 0 {
+		rep.CPUUsage = CPUUsage{}
+	}
+	if parts&PartSyscalls == 0 {
+		rep.Syscalls, rep.ThreadSyscalls, rep.Slowest.Syscalls = nil, nil, nil
+	}
+	if parts&PartSched == 0 {
+		rep.SchedLatency, rep.ProcessLatency, rep.Slowest.SchedLatency = nil, nil, nil
+	}
+	if parts&PartIRQs == 0 {
+		rep.IRQs, rep.SoftRaise, rep.Slowest.IRQs, rep.Slowest.SoftRaise = nil, nil, nil, nil
+	}
+	return rep
+}

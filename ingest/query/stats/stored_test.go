@@ -63,6 +63,22 @@ func checkStored(t *testing.T, what string, h core.History) {
 			t.Fatalf("%s, top %d: the stored report's JSON is the scan's, not its values", what, top)
 		}
 	}
+	// a part of the statistics: the stored report's tables of those parts
+	for parts := Part(1); parts < AllParts; parts++ {
+		fast, err := Compute(context.Background(), h, Options{Parts: parts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan, err := Compute(context.Background(), h, Options{Parts: parts, Scan: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fast, scan) {
+			a, _ := json.MarshalIndent(fast, "", " ")
+			b, _ := json.MarshalIndent(scan, "", " ")
+			t.Fatalf("%s, parts %04b: the stored report's tables differ from the scan's:\n%s", what, parts, firstDiff(a, b))
+		}
+	}
 	// more than stored: the scan
 	if stored(h, kstats.StoredTop+1) != nil {
 		t.Errorf("%s: a stored report for a top above the stored one", what)
