@@ -29,6 +29,7 @@ type RowTree struct {
 	nvis    int            // visible rows
 	Sel     int            // index into the visible rows
 	Top     int            // first visible row on screen
+	pinned  bool           // Pin put the selected row first: Scroll keeps it there
 }
 
 // cut is the hidden descendants [from, to) of a closed row; hiddenBefore
@@ -296,10 +297,15 @@ func (t *RowTree) Move(d int) {
 	t.Sel = min(max(t.Sel+d, 0), t.nvis-1)
 }
 
-// Scroll keeps the selection on a screen of h rows.
+// Scroll keeps the selection on a screen of h rows, and the last screen
+// full (no blank rows below the last row) unless Pin put the selected
+// row first: then until the selection leaves that screen.
 func (t *RowTree) Scroll(h int) {
 	if h <= 0 {
 		return
+	}
+	if t.Sel < t.Top || t.Sel >= t.Top+h {
+		t.pinned = false
 	}
 	if t.Sel < t.Top {
 		t.Top = t.Sel
@@ -307,5 +313,12 @@ func (t *RowTree) Scroll(h int) {
 	if t.Sel >= t.Top+h {
 		t.Top = t.Sel - h + 1
 	}
-	t.Top = max(0, min(t.Top, t.nvis-h))
+	if !t.pinned {
+		t.Top = min(t.Top, t.nvis-h)
+	}
+	t.Top = max(0, min(t.Top, t.nvis-1))
 }
+
+// Pin shows the selected row first on screen, even among the last rows
+// (tracetui record's command, whose pid is among the highest).
+func (t *RowTree) Pin() { t.Top, t.pinned = t.Sel, true }

@@ -76,7 +76,7 @@ func (b *Gantt) found(m findMsg) tea.Cmd {
 	t := m.tree
 	t.SelectNode(m.n)
 	if focus { // the row first
-		t.Top = t.Sel
+		t.Pin()
 		return b.changed(false)
 	}
 	// The found row in the middle of the Gantt, not on its last line.
