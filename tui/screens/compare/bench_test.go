@@ -2,7 +2,9 @@ package compare
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tracetui/tracetui/core/coretest"
@@ -50,13 +52,20 @@ func BenchmarkFirstTable(b *testing.B) {
 }
 
 // BenchmarkFirstTableTwoTraces is the first table of the comparison of
-// two traces (`tracetui BASE NEW`, or NEW opened from the browser): the
-// generated 63 000-thread trace (1.4 M events) against its 2-CPU
-// variant, whole, their indexes kept in gentest.Dir (as the diff
-// package's BenchmarkCompute keeps them).
+// two traces (`tracetui BASE NEW`, or NEW opened from the browser), whole,
+// their indexes beside them: $TRACETUI_COMPARE_BENCH=BASE:NEW (two
+// captures), else the generated 63 000-thread trace (1.4 M events)
+// against its 2-CPU variant, kept in gentest.Dir (as the diff package's
+// BenchmarkCompute keeps them).
+//
+//	TRACETUI_COMPARE_BENCH=a.dat:b.dat go test ./tui/screens/compare -run '^$' -bench FirstTableTwoTraces -benchtime 5x
 func BenchmarkFirstTableTwoTraces(b *testing.B) {
 	var sides [2]diff.Side
-	for i, p := range []string{gentest.Trace(b, 63_000), gentest.TraceCPUs(b, 63_000, 2)} {
+	paths := strings.Split(os.Getenv("TRACETUI_COMPARE_BENCH"), ":")
+	if len(paths) != 2 {
+		paths = []string{gentest.Trace(b, 63_000), gentest.TraceCPUs(b, 63_000, 2)}
+	}
+	for i, p := range paths {
 		tr, err := trace.Open(context.Background(), p, index.Options{IndexPath: p + ".tti"})
 		if err != nil {
 			b.Fatal(err)
