@@ -80,6 +80,20 @@ const (
 	ThreadWaitUnknown ThreadStatus = 6 // waiting, reason unknown (e.g. from a statedump)
 )
 
+// ThreadStatusOf reads a Threads/<tid> value: its status, -1 for null.
+func ThreadStatusOf(v Value) ThreadStatus {
+	if v.IsNull() {
+		return -1
+	}
+	return ThreadStatus(v.Int())
+}
+
+// Running reports whether the status is one of running on a CPU (user
+// mode, system call, interrupted).
+func (s ThreadStatus) Running() bool {
+	return s == ThreadRunUser || s == ThreadRunSyscall || s == ThreadInterrupted
+}
+
 // String names the status as the legend shows it.
 func (s ThreadStatus) String() string {
 	switch s {

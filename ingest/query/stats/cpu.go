@@ -176,7 +176,7 @@ func (q *query) unseenRun(c cpuKeys) (tid int32, iv core.Interval, ok bool) {
 			if rows[j].Start > at {
 				break
 			}
-			if rows[j].Start == at && rows[j-1].Value.IsNull() && !rows[j].Value.IsNull() && !isRunning(status(rows[j].Value)) {
+			if rows[j].Start == at && rows[j-1].Value.IsNull() && !rows[j].Value.IsNull() && !core.ThreadStatusOf(rows[j].Value).Running() {
 				tid = th.tid
 				found++
 			}

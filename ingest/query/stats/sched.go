@@ -19,7 +19,7 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 		var s Stats
 		for j := 1; j+1 < len(r); j++ {
 			iv := r[j]
-			if status(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || isRunning(status(r[j-1].Value)) || !isRunning(status(r[j+1].Value)) {
+			if core.ThreadStatusOf(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || core.ThreadStatusOf(r[j-1].Value).Running() || !core.ThreadStatusOf(r[j+1].Value).Running() {
 				continue
 			}
 			if r[j-1].Value.IsNull() && firstSwitch[iv.Start] {
@@ -58,16 +58,4 @@ func (q *query) schedFinish(rep *Report, a *accumulators) {
 	slices.SortFunc(rep.SchedLatency, byMax)
 	slices.SortFunc(rep.ProcessLatency, byMax)
 	rep.Slowest.SchedLatency = a.slowSched.List(nil)
-}
-
-// status reads a thread status value (-1 for null).
-func status(v core.Value) core.ThreadStatus {
-	if v.IsNull() {
-		return -1
-	}
-	return core.ThreadStatus(v.Int())
-}
-
-func isRunning(s core.ThreadStatus) bool {
-	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
 }

@@ -223,15 +223,3 @@ func (r *Recorder) interrupts(rep *Report, cpus []*cpu) {
 	name := func(o Occurrence, kind int8, n int64) string { return IRQOccurrenceName(kind, n, hardName) }
 	rep.Slowest.IRQs, rep.Slowest.SoftRaise = r.slowIRQ.List(name), r.slowRaise.List(name)
 }
-
-// status reads a thread status value (-1 for null).
-func status(v core.Value) core.ThreadStatus {
-	if v.IsNull() {
-		return -1
-	}
-	return core.ThreadStatus(v.Int())
-}
-
-func isRunning(s core.ThreadStatus) bool {
-	return s == core.ThreadRunUser || s == core.ThreadRunSyscall || s == core.ThreadInterrupted
-}

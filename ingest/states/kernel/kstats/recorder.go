@@ -161,7 +161,7 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	}
 	if t > tr.since {
 		r.ended(tr, core.Interval{Key: key, Start: tr.since, End: t - 1, Value: tr.value}, true)
-		tr.prevNull, tr.prevRunning = tr.value.IsNull(), isRunning(status(tr.value))
+		tr.prevNull, tr.prevRunning = tr.value.IsNull(), core.ThreadStatusOf(tr.value).Running()
 		tr.since, tr.later = t, true
 	}
 	tr.value = v
@@ -349,7 +349,7 @@ func (r *Recorder) ended(tr *track, iv core.Interval, closed bool) {
 		r.usage(int32(iv.Value.Int())).ns += ns
 		tr.c.ns += ns
 	case roleStatus:
-		if closed && tr.later && status(iv.Value) == core.ThreadWaitCPU && !tr.prevRunning {
+		if closed && tr.later && core.ThreadStatusOf(iv.Value) == core.ThreadWaitCPU && !tr.prevRunning {
 			r.pending = append(r.pending, pendingEnd{tr, iv, tr.prevNull})
 		}
 	case roleSys:
@@ -395,7 +395,7 @@ func (r *Recorder) flush() {
 		v, null := tr.value, tr.value.IsNull()
 		switch tr.role {
 		case roleStatus:
-			if tr.later && tr.prevNull && !null && !isRunning(status(v)) {
+			if tr.later && tr.prevNull && !null && !core.ThreadStatusOf(v).Running() {
 				r.unseen = append(r.unseen, tr.th.tid)
 			}
 		case roleName:
@@ -465,7 +465,7 @@ func (r *Recorder) settle(p pendingEnd) {
 	next := tr.value
 	switch tr.role {
 	case roleStatus:
-		if !isRunning(status(next)) || p.prevNull && r.firstSw[iv.Start] {
+		if !core.ThreadStatusOf(next).Running() || p.prevNull && r.firstSw[iv.Start] {
 			return
 		}
 		th := tr.th
