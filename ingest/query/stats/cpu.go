@@ -8,6 +8,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/history"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // cpuTime reads the CPUs' Current_thread rows (the pass of
@@ -64,31 +65,12 @@ func (q *query) cpuUsage(rep *Report, a *accumulators, ct *currentTime) {
 		u.Comm, u.Percent = q.comm(tid), pct(u.NS)
 		u.Migrations = ct.migrations[tid]
 		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, *u) // Prios by prioBatch
-		if !known {
-			continue // no process row made up from one thread
+		if known {                                              // no process row made up from one thread
+			kstats.AddToProcess(procs, *u, q.comm)
 		}
-		p := procs[u.PID]
-		if p == nil {
-			p = &ProcessUsage{PID: u.PID, Comm: q.comm(u.PID)}
-			procs[u.PID] = p
-		}
-		if p.Comm == "" {
-			p.Comm = u.Comm
-		}
-		p.NS += u.NS
-		p.Threads = append(p.Threads, tid)
 	}
-	for _, p := range procs {
-		p.Percent = pct(p.NS)
-		slices.Sort(p.Threads)
-		rep.CPUUsage.Processes = append(rep.CPUUsage.Processes, *p)
-	}
-	slices.SortFunc(rep.CPUUsage.Threads, func(a, b ThreadUsage) int {
-		return cmp.Or(cmp.Compare(b.NS, a.NS), cmp.Compare(a.TID, b.TID))
-	})
-	slices.SortFunc(rep.CPUUsage.Processes, func(a, b ProcessUsage) int {
-		return cmp.Or(cmp.Compare(b.NS, a.NS), cmp.Compare(a.PID, b.PID))
-	})
+	rep.CPUUsage.Processes = kstats.ProcessRows(procs, pct)
+	kstats.SortUsage(&rep.CPUUsage)
 	for i, u := range rep.CPUUsage.Threads {
 		a.usageAt[u.TID] = i
 	}

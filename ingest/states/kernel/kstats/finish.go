@@ -111,25 +111,39 @@ func (r *Recorder) cpuUsage(rep *Report, cpus []*cpu, span float64) {
 			tu.Prios = slices.Clone(th.prios)
 		}
 		rep.CPUUsage.Threads = append(rep.CPUUsage.Threads, tu)
-		if !known {
-			continue
+		if known {
+			AddToProcess(procs, tu, r.comm)
 		}
-		p := procs[tu.PID]
-		if p == nil {
-			p = &ProcessUsage{PID: tu.PID, Comm: r.comm(tu.PID)}
-			procs[tu.PID] = p
-		}
-		if p.Comm == "" {
-			p.Comm = tu.Comm
-		}
-		p.NS += tu.NS
-		p.Threads = append(p.Threads, tid)
 	}
+	rep.CPUUsage.Processes = ProcessRows(procs, pct)
+	SortUsage(&rep.CPUUsage)
+}
+
+// AddToProcess adds a thread's CPU time to its process's row in procs,
+// made when first met and named comm(pid), else after the thread.
+func AddToProcess(procs map[int32]*ProcessUsage, tu ThreadUsage, comm func(int32) string) {
+	p := procs[tu.PID]
+	if p == nil {
+		p = &ProcessUsage{PID: tu.PID, Comm: comm(tu.PID)}
+		procs[tu.PID] = p
+	}
+	if p.Comm == "" {
+		p.Comm = tu.Comm
+	}
+	p.NS += tu.NS
+	p.Threads = append(p.Threads, tu.TID)
+}
+
+// ProcessRows returns the rows of procs, each with its percent of the
+// range (pct) and its threads in order.
+func ProcessRows(procs map[int32]*ProcessUsage, pct func(int64) float64) []ProcessUsage {
+	out := make([]ProcessUsage, 0, len(procs))
 	for _, p := range procs {
 		p.Percent = pct(p.NS)
-		rep.CPUUsage.Processes = append(rep.CPUUsage.Processes, *p)
+		slices.Sort(p.Threads)
+		out = append(out, *p)
 	}
-	SortUsage(&rep.CPUUsage)
+	return out
 }
 
 // SortUsage puts the busiest threads and processes first.
