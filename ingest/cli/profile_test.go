@@ -29,24 +29,6 @@ var profileSeeds = flag.Int("profile-seeds", 100, "selections TestProfilePropert
 // events (ingest/perfdata's testdata).
 const committedProfile = "../perfdata/testdata/switch.perf"
 
-// sampled is one sample as the reader gives it.
-type sampled struct {
-	t     core.Time
-	tid   int64
-	stack []string // leaf first
-}
-
-// readSamples reads every sample with a stack straight from the reader.
-func readSamples(t *testing.T, path string) []sampled {
-	var out []sampled
-	for _, s := range perfdatatest.Samples(t, path) {
-		if len(s.Stack) > 0 {
-			out = append(out, sampled{s.Time, s.TID, s.Stack})
-		}
-	}
-	return out
-}
-
 // pathCounts is a call tree flattened: total and self samples by call
 // path ("outer;...;leaf").
 type pathCounts map[string][2]int64
@@ -70,15 +52,15 @@ func flatten(root *calltree.Node) pathCounts {
 }
 
 // bruteForce aggregates the samples of tids (nil: all) in [from, to).
-func bruteForce(samples []sampled, from, to core.Time, tids map[int64]bool) pathCounts {
+func bruteForce(samples []perfdatatest.Sample, from, to core.Time, tids map[int64]bool) pathCounts {
 	out := pathCounts{}
 	for _, s := range samples {
-		if s.t < from || s.t >= to || tids != nil && !tids[s.tid] {
+		if s.Time < from || s.Time >= to || tids != nil && !tids[s.TID] {
 			continue
 		}
 		p := ""
-		for i := len(s.stack) - 1; i >= 0; i-- {
-			p += s.stack[i]
+		for i := len(s.Stack) - 1; i >= 0; i-- {
+			p += s.Stack[i]
 			c := out[p]
 			c[0]++
 			if i == 0 {
@@ -107,7 +89,7 @@ func openIndexed(t *testing.T, path string) *trace.Trace {
 // reader. -profile-seeds N tries N selections (each prints its seed on
 // failure).
 func TestProfileProperty(t *testing.T) {
-	samples := readSamples(t, committedProfile)
+	samples := perfdatatest.Stacks(t, committedProfile)
 	if len(samples) < 50 {
 		t.Fatalf("%d samples", len(samples))
 	}
@@ -121,7 +103,7 @@ func TestProfileProperty(t *testing.T) {
 		t.Fatalf("profile of %d samples, the reader gives %d", prof.Samples(), len(samples))
 	}
 	tids := prof.Threads()
-	first, last := samples[0].t, samples[len(samples)-1].t
+	first, last := samples[0].Time, samples[len(samples)-1].Time
 	base := rand.Uint64()
 	for i := range *profileSeeds {
 		seed := base + uint64(i)
@@ -129,7 +111,7 @@ func TestProfileProperty(t *testing.T) {
 		span := int64(last-first) + 20
 		at := func() core.Time { // half the bounds on a sample: equal times count
 			if rng.IntN(2) == 0 {
-				return samples[rng.IntN(len(samples))].t
+				return samples[rng.IntN(len(samples))].Time
 			}
 			return first - 10 + core.Time(rng.Int64N(span))
 		}

@@ -46,3 +46,16 @@ func Samples(tb testing.TB, path string) []Sample {
 		out = append(out, Sample{Time: ev.Time, Class: ev.Class.Name, TID: tid, CPU: ev.CPU, Stack: src.AppendStack(nil)})
 	}
 }
+
+// Stacks is Samples, only the events that carry a call stack.
+func Stacks(tb testing.TB, path string) []Sample {
+	tb.Helper()
+	all := Samples(tb, path)
+	out := all[:0]
+	for _, s := range all {
+		if len(s.Stack) > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -22,33 +22,15 @@ const (
 	newProfile  = "testdata/new.data"
 )
 
-// sample is one sampled stack as the reader gives it.
-type sample struct {
-	t     core.Time
-	tid   int64
-	stack []string // leaf first
-}
-
-// readSamples reads every sample with a stack straight from the reader.
-func readSamples(t *testing.T, path string) []sample {
-	var out []sample
-	for _, s := range perfdatatest.Samples(t, path) {
-		if len(s.Stack) > 0 {
-			out = append(out, sample{s.Time, s.TID, s.Stack})
-		}
-	}
-	return out
-}
-
 // bruteSelf counts the samples in [from, to) of threads tids (nil: all)
 // by call path ("outer;...;leaf").
-func bruteSelf(samples []sample, from, to core.Time, tids []int64) map[string]int64 {
+func bruteSelf(samples []perfdatatest.Sample, from, to core.Time, tids []int64) map[string]int64 {
 	out := map[string]int64{}
 	for _, s := range samples {
-		if s.t < from || s.t >= to || tids != nil && !slices.Contains(tids, s.tid) {
+		if s.Time < from || s.Time >= to || tids != nil && !slices.Contains(tids, s.TID) {
 			continue
 		}
-		path := slices.Clone(s.stack)
+		path := slices.Clone(s.Stack)
 		slices.Reverse(path)
 		out[strings.Join(path, ";")]++
 	}
@@ -100,16 +82,16 @@ func TestCallTreeSamples(t *testing.T) {
 	ctx := context.Background()
 	bs, _ := profileSide(t, baseProfile)
 	ns, _ := profileSide(t, newProfile)
-	bSamples, nSamples := readSamples(t, baseProfile), readSamples(t, newProfile)
+	bSamples, nSamples := perfdatatest.Stacks(t, baseProfile), perfdatatest.Stacks(t, newProfile)
 	if len(bSamples) < 30 || len(nSamples) < 30 {
 		t.Fatalf("%d and %d samples", len(bSamples), len(nSamples))
 	}
-	whole := func(s []sample) (core.Time, core.Time) { return s[0].t, s[len(s)-1].t + 1 }
-	randomRange := func(s []sample) (core.Time, core.Time) {
+	whole := func(s []perfdatatest.Sample) (core.Time, core.Time) { return s[0].Time, s[len(s)-1].Time + 1 }
+	randomRange := func(s []perfdatatest.Sample) (core.Time, core.Time) {
 		from, to := whole(s)
 		a, b := from+core.Time(rng.Int64N(int64(to-from))), from+core.Time(rng.Int64N(int64(to-from)))
 		if rng.IntN(2) == 0 { // a bound on a sample: equal times count
-			a = s[rng.IntN(len(s))].t
+			a = s[rng.IntN(len(s))].Time
 		}
 		return min(a, b), max(a, b) + 1
 	}
@@ -191,11 +173,11 @@ func TestThreadsSamples(t *testing.T) {
 	rng := coretest.Rand(t)
 	ctx := context.Background()
 	side, _ := profileSide(t, "../../perfdata/testdata/switch.perf")
-	samples := readSamples(t, "../../perfdata/testdata/switch.perf")
+	samples := perfdatatest.Stacks(t, "../../perfdata/testdata/switch.perf")
 	var tids []int64
 	for _, s := range samples {
-		if !slices.Contains(tids, s.tid) {
-			tids = append(tids, s.tid)
+		if !slices.Contains(tids, s.TID) {
+			tids = append(tids, s.TID)
 		}
 	}
 	if len(tids) < 2 {
