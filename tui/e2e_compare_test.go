@@ -24,7 +24,7 @@ func TestCompareInTmux(t *testing.T) {
 	next := gentest.Trace(t, 300)
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
-	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+	env := privateEnv(tmp)
 	s := startTmux(t, tmux, 120, 32, env, fmt.Sprintf("%q %q %q; echo \"[exit $?]\"; sleep 600", bin, base, next))
 
 	const long = 60 * time.Second // a first open indexes both traces
@@ -65,7 +65,7 @@ func TestOpenSecondTraceInTmux(t *testing.T) {
 	next := gentest.Trace(t, 300)
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
-	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+	env := privateEnv(tmp)
 	s := startTmux(t, tmux, 160, 32, env, fmt.Sprintf("%q %q; echo \"[exit $?]\"; sleep 600", bin, base))
 
 	const long = 60 * time.Second // a first open indexes the trace

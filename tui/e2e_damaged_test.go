@@ -23,7 +23,7 @@ func TestIndexTruncatedUnderBrowserInTmux(t *testing.T) {
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	cache := filepath.Join(tmp, "cache")
-	env := []string{"XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color", "NO_COLOR=1"}
+	env := privateEnv(tmp, "NO_COLOR=1")
 	shell := fmt.Sprintf(`modes=$(stty -g); %q; echo "[first $?]"; `+
 		`if [ "$(stty -g)" = "$modes" ]; then echo "[modes kept]"; else echo "[modes changed]"; fi; `+
 		`read line; %q; echo "[exit $?]"; sleep 600`, bin, bin)

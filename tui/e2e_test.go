@@ -33,6 +33,13 @@ func (s *tmuxSession) cmd(args ...string) (string, error) {
 }
 
 // start runs shellCmd in a detached w x h session.
+// privateEnv is a user's environment of its own under dir, for the
+// binary run in tmux: its cache (dir/cache) and config (dir/config), a
+// 256-colour terminal, and extra.
+func privateEnv(dir string, extra ...string) []string {
+	return append([]string{"XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "TERM=xterm-256color"}, extra...)
+}
+
 func startTmux(t *testing.T, tmux string, w, h int, env []string, shellCmd string) *tmuxSession {
 	t.Helper()
 	s := &tmuxSession{t: t, tmux: tmux, socket: fmt.Sprintf("tracetui-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
@@ -118,7 +125,7 @@ func TestEndToEndInTmux(t *testing.T) {
 	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
-	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+	env := privateEnv(tmp)
 	s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q %q; echo \"[exit $?]\"; sleep 600", bin, trace))
 
 	const long = 60 * time.Second // a first open indexes the trace
@@ -184,7 +191,7 @@ func TestDemoInTmux(t *testing.T) {
 	tmux := coretest.NeedCommand(t, "tmux", "tmux")
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
-	env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+	env := privateEnv(tmp)
 	s := startTmux(t, tmux, 80, 24, env, fmt.Sprintf("%q; echo \"[exit $?]\"; sleep 600", bin))
 	if s.waitFor(60*time.Second, "Control Flow", "[exit") == "[exit" {
 		t.Fatalf("tracetui exited:\n%s", s.screen())

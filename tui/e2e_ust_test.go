@@ -25,7 +25,7 @@ func TestUserSpaceInTmux(t *testing.T) {
 	open := func(t *testing.T, trace string) *tmuxSession {
 		t.Helper()
 		tmp := t.TempDir()
-		env := []string{"XDG_CACHE_HOME=" + filepath.Join(tmp, "cache"), "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color"}
+		env := privateEnv(tmp)
 		s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q --ascii %q; echo \"[exit $?]\"; sleep 600", bin, trace))
 		if s.waitFor(60*time.Second, "Control Flow", "[exit") == "[exit" {
 			t.Fatalf("tracetui exited:\n%s", s.screen())

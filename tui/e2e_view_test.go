@@ -22,7 +22,7 @@ func TestViewLastsInTmux(t *testing.T) {
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	cache := filepath.Join(tmp, "cache")
-	env := []string{"XDG_CACHE_HOME=" + cache, "XDG_CONFIG_HOME=" + filepath.Join(tmp, "config"), "TERM=xterm-256color", "NO_COLOR=1"}
+	env := privateEnv(tmp, "NO_COLOR=1")
 	s := startTmux(t, tmux, 100, 30, env, fmt.Sprintf("%q || echo \"[first $?]\"; %q; echo \"[exit $?]\"; sleep 600", bin, bin))
 	if s.waitFor(60*time.Second, "Control Flow", "[first") == "[first" {
 		t.Fatalf("tracetui exited:\n%s", s.screen())
