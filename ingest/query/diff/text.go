@@ -18,7 +18,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	times := func(title string, rows []TimeRow) {
 		fmt.Fprintf(b, "\n%s\n%12s %12s %12s %7s  %s\n", title, "base", "new", "delta", "ratio", "name")
 		for _, row := range rows {
-			fmt.Fprintf(b, "%12s %12s %12s %7s  %s\n", dur(row.BaseNS), dur(row.NewNS), signed(row.DeltaNS), ratio(row.Ratio), row.Name)
+			fmt.Fprintf(b, "%12s %12s %12s %7s  %s\n", dur(row.BaseNS), dur(row.NewNS), SignedDuration(row.DeltaNS), ratio(row.Ratio), row.Name)
 		}
 		if len(rows) == 0 {
 			b.WriteString("  (none on either side)\n")
@@ -29,14 +29,14 @@ func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintf(b, "\nSystem calls\n%9s %9s %12s %12s %12s %12s %12s  %s\n", "base n", "new n", "base total", "new total", "delta", "base max", "new max", "name")
 	for _, s := range r.Syscalls {
 		fmt.Fprintf(b, "%9d %9d %12s %12s %12s %12s %12s  %s\n", s.Base.Count, s.New.Count, dur(s.Base.TotalNS), dur(s.New.TotalNS),
-			signed(s.DeltaTotalNS), dur(s.Base.MaxNS), dur(s.New.MaxNS), s.Name)
+			SignedDuration(s.DeltaTotalNS), dur(s.Base.MaxNS), dur(s.New.MaxNS), s.Name)
 	}
 	times("Wake-up latency per thread (runnable before running)", r.SchedLatency)
 	times("Interrupt time", r.IRQs)
 	if r.CallTree != nil {
-		title, num, sign := "Call tree, self time per call path", dur, signed
+		title, num, sign := "Call tree, self time per call path", dur, SignedDuration
 		if r.CallTreeUnit == UnitSamples {
-			title, num, sign = "Call tree, self samples per call path (perf.data samples, not time)", count, signedCount
+			title, num, sign = "Call tree, self samples per call path (perf.data samples, not time)", count, SignedCount
 		}
 		fmt.Fprintf(b, "\n%s\n%12s %12s %12s  %s\n", title, "base", "new", "delta", "path")
 		for _, p := range r.CallTree {
@@ -48,11 +48,12 @@ func (r *Result) WriteText(w io.Writer) error {
 
 func dur(ns int64) string { return core.FormatDuration(core.Time(ns)) }
 
-func signed(ns int64) string {
-	if ns > 0 {
+// SignedDuration is a time's delta with its sign: "+" grown, "-" shrunk.
+func SignedDuration(ns int64) string {
+	switch {
+	case ns > 0:
 		return "+" + dur(ns)
-	}
-	if ns < 0 {
+	case ns < 0:
 		return "-" + dur(-ns)
 	}
 	return "0"
@@ -60,7 +61,8 @@ func signed(ns int64) string {
 
 func count(n int64) string { return strconv.FormatInt(n, 10) }
 
-func signedCount(n int64) string {
+// SignedCount is a count's delta with its sign.
+func SignedCount(n int64) string {
 	if n > 0 {
 		return "+" + count(n)
 	}

@@ -132,9 +132,9 @@ func (s *Screen) lineText(l *Line, nameW, w int, calls, sel bool) string {
 		name = strings.ReplaceAll(name, ";", " > ")
 	}
 	b.WriteString(ui.Fit(name, nameW))
-	num, sign := dur, signed
+	num, sign := dur, diff.SignedDuration
 	if s.Focus == CallTree && s.unit == diff.UnitSamples { // counts, not time
-		num, sign = count, signedCount
+		num, sign = count, diff.SignedCount
 	}
 	b.WriteString(" " + ui.PadLeft(num(l.Base), numW) + " " + ui.PadLeft(num(l.New), numW) + " ")
 	delta := ui.PadLeft(sign(l.Delta), deltaW)
@@ -162,26 +162,7 @@ func (s *Screen) lineText(l *Line, nameW, w int, calls, sel bool) string {
 
 func dur(ns int64) string { return core.FormatDuration(core.Time(ns)) }
 
-// signed is a delta with its sign: "+" grown, "-" shrunk.
-func signed(ns int64) string {
-	switch {
-	case ns > 0:
-		return "+" + dur(ns)
-	case ns < 0:
-		return "-" + dur(-ns)
-	}
-	return "0"
-}
-
 func count(n int64) string { return strconv.FormatInt(n, 10) }
-
-// signedCount is a count's delta with its sign.
-func signedCount(n int64) string {
-	if n > 0 {
-		return "+" + count(n)
-	}
-	return count(n)
-}
 
 // ratio is new/base: "new" when only on the new side, "gone" when only
 // on the base one.
