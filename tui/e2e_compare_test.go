@@ -16,10 +16,7 @@ import (
 // first one's row (a thread only in BASE: the note says so); V shows both
 // traces' Control Flow and w zooms them together.
 func TestCompareInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	base := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
 	next := gentest.Trace(t, 300)
 	bin := coretest.Binary(t)
@@ -57,10 +54,7 @@ func TestCompareInTmux(t *testing.T) {
 // open, the generated trace typed (indexed in the background) becomes
 // NEW, and D then compares the two.
 func TestOpenSecondTraceInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	base := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
 	next := gentest.Trace(t, 300)
 	bin := coretest.Binary(t)

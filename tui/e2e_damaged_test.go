@@ -16,10 +16,7 @@ import (
 // terminal's modes as they were; the next run rebuilds the index and
 // browses again.
 func TestIndexTruncatedUnderBrowserInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	cache := filepath.Join(tmp, "cache")

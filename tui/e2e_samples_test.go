@@ -14,10 +14,7 @@ import (
 // are under the threads, the details line of one says whose samples and
 // how many, and F on it opens the call tree of that thread's samples.
 func TestSamplesInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	bin := coretest.Binary(t)
 	trace := filepath.Join("..", "ingest", "perfdata", "testdata", "switch.perf")
 	tmp := t.TempDir()

@@ -33,6 +33,16 @@ func (s *tmuxSession) cmd(args ...string) (string, error) {
 }
 
 // start runs shellCmd in a detached w x h session.
+// needTmux skips t in -short runs (it drives tracetui in tmux) and where
+// tmux is missing, and returns tmux's path.
+func needTmux(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("drives tracetui in tmux")
+	}
+	return coretest.NeedCommand(t, "tmux", "tmux")
+}
+
 // privateEnv is a user's environment of its own under dir, for the
 // binary run in tmux: its cache (dir/cache) and config (dir/config), a
 // 256-colour terminal, and extra.
@@ -118,10 +128,7 @@ func (s *tmuxSession) waitGone(deadline time.Duration, text string) {
 // TestEndToEndInTmux browses the shared kernel trace bug446190 with the
 // built binary at 100x30.
 func TestEndToEndInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	trace := filepath.Join(coretest.SharedTraces(t), "ctf", "bug446190")
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
@@ -185,10 +192,7 @@ func TestEndToEndInTmux(t *testing.T) {
 // .` does): it generates the demo trace into the cache, indexes it and
 // opens the browser on it, on the rows stored with the index.
 func TestDemoInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	env := privateEnv(tmp)
@@ -220,10 +224,7 @@ func TestDemoInTmux(t *testing.T) {
 // browser on the demo fixture) in a real terminal: alt screen, colours,
 // keys through a tty, quit; and the indexing screen's cancel.
 func TestRunInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives the browser in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -278,10 +279,7 @@ func TestRunInTmux(t *testing.T) {
 // escape sequence of colour or attribute, and the selected row of the
 // tree and of the table is still visible (the marker column).
 func TestNoColorSelectionInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives the browser in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

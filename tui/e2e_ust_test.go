@@ -17,10 +17,7 @@ import (
 // followed with its key, and the symbols of the shared cyg-profile trace
 // (the mapping file beside it) in the call-stack rows and the call tree.
 func TestUserSpaceInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	bin := coretest.Binary(t)
 	open := func(t *testing.T, trace string) *tmuxSession {
 		t.Helper()

@@ -15,10 +15,7 @@ import (
 // binary (on the demo trace) are there in the next run, from the view
 // file written beside the index (private).
 func TestViewLastsInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and drives it in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	bin := coretest.Binary(t)
 	tmp := t.TempDir()
 	cache := filepath.Join(tmp, "cache")

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/tracetui/tracetui/core/coretest"
 )
 
 // TestPlainTextInTmux: with --ascii every screen (main, help,
@@ -18,10 +16,7 @@ import (
 // caught: dropping Styles.Plain from Model.View fails on the main screen
 // (the Japanese name) and the help ('·'), tried by hand.
 func TestPlainTextInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives the browser in tmux")
-	}
-	tmux := coretest.NeedCommand(t, "tmux", "tmux")
+	tmux := needTmux(t)
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
