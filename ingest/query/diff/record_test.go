@@ -74,23 +74,34 @@ func readForkTree(t *testing.T, file string) forkTree {
 	}
 }
 
-// command returns the tasks of the recorded command (the first task
-// forked as "sh" whose parent is not an sh, and its descendants) by
-// their chain of comms from the command down ("sh > sh > cat").
-func (f forkTree) command() map[int64]string {
+// command returns the tasks of the recorded command by their chain of
+// comms from the command down ("sh > sh > cat"): root and its
+// descendants when root is known (not 0), else the tasks below the
+// outermost "sh" of each chain. The root matters on a busy machine: a
+// shell of some other program running sleep during the recording would
+// otherwise count as the command's.
+func (f forkTree) command(root int64) map[int64]string {
 	out := map[int64]string{}
 	for _, tid := range f.order {
 		var chain []string
 		in := false
+		below := root == 0
 		for p, n := tid, 0; n < 64; p, n = f.parent[p], n+1 {
 			c, known := f.comm[p]
 			if !known {
 				break
 			}
 			chain = append(chain, c)
+			if p == root {
+				below = true
+				break
+			}
 			if _, forked := f.parent[p]; !forked {
 				break
 			}
+		}
+		if !below {
+			continue
 		}
 		slices.Reverse(chain)
 		// The command is the outermost "sh" of the chain.
@@ -110,8 +121,9 @@ func (f forkTree) command() map[int64]string {
 // checkMatched: every task of the command in base is on a thread row
 // whose NEW thread is a task of the same chain of comms in next, the row
 // named by that chain ("… > sh > sleep | sleep #1"), and the tids differ
-// (the match is not by tid).
-func checkMatched(t *testing.T, baseFile, newFile string) {
+// (the match is not by tid). The roots are the command's pid on each side,
+// 0 where unknown.
+func checkMatched(t *testing.T, baseFile, newFile string, baseRoot, newRoot int64) {
 	t.Helper()
 	ctx := context.Background()
 	b, n := Side{Name: baseFile, History: open(t, baseFile)}, Side{Name: newFile, History: open(t, newFile)}
@@ -119,7 +131,7 @@ func checkMatched(t *testing.T, baseFile, newFile string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bt, nt := readForkTree(t, baseFile).command(), readForkTree(t, newFile).command()
+	bt, nt := readForkTree(t, baseFile).command(baseRoot), readForkTree(t, newFile).command(newRoot)
 	if len(bt) < 4 || len(bt) != len(nt) {
 		t.Fatalf("the command's tasks: %d in BASE %v, %d in NEW %v", len(bt), bt, len(nt), nt)
 	}
@@ -158,7 +170,7 @@ func checkMatched(t *testing.T, baseFile, newFile string) {
 // command (committed) line up by their place in the process tree and
 // name, not by tid.
 func TestMatchCommittedRecordings(t *testing.T) {
-	checkMatched(t, "testdata/sh-1.dat", "testdata/sh-2.dat")
+	checkMatched(t, "testdata/sh-1.dat", "testdata/sh-2.dat", 0, 0)
 }
 
 // TestMatchRecordedHere records the command twice here (root and tracefs
@@ -170,6 +182,7 @@ func TestMatchRecordedHere(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var files []string
+	var roots []int64
 	for i := range 2 {
 		out := filepath.Join(dir, []string{"base.dat", "new.dat"}[i])
 		r, err := record.Start(record.Options{Output: out, Events: sel, BufferKB: 1024, Mount: true})
@@ -179,14 +192,22 @@ func TestMatchRecordedHere(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out, err := exec.Command("sh", "-c", shCommand).CombinedOutput(); err != nil {
+		cmd := exec.Command("sh", "-c", shCommand)
+		var output strings.Builder
+		cmd.Stdout, cmd.Stderr = &output, &output
+		if err := cmd.Start(); err != nil {
 			r.Abort()
-			t.Fatalf("%s: %v\n%s", shCommand, err, out)
+			t.Fatal(err)
+		}
+		roots = append(roots, int64(cmd.Process.Pid))
+		if err := cmd.Wait(); err != nil {
+			r.Abort()
+			t.Fatalf("%s: %v\n%s", shCommand, err, output.String())
 		}
 		if _, err := r.Stop(); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, out)
 	}
-	checkMatched(t, files[0], files[1])
+	checkMatched(t, files[0], files[1], roots[0], roots[1])
 }
