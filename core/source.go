@@ -36,6 +36,16 @@ type Source interface {
 	Close() error
 }
 
+// Stacker is a source whose events may carry a sampled call stack
+// (perf.data's samples recorded with -g). The index stores the stacks
+// while it reads the events (ingest/index/profile).
+type Stacker interface {
+	// AppendStack appends the function names of the call stack of the
+	// event last returned by Next, leaf first; nothing for an event
+	// without one.
+	AppendStack(dst []string) []string
+}
+
 // SourceInfo describes an opened trace.
 type SourceInfo struct {
 	Format   string // "ctf", "chrome", "paje", "tracedat", "ftrace"

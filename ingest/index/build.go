@@ -97,6 +97,11 @@ func build(ctx context.Context, req buildRequest) (err error) {
 	if !req.readInline {
 		rd = newEventReader(ew, src)
 	}
+	stacks, err := newStackRecorder(src, dir, prefix)
+	if err != nil {
+		return err
+	}
+	defer stacks.close()
 	defer rd.stop() // before the writer is closed: it may be writing
 	var b *history.Builder
 	defer func() {
@@ -142,6 +147,7 @@ func build(ctx context.Context, req buildRequest) (err error) {
 				return fmt.Errorf("analysing the event at %s: %w", core.FormatTimestamp(ev.Time), err)
 			}
 		}
+		stacks.add(ev)
 	}
 	// The source and the event index are this goroutine's again.
 	rd.stop()
@@ -177,6 +183,9 @@ func build(ctx context.Context, req buildRequest) (err error) {
 		return err
 	}
 	if err := b.AddSection(sectionEvents, size, r); err != nil {
+		return err
+	}
+	if err := stacks.addSection(b); err != nil {
 		return err
 	}
 	st := buildInfo(req, src, ew.Events(), analyses)

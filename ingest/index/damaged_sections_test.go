@@ -19,7 +19,17 @@ import (
 // method of the history that escapes the guard (the summary query did,
 // through an embedded *history.Tree).
 func TestDamagedSectionsGuarded(t *testing.T) {
-	trace := filepath.Join("..", "..", "testdata", "ftrace", "rec-tiny.txt")
+	t.Run("ftrace", func(t *testing.T) {
+		damageSections(t, filepath.Join("..", "..", "testdata", "ftrace", "rec-tiny.txt"), "summary")
+	})
+	t.Run("perfdata", func(t *testing.T) { // sampled stacks
+		damageSections(t, filepath.Join("..", "perfdata", "testdata", "switch.perf"), sectionProfile)
+	})
+}
+
+// damageSections damages each section of trace's index in turn; the
+// index must have the section named want.
+func damageSections(t *testing.T, trace, want string) {
 	opts := openOpts(t)
 	ctx := context.Background()
 	ix, err := Open(ctx, trace, opts)
@@ -34,8 +44,8 @@ func TestDamagedSectionsGuarded(t *testing.T) {
 		sections[name] = span{off, n}
 	}
 	ix.Close()
-	if _, ok := sections["summary"]; !ok {
-		t.Fatalf("the index of %s has no summary section (sections %v): the test needs one", trace, sections)
+	if _, ok := sections[want]; !ok {
+		t.Fatalf("the index of %s has no %s section (sections %v): the test needs one", trace, want, sections)
 	}
 	clean, err := os.ReadFile(path)
 	must(t, err)
@@ -104,6 +114,12 @@ func exercise(ctx context.Context, ix *Index, use func(what string, err error)) 
 		use("Summary", err)
 	}
 	ix.ControlFlowRows()
+	p, err := ix.Profile()
+	use("Profile", err)
+	if err == nil {
+		_, err := p.Count(ctx, start, end+1, nil)
+		use("Profile.Count", err)
+	}
 	src, err := ix.OpenSource()
 	use("OpenSource", err)
 	if err == nil {

@@ -1,7 +1,8 @@
 // Package index builds a trace's index and owns its lifecycle: [Open]
 // builds it once (the readers of package ingest, the analyses of package
 // states, the R-SHT of package history, the event index of sub-package
-// eventindex, the process table of sub-package pstree), keeps it in the
+// eventindex, the process table of sub-package pstree, the sampled call
+// stacks of sub-package profile), keeps it in the
 // cache directory ([CacheDir], fingerprinted by every reader's and
 // analysis's version), serialises concurrent builds with a lock, prunes
 // the cache ([PruneCache]), and guards every query of an opened index so
@@ -13,7 +14,8 @@
 //	      -> analyses (ingest/states) -> history.Builder (R-SHT)
 //	      -> event index (eventindex), process table (pstree),
 //	         whole-trace statistics (ingest/states/kernel/kstats: summed
-//	         from the analyses' writes, stored in their section)
+//	         from the analyses' writes, stored in their section),
+//	         sampled call stacks (profile: a core.Stacker's, perf.data)
 //
 // Reading an opened index (event table, filters, density) is package
 // ingest/trace; analyses over it are under ingest/query.

@@ -14,6 +14,7 @@ import (
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest"
 	"github.com/tracetui/tracetui/ingest/index/eventindex"
+	"github.com/tracetui/tracetui/ingest/index/profile"
 	"github.com/tracetui/tracetui/ingest/index/pstree"
 	"github.com/tracetui/tracetui/ingest/states"
 	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
@@ -107,7 +108,7 @@ func locate(path string, opts Options) (abs, fp, indexPath string, err error) {
 func indexVersions(opts Options) string {
 	return "history" + strconv.Itoa(history.FormatVersion) + "-states:" + states.Version() +
 		"-formats:" + ingest.Versions() + "-pstree" + strconv.Itoa(pstree.RowsVersion) +
-		"-kstats" + strconv.Itoa(kstats.Version) +
+		"-kstats" + strconv.Itoa(kstats.Version) + "-profile" + strconv.Itoa(profile.Version) +
 		"-format=" + opts.Format + "-layout=" + opts.Layout.String() + "-arch=" + opts.Arch
 }
 

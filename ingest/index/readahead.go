@@ -42,7 +42,13 @@ type eventReader interface {
 // goroutine too: the stage's batches are fresh memory, whose first touch
 // costs more than the overlap gives back on a short build (bug446190,
 // 1.1 MB: 40 ms of its 160 ms of CPU went to filling batches).
+//
+// A core.Stacker is read on the build's goroutine whatever its format:
+// its stack is the event's last returned by Next.
 func newEventReader(ew *eventindex.Writer, src core.Source) eventReader {
+	if _, stacks := src.(core.Stacker); stacks {
+		return &directReader{ew: ew, src: src}
+	}
 	if _, ok := src.(*ctf.Reader); ok {
 		if _, total := src.Progress(); total >= readAheadMin {
 			return startReadAhead(ew, src)

@@ -56,7 +56,7 @@ func (s *Source) frame(ip uint64, kernel bool) Frame {
 // returned by Next, leaf first, to dst: each frame's symbol, or its
 // address (core.FormatAddress) when nothing names it; nothing for an
 // event without a stack. It is what profiles of samples aggregate
-// (ingest/trace's Stacker). Names of unknown addresses are made once.
+// (core.Stacker). Names of unknown addresses are made once.
 func (s *Source) AppendStack(dst []string) []string {
 	s.stack = s.Frames(s.stack[:0])
 	for i := range s.stack {

@@ -13,6 +13,11 @@ type mapping struct {
 	pgoff      uint64
 	name       string
 	jit        bool // anonymous memory: name is the process's JIT map
+	// syms are the mapped file's symbols once Source.elf looked them up
+	// for this mapping (elfDone), which spares the lookup by path on
+	// every frame of every sample.
+	syms    *elfSyms
+	elfDone bool
 }
 
 // process is what the first pass learned of a process's address space:

@@ -268,7 +268,10 @@ func (s *Source) resolve(ip uint64, kernel bool) frame {
 	}
 	fileOff := ip - m.start + m.pgoff
 	fr.addr = fileOff
-	if e := s.elf(m.name); e != nil {
+	if !m.elfDone {
+		m.syms, m.elfDone = s.elf(m.name), true
+	}
+	if e := m.syms; e != nil {
 		if name, off, ok := e.syms.LookupSized(fileOff + e.load); ok {
 			fr.sym, fr.off, fr.hasS = e.demangled(name), off, true
 		}

@@ -10,9 +10,10 @@
 //     (the CPU's current thread in the kernel state, then its exec name);
 //   - state queries over attribute globs ([Query]) and the R-SHT article's
 //     Control Flow workload ([PaperBench]);
-//   - the profile of sampled call stacks ([Trace.Profile], perf.data): read
-//     in one pass the first time it is asked for, then any selection of
-//     time and threads is counted from memory ([Profile.Count]).
+//   - the profile of sampled call stacks ([Trace.Profile], perf.data):
+//     stored by the index while it is built (ingest/index/profile), any
+//     selection of time and threads is counted from the index file
+//     ([Profile.Count]).
 //
 // The table's Contents are the source's AppendContents, as `tracetui
 // dump` prints them (dump equals `trace-cmd report`, `perf script`,

@@ -27,15 +27,14 @@ type pane struct {
 // lines. It owns the window, the cursor, the selection and the rows, and
 // issues the queries; results come back as tagged messages.
 type Gantt struct {
-	sh      *ui.Shared
-	ctx     context.Context
-	clock   func() time.Time // query timings (pinned in tests)
-	trace   frame.Trace
-	hist    core.History
-	info    frame.TraceInfo
-	names   *frame.FrameNames // call-stack frames by symbol
-	evNum   ui.Job            // reading the event '#' asked for
-	profile ui.Job            // reading the sampled stacks ahead of F (prefetch.go)
+	sh    *ui.Shared
+	ctx   context.Context
+	clock func() time.Time // query timings (pinned in tests)
+	trace frame.Trace
+	hist  core.History
+	info  frame.TraceInfo
+	names *frame.FrameNames // call-stack frames by symbol
+	evNum ui.Job            // reading the event '#' asked for
 	// restoreTID: the thread of the last session's view, selected once
 	// the rows are read (session.go).
 	restoreTID string
@@ -141,7 +140,7 @@ func (b *Gantt) Init() tea.Cmd {
 	return tea.Batch(func() tea.Msg {
 		t, err := frame.BuildControlFlow(ctx, h, frame.StoredRows(tr))
 		return treeMsg{t, err}
-	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End), restored, b.prefetchProfile())
+	}, b.layout(), findEventsPart(ctx, b.trace.Events(), b.win.Start, b.win.End), restored)
 }
 
 // opensExpanded reports whether a trace of format opens with every row
@@ -226,11 +225,6 @@ func (b *Gantt) handle(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return b.layout()
-	case profileReadMsg:
-		if b.profile.Current(msg.seq) {
-			b.profile.Finish()
-		}
-		return nil
 	case treeMsg:
 		if msg.err != nil {
 			b.loadErr = msg.err

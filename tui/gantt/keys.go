@@ -26,7 +26,6 @@ func (b *Gantt) closeJobs() {
 	b.evNum.Stop()
 	b.idle.job.Stop()
 	b.procTree.job.Stop()
-	b.profile.Stop()
 	b.opening.job.Stop()
 }
 
