@@ -53,27 +53,11 @@ func (b *Gantt) openCallTree() tea.Cmd {
 	if sel := t.Selected(); sel >= 0 && b.pane == frame.PaneControlFlow {
 		n := new(t.Node(sel))
 		if n.Kind == frame.KindProcess || n.Kind == frame.KindThread || n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
-			r.Threads = []core.Key{}
 			row = n.Label
 			if n.Kind == frame.KindSamples && n.Parent >= 0 {
 				row = t.Node(n.Parent).Label // its thread's samples
 			}
-			var add func(i int32)
-			add = func(i int32) {
-				if th := t.Node(i).Thread; th >= 0 && t.Node(i).Kind == frame.KindThread {
-					r.Threads = append(r.Threads, th)
-				}
-				if t.Node(i).Kind == frame.KindProcess {
-					for _, c := range t.Children(i) {
-						add(c)
-					}
-				}
-			}
-			if n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
-				r.Threads = append(r.Threads, n.Thread)
-			} else {
-				add(sel)
-			}
+			r.Threads = rowThreads(t, sel)
 			r.Node = sel
 		}
 	}
@@ -180,6 +164,32 @@ func (b *Gantt) zoomTo(z ui.ZoomMsg) tea.Cmd {
 	b.win = b.win.WithRange(z.T0, z.T1-z.T0+1)
 	b.setNote(noteInfo, "zoomed to "+z.What+" "+b.RelTime(z.T0)+"–"+b.RelTime(z.T1))
 	return b.moveCursor(z.T0, false)
+}
+
+// rowThreads returns the threads of row sel of t (a process, thread,
+// call-stack or samples row) whose call stacks F sums: a thread's or
+// its rows' own thread; for a process, its leader thread (the process
+// row draws it) and the threads below it, at any depth.
+func rowThreads(t *frame.RowTree, sel int32) []core.Key {
+	out := []core.Key{}
+	n := t.Node(sel)
+	if n.Kind == frame.KindCallStack || n.Kind == frame.KindSamples {
+		return append(out, n.Thread)
+	}
+	var add func(i int32)
+	add = func(i int32) {
+		nd := t.Node(i)
+		if nd.Thread >= 0 && (nd.Kind == frame.KindThread || nd.Kind == frame.KindProcess) {
+			out = append(out, nd.Thread)
+		}
+		if nd.Kind == frame.KindProcess {
+			for _, c := range t.Children(i) {
+				add(c)
+			}
+		}
+	}
+	add(sel)
+	return out
 }
 
 // profiler is a trace whose sampled stacks give profiles (ingest/trace's
