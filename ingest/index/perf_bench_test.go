@@ -54,7 +54,9 @@ func BenchmarkIndexVsPerfScript(b *testing.B) {
 // BenchmarkIndexSamples indexes `perf record -g` profiles (system-wide
 // cpu-clock at 10 kHz) of a busy loop running 2, 8 and 32 s, with peak
 // RSS: indexing memory must not grow with the number of samples (issue
-// 28). Root needed.
+// 28). The index stores every sample's symbolised stack (the flame view
+// reads them from it); `perf report --stdio --no-children`, which reads
+// and symbolises the same samples, is the peer. Root needed.
 //
 //	sudo go test ./ingest/index -run '^$' -bench IndexSamples -benchtime 1x
 func BenchmarkIndexSamples(b *testing.B) {
@@ -64,14 +66,18 @@ func BenchmarkIndexSamples(b *testing.B) {
 		b.Run(fmt.Sprintf("seconds=%d", secs), func(b *testing.B) {
 			work := fmt.Sprintf("timeout %d sh -c 'while :; do :; done' || true", secs)
 			path := recordPerf(b, perf, []string{"record", "-q", "-a", "-g", "-e", "cpu-clock", "-F", "10000"}, work)
-			var index gentest.Runs
-			info := indexRun(b, &index, bin, path, filepath.Join(b.TempDir(), "index.tti"))
-			for range b.N - 1 {
-				indexRun(b, &index, bin, path, filepath.Join(b.TempDir(), "index.tti"))
+			var index, report gentest.Runs
+			var info IndexSummary
+			for range b.N {
+				info = indexRun(b, &index, bin, path, filepath.Join(b.TempDir(), "index.tti"))
+				report.Add(b, exec.Command(perf, "report", "--stdio", "--no-children", "-i", path))
 			}
 			b.ReportMetric(float64(info.Events), "samples")
 			b.ReportMetric(index.Wall.Seconds()/float64(b.N), "index-s")
 			b.ReportMetric(float64(index.MaxRSS)/1024, "index-rss-MB")
+			b.ReportMetric(report.Wall.Seconds()/float64(b.N), "perf-report-s")
+			b.ReportMetric(float64(report.MaxRSS)/1024, "perf-report-rss-MB")
+			b.ReportMetric(report.Wall.Seconds()/index.Wall.Seconds(), "ratio-wall")
 		})
 	}
 }
