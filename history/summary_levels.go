@@ -58,17 +58,34 @@ type entryEncoder struct {
 
 // encode returns the entry of a key (its changes ch) for levels.
 func (e *entryEncoder) encode(ch []change, end core.Time, levels []uint8) []byte {
+	return e.assemble(len(levels), func(j int, dst []byte) ([]byte, int) {
+		l := levelState{w: runWriter{dst: dst}, k: levels[j], acc: &e.acc}
+		for i, c := range ch {
+			last := end
+			if i+1 < len(ch) {
+				last = ch[i+1].start - 1
+			}
+			l.step(i == 0, c, last)
+		}
+		return l.done()
+	})
+}
+
+// assemble returns the entry made of the n levels that level(j, dst)
+// appends to dst (with their runs), each asked for only when the levels
+// before it leave it to be stored.
+func (e *entryEncoder) assemble(n int, level func(j int, dst []byte) ([]byte, int)) []byte {
 	e.entry = e.entry[:0]
 	stored := true
 	runs := 0
-	for j, k := range levels {
+	for j := range n {
 		if j > 0 && (!stored || runs <= entryMinRuns) {
 			stored = false
 			e.entry = append(e.entry, 0)
 			continue
 		}
 		var n int
-		e.level, n = appendLevel(e.level[:0], ch, end, k, &e.acc)
+		e.level, n = level(j, e.level[:0])
 		if j > 0 && 2*len(e.level) > len(e.prev) {
 			stored = false
 			e.entry = append(e.entry, 0)
@@ -79,6 +96,51 @@ func (e *entryEncoder) encode(ch []change, end core.Time, levels []uint8) []byte
 		runs = n
 	}
 	return e.entry
+}
+
+// streamEncoder computes a key's entry from its changes given one at a
+// time, every level at once: its memory is the levels' runs (at most
+// core.SummaryMaxBuckets buckets each), not the key's changes. The pass
+// uses it for a key with more changes than a batch holds (a busy CPU's
+// row of a long capture: 6 M changes, 117 MB as a batch).
+type streamEncoder struct {
+	levels  []levelState
+	pending change
+	n       int // changes given
+}
+
+func newStreamEncoder(levels []uint8) *streamEncoder {
+	st := &streamEncoder{levels: make([]levelState, len(levels))}
+	for j, k := range levels {
+		st.levels[j] = levelState{k: k, acc: &bucketAcc{}}
+	}
+	return st
+}
+
+// add takes the key's next change.
+func (st *streamEncoder) add(c change) {
+	if st.n > 0 {
+		st.step(c.start - 1)
+	}
+	st.pending = c
+	st.n++
+}
+
+func (st *streamEncoder) step(last core.Time) {
+	for j := range st.levels {
+		st.levels[j].step(st.n == 1, st.pending, last)
+	}
+}
+
+// entry returns the key's entry, the history ending at end.
+func (st *streamEncoder) entry(e *entryEncoder, end core.Time) []byte {
+	if st.n > 0 {
+		st.step(end)
+	}
+	return e.assemble(len(st.levels), func(j int, dst []byte) ([]byte, int) {
+		b, n := st.levels[j].done()
+		return append(dst, b...), n
+	})
 }
 
 // runWriter appends runs of identical buckets (the record format is in
@@ -113,44 +175,53 @@ func (w *runWriter) flush() {
 	w.runs++
 }
 
-// appendLevel appends the runs of one key at the level of shift k to dst:
-// ch are its changes in time order (the first at the history's start),
-// end the history's last instant. The runs cover the buckets from the one
-// holding ch[0].start to the one holding end; it also returns their count.
-func appendLevel(dst []byte, ch []change, end core.Time, k uint8, acc *bucketAcc) ([]byte, int) {
-	w := runWriter{dst: dst}
-	open, cur := false, core.Time(0)
-	for i, c := range ch {
-		s, e := c.start, end
-		if i+1 < len(ch) {
-			e = ch[i+1].start - 1
+// levelState computes the runs of one key at the level of shift k from
+// its changes in time order (the first at the history's start), one at
+// a time ([levelState.step]); [levelState.done] returns the runs, which
+// cover the buckets from the one holding the first change's start to the
+// one holding the last instant given, and their count.
+type levelState struct {
+	w    runWriter
+	k    uint8
+	acc  *bucketAcc
+	open bool
+	cur  core.Time // the open bucket
+}
+
+// step takes change c (first: the key's first), which lasts until last.
+func (l *levelState) step(first bool, c change, last core.Time) {
+	k, acc := l.k, l.acc
+	s, e := c.start, last
+	bs, be := s>>k, e>>k
+	if !l.open || bs != l.cur {
+		if l.open {
+			l.w.put(acc.finish(), 1)
 		}
-		bs, be := s>>k, e>>k
-		if !open || bs != cur {
-			if open {
-				w.put(acc.finish(), 1)
-			}
-			open, cur = true, bs
-			acc.begin(c.v, i > 0 && s == bs<<k)
-		} else {
-			acc.b.Changes = min(acc.b.Changes, 254) + 1 // starts strictly inside (saturating)
-		}
-		if be == bs {
-			acc.add(c.v, e-s+1)
-			continue
-		}
-		acc.add(c.v, (bs+1)<<k-s)
-		w.put(acc.finish(), 1)
-		if be > bs+1 {
-			w.put(core.SummaryBucket{First: c.v, Dominant: c.v}, int64(be-bs-1))
-		}
-		cur = be
-		acc.begin(c.v, false)
-		acc.add(c.v, e-be<<k+1)
+		l.open, l.cur = true, bs
+		acc.begin(c.v, !first && s == bs<<k)
+	} else {
+		acc.b.Changes = min(acc.b.Changes, 254) + 1 // starts strictly inside (saturating)
 	}
-	if open {
-		w.put(acc.finish(), 1)
+	if be == bs {
+		acc.add(c.v, e-s+1)
+		return
 	}
-	w.flush()
-	return w.dst, w.runs
+	acc.add(c.v, (bs+1)<<k-s)
+	l.w.put(acc.finish(), 1)
+	if be > bs+1 {
+		l.w.put(core.SummaryBucket{First: c.v, Dominant: c.v}, int64(be-bs-1))
+	}
+	l.cur = be
+	acc.begin(c.v, false)
+	acc.add(c.v, e-be<<k+1)
+}
+
+// done closes the open bucket and returns the runs and their count.
+func (l *levelState) done() ([]byte, int) {
+	if l.open {
+		l.w.put(l.acc.finish(), 1)
+		l.open = false
+	}
+	l.w.flush()
+	return l.w.dst, l.w.runs
 }

@@ -26,7 +26,8 @@ import (
 
 const (
 	// sumWorkersMax is the most goroutines of the pass: each holds a batch
-	// of up to batchMax records (16 bytes each) in memory.
+	// of up to batchMax records (16 bytes each) in memory; a key of more
+	// records is streamed (streamEncoder).
 	sumWorkersMax = 2
 	// sumParallelFrom is the work (records read and computed) from which
 	// the pass is split: below it, a second goroutine and its file cost
@@ -173,6 +174,18 @@ func (s *summaryBuild) computeRun(ctx context.Context, w io.Writer, run []passBa
 	rd := &logReader{s: s}
 	var enc entryEncoder
 	for _, b := range run {
+		if b.hi == b.lo+1 && b.n > s.batchMax { // one key, too many changes to hold
+			st := newStreamEncoder(levels)
+			if err := rd.stream(ctx, s.logPart(b.part), b.lo, st); err != nil {
+				return nil, err
+			}
+			entry := st.entry(&enc, end)
+			if _, err := w.Write(entry); err != nil {
+				return nil, fmt.Errorf("history: summary section: %w", err)
+			}
+			lens = append(lens, uint32(len(entry)))
+			continue
+		}
 		chs, err := rd.batch(ctx, s.logPart(b.part), b.lo, b.hi, b.n)
 		if err != nil {
 			return nil, err

@@ -163,6 +163,23 @@ type logReader struct {
 	// next and lim are, per slot of the batch, where its next record goes
 	// in ivs and where its records end (lim == next: a dropped slot).
 	next, lim []int32
+	// emit, when set, takes the records of a batch's one slot in place
+	// of ivs (stream).
+	emit func(end core.Time, v byte)
+}
+
+// stream gives the changes of one slot, in time order, to st, reading its
+// log part once and keeping none of them.
+func (r *logReader) stream(ctx context.Context, part *logPart, slot int, st *streamEncoder) error {
+	prev := r.s.start
+	r.next, r.lim = grow(r.next, 1), grow(r.lim, 1)
+	r.next[0], r.lim[0] = 0, int32(r.s.live(slot))
+	r.emit = func(end core.Time, v byte) {
+		st.add(change{start: prev, v: v})
+		prev = end + 1
+	}
+	defer func() { r.emit = nil }()
+	return r.read(ctx, part, slot, slot+1)
 }
 
 // batch returns the intervals of slots lo..hi-1 (n records in all) from
@@ -240,7 +257,11 @@ func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
 		end += core.Time(delta)
 		if i := int(slot) - lo; i >= 0 && i < len(next) {
 			if at := next[i]; at < lim[i] {
-				ivs[at] = change{start: end, v: v}
+				if r.emit != nil {
+					r.emit(end, v)
+				} else {
+					ivs[at] = change{start: end, v: v}
+				}
 				next[i] = at + 1
 			}
 		}
