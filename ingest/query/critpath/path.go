@@ -249,8 +249,27 @@ func (c *computer) names(ctx context.Context, h core.History, threads core.Key) 
 	for k := range byKey {
 		keys = append(keys, k)
 	}
+	// A name at the path's last instant is the latest of the range: one
+	// stabbing query. Only the others (a thread gone before the end)
+	// need the range's intervals, which on a long capture cost most of
+	// the path's time (a 2D query over the whole trace).
+	last := c.path.To - 1
+	var rest []core.Key
+	_, err := h.Query2DTimes(ctx, keys, []core.Time{last}, func(iv core.Interval) bool {
+		if iv.Value.Kind() == core.KindString {
+			c.path.Names[byKey[iv.Key]] = iv.Value.Str()
+			delete(byKey, iv.Key)
+		}
+		return true
+	})
+	if err != nil || len(byKey) == 0 {
+		return err
+	}
+	for k := range byKey {
+		rest = append(rest, k)
+	}
 	latest := map[core.Key]core.Time{}
-	_, err := h.Query2D(ctx, keys, c.path.From, c.path.To-1, func(iv core.Interval) bool {
+	_, err = h.Query2D(ctx, rest, c.path.From, last, func(iv core.Interval) bool {
 		if t, ok := latest[iv.Key]; iv.Value.Kind() == core.KindString && (!ok || iv.Start > t) {
 			latest[iv.Key] = iv.Start
 			c.path.Names[byKey[iv.Key]] = iv.Value.Str()
