@@ -33,7 +33,8 @@ func (q *queued) less(o *queued) bool {
 	return q.t < o.t || q.t == o.t && q.at.less(o.at)
 }
 
-// sortKey orders queued records by time, then file order.
+// sortKey orders queued records by time, then file order (mergeRuns
+// sorts by it).
 func sortKey(a, b *queued) int {
 	switch {
 	case a.less(b):
@@ -67,6 +68,7 @@ type orderState struct {
 type queue struct {
 	rest  []*queued // waiting for a later round, in file order
 	batch []*queued // this round's, sorted; batch[bi:] not delivered yet
+	spare []*queued // mergeRuns's scratch
 	bi    int
 	fifo  []*queued // queued records in file order, delivered ones trimmed from the front
 	st    orderState
@@ -139,7 +141,56 @@ func (q *queue) fill() {
 	}
 	clear(q.rest[len(keep):])
 	q.rest = keep
-	slices.SortFunc(q.batch, sortKey)
+	q.batch, q.spare = mergeRuns(q.batch, q.spare)
+}
+
+// mergeRuns sorts b by sortKey and returns it with the scratch slice to
+// keep for the next call (either may be the other's array). A round's
+// records are a few ascending runs, one per ring buffer read (and the
+// previous round's leftovers): merging the runs takes a pass per halving
+// of their number, where a comparison sort took a tenth of an index
+// build (sched record of 1.5 M events, 0.13 of 1.3 s of CPU).
+func mergeRuns(b, scratch []*queued) (sorted, spare []*queued) {
+	var ends []int // the end of each run
+	for i := 1; i <= len(b); i++ {
+		if i == len(b) || b[i].less(b[i-1]) {
+			ends = append(ends, i)
+		}
+	}
+	if len(ends) <= 1 {
+		return b, scratch
+	}
+	scratch = slices.Grow(scratch[:0], len(b))[:len(b)]
+	src, dst := b, scratch
+	for len(ends) > 1 {
+		merged := ends[:0]
+		from := 0
+		for k := 0; k < len(ends); k += 2 {
+			if k+1 == len(ends) { // an odd run out: copied as it is
+				copy(dst[from:ends[k]], src[from:ends[k]])
+				merged = append(merged, ends[k])
+				break
+			}
+			mid, end := ends[k], ends[k+1]
+			i, j, o := from, mid, from
+			for i < mid && j < end {
+				if src[j].less(src[i]) {
+					dst[o], j = src[j], j+1
+				} else {
+					dst[o], i = src[i], i+1
+				}
+				o++
+			}
+			o += copy(dst[o:], src[i:mid])
+			copy(dst[o:], src[j:end])
+			merged = append(merged, end)
+			from = end
+		}
+		ends = merged
+		src, dst = dst, src
+	}
+	clear(dst) // no record kept alive by the scratch
+	return src, dst[:0]
 }
 
 // round handles a FINISHED_ROUND.
