@@ -213,9 +213,6 @@ func (w *Writer) flush() {
 	w.block = w.block[:0]
 }
 
-// Samples returns the number of samples added.
-func (w *Writer) Samples() int64 { return int64(w.hdr.samples) }
-
 // Finish completes the section and returns its size and a reader of its
 // bytes, valid until Close.
 func (w *Writer) Finish() (int64, io.Reader, error) {
