@@ -260,29 +260,59 @@ func TestCountCancelled(t *testing.T) {
 	}
 }
 
-// FuzzOpenProfile: any bytes open as a profile or fail with ErrCorrupt or
-// ErrVersion; an opened one counts every selection without panicking.
+// withChecksums returns a copy of b whose block and header checksums are
+// recomputed where its header and directory let them be found, so that
+// mutated bytes reach the checks and reads behind the checksums.
+func withChecksums(b []byte) []byte {
+	b = bytes.Clone(b)
+	h, err := decodeHeader(b, int64(len(b)))
+	if err != nil {
+		return b
+	}
+	dir := headerSize + int(h.blockBytes)
+	for i := range int(h.blocks) {
+		at := dir + i*entrySize
+		e := decodeEntry(b[at:])
+		start := uint64(headerSize) + e.off
+		if e.off <= h.blockBytes && blockSize(e) <= h.blockBytes-e.off {
+			binary.LittleEndian.PutUint32(b[at+32:], core.CRC32C(b[start:start+blockSize(e)]))
+		}
+	}
+	binary.LittleEndian.PutUint32(b[12:], checksum(b[:headerSize], b[dir:]))
+	return b
+}
+
+// FuzzOpenProfile: any bytes, as they are and with their checksums made
+// right, open as a profile or fail with ErrCorrupt or ErrVersion; an
+// opened one counts every selection without panicking, and with
+// ErrCorrupt at worst.
 func FuzzOpenProfile(f *testing.F) {
-	f.Add(write(f, randomSamples(rand.New(rand.NewPCG(1, 1))), 40))
-	f.Add(write(f, randomSamples(rand.New(rand.NewPCG(2, 2))), BlockLen))
+	small := func(seed uint64) []given {
+		s := randomSamples(rand.New(rand.NewPCG(seed, seed)))
+		return s[:min(len(s), 60)]
+	}
+	f.Add(write(f, small(1), 7))
+	f.Add(write(f, small(2), 1))
+	f.Add(write(f, small(3), BlockLen))
 	f.Add(write(f, nil, 1))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := Open(bytes.NewReader(b), int64(len(b)), nil)
-		if err != nil {
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
-				t.Fatalf("%v: neither ErrCorrupt nor ErrVersion", err)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, b := range [][]byte{raw, withChecksums(raw)} {
+			p, err := Open(bytes.NewReader(b), int64(len(b)), nil)
+			if err != nil {
+				if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+					t.Fatalf("%v: neither ErrCorrupt nor ErrVersion", err)
+				}
+				continue
 			}
-			return
-		}
-		for i := range p.Len() {
-			_ = p.Name(int32(i))
-		}
-		for _, tids := range [][]int64{nil, p.Threads(), {-1}} {
-			if _, err := p.Count(context.Background(), -1<<62, 1<<62, tids); err != nil && !errors.Is(err, ErrCorrupt) {
-				t.Fatal(err)
+			for i := range p.Len() {
+				_ = p.Name(int32(i))
 			}
-			if _, err := p.Count(context.Background(), 0, 1, tids); err != nil && !errors.Is(err, ErrCorrupt) {
-				t.Fatal(err)
+			for _, tids := range [][]int64{nil, p.Threads(), {-1}} {
+				for _, r := range [][2]core.Time{{-1 << 62, 1 << 62}, {0, 1}, {p.hdr.first + 1, p.hdr.last}} {
+					if _, err := p.Count(context.Background(), r[0], r[1], tids); err != nil && !errors.Is(err, ErrCorrupt) {
+						t.Fatal(err)
+					}
+				}
 			}
 		}
 	})
