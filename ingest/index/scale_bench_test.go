@@ -8,11 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/gen/gentest"
 )
 
 // scaleEnv names the event counts BenchmarkScale records, e.g.
@@ -30,8 +30,10 @@ const eventsPerRun = 140_000
 // `trace-cmd report` on the same file in the same run: index time and
 // peak RSS, index bytes per event, the first frame and the p99 of `bench
 // frames`, `stats` over the whole trace and the critical path of the
-// busiest thread. Time must grow linearly with the events and peak RSS
-// stay flat (issue 33).
+// busiest thread; then the same capture as ftrace text (trace-cmd
+// report's output) and the same workload recorded by `perf record -a`,
+// each indexed against its printer. Time must grow linearly with the
+// events and peak RSS stay flat (issue 33).
 //
 //	sudo TRACETUI_SCALE_EVENTS=1400000,10000000 go test ./ingest/index -run '^$' -bench Scale -benchtime 1x
 func BenchmarkScale(b *testing.B) {
@@ -105,7 +107,58 @@ func BenchmarkScale(b *testing.B) {
 				cwall, _, _ := runEnv(b, env, bin, "critpath", "--json", "--index", idx, trace, strconv.Itoa(rep.CPU.Threads[0].TID))
 				b.ReportMetric(cwall.Seconds()*1000, "critpath-busiest-ms")
 			}
+			// The same capture as ftrace text (what trace-cmd report
+			// prints, which the ftrace reader reads), indexed against
+			// trace-cmd report's time on the trace.dat.
+			text := filepath.Join(dir, "scale.txt")
+			runToFile(b, text, tc, "report", trace)
+			os.Remove(filepath.Join(dir, "scale-text.tti"))
+			twall, trss, _ := runEnv(b, env, bin, "index", "--index", filepath.Join(dir, "scale-text.tti"), text)
+			b.ReportMetric(twall.Seconds(), "text-index-s")
+			b.ReportMetric(float64(trss)/1024, "text-index-rss-MB")
+			os.Remove(text)
+			// The same workload recorded by perf (the events of
+			// `tracetui record`'s default groups), indexed against perf
+			// script on it.
+			if perf, err := exec.LookPath("perf"); err == nil {
+				pdata := filepath.Join(dir, "scale.data")
+				run(b, perf, "record", "-q", "-a", "-m", "16M", "-o", pdata,
+					"-e", "sched:*", "-e", "irq:*", "-e", "timer:*", "-e", "raw_syscalls:*", "-e", "workqueue:*",
+					"--", "sh", "-c", work)
+				pidx := filepath.Join(dir, "scale-perf.tti")
+				pwall, prss, out := runEnv(b, env, bin, "index", "--json", "--index", pidx, pdata)
+				var info IndexSummary
+				if err := json.Unmarshal(out, &info); err != nil {
+					b.Fatal(err)
+				}
+				swall, srss, _ := runEnv(b, nil, perf, "script", "-i", pdata)
+				b.ReportMetric(float64(info.Events), "perf-events")
+				b.ReportMetric(pwall.Seconds(), "perf-index-s")
+				b.ReportMetric(float64(prss)/1024, "perf-index-rss-MB")
+				b.ReportMetric(swall.Seconds(), "perf-script-s")
+				b.ReportMetric(float64(srss)/1024, "perf-script-rss-MB")
+				b.ReportMetric(pwall.Seconds()/swall.Seconds(), "perf-index/peer")
+				os.Remove(pdata)
+			}
 		})
+	}
+}
+
+// runToFile runs a command with its standard output to a new file at
+// path, failing the benchmark when it fails.
+func runToFile(b *testing.B, path, name string, args ...string) {
+	b.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	cmd := exec.Command(name, args...)
+	cmd.Stdout = f
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%s %v: %v\n%s", name, args, err, stderr.Bytes())
 	}
 }
 
@@ -116,8 +169,8 @@ func run(b *testing.B, name string, args ...string) {
 }
 
 // runEnv runs a command with env added and returns its wall time, its
-// peak RSS in KiB and its standard output (discarded when over 64 MiB: a
-// report).
+// peak RSS in KiB (gentest.Measure) and its standard output (discarded
+// when over 64 MiB: a report).
 func runEnv(b *testing.B, env []string, name string, args ...string) (time.Duration, int64, []byte) {
 	b.Helper()
 	cmd := exec.Command(name, args...)
@@ -126,14 +179,9 @@ func runEnv(b *testing.B, env []string, name string, args ...string) (time.Durat
 	cmd.Stdout = &out
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
+	wall, _, rss, err := gentest.Measure(cmd)
+	if err != nil {
 		b.Fatalf("%s %v: %v\n%s", name, args, err, stderr.Bytes())
-	}
-	wall := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
 	}
 	return wall, rss, out.b
 }
