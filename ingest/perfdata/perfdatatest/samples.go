@@ -19,6 +19,9 @@ type Sample struct {
 	TID   int64  // -1 when the event names no thread
 	CPU   int32
 	Stack []string // its call stack's names, leaf first (nil: none)
+	// Prev and Next are a sched_switch's prev_pid and next_pid (0
+	// for other events).
+	Prev, Next int64
 }
 
 // Samples reads every event of the perf.data file at path, failing tb on
@@ -43,7 +46,12 @@ func Samples(tb testing.TB, path string) []Sample {
 		if !ok {
 			tid = -1
 		}
-		out = append(out, Sample{Time: ev.Time, Class: ev.Class.Name, TID: tid, CPU: ev.CPU, Stack: src.AppendStack(nil)})
+		smp := Sample{Time: ev.Time, Class: ev.Class.Name, TID: tid, CPU: ev.CPU, Stack: src.AppendStack(nil)}
+		if ev.Class.Name == "sched_switch" {
+			smp.Prev, _ = ev.Field(ev.Class.FieldIndex("prev_pid")).AsInt()
+			smp.Next, _ = ev.Field(ev.Class.FieldIndex("next_pid")).AsInt()
+		}
+		out = append(out, smp)
 	}
 }
 

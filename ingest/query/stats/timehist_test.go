@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"io"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -12,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracetui/tracetui/core"
-	"github.com/tracetui/tracetui/ingest/perfdata"
+	"github.com/tracetui/tracetui/ingest/perfdata/perfdatatest"
 )
 
 // timehistRun is a task's line of `perf sched timehist -s`'s summary:
@@ -88,36 +87,20 @@ func TestCPUTimeVsTimehist(t *testing.T) {
 // task the time of the runs timehist does not count.
 func timehistGaps(t *testing.T, path string) (untimed map[int64]bool, uncounted map[int64]int64) {
 	t.Helper()
-	src, err := perfdata.Open(path, perfdata.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
 	untimed, uncounted = map[int64]bool{}, map[int64]int64{}
 	on := map[int32]int64{}       // CPU -> the task its last switch put on
 	last := map[int32]core.Time{} // CPU -> the time of its last switch
-	for {
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Class.Name != "sched_switch" {
+	for _, sw := range perfdatatest.Samples(t, path) {
+		if sw.Class != "sched_switch" {
 			continue
 		}
-		prev, _ := ev.Field(ev.Class.FieldIndex("prev_pid")).AsInt()
-		next, _ := ev.Field(ev.Class.FieldIndex("next_pid")).AsInt()
-		if cur, ok := on[ev.CPU]; !ok || cur != prev {
-			untimed[prev] = true
+		if cur, ok := on[sw.CPU]; !ok || cur != sw.Prev {
+			untimed[sw.Prev] = true
 		}
-		if tid, _ := ev.Field(ev.Class.FieldIndex(core.FieldTID)).AsInt(); tid == -1 {
-			if l, ok := last[ev.CPU]; ok {
-				uncounted[prev] += int64(ev.Time - l)
-			}
+		if l, ok := last[sw.CPU]; ok && sw.TID == -1 {
+			uncounted[sw.Prev] += int64(sw.Time - l)
 		}
-		on[ev.CPU], last[ev.CPU] = next, ev.Time
+		on[sw.CPU], last[sw.CPU] = sw.Next, sw.Time
 	}
 	for _, tid := range on {
 		untimed[tid] = true
