@@ -23,26 +23,72 @@ func RowsAt(ctx context.Context, h core.History, keys []core.Key, times []core.T
 	})
 }
 
+// collectRows runs query and puts its intervals in rows. They are first
+// appended to fixed-size chunks, then placed in one array at each row's
+// offset: growing hundreds of thousands of small rows one append at a
+// time was a third of a whole-trace `stats` at 50 000 threads (the
+// copies, and the collections the garbage ran).
 func collectRows(keys []core.Key, query func(func(core.Interval) bool) (core.QueryStats, error)) ([][]core.Interval, core.QueryStats, error) {
 	idx := newRowIndex(keys)
-	rows := make([][]core.Interval, len(keys))
+	counts := make([]int, len(keys))
+	var chunks []collected
 	st, err := query(func(iv core.Interval) bool {
-		if i := idx.of(iv.Key); i >= 0 {
-			rows[i] = append(rows[i], iv)
+		i := idx.of(iv.Key)
+		if i < 0 {
+			return true
 		}
+		if len(chunks) == 0 || len(chunks[len(chunks)-1].ivs) == collectChunk {
+			chunks = append(chunks, collected{ivs: make([]core.Interval, 0, collectChunk), rows: make([]int32, 0, collectChunk)})
+		}
+		c := &chunks[len(chunks)-1]
+		c.ivs, c.rows = append(c.ivs, iv), append(c.rows, int32(i))
+		counts[i]++
 		return true
 	})
 	if err != nil {
 		return nil, st, err
+	}
+	total := 0
+	for i, n := range counts {
+		counts[i] = total // from here on, the row's next place
+		total += n
+	}
+	all := make([]core.Interval, total)
+	for ci := range chunks {
+		c := &chunks[ci]
+		for j, r := range c.rows {
+			all[counts[r]] = c.ivs[j]
+			counts[r]++
+		}
+		chunks[ci] = collected{} // placed: garbage
+	}
+	rows := make([][]core.Interval, len(keys))
+	from := 0
+	for i, end := range counts {
+		rows[i] = all[from:end:end]
+		from = end
 	}
 	for i, k := range keys {
 		if j := idx.of(k); j != i {
 			rows[i] = rows[j]
 			continue
 		}
+		if len(rows[i]) == 0 {
+			rows[i] = nil
+		}
 		core.SortByStart(rows[i])
 	}
 	return rows, st, nil
+}
+
+// collectChunk is the length of collectRows' chunks: 4096 intervals, a
+// few hundred KB.
+const collectChunk = 4096
+
+// collected is a chunk of a query's intervals with their rows.
+type collected struct {
+	ivs  []core.Interval
+	rows []int32
 }
 
 // A rowIndex indexes a slice by key when the keys asked are many among

@@ -448,6 +448,15 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// growAtMost is grow with the spare capacity bounded: the array holds
+// at most most elements (n when n is more).
+func growAtMost[T any](s []T, n int, most int64) []T {
+	if cap(s) < n {
+		return make([]T, n, max(n, min(n+n/4, int(most))))
+	}
+	return s[:n]
+}
+
 // growFresh returns s with room for n more elements, its contents kept.
 // append and slices.Grow clear the new array's tail in one call the
 // scheduler cannot preempt; make does not clear memory fresh from the

@@ -167,3 +167,10 @@ type change struct {
 	start core.Time
 	v     byte
 }
+
+// changes are a key's changes in time order, as two arrays of one
+// length (the pass reads them back by batches of up to batchMax).
+type changes struct {
+	starts []core.Time
+	vals   []byte
+}

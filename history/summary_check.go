@@ -36,7 +36,7 @@ func (t *Tree) checkSummary() error {
 	}
 	var (
 		ivs   []core.Interval
-		ch    []change
+		ch    changes
 		enc   entryEncoder
 		entry []byte
 	)
@@ -52,14 +52,14 @@ func (t *Tree) checkSummary() error {
 		core.SortIntervals(ivs)
 		for _, k := range batch {
 			i, _ := slices.BinarySearchFunc(ivs, k, func(iv core.Interval, k core.Key) int { return int(iv.Key) - int(k) })
-			ch, entry = ch[:0], nil
+			ch, entry = changes{starts: ch.starts[:0], vals: ch.vals[:0]}, nil
 			summarised := true
 			for ; i < len(ivs) && ivs[i].Key == k; i++ {
 				v, ok := core.SummaryByte(ivs[i].Value)
 				summarised = summarised && ok
-				ch = append(ch, change{start: ivs[i].Start, v: v})
+				ch.starts, ch.vals = append(ch.starts, ivs[i].Start), append(ch.vals, v)
 			}
-			if summarised && len(ch) > 0 {
+			if summarised && len(ch.starts) > 0 {
 				entry = enc.encode(ch, x.end, x.levels)
 			}
 			got, _, err := x.entry(k)

@@ -57,15 +57,16 @@ type entryEncoder struct {
 }
 
 // encode returns the entry of a key (its changes ch) for levels.
-func (e *entryEncoder) encode(ch []change, end core.Time, levels []uint8) []byte {
+func (e *entryEncoder) encode(ch changes, end core.Time, levels []uint8) []byte {
 	return e.assemble(len(levels), func(j int, dst []byte) ([]byte, int) {
 		l := levelState{w: runWriter{dst: dst}, k: levels[j], acc: &e.acc}
-		for i, c := range ch {
+		n := len(ch.starts)
+		for i, start := range ch.starts {
 			last := end
-			if i+1 < len(ch) {
-				last = ch[i+1].start - 1
+			if i+1 < n {
+				last = ch.starts[i+1] - 1
 			}
-			l.step(i == 0, c, last)
+			l.step(i == 0, change{start: start, v: ch.vals[i]}, last)
 		}
 		return l.done()
 	})

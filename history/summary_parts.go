@@ -16,7 +16,7 @@ import (
 // appended when full), whose records' ends are deltas from the previous
 // record's in the same part. One file, not one per part: a build must not
 // hold hundreds of files open (issue 32: it failed under ulimit -n 128). The pass reads each part back once, so that
-// one part's intervals only are in memory (16 bytes each); a part holding
+// one part's intervals only are in memory (9 bytes each); a part holding
 // more than batchMax records is read once per batch of its slots. The log
 // was one file, which the pass split into parts before reading them back,
 // decoding it twice and writing it twice on the build's critical path; the
@@ -32,8 +32,8 @@ const (
 	sumPartsMax = 1024
 	// sumPartBuffer is a part's write buffer: 16 MB for sumPartsMax parts.
 	sumPartBuffer = 1 << 14
-	// sumBatchMax is the most records the pass reads back at once (16
-	// bytes each in memory: 32 MB), so that its memory does not grow with
+	// sumBatchMax is the most records the pass reads back at once (9
+	// bytes each in memory, a start and a value: 18 MB per worker), so that its memory does not grow with
 	// the trace: it runs beside the end of the build (the rows, the
 	// attribute tree's encoding), not after it. A part of more records is
 	// read once per batch: at 200 000 threads the first part, which holds

@@ -26,7 +26,7 @@ import (
 
 const (
 	// sumWorkersMax is the most goroutines of the pass: each holds a batch
-	// of up to batchMax records (16 bytes each) in memory; a key of more
+	// of up to batchMax records (9 bytes each) in memory; a key of more
 	// records is streamed (streamEncoder).
 	sumWorkersMax = 2
 	// sumParallelFrom is the work (records read and computed) from which
@@ -197,7 +197,7 @@ func (s *summaryBuild) computeRun(ctx context.Context, w io.Writer, run []passBa
 				}
 			}
 			var entry []byte
-			if ch := chs[i-b.lo]; ch != nil {
+			if ch := chs[i-b.lo]; ch.starts != nil {
 				entry = enc.encode(ch, end, levels)
 			}
 			if _, err := w.Write(entry); err != nil {

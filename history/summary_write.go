@@ -158,10 +158,15 @@ func (s *summaryBuild) live(slot int) uint32 {
 type logReader struct {
 	s   *summaryBuild
 	buf []byte
-	ivs []change
-	out [][]change
+	// starts and vals hold a batch's changes, each slot's a run
+	// (changes): two arrays, 9 bytes a change where []change took 16,
+	// allocated to the batch's size (at most batchMax).
+	starts []core.Time
+	vals   []byte
+	out    []changes
 	// next and lim are, per slot of the batch, where its next record goes
-	// in ivs and where its records end (lim == next: a dropped slot).
+	// in starts and vals and where its records end (lim == next: a
+	// dropped slot).
 	next, lim []int32
 	// emit, when set, takes the records of a batch's one slot in place
 	// of ivs (stream).
@@ -185,18 +190,18 @@ func (r *logReader) stream(ctx context.Context, part *logPart, slot int, st *str
 // batch returns the intervals of slots lo..hi-1 (n records in all) from
 // the log part that holds them, as changes in time order; nil for a
 // dropped slot.
-func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int64) ([][]change, error) {
+func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int64) ([]changes, error) {
 	s := r.s
-	r.ivs = grow(r.ivs, int(n))
+	r.starts, r.vals = growAtMost(r.starts, int(n), s.batchMax), growAtMost(r.vals, int(n), s.batchMax)
 	r.out = grow(r.out, hi-lo)
 	r.next = grow(r.next, hi-lo)
 	r.lim = grow(r.lim, hi-lo)
 	at := int32(0)
 	for i := lo; i < hi; i++ {
 		c := int32(s.live(i))
-		r.out[i-lo] = nil
+		r.out[i-lo] = changes{}
 		if c > 0 {
-			r.out[i-lo] = r.ivs[at : at+c]
+			r.out[i-lo] = changes{starts: r.starts[at : at+c], vals: r.vals[at : at+c]}
 		}
 		r.next[i-lo], r.lim[i-lo] = at, at+c
 		at += c
@@ -209,9 +214,8 @@ func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int6
 	// The records hold each interval's end: turn them into starts.
 	for _, ch := range r.out {
 		prev := s.start
-		for j := range ch {
-			e := ch[j].start
-			ch[j].start = prev
+		for j, e := range ch.starts {
+			ch.starts[j] = prev
 			prev = e + 1
 		}
 	}
@@ -219,7 +223,7 @@ func (r *logReader) batch(ctx context.Context, part *logPart, lo, hi int, n int6
 }
 
 // read puts the records of a log part for slots lo..hi-1 in their slots'
-// runs of ivs, each as a change whose start holds the interval's end. The
+// runs of starts and vals, each start holding the interval's end. The
 // loop is the pass's hottest (a record in a few nanoseconds): the records
 // are scattered here rather than handed to a callback.
 func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
@@ -230,7 +234,7 @@ func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
 	}
 	buf, pos, eof := r.buf[:0], 0, false
 	end := s.start
-	ivs, next, lim := r.ivs, r.next[:hi-lo], r.lim[:hi-lo]
+	starts, vals, next, lim := r.starts, r.vals, r.next[:hi-lo], r.lim[:hi-lo]
 	for rec := int64(0); rec < part.records; rec++ {
 		if rec%(1<<16) == 0 {
 			if err := ctx.Err(); err != nil {
@@ -260,7 +264,7 @@ func (r *logReader) read(ctx context.Context, part *logPart, lo, hi int) error {
 				if r.emit != nil {
 					r.emit(end, v)
 				} else {
-					ivs[at] = change{start: end, v: v}
+					starts[at], vals[at] = end, v
 				}
 				next[i] = at + 1
 			}
