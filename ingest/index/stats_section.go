@@ -13,9 +13,5 @@ func encodeStats(whole *kstats.Recorder, end core.Time) ([]byte, error) {
 	if whole == nil {
 		return nil, nil
 	}
-	rep := whole.Report(end)
-	if rep == nil {
-		return nil, nil
-	}
-	return kstats.Encode(rep, kstats.StoredTop)
+	return whole.Encode(end, kstats.StoredTop)
 }

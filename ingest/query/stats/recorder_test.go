@@ -77,19 +77,30 @@ func randomChanges(rng *rand.Rand) (changes []change, end core.Time) {
 }
 
 // TestRecorderProperty: over random histories, the recorder's report is
-// Compute's full scan, deeply; a failing seed is printed.
+// Compute's full scan, deeply, and the section its Encode writes (on two
+// goroutines) is that of the report; a failing seed is printed.
 func TestRecorderProperty(t *testing.T) {
 	for seed := uint64(1); seed <= uint64(*recorderSeeds); seed++ {
 		rng := rand.New(rand.NewPCG(seed, 33))
 		changes, end := randomChanges(rng)
-		h := core.NewMemHistory(0)
-		r := kstats.NewRecorder(h, 0, kstats.StoredTop)
+		h, h2 := core.NewMemHistory(0), core.NewMemHistory(0)
+		r, r2 := kstats.NewRecorder(h, 0, kstats.StoredTop), kstats.NewRecorder(h2, 0, kstats.StoredTop)
 		for _, c := range changes {
 			if err := r.Modify(h.Attributes().AddPath(splitPath(c.path)...), c.t, c.v); err != nil {
 				t.Fatal(err)
 			}
+			if err := r2.Modify(h2.Attributes().AddPath(splitPath(c.path)...), c.t, c.v); err != nil {
+				t.Fatal(err)
+			}
 		}
 		got := r.Report(end)
+		section, err := r2.Encode(end, kstats.StoredTop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, _ := kstats.Encode(got, kstats.StoredTop); !bytes.Equal(section, want) {
+			t.Fatalf("seed %d: the recorder's Encode differs from Encode of its report", seed)
+		}
 		if err := h.Close(end); err != nil {
 			t.Fatal(err)
 		}

@@ -19,7 +19,7 @@ func (q *query) syscallBatch(rep *Report, a *accumulators, batch []threadKeys) {
 			continue
 		}
 		forkAt := q.forkTime(th) // a child's first call is its parent's fork: not its own
-		mine := map[string]*kstats.CallStats{}
+		var mine kstats.Calls
 		errs := q.row(th.sysErr) // in time order, as the calls
 		for _, iv := range q.row(th.sys) {
 			if iv.Value.IsNull() || !q.closed(iv) || iv.Start == forkAt {
@@ -36,14 +36,14 @@ func (q *query) syscallBatch(rep *Report, a *accumulators, batch []threadKeys) {
 			if len(errs) > 0 && errs[0].Contains(iv.End+1) && !errs[0].Value.IsNull() {
 				outcome = sysnames.Errno(errs[0].Value.Int())
 			}
-			kstats.AddCall(mine, name, outcome, iv.Duration())
+			mine.Add(name, outcome, iv.Duration())
 			slow.Add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
 		}
 		// merged, not added call by call: the index build's whole-trace
 		// pass (package kstats) merges each thread's in the same order
 		kstats.MergeCalls(all, mine)
 		if len(mine) > 0 {
-			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: q.comm(th.tid), Syscalls: kstats.SyscallRows(mine)})
+			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: q.comm(th.tid), Syscalls: mine.Rows()})
 		}
 	}
 }

@@ -34,25 +34,41 @@ func (s *CallStats) count(name string, n int64) {
 	s.returns = append(s.returns, outcome{name, n})
 }
 
-// AddCall records one call of name that lasted d and ended with outcome
+// Calls is one thread's system calls by name, in the order first made: a
+// slice searched from the start, not a map (a thread makes a few kinds
+// of calls; at 50 000 threads the maps and their entries were a good
+// part of the index build's collections).
+type Calls []NamedCalls
+
+// NamedCalls is the calls of one name.
+type NamedCalls struct {
+	Name string
+	CallStats
+}
+
+// Add records one call of name that lasted d and ended with outcome
 // ("success" or an errno name).
-func AddCall(m map[string]*CallStats, name, outcome string, d core.Time) {
-	s := m[name]
-	if s == nil {
-		s = &CallStats{}
-		m[name] = s
+func (c *Calls) Add(name, outcome string, d core.Time) {
+	i := 0
+	for i < len(*c) && (*c)[i].Name != name {
+		i++
 	}
+	if i == len(*c) {
+		*c = append(*c, NamedCalls{Name: name})
+	}
+	s := &(*c)[i].CallStats
 	s.Add(d)
 	s.count(outcome, 1)
 }
 
 // MergeCalls adds one thread's calls (from) to the trace's (into).
-func MergeCalls(into, from map[string]*CallStats) {
-	for name, s := range from {
-		t := into[name]
+func MergeCalls(into map[string]*CallStats, from Calls) {
+	for i := range from {
+		s := &from[i]
+		t := into[s.Name]
 		if t == nil {
 			t = &CallStats{}
-			into[name] = t
+			into[s.Name] = t
 		}
 		t.Merge(&s.Stats)
 		for _, o := range s.returns {
@@ -65,14 +81,33 @@ func MergeCalls(into, from map[string]*CallStats) {
 func SyscallRows(m map[string]*CallStats) []SyscallRow {
 	out := make([]SyscallRow, 0, len(m))
 	for name, s := range m {
-		returns := make(map[string]int64, len(s.returns))
-		for _, o := range s.returns {
-			returns[o.name] = o.n
-		}
-		out = append(out, SyscallRow{Name: name, Stats: s.Stats, Returns: returns})
+		out = append(out, s.row(name))
 	}
-	slices.SortFunc(out, func(a, b SyscallRow) int {
+	sortSyscallRows(out)
+	return out
+}
+
+// Rows is [SyscallRows] of a thread's calls.
+func (c Calls) Rows() []SyscallRow {
+	out := make([]SyscallRow, 0, len(c))
+	for i := range c {
+		out = append(out, c[i].row(c[i].Name))
+	}
+	sortSyscallRows(out)
+	return out
+}
+
+func (s *CallStats) row(name string) SyscallRow {
+	returns := make(Outcomes, len(s.returns))
+	for i, o := range s.returns {
+		returns[i] = Outcome{Name: o.name, N: o.n}
+	}
+	slices.SortFunc(returns, func(a, b Outcome) int { return cmp.Compare(a.Name, b.Name) })
+	return SyscallRow{Name: name, Stats: s.Stats, Returns: returns}
+}
+
+func sortSyscallRows(rows []SyscallRow) {
+	slices.SortFunc(rows, func(a, b SyscallRow) int {
 		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.Name, b.Name))
 	})
-	return out
 }

@@ -15,8 +15,58 @@ import (
 // and every part; nil when it followed too many threads (MaxThreads).
 // Call it once, after the analyses' last change.
 func (r *Recorder) Report(end core.Time) *Report {
-	if r.off {
+	rep, threads, cpus := r.finishStates(end)
+	if rep == nil {
 		return nil
+	}
+	r.cpuUsage(rep, cpus, float64(end+1-r.start))
+	r.syscalls(rep, threads)
+	r.schedLatency(rep, threads)
+	r.interrupts(rep, cpus)
+	// the report holds what is needed: the followed states are garbage
+	r.stop()
+	return rep
+}
+
+// Encode returns the section of the report [Recorder.Report] returns
+// (the bytes of [Encode] of it, with top), nil when it followed too many
+// threads. The system calls' tables, most of a report at tens of
+// thousands of threads, are summed and encoded on a goroutine of their
+// own beside the rest: the index build waits for the section with a core
+// idle. Call it once, in place of Report.
+func (r *Recorder) Encode(end core.Time, top int) ([]byte, error) {
+	rep, threads, cpus := r.finishStates(end)
+	if rep == nil {
+		return nil, nil
+	}
+	calls := &enc{}
+	summed := make(chan struct{})
+	go func() {
+		defer close(summed)
+		r.syscalls(rep, threads) // reads the threads and r.byTID; writes only its own fields of rep
+		calls.reportCalls(rep)
+	}()
+	r.cpuUsage(rep, cpus, float64(end+1-r.start))
+	r.schedLatency(rep, threads)
+	r.interrupts(rep, cpus)
+	head, tail := &enc{}, &enc{}
+	head.reportHead(rep)
+	tail.reportTail(rep)
+	<-summed
+	r.stop()
+	body := &enc{b: make([]byte, 0, len(head.b)+len(calls.b)+len(tail.b)+4<<10)}
+	body.b = append(append(append(body.b, head.b...), calls.b...), tail.b...)
+	body.reportSlowest(rep) // the system calls' list is the goroutine's
+	return encodeBody(body.b, top)
+}
+
+// finishStates ends every followed state at end (the history's last instant,
+// as history.Builder.EndStates does) and returns the report to fill with
+// the threads and CPUs in the attribute tree's order (stats.Compute's);
+// a nil report when the recorder stopped (MaxThreads).
+func (r *Recorder) finishStates(end core.Time) (*Report, []*thread, []*cpu) {
+	if r.off {
+		return nil, nil, nil
 	}
 	r.flush()
 	for k, tr := range r.tracks {
@@ -25,7 +75,6 @@ func (r *Recorder) Report(end core.Time) *Report {
 		}
 	}
 	at := r.Attributes()
-	// the threads and CPUs in the attribute tree's order: stats.Compute's
 	var threads []*thread
 	if k := r.root(0, core.AttrThreads); k >= 0 {
 		at.EachChild(k, func(c core.Key) {
@@ -42,14 +91,7 @@ func (r *Recorder) Report(end core.Time) *Report {
 			}
 		})
 	}
-	rep := &Report{FromNS: int64(r.start), ToNS: int64(end) + 1}
-	r.cpuUsage(rep, cpus, float64(end+1-r.start))
-	r.syscalls(rep, threads)
-	r.schedLatency(rep, threads)
-	r.interrupts(rep, cpus)
-	// the report holds what is needed: the followed states are garbage
-	r.stop()
-	return rep
+	return &Report{FromNS: int64(r.start), ToNS: int64(end) + 1}, threads, cpus
 }
 
 // comm returns a thread's last name ("" unknown).
@@ -158,14 +200,18 @@ func SortUsage(u *CPUUsage) {
 
 func (r *Recorder) syscalls(rep *Report, threads []*thread) {
 	all := map[string]*CallStats{}
+	rep.ThreadSyscalls = make([]ThreadSyscalls, 0, len(threads))
 	for _, th := range threads {
 		if !th.hasSys {
 			continue
 		}
 		MergeCalls(all, th.calls)
 		if len(th.calls) > 0 {
-			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: r.comm(th.tid), Syscalls: SyscallRows(th.calls)})
+			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: r.comm(th.tid), Syscalls: th.calls.Rows()})
 		}
+	}
+	if len(rep.ThreadSyscalls) == 0 {
+		rep.ThreadSyscalls = nil // as the scan leaves it
 	}
 	rep.Syscalls = SyscallRows(all)
 	slices.SortFunc(rep.ThreadSyscalls, func(a, b ThreadSyscalls) int { return cmp.Compare(a.TID, b.TID) })
@@ -174,6 +220,7 @@ func (r *Recorder) syscalls(rep *Report, threads []*thread) {
 
 func (r *Recorder) schedLatency(rep *Report, threads []*thread) {
 	procs := map[int32]*LatencyRow{}
+	rep.SchedLatency = make([]LatencyRow, 0, len(threads))
 	for _, th := range threads {
 		if th.sched.Count == 0 {
 			continue
@@ -193,6 +240,9 @@ func (r *Recorder) schedLatency(rep *Report, threads []*thread) {
 			procs[pid] = p
 		}
 		p.Merge(&row.Stats)
+	}
+	if len(rep.SchedLatency) == 0 {
+		rep.SchedLatency = nil // as the scan leaves it
 	}
 	for _, p := range procs {
 		rep.ProcessLatency = append(rep.ProcessLatency, *p)

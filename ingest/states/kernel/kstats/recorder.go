@@ -49,7 +49,7 @@ type thread struct {
 	name, pid       core.Value // last non-null
 	forkAt          core.Time  // first non-null PPID, -1 before
 	prios           []int32
-	calls           map[string]*CallStats
+	calls           Calls
 	sched           Stats
 	hasPrio, hasSys bool
 }
@@ -112,7 +112,8 @@ type Recorder struct {
 	slowSched  Worst
 	slowIRQ    Worst
 	slowRaise  Worst
-	unseen     []int32 // threads whose status became known, not running, at now
+	unseen     []int32  // threads whose status became known, not running, at now
+	runs       []*track // flush's, kept: a flush a change would allocate it
 	roots      [3]core.Key
 	// MaxThreads bounds the threads followed: past it the recorder stops
 	// (its memory is about 2 KB a thread, what the report holds) and
@@ -388,7 +389,7 @@ func (r *Recorder) flush() {
 	if len(r.touched) == 0 && len(r.pending) == 0 {
 		return
 	}
-	var runs []*track // Current_thread intervals starting now
+	runs := r.runs[:0] // Current_thread intervals starting now
 	r.unseen = r.unseen[:0]
 	for _, tr := range r.touched {
 		tr.touched = false
@@ -426,6 +427,7 @@ func (r *Recorder) flush() {
 	for _, tr := range runs {
 		r.switched(tr)
 	}
+	r.runs = runs
 	r.touched = r.touched[:0]
 	for _, p := range r.pending {
 		r.settle(p)
@@ -481,10 +483,7 @@ func (r *Recorder) settle(p pendingEnd) {
 		if th.sysErr != nil && !th.sysErr.value.IsNull() {
 			outcome = sysnames.Errno(th.sysErr.value.Int())
 		}
-		if th.calls == nil {
-			th.calls = map[string]*CallStats{}
-		}
-		AddCall(th.calls, name, outcome, iv.Duration())
+		th.calls.Add(name, outcome, iv.Duration())
 		r.slowCalls.Add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
 	case roleSoft:
 		if !next.IsNull() && core.CPUStatus(next.Int()) == core.CPUStatusSoftIRQ {

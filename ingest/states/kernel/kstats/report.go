@@ -60,7 +60,7 @@ type SyscallRow struct {
 	Stats
 	// Returns counts the calls by outcome: "success", an errno name
 	// ("ENOENT"), from Threads/<tid>/System_call_error.
-	Returns map[string]int64 `json:"returns"`
+	Returns Outcomes `json:"returns"`
 }
 
 // ThreadSyscalls is the system calls of one thread.

@@ -41,11 +41,16 @@ var magic = []byte("ttkstats")
 func Encode(rep *Report, top int) ([]byte, error) {
 	e := &enc{b: make([]byte, 0, 64<<10)}
 	e.report(rep)
+	return encodeBody(e.b, top)
+}
+
+// encodeBody returns the section of an encoded report (codec.go).
+func encodeBody(raw []byte, top int) ([]byte, error) {
 	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
 		return nil, fmt.Errorf("encoding the whole-trace statistics: %w", err)
 	}
-	body := zw.EncodeAll(e.b, nil)
+	body := zw.EncodeAll(raw, nil)
 	zw.Close()
 	out := make([]byte, 0, len(magic)+12+len(body))
 	out = append(out, magic...)

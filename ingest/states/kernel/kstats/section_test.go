@@ -16,7 +16,7 @@ func sampleReport() *Report {
 	s.Add(20)
 	return &Report{FromNS: 1, ToNS: 100,
 		CPUUsage: CPUUsage{Threads: []ThreadUsage{{TID: 3, PID: 3, Comm: "sh", NS: 40, Percent: 40.4, Prios: []int32{20}}}},
-		Syscalls: []SyscallRow{{Name: "read", Stats: s, Returns: map[string]int64{"success": 2}}},
+		Syscalls: []SyscallRow{{Name: "read", Stats: s, Returns: Outcomes{{Name: "success", N: 2}}}},
 		Slowest:  Slowest{Syscalls: []Occurrence{{Name: "read", TID: 3, CPU: -1, StartNS: 5, DurationNS: 1500}}}}
 }
 
