@@ -6,6 +6,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
+	"github.com/tracetui/tracetui/ingest/index/profile/profiletest"
 	"github.com/tracetui/tracetui/ingest/trace"
 	"github.com/tracetui/tracetui/tui/frame/frametest"
 )
@@ -61,10 +62,7 @@ func TestGoldenProfile(t *testing.T) {
 			add(tm+2, 7, "0x4f0000", "worker")
 		}
 	}
-	prof, err := trace.NewProfile(context.Background(), &stackSource{SliceSource: coretest.NewSliceSource(core.SourceInfo{}, events), stacks: stacks})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prof := profiletest.FromSource(t, &stackSource{SliceSource: coretest.NewSliceSource(core.SourceInfo{}, events), stacks: stacks})
 	tr := profileTrace{&frametest.SymbolTrace{MemTrace: &frametest.MemTrace{TraceName: "prof", Hist: frametest.CygHistory(t), Table: &frametest.MemEvents{}}}, prof}
 	for _, c := range []goldenCase{
 		{name: "profile_process_80x24", w: 80, h: 24, keys: []string{"F"}},

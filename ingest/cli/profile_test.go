@@ -18,6 +18,7 @@ import (
 
 	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/ingest/index"
+	"github.com/tracetui/tracetui/ingest/index/profile/profiletest"
 	"github.com/tracetui/tracetui/ingest/perfdata/perfdatatest"
 	"github.com/tracetui/tracetui/ingest/query/calltree"
 	"github.com/tracetui/tracetui/ingest/trace"
@@ -288,10 +289,7 @@ func BenchmarkProfileSelection(b *testing.B) {
 	ctx := context.Background()
 	const n = 2_000_000
 	t0 := time.Now()
-	prof, err := trace.NewProfile(ctx, newSynthStacks(n))
-	if err != nil {
-		b.Fatal(err)
-	}
+	prof := profiletest.FromSource(b, newSynthStacks(n))
 	b.Logf("profile of %d samples built in %v, %d paths", prof.Samples(), time.Since(t0), prof.Len())
 	b.ResetTimer()
 	for b.Loop() {

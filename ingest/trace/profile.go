@@ -1,10 +1,8 @@
 package trace
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,44 +41,6 @@ func (t *Trace) Profile(ctx context.Context) (*Profile, error) {
 	}
 	t.profile.p = p
 	return p, nil
-}
-
-// NewProfile reads the sampled stacks of src's events (from its current
-// position) into a profile held in memory, as the index would store
-// them; a source that is not a core.Stacker gives an empty one. It
-// returns ctx's error when cancelled.
-func NewProfile(ctx context.Context, src core.Source) (*Profile, error) {
-	st, ok := src.(core.Stacker)
-	if !ok {
-		return profile.Empty(), nil
-	}
-	w, err := profile.NewWriter("", "")
-	if err != nil {
-		return nil, err
-	}
-	defer w.Close()
-	for n := 0; ; n++ {
-		if n&0xfff == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		ev, err := src.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("profile: reading the samples: %w", err)
-		}
-		w.AddEvent(ev, st)
-	}
-	size, r, err := w.Finish()
-	if err != nil {
-		return nil, err
-	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return profile.Open(bytes.NewReader(b), size, nil)
 }
 
 // ThreadIDs returns the thread ids of Threads/<tid> keys ("0_<cpu>",
