@@ -31,6 +31,16 @@
 // report holds anyway) and the N worst lists ([StoredTop]): nothing grows
 // with the number of events.
 //
+// # Two goroutines
+//
+// The analyses' goroutine is the build's critical path, the other core
+// partly idle. [Recorder.Modify] only passes the change on, tells once
+// per key whether the statistics read it, and queues those changes; each
+// batch of [DefaultBatch] is summed on a goroutine of its own while the
+// next fills, one batch after the other, so the sums are made in the
+// changes' order (follow.go). [Recorder.Encode] sums and encodes the
+// system calls' tables beside the rest.
+//
 // # Identical to the scan
 //
 // The stored report must be the report Compute would return, not an

@@ -65,12 +65,13 @@ func (r *Recorder) Encode(end core.Time, top int) ([]byte, error) {
 // the threads and CPUs in the attribute tree's order (stats.Compute's);
 // a nil report when the recorder stopped (MaxThreads).
 func (r *Recorder) finishStates(end core.Time) (*Report, []*thread, []*cpu) {
+	r.drain()
 	if r.off {
 		return nil, nil, nil
 	}
 	r.flush()
 	for k, tr := range r.tracks {
-		if tr != nil && tr != none {
+		if tr != nil {
 			r.ended(tr, core.Interval{Key: core.Key(k), Start: tr.since, End: end, Value: tr.value}, false)
 		}
 	}

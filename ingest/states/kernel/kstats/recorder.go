@@ -10,10 +10,8 @@ import (
 
 // The attributes the recorder follows (a key's role).
 const (
-	roleUnknown uint8 = iota // not classified yet
-	roleNone                 // not read by the statistics
-	roleStatus               // Threads/<tid>
-	roleName                 // Threads/<tid>/Exec_name
+	roleStatus uint8 = iota // Threads/<tid>
+	roleName                // Threads/<tid>/Exec_name
 	rolePID
 	rolePPID
 	roleSys
@@ -98,7 +96,7 @@ type Recorder struct {
 	core.StateSink
 	start, now core.Time
 	top        int
-	tracks     []*track // by key: nil not classified yet, none not followed
+	tracks     []*track // by key: nil not followed
 	free       []track  // the page tracks are taken from
 	touched    []*track
 	pending    []pendingEnd
@@ -114,12 +112,15 @@ type Recorder struct {
 	slowRaise  Worst
 	unseen     []int32  // threads whose status became known, not running, at now
 	runs       []*track // flush's, kept: a flush a change would allocate it
-	roots      [3]core.Key
 	// MaxThreads bounds the threads followed: past it the recorder stops
 	// (its memory is about 2 KB a thread, what the report holds) and
 	// Report returns nil; Compute then scans. 0: no bound.
 	MaxThreads int
-	off        bool
+	// Batch is how many changes are queued before a goroutine sums them
+	// (follow.go); tests lower it.
+	Batch  int
+	off    bool
+	follow // the caller's side (follow.go): the fields above are the worker's
 }
 
 // DefaultMaxThreads is NewRecorder's MaxThreads. Following a thread
@@ -131,9 +132,6 @@ type Recorder struct {
 // statistics and a whole-trace query scans.
 const DefaultMaxThreads = 10_000
 
-// none is the track of every attribute the statistics do not read.
-var none = &track{role: roleNone}
-
 // NewRecorder returns a recorder over sink for a history starting at
 // start, keeping the top longest occurrences of each family.
 func NewRecorder(sink core.StateSink, start core.Time, top int) *Recorder {
@@ -141,24 +139,22 @@ func NewRecorder(sink core.StateSink, start core.Time, top int) *Recorder {
 		threads: map[core.Key]*thread{}, byTID: map[int32]*thread{}, cpus: map[core.Key]*cpu{},
 		irqNames: map[int64]*core.Value{}, use: map[int32]*usage{}, firstSw: map[core.Time]bool{},
 		slowCalls: Worst{N: top}, slowSched: Worst{N: top}, slowIRQ: Worst{N: top}, slowRaise: Worst{N: top},
-		roots: [3]core.Key{-1, -1, -1}, MaxThreads: DefaultMaxThreads}
+		MaxThreads: DefaultMaxThreads, Batch: DefaultBatch, follow: follow{roots: [3]core.Key{-1, -1, -1}}}
 }
 
-// Modify implements [core.StateSink].
-func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
-	if err := r.StateSink.Modify(key, t, v); err != nil {
-		return err
-	}
-	if r.off {
-		return nil
+// apply sums one change of a followed key (the worker's side of
+// Recorder.Modify); d describes the key on its first change.
+func (r *Recorder) apply(key core.Key, t core.Time, v core.Value, d *keyDesc) {
+	if d != nil {
+		r.addTrack(key, d)
 	}
 	if t > r.now {
 		r.flush()
 		r.now = t
 	}
-	tr := r.track(key)
-	if tr == none || tr.value == v {
-		return nil
+	tr := r.tracks[key]
+	if tr.value == v {
+		return
 	}
 	if t > tr.since {
 		r.ended(tr, core.Interval{Key: key, Start: tr.since, End: t - 1, Value: tr.value}, true)
@@ -170,23 +166,12 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 		tr.touched = true
 		r.touched = append(r.touched, tr)
 	}
-	return nil
 }
 
-// track returns key's track, classifying the key on its first change.
-func (r *Recorder) track(key core.Key) *track {
+// addTrack follows key, as d describes it.
+func (r *Recorder) addTrack(key core.Key, d *keyDesc) {
 	if int(key) >= len(r.tracks) {
 		r.tracks = append(r.tracks, make([]*track, int(key)+1-len(r.tracks)+len(r.tracks))...)
-	}
-	if tr := r.tracks[key]; tr != nil {
-		return tr
-	}
-	var t track
-	if !r.classify(key, &t) || r.off { // r.off: too many threads, stopped
-		if !r.off {
-			r.tracks[key] = none
-		}
-		return none
 	}
 	// tracks are allocated a page at a time (stable pointers, one
 	// allocation per 1024 followed keys)
@@ -195,109 +180,28 @@ func (r *Recorder) track(key core.Key) *track {
 	}
 	tr := &r.free[0]
 	r.free = r.free[1:]
-	*tr = t
-	if tr.role == roleSysErr {
-		tr.th.sysErr = tr
+	*tr = track{role: d.role, n: d.n, since: r.start}
+	switch d.role {
+	case roleStatus, roleName, rolePID, rolePPID, roleSys, roleSysErr, rolePrio:
+		th := r.threadOf(d.owner, d.id)
+		tr.th = th
+		switch d.role {
+		case roleSys:
+			th.hasSys = true
+		case roleSysErr:
+			th.sysErr = tr
+		case rolePrio:
+			th.hasPrio = true
+		}
+	case roleCurrent, roleIRQ, roleSoft:
+		tr.c = r.cpuOf(d.owner, d.id)
+	case roleIRQName:
+		if r.irqNames[d.n] == nil {
+			v := core.Null()
+			r.irqNames[d.n] = &v
+		}
 	}
 	r.tracks[key] = tr
-	return tr
-}
-
-// root returns the key of a top-level attribute (-1 while it is absent).
-func (r *Recorder) root(i int, name string) core.Key {
-	if r.roots[i] < 0 {
-		if k, ok := r.Attributes().Child(core.Root, name); ok {
-			r.roots[i] = k
-		}
-	}
-	return r.roots[i]
-}
-
-// classify fills tr with key's role from its path (the parsing of
-// stats.Compute's findKeys), false when the statistics do not read key.
-func (r *Recorder) classify(key core.Key, tr *track) bool {
-	at := r.Attributes()
-	parent := at.Parent(key)
-	if parent < 0 {
-		return false
-	}
-	threads, cpus, names := r.root(0, core.AttrThreads), r.root(1, core.AttrCPUs), r.root(2, core.AttrIRQNames)
-	tr.since = r.start
-	switch {
-	case threads >= 0 && parent == threads:
-		th := r.thread(key)
-		if th == nil {
-			return false
-		}
-		tr.role, tr.th = roleStatus, th
-		return true
-	case names >= 0 && parent == names:
-		n, err := strconv.ParseInt(at.Name(key), 10, 64)
-		if err != nil {
-			return false
-		}
-		if r.irqNames[n] == nil {
-			v := core.Null()
-			r.irqNames[n] = &v
-		}
-		tr.role, tr.n = roleIRQName, n
-		return true
-	}
-	gp := at.Parent(parent)
-	switch {
-	case gp < 0:
-		return false
-	case threads >= 0 && gp == threads:
-		th := r.thread(parent)
-		if th == nil {
-			return false
-		}
-		tr.th = th
-		switch at.Name(key) {
-		case core.AttrExecName:
-			tr.role = roleName
-		case core.AttrPID:
-			tr.role = rolePID
-		case core.AttrPPID:
-			tr.role = rolePPID
-		case core.AttrSystemCall:
-			tr.role, th.hasSys = roleSys, true
-		case core.AttrSyscallError:
-			tr.role = roleSysErr // th.sysErr: set by track
-		case core.AttrPrio:
-			tr.role, th.hasPrio = rolePrio, true
-		default:
-			return false
-		}
-		return true
-	case cpus >= 0 && gp == cpus && at.Name(key) == core.AttrCurrentThread:
-		if tr.c = r.cpu(parent); tr.c == nil {
-			return false
-		}
-		tr.role = roleCurrent
-		return true
-	}
-	ggp := at.Parent(gp)
-	if cpus < 0 || ggp != cpus {
-		return false
-	}
-	if tr.c = r.cpu(gp); tr.c == nil {
-		return false
-	}
-	n, err := strconv.ParseInt(at.Name(key), 10, 64)
-	if err != nil {
-		return false
-	}
-	tr.n = n
-	switch at.Name(parent) {
-	case core.AttrIRQs:
-		tr.role = roleIRQ
-	case core.AttrSoftIRQs:
-		tr.role = roleSoft
-	default:
-		return false
-	}
-	return true
 }
 
 // thread returns the thread of Threads/<tid> key k, nil for the idle
@@ -314,9 +218,18 @@ func (r *Recorder) thread(k core.Key) *thread {
 		r.stop()
 		return nil
 	}
-	th := &thread{tid: int32(tid), forkAt: -1, name: core.Null(), pid: core.Null()}
+	return r.threadOf(k, int32(tid))
+}
+
+// threadOf returns the thread of Threads/<tid> key k, made when first
+// asked for.
+func (r *Recorder) threadOf(k core.Key, tid int32) *thread {
+	if th := r.threads[k]; th != nil {
+		return th
+	}
+	th := &thread{tid: tid, forkAt: -1, name: core.Null(), pid: core.Null()}
 	r.threads[k] = th
-	r.byTID[th.tid] = th
+	r.byTID[tid] = th
 	return th
 }
 
@@ -329,7 +242,15 @@ func (r *Recorder) cpu(k core.Key) *cpu {
 	if err != nil {
 		return nil
 	}
-	c := &cpu{num: int32(n), prevNull: true, hard: map[int64]*Stats{}, soft: map[int64]*Stats{}, raise: map[int64]*Stats{}}
+	return r.cpuOf(k, int32(n))
+}
+
+// cpuOf returns the CPU of CPUs/<n> key k, made when first asked for.
+func (r *Recorder) cpuOf(k core.Key, n int32) *cpu {
+	if c := r.cpus[k]; c != nil {
+		return c
+	}
+	c := &cpu{num: n, prevNull: true, hard: map[int64]*Stats{}, soft: map[int64]*Stats{}, raise: map[int64]*Stats{}}
 	r.cpus[k] = c
 	return c
 }
@@ -496,4 +417,5 @@ func (r *Recorder) settle(p pendingEnd) {
 func (r *Recorder) stop() {
 	r.off = true
 	r.tracks, r.free, r.threads, r.byTID, r.cpus, r.use, r.touched, r.pending = nil, nil, nil, nil, nil, nil, nil, nil
+	r.kinds, r.cur, r.spare = nil, nil, nil
 }
