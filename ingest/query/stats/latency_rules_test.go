@@ -23,7 +23,7 @@ type latencyCounts struct {
 	earlyPerf    int             // those of them perf counts (from a later wake-up)
 	runtimeFirst int             // wake-ups perf takes for a runnable task's (first seen running)
 	instant      int             // the model's waits next to a run of no time, not counted
-	atFirst      int             // the model's waits from no status where a CPU's thread first became known
+	atFirst      int             // the model's waits from no status at the start or where a CPU's thread first became known
 }
 
 // uncounted counts a wait of the model's the statistics do not count.
@@ -126,7 +126,7 @@ func (n *latencyCounts) expected(delays []perfDelay, waits []modelWait) (want St
 func (n latencyCounts) String() string {
 	return fmt.Sprintf("%d tasks compared (none left out), %d with wake-ups: %d of perf's wake-up delays, %d of them moved to an earlier start (up to %d ns), "+
 		"and the model's waits perf does not see: %d ended by an unrecorded switch-in, %d without a sched_wakeup, %d after an unrecorded switch-out, %d after a switch-out R of a thread without a status, "+
-		"%d from a fork before the scheduler's events (%d of perf's delays), %d perf takes for a runnable task's; %d next to a run of no time and %d from no status where a CPU's thread first became known, not counted; "+
+		"%d from a fork before the scheduler's events (%d of perf's delays), %d perf takes for a runnable task's; %d next to a run of no time and %d from no status at the start or where a CPU's thread first became known, not counted; "+
 		"perf's other delays left out: %d after a switch-out R, %d when first seen, %d wake-ups of a task switched out R+",
 		n.all, n.tasks, n.wakeups, n.moved, n.maxShift, n.unrecordedIn, n.noWakeup, n.lostOut, n.nullOut, n.early, n.earlyPerf, n.runtimeFirst, n.instant, n.atFirst, n.other[fromRunnable], n.other[fromFirstSeen], n.preempted)
 }

@@ -47,10 +47,12 @@ type modelWait struct {
 	// of two changes at one instant, so the statistics see running
 	// then this wait, or this wait then the stop, and do not count it.
 	instant bool
-	// atFirst: it started from no status at the instant a CPU's thread
-	// first became known; the statistics take it for a switch-out by
-	// that CPU's first switch (it was running, not woken) and do not
-	// count it.
+	// atFirst: it started from no status at the trace's first instant
+	// (a FORK record perf wrote before it, given that time) or at the
+	// instant a CPU's thread first became known. The statistics take
+	// the first for a state from before the trace (the thread's first
+	// interval), the second for a switch-out by that CPU's first switch
+	// (running, not woken), and do not count it.
 	atFirst bool
 }
 
@@ -74,7 +76,7 @@ type waitThread struct {
 	wakeup  bool      // a sched_wakeup(_new) came since the wait began
 	early   bool      // waitWoken since before the first tracepoint
 	instant bool      // waitWoken at the instant it stopped running
-	atFirst bool      // waitWoken from null when a CPU's thread first became known
+	atFirst bool      // waitWoken from null at the start or when a CPU's thread first became known
 	// ranAt is when it last ran, ended is 1 + the index of the wait
 	// that ended then (0: none); stoppedAt is when it last stopped.
 	ranAt, stoppedAt core.Time
@@ -125,7 +127,7 @@ func modelWaits(samples []perfdatatest.Sample) map[int64][]modelWait {
 		th := get(tid)
 		if th.state != waitRunning && th.state != waitRunnable && th.state != waitWoken {
 			instant := th.state == waitOther && th.stoppedAt == tm
-			th.atFirst = th.state == waitNull && firstAt[tm]
+			th.atFirst = th.state == waitNull && (firstAt[tm] || tm == samples[0].Time)
 			th.state, th.since, th.nullOut, th.wakeup, th.early, th.instant = waitWoken, tm, false, false, !traced, instant
 		}
 		if th.state == waitWoken && wakeup {
