@@ -22,6 +22,15 @@ type Sample struct {
 	// Prev and Next are a sched_switch's prev_pid and next_pid (0
 	// for other events).
 	Prev, Next int64
+	// State is a sched_switch's prev_state as the kernel's letters
+	// ("S", "R+"...; "" for other events).
+	State string
+	// Task is the thread a sched_waking, sched_wakeup, sched_wakeup_new
+	// or sched_stat_runtime is about (its pid field), or the new thread
+	// of a sched_process_fork (child_pid) or a FORK record (perf_fork's
+	// tid); 0 for other events. The scheduling tests follow a task
+	// through them.
+	Task int64
 }
 
 // Samples reads every event of the perf.data file at path, failing tb on
@@ -47,9 +56,17 @@ func Samples(tb testing.TB, path string) []Sample {
 			tid = -1
 		}
 		smp := Sample{Time: ev.Time, Class: ev.Class.Name, TID: tid, CPU: ev.CPU, Stack: src.AppendStack(nil)}
-		if ev.Class.Name == "sched_switch" {
+		switch ev.Class.Name {
+		case "sched_switch":
 			smp.Prev, _ = ev.Field(ev.Class.FieldIndex("prev_pid")).AsInt()
 			smp.Next, _ = ev.Field(ev.Class.FieldIndex("next_pid")).AsInt()
+			smp.State = string(ev.Field(ev.Class.FieldIndex("prev_state")).Bytes)
+		case "sched_waking", "sched_wakeup", "sched_wakeup_new", "sched_stat_runtime":
+			smp.Task, _ = ev.Field(ev.Class.FieldIndex("pid")).AsInt()
+		case "sched_process_fork":
+			smp.Task, _ = ev.Field(ev.Class.FieldIndex("child_pid")).AsInt()
+		case "perf_fork":
+			smp.Task, _ = ev.Field(ev.Class.FieldIndex("tid")).AsInt()
 		}
 		out = append(out, smp)
 	}

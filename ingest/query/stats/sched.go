@@ -5,11 +5,13 @@ import (
 	"slices"
 
 	"github.com/tracetui/tracetui/core"
+	"github.com/tracetui/tracetui/ingest/states/kernel/kstats"
 )
 
 // schedBatch measures wake-up to switch-in, for the threads of a batch:
 // a wait-for-CPU interval entered from anything but running, ended by
-// running.
+// running. A wait beside another wait for a CPU ran at the instant
+// between (kstats.RanNextTo).
 func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 	slow, procs := &a.slowSched, a.procs
 	firstSwitch := a.firstSw // from cpuTime
@@ -19,7 +21,7 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 		var s Stats
 		for j := 1; j+1 < len(r); j++ {
 			iv := r[j]
-			if core.ThreadStatusOf(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || core.ThreadStatusOf(r[j-1].Value).Running() || !core.ThreadStatusOf(r[j+1].Value).Running() {
+			if core.ThreadStatusOf(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || kstats.RanNextTo(r[j-1].Value) || !kstats.RanNextTo(r[j+1].Value) {
 				continue
 			}
 			if r[j-1].Value.IsNull() && firstSwitch[iv.Start] {

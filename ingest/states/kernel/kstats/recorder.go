@@ -33,8 +33,8 @@ type track struct {
 	th    *thread
 	c     *cpu
 	role  uint8
-	// the interval before the current one: its value was null, a
-	// running status
+	// the interval before the current one: its value was null; the
+	// thread ran (RanNextTo: running, or a wait for a CPU)
 	prevNull, prevRunning bool
 	later                 bool // the current interval is not the key's first
 	touched               bool // changed at the pending instant (Recorder.now)
@@ -158,7 +158,7 @@ func (r *Recorder) apply(key core.Key, t core.Time, v core.Value, d *keyDesc) {
 	}
 	if t > tr.since {
 		r.ended(tr, core.Interval{Key: key, Start: tr.since, End: t - 1, Value: tr.value}, true)
-		tr.prevNull, tr.prevRunning = tr.value.IsNull(), core.ThreadStatusOf(tr.value).Running()
+		tr.prevNull, tr.prevRunning = tr.value.IsNull(), RanNextTo(tr.value)
 		tr.since, tr.later = t, true
 	}
 	tr.value = v
@@ -388,7 +388,7 @@ func (r *Recorder) settle(p pendingEnd) {
 	next := tr.value
 	switch tr.role {
 	case roleStatus:
-		if !core.ThreadStatusOf(next).Running() || p.prevNull && r.firstSw[iv.Start] {
+		if !RanNextTo(next) || p.prevNull && r.firstSw[iv.Start] {
 			return
 		}
 		th := tr.th

@@ -18,7 +18,7 @@ const SectionName = "whole-trace-stats"
 // Version changes whenever the stored report would differ for the same
 // trace (what Compute derives, the encoding): it is part of the index's
 // fingerprint, so an index of another version is rebuilt.
-const Version = 3
+const Version = 4 // 4: a wait for a CPU beside another is a wake-up's end or a preemption (RanNextTo)
 
 // StoredTop is the length of the N-worst lists stored: a query for at
 // most that many reads them from the index.
