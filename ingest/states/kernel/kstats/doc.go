@@ -63,24 +63,27 @@
 // of another version, damaged, or shorter lists than asked for reads as
 // absent: Compute scans.
 //
-// # Cost and gain (two cores, load 2 to 3, same run each)
+// # Cost and gain (two cores, quiet, same run each)
 //
-//   - 12 M-event trace.dat capture: index 6.75 s -> 8.63 s (user 8.1 ->
-//     10.0 s), peak RSS 169 -> 210 MB, file 245.0 -> 246.3 MB (+0.5%);
-//     `stats` 6.1-6.4 s, 605-616 MB -> 0.08 s, 51 MB.
-//   - generated 50 000 threads (the article's many-threads scale): index
-//     0.65-0.80 s -> 1.66-1.85 s (user 0.85 -> 1.6 s), peak RSS 118 ->
-//     324-330 MB (about 4 KB a thread: the recorder's tables, the report
-//     and its encoding at the end), file 42.9 -> 47.6 MB (+11%); Compute
-//     87-124 ms instead of 752-1027 ms (BenchmarkWholeTrace), `stats`
-//     0.33 s instead of 1.41 s (most of it printing 34 MB of text).
-//   - `diff` of two generated 1.4 M-event traces (63 000 threads):
-//     1.95-2.13 s, 890 MB -> 0.82-0.88 s, 500 MB, same output.
+//   - 17 M-event trace.dat capture (a few thousand threads): index 7.5-7.7
+//     s without the recorder, 8.0 s with it (user 11.4-11.8 -> 12.8-13.0
+//     s), peak RSS 70-72 -> 72-73 MB; the sums run on the other core. A
+//     12 M-event capture's `stats` took 6.1-6.4 s and 605-616 MB from the
+//     scan, 0.08 s and 51 MB from the section.
+//   - generated 50 000 threads (the article's many-threads scale), with
+//     the bound raised: index 0.54-0.57 s -> 1.00-1.07 s (user 0.86 ->
+//     1.6 s), peak RSS 110 -> 290 MB (3.6 KB a thread: the recorder's
+//     tables, the report and its encoding at the end); Compute 64-66 ms
+//     from the section instead of 505-518 ms for the scan.
+//   - generated 200 000 threads: a bound of 65 536 threads cost 0.5 s
+//     (2.30-2.33 -> 2.79-2.82 s) spent on threads given up at the bound.
+//   - `diff` of two generated 1.4 M-event traces (63 000 threads), with
+//     the bound raised: 1.95-2.13 s, 890 MB -> 0.82-0.88 s, 500 MB, same
+//     output.
 //
 // The recorder stops past [DefaultMaxThreads] threads (no section: the
-// scan as before), so many-thread traces (the figures at 50 000 and
-// 63 000 threads above were measured with a bound of 100 000) do not pay
-// twice the build time, nor 1.6 M-thread ones gigabytes.
+// scan as before), so many-thread traces do not pay twice the build
+// time, nor 1.6 M-thread ones gigabytes.
 //
 // Imports: core and ingest/states/kernel/sysnames. Never ingest/index,
 // ingest/query or tui (ingest/index and ingest/query/stats import it).

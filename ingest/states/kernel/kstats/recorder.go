@@ -124,12 +124,13 @@ type Recorder struct {
 }
 
 // DefaultMaxThreads is NewRecorder's MaxThreads. Following a thread
-// costs the build about 4 KB and 14 µs: at 50 000 threads (1.4 M events)
-// the index took twice as long (0.62 -> 1.36 s) and 2.6 times the memory
-// for a report the scan gives in 1 s, while a capture of 12 M events and
-// 1 500 threads paid 28 % for a 6 s scan. Real captures hold a few
-// thousand threads: past 10 000, the build stays as fast as without the
-// statistics and a whole-trace query scans.
+// costs the build about 3.6 KB and 9 µs: at 50 000 threads (1.4 M
+// events) the index took 0.55 -> 1.03 s and 110 -> 290 MB for a report
+// the scan gives in 0.6 s, while a capture of 17 M events and a few
+// thousand threads paid 5 % (7.6 -> 8.0 s; the changes are summed on
+// the other core). Real captures hold a few thousand threads: past
+// 10 000, the build stays as fast as without the statistics and a
+// whole-trace query scans.
 const DefaultMaxThreads = 10_000
 
 // NewRecorder returns a recorder over sink for a history starting at
