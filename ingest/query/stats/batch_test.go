@@ -12,7 +12,8 @@ import (
 )
 
 // TestBatchesSameReport (property): reading the threads' states a batch at
-// a time and the CPUs' current threads a window of time at a time
+// a time (of a number of threads, or of threads weighed by their
+// intervals) and the CPUs' current threads a window of time at a time
 // (bounded memory) gives the same report as reading them at once,
 // for random batch sizes and ranges, on a real kernel trace and a
 // generated one.
@@ -42,6 +43,13 @@ func TestBatchesSameReport(t *testing.T) {
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("round %d, batches of %d threads, %d windows of time: the report differs from one read at once", round, o.BatchThreads, o.TimeWindows)
+				}
+				o.BatchThreads, o.BatchIntervals = 0, 1+rng.IntN(5000) // the threads weighed
+				if got, err = Compute(context.Background(), h, o); err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, batches of %d intervals, %d windows of time: the report differs from one read at once", round, o.BatchIntervals, o.TimeWindows)
 				}
 			}
 		})

@@ -27,6 +27,11 @@ type Options struct {
 	// length. 0 chooses it from the history's size (all at once below
 	// a few million intervals); tests lower it.
 	BatchThreads int
+	// BatchIntervals, when BatchThreads is 0, is the most intervals a
+	// batch holds (the threads weighed first, whatever the history's
+	// size); 0 chooses it (batchIntervals, and no weighing of a history
+	// of fewer). Tests set it.
+	BatchIntervals int
 	// TimeWindows is how many windows of time the CPUs' Current_thread
 	// rows are read in, one after the other. 0 chooses it from the
 	// history's size; tests set it.
@@ -155,7 +160,11 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	// rows and the CPUs' are read and summed.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the reading ahead on an early return
-	ahead := q.readAhead(ctx, h, q.batches(h, o.BatchThreads))
+	batches, err := q.batches(ctx, h, o.BatchThreads, o.BatchIntervals)
+	if err != nil {
+		return nil, err
+	}
+	ahead := q.readAhead(ctx, h, batches)
 	q.rows = make([][]core.Interval, h.Attributes().Len())
 	if err := q.read(ctx, h, shared, q.from, q.to-1); err != nil {
 		return nil, err
@@ -280,37 +289,82 @@ func (q *query) read(ctx context.Context, h core.History, keys []core.Key, t0, t
 	return nil
 }
 
-// batchIntervals is about how many intervals a batch of threads holds
-// (56 bytes each in memory: 28 MB, the next batch read ahead beside it).
-// Half the former 1 M (fewer collections): with the read-ahead, a
-// whole-trace scan at 50 000 threads takes 0.43 s instead of 0.55.
-const batchIntervals = 1 << 19
+// batchIntervals is the most intervals a batch of threads holds (56
+// bytes each in memory: 112 MB, the next batch read ahead beside it),
+// but for a thread of more alone. On most of a 17 M-event capture (its
+// threads weighed first): 8.0 s and 343 MB peak; at 4 M intervals 6.0 s
+// and 603 MB; at 512 k, 20 s (a query walks the tree for each batch).
+// Batches of a count of threads (256) instead of weighed ones took 8.7
+// to 9.3 s and 3.2 GB there.
+const batchIntervals = 1 << 21
 
 // intervalCounter is a history that knows how many intervals it holds
 // (an index does).
 type intervalCounter interface{ IntervalCount() int64 }
 
-// batches cuts the threads into batches of about batchIntervals
-// intervals, from the history's count, or of n threads when n > 0.
-func (q *query) batches(h core.History, n int) [][]threadKeys {
-	if n <= 0 {
-		n = len(q.threads)
-		if ic, ok := h.(intervalCounter); ok && ic.IntervalCount() > batchIntervals {
-			n = int(int64(len(q.threads)) * batchIntervals / ic.IntervalCount())
+// batches cuts the threads into batches of n threads when n > 0, else of
+// at most batchIntervals intervals each. A history of more intervals
+// than that is weighed first: a 2D query that keeps nothing counts each
+// thread's intervals in the range, so that the busiest threads (a
+// capture's intervals are mostly in a few) are not batched together.
+func (q *query) batches(ctx context.Context, h core.History, n, budget int) ([][]threadKeys, error) {
+	if n > 0 {
+		var out [][]threadKeys
+		for lo := 0; lo < len(q.threads); lo += n {
+			out = append(out, q.threads[lo:min(lo+n, len(q.threads))])
 		}
-		// At least 16 threads: a query per thread or two (the trace's
-		// intervals in a few threads) cost a 17 M-event capture 31 s
-		// instead of 5 to 7. The count assumes the threads alike, which
-		// captures are not: a batch holding the busiest threads is many
-		// times the bound (at 256 threads, 3.2 GB on that capture; 640 MB
-		// at 16).
-		n = max(n, 16)
+		return out, nil
+	}
+	if budget <= 0 {
+		budget = batchIntervals
+		if ic, ok := h.(intervalCounter); !ok || ic.IntervalCount() <= batchIntervals {
+			return [][]threadKeys{q.threads}, nil
+		}
+	}
+	weights, err := q.weigh(ctx, h)
+	if err != nil {
+		return nil, err
 	}
 	var out [][]threadKeys
-	for lo := 0; lo < len(q.threads); lo += n {
-		out = append(out, q.threads[lo:min(lo+n, len(q.threads))])
+	lo, sum := 0, int64(0)
+	for i, w := range weights {
+		if i > lo && sum+w > int64(budget) {
+			out = append(out, q.threads[lo:i])
+			lo, sum = i, 0
+		}
+		sum += w
 	}
-	return out
+	if lo < len(q.threads) {
+		out = append(out, q.threads[lo:])
+	}
+	return out, nil
+}
+
+// weigh returns each thread's number of state intervals in the range.
+func (q *query) weigh(ctx context.Context, h core.History) ([]int64, error) {
+	owner := make([]int32, h.Attributes().Len()) // by key: its thread + 1
+	var keys []core.Key
+	for i := range q.threads {
+		for _, k := range q.threads[i].stateKeys() {
+			if int(k) < len(owner) {
+				owner[k] = int32(i) + 1
+				keys = append(keys, k)
+			}
+		}
+	}
+	weights := make([]int64, len(q.threads))
+	if len(keys) == 0 {
+		return weights, nil
+	}
+	if _, err := h.Query2D(ctx, keys, q.from, q.to-1, func(iv core.Interval) bool {
+		if int(iv.Key) < len(owner) && owner[iv.Key] > 0 {
+			weights[owner[iv.Key]-1]++
+		}
+		return true
+	}); err != nil {
+		return nil, fmt.Errorf("analyses: weighing the threads' states: %w", err)
+	}
+	return weights, nil
 }
 
 // findKeys lists the attributes the parts read.
