@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -40,20 +39,10 @@ const latencyWorkload = "for i in 1 2 3 4 5 6; do ls -R /usr/share/doc | wc -l >
 // model's start. The model's waits perf does not count (modelWait's
 // flags: missing events, trace edges) are added as they are.
 func TestLatencyVsPerfSchedLatency(t *testing.T) {
-	perf, err := exec.LookPath("perf")
-	if err != nil {
-		t.Skip("perf is not installed (Debian: linux-perf): no peer to compare with")
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "perf.data")
 	// perf sched record records sched_waking, not sched_wakeup, where the
 	// kernel has both, and perf 6.1's latency ignores sched_waking: its
 	// only wake-ups would be the forks'. sched_wakeup is added.
-	rec := exec.Command(perf, "sched", "record", "-e", "sched:sched_wakeup", "-o", path, "--", "sh", "-c", latencyWorkload)
-	rec.Dir = dir
-	if out, err := rec.CombinedOutput(); err != nil {
-		t.Skipf("perf sched record cannot record here (root needed): %v\n%s", err, out)
-	}
+	perf, path := recordSched(t, []string{"-e", "sched:sched_wakeup"}, latencyWorkload)
 	out, err := exec.Command(perf, "sched", "latency", "-p", "-i", path).Output()
 	if err != nil {
 		t.Fatalf("perf sched latency: %v", err)

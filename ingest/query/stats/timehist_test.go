@@ -28,17 +28,7 @@ var timehistRun = regexp.MustCompile(`^\s*\S.*\[(\d+)(?:/\d+)?\]\s+-?\d+\s+\d+\s
 // not count (ended by a switch recorded without a thread, as a dying
 // task's last one) are added to its figure.
 func TestCPUTimeVsTimehist(t *testing.T) {
-	perf, err := exec.LookPath("perf")
-	if err != nil {
-		t.Skip("perf is not installed (Debian: linux-perf): no peer to compare with")
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "perf.data")
-	rec := exec.Command(perf, "sched", "record", "-o", path, "--", "sh", "-c", "for i in 1 2 3 4 5 6 7 8; do ls -R /usr/share/doc >/dev/null; done")
-	rec.Dir = dir
-	if out, err := rec.CombinedOutput(); err != nil {
-		t.Skipf("perf sched record cannot record here (root needed): %v\n%s", err, out)
-	}
+	perf, path := recordSched(t, nil, "for i in 1 2 3 4 5 6 7 8; do ls -R /usr/share/doc >/dev/null; done")
 	out, err := exec.Command(perf, "sched", "timehist", "-s", "-i", path).Output()
 	if err != nil {
 		t.Fatalf("perf sched timehist: %v", err)
@@ -80,6 +70,27 @@ func TestCPUTimeVsTimehist(t *testing.T) {
 	if compared < 5 {
 		t.Fatalf("only %d tasks compared", compared)
 	}
+}
+
+// recordSched records `perf sched record` (with the extra perf record
+// arguments) of sh -c workload in a temporary directory, and returns
+// perf's path and the file's; it skips tb when perf is not installed or
+// cannot record (root needed).
+func recordSched(tb testing.TB, extra []string, workload string) (perf, path string) {
+	tb.Helper()
+	perf, err := exec.LookPath("perf")
+	if err != nil {
+		tb.Skip("perf is not installed (Debian: linux-perf): no peer to compare with")
+	}
+	dir := tb.TempDir()
+	path = filepath.Join(dir, "perf.data")
+	args := append(append([]string{"sched", "record"}, extra...), "-o", path, "--", "sh", "-c", workload)
+	rec := exec.Command(perf, args...)
+	rec.Dir = dir
+	if out, err := rec.CombinedOutput(); err != nil {
+		tb.Skipf("perf sched record cannot record here (root needed): %v\n%s", err, out)
+	}
+	return perf, path
 }
 
 // timehistGaps reads the switches of the perf.data at path and returns
