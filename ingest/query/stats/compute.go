@@ -23,9 +23,9 @@ type Options struct {
 	// means all.
 	Parts Part
 	// BatchThreads is how many threads' states are read at once: the
-	// memory of a Compute is that of one batch, whatever the trace's
-	// length. 0 chooses it from the history's size (all at once below
-	// a few million intervals); tests lower it.
+	// memory of a Compute is that of two batches (one read ahead),
+	// whatever the trace's length. 0 batches the threads by their
+	// intervals instead (BatchIntervals); tests set it.
 	BatchThreads int
 	// BatchIntervals, when BatchThreads is 0, is the most intervals a
 	// batch holds (the threads weighed first, whatever the history's

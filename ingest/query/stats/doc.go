@@ -27,9 +27,12 @@
 //     (CPUs/<n>/Soft_IRQs/<vec>: a raised interval followed by running).
 //
 // Memory: the threads' state rows are read a batch of threads at a
-// time, the CPUs' Current_thread rows (an interval per context switch) a
-// window of time at a time, summed in time order; what stays is the
-// largest batch (a busy thread's rows) and the names.
+// time (threads weighed by their intervals in the range first, batches
+// of at most 2 M intervals, the next read ahead on a goroutine while the
+// analyses sum one), the CPUs' Current_thread rows (an interval per
+// context switch) a window of time at a time, summed in time order;
+// what stays is two batches (or a thread's rows, when one thread holds
+// more) and the names.
 //
 // The whole trace: the index build computes the whole trace's report as
 // the analyses write (package ingest/states/kernel/kstats) and stores it
