@@ -156,15 +156,11 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 			shared = append(shared, k)
 		}
 	}
-	// The threads' batches are read ahead, the first while the shared
-	// rows and the CPUs' are read and summed.
+	// The threads are weighed and their batches read ahead, the first
+	// while the shared rows and the CPUs' are read and summed.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the reading ahead on an early return
-	batches, err := q.batches(ctx, h, o.BatchThreads, o.BatchIntervals)
-	if err != nil {
-		return nil, err
-	}
-	ahead := q.readAhead(ctx, h, batches)
+	ahead := q.readAhead(ctx, h, o.BatchThreads, o.BatchIntervals)
 	q.rows = make([][]core.Interval, h.Attributes().Len())
 	if err := q.read(ctx, h, shared, q.from, q.to-1); err != nil {
 		return nil, err
@@ -239,16 +235,25 @@ type batchRows struct {
 	err   error
 }
 
-// readAhead reads the batches' rows on a goroutine of its own, one batch
-// ahead of the analyses: the next batch is read from the index while the
-// caller sums the one before (at 50 000 threads, reading is half of a
-// whole-trace scan). The channel is unbuffered, so two batches at most
+// readAhead cuts the threads into batches (batches: n threads, or
+// budget intervals) and reads the batches' rows on a goroutine of its
+// own, one batch ahead of the analyses: the next batch is read from the
+// index while the caller sums the one before (at 50 000 threads, reading
+// is half of a whole-trace scan). The channel is unbuffered, so two batches at most
 // are in memory; it is closed after the last batch or an error, or when
 // ctx is done.
-func (q *query) readAhead(ctx context.Context, h core.History, batches [][]threadKeys) <-chan batchRows {
+func (q *query) readAhead(ctx context.Context, h core.History, n, budget int) <-chan batchRows {
 	out := make(chan batchRows)
 	go func() {
 		defer close(out)
+		batches, err := q.batches(ctx, h, n, budget)
+		if err != nil {
+			select {
+			case out <- batchRows{err: err}:
+			case <-ctx.Done():
+			}
+			return
+		}
 		for _, batch := range batches {
 			r := batchRows{batch: batch}
 			for _, th := range batch {
