@@ -11,14 +11,14 @@ import (
 // same row). It works with any [core.History]; the streaming form is the
 // query itself.
 func Rows(ctx context.Context, h core.History, keys []core.Key, t0, t1 core.Time) ([][]core.Interval, core.QueryStats, error) {
-	return collectRows(keys, func(fn func(core.Interval) bool) (core.QueryStats, error) {
+	return collectRows(ctx, keys, func(fn func(core.Interval) bool) (core.QueryStats, error) {
 		return h.Query2D(ctx, keys, t0, t1, fn)
 	})
 }
 
 // RowsAt is [Rows] for a 2D query at a list of times ([core.History.Query2DTimes]).
 func RowsAt(ctx context.Context, h core.History, keys []core.Key, times []core.Time) ([][]core.Interval, core.QueryStats, error) {
-	return collectRows(keys, func(fn func(core.Interval) bool) (core.QueryStats, error) {
+	return collectRows(ctx, keys, func(fn func(core.Interval) bool) (core.QueryStats, error) {
 		return h.Query2DTimes(ctx, keys, times, fn)
 	})
 }
@@ -27,8 +27,10 @@ func RowsAt(ctx context.Context, h core.History, keys []core.Key, times []core.T
 // appended to fixed-size chunks, then placed in one array at each row's
 // offset: growing hundreds of thousands of small rows one append at a
 // time was a third of a whole-trace `stats` at 50 000 threads (the
-// copies, and the collections the garbage ran).
-func collectRows(keys []core.Key, query func(func(core.Interval) bool) (core.QueryStats, error)) ([][]core.Interval, core.QueryStats, error) {
+// copies, and the collections the garbage ran). Placing and sorting
+// millions of intervals takes a few hundred milliseconds: ctx is checked
+// as they go.
+func collectRows(ctx context.Context, keys []core.Key, query func(func(core.Interval) bool) (core.QueryStats, error)) ([][]core.Interval, core.QueryStats, error) {
 	idx := newRowIndex(keys)
 	counts := make([]int, len(keys))
 	var chunks []collected
@@ -55,6 +57,9 @@ func collectRows(keys []core.Key, query func(func(core.Interval) bool) (core.Que
 	}
 	all := make([]core.Interval, total)
 	for ci := range chunks {
+		if err := ctx.Err(); err != nil {
+			return nil, st, err
+		}
 		c := &chunks[ci]
 		for j, r := range c.rows {
 			all[counts[r]] = c.ivs[j]
@@ -69,6 +74,11 @@ func collectRows(keys []core.Key, query func(func(core.Interval) bool) (core.Que
 		from = end
 	}
 	for i, k := range keys {
+		if i%collectCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, st, err
+			}
+		}
 		if j := idx.of(k); j != i {
 			rows[i] = rows[j]
 			continue
@@ -82,8 +92,12 @@ func collectRows(keys []core.Key, query func(func(core.Interval) bool) (core.Que
 }
 
 // collectChunk is the length of collectRows' chunks: 4096 intervals, a
-// few hundred KB.
-const collectChunk = 4096
+// few hundred KB. collectCheckRows is how many rows are sorted between
+// two looks at the context.
+const (
+	collectChunk     = 4096
+	collectCheckRows = 1024
+)
 
 // collected is a chunk of a query's intervals with their rows.
 type collected struct {

@@ -94,6 +94,19 @@ type query struct {
 	// early holds the threads' states up to the last CPU's first switch
 	// (readFirstStates), for unseenRun: the batches' rows come later.
 	early map[core.Key][]core.Interval
+	// ctx is Compute's: the analyses of a batch look at it every
+	// checkThreads threads (a batch can be seconds of a busy capture).
+	ctx context.Context
+}
+
+// checkThreads is how many threads an analysis goes through between two
+// looks at the context.
+const checkThreads = 64
+
+// cancelled tells an analysis at its i-th thread to stop: Compute
+// returns the context's error.
+func (q *query) cancelled(i int) bool {
+	return i%checkThreads == 0 && q.ctx != nil && q.ctx.Err() != nil
 }
 
 // accumulators are what the analyses sum over the batches of threads.
@@ -160,6 +173,7 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 	// while the shared rows and the CPUs' are read and summed.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the reading ahead on an early return
+	q.ctx = ctx
 	ahead := q.readAhead(ctx, h, o.BatchThreads, o.BatchIntervals)
 	q.rows = make([][]core.Interval, h.Attributes().Len())
 	if err := q.read(ctx, h, shared, q.from, q.to-1); err != nil {

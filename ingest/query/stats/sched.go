@@ -16,6 +16,9 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 	slow, procs := &a.slowSched, a.procs
 	firstSwitch := a.firstSw // from cpuTime
 	for i := range batch {
+		if q.cancelled(i) {
+			return
+		}
 		th := &batch[i]
 		r := q.row(th.status)
 		var s Stats

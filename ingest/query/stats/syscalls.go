@@ -14,6 +14,9 @@ import (
 func (q *query) syscallBatch(rep *Report, a *accumulators, batch []threadKeys) {
 	all, slow := a.calls, &a.slowCalls
 	for i := range batch {
+		if q.cancelled(i) {
+			return
+		}
 		th := &batch[i]
 		if th.sys < 0 {
 			continue
