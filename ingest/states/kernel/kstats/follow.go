@@ -90,20 +90,24 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 			return nil
 		}
 		r.kinds[key] |= kindFollowed
-		if r.cur == nil {
-			r.cur = &batch{}
-		}
-		r.cur.descs = append(r.cur.descs, d)
+		b := r.filling()
+		b.descs = append(b.descs, d)
 		fresh = true
 	}
-	if r.cur == nil {
-		r.cur = &batch{}
-	}
-	r.cur.changes = append(r.cur.changes, queued{key: key, fresh: fresh, t: t, v: v})
-	if len(r.cur.changes) >= r.Batch {
+	b := r.filling()
+	b.changes = append(b.changes, queued{key: key, fresh: fresh, t: t, v: v})
+	if len(b.changes) >= r.Batch {
 		r.dispatch()
 	}
 	return nil
+}
+
+// filling returns the batch that fills, made on the first change.
+func (r *Recorder) filling() *batch {
+	if r.cur == nil {
+		r.cur = &batch{}
+	}
+	return r.cur
 }
 
 // dispatch hands the filled batch to a goroutine, once the one before is
@@ -231,10 +235,7 @@ func (r *Recorder) threadDesc(k core.Key, role uint8) (keyDesc, bool) {
 	if err != nil || tid <= 0 {
 		return keyDesc{}, false
 	}
-	if int(k) >= len(r.kinds) {
-		r.kinds = append(r.kinds, make([]uint8, int(k)+1-len(r.kinds)+len(r.kinds))...)
-	}
-	if r.kinds[k]&kindCounted == 0 {
+	if r.kinds[k]&kindCounted == 0 { // k is key or its parent: Modify grew kinds past it
 		if r.MaxThreads > 0 && r.nthreads >= r.MaxThreads {
 			r.wait()
 			r.stop()
