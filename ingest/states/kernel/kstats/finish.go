@@ -201,7 +201,6 @@ func SortUsage(u *CPUUsage) {
 
 func (r *Recorder) syscalls(rep *Report, threads []*thread) {
 	all := map[string]*CallStats{}
-	rep.ThreadSyscalls = make([]ThreadSyscalls, 0, len(threads))
 	for _, th := range threads {
 		if !th.hasSys {
 			continue
@@ -211,9 +210,6 @@ func (r *Recorder) syscalls(rep *Report, threads []*thread) {
 			rep.ThreadSyscalls = append(rep.ThreadSyscalls, ThreadSyscalls{TID: th.tid, Comm: r.comm(th.tid), Syscalls: th.calls.Rows()})
 		}
 	}
-	if len(rep.ThreadSyscalls) == 0 {
-		rep.ThreadSyscalls = nil // as the scan leaves it
-	}
 	rep.Syscalls = SyscallRows(all)
 	slices.SortFunc(rep.ThreadSyscalls, func(a, b ThreadSyscalls) int { return cmp.Compare(a.TID, b.TID) })
 	rep.Slowest.Syscalls = r.slowCalls.List(nil)
@@ -221,7 +217,6 @@ func (r *Recorder) syscalls(rep *Report, threads []*thread) {
 
 func (r *Recorder) schedLatency(rep *Report, threads []*thread) {
 	procs := map[int32]*LatencyRow{}
-	rep.SchedLatency = make([]LatencyRow, 0, len(threads))
 	for _, th := range threads {
 		if th.sched.Count == 0 {
 			continue
@@ -241,9 +236,6 @@ func (r *Recorder) schedLatency(rep *Report, threads []*thread) {
 			procs[pid] = p
 		}
 		p.Merge(&row.Stats)
-	}
-	if len(rep.SchedLatency) == 0 {
-		rep.SchedLatency = nil // as the scan leaves it
 	}
 	for _, p := range procs {
 		rep.ProcessLatency = append(rep.ProcessLatency, *p)
