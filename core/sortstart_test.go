@@ -2,6 +2,8 @@ package core_test
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -40,6 +42,33 @@ func TestSortByStart(t *testing.T) {
 		core.SortByStart(r)
 		if !slices.Equal(r, want) {
 			t.Fatalf("round %d (%d intervals, span %d): not sorted as a comparison sort", round, n, span)
+		}
+	}
+}
+
+// TestSortByStartCancelled: a done context stops a long row's sort with
+// its error, the row's intervals all still there; a short row, sorted by
+// comparison at once, is sorted whatever the context.
+func TestSortByStartCancelled(t *testing.T) {
+	rng := coretest.Rand(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, n := range []int{100, 100_000} {
+		r := make([]core.Interval, n)
+		for i, p := range rng.Perm(n) {
+			r[i] = core.Interval{Key: 7, Start: core.Time(p), End: core.Time(p), Value: core.Int64(int64(p))}
+		}
+		err := core.SortByStartContext(ctx, r)
+		sorted := slices.IsSortedFunc(r, func(a, b core.Interval) int { return cmp.Compare(a.Start, b.Start) })
+		if long := n >= 512; long != errors.Is(err, context.Canceled) || long == sorted {
+			t.Fatalf("%d intervals: error %v, sorted %v", n, err, sorted)
+		}
+		seen := make([]bool, n)
+		for _, iv := range r {
+			seen[iv.Start] = true
+		}
+		if i := slices.Index(seen, false); i >= 0 {
+			t.Fatalf("%d intervals: the one starting at %d is lost", n, i)
 		}
 	}
 }

@@ -86,7 +86,9 @@ func collectRows(ctx context.Context, keys []core.Key, query func(func(core.Inte
 		if len(rows[i]) == 0 {
 			rows[i] = nil
 		}
-		core.SortByStart(rows[i])
+		if err := core.SortByStartContext(ctx, rows[i]); err != nil {
+			return nil, st, err
+		}
 	}
 	return rows, st, nil
 }

@@ -142,11 +142,21 @@ func (q *query) readAhead(ctx context.Context, h core.History, n, budget int) <-
 }
 
 // checkThreads is how many threads an analysis goes through between two
-// looks at the context.
-const checkThreads = 64
+// looks at the context; checkIntervals how many intervals of one
+// thread's row (a busy thread of a big capture holds millions).
+const (
+	checkThreads   = 64
+	checkIntervals = 1 << 16
+)
 
 // cancelled tells an analysis at its i-th thread to stop: Compute
 // returns the context's error.
 func (q *query) cancelled(i int) bool {
 	return i%checkThreads == 0 && q.ctx != nil && q.ctx.Err() != nil
+}
+
+// cancelledWithin tells an analysis at the j-th interval of a thread's
+// row to stop, as cancelled does.
+func (q *query) cancelledWithin(j int) bool {
+	return j%checkIntervals == 0 && j > 0 && q.ctx != nil && q.ctx.Err() != nil
 }

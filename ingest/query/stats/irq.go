@@ -16,7 +16,10 @@ func (q *query) interrupts(rep *Report) {
 		// (package kstats), so that both give the same floating point
 		cpuHard, cpuSoft, cpuRaise := map[int64]*Stats{}, map[int64]*Stats{}, map[int64]*Stats{}
 		for _, k := range c.irqs {
-			for _, iv := range q.row(k.key) {
+			for j, iv := range q.row(k.key) {
+				if q.cancelledWithin(j) {
+					return // Compute returns the context's error
+				}
 				if !iv.Value.IsNull() && q.closed(iv) {
 					kstats.AddIRQ(cpuHard, &slowIRQ, kstats.KindHard, k.n, c.num, iv)
 				}
@@ -25,6 +28,9 @@ func (q *query) interrupts(rep *Report) {
 		for _, k := range c.softs {
 			r := q.row(k.key)
 			for j, iv := range r {
+				if q.cancelledWithin(j) {
+					return
+				}
 				if iv.Value.IsNull() || !q.closed(iv) {
 					continue
 				}

@@ -22,7 +22,11 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 		th := &batch[i]
 		r := q.row(th.status)
 		var s Stats
+		name := "" // made at the thread's first wait
 		for j := 1; j+1 < len(r); j++ {
+			if q.cancelledWithin(j) {
+				return
+			}
 			iv := r[j]
 			if core.ThreadStatusOf(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || kstats.RanNextTo(r[j-1].Value) || !kstats.RanNextTo(r[j+1].Value) {
 				continue
@@ -31,7 +35,10 @@ func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
 				continue // switched out preempted by a CPU's first switch: it was running, not woken
 			}
 			s.Add(iv.Duration())
-			slow.Add(Occurrence{Name: q.threadName(th.tid), TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
+			if name == "" {
+				name = q.threadName(th.tid)
+			}
+			slow.Add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
 		}
 		if s.Count == 0 {
 			continue

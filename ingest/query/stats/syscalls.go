@@ -24,7 +24,10 @@ func (q *query) syscallBatch(rep *Report, a *accumulators, batch []threadKeys) {
 		forkAt := q.forkTime(th) // a child's first call is its parent's fork: not its own
 		var mine kstats.Calls
 		errs := q.row(th.sysErr) // in time order, as the calls
-		for _, iv := range q.row(th.sys) {
+		for j, iv := range q.row(th.sys) {
+			if q.cancelledWithin(j) {
+				return
+			}
 			if iv.Value.IsNull() || !q.closed(iv) || iv.Start == forkAt {
 				continue
 			}
