@@ -102,10 +102,11 @@ func (r *Recorder) Modify(key core.Key, t core.Time, v core.Value) error {
 	return nil
 }
 
-// filling returns the batch that fills, made on the first change.
+// filling returns the batch that fills, made on the first change at its
+// full length: grown by append, a batch's copies came to 2 MB.
 func (r *Recorder) filling() *batch {
 	if r.cur == nil {
-		r.cur = &batch{}
+		r.cur = &batch{changes: make([]queued, 0, r.Batch)}
 	}
 	return r.cur
 }
