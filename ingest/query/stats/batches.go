@@ -24,43 +24,67 @@ const batchIntervals = 1 << 21
 // (an index does).
 type intervalCounter interface{ IntervalCount() int64 }
 
+// threadBatch is a batch of threads and, when weighed, the intervals
+// they hold in the range (0 unknown).
+type threadBatch struct {
+	threads []threadKeys
+	weight  int64
+}
+
 // batches cuts the threads into batches of n threads when n > 0, else of
-// at most batchIntervals intervals each. A history of more intervals
-// than that is weighed first: a 2D query that keeps nothing counts each
-// thread's intervals in the range, so that the busiest threads (a
-// capture's intervals are mostly in a few) are not batched together.
-func (q *query) batches(ctx context.Context, h core.History, n, budget int) ([][]threadKeys, error) {
+// at most budget (batchIntervals when 0) intervals each. A history of
+// more intervals than that is weighed first: a 2D query that keeps
+// nothing counts each thread's intervals in the range, so that the
+// busiest threads (a capture's intervals are mostly in a few) are not
+// batched together; a thread of more than the budget is a batch alone,
+// read a window of time at a time (readAhead).
+func (q *query) batches(ctx context.Context, h core.History, n, budget int) ([]threadBatch, error) {
 	if n > 0 {
-		var out [][]threadKeys
+		var out []threadBatch
 		for lo := 0; lo < len(q.threads); lo += n {
-			out = append(out, q.threads[lo:min(lo+n, len(q.threads))])
+			out = append(out, threadBatch{threads: q.threads[lo:min(lo+n, len(q.threads))]})
 		}
 		return out, nil
 	}
 	if budget <= 0 {
 		budget = batchIntervals
 		if ic, ok := h.(intervalCounter); !ok || ic.IntervalCount() <= batchIntervals {
-			return [][]threadKeys{q.threads}, nil
+			return []threadBatch{{threads: q.threads}}, nil
 		}
 	}
 	weights, err := q.weigh(ctx, h)
 	if err != nil {
 		return nil, err
 	}
-	var out [][]threadKeys
+	var out []threadBatch
 	lo, sum := 0, int64(0)
 	for i, w := range weights {
 		if i > lo && sum+w > int64(budget) {
-			out = append(out, q.threads[lo:i])
+			out = append(out, threadBatch{q.threads[lo:i], sum})
 			lo, sum = i, 0
 		}
 		sum += w
 	}
 	if lo < len(q.threads) {
-		out = append(out, q.threads[lo:])
+		out = append(out, threadBatch{q.threads[lo:], sum})
 	}
 	return out, nil
 }
+
+// windows returns how many windows of time a batch is read in: one, but
+// for a thread of more intervals than the budget, read in as many
+// windows of equal length as it holds budgets (its intervals are not
+// spread evenly: a window may hold more), at most maxWindows.
+func (b threadBatch) windows(budget int) int {
+	if len(b.threads) != 1 || budget <= 0 || b.weight <= int64(budget) {
+		return 1
+	}
+	return int(min((b.weight+int64(budget)-1)/int64(budget), maxWindows))
+}
+
+// maxWindows bounds the windows of one thread: each is a walk of the
+// tree.
+const maxWindows = 1024
 
 // weigh returns each thread's number of state intervals in the range.
 func (q *query) weigh(ctx context.Context, h core.History) ([]int64, error) {
@@ -89,12 +113,22 @@ func (q *query) weigh(ctx context.Context, h core.History) ([]int64, error) {
 	return weights, nil
 }
 
-// batchRows are the rows of a batch of threads' state keys.
+// batchRows are the rows of a batch of threads' state keys, or of one
+// window of time of a thread's (win not nil).
 type batchRows struct {
 	batch []threadKeys
 	keys  []core.Key
 	rows  [][]core.Interval
+	win   *window
 	err   error
+}
+
+// window is the i-th of n windows of time a thread's rows are read in:
+// the rows hold the intervals that meet [from, to], the first instant of
+// the next window included.
+type window struct {
+	i, n     int
+	from, to core.Time
 }
 
 // readAhead cuts the threads into batches (batches: n threads, or
@@ -116,25 +150,43 @@ func (q *query) readAhead(ctx context.Context, h core.History, n, budget int) <-
 			}
 			return
 		}
-		for _, batch := range batches {
-			r := batchRows{batch: batch}
-			for _, th := range batch {
-				r.keys = append(r.keys, th.stateKeys()...)
+		if budget <= 0 {
+			budget = batchIntervals
+		}
+		for _, b := range batches {
+			var keys []core.Key
+			for _, th := range b.threads {
+				keys = append(keys, th.stateKeys()...)
 			}
-			if len(r.keys) > 0 {
-				rows, _, err := history.Rows(ctx, h, r.keys, q.from, q.to-1)
-				if err != nil {
-					r.err = fmt.Errorf("analyses: reading the state history: %w", err)
+			span := int64(q.to - q.from)
+			nw := int(min(int64(b.windows(budget)), span)) // each at least 1 ns
+			for i := range nw {
+				r := batchRows{batch: b.threads, keys: keys}
+				from, to := q.from, q.to
+				if nw > 1 {
+					from, to = q.from+core.Time(span/int64(nw)*int64(i)), q.from+core.Time(span/int64(nw)*int64(i+1))
+					if i == nw-1 {
+						to = q.to
+					}
+					r.win = &window{i: i, n: nw, from: from, to: to}
 				}
-				r.rows = rows
-			}
-			select {
-			case out <- r:
-			case <-ctx.Done():
-				return
-			}
-			if r.err != nil {
-				return
+				if len(keys) > 0 {
+					// a window's rows reach the next one's first instant,
+					// where the outcome of a call ending in it is
+					rows, _, err := history.Rows(ctx, h, keys, from, min(to, q.to-1))
+					if err != nil {
+						r.err = fmt.Errorf("analyses: reading the state history: %w", err)
+					}
+					r.rows = rows
+				}
+				select {
+				case out <- r:
+				case <-ctx.Done():
+					return
+				}
+				if r.err != nil {
+					return
+				}
 			}
 		}
 	}()

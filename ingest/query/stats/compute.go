@@ -187,6 +187,7 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 			q.cpuUsage(rep, a, ct)
 		}
 	}
+	var run *threadRun // of the thread read a window of time at a time
 	for r := range ahead {
 		if r.err != nil {
 			return nil, r.err
@@ -195,14 +196,13 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 		for i, k := range ks {
 			q.rows[k] = r.rows[i]
 		}
-		if o.Parts&PartCPU != 0 {
-			q.prioBatch(rep, a, batch)
-		}
-		if o.Parts&PartSyscalls != 0 {
-			q.syscallBatch(rep, a, batch)
-		}
-		if o.Parts&PartSched != 0 {
-			q.schedBatch(rep, a, batch)
+		if r.win != nil {
+			if r.win.i == 0 {
+				run = &threadRun{}
+			}
+			q.windowAnalyses(rep, a, o.Parts, &batch[0], r.win, run)
+		} else {
+			q.batchAnalyses(rep, a, o.Parts, batch)
 		}
 		for _, k := range ks { // the batch's rows are garbage now
 			q.rows[k] = nil
@@ -218,6 +218,20 @@ func Compute(ctx context.Context, h core.History, o Options) (*Report, error) {
 		q.interrupts(rep)
 	}
 	return rep, ctx.Err()
+}
+
+// batchAnalyses runs the analyses of parts over the rows of a batch of
+// threads.
+func (q *query) batchAnalyses(rep *Report, a *accumulators, parts Part, batch []threadKeys) {
+	if parts&PartCPU != 0 {
+		q.prioBatch(rep, a, batch)
+	}
+	if parts&PartSyscalls != 0 {
+		q.syscallBatch(rep, a, batch)
+	}
+	if parts&PartSched != 0 {
+		q.schedBatch(rep, a, batch)
+	}
 }
 
 // stateKeys are a thread's attributes that change all through the trace.

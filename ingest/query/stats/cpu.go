@@ -127,8 +127,13 @@ func (q *query) prios(tid int32) []int32 {
 	if th == nil || th.prio < 0 {
 		return nil
 	}
-	var out []int32
-	for _, iv := range q.row(th.prio) {
+	return appendPrios(nil, q.row(th.prio))
+}
+
+// appendPrios appends to out the priorities of row it does not hold, in
+// the order met.
+func appendPrios(out []int32, row []core.Interval) []int32 {
+	for _, iv := range row {
 		if !iv.Value.IsNull() && !slices.Contains(out, int32(iv.Value.Int())) {
 			out = append(out, int32(iv.Value.Int()))
 		}

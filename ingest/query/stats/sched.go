@@ -13,52 +13,92 @@ import (
 // running. A wait beside another wait for a CPU ran at the instant
 // between (kstats.RanNextTo).
 func (q *query) schedBatch(rep *Report, a *accumulators, batch []threadKeys) {
-	slow, procs := &a.slowSched, a.procs
-	firstSwitch := a.firstSw // from cpuTime
 	for i := range batch {
 		if q.cancelled(i) {
 			return
 		}
-		th := &batch[i]
-		r := q.row(th.status)
-		var s Stats
-		name := "" // made at the thread's first wait
-		for j := 1; j+1 < len(r); j++ {
-			if q.cancelledWithin(j) {
-				return
-			}
-			iv := r[j]
-			if core.ThreadStatusOf(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || kstats.RanNextTo(r[j-1].Value) || !kstats.RanNextTo(r[j+1].Value) {
-				continue
-			}
-			if r[j-1].Value.IsNull() && firstSwitch[iv.Start] {
-				continue // switched out preempted by a CPU's first switch: it was running, not woken
-			}
-			s.Add(iv.Duration())
-			if name == "" {
-				name = q.threadName(th.tid)
-			}
-			slow.Add(Occurrence{Name: name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
+		var run schedRun
+		if !q.schedRow(a, &batch[i], q.row(batch[i].status), &run) {
+			return
 		}
-		if s.Count == 0 {
+		q.schedEnd(rep, a, &batch[i], &run)
+	}
+}
+
+// schedRun is one thread's wake-up latency while its status row is gone
+// through, whole or a window of time at a time.
+type schedRun struct {
+	s     Stats
+	name  string          // made at the thread's first wait
+	carry []core.Interval // the last two intervals of the windows so far
+}
+
+// schedWindow goes through the status row of a window of time (win) of
+// a thread: the intervals that start in it (the first window: before
+// it too; the last: after it too), each judged with its neighbours (the
+// last two of the windows before are carried over).
+func (q *query) schedWindow(a *accumulators, th *threadKeys, win *window, run *schedRun) bool {
+	r := q.row(th.status)
+	for len(r) > 0 && r[0].Start < win.from && win.i > 0 {
+		r = r[1:]
+	}
+	for len(r) > 0 && r[len(r)-1].Start >= win.to && win.i < win.n-1 {
+		r = r[:len(r)-1]
+	}
+	joint := append(slices.Clone(run.carry), r[:min(2, len(r))]...)
+	if !q.schedRow(a, th, joint, run) || !q.schedRow(a, th, r, run) {
+		return false
+	}
+	all := append(run.carry, r[max(0, len(r)-2):]...)
+	run.carry = slices.Clone(all[max(0, len(all)-2):])
+	return true
+}
+
+// schedRow sums the waits of r but its first and last intervals (each
+// wait is judged with its neighbours); false when Compute is cancelled.
+func (q *query) schedRow(a *accumulators, th *threadKeys, r []core.Interval, run *schedRun) bool {
+	slow, firstSwitch := &a.slowSched, a.firstSw // firstSw from cpuTime
+	for j := 1; j+1 < len(r); j++ {
+		if q.cancelledWithin(j) {
+			return false
+		}
+		iv := r[j]
+		if core.ThreadStatusOf(iv.Value) != core.ThreadWaitCPU || !q.closed(iv) || kstats.RanNextTo(r[j-1].Value) || !kstats.RanNextTo(r[j+1].Value) {
 			continue
 		}
-		pid, known := q.pid(th.tid)
-		row := LatencyRow{TID: th.tid, PID: pid, Comm: q.comm(th.tid), Stats: s}
-		rep.SchedLatency = append(rep.SchedLatency, row)
-		if !known {
-			continue // no process row made up from one thread
+		if r[j-1].Value.IsNull() && firstSwitch[iv.Start] {
+			continue // switched out preempted by a CPU's first switch: it was running, not woken
 		}
-		p := procs[row.PID]
-		if p == nil {
-			p = &LatencyRow{TID: row.PID, PID: row.PID, Comm: q.comm(row.PID)}
-			if p.Comm == "" {
-				p.Comm = row.Comm
-			}
-			procs[row.PID] = p
+		run.s.Add(iv.Duration())
+		if run.name == "" {
+			run.name = q.threadName(th.tid)
 		}
-		p.Merge(&row.Stats)
+		slow.Add(Occurrence{Name: run.name, TID: th.tid, CPU: -1, StartNS: int64(iv.Start), DurationNS: int64(iv.Duration())}, 0, 0)
 	}
+	return true
+}
+
+// schedEnd adds a thread's row and its process's, once its status row
+// is gone through.
+func (q *query) schedEnd(rep *Report, a *accumulators, th *threadKeys, run *schedRun) {
+	if run.s.Count == 0 {
+		return
+	}
+	pid, known := q.pid(th.tid)
+	row := LatencyRow{TID: th.tid, PID: pid, Comm: q.comm(th.tid), Stats: run.s}
+	rep.SchedLatency = append(rep.SchedLatency, row)
+	if !known {
+		return // no process row made up from one thread
+	}
+	p := a.procs[row.PID]
+	if p == nil {
+		p = &LatencyRow{TID: row.PID, PID: row.PID, Comm: q.comm(row.PID)}
+		if p.Comm == "" {
+			p.Comm = row.Comm
+		}
+		a.procs[row.PID] = p
+	}
+	p.Merge(&row.Stats)
 }
 
 // schedFinish lists the latencies summed over every batch.

@@ -16,7 +16,8 @@ var weighRounds = flag.Int("weigh-rounds", 100, "random histories TestBatchesWei
 // the range are cut into batches that keep the threads' order, each of
 // at most the budget's intervals unless it holds one thread (a few busy
 // threads among many idle ones, as in a capture), against a brute-force
-// count of each thread's intervals.
+// count of each thread's intervals; a thread of more is read in windows
+// of time, as many as it holds budgets.
 func TestBatchesWeighed(t *testing.T) {
 	rng := coretest.Rand(t)
 	for round := range *weighRounds {
@@ -53,12 +54,18 @@ func TestBatchesWeighed(t *testing.T) {
 		var order []int32
 		for _, b := range batches {
 			sum := int64(0)
-			for _, th := range b {
+			for _, th := range b.threads {
 				sum += want[th.tid]
 				order = append(order, th.tid)
 			}
-			if len(b) > 1 && sum > int64(budget) {
-				t.Fatalf("round %d: a batch of %d threads holds %d intervals, budget %d", round, len(b), sum, budget)
+			if len(b.threads) > 1 && sum > int64(budget) {
+				t.Fatalf("round %d: a batch of %d threads holds %d intervals, budget %d", round, len(b.threads), sum, budget)
+			}
+			if b.weight != sum {
+				t.Fatalf("round %d: a batch weighs %d intervals, holds %d", round, b.weight, sum)
+			}
+			if w := b.windows(budget); (w > 1) != (len(b.threads) == 1 && sum > int64(budget)) || int64(w)*int64(budget) < min(sum, maxWindows*int64(budget)) {
+				t.Fatalf("round %d: a batch of %d threads and %d intervals is read in %d windows, budget %d", round, len(b.threads), sum, w, budget)
 			}
 		}
 		if len(order) != len(q.threads) {
