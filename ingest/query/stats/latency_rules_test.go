@@ -18,6 +18,7 @@ type latencyCounts struct {
 	unrecordedIn int             // the model's waits ended by an unrecorded switch-in
 	lostOut      int             // the model's waits after an unrecorded switch-out
 	nullOut      int             // the model's waits after a switch-out R of a thread without a status
+	zeroRun      int             // the model's waits after a switch-out R at a run of no time
 	noWakeup     int             // the model's waits whose sched_wakeup is missing
 	early        int             // the model's waits from a fork before the scheduler's events
 	earlyPerf    int             // those of them perf counts (from a later wake-up)
@@ -69,7 +70,7 @@ func (n *latencyCounts) expected(delays []perfDelay, waits []modelWait) (want St
 			continue
 		}
 		i, ok := byEnd[d.end]
-		if !ok || waits[i].lostOut || waits[i].nullOut || waits[i].noWakeup {
+		if !ok || waits[i].lostOut || waits[i].nullOut || waits[i].zeroRun || waits[i].noWakeup {
 			why += fmt.Sprintf("; perf's wake-up delay [%d, %d] is no wait of the model's", d.start, d.end)
 			continue
 		}
@@ -101,6 +102,8 @@ func (n *latencyCounts) expected(delays []perfDelay, waits []modelWait) (want St
 			n.early++
 		case w.nullOut:
 			n.nullOut++
+		case w.zeroRun:
+			n.zeroRun++
 		case w.lostOut:
 			n.lostOut++
 		case w.unrecordedIn:
@@ -125,8 +128,8 @@ func (n *latencyCounts) expected(delays []perfDelay, waits []modelWait) (want St
 // String is the test's log line.
 func (n latencyCounts) String() string {
 	return fmt.Sprintf("%d tasks compared (none left out), %d with wake-ups: %d of perf's wake-up delays, %d of them moved to an earlier start (up to %d ns), "+
-		"and the model's waits perf does not see: %d ended by an unrecorded switch-in, %d without a sched_wakeup, %d after an unrecorded switch-out, %d after a switch-out R of a thread without a status, "+
+		"and the model's waits perf does not see: %d ended by an unrecorded switch-in, %d without a sched_wakeup, %d after an unrecorded switch-out, %d after a switch-out R of a thread without a status, %d after one at a run of no time (its switch-in unrecorded), "+
 		"%d from a fork before the scheduler's events (%d of perf's delays), %d perf takes for a runnable task's; %d next to a run of no time and %d from no status at the start or where a CPU's thread first became known, not counted; "+
 		"perf's other delays left out: %d after a switch-out R, %d when first seen, %d wake-ups of a task switched out R+",
-		n.all, n.tasks, n.wakeups, n.moved, n.maxShift, n.unrecordedIn, n.noWakeup, n.lostOut, n.nullOut, n.early, n.earlyPerf, n.runtimeFirst, n.instant, n.atFirst, n.other[fromRunnable], n.other[fromFirstSeen], n.preempted)
+		n.all, n.tasks, n.wakeups, n.moved, n.maxShift, n.unrecordedIn, n.noWakeup, n.lostOut, n.nullOut, n.zeroRun, n.early, n.earlyPerf, n.runtimeFirst, n.instant, n.atFirst, n.other[fromRunnable], n.other[fromFirstSeen], n.preempted)
 }

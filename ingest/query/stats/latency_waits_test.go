@@ -30,6 +30,15 @@ type modelWait struct {
 	// so they count it as a wake-up, unless the switch is where its
 	// CPU's thread first became known.
 	nullOut bool
+	// zeroRun: it started at a switch-out in state R or R+ of a thread
+	// that switch's own event made its CPU's thread (its switch-in is
+	// not in the trace: adoptContext): the run lasted no time, and the
+	// history keeps the last of two changes at one instant, so the
+	// statistics see the wait after the thread's state before the run,
+	// a blocked one, and count it as a wake-up where perf counts a
+	// preemption. (After a wait for a CPU, the two waits side by side
+	// are taken for a run between: kstats.RanNextTo.)
+	zeroRun bool
 	// noWakeup: the trace has the wake-up's sched_waking but no
 	// sched_wakeup(_new) for it before the switch-in (some are missing
 	// from the recordings, as some switch-ins are), and perf 6.1's
@@ -73,6 +82,7 @@ type waitThread struct {
 	since   core.Time // the wake-up, when waitWoken
 	lostOut bool      // left its last CPU without a recorded switch-out
 	nullOut bool      // waitWoken since a switch-out without a status
+	zeroRun bool      // waitWoken since a switch-out at its run of no time
 	wakeup  bool      // a sched_wakeup(_new) came since the wait began
 	early   bool      // waitWoken since before the first tracepoint
 	instant bool      // waitWoken at the instant it stopped running
@@ -81,6 +91,9 @@ type waitThread struct {
 	// that ended then (0: none); stoppedAt is when it last stopped.
 	ranAt, stoppedAt core.Time
 	ended            int
+	// adoptedFrom is the state a run its CPU's events made it start (an
+	// unrecorded switch-in) began from; waitRunning after a recorded one.
+	adoptedFrom waitState
 }
 
 // modelWaits returns, by tid, the waits after a wake-up of the kernel
@@ -102,14 +115,18 @@ func modelWaits(samples []perfdatatest.Sample) map[int64][]modelWait {
 	waits := map[int64][]modelWait{}
 	runs := func(tid int64, tm core.Time, recorded bool) {
 		th := get(tid)
+		from := waitRunning
+		if !recorded {
+			from = th.state
+		}
 		if th.state == waitWoken {
 			waits[tid] = append(waits[tid], modelWait{start: th.since, end: tm, unrecordedIn: !recorded,
-				lostOut: th.lostOut, nullOut: th.nullOut, noWakeup: !th.wakeup, early: th.early, instant: th.instant, atFirst: th.atFirst})
+				lostOut: th.lostOut, nullOut: th.nullOut, zeroRun: th.zeroRun, noWakeup: !th.wakeup, early: th.early, instant: th.instant, atFirst: th.atFirst})
 			th.ended = len(waits[tid])
 		} else {
 			th.ended = 0
 		}
-		th.state, th.lostOut, th.nullOut, th.ranAt = waitRunning, false, false, tm
+		th.state, th.lostOut, th.nullOut, th.zeroRun, th.ranAt, th.adoptedFrom = waitRunning, false, false, false, tm, from
 	}
 	// stops: a running thread leaves its CPU at tm for state to
 	stops := func(tid int64, tm core.Time, to waitState) {
@@ -156,6 +173,11 @@ func modelWaits(samples []perfdatatest.Sample) map[int64][]modelWait {
 		case "sched_switch":
 			p := get(s.Prev)
 			switch {
+			case (s.State == "R" || s.State == "R+") && p.state == waitRunning && p.ranAt == s.Time && p.adoptedFrom == waitOther:
+				// a run of no time after a sleep: not in the history
+				// (zeroRun; after a wait for a CPU, the two waits side by
+				// side are a run between, as the statistics take them)
+				p.state, p.since, p.zeroRun, p.nullOut, p.lostOut, p.wakeup, p.early, p.instant, p.atFirst = waitWoken, s.Time, true, false, false, false, false, false, false
 			case (s.State == "R" || s.State == "R+") && p.state == waitNull && firstCur[s.CPU] != s.Time:
 				p.state, p.since, p.nullOut, p.wakeup, p.early, p.instant, p.atFirst = waitWoken, s.Time, true, false, false, false, false
 			case s.State == "R" || s.State == "R+":
