@@ -46,18 +46,21 @@ func Encode(rep *Report, top int) ([]byte, error) {
 
 // encodeBody returns the section of an encoded report (codec.go).
 func encodeBody(raw []byte, top int) ([]byte, error) {
-	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedFastest))
+	// A window of 1 MB, not the default 8: the encoder's history is
+	// most of what it allocates, and the sections compress as well.
+	zw, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(1<<20))
 	if err != nil {
 		return nil, fmt.Errorf("encoding the whole-trace statistics: %w", err)
 	}
-	body := zw.EncodeAll(raw, nil)
+	head := len(magic) + 12
+	out := make([]byte, head, head+len(raw)/2) // the body is compressed after the head
+	copy(out, magic)
+	out = zw.EncodeAll(raw, out)
 	zw.Close()
-	out := make([]byte, 0, len(magic)+12+len(body))
-	out = append(out, magic...)
-	out = binary.LittleEndian.AppendUint32(out, Version)
-	out = binary.LittleEndian.AppendUint32(out, uint32(top))
-	out = binary.LittleEndian.AppendUint32(out, checksum(out[len(magic):], body))
-	return append(out, body...), nil
+	binary.LittleEndian.PutUint32(out[len(magic):], Version)
+	binary.LittleEndian.PutUint32(out[len(magic)+4:], uint32(top))
+	binary.LittleEndian.PutUint32(out[len(magic)+8:], checksum(out[len(magic):len(magic)+8], out[head:]))
+	return out, nil
 }
 
 // Decode reads a section of size bytes from r: the report and the length
