@@ -70,20 +70,22 @@
 //     s), peak RSS 70-72 -> 72-73 MB; the sums run on the other core. A
 //     12 M-event capture's `stats` took 6.1-6.4 s and 605-616 MB from the
 //     scan, 0.08 s and 51 MB from the section.
-//   - generated 50 000 threads (the article's many-threads scale), with
-//     the bound raised: index 0.54-0.57 s -> 1.00-1.07 s (user 0.86 ->
-//     1.6 s), peak RSS 110 -> 290 MB (3.6 KB a thread: the recorder's
-//     tables, the report and its encoding at the end); Compute 64-66 ms
-//     from the section instead of 505-518 ms for the scan.
-//   - generated 200 000 threads: a bound of 65 536 threads cost 0.5 s
-//     (2.30-2.33 -> 2.79-2.82 s) spent on threads given up at the bound.
-//   - `diff` of two generated 1.4 M-event traces (63 000 threads), with
-//     the bound raised: 1.95-2.13 s, 890 MB -> 0.82-0.88 s, 500 MB, same
+//   - generated 50 000 threads (the article's many-threads scale, 1.1 M
+//     events): index 0.53-0.54 s -> 0.91-0.94 s, peak RSS 114-118 ->
+//     304-321 MB (3.5 KB a thread: the recorder's tables, the report and
+//     its encoding at the end); Compute 64-66 ms from the section instead
+//     of 0.47-0.50 s for the scan.
+//   - generated 200 000 threads: the recorder stops at the bound; the
+//     threads followed until then cost 2.09-2.12 -> 2.31-2.36 s. At 1.6 M
+//     threads the build's peak is unchanged (914 MB): the recorder's
+//     tables are garbage long before.
+//   - `diff` of two generated 1.4 M-event traces (63 000 threads, within
+//     the bound): 1.95-2.13 s, 890 MB -> 0.82-0.88 s, 500 MB, same
 //     output.
 //
 // The recorder stops past [DefaultMaxThreads] threads (no section: the
-// scan as before), so many-thread traces do not pay twice the build
-// time, nor 1.6 M-thread ones gigabytes.
+// scan as before), so that a trace of hundreds of thousands of threads
+// does not pay the build twice, nor one of millions gigabytes.
 //
 // Imports: core and ingest/states/kernel/sysnames. Never ingest/index,
 // ingest/query or tui (ingest/index and ingest/query/stats import it).

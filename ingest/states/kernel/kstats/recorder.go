@@ -124,14 +124,15 @@ type Recorder struct {
 }
 
 // DefaultMaxThreads is NewRecorder's MaxThreads. Following a thread
-// costs the build about 3.6 KB and 9 µs: at 50 000 threads (1.4 M
-// events) the index took 0.55 -> 1.03 s and 110 -> 290 MB for a report
-// the scan gives in 0.6 s, while a capture of 17 M events and a few
-// thousand threads paid 5 % (7.6 -> 8.0 s; the changes are summed on
-// the other core). Real captures hold a few thousand threads: past
-// 10 000, the build stays as fast as without the statistics and a
-// whole-trace query scans.
-const DefaultMaxThreads = 10_000
+// costs the build about 3.5 KB and 7 µs, which matters only where a
+// trace holds few events a thread: at 50 000 threads and 1.1 M events
+// (the article's many-threads scale) the index takes 0.53 -> 0.92 s and
+// 114 -> 310 MB, for a whole-trace `stats` of 65 ms instead of a 0.5 s
+// scan; at 200 000 threads the recorder stops at the bound, having cost
+// 2.1 -> 2.35 s. A capture of a kernel build (tens of thousands of
+// processes among tens of millions of events) pays about 1 %, and its
+// statistics no longer scan the whole capture.
+const DefaultMaxThreads = 65_536
 
 // NewRecorder returns a recorder over sink for a history starting at
 // start, keeping the top longest occurrences of each family.
