@@ -185,7 +185,15 @@ type dec struct {
 	// one allocation per few thousand instead of one each
 	hists []int64
 	outs  []Outcome
+	rows  []SyscallRow
+	// names holds the strings read so far (system calls, outcomes,
+	// commands: a few hundred, read hundreds of thousands of times at
+	// tens of thousands of threads), up to maxNames
+	names map[string]string
 }
+
+// maxNames bounds dec.names: a damaged section's strings are all new.
+const maxNames = 1 << 14
 
 // carve returns n elements (nil for -1) cut from the array *arena,
 // which it replaces when too short.
@@ -255,8 +263,18 @@ func (d *dec) str() string {
 		d.fail()
 		return ""
 	}
-	s := string(d.b[:n])
+	b := d.b[:n]
 	d.b = d.b[n:]
+	if s, ok := d.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if d.names == nil {
+		d.names = map[string]string{}
+	}
+	if len(d.names) < maxNames {
+		d.names[s] = s
+	}
 	return s
 }
 
@@ -297,7 +315,10 @@ func (d *dec) occurrences() []Occurrence {
 }
 
 func (d *dec) syscalls() []SyscallRow {
-	l := slice[SyscallRow](d.n())
+	l := slice[SyscallRow](0) // as encoded: empty, not nil
+	if n := d.n(); n != 0 {
+		l = carve(&d.rows, n)
+	}
 	for i := range l {
 		r := &l[i]
 		r.Name = d.str()

@@ -16,8 +16,10 @@ func (r *Report) WriteText(w io.Writer) error {
 
 	section(b, "CPU usage per thread")
 	fmt.Fprintf(b, "%-32s %8s %8s %10s  %s\n", "Thread", "%", "ms", "Migrations", "Priorities")
-	for _, t := range r.CPUUsage.Threads {
-		fmt.Fprintf(b, "%-32s %8.2f %8.3f %10d  %v\n", who(t.Comm, t.PID, t.TID), t.Percent, float64(t.NS)/1e6, t.Migrations, t.Prios)
+	var l line // the lines of tens of thousands of threads: appended, not fmt's (textline.go)
+	for i := range r.CPUUsage.Threads {
+		l = appendUsageLine(l[:0], &r.CPUUsage.Threads[i])
+		b.Write(l)
 	}
 	section(b, "CPU usage per process")
 	for _, p := range r.CPUUsage.Processes {
@@ -33,18 +35,25 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, s := range r.Syscalls {
 		statsLine(b, " - "+s.Name, &s.Stats)
 	}
+	var name line
 	for _, t := range r.ThreadSyscalls {
-		section(b, fmt.Sprintf("System calls of %s (usec)", who(t.Comm, -1, t.TID)))
+		name = append(appendWho(append(name[:0], "System calls of "...), t.Comm, -1, t.TID), " (usec)"...)
+		section(b, string(name))
 		statsHead(b, "System call")
-		for _, s := range t.Syscalls {
-			statsLine(b, " - "+s.Name, &s.Stats)
+		for i := range t.Syscalls {
+			name = append(name[:0], " - "...)
+			l = appendStatsLine(l[:0], string(append(name, t.Syscalls[i].Name...)), &t.Syscalls[i].Stats)
+			b.Write(l)
 		}
 	}
 
 	section(b, "Scheduling latency, wake-up to switch-in, per thread (usec)")
 	statsHead(b, "Thread")
-	for _, l := range r.SchedLatency {
-		statsLine(b, who(l.Comm, l.PID, l.TID), &l.Stats)
+	for i := range r.SchedLatency {
+		t := &r.SchedLatency[i]
+		name = appendWho(name[:0], t.Comm, t.PID, t.TID)
+		l = appendStatsLine(l[:0], string(name), &t.Stats)
+		b.Write(l)
 	}
 	section(b, "Scheduling latency per process (usec)")
 	statsHead(b, "Process")
@@ -86,21 +95,7 @@ func statsHead(b *bufio.Writer, first string) {
 }
 
 func statsLine(b *bufio.Writer, name string, s *Stats) {
-	stdev := "?" // lttng-analyses' mark for fewer than two values
-	if s.Count > 1 {
-		stdev = fmt.Sprintf("%.3f", s.StdevNS/1e3)
-	}
-	fmt.Fprintf(b, "%-32s %8d %12.3f %12.3f %12.3f %12s %14.3f\n", name, s.Count,
-		float64(s.MinNS)/1e3, s.MeanNS/1e3, float64(s.MaxNS)/1e3, stdev, float64(s.TotalNS)/1e3)
-}
-
-// who names a thread "comm (pid, TID: tid)" as lttng-analyses does; pid
-// -1 omits it.
-func who(comm string, pid, tid int32) string {
-	if pid < 0 {
-		return fmt.Sprintf("%s (TID: %d)", comm, tid)
-	}
-	return fmt.Sprintf("%s (%d, TID: %d)", comm, pid, tid)
+	b.Write(appendStatsLine(nil, name, s))
 }
 
 func known(v int32) string {
