@@ -10,7 +10,7 @@ import (
 // WriteText prints the report as tables in the manner of lttng-analyses'
 // text output (durations in µs).
 func (r *Report) WriteText(w io.Writer) error {
-	b := bufio.NewWriter(w)
+	b := bufio.NewWriterSize(w, 64<<10) // tens of MB at tens of thousands of threads
 	span := float64(r.ToNS-r.FromNS) / 1e9
 	fmt.Fprintf(b, "Timerange: [%d, %d) ns, %.9f s\n", r.FromNS, r.ToNS, span)
 
