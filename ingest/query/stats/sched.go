@@ -85,20 +85,7 @@ func (q *query) schedEnd(rep *Report, a *accumulators, th *threadKeys, run *sche
 		return
 	}
 	pid, known := q.pid(th.tid)
-	row := LatencyRow{TID: th.tid, PID: pid, Comm: q.comm(th.tid), Stats: run.s}
-	rep.SchedLatency = append(rep.SchedLatency, row)
-	if !known {
-		return // no process row made up from one thread
-	}
-	p := a.procs[row.PID]
-	if p == nil {
-		p = &LatencyRow{TID: row.PID, PID: row.PID, Comm: q.comm(row.PID)}
-		if p.Comm == "" {
-			p.Comm = row.Comm
-		}
-		a.procs[row.PID] = p
-	}
-	p.Merge(&row.Stats)
+	kstats.AddLatency(rep, a.procs, LatencyRow{TID: th.tid, PID: pid, Comm: q.comm(th.tid), Stats: run.s}, known, q.comm)
 }
 
 // schedFinish lists the latencies summed over every batch.

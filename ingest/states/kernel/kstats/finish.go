@@ -222,26 +222,32 @@ func (r *Recorder) schedLatency(rep *Report, threads []*thread) {
 			continue
 		}
 		pid, known := r.pid(th.tid)
-		row := LatencyRow{TID: th.tid, PID: pid, Comm: r.comm(th.tid), Stats: th.sched}
-		rep.SchedLatency = append(rep.SchedLatency, row)
-		if !known {
-			continue
-		}
-		p := procs[pid]
-		if p == nil {
-			p = &LatencyRow{TID: pid, PID: pid, Comm: r.comm(pid)}
-			if p.Comm == "" {
-				p.Comm = row.Comm
-			}
-			procs[pid] = p
-		}
-		p.Merge(&row.Stats)
+		AddLatency(rep, procs, LatencyRow{TID: th.tid, PID: pid, Comm: r.comm(th.tid), Stats: th.sched}, known, r.comm)
 	}
 	for _, p := range procs {
 		rep.ProcessLatency = append(rep.ProcessLatency, *p)
 	}
 	SortLatency(rep)
 	rep.Slowest.SchedLatency = r.slowSched.List(func(o Occurrence, _ int8, _ int64) string { return ThreadName(r.comm(o.TID), o.TID) })
+}
+
+// AddLatency adds a thread's wake-up latency row to rep and, when the
+// trace says its process (known), merges it into the process's row in
+// procs, made when first met and named comm(pid), else after the thread.
+func AddLatency(rep *Report, procs map[int32]*LatencyRow, row LatencyRow, known bool, comm func(int32) string) {
+	rep.SchedLatency = append(rep.SchedLatency, row)
+	if !known {
+		return // no process row made up from one thread
+	}
+	p := procs[row.PID]
+	if p == nil {
+		p = &LatencyRow{TID: row.PID, PID: row.PID, Comm: comm(row.PID)}
+		if p.Comm == "" {
+			p.Comm = row.Comm
+		}
+		procs[row.PID] = p
+	}
+	p.Merge(&row.Stats)
 }
 
 // SortLatency puts the threads and processes with the worst latency first.
