@@ -50,6 +50,7 @@ type buildRequest struct {
 	fingerprint string
 	progress    func(done, total int64)
 	readInline  bool                  // read the trace on the build's goroutine (tests compare)
+	readAhead   bool                  // read it ahead whatever its size, unless it has stacks (tests compare)
 	reclaim     func(returnToOS bool) // Options.Reclaim
 	mode        os.FileMode           // the index file's permission bits (0: 0600)
 }
@@ -94,7 +95,10 @@ func build(ctx context.Context, req buildRequest) (err error) {
 
 	src := req.src
 	var rd eventReader = &directReader{ew: ew, src: src}
-	if !req.readInline {
+	switch {
+	case req.readAhead && !hasStacks(src):
+		rd = startReadAhead(ew, src)
+	case !req.readInline:
 		rd = newEventReader(ew, src)
 	}
 	stacks, err := newStackRecorder(src, dir, prefix)

@@ -15,10 +15,13 @@ const sectionProfile = "profile"
 // stackRecorder gives each sample's call stack to the profile writer
 // during the build: on the build's goroutine, right after the event is
 // read, as core.Stacker asks. A source that is not a Stacker has none;
-// its methods then do nothing.
+// its methods then do nothing. One that says it has none (hasStacks) is
+// not asked for them, since it may be read ahead on another goroutine,
+// and gets its (empty) section.
 type stackRecorder struct {
-	src core.Stacker
-	w   *profile.Writer
+	src    core.Stacker
+	w      *profile.Writer
+	stacks bool
 }
 
 // newStackRecorder returns the recorder of src's stacks, spooling to dir.
@@ -32,12 +35,12 @@ func newStackRecorder(src core.Source, dir, prefix string) (*stackRecorder, erro
 	if err != nil {
 		return nil, err
 	}
-	return &stackRecorder{src: st, w: w}, nil
+	return &stackRecorder{src: st, w: w, stacks: hasStacks(src)}, nil
 }
 
 // add records ev's stack, if it has one.
 func (s *stackRecorder) add(ev *core.Event) {
-	if s.w != nil {
+	if s.stacks {
 		s.w.AddEvent(ev, s.src)
 	}
 }

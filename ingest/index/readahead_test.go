@@ -98,7 +98,7 @@ func TestReadAheadSameEventsAndIndex(t *testing.T) {
 		src, err := ctf.Open(dir)
 		must(t, err)
 		path := filepath.Join(t.TempDir(), "index")
-		err = build(context.Background(), buildRequest{src: src, path: path, trace: dir, readInline: inline})
+		err = build(context.Background(), buildRequest{src: src, path: path, trace: dir, readInline: inline, readAhead: !inline})
 		src.Close()
 		must(t, err)
 		files = append(files, path)

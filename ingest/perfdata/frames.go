@@ -57,6 +57,18 @@ func (s *Source) frame(ip uint64, kernel bool) Frame {
 // address (core.FormatAddress) when nothing names it; nothing for an
 // event without a stack. It is what profiles of samples aggregate
 // (core.Stacker). Names of unknown addresses are made once.
+// HasStacks reports whether the file's samples may carry call stacks
+// (an event sampled with PERF_SAMPLE_CALLCHAIN): without, AppendStack
+// appends nothing, whichever the event.
+func (s *Source) HasStacks() bool {
+	for _, a := range s.f.attrs {
+		if a.sampleType&sampleCallchain != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Source) AppendStack(dst []string) []string {
 	s.stack = s.Frames(s.stack[:0])
 	for i := range s.stack {
