@@ -91,7 +91,8 @@ type attr struct {
 	clockID          int32
 	ids              []uint64
 	name             string
-	index            int // in the file's attr list
+	index            int  // in the file's attr list
+	sampled          bool // the first pass met a sample of it (scanned.used)
 }
 
 func (a *attr) sampleIDAll() bool { return a.flags&flagSampleIDAll != 0 }
