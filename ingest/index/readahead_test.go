@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tracetui/tracetui/core"
 	"github.com/tracetui/tracetui/core/coretest"
 	"github.com/tracetui/tracetui/history"
 	"github.com/tracetui/tracetui/ingest/ctf"
@@ -42,63 +43,24 @@ func TestReadAheadSameEventsAndIndex(t *testing.T) {
 	r := coretest.Rand(t)
 	dir := randomGenTrace(t, r.Uint64(), 1+r.IntN(40), 1+r.IntN(4))
 
-	// The events, side by side.
-	every := 1 + r.IntN(100)
-	open := func() (*ctf.Reader, *eventindex.Writer) {
+	open := func() core.Source {
 		src, err := ctf.Open(dir)
 		must(t, err)
-		t.Cleanup(func() { src.Close() })
-		ew, err := eventindex.NewWriter(t.TempDir(), "x", every)
-		must(t, err)
-		t.Cleanup(func() { ew.Close() })
-		return src, ew
+		return src
 	}
-	src1, ew1 := open()
-	src2, ew2 := open()
-	direct, ahead := &directReader{ew: ew1, src: src1}, startReadAhead(ew2, src2)
-	defer ahead.stop()
-	n := 0
-	for ; ; n++ {
-		e1, err1 := direct.next()
-		e2, err2 := ahead.next()
-		if !errors.Is(err1, err2) {
-			t.Fatalf("event %d: errors %v and %v", n, err1, err2)
-		}
-		if err1 != nil {
-			break
-		}
-		if !reflect.DeepEqual(e1, e2) {
-			t.Fatalf("event %d: read ahead %+v, in place %+v", n, *e2, *e1)
-		}
-		if n == 0 {
-			i1, c1 := direct.first()
-			i2, c2 := ahead.first()
-			if !reflect.DeepEqual(i1, i2) || !reflect.DeepEqual(c1, c2) {
-				t.Fatalf("first facts differ: %+v %d classes vs %+v %d", i2, len(c2), i1, len(c1))
-			}
-		}
-	}
-	if p1, p2 := fmtProgress(direct.progress()), fmtProgress(ahead.progress()); p1 != p2 {
-		t.Errorf("progress at the end: %s read ahead, %s in place", p2, p1)
-	}
-	ahead.stop()
-	s1, r1, err := ew1.Finish()
-	must(t, err)
-	s2, r2, err := ew2.Finish()
-	must(t, err)
-	b1, _ := io.ReadAll(io.LimitReader(r1, s1))
-	b2, _ := io.ReadAll(io.LimitReader(r2, s2))
-	if !bytes.Equal(b1, b2) {
-		t.Fatalf("the event indexes differ (%d and %d bytes, %d events)", len(b2), len(b1), n)
-	}
+	sameEventsAhead(t, "gen", 1+r.IntN(100), open)
+	sameIndexAhead(t, dir, open)
+}
 
-	// The index files.
+// sameIndexAhead fails unless the sources open gives, built read in
+// place and read ahead, give the same index bytes.
+func sameIndexAhead(t *testing.T, trace string, open func() core.Source) {
+	t.Helper()
 	var files []string
 	for _, inline := range []bool{true, false} {
-		src, err := ctf.Open(dir)
-		must(t, err)
+		src := open()
 		path := filepath.Join(t.TempDir(), "index")
-		err = build(context.Background(), buildRequest{src: src, path: path, trace: dir, readInline: inline, readAhead: !inline})
+		err := build(context.Background(), buildRequest{src: src, path: path, trace: trace, readInline: inline, readAhead: !inline})
 		src.Close()
 		must(t, err)
 		files = append(files, path)
@@ -107,6 +69,59 @@ func TestReadAheadSameEventsAndIndex(t *testing.T) {
 }
 
 func fmtProgress(done, total int64) string { return fmt.Sprint(done, "/", total) }
+
+// sameEventsAhead fails unless two sources open gives, one read in place
+// and one read ahead, give the same events, facts, progress and event
+// index (a checkpoint every every events).
+func sameEventsAhead(t *testing.T, name string, every int, open func() core.Source) {
+	t.Helper()
+	reader := func() (core.Source, *eventindex.Writer) {
+		src := open()
+		t.Cleanup(func() { src.Close() })
+		ew, err := eventindex.NewWriter(t.TempDir(), "x", every)
+		must(t, err)
+		t.Cleanup(func() { ew.Close() })
+		return src, ew
+	}
+	src1, ew1 := reader()
+	src2, ew2 := reader()
+	direct, ahead := &directReader{ew: ew1, src: src1}, startReadAhead(ew2, src2)
+	defer ahead.stop()
+	n := 0
+	for ; ; n++ {
+		e1, err1 := direct.next()
+		e2, err2 := ahead.next()
+		if !errors.Is(err1, err2) {
+			t.Fatalf("%s, event %d: errors %v and %v", name, n, err1, err2)
+		}
+		if err1 != nil {
+			break
+		}
+		if !reflect.DeepEqual(e1, e2) {
+			t.Fatalf("%s, event %d: read ahead %+v, in place %+v", name, n, *e2, *e1)
+		}
+		if n == 0 {
+			i1, c1 := direct.first()
+			i2, c2 := ahead.first()
+			if !reflect.DeepEqual(i1, i2) || !reflect.DeepEqual(c1, c2) {
+				t.Fatalf("%s: first facts differ: %+v %d classes vs %+v %d", name, i2, len(c2), i1, len(c1))
+			}
+		}
+	}
+	if p1, p2 := fmtProgress(direct.progress()), fmtProgress(ahead.progress()); p1 != p2 {
+		t.Errorf("%s: progress at the end: %s read ahead, %s in place", name, p2, p1)
+	}
+	ahead.stop()
+	s1, r1, err := ew1.Finish()
+	must(t, err)
+	s2, r2, err := ew2.Finish()
+	must(t, err)
+	b1, _ := io.ReadAll(io.LimitReader(r1, s1))
+	b2, _ := io.ReadAll(io.LimitReader(r2, s2))
+	if !bytes.Equal(b1, b2) || n == 0 {
+		t.Fatalf("%s: the event indexes differ (%d and %d bytes, %d events)", name, len(b2), len(b1), n)
+	}
+}
 
 // sameIndex fails unless the index files a and b have the same bytes,
 // but for the build time in the info section (and the checksums that
