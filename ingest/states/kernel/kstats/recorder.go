@@ -129,9 +129,9 @@ type Recorder struct {
 // (the article's many-threads scale) the index takes 0.53 -> 0.92 s and
 // 114 -> 310 MB, for a whole-trace `stats` of 65 ms instead of a 0.5 s
 // scan; at 200 000 threads the recorder stops at the bound, having cost
-// 2.1 -> 2.35 s. A capture of a kernel build (tens of thousands of
-// processes among tens of millions of events) pays about 1 %, and its
-// statistics no longer scan the whole capture.
+// 2.1 -> 2.35 s. By that cost a capture of a kernel build (tens of
+// thousands of processes among tens of millions of events) would pay
+// about 1 % (an estimate), and its statistics no longer scan it whole.
 const DefaultMaxThreads = 65_536
 
 // NewRecorder returns a recorder over sink for a history starting at
