@@ -12,8 +12,8 @@ import (
 // of threads at a time, one batch ahead of the analyses (Compute).
 
 // batchIntervals is the most intervals a batch of threads holds (56
-// bytes each in memory: 112 MB, the next batch read ahead beside it),
-// but for a thread of more alone. On most of a 17 M-event capture (its
+// bytes each in memory: 112 MB, the next batch read ahead beside it); a
+// thread of more is read a window of time at a time. On most of a 17 M-event capture (its
 // threads weighed first): 8.0 s and 343 MB peak; at 4 M intervals 6.0 s
 // and 603 MB; at 512 k, 20 s (a query walks the tree for each batch).
 // Batches of a count of threads (256) instead of weighed ones took 8.7

@@ -95,7 +95,8 @@ type query struct {
 	// (readFirstStates), for unseenRun: the batches' rows come later.
 	early map[core.Key][]core.Interval
 	// ctx is Compute's: the analyses of a batch look at it every
-	// checkThreads threads (a batch can be seconds of a busy capture).
+	// checkThreads threads and checkIntervals intervals of a row (a
+	// batch, or one thread's row, can be seconds of a busy capture).
 	ctx context.Context
 }
 
