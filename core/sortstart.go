@@ -9,8 +9,9 @@ import (
 // SortByStart puts one key's intervals in time order. They do not overlap
 // (a key's intervals tile its span), so their starts order them. They
 // come from the tree node by node, so a long row is far from sorted: an
-// LSD radix sort of (start, index) pairs, then one gather, moves 16-byte pairs instead of 40-byte intervals through a comparison
-// sort (which took half the time of a `stats` over a 4 M-event capture).
+// LSD radix sort of (start, index) pairs, then one gather, moves 16-byte
+// pairs instead of 40-byte intervals through a comparison sort (which
+// took half the time of a `stats` over a 4 M-event capture).
 func SortByStart(r []Interval) { _ = SortByStartContext(context.Background(), r) }
 
 // SortByStartContext is [SortByStart] that gives up, with ctx's error and

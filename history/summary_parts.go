@@ -32,16 +32,17 @@ const (
 	sumPartsMax = 1024
 	// sumPartBuffer is a part's write buffer: 16 MB for sumPartsMax parts.
 	sumPartBuffer = 1 << 14
-	// sumBatchMax is the most records the pass reads back at once (9
-	// bytes each in memory, a start and a value: 18 MB per worker), so that its memory does not grow with
-	// the trace: it runs beside the end of the build (the rows, the
-	// attribute tree's encoding), not after it. A part of more records is
-	// read once per batch: at 200 000 threads the first part, which holds
-	// the CPUs' busy rows (4 M records), is read 2 to 3 times. With 1 M
-	// records per batch, read 4 to 5 times, the pass took 0.08 s more CPU
-	// (a CPU profile under load: 0.83 s instead of 0.75 s) for 15 MB less
-	// peak RSS. Main's pass, on the caller's goroutine, took 0.63 s in the
-	// same conditions, reading fewer records but after everything else.
+	// sumBatchMax is the most records the pass reads back at once (9 bytes
+	// each in memory, a start and a value: 18 MB per worker), so that its
+	// memory does not grow with the trace: it runs beside the end of the
+	// build (the rows, the attribute tree's encoding), not after it. A
+	// part of more records is read once per batch: at 200 000 threads the
+	// first part, which holds the CPUs' busy rows (4 M records), is read 2
+	// to 3 times. With 1 M records per batch, read 4 to 5 times, the pass
+	// took 0.08 s more CPU (a CPU profile under load: 0.83 s instead of
+	// 0.75 s) for 15 MB less peak RSS. Main's pass, on the caller's
+	// goroutine, took 0.63 s in the same conditions, reading fewer records
+	// but after everything else.
 	sumBatchMax = 1 << 21
 )
 
