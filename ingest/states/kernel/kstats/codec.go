@@ -195,11 +195,12 @@ type dec struct {
 // maxNames bounds dec.names: a damaged section's strings are all new.
 const maxNames = 1 << 14
 
-// carve returns n elements (nil for -1) cut from the array *arena,
-// which it replaces when too short.
+// carve returns n elements cut from the array *arena, which it
+// replaces when too short: nil for -1 and empty for 0, as slice makes
+// them (the report decodes as it was encoded, nil or not).
 func carve[T any](arena *[]T, n int) []T {
-	if n < 0 {
-		return nil
+	if n <= 0 {
+		return slice[T](n)
 	}
 	if cap(*arena)-len(*arena) < n {
 		*arena = make([]T, 0, max(n, carveChunk))
@@ -315,10 +316,7 @@ func (d *dec) occurrences() []Occurrence {
 }
 
 func (d *dec) syscalls() []SyscallRow {
-	l := slice[SyscallRow](0) // as encoded: empty, not nil
-	if n := d.n(); n != 0 {
-		l = carve(&d.rows, n)
-	}
+	l := carve(&d.rows, d.n())
 	for i := range l {
 		r := &l[i]
 		r.Name = d.str()
