@@ -97,24 +97,24 @@ func (f *file) finishAttrs() error {
 	for _, a := range f.attrs {
 		a.name = f.eventName(a)
 	}
-	if len(f.byID) <= 32 {
-		for id, a := range f.byID {
-			f.fewIDs = append(f.fewIDs, idAttr{id, a})
-		}
-		return nil
-	}
 	// The kernel numbers the IDs one after the other: a table indexed
 	// from the least is a load where the map was 5 % of the CPU of
 	// indexing a perf.data of every scheduler, IRQ, timer, system call
-	// and workqueue event (54 events on 2 CPUs).
+	// and workqueue event (54 events on 2 CPUs). IDs far apart: a scan of
+	// a few, else the map.
 	lo, hi := uint64(math.MaxUint64), uint64(0)
 	for id := range f.byID {
 		lo, hi = min(lo, id), max(hi, id)
 	}
-	if hi-lo < uint64(denseIDsPer*len(f.byID)) {
+	switch {
+	case len(f.byID) > 0 && hi-lo < uint64(denseIDsPer*len(f.byID)):
 		f.idBase, f.denseIDs = lo, make([]*attr, hi-lo+1)
 		for id, a := range f.byID {
 			f.denseIDs[id-lo] = a
+		}
+	case len(f.byID) <= 32:
+		for id, a := range f.byID {
+			f.fewIDs = append(f.fewIDs, idAttr{id, a})
 		}
 	}
 	return nil
@@ -190,17 +190,17 @@ func (f *file) attrOf(typ uint32, data []byte) (*attr, error) {
 	var a *attr
 	ok := false
 	switch {
-	case f.fewIDs != nil: // a few IDs (one per event and CPU): a scan beats the map
+	case f.denseIDs != nil:
+		if i := id - f.idBase; i < uint64(len(f.denseIDs)) {
+			a = f.denseIDs[i]
+			ok = a != nil
+		}
+	case f.fewIDs != nil: // a few IDs: a scan beats the map
 		for i := range f.fewIDs {
 			if f.fewIDs[i].id == id {
 				a, ok = f.fewIDs[i].a, true
 				break
 			}
-		}
-	case f.denseIDs != nil:
-		if i := id - f.idBase; i < uint64(len(f.denseIDs)) {
-			a = f.denseIDs[i]
-			ok = a != nil
 		}
 	default:
 		a, ok = f.byID[id]
