@@ -113,7 +113,7 @@ type Recorder struct {
 	unseen     []int32  // threads whose status became known, not running, at now
 	runs       []*track // flush's, kept: a flush a change would allocate it
 	// MaxThreads bounds the threads followed: past it the recorder stops
-	// (its memory is about 2 KB a thread, what the report holds) and
+	// (about 3.5 KB a thread: its tables, the report and its encoding) and
 	// Report returns nil; Compute then scans. 0: no bound.
 	MaxThreads int
 	// Batch is how many changes are queued before a goroutine sums them
