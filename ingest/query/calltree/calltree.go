@@ -124,6 +124,9 @@ func Compute(ctx context.Context, h core.History, opts Options) (*Node, error) {
 	}
 	root := &Node{}
 	b := newBuilder()
+	if err := ctx.Err(); err != nil { // also when no thread has a stack
+		return nil, err
+	}
 	for _, th := range threads {
 		if err := ctx.Err(); err != nil {
 			return nil, err
